@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# One build for the whole tree.  Each folder describes itself in a *.mk
+# fragment included below; objects are built next to their sources.
+#
+#   make            build everything (installs missing Debian packages as root)
+#   make test       run every unit and end-to-end test
+#   make demo       the main job on a bundled sample
+#   make bench      print speed figures against the real tools
+#   make fuzz       run the fuzzers at length (FUZZ_SECONDS=, default 300)
+#   make install    plugins where each tool looks (PREFIX=, default ~/.local)
+
+CC		?= gcc
+CLANG		?= clang
+PKG_CONFIG	?= pkg-config
+CFLAGS		?= -O2 -g
+WARNINGS	:= -Wall -Wextra -Wno-unused-parameter -Wshadow \
+		   -Wmissing-prototypes -Wstrict-prototypes -Wformat=2
+ALL_CFLAGS	 = -std=gnu11 -fPIC -fvisibility=hidden $(WARNINGS) \
+		   -D_GNU_SOURCE -Icommon $(CFLAGS)
+
+PREFIX		?= $(HOME)/.local
+BINDIR		?= $(PREFIX)/bin
+LIBDIR		?= $(PREFIX)/lib
+
+# Everything the build or the tests need from Debian; scripts/deps.sh
+# installs what is missing (as root) or prints the apt-get line.
+DEPS_STAMP	:= .deps-ok
+
+ALL_TARGETS	:=
+TEST_PROGS	:=
+CLEAN_FILES	:=
+
+.PHONY: all deps test demo bench fuzz install clean
+all: real-all
+
+deps $(DEPS_STAMP): scripts/deps.sh
+	@scripts/deps.sh
+	@touch $(DEPS_STAMP)
+
+%.o: %.c | $(DEPS_STAMP)
+	$(CC) $(ALL_CFLAGS) $(EXTRA_CFLAGS_$(@D)) -MMD -MP -c -o $@ $<
+
+include common/common.mk
+include trace-cmd-plugin/trace-cmd-plugin.mk
+include kernelshark-plugin/kernelshark-plugin.mk
+include plugins/plugins.mk
+include samples/samples.mk
+include tests/tests.mk
+
+real-all: $(ALL_TARGETS)
+
+clean:
+	rm -f $(CLEAN_FILES) $(DEPS_STAMP)
+	find . -name '*.o' -o -name '*.d' | xargs rm -f
+
+-include $(shell find . -name '*.d' 2>/dev/null)

@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# The codec core: a static library, position independent so that the
+# plugins can carry it.  Depends on libc only (zstd/zlib where a format
+# needs them).
+
+CORE_SRCS	:= $(wildcard common/*.c)
+CORE_OBJS	:= $(CORE_SRCS:.c=.o)
+CORE_LIB	:= common/libfxt.a
+
+$(CORE_LIB): $(CORE_OBJS)
+	$(AR) rcs $@ $^
+
+ALL_TARGETS	+= $(CORE_LIB)
+CLEAN_FILES	+= $(CORE_LIB)

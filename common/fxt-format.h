@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: LGPL-2.1-only */
+/*
+ * fxt-format.h - the Fuchsia Trace Format's numbers, shared by the writer,
+ * the reader and everything that prints records.
+ *
+ * Record layouts follow the FXT specification (shared/seeds/003) plus the
+ * scheduling records that came after it (type 8 with a subtype in bits
+ * [60..63]).  Values decoded by the reader and accepted by the writer use
+ * the structures at the end of this file, so a record read from one file
+ * can be handed straight to a writer.
+ */
+#ifndef _FXT_FORMAT_H
+#define _FXT_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The magic number record as one 64-bit word in the writer's byte order. */
+#define FXT_MAGIC_RECORD	0x0016547846040010ULL
+#define FXT_MAGIC		0x16547846U
+
+/* Limits the format puts on a single record. */
+#define FXT_MAX_RECORD_WORDS	0xfffU		/* 12-bit size field */
+#define FXT_MAX_LARGE_WORDS	0xffffffffULL	/* 32-bit size field */
+#define FXT_MAX_ARGS		15
+#define FXT_MAX_STRING_INDEX	0x7fffU
+#define FXT_MAX_THREAD_INDEX	0xffU
+#define FXT_MAX_STRING_LEN	32000U	/* the spec's conservative limit */
+#define FXT_MAX_PROVIDER_ID	0xffffffffU
+#define FXT_MAX_PROVIDER_NAME	0xffU	/* 8-bit length field */
+
+enum fxt_record_type {
+	FXT_REC_METADATA	= 0,
+	FXT_REC_INIT		= 1,
+	FXT_REC_STRING		= 2,
+	FXT_REC_THREAD		= 3,
+	FXT_REC_EVENT		= 4,
+	FXT_REC_BLOB		= 5,
+	FXT_REC_USERSPACE_OBJ	= 6,
+	FXT_REC_KERNEL_OBJ	= 7,
+	FXT_REC_SCHED		= 8,
+	FXT_REC_LOG		= 9,
+	FXT_REC_LARGE		= 15,
+};
+
+enum fxt_metadata_type {
+	FXT_META_PROVIDER_INFO		= 1,
+	FXT_META_PROVIDER_SECTION	= 2,
+	FXT_META_PROVIDER_EVENT		= 3,
+	FXT_META_TRACE_INFO		= 4,
+};
+
+enum fxt_trace_info_type {
+	FXT_TRACE_INFO_MAGIC	= 0,
+};
+
+enum fxt_provider_event {
+	FXT_PROVIDER_EVENT_BUFFER_FULL	= 0,
+};
+
+enum fxt_event_type {
+	FXT_EVENT_INSTANT		= 0,
+	FXT_EVENT_COUNTER		= 1,
+	FXT_EVENT_DURATION_BEGIN	= 2,
+	FXT_EVENT_DURATION_END		= 3,
+	FXT_EVENT_DURATION_COMPLETE	= 4,
+	FXT_EVENT_ASYNC_BEGIN		= 5,
+	FXT_EVENT_ASYNC_INSTANT		= 6,
+	FXT_EVENT_ASYNC_END		= 7,
+	FXT_EVENT_FLOW_BEGIN		= 8,
+	FXT_EVENT_FLOW_STEP		= 9,
+	FXT_EVENT_FLOW_END		= 10,
+	FXT_EVENT_TYPE_COUNT
+};
+
+enum fxt_blob_type {
+	FXT_BLOB_DATA		= 1,
+	FXT_BLOB_LAST_BRANCH	= 2,
+	FXT_BLOB_PERFETTO	= 3,
+};
+
+enum fxt_sched_type {
+	FXT_SCHED_LEGACY_SWITCH	= 0,
+	FXT_SCHED_SWITCH	= 1,
+	FXT_SCHED_WAKEUP	= 2,
+};
+
+enum fxt_large_type {
+	FXT_LARGE_BLOB		= 0,
+};
+
+enum fxt_large_blob_format {
+	FXT_LARGE_BLOB_METADATA	= 0,
+	FXT_LARGE_BLOB_NO_META	= 1,
+};
+
+/* ZX_THREAD_STATE_* values used in context switch records. */
+enum fxt_thread_state {
+	FXT_THREAD_NEW		= 0,
+	FXT_THREAD_RUNNING	= 1,
+	FXT_THREAD_SUSPENDED	= 2,
+	FXT_THREAD_BLOCKED	= 3,
+	FXT_THREAD_DYING	= 4,
+	FXT_THREAD_DEAD		= 5,
+};
+
+/* ZX_OBJ_TYPE_* values that trace consumers give meaning to. */
+enum fxt_koid_type {
+	FXT_OBJ_PROCESS		= 1,
+	FXT_OBJ_THREAD		= 2,
+};
+
+enum fxt_arg_type {
+	FXT_ARG_NULL	= 0,
+	FXT_ARG_INT32	= 1,
+	FXT_ARG_UINT32	= 2,
+	FXT_ARG_INT64	= 3,
+	FXT_ARG_UINT64	= 4,
+	FXT_ARG_DOUBLE	= 5,
+	FXT_ARG_STRING	= 6,
+	FXT_ARG_POINTER	= 7,
+	FXT_ARG_KOID	= 8,
+	FXT_ARG_BOOL	= 9,
+	FXT_ARG_TYPE_COUNT
+};
+
+/*
+ * A string as records carry it.  The reader fills @ptr/@len (never NUL
+ * terminated: @ptr points into the input or into a string table) and
+ * leaves @id zero.  The writer takes either an @id from
+ * fxt_writer_intern() or, with @id zero, @ptr/@len to be placed inline or
+ * interned as the writer sees fit (FXT_STR_INLINE forces inline).
+ */
+struct fxt_str {
+	const char	*ptr;
+	uint32_t	len;
+	uint32_t	id;
+};
+
+#define FXT_STR_INLINE	UINT32_MAX
+
+/* A process and thread koid pair, as thread refs resolve to. */
+struct fxt_thread {
+	uint64_t	pid;
+	uint64_t	tid;
+};
+
+/*
+ * One argument.  @type beyond FXT_ARG_BOOL is an argument type this code
+ * does not know; the reader then leaves the payload in @raw/@raw_words.
+ */
+struct fxt_arg {
+	unsigned int		type;
+	struct fxt_str		name;
+	union {
+		int32_t		i32;
+		uint32_t	u32;
+		int64_t		i64;
+		uint64_t	u64;
+		double		d;
+		struct fxt_str	str;
+		uint64_t	ptr;
+		uint64_t	koid;
+		bool		b;
+		struct {
+			const void	*raw;
+			uint32_t	raw_words;
+		};
+	};
+};
+
+/* Events (record type 4). */
+struct fxt_event {
+	unsigned int		type;		/* enum fxt_event_type */
+	uint64_t		ts;
+	struct fxt_thread	thread;
+	struct fxt_str		category;
+	struct fxt_str		name;
+	uint64_t		id;	/* counter, async or flow correlation id */
+	uint64_t		end_ts;	/* duration complete only */
+	unsigned int		nargs;
+	const struct fxt_arg	*args;
+};
+
+/* Helpers to build arguments without repeating the union dance. */
+#define FXT_ARG_STR_NAME(n)	{ .ptr = (n), .len = sizeof(n) - 1 }
+
+static inline struct fxt_str fxt_str_make(const char *s, size_t len)
+{
+	struct fxt_str str = { .ptr = s, .len = (uint32_t)len, .id = 0 };
+
+	return str;
+}
+
+static inline bool fxt_str_eq(struct fxt_str s, const char *lit)
+{
+	size_t i;
+
+	for (i = 0; i < s.len; i++)
+		if (lit[i] != s.ptr[i] || !lit[i])
+			return false;
+	return lit[i] == '\0';
+}
+
+const char *fxt_record_type_name(unsigned int type);
+const char *fxt_event_type_name(unsigned int type);
+const char *fxt_arg_type_name(unsigned int type);
+const char *fxt_thread_state_name(unsigned int state);
+
+#endif /* _FXT_FORMAT_H */

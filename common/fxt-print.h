@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: LGPL-2.1-only */
+/*
+ * fxt-print.h - FXT values as text, for dumps, reports and info columns.
+ *
+ * All functions follow snprintf(): they write at most @size bytes
+ * including the NUL and return the length the full text would have.
+ */
+#ifndef _FXT_PRINT_H
+#define _FXT_PRINT_H
+
+#include "fxt-format.h"
+
+enum fxt_print_flags {
+	/* Strings in double quotes with C escapes (dumps). */
+	FXT_PRINT_QUOTE		= 1 << 0,
+	/* Values prefixed by their type: int32(-1), koid(5) (dumps). */
+	FXT_PRINT_TYPED		= 1 << 1,
+};
+
+/* @s with control characters, quotes and backslashes escaped. */
+int fxt_print_str(char *buf, size_t size, struct fxt_str s, unsigned int flags);
+
+int fxt_print_arg_value(char *buf, size_t size, const struct fxt_arg *a,
+			unsigned int flags);
+
+/* "name=value name=value ..." */
+int fxt_print_args(char *buf, size_t size, const struct fxt_arg *args,
+		   unsigned int nargs, unsigned int flags);
+
+#endif /* _FXT_PRINT_H */

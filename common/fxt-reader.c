@@ -1,0 +1,1249 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * fxt-reader.c - decode FXT records from a mapped buffer or a stream.
+ *
+ * All decoding goes through a cursor bounded by the record's own size, so
+ * a field can never be read past the record, and the record is known to
+ * be wholly inside the input before decoding starts.  Strict mode adds
+ * the checks `trace-fxt check` needs on the same paths; it never changes
+ * what a well-formed record decodes to.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fxt-reader.h"
+
+#define STR_CHUNK_BITS	6
+#define STR_CHUNK	(1u << STR_CHUNK_BITS)
+#define STR_CHUNKS	((FXT_MAX_STRING_INDEX + 1) / STR_CHUNK)
+#define STREAM_STEP	(1u << 20)
+/* Table memory allowed beyond this is proportional to the input read. */
+#define MEM_BASE	(64u << 20)
+#define MEM_PER_BYTE	8
+
+struct rstr {
+	const char	*ptr;	/* NULL: not set */
+	uint32_t	len;
+	char		*own;	/* stream input: the reader's copy */
+};
+
+struct rprov {
+	uint32_t		id;
+	char			*name;
+	uint64_t		ticks;
+	struct rstr		**str;	/* STR_CHUNKS chunks, made on demand */
+	struct fxt_thread	*thr;	/* 256, made on demand */
+	uint8_t			thr_set[32];
+};
+
+struct fxt_reader {
+	char			*name;
+	bool			strict;
+	bool			swap;	/* file byte order differs from host */
+	bool			be;
+	bool			started;
+	bool			have_provider;
+
+	/* mapped or memory input: data/size is all of it */
+	const uint8_t		*data;
+	size_t			size;
+	void			*map;
+
+	/* stream input: buf holds [base, base + len) of the input */
+	bool			stream;
+	int			fd;
+	bool			own_fd;
+	bool			eof;
+	uint8_t			*buf;
+	size_t			cap;
+	size_t			len;
+	uint64_t		base;
+
+	uint64_t		off;	/* next record */
+	struct rprov		**provs;
+	size_t			nprovs;
+	struct rprov		*cur;
+	size_t			mem;
+
+	int			err;
+	char			errmsg[512];
+	struct fxt_arg		args[FXT_MAX_ARGS];
+	struct fxt_arg		args2[FXT_MAX_ARGS];
+};
+
+/* A record being decoded: words [i, n) of p are left. */
+struct cursor {
+	const uint8_t	*p;
+	uint32_t	i;
+	uint32_t	n;
+	const char	*what;	/* record kind, for messages */
+};
+
+/* ---- errors ---------------------------------------------------------- */
+
+static int fail(struct fxt_reader *r, int err, uint64_t off,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int fail(struct fxt_reader *r, int err, uint64_t off,
+		const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(r->errmsg, sizeof(r->errmsg), "%s: offset 0x%llx: ",
+		     r->name, (unsigned long long)off);
+	if (n < 0 || (size_t)n >= sizeof(r->errmsg))
+		n = 0;
+	va_start(ap, fmt);
+	vsnprintf(r->errmsg + n, sizeof(r->errmsg) - n, fmt, ap);
+	va_end(ap);
+	r->off = off;
+	return r->err = err;
+}
+
+#define BAD(r, c, ...) \
+	fail(r, -EBADMSG, (r)->off, __VA_ARGS__)
+
+const char *fxt_reader_error(const struct fxt_reader *r)
+{
+	return r->err ? r->errmsg : NULL;
+}
+
+uint64_t fxt_reader_offset(const struct fxt_reader *r)
+{
+	return r->off;
+}
+
+bool fxt_reader_big_endian(const struct fxt_reader *r)
+{
+	return r->be;
+}
+
+/* ---- words and streams ----------------------------------------------- */
+
+static inline uint64_t rd64(const struct fxt_reader *r, const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return r->swap ? __builtin_bswap64(v) : v;
+}
+
+static inline bool cur_word(const struct fxt_reader *r, struct cursor *c,
+			    uint64_t *v)
+{
+	if (c->i >= c->n)
+		return false;
+	*v = rd64(r, c->p + 8 * (size_t)c->i++);
+	return true;
+}
+
+static bool utf8_valid(const uint8_t *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		uint8_t c = s[i];
+		uint32_t cp, k, need;
+
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if ((c & 0xe0) == 0xc0) {
+			need = 1;
+			cp = c & 0x1f;
+		} else if ((c & 0xf0) == 0xe0) {
+			need = 2;
+			cp = c & 0x0f;
+		} else if ((c & 0xf8) == 0xf0) {
+			need = 3;
+			cp = c & 0x07;
+		} else {
+			return false;
+		}
+		if (n - i <= need)
+			return false;
+		for (k = 1; k <= need; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return false;
+			cp = cp << 6 | (s[i + k] & 0x3f);
+		}
+		/* overlong forms, surrogates, beyond U+10FFFF */
+		if ((need == 1 && cp < 0x80) || (need == 2 && cp < 0x800) ||
+		    (need == 3 && cp < 0x10000) || cp > 0x10ffff ||
+		    (cp >= 0xd800 && cp <= 0xdfff))
+			return false;
+		i += need + 1;
+	}
+	return true;
+}
+
+/* @len bytes of stream at the cursor, padded to a word. */
+static int cur_stream(struct fxt_reader *r, struct cursor *c, size_t len,
+		      bool text, const uint8_t **out, const char *field)
+{
+	size_t words = (len + 7) / 8;
+	const uint8_t *p = c->p + 8 * (size_t)c->i;
+	size_t k;
+
+	if (words > c->n - c->i)
+		return BAD(r, c, "%s record: %s (%zu bytes) runs past the record",
+			   c->what, field, len);
+	if (r->strict) {
+		for (k = len; k < words * 8; k++)
+			if (p[k])
+				return BAD(r, c, "%s record: %s padding is not zero",
+					   c->what, field);
+		if (text && !utf8_valid(p, len))
+			return BAD(r, c, "%s record: %s is not valid UTF-8",
+				   c->what, field);
+	}
+	c->i += (uint32_t)words;
+	*out = p;
+	return 0;
+}
+
+static int reserved(struct fxt_reader *r, struct cursor *c, uint64_t word,
+		    unsigned int lo, unsigned int hi, const char *field)
+{
+	uint64_t mask = (hi == 63 ? ~0ULL : (1ULL << (hi + 1)) - 1) &
+			~((1ULL << lo) - 1);
+
+	if (r->strict && (word & mask))
+		return BAD(r, c, "%s record: reserved bits [%u..%u] of the %s are not zero",
+			   c->what, lo, hi, field);
+	return 0;
+}
+
+#define RESERVED(r, c, w, lo, hi, f) do {				\
+		int __ret = reserved(r, c, w, lo, hi, f);		\
+		if (__ret)						\
+			return __ret;					\
+	} while (0)
+
+static inline uint64_t bits(uint64_t w, unsigned int lo, unsigned int hi)
+{
+	return (w >> lo) & (hi - lo == 63 ? ~0ULL : (1ULL << (hi - lo + 1)) - 1);
+}
+
+/* ---- providers and tables -------------------------------------------- */
+
+static int mem_charge(struct fxt_reader *r, size_t n)
+{
+	uint64_t input = r->stream ? r->base + r->len : r->size;
+
+	r->mem += n;
+	if (r->mem > MEM_BASE + MEM_PER_BYTE * input)
+		return fail(r, -ENOMEM, r->off,
+			    "tables need more memory than the input justifies");
+	return 0;
+}
+
+static struct rprov *prov_find(struct fxt_reader *r, uint32_t id)
+{
+	size_t i;
+
+	if (r->cur && r->cur->id == id)
+		return r->cur;
+	for (i = 0; i < r->nprovs; i++)
+		if (r->provs[i]->id == id)
+			return r->provs[i];
+	return NULL;
+}
+
+static void prov_clear(struct rprov *p)
+{
+	size_t i, k;
+
+	if (p->str) {
+		for (i = 0; i < STR_CHUNKS; i++) {
+			if (!p->str[i])
+				continue;
+			for (k = 0; k < STR_CHUNK; k++)
+				free(p->str[i][k].own);
+			free(p->str[i]);
+		}
+		free(p->str);
+	}
+	free(p->thr);
+	free(p->name);
+	p->str = NULL;
+	p->thr = NULL;
+	p->name = NULL;
+	memset(p->thr_set, 0, sizeof(p->thr_set));
+	p->ticks = 1000000000ULL;
+}
+
+/* The provider @id, made (fresh tables) if new or if @reset. */
+static struct rprov *prov_get(struct fxt_reader *r, uint32_t id, bool reset)
+{
+	struct rprov *p = prov_find(r, id), **np;
+
+	if (p) {
+		if (reset)
+			prov_clear(p);
+		return p;
+	}
+	if (mem_charge(r, sizeof(*p) + sizeof(p)))
+		return NULL;
+	np = realloc(r->provs, (r->nprovs + 1) * sizeof(*np));
+	if (!np)
+		return NULL;
+	r->provs = np;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->id = id;
+	p->ticks = 1000000000ULL;
+	r->provs[r->nprovs++] = p;
+	return p;
+}
+
+const char *fxt_reader_provider_name(const struct fxt_reader *r, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < r->nprovs; i++)
+		if (r->provs[i]->id == id)
+			return r->provs[i]->name ? r->provs[i]->name : "";
+	return NULL;
+}
+
+uint64_t fxt_reader_ticks_per_second(const struct fxt_reader *r)
+{
+	return r->cur ? r->cur->ticks : 1000000000ULL;
+}
+
+static inline const struct rstr *str_entry(const struct rprov *p, uint32_t i)
+{
+	const struct rstr *chunk;
+
+	if (!p->str)
+		return NULL;
+	chunk = p->str[i >> STR_CHUNK_BITS];
+	return chunk && chunk[i & (STR_CHUNK - 1)].ptr ?
+		&chunk[i & (STR_CHUNK - 1)] : NULL;
+}
+
+static int str_set(struct fxt_reader *r, uint32_t index, const uint8_t *s,
+		   uint32_t len)
+{
+	struct rprov *p = r->cur;
+	struct rstr *e;
+	size_t ci = index >> STR_CHUNK_BITS;
+
+	if (!p->str) {
+		if (mem_charge(r, STR_CHUNKS * sizeof(*p->str)))
+			return r->err;
+		p->str = calloc(STR_CHUNKS, sizeof(*p->str));
+		if (!p->str)
+			return fail(r, -ENOMEM, r->off, "out of memory");
+	}
+	if (!p->str[ci]) {
+		if (mem_charge(r, STR_CHUNK * sizeof(struct rstr)))
+			return r->err;
+		p->str[ci] = calloc(STR_CHUNK, sizeof(struct rstr));
+		if (!p->str[ci])
+			return fail(r, -ENOMEM, r->off, "out of memory");
+	}
+	e = &p->str[ci][index & (STR_CHUNK - 1)];
+	free(e->own);
+	e->own = NULL;
+	e->len = len;
+	if (!r->stream) {
+		e->ptr = len ? (const char *)s : "";
+		return 0;
+	}
+	/* Stream buffers move: keep a copy. */
+	if (mem_charge(r, len + 1))
+		return r->err;
+	e->own = malloc(len + 1);
+	if (!e->own)
+		return fail(r, -ENOMEM, r->off, "out of memory");
+	memcpy(e->own, s, len);
+	e->own[len] = '\0';
+	e->ptr = e->own;
+	return 0;
+}
+
+/* Resolve a string ref; inline text comes from the cursor. */
+static int get_str(struct fxt_reader *r, struct cursor *c, uint32_t ref,
+		   struct fxt_str *out, const char *field)
+{
+	const struct rstr *e;
+	const uint8_t *p;
+	int ret;
+
+	out->id = 0;
+	if (!ref) {
+		out->ptr = "";
+		out->len = 0;
+		return 0;
+	}
+	if (ref & 0x8000) {
+		out->len = ref & 0x7fff;
+		ret = cur_stream(r, c, out->len, true, &p, field);
+		if (ret)
+			return ret;
+		out->ptr = (const char *)p;
+		return 0;
+	}
+	e = str_entry(r->cur, ref);
+	if (!e) {
+		if (r->strict)
+			return BAD(r, c, "%s record: %s refers to string index %u, which is not set",
+				   c->what, field, ref);
+		out->ptr = "";
+		out->len = 0;
+		return 0;
+	}
+	out->ptr = e->ptr;
+	out->len = e->len;
+	return 0;
+}
+
+static int get_thread(struct fxt_reader *r, struct cursor *c, uint32_t ref,
+		      struct fxt_thread *out, const char *field)
+{
+	const struct rprov *p = r->cur;
+
+	if (!ref) {
+		if (!cur_word(r, c, &out->pid) || !cur_word(r, c, &out->tid))
+			return BAD(r, c, "%s record: inline %s runs past the record",
+				   c->what, field);
+		return 0;
+	}
+	if (!p->thr || !(p->thr_set[ref / 8] & (1u << (ref % 8)))) {
+		if (r->strict)
+			return BAD(r, c, "%s record: %s refers to thread index %u, which is not set",
+				   c->what, field, ref);
+		out->pid = 0;
+		out->tid = 0;
+		return 0;
+	}
+	*out = p->thr[ref];
+	return 0;
+}
+
+/* ---- arguments ------------------------------------------------------- */
+
+static int get_args(struct fxt_reader *r, struct cursor *c, unsigned int n,
+		    struct fxt_arg *args)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		struct fxt_arg *a = &args[i];
+		struct cursor ac;
+		uint64_t h, size;
+		unsigned int want;
+
+		if (!cur_word(r, c, &h))
+			return BAD(r, c, "%s record: argument %u of %u runs past the record",
+				   c->what, i + 1, n);
+		size = bits(h, 4, 15);
+		if (!size)
+			return BAD(r, c, "%s record: argument %u has size 0",
+				   c->what, i + 1);
+		if (size - 1 > c->n - c->i)
+			return BAD(r, c, "%s record: argument %u (%llu words) runs past the record",
+				   c->what, i + 1, (unsigned long long)size);
+		ac.p = c->p;
+		ac.i = c->i;
+		ac.n = c->i + (uint32_t)size - 1;
+		ac.what = c->what;
+		c->i = ac.n;
+		a->type = h & 0xf;
+		ret = get_str(r, &ac, bits(h, 16, 31), &a->name, "argument name");
+		if (ret)
+			return ret;
+		want = 0;
+		switch (a->type) {
+		case FXT_ARG_NULL:
+			RESERVED(r, c, h, 32, 63, "null argument");
+			break;
+		case FXT_ARG_INT32:
+			a->i32 = (int32_t)(uint32_t)(h >> 32);
+			break;
+		case FXT_ARG_UINT32:
+			a->u32 = (uint32_t)(h >> 32);
+			break;
+		case FXT_ARG_BOOL:
+			RESERVED(r, c, h, 33, 63, "bool argument");
+			a->b = h >> 32 & 1;
+			break;
+		case FXT_ARG_INT64:
+		case FXT_ARG_UINT64:
+		case FXT_ARG_DOUBLE:
+		case FXT_ARG_POINTER:
+		case FXT_ARG_KOID:
+			RESERVED(r, c, h, 32, 63, "argument header");
+			if (!cur_word(r, &ac, &a->u64))
+				return BAD(r, c, "%s record: argument %u has no value word",
+					   c->what, i + 1);
+			if (a->type == FXT_ARG_DOUBLE) {
+				uint64_t v = a->u64;
+
+				memcpy(&a->d, &v, 8);
+			}
+			break;
+		case FXT_ARG_STRING:
+			RESERVED(r, c, h, 48, 63, "string argument");
+			ret = get_str(r, &ac, bits(h, 32, 47), &a->str,
+				      "string argument value");
+			if (ret)
+				return ret;
+			break;
+		default:
+			if (r->strict)
+				return BAD(r, c, "%s record: argument %u has unknown type %u",
+					   c->what, i + 1, a->type);
+			a->raw = ac.p + 8 * (size_t)ac.i;
+			a->raw_words = ac.n - ac.i;
+			want = 1;
+			break;
+		}
+		if (r->strict && !want && ac.i != ac.n)
+			return BAD(r, c, "%s record: argument %u is %u words, its type needs %u",
+				   c->what, i + 1, (unsigned int)size,
+				   (unsigned int)size - (ac.n - ac.i));
+	}
+	return 0;
+}
+
+/* ---- records --------------------------------------------------------- */
+
+static int need_provider(struct fxt_reader *r, struct cursor *c)
+{
+	if (r->strict && !r->have_provider)
+		return BAD(r, c, "%s record before any provider info or section record",
+			   c->what);
+	return 0;
+}
+
+static int end_of_record(struct fxt_reader *r, struct cursor *c)
+{
+	if (r->strict && c->i != c->n)
+		return BAD(r, c, "%s record has %u words, its fields need %u",
+			   c->what, c->n, c->i);
+	return 0;
+}
+
+static int do_metadata(struct fxt_reader *r, struct cursor *c, uint64_t h,
+		       struct fxt_record *rec)
+{
+	const uint8_t *p;
+	struct rprov *prov;
+	uint32_t id = (uint32_t)bits(h, 20, 51);
+	int ret;
+
+	rec->meta.type = bits(h, 16, 19);
+	rec->meta.provider_id = id;
+	switch (rec->meta.type) {
+	case FXT_META_PROVIDER_INFO:
+		c->what = "provider info";
+		RESERVED(r, c, h, 60, 63, "header");
+		rec->meta.name.len = bits(h, 52, 59);
+		rec->meta.name.id = 0;
+		ret = cur_stream(r, c, rec->meta.name.len, true, &p,
+				 "provider name");
+		if (ret)
+			return ret;
+		rec->meta.name.ptr = (const char *)p;
+		prov = prov_get(r, id, true);
+		if (!prov)
+			return r->err ? r->err : fail(r, -ENOMEM, r->off, "out of memory");
+		prov->name = strndup((const char *)p, rec->meta.name.len);
+		if (!prov->name)
+			return fail(r, -ENOMEM, r->off, "out of memory");
+		r->cur = prov;
+		r->have_provider = true;
+		break;
+	case FXT_META_PROVIDER_SECTION:
+		c->what = "provider section";
+		RESERVED(r, c, h, 52, 63, "header");
+		prov = prov_get(r, id, false);
+		if (!prov)
+			return r->err ? r->err : fail(r, -ENOMEM, r->off, "out of memory");
+		r->cur = prov;
+		r->have_provider = true;
+		break;
+	case FXT_META_PROVIDER_EVENT:
+		c->what = "provider event";
+		RESERVED(r, c, h, 56, 63, "header");
+		rec->meta.event = bits(h, 52, 55);
+		break;
+	case FXT_META_TRACE_INFO:
+		c->what = "trace info";
+		rec->meta.info_type = bits(h, 20, 23);
+		if (rec->meta.info_type == FXT_TRACE_INFO_MAGIC) {
+			rec->meta.magic = (uint32_t)bits(h, 24, 55);
+			if (r->strict && (rec->meta.magic != FXT_MAGIC ||
+					  bits(h, 56, 63) || c->n != 1))
+				return BAD(r, c, "magic number record is not 0x%016llx",
+					   FXT_MAGIC_RECORD);
+			c->i = c->n;
+		} else if (r->strict) {
+			return BAD(r, c, "trace info record of unknown type %u",
+				   rec->meta.info_type);
+		}
+		break;
+	default:
+		c->what = "metadata";
+		if (r->strict)
+			return BAD(r, c, "metadata record of unknown type %u",
+				   rec->meta.type);
+		c->i = c->n;
+		return 0;
+	}
+	return end_of_record(r, c);
+}
+
+static int do_string(struct fxt_reader *r, struct cursor *c, uint64_t h,
+		     struct fxt_record *rec)
+{
+	const uint8_t *p;
+	int ret;
+
+	c->what = "string";
+	RESERVED(r, c, h, 31, 31, "header");
+	RESERVED(r, c, h, 47, 63, "header");
+	ret = need_provider(r, c);
+	if (ret)
+		return ret;
+	rec->string.index = bits(h, 16, 30);
+	rec->string.str.len = bits(h, 32, 46);
+	rec->string.str.id = 0;
+	ret = cur_stream(r, c, rec->string.str.len, true, &p, "string");
+	if (ret)
+		return ret;
+	rec->string.str.ptr = (const char *)p;
+	/* Index 0 is the empty string: such records are ignored. */
+	if (rec->string.index) {
+		ret = str_set(r, rec->string.index, p, rec->string.str.len);
+		if (ret)
+			return ret;
+	}
+	return end_of_record(r, c);
+}
+
+static int do_thread(struct fxt_reader *r, struct cursor *c, uint64_t h,
+		     struct fxt_record *rec)
+{
+	struct rprov *p = r->cur;
+	unsigned int i;
+	int ret;
+
+	c->what = "thread";
+	RESERVED(r, c, h, 24, 63, "header");
+	ret = need_provider(r, c);
+	if (ret)
+		return ret;
+	i = bits(h, 16, 23);
+	rec->thread.index = (uint8_t)i;
+	if (!cur_word(r, c, &rec->thread.thread.pid) ||
+	    !cur_word(r, c, &rec->thread.thread.tid))
+		return BAD(r, c, "thread record is shorter than 3 words");
+	if (i) {
+		if (!p->thr) {
+			if (mem_charge(r, 256 * sizeof(*p->thr)))
+				return r->err;
+			p->thr = calloc(256, sizeof(*p->thr));
+			if (!p->thr)
+				return fail(r, -ENOMEM, r->off, "out of memory");
+		}
+		p->thr[i] = rec->thread.thread;
+		p->thr_set[i / 8] |= 1u << (i % 8);
+	}
+	return end_of_record(r, c);
+}
+
+static int do_event(struct fxt_reader *r, struct cursor *c, uint64_t h,
+		    struct fxt_record *rec)
+{
+	struct fxt_event *ev = &rec->event;
+	int ret;
+
+	c->what = "event";
+	ret = need_provider(r, c);
+	if (ret)
+		return ret;
+	ev->type = bits(h, 16, 19);
+	ev->nargs = bits(h, 20, 23);
+	ev->args = r->args;
+	if (ev->type >= FXT_EVENT_TYPE_COUNT && r->strict)
+		return BAD(r, c, "event record of unknown event type %u", ev->type);
+	if (!cur_word(r, c, &ev->ts))
+		return BAD(r, c, "event record has no timestamp");
+	ret = get_thread(r, c, bits(h, 24, 31), &ev->thread, "thread");
+	if (!ret)
+		ret = get_str(r, c, bits(h, 32, 47), &ev->category, "category");
+	if (!ret)
+		ret = get_str(r, c, bits(h, 48, 63), &ev->name, "name");
+	if (!ret)
+		ret = get_args(r, c, ev->nargs, r->args);
+	if (ret)
+		return ret;
+	ev->id = 0;
+	ev->end_ts = 0;
+	switch (ev->type) {
+	case FXT_EVENT_INSTANT:
+	case FXT_EVENT_DURATION_BEGIN:
+	case FXT_EVENT_DURATION_END:
+		break;
+	case FXT_EVENT_DURATION_COMPLETE:
+		if (!cur_word(r, c, &ev->end_ts))
+			return BAD(r, c, "duration complete event has no end time");
+		break;
+	default:
+		if (ev->type >= FXT_EVENT_TYPE_COUNT)
+			break;
+		if (!cur_word(r, c, &ev->id))
+			return BAD(r, c, "%s event has no id word",
+				   fxt_event_type_name(ev->type));
+		break;
+	}
+	return end_of_record(r, c);
+}
+
+static int do_blob(struct fxt_reader *r, struct cursor *c, uint64_t h,
+		   struct fxt_record *rec)
+{
+	const uint8_t *p;
+	int ret;
+
+	c->what = "blob";
+	RESERVED(r, c, h, 47, 47, "header");
+	RESERVED(r, c, h, 56, 63, "header");
+	ret = need_provider(r, c);
+	if (!ret)
+		ret = get_str(r, c, bits(h, 16, 31), &rec->blob.name, "blob name");
+	if (ret)
+		return ret;
+	rec->blob.size = bits(h, 32, 46);
+	rec->blob.type = bits(h, 48, 55);
+	ret = cur_stream(r, c, rec->blob.size, false, &p, "payload");
+	if (ret)
+		return ret;
+	rec->blob.data = p;
+	return end_of_record(r, c);
+}
+
+static int do_object(struct fxt_reader *r, struct cursor *c, uint64_t h,
+		     struct fxt_record *rec)
+{
+	unsigned int nargs = bits(h, 40, 43);
+	struct fxt_str *name;
+	int ret;
+
+	RESERVED(r, c, h, 44, 63, "header");
+	ret = need_provider(r, c);
+	if (ret)
+		return ret;
+	if ((h & 0xf) == FXT_REC_USERSPACE_OBJ) {
+		struct fxt_thread t;
+		uint32_t ref = bits(h, 16, 23);
+
+		c->what = "userspace object";
+		if (!cur_word(r, c, &rec->uobj.pointer))
+			return BAD(r, c, "userspace object record has no pointer word");
+		/* The process ref is a thread ref of which only pid is used. */
+		if (!ref) {
+			if (!cur_word(r, c, &rec->uobj.pid))
+				return BAD(r, c, "userspace object record has no process word");
+		} else {
+			ret = get_thread(r, c, ref, &t, "process");
+			if (ret)
+				return ret;
+			rec->uobj.pid = t.pid;
+		}
+		name = &rec->uobj.name;
+		rec->uobj.nargs = nargs;
+		rec->uobj.args = r->args;
+	} else {
+		c->what = "kernel object";
+		rec->kobj.obj_type = bits(h, 16, 23);
+		if (!cur_word(r, c, &rec->kobj.koid))
+			return BAD(r, c, "kernel object record has no koid word");
+		name = &rec->kobj.name;
+		rec->kobj.nargs = nargs;
+		rec->kobj.args = r->args;
+	}
+	ret = get_str(r, c, bits(h, 24, 39), name, "name");
+	if (!ret)
+		ret = get_args(r, c, nargs, r->args);
+	if (ret)
+		return ret;
+	return end_of_record(r, c);
+}
+
+static int do_sched(struct fxt_reader *r, struct cursor *c, uint64_t h,
+		    struct fxt_record *rec)
+{
+	int ret;
+
+	c->what = "context switch";
+	rec->sched.subtype = bits(h, 60, 63);
+	ret = need_provider(r, c);
+	if (ret)
+		return ret;
+	rec->sched.nargs = 0;
+	rec->sched.args = r->args;
+	rec->sched.out_prio = rec->sched.in_prio = 0;
+	rec->sched.out_state = 0;
+	memset(&rec->sched.out, 0, sizeof(rec->sched.out));
+	memset(&rec->sched.in, 0, sizeof(rec->sched.in));
+	switch (rec->sched.subtype) {
+	case FXT_SCHED_LEGACY_SWITCH:
+		rec->sched.cpu = bits(h, 16, 23);
+		rec->sched.out_state = bits(h, 24, 27);
+		rec->sched.out_prio = bits(h, 44, 51);
+		rec->sched.in_prio = bits(h, 52, 59);
+		if (!cur_word(r, c, &rec->sched.ts))
+			return BAD(r, c, "context switch record has no timestamp");
+		ret = get_thread(r, c, bits(h, 28, 35), &rec->sched.out,
+				 "outgoing thread");
+		if (!ret)
+			ret = get_thread(r, c, bits(h, 36, 43), &rec->sched.in,
+					 "incoming thread");
+		if (ret)
+			return ret;
+		break;
+	case FXT_SCHED_SWITCH:
+	case FXT_SCHED_WAKEUP:
+		if (rec->sched.subtype == FXT_SCHED_SWITCH) {
+			RESERVED(r, c, h, 40, 59, "header");
+			rec->sched.out_state = bits(h, 36, 39);
+		} else {
+			c->what = "thread wakeup";
+			RESERVED(r, c, h, 36, 59, "header");
+		}
+		rec->sched.nargs = bits(h, 16, 19);
+		rec->sched.cpu = bits(h, 20, 35);
+		if (!cur_word(r, c, &rec->sched.ts))
+			return BAD(r, c, "%s record has no timestamp", c->what);
+		if ((rec->sched.subtype == FXT_SCHED_SWITCH &&
+		     !cur_word(r, c, &rec->sched.out.tid)) ||
+		    !cur_word(r, c, &rec->sched.in.tid))
+			return BAD(r, c, "%s record has no thread id word",
+				   c->what);
+		ret = get_args(r, c, rec->sched.nargs, r->args);
+		if (ret)
+			return ret;
+		break;
+	default:
+		if (r->strict)
+			return BAD(r, c, "scheduling record of unknown type %u",
+				   rec->sched.subtype);
+		c->i = c->n;
+		return 0;
+	}
+	if (r->strict && rec->sched.subtype != FXT_SCHED_WAKEUP &&
+	    (rec->sched.out_state > FXT_THREAD_DEAD ||
+	     rec->sched.out_state == FXT_THREAD_RUNNING))
+		return BAD(r, c, "context switch record: outgoing thread state %u is not one of new, suspended, blocked, dying, dead",
+			   rec->sched.out_state);
+	return end_of_record(r, c);
+}
+
+static int do_log(struct fxt_reader *r, struct cursor *c, uint64_t h,
+		  struct fxt_record *rec)
+{
+	const uint8_t *p;
+	int ret;
+
+	c->what = "log";
+	RESERVED(r, c, h, 31, 31, "header");
+	RESERVED(r, c, h, 40, 63, "header");
+	ret = need_provider(r, c);
+	if (ret)
+		return ret;
+	if (!cur_word(r, c, &rec->log.ts))
+		return BAD(r, c, "log record has no timestamp");
+	ret = get_thread(r, c, bits(h, 32, 39), &rec->log.thread, "thread");
+	if (ret)
+		return ret;
+	rec->log.msg.len = bits(h, 16, 30);
+	rec->log.msg.id = 0;
+	ret = cur_stream(r, c, rec->log.msg.len, true, &p, "message");
+	if (ret)
+		return ret;
+	rec->log.msg.ptr = (const char *)p;
+	return end_of_record(r, c);
+}
+
+static int do_large(struct fxt_reader *r, struct cursor *c, uint64_t h,
+		    struct fxt_record *rec)
+{
+	uint64_t fh;
+	const uint8_t *p;
+	int ret;
+
+	c->what = "large blob";
+	rec->large.large_type = bits(h, 36, 39);
+	rec->large.format = bits(h, 40, 43);
+	if (rec->large.large_type != FXT_LARGE_BLOB ||
+	    rec->large.format > FXT_LARGE_BLOB_NO_META) {
+		if (r->strict)
+			return BAD(r, c, "large record of unknown type %u format %u",
+				   rec->large.large_type, rec->large.format);
+		rec->type = FXT_REC_LARGE;
+		c->i = c->n;
+		rec->large.data = NULL;
+		rec->large.size = 0;
+		return 0;
+	}
+	RESERVED(r, c, h, 44, 63, "header");
+	ret = need_provider(r, c);
+	if (ret)
+		return ret;
+	if (!cur_word(r, c, &fh))
+		return BAD(r, c, "large blob record has no format header");
+	rec->large.nargs = 0;
+	rec->large.args = r->args;
+	rec->large.ts = 0;
+	memset(&rec->large.thread, 0, sizeof(rec->large.thread));
+	if (rec->large.format == FXT_LARGE_BLOB_METADATA) {
+		RESERVED(r, c, fh, 44, 63, "format header");
+		rec->large.nargs = bits(fh, 32, 35);
+	} else {
+		RESERVED(r, c, fh, 32, 63, "format header");
+	}
+	ret = get_str(r, c, bits(fh, 0, 15), &rec->large.category, "category");
+	if (!ret)
+		ret = get_str(r, c, bits(fh, 16, 31), &rec->large.name, "name");
+	if (ret)
+		return ret;
+	if (rec->large.format == FXT_LARGE_BLOB_METADATA) {
+		if (!cur_word(r, c, &rec->large.ts))
+			return BAD(r, c, "large blob record has no timestamp");
+		ret = get_thread(r, c, bits(fh, 36, 43), &rec->large.thread,
+				 "thread");
+		if (!ret)
+			ret = get_args(r, c, rec->large.nargs, r->args);
+		if (ret)
+			return ret;
+	}
+	if (!cur_word(r, c, &rec->large.size))
+		return BAD(r, c, "large blob record has no size word");
+	if (rec->large.size > (uint64_t)(c->n - c->i) * 8)
+		return BAD(r, c, "large blob payload (%llu bytes) runs past the record",
+			   (unsigned long long)rec->large.size);
+	ret = cur_stream(r, c, rec->large.size, false, &p, "payload");
+	if (ret)
+		return ret;
+	rec->large.data = p;
+	return end_of_record(r, c);
+}
+
+/* ---- input ----------------------------------------------------------- */
+
+/*
+ * Make @need bytes from offset r->off addressable; returns a pointer to
+ * them, or NULL with *have set to what the input still holds.
+ */
+static const uint8_t *input_at(struct fxt_reader *r, uint64_t need,
+			       uint64_t *have)
+{
+	size_t start;
+
+	if (!r->stream) {
+		*have = r->size - r->off;
+		return need <= *have ? r->data + r->off : NULL;
+	}
+	start = (size_t)(r->off - r->base);
+	while (r->len - start < need && !r->eof) {
+		ssize_t n;
+
+		if (start) {
+			/* Slide the unread tail (less than a record) down. */
+			memmove(r->buf, r->buf + start, r->len - start);
+			r->len -= start;
+			r->base += start;
+			start = 0;
+		}
+		if (r->len == r->cap) {
+			/* Grow only when full: memory follows what was read. */
+			size_t ncap = r->cap ? r->cap * 2 : STREAM_STEP;
+			uint8_t *nb = realloc(r->buf, ncap);
+
+			if (!nb) {
+				fail(r, -ENOMEM, r->off, "out of memory");
+				*have = 0;
+				return NULL;
+			}
+			r->buf = nb;
+			r->cap = ncap;
+		}
+		n = read(r->fd, r->buf + r->len, r->cap - r->len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			fail(r, -EIO, r->off, "read error: %s", strerror(errno));
+			*have = 0;
+			return NULL;
+		}
+		if (!n)
+			r->eof = true;
+		r->len += (size_t)n;
+	}
+	*have = r->len - start;
+	return need <= *have ? r->buf + start : NULL;
+}
+
+static int start(struct fxt_reader *r)
+{
+	const uint8_t *p;
+	uint64_t have, w;
+
+	r->started = true;
+	p = input_at(r, 8, &have);
+	if (r->err)
+		return r->err;
+	if (!p)
+		return 0;
+	memcpy(&w, p, 8);
+	if (w == FXT_MAGIC_RECORD) {
+		r->swap = false;
+	} else if (w == __builtin_bswap64(FXT_MAGIC_RECORD)) {
+		r->swap = true;
+	} else if (r->strict) {
+		return fail(r, -EBADMSG, 0,
+			    "not an FXT file: no magic number record at the start");
+	}
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	r->be = !r->swap;
+#else
+	r->be = r->swap;
+#endif
+	return 0;
+}
+
+int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
+{
+	const uint8_t *p;
+	struct cursor c;
+	uint64_t h, words, have;
+	int ret;
+
+	if (r->err)
+		return r->err;
+	if (!r->started) {
+		ret = start(r);
+		if (ret)
+			return ret;
+	}
+	p = input_at(r, 8, &have);
+	if (!p) {
+		if (r->err)
+			return r->err;
+		if (!have) {
+			if (r->strict && !r->off)
+				return fail(r, -EBADMSG, 0, "empty file");
+			return 0;
+		}
+		return fail(r, -EBADMSG, r->off,
+			    "truncated: %llu trailing bytes, less than a record header",
+			    (unsigned long long)have);
+	}
+	h = rd64(r, p);
+	rec->type = h & 0xf;
+	words = rec->type == FXT_REC_LARGE ? bits(h, 4, 35) : bits(h, 4, 15);
+	if (!words)
+		return fail(r, -EBADMSG, r->off, "%s record has size 0",
+			    fxt_record_type_name(rec->type) ?: "unknown");
+	p = input_at(r, words * 8, &have);
+	if (!p) {
+		if (r->err)
+			return r->err;
+		return fail(r, -EBADMSG, r->off,
+			    "truncated: %s record of %llu bytes, only %llu left in the file",
+			    fxt_record_type_name(rec->type) ?: "unknown",
+			    (unsigned long long)words * 8,
+			    (unsigned long long)have);
+	}
+	rec->offset = r->off;
+	rec->size = words * 8;
+	c.p = p;
+	c.i = 1;
+	c.n = (uint32_t)words;
+	c.what = fxt_record_type_name(rec->type);
+	if (!r->cur) {
+		/* Records before any provider belong to an anonymous one. */
+		r->cur = prov_get(r, 0, false);
+		if (!r->cur)
+			return r->err ? r->err : fail(r, -ENOMEM, r->off, "out of memory");
+	}
+	if (r->strict && !r->off && (h != FXT_MAGIC_RECORD || words != 1))
+		return fail(r, -EBADMSG, 0,
+			    "not an FXT file: no magic number record at the start");
+
+	switch (rec->type) {
+	case FXT_REC_METADATA:
+		ret = do_metadata(r, &c, h, rec);
+		break;
+	case FXT_REC_INIT:
+		c.what = "initialization";
+		RESERVED(r, &c, h, 16, 63, "header");
+		if (!cur_word(r, &c, &rec->init.ticks_per_second))
+			return BAD(r, &c, "initialization record has no tick rate");
+		if (!rec->init.ticks_per_second && r->strict)
+			return BAD(r, &c, "initialization record: zero ticks per second");
+		if (rec->init.ticks_per_second)
+			r->cur->ticks = rec->init.ticks_per_second;
+		ret = end_of_record(r, &c);
+		break;
+	case FXT_REC_STRING:
+		ret = do_string(r, &c, h, rec);
+		break;
+	case FXT_REC_THREAD:
+		ret = do_thread(r, &c, h, rec);
+		break;
+	case FXT_REC_EVENT:
+		ret = do_event(r, &c, h, rec);
+		break;
+	case FXT_REC_BLOB:
+		ret = do_blob(r, &c, h, rec);
+		break;
+	case FXT_REC_USERSPACE_OBJ:
+	case FXT_REC_KERNEL_OBJ:
+		ret = do_object(r, &c, h, rec);
+		break;
+	case FXT_REC_SCHED:
+		ret = do_sched(r, &c, h, rec);
+		break;
+	case FXT_REC_LOG:
+		ret = do_log(r, &c, h, rec);
+		break;
+	case FXT_REC_LARGE:
+		ret = do_large(r, &c, h, rec);
+		break;
+	default:
+		if (r->strict)
+			return fail(r, -EBADMSG, r->off,
+				    "record of unknown type %u", rec->type);
+		rec->unknown.data = p;
+		ret = 0;
+		break;
+	}
+	if (ret)
+		return ret;
+	rec->provider_id = r->cur->id;
+	r->off += words * 8;
+	return 1;
+}
+
+/* ---- life ------------------------------------------------------------ */
+
+static struct fxt_reader *reader_new(const char *name, unsigned int flags)
+{
+	struct fxt_reader *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->name = strdup(name ? name : "<memory>");
+	if (!r->name) {
+		free(r);
+		return NULL;
+	}
+	r->strict = flags & FXT_READER_STRICT;
+	r->fd = -1;
+	return r;
+}
+
+struct fxt_reader *fxt_reader_open_mem(const void *buf, size_t len,
+				       const char *name, unsigned int flags)
+{
+	struct fxt_reader *r = reader_new(name, flags);
+
+	if (!r)
+		return NULL;
+	r->data = buf;
+	r->size = len;
+	return r;
+}
+
+struct fxt_reader *fxt_reader_open_fd(int fd, const char *name,
+				      unsigned int flags)
+{
+	struct fxt_reader *r = reader_new(name, flags);
+
+	if (!r)
+		return NULL;
+	r->stream = true;
+	r->fd = fd;
+	return r;
+}
+
+struct fxt_reader *fxt_reader_open(const char *path, unsigned int flags)
+{
+	struct fxt_reader *r;
+	struct stat st;
+	int fd, saved;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0)
+		goto fail;
+	if (!(flags & FXT_READER_STREAM) && S_ISREG(st.st_mode) &&
+	    st.st_size > 0) {
+		void *map = mmap(NULL, (size_t)st.st_size, PROT_READ,
+				 MAP_PRIVATE, fd, 0);
+
+		if (map != MAP_FAILED) {
+			close(fd);
+			madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
+			r = fxt_reader_open_mem(map, (size_t)st.st_size, path,
+						flags);
+			if (!r) {
+				munmap(map, (size_t)st.st_size);
+				errno = ENOMEM;
+				return NULL;
+			}
+			r->map = map;
+			return r;
+		}
+	}
+	r = fxt_reader_open_fd(fd, path, flags);
+	if (!r) {
+		errno = ENOMEM;
+		goto fail;
+	}
+	r->own_fd = true;
+	return r;
+fail:
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return NULL;
+}
+
+void fxt_reader_close(struct fxt_reader *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nprovs; i++) {
+		prov_clear(r->provs[i]);
+		free(r->provs[i]);
+	}
+	free(r->provs);
+	if (r->map)
+		munmap(r->map, r->size);
+	if (r->own_fd)
+		close(r->fd);
+	free(r->buf);
+	free(r->name);
+	free(r);
+}

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: LGPL-2.1-only */
+/*
+ * fxt-reader.h - decode an FXT archive record by record.
+ *
+ * The reader takes a file (memory-mapped when it can be, read in chunks
+ * when it cannot, e.g. a pipe), a memory buffer or a file descriptor.  The
+ * byte order comes from the magic record (host order when there is none).
+ * It keeps the string and thread tables of every provider and resolves
+ * refs, so records come out with plain strings and (pid, tid) pairs.
+ *
+ * fxt_reader_next() fills a struct fxt_record whose pointers stay valid
+ * until the next call.  Unknown record and argument types are delivered
+ * as such and skipped by their size.  A record that cannot be decoded
+ * (bad size, fields running past its end, truncation) ends the iteration
+ * with an error naming its offset; every record before it was delivered.
+ * No input makes the reader read out of bounds, allocate more than a
+ * small multiple of the input size, or loop.
+ *
+ * With FXT_READER_STRICT the reader also enforces everything the
+ * specification requires (reserved bits zero, zero padding, known types,
+ * refs to set table entries, exact argument sizes, a provider before the
+ * first event, ...) and stops at the first fault: that is `trace-fxt
+ * check`.  Without it, those faults are tolerated: an unset string ref
+ * reads as the empty string, an unset thread ref as pid 0 / tid 0.
+ */
+#ifndef _FXT_READER_H
+#define _FXT_READER_H
+
+#include "fxt-format.h"
+
+struct fxt_reader;
+
+enum fxt_reader_flags {
+	FXT_READER_STRICT	= 1 << 0,
+	/* Read with read(2) even when the input could be mapped. */
+	FXT_READER_STREAM	= 1 << 1,
+};
+
+struct fxt_record {
+	unsigned int	type;		/* enum fxt_record_type */
+	uint64_t	offset;		/* of the header word in the input */
+	uint64_t	size;		/* bytes, header included */
+	uint32_t	provider_id;	/* current provider (0 before any) */
+
+	union {
+		struct {
+			unsigned int		type;	/* enum fxt_metadata_type */
+			uint32_t		provider_id;
+			struct fxt_str		name;	/* provider info */
+			unsigned int		event;	/* provider event */
+			unsigned int		info_type; /* trace info */
+			uint32_t		magic;
+		} meta;
+		struct {
+			uint64_t		ticks_per_second;
+		} init;
+		struct {
+			uint16_t		index;
+			struct fxt_str		str;
+		} string;
+		struct {
+			uint8_t			index;
+			struct fxt_thread	thread;
+		} thread;
+		struct fxt_event		event;
+		struct {
+			struct fxt_str		name;
+			unsigned int		type;
+			const void		*data;
+			uint32_t		size;
+		} blob;
+		struct {
+			uint64_t		pointer;
+			uint64_t		pid;
+			struct fxt_str		name;
+			unsigned int		nargs;
+			const struct fxt_arg	*args;
+		} uobj;
+		struct {
+			uint64_t		koid;
+			unsigned int		obj_type;
+			struct fxt_str		name;
+			unsigned int		nargs;
+			const struct fxt_arg	*args;
+		} kobj;
+		struct {
+			unsigned int		subtype; /* enum fxt_sched_type */
+			uint64_t		ts;
+			unsigned int		cpu;
+			unsigned int		out_state;
+			struct fxt_thread	out;	/* legacy: pid and tid */
+			struct fxt_thread	in;	/* new: tid only */
+			unsigned int		out_prio; /* legacy only */
+			unsigned int		in_prio;
+			unsigned int		nargs;	/* new only */
+			const struct fxt_arg	*args;
+		} sched;		/* switch and wakeup (wakeup: in = waking) */
+		struct {
+			uint64_t		ts;
+			struct fxt_thread	thread;
+			struct fxt_str		msg;
+		} log;
+		struct {
+			unsigned int		large_type;
+			unsigned int		format;
+			struct fxt_str		category;
+			struct fxt_str		name;
+			uint64_t		ts;
+			struct fxt_thread	thread;
+			unsigned int		nargs;
+			const struct fxt_arg	*args;
+			const void		*data;
+			uint64_t		size;
+		} large;
+		struct {
+			const void		*data;	/* whole record */
+		} unknown;
+	};
+};
+
+/* Open @path.  NULL with errno set on failure. */
+struct fxt_reader *fxt_reader_open(const char *path, unsigned int flags);
+/* Read from @fd (not closed by the reader); @name names it in errors. */
+struct fxt_reader *fxt_reader_open_fd(int fd, const char *name,
+				      unsigned int flags);
+/* Decode @len bytes at @buf, which must outlive the reader. */
+struct fxt_reader *fxt_reader_open_mem(const void *buf, size_t len,
+				       const char *name, unsigned int flags);
+void fxt_reader_close(struct fxt_reader *r);
+
+/*
+ * Decode the next record into @rec.  Returns 1 with a record, 0 at a
+ * clean end of input, or a negative errno (-EBADMSG malformed, -EIO read
+ * error, -ENOMEM) with fxt_reader_error() describing the fault.
+ */
+int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec);
+
+/* "FILE: offset 0x...: what is wrong", or NULL if no error occurred. */
+const char *fxt_reader_error(const struct fxt_reader *r);
+/* Offset of the faulty record (or of the next record to read). */
+uint64_t fxt_reader_offset(const struct fxt_reader *r);
+
+bool fxt_reader_big_endian(const struct fxt_reader *r);
+/* Ticks per second of the current provider (1e9 until an init record). */
+uint64_t fxt_reader_ticks_per_second(const struct fxt_reader *r);
+/* Name of a provider seen so far, or NULL. */
+const char *fxt_reader_provider_name(const struct fxt_reader *r, uint32_t id);
+
+#endif /* _FXT_READER_H */

@@ -1,0 +1,1048 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * fxt-writer.c - encode FXT records into a buffer and hand full buffers to
+ * a file descriptor or a FILE.
+ *
+ * Every record is built in two steps: first its strings and threads are
+ * resolved to refs (which may emit string and thread records ahead of
+ * it), then its size is known and it is written in one go.  A record
+ * sequence number pins the table slots the record refers to, so that a
+ * later ref of the same record cannot take them.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fxt-intern.h"
+#include "fxt-writer.h"
+
+#define BUF_SIZE		(256u * 1024)
+#define NR_STR_SLOTS		(FXT_MAX_STRING_INDEX + 1)	/* 0 unused */
+#define NR_THREAD_SLOTS		(FXT_MAX_THREAD_INDEX + 1)	/* 0 unused */
+#define INLINE_STR		0x8000u
+#define MAX_LOG_BYTES		((FXT_MAX_RECORD_WORDS - 4) * 8)
+#define MAX_STREAM_LEN		0x7fffu
+
+/* One provider's string and thread tables, as a reader will rebuild them. */
+struct wprov {
+	uint32_t	id;
+
+	uint16_t	*sid_slot;	/* string id -> slot, 0 = not in table */
+	uint32_t	sid_cap;
+	uint32_t	slot_sid[NR_STR_SLOTS];
+	uint32_t	slot_pin[NR_STR_SLOTS];
+	uint8_t		slot_ref[NR_STR_SLOTS];
+	uint32_t	str_used;
+	uint32_t	str_hand;
+
+	struct {
+		uint64_t	pid;
+		uint64_t	tid;
+		uint32_t	pin;
+		uint8_t		ref;
+		uint8_t		next;	/* hash chain, 0 ends it */
+	} thr[NR_THREAD_SLOTS];
+	uint8_t		thr_bucket[256];
+	uint32_t	thr_used;
+	uint32_t	thr_hand;
+	uint32_t	thr_last;	/* the thread of the previous record */
+};
+
+struct fxt_writer {
+	int			fd;
+	FILE			*fp;
+	unsigned int		flags;
+	bool			be;
+	int			err;
+	uint64_t		flushed;
+	uint8_t			*buf;
+	size_t			len;
+	uint32_t		seq;		/* record number, for pins */
+	struct fxt_intern	*in;
+	struct wprov		**provs;
+	size_t			nprovs;
+	struct wprov		*cur;
+};
+
+/* A resolved string ref: the ref itself and, if inline, its bytes. */
+struct sref {
+	uint16_t	ref;
+	const char	*ptr;
+	uint32_t	len;
+};
+
+struct tref {
+	uint8_t		ref;
+	uint64_t	pid;
+	uint64_t	tid;
+};
+
+struct rargs {
+	struct sref	name[FXT_MAX_ARGS];
+	struct sref	val[FXT_MAX_ARGS];
+	uint32_t	words[FXT_MAX_ARGS];
+	uint32_t	total;
+};
+
+static inline uint32_t stream_words(size_t len)
+{
+	return (uint32_t)((len + 7) / 8);
+}
+
+static inline uint32_t sref_words(const struct sref *s)
+{
+	return (s->ref & INLINE_STR) ? stream_words(s->len) : 0;
+}
+
+/* ---- output ---------------------------------------------------------- */
+
+static int out_write(struct fxt_writer *w, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+
+	if (w->fp) {
+		if (fwrite(b, 1, n, w->fp) != n)
+			return -(errno ? errno : EIO);
+		return 0;
+	}
+	while (n) {
+		ssize_t r = write(w->fd, b, n);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		b += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+int fxt_writer_flush(struct fxt_writer *w)
+{
+	int ret;
+
+	if (w->err)
+		return w->err;
+	if (w->len) {
+		ret = out_write(w, w->buf, w->len);
+		if (ret) {
+			w->err = ret;
+			return ret;
+		}
+		w->flushed += w->len;
+		w->len = 0;
+	}
+	if (w->fp && fflush(w->fp))
+		w->err = -(errno ? errno : EIO);
+	return w->err;
+}
+
+/* Room for @n more bytes in the buffer (n <= BUF_SIZE). */
+static inline int ensure(struct fxt_writer *w, size_t n)
+{
+	if (w->len + n <= BUF_SIZE)
+		return w->err;
+	if (w->err)
+		return w->err;
+	if (w->len) {
+		int ret = out_write(w, w->buf, w->len);
+
+		if (ret)
+			return w->err = ret;
+		w->flushed += w->len;
+		w->len = 0;
+	}
+	return 0;
+}
+
+static inline void put_word(struct fxt_writer *w, uint64_t v)
+{
+	if (w->be)
+		v = __builtin_bswap64(v);
+	memcpy(w->buf + w->len, &v, 8);
+	w->len += 8;
+}
+
+static inline void put_stream(struct fxt_writer *w, const void *p, size_t n)
+{
+	size_t pad = (8 - (n & 7)) & 7;
+
+	if (n)
+		memcpy(w->buf + w->len, p, n);
+	memset(w->buf + w->len + n, 0, pad);
+	w->len += n + pad;
+}
+
+static inline void put_sref(struct fxt_writer *w, const struct sref *s)
+{
+	if (s->ref & INLINE_STR)
+		put_stream(w, s->ptr, s->len);
+}
+
+/* A stream of any size, through the buffer in pieces. */
+static int put_big_stream(struct fxt_writer *w, const void *p, uint64_t n)
+{
+	const uint8_t *b = p;
+	static const uint8_t zeros[8];
+	size_t pad = (8 - (n & 7)) & 7;
+
+	while (n) {
+		size_t room, chunk;
+
+		if (ensure(w, 8))
+			return w->err;
+		room = BUF_SIZE - w->len;
+		chunk = n < room ? (size_t)n : room;
+		memcpy(w->buf + w->len, b, chunk);
+		w->len += chunk;
+		b += chunk;
+		n -= chunk;
+	}
+	if (ensure(w, 8))
+		return w->err;
+	memcpy(w->buf + w->len, zeros, pad);
+	w->len += pad;
+	return 0;
+}
+
+/* ---- providers ------------------------------------------------------- */
+
+static void prov_reset(struct wprov *p, uint32_t id)
+{
+	uint16_t *sid_slot = p->sid_slot;
+	uint32_t sid_cap = p->sid_cap;
+
+	memset(p, 0, sizeof(*p));
+	p->id = id;
+	p->sid_slot = sid_slot;
+	p->sid_cap = sid_cap;
+	if (sid_slot)
+		memset(sid_slot, 0, sid_cap * sizeof(*sid_slot));
+	p->str_hand = 1;
+	p->thr_hand = 1;
+}
+
+static struct wprov *prov_get(struct fxt_writer *w, uint32_t id, bool reset)
+{
+	struct wprov *p, **np;
+	size_t i;
+
+	for (i = 0; i < w->nprovs; i++) {
+		if (w->provs[i]->id == id) {
+			if (reset)
+				prov_reset(w->provs[i], id);
+			return w->provs[i];
+		}
+	}
+	np = realloc(w->provs, (w->nprovs + 1) * sizeof(*np));
+	if (!np)
+		return NULL;
+	w->provs = np;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	prov_reset(p, id);
+	w->provs[w->nprovs++] = p;
+	return p;
+}
+
+/* ---- string and thread tables ---------------------------------------- */
+
+static int emit_string(struct fxt_writer *w, uint32_t slot, const char *s,
+		       uint32_t len)
+{
+	uint32_t words = 1 + stream_words(len);
+
+	if (ensure(w, words * 8))
+		return w->err;
+	put_word(w, FXT_REC_STRING | (uint64_t)words << 4 |
+		    (uint64_t)slot << 16 | (uint64_t)len << 32);
+	put_stream(w, s, len);
+	return 0;
+}
+
+/* A slot for a new string: a free one, else a clock sweep's victim. */
+static uint32_t str_victim(struct wprov *p, uint32_t seq)
+{
+	if (p->str_used < FXT_MAX_STRING_INDEX)
+		return ++p->str_used;
+	for (;;) {
+		uint32_t s = p->str_hand;
+
+		p->str_hand = s % FXT_MAX_STRING_INDEX + 1;
+		if (p->slot_pin[s] == seq)
+			continue;
+		if (p->slot_ref[s]) {
+			p->slot_ref[s] = 0;
+			continue;
+		}
+		return s;
+	}
+}
+
+static int ref_for_id(struct fxt_writer *w, uint32_t id, struct sref *out)
+{
+	struct wprov *p = w->cur;
+	const char *text;
+	uint32_t len, slot;
+	int ret;
+
+	text = fxt_intern_text(w->in, id, &len);
+	if (!text)
+		return -EINVAL;
+	if (!len) {
+		out->ref = 0;
+		return 0;
+	}
+	if (id >= p->sid_cap) {
+		uint32_t cap = fxt_intern_limit(w->in) + 1024;
+		uint16_t *n = realloc(p->sid_slot, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		memset(n + p->sid_cap, 0, (cap - p->sid_cap) * sizeof(*n));
+		p->sid_slot = n;
+		p->sid_cap = cap;
+	}
+	slot = p->sid_slot[id];
+	if (!slot) {
+		slot = str_victim(p, w->seq);
+		if (p->slot_sid[slot])
+			p->sid_slot[p->slot_sid[slot]] = 0;
+		p->slot_sid[slot] = id;
+		p->sid_slot[id] = (uint16_t)slot;
+		ret = emit_string(w, slot, text, len);
+		if (ret)
+			return ret;
+	}
+	p->slot_ref[slot] = 1;
+	p->slot_pin[slot] = w->seq;
+	out->ref = (uint16_t)slot;
+	return 0;
+}
+
+static int resolve_str(struct fxt_writer *w, const struct fxt_str *s,
+		       struct sref *out)
+{
+	uint32_t id = s->id;
+
+	if (id && id != FXT_STR_INLINE)
+		return ref_for_id(w, id, out);
+	if (!s->len) {
+		out->ref = 0;
+		return 0;
+	}
+	if (s->len > FXT_MAX_STRING_LEN)
+		return -E2BIG;
+	if (!id && !(w->flags & FXT_WRITER_INLINE_STRINGS)) {
+		id = fxt_intern_find(w->in, s->ptr, s->len);
+		if (!id && fxt_intern_seen(w->in, s->ptr, s->len)) {
+			int64_t r = fxt_intern_add(w->in, s->ptr, s->len);
+
+			if (r < 0)
+				return (int)r;
+			id = (uint32_t)r;
+		}
+		if (id)
+			return ref_for_id(w, id, out);
+	}
+	out->ref = (uint16_t)(INLINE_STR | s->len);
+	out->ptr = s->ptr;
+	out->len = s->len;
+	return 0;
+}
+
+static inline uint8_t thr_hash(uint64_t pid, uint64_t tid)
+{
+	uint64_t h = (pid * 0x9e3779b97f4a7c15ULL) ^ tid;
+
+	h *= 0xff51afd7ed558ccdULL;
+	return (uint8_t)(h >> 56);
+}
+
+static uint32_t thr_find(struct wprov *p, uint64_t pid, uint64_t tid)
+{
+	uint32_t s = p->thr_bucket[thr_hash(pid, tid)];
+
+	for (; s; s = p->thr[s].next)
+		if (p->thr[s].pid == pid && p->thr[s].tid == tid)
+			return s;
+	return 0;
+}
+
+static void thr_unlink(struct wprov *p, uint32_t slot)
+{
+	uint8_t *link = &p->thr_bucket[thr_hash(p->thr[slot].pid,
+						 p->thr[slot].tid)];
+
+	while (*link && *link != slot)
+		link = &p->thr[*link].next;
+	if (*link)
+		*link = p->thr[slot].next;
+}
+
+static uint32_t thr_victim(struct wprov *p, uint32_t seq)
+{
+	if (p->thr_used < FXT_MAX_THREAD_INDEX) {
+		p->thr_used++;
+		return p->thr_used;
+	}
+	for (;;) {
+		uint32_t s = p->thr_hand;
+
+		p->thr_hand = s % FXT_MAX_THREAD_INDEX + 1;
+		if (p->thr[s].pin == seq)
+			continue;
+		if (p->thr[s].ref) {
+			p->thr[s].ref = 0;
+			continue;
+		}
+		thr_unlink(p, s);
+		return s;
+	}
+}
+
+static int resolve_thread(struct fxt_writer *w, const struct fxt_thread *t,
+			  struct tref *out)
+{
+	struct wprov *p = w->cur;
+	uint32_t s = p->thr_last;
+	uint8_t h;
+
+	out->pid = t->pid;
+	out->tid = t->tid;
+	if (w->flags & FXT_WRITER_INLINE_THREADS) {
+		out->ref = 0;
+		return 0;
+	}
+	if (!s || p->thr[s].pid != t->pid || p->thr[s].tid != t->tid)
+		s = thr_find(p, t->pid, t->tid);
+	if (!s) {
+		s = thr_victim(p, w->seq);
+		p->thr[s].pid = t->pid;
+		p->thr[s].tid = t->tid;
+		h = thr_hash(t->pid, t->tid);
+		p->thr[s].next = p->thr_bucket[h];
+		p->thr_bucket[h] = (uint8_t)s;
+		if (ensure(w, 24))
+			return w->err;
+		put_word(w, FXT_REC_THREAD | 3u << 4 | (uint64_t)s << 16);
+		put_word(w, t->pid);
+		put_word(w, t->tid);
+	}
+	p->thr[s].ref = 1;
+	p->thr[s].pin = w->seq;
+	p->thr_last = s;
+	out->ref = (uint8_t)s;
+	return 0;
+}
+
+static inline uint32_t tref_words(const struct tref *t)
+{
+	return t->ref ? 0 : 2;
+}
+
+static inline void put_tref(struct fxt_writer *w, const struct tref *t)
+{
+	if (!t->ref) {
+		put_word(w, t->pid);
+		put_word(w, t->tid);
+	}
+}
+
+/* ---- arguments ------------------------------------------------------- */
+
+static int resolve_args(struct fxt_writer *w, const struct fxt_arg *a,
+			unsigned int n, struct rargs *ra)
+{
+	unsigned int i;
+	int ret;
+
+	if (n > FXT_MAX_ARGS || (n && !a))
+		return -EINVAL;
+	ra->total = 0;
+	for (i = 0; i < n; i++) {
+		uint32_t words = 1;
+
+		ret = resolve_str(w, &a[i].name, &ra->name[i]);
+		if (ret)
+			return ret;
+		words += sref_words(&ra->name[i]);
+		switch (a[i].type) {
+		case FXT_ARG_NULL:
+		case FXT_ARG_INT32:
+		case FXT_ARG_UINT32:
+		case FXT_ARG_BOOL:
+			break;
+		case FXT_ARG_INT64:
+		case FXT_ARG_UINT64:
+		case FXT_ARG_DOUBLE:
+		case FXT_ARG_POINTER:
+		case FXT_ARG_KOID:
+			words++;
+			break;
+		case FXT_ARG_STRING:
+			ret = resolve_str(w, &a[i].str, &ra->val[i]);
+			if (ret)
+				return ret;
+			words += sref_words(&ra->val[i]);
+			break;
+		default:
+			return -EINVAL;
+		}
+		if (words > FXT_MAX_RECORD_WORDS)
+			return -E2BIG;
+		ra->words[i] = words;
+		ra->total += words;
+	}
+	return 0;
+}
+
+static void put_args(struct fxt_writer *w, const struct fxt_arg *a,
+		     unsigned int n, const struct rargs *ra)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t h = a[i].type | (uint64_t)ra->words[i] << 4 |
+			     (uint64_t)ra->name[i].ref << 16;
+
+		switch (a[i].type) {
+		case FXT_ARG_INT32:
+			h |= (uint64_t)(uint32_t)a[i].i32 << 32;
+			break;
+		case FXT_ARG_UINT32:
+			h |= (uint64_t)a[i].u32 << 32;
+			break;
+		case FXT_ARG_BOOL:
+			h |= (uint64_t)(a[i].b ? 1 : 0) << 32;
+			break;
+		case FXT_ARG_STRING:
+			h |= (uint64_t)ra->val[i].ref << 32;
+			break;
+		}
+		put_word(w, h);
+		put_sref(w, &ra->name[i]);
+		switch (a[i].type) {
+		case FXT_ARG_INT64:
+		case FXT_ARG_UINT64:
+		case FXT_ARG_POINTER:
+		case FXT_ARG_KOID:
+			put_word(w, a[i].u64);
+			break;
+		case FXT_ARG_DOUBLE: {
+			uint64_t v;
+
+			memcpy(&v, &a[i].d, 8);
+			put_word(w, v);
+			break;
+		}
+		case FXT_ARG_STRING:
+			put_sref(w, &ra->val[i]);
+			break;
+		}
+	}
+}
+
+/* ---- writer life ----------------------------------------------------- */
+
+static struct fxt_writer *writer_create(int fd, FILE *fp, unsigned int flags)
+{
+	struct fxt_writer *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return NULL;
+	w->fd = fd;
+	w->fp = fp;
+	w->flags = flags;
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w->be = true;
+#else
+	w->be = !!(flags & FXT_WRITER_BIG_ENDIAN);
+#endif
+	w->buf = malloc(BUF_SIZE);
+	w->in = fxt_intern_create();
+	/* Records before any provider go to an anonymous one, id 0. */
+	w->cur = w->buf && w->in ? prov_get(w, 0, false) : NULL;
+	if (!w->cur) {
+		fxt_writer_close(w);
+		errno = ENOMEM;
+		return NULL;
+	}
+	put_word(w, FXT_MAGIC_RECORD);
+	return w;
+}
+
+struct fxt_writer *fxt_writer_create_fd(int fd, unsigned int flags)
+{
+	return writer_create(fd, NULL, flags);
+}
+
+struct fxt_writer *fxt_writer_create_fp(FILE *fp, unsigned int flags)
+{
+	return writer_create(-1, fp, flags);
+}
+
+int fxt_writer_close(struct fxt_writer *w)
+{
+	size_t i;
+	int ret;
+
+	if (!w)
+		return 0;
+	ret = w->buf ? fxt_writer_flush(w) : 0;
+	for (i = 0; i < w->nprovs; i++) {
+		free(w->provs[i]->sid_slot);
+		free(w->provs[i]);
+	}
+	free(w->provs);
+	fxt_intern_destroy(w->in);
+	free(w->buf);
+	free(w);
+	return ret;
+}
+
+uint64_t fxt_writer_offset(const struct fxt_writer *w)
+{
+	return w->flushed + w->len;
+}
+
+int64_t fxt_writer_intern(struct fxt_writer *w, const char *s, size_t len)
+{
+	if (len > FXT_MAX_STRING_LEN)
+		return -E2BIG;
+	return fxt_intern_add(w->in, s, len);
+}
+
+struct fxt_str fxt_writer_str(struct fxt_writer *w, const char *s)
+{
+	size_t len = strlen(s);
+	int64_t id = fxt_writer_intern(w, s, len);
+	struct fxt_str str = { .ptr = s, .len = (uint32_t)len };
+
+	str.id = id > 0 ? (uint32_t)id : 0;
+	return str;
+}
+
+/* ---- metadata -------------------------------------------------------- */
+
+int fxt_write_provider_info(struct fxt_writer *w, uint32_t id,
+			    const char *name, size_t len)
+{
+	uint32_t words = 1 + stream_words(len);
+	struct wprov *p;
+
+	if (len > FXT_MAX_PROVIDER_NAME)
+		return -E2BIG;
+	if (ensure(w, words * 8))
+		return w->err;
+	p = prov_get(w, id, true);
+	if (!p)
+		return -ENOMEM;
+	w->cur = p;
+	put_word(w, FXT_REC_METADATA | (uint64_t)words << 4 |
+		    (uint64_t)FXT_META_PROVIDER_INFO << 16 |
+		    (uint64_t)id << 20 | (uint64_t)len << 52);
+	put_stream(w, name, len);
+	return 0;
+}
+
+int fxt_write_provider_section(struct fxt_writer *w, uint32_t id)
+{
+	struct wprov *p;
+
+	if (ensure(w, 8))
+		return w->err;
+	p = prov_get(w, id, false);
+	if (!p)
+		return -ENOMEM;
+	w->cur = p;
+	put_word(w, FXT_REC_METADATA | 1u << 4 |
+		    (uint64_t)FXT_META_PROVIDER_SECTION << 16 |
+		    (uint64_t)id << 20);
+	return 0;
+}
+
+int fxt_write_provider_event(struct fxt_writer *w, uint32_t id,
+			     unsigned int event)
+{
+	if (event > 0xf)
+		return -EINVAL;
+	if (ensure(w, 8))
+		return w->err;
+	put_word(w, FXT_REC_METADATA | 1u << 4 |
+		    (uint64_t)FXT_META_PROVIDER_EVENT << 16 |
+		    (uint64_t)id << 20 | (uint64_t)event << 52);
+	return 0;
+}
+
+int fxt_write_init(struct fxt_writer *w, uint64_t ticks_per_second)
+{
+	if (ensure(w, 16))
+		return w->err;
+	put_word(w, FXT_REC_INIT | 2u << 4);
+	put_word(w, ticks_per_second);
+	return 0;
+}
+
+/* ---- events ---------------------------------------------------------- */
+
+static bool event_has_id(unsigned int type)
+{
+	return type == FXT_EVENT_COUNTER || type == FXT_EVENT_DURATION_COMPLETE ||
+	       type >= FXT_EVENT_ASYNC_BEGIN;
+}
+
+int fxt_write_event(struct fxt_writer *w, const struct fxt_event *ev)
+{
+	struct sref cat, name;
+	struct tref thr;
+	struct rargs ra;
+	uint32_t words;
+	int ret;
+
+	if (w->err)
+		return w->err;
+	if (ev->type >= FXT_EVENT_TYPE_COUNT)
+		return -EINVAL;
+	w->seq++;
+	ret = resolve_thread(w, &ev->thread, &thr);
+	if (!ret)
+		ret = resolve_str(w, &ev->category, &cat);
+	if (!ret)
+		ret = resolve_str(w, &ev->name, &name);
+	if (!ret)
+		ret = resolve_args(w, ev->args, ev->nargs, &ra);
+	if (ret)
+		return ret;
+	words = 2 + tref_words(&thr) + sref_words(&cat) + sref_words(&name) +
+		ra.total + event_has_id(ev->type);
+	if (words > FXT_MAX_RECORD_WORDS)
+		return -E2BIG;
+	if (ensure(w, words * 8))
+		return w->err;
+	put_word(w, FXT_REC_EVENT | (uint64_t)words << 4 |
+		    (uint64_t)ev->type << 16 | (uint64_t)ev->nargs << 20 |
+		    (uint64_t)thr.ref << 24 | (uint64_t)cat.ref << 32 |
+		    (uint64_t)name.ref << 48);
+	put_word(w, ev->ts);
+	put_tref(w, &thr);
+	put_sref(w, &cat);
+	put_sref(w, &name);
+	put_args(w, ev->args, ev->nargs, &ra);
+	if (ev->type == FXT_EVENT_DURATION_COMPLETE)
+		put_word(w, ev->end_ts);
+	else if (event_has_id(ev->type))
+		put_word(w, ev->id);
+	return 0;
+}
+
+/* ---- blobs and objects ----------------------------------------------- */
+
+int fxt_write_blob(struct fxt_writer *w, struct fxt_str name,
+		   unsigned int type, const void *data, size_t size)
+{
+	const uint8_t *p = data;
+	struct sref nref;
+	int ret;
+
+	if (type > 0xff || (size && !data))
+		return -EINVAL;
+	/* Chunks share the name: readers append them to one blob. */
+	do {
+		uint32_t room, chunk, words;
+
+		w->seq++;
+		ret = resolve_str(w, &name, &nref);
+		if (ret)
+			return ret;
+		room = (FXT_MAX_RECORD_WORDS - 1 - sref_words(&nref)) * 8;
+		if (room > MAX_STREAM_LEN)
+			room = MAX_STREAM_LEN & ~7u;
+		chunk = size < room ? (uint32_t)size : room;
+		words = 1 + sref_words(&nref) + stream_words(chunk);
+		if (ensure(w, words * 8))
+			return w->err;
+		put_word(w, FXT_REC_BLOB | (uint64_t)words << 4 |
+			    (uint64_t)nref.ref << 16 | (uint64_t)chunk << 32 |
+			    (uint64_t)type << 48);
+		put_sref(w, &nref);
+		put_stream(w, p, chunk);
+		p += chunk;
+		size -= chunk;
+	} while (size);
+	return 0;
+}
+
+int fxt_write_userspace_object(struct fxt_writer *w, uint64_t pointer,
+			       uint64_t pid, struct fxt_str name,
+			       const struct fxt_arg *args, unsigned int nargs)
+{
+	struct sref nref;
+	struct rargs ra;
+	uint32_t words;
+	int ret;
+
+	if (w->err)
+		return w->err;
+	w->seq++;
+	ret = resolve_str(w, &name, &nref);
+	if (!ret)
+		ret = resolve_args(w, args, nargs, &ra);
+	if (ret)
+		return ret;
+	/* The process is always inline: a thread slot would need a tid. */
+	words = 3 + sref_words(&nref) + ra.total;
+	if (words > FXT_MAX_RECORD_WORDS)
+		return -E2BIG;
+	if (ensure(w, words * 8))
+		return w->err;
+	put_word(w, FXT_REC_USERSPACE_OBJ | (uint64_t)words << 4 |
+		    (uint64_t)nref.ref << 24 | (uint64_t)nargs << 40);
+	put_word(w, pointer);
+	put_word(w, pid);
+	put_sref(w, &nref);
+	put_args(w, args, nargs, &ra);
+	return 0;
+}
+
+int fxt_write_kernel_object(struct fxt_writer *w, uint64_t koid,
+			    unsigned int obj_type, struct fxt_str name,
+			    const struct fxt_arg *args, unsigned int nargs)
+{
+	struct sref nref;
+	struct rargs ra;
+	uint32_t words;
+	int ret;
+
+	if (w->err)
+		return w->err;
+	if (obj_type > 0xff)
+		return -EINVAL;
+	w->seq++;
+	ret = resolve_str(w, &name, &nref);
+	if (!ret)
+		ret = resolve_args(w, args, nargs, &ra);
+	if (ret)
+		return ret;
+	words = 2 + sref_words(&nref) + ra.total;
+	if (words > FXT_MAX_RECORD_WORDS)
+		return -E2BIG;
+	if (ensure(w, words * 8))
+		return w->err;
+	put_word(w, FXT_REC_KERNEL_OBJ | (uint64_t)words << 4 |
+		    (uint64_t)obj_type << 16 | (uint64_t)nref.ref << 24 |
+		    (uint64_t)nargs << 40);
+	put_word(w, koid);
+	put_sref(w, &nref);
+	put_args(w, args, nargs, &ra);
+	return 0;
+}
+
+/* ---- scheduling ------------------------------------------------------ */
+
+int fxt_write_legacy_switch(struct fxt_writer *w,
+			    const struct fxt_legacy_switch *cs)
+{
+	struct tref out, in;
+	uint32_t words;
+	int ret;
+
+	if (w->err)
+		return w->err;
+	if (cs->cpu > 0xff || cs->out_state > 0xf || cs->out_prio > 0xff ||
+	    cs->in_prio > 0xff)
+		return -EINVAL;
+	w->seq++;
+	ret = resolve_thread(w, &cs->out, &out);
+	if (!ret)
+		ret = resolve_thread(w, &cs->in, &in);
+	if (ret)
+		return ret;
+	words = 2 + tref_words(&out) + tref_words(&in);
+	if (ensure(w, words * 8))
+		return w->err;
+	put_word(w, FXT_REC_SCHED | (uint64_t)words << 4 |
+		    (uint64_t)cs->cpu << 16 | (uint64_t)cs->out_state << 24 |
+		    (uint64_t)out.ref << 28 | (uint64_t)in.ref << 36 |
+		    (uint64_t)cs->out_prio << 44 | (uint64_t)cs->in_prio << 52);
+	put_word(w, cs->ts);
+	put_tref(w, &out);
+	put_tref(w, &in);
+	return 0;
+}
+
+static int write_sched(struct fxt_writer *w, unsigned int subtype,
+		       uint64_t ts, unsigned int cpu, unsigned int state,
+		       const uint64_t *tids, unsigned int ntids,
+		       const struct fxt_arg *args, unsigned int nargs)
+{
+	struct rargs ra;
+	uint32_t words, i;
+	int ret;
+
+	if (w->err)
+		return w->err;
+	if (cpu > 0xffff || state > 0xf)
+		return -EINVAL;
+	w->seq++;
+	ret = resolve_args(w, args, nargs, &ra);
+	if (ret)
+		return ret;
+	words = 2 + ntids + ra.total;
+	if (words > FXT_MAX_RECORD_WORDS)
+		return -E2BIG;
+	if (ensure(w, words * 8))
+		return w->err;
+	put_word(w, FXT_REC_SCHED | (uint64_t)words << 4 |
+		    (uint64_t)nargs << 16 | (uint64_t)cpu << 20 |
+		    (uint64_t)state << 36 | (uint64_t)subtype << 60);
+	put_word(w, ts);
+	for (i = 0; i < ntids; i++)
+		put_word(w, tids[i]);
+	put_args(w, args, nargs, &ra);
+	return 0;
+}
+
+int fxt_write_sched_switch(struct fxt_writer *w,
+			   const struct fxt_sched_switch *cs)
+{
+	uint64_t tids[2] = { cs->out_tid, cs->in_tid };
+
+	return write_sched(w, FXT_SCHED_SWITCH, cs->ts, cs->cpu, cs->out_state,
+			   tids, 2, cs->args, cs->nargs);
+}
+
+int fxt_write_sched_wakeup(struct fxt_writer *w,
+			   const struct fxt_sched_wakeup *wk)
+{
+	return write_sched(w, FXT_SCHED_WAKEUP, wk->ts, wk->cpu, 0, &wk->tid, 1,
+			   wk->args, wk->nargs);
+}
+
+/* ---- logs ------------------------------------------------------------ */
+
+/* Cut at a UTF-8 character boundary when the text has one near the end. */
+static size_t utf8_cut(const char *s, size_t len, size_t max)
+{
+	size_t cut = max, back;
+
+	if (len <= max)
+		return len;
+	for (back = 0; back < 3 && cut > 1; back++, cut--)
+		if (((unsigned char)s[cut] & 0xc0) != 0x80)
+			return cut;
+	return max;
+}
+
+int fxt_write_log(struct fxt_writer *w, uint64_t ts,
+		  const struct fxt_thread *thread, const char *msg, size_t len)
+{
+	struct tref thr;
+	int ret;
+
+	if (w->err)
+		return w->err;
+	if (len && !msg)
+		return -EINVAL;
+	do {
+		size_t chunk = utf8_cut(msg, len, MAX_LOG_BYTES);
+		uint32_t words;
+
+		w->seq++;
+		ret = resolve_thread(w, thread, &thr);
+		if (ret)
+			return ret;
+		words = 2 + tref_words(&thr) + stream_words(chunk);
+		if (ensure(w, words * 8))
+			return w->err;
+		put_word(w, FXT_REC_LOG | (uint64_t)words << 4 |
+			    (uint64_t)chunk << 16 | (uint64_t)thr.ref << 32);
+		put_word(w, ts);
+		put_tref(w, &thr);
+		put_stream(w, msg, chunk);
+		msg += chunk;
+		len -= chunk;
+	} while (len);
+	return 0;
+}
+
+/* ---- large records --------------------------------------------------- */
+
+int fxt_write_large_blob(struct fxt_writer *w, const struct fxt_large_blob *lb)
+{
+	struct sref cat, name;
+	struct tref thr = { 0 };
+	struct rargs ra = { .total = 0 };
+	unsigned int nargs = 0;
+	uint64_t words, fmt;
+	int ret;
+
+	if (w->err)
+		return w->err;
+	if (lb->format > FXT_LARGE_BLOB_NO_META || (lb->size && !lb->data))
+		return -EINVAL;
+	w->seq++;
+	ret = resolve_str(w, &lb->category, &cat);
+	if (!ret)
+		ret = resolve_str(w, &lb->name, &name);
+	if (!ret && lb->format == FXT_LARGE_BLOB_METADATA) {
+		nargs = lb->nargs;
+		ret = resolve_thread(w, &lb->thread, &thr);
+		if (!ret)
+			ret = resolve_args(w, lb->args, nargs, &ra);
+	}
+	if (ret)
+		return ret;
+	words = 3 + (uint64_t)sref_words(&cat) + sref_words(&name) +
+		stream_words(lb->size);
+	fmt = cat.ref | (uint64_t)name.ref << 16;
+	if (lb->format == FXT_LARGE_BLOB_METADATA) {
+		words += 1 + tref_words(&thr) + ra.total;
+		fmt |= (uint64_t)nargs << 32 | (uint64_t)thr.ref << 36;
+	}
+	if (words > FXT_MAX_LARGE_WORDS || lb->size > (UINT64_MAX >> 4) ||
+	    (words - stream_words(lb->size)) * 8 > BUF_SIZE)
+		return -E2BIG;
+	/* Everything but the payload fits the buffer: write it, then stream. */
+	if (ensure(w, (words - stream_words(lb->size)) * 8))
+		return w->err;
+	put_word(w, FXT_REC_LARGE | words << 4 |
+		    (uint64_t)FXT_LARGE_BLOB << 36 | (uint64_t)lb->format << 40);
+	put_word(w, fmt);
+	put_sref(w, &cat);
+	put_sref(w, &name);
+	if (lb->format == FXT_LARGE_BLOB_METADATA) {
+		put_word(w, lb->ts);
+		put_tref(w, &thr);
+		put_args(w, lb->args, nargs, &ra);
+	}
+	put_word(w, lb->size);
+	return put_big_stream(w, lb->data, lb->size);
+}
+
+int fxt_write_raw(struct fxt_writer *w, const uint64_t *words, size_t nwords)
+{
+	uint64_t size;
+	size_t i;
+
+	if (w->err)
+		return w->err;
+	if (!nwords || !words)
+		return -EINVAL;
+	if ((words[0] & 0xf) == FXT_REC_LARGE)
+		size = (words[0] >> 4) & 0xffffffffULL;
+	else
+		size = (words[0] >> 4) & 0xfff;
+	if (size != nwords)
+		return -EINVAL;
+	for (i = 0; i < nwords; i++) {
+		if (ensure(w, 8))
+			return w->err;
+		put_word(w, words[i]);
+	}
+	return 0;
+}

@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# KernelShark data-readout plugin (plugin-fxt.so): not built yet.

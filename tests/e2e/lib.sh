@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Shared helpers of the end-to-end scripts: every check prints one
+# "ok - ..." or "not ok - ..." line that tests/run-tests.sh counts.
+
+TOP=${TOP_SRCDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+TRACE_FXT=$TOP/trace-cmd-plugin/trace-fxt
+SAMPLES=${SAMPLES:-$TOP/../shared/samples}
+E2E_FAILED=0
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+ok() { echo "ok - $*"; }
+not_ok() { echo "not ok - $*"; E2E_FAILED=1; }
+# check "what was checked" command...: ok when the command succeeds
+check() {
+	local what=$1; shift
+	if "$@"; then ok "$what"; else not_ok "$what"; fi
+}
+e2e_exit() { exit $E2E_FAILED; }

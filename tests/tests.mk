@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Unit tests (one CUnit program per tests/unit/test-*.c), end-to-end
+# scripts (tests/e2e/*.sh), fuzz targets (tests/fuzz/fuzz-*.c, clang's
+# libFuzzer) and benchmarks (tests/bench/).
+
+UNIT_SRCS	:= $(wildcard tests/unit/test-*.c)
+UNIT_PROGS	:= $(UNIT_SRCS:.c=)
+UNIT_LIBS	:= $(CORE_LIB) -lcunit $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null)
+EXTRA_CFLAGS_tests/unit = $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
+
+tests/unit/test-%: tests/unit/test-%.o tests/unit/unit.o $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(UNIT_LIBS) -lm
+
+FUZZ_SRCS	:= $(wildcard tests/fuzz/fuzz-*.c)
+FUZZ_PROGS	:= $(FUZZ_SRCS:.c=)
+FUZZ_CFLAGS	:= -g -O1 -fsanitize=fuzzer,address,undefined \
+		   -fno-sanitize-recover=undefined -Icommon -D_GNU_SOURCE
+FUZZ_SECONDS	?= 300
+
+# The fuzzers build the core from source with sanitizers, not from libfxt.a.
+tests/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(CORE_SRCS) | $(DEPS_STAMP)
+	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(CORE_SRCS) -lm
+
+BENCH_SRCS	:= $(wildcard tests/bench/bench-*.c)
+BENCH_PROGS	:= $(BENCH_SRCS:.c=)
+tests/bench/bench-%: tests/bench/bench-%.o $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ -lm
+
+TEST_PROGS	+= $(UNIT_PROGS) $(FUZZ_PROGS)
+CLEAN_FILES	+= $(UNIT_PROGS) $(FUZZ_PROGS) $(BENCH_PROGS)
+
+test: all $(TEST_PROGS)
+	@tests/run-tests.sh
+
+fuzz: $(FUZZ_PROGS)
+	@for f in $(FUZZ_PROGS); do \
+		n=$${f##*/fuzz-}; mkdir -p /tmp/trace-fxt-fuzz-$$n; \
+		echo "fuzz: $$f for $(FUZZ_SECONDS)s"; \
+		$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+		    /tmp/trace-fxt-fuzz-$$n tests/fuzz/corpus-$$n || exit 1; \
+	done
+
+bench: all $(BENCH_PROGS)
+	@tests/bench/run-bench.sh

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * unit.h - the few lines every CUnit test program shares.
+ *
+ * A test program lists its suites in a CU_SuiteInfo array and calls
+ * unit_run() from main(); the verbose runner prints every test's name and
+ * result, and the exit status is the number of failed tests (capped).
+ */
+#ifndef _UNIT_H
+#define _UNIT_H
+
+#include <CUnit/CUnit.h>
+
+int unit_run(const char *program, CU_SuiteInfo *suites);
+
+/* Path to a file under the source tree's tests/ (for corpora, samples). */
+const char *unit_path(const char *rel);
+
+#define UNIT_MAIN(suites)					\
+	int main(int argc, char **argv)				\
+	{							\
+		(void)argc;					\
+		return unit_run(argv[0], suites);		\
+	}
+
+#endif /* _UNIT_H */

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * trace-fxt.c - the trace-fxt command: one front end for the converters,
+ * the report and the FXT inspection tools.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "trace-fxt.h"
+
+static const struct trace_fxt_cmd commands[] = {
+	{ "dump", "[--json] FILE.fxt",
+	  "print every record, decoded", cmd_dump },
+	{ "check", "FILE.fxt",
+	  "strict validation; non-zero exit names the first fault", cmd_check },
+};
+
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+void trace_fxt_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("trace-fxt: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int trace_fxt_usage(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			fprintf(stderr, "usage: trace-fxt %s %s\n",
+				commands[i].name, commands[i].usage);
+	return 2;
+}
+
+static int usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "usage: trace-fxt COMMAND [ARGS]\n\ncommands:\n");
+	for (i = 0; i < NR_COMMANDS; i++)
+		fprintf(out, "  %-8s %s\n           %s\n", commands[i].name,
+			commands[i].usage, commands[i].summary);
+	return out == stdout ? 0 : 2;
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2)
+		return usage(stderr);
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "help"))
+		return usage(stdout);
+	for (i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(commands[i].name, argv[1]))
+			return commands[i].run(argc - 1, argv + 1);
+	trace_fxt_err("unknown command '%s'", argv[1]);
+	return usage(stderr);
+}
