@@ -21,20 +21,32 @@
 #define NR_STR_SLOTS		(FXT_MAX_STRING_INDEX + 1)	/* 0 unused */
 #define NR_THREAD_SLOTS		(FXT_MAX_THREAD_INDEX + 1)	/* 0 unused */
 #define INLINE_STR		0x8000u
+/* Four buckets a thread slot keeps hash chains short. */
+#define THR_HASH_BITS		10
 #define MAX_LOG_BYTES		((FXT_MAX_RECORD_WORDS - 4) * 8)
 #define MAX_STREAM_LEN		0x7fffu
+
+/*
+ * Per provider, per string id: where the string sits in the provider's
+ * table.  Kept in one 8-byte entry so that a hit touches one cache line.
+ */
+struct sid_state {
+	uint16_t	slot;	/* 0 = not in the table */
+	uint8_t		ref;	/* used since the clock hand last passed */
+	uint8_t		pad;
+	uint32_t	pin;	/* record that last used it */
+};
 
 /* One provider's string and thread tables, as a reader will rebuild them. */
 struct wprov {
 	uint32_t	id;
-
-	uint16_t	*sid_slot;	/* string id -> slot, 0 = not in table */
-	uint32_t	sid_cap;
-	uint32_t	slot_sid[NR_STR_SLOTS];
-	uint32_t	slot_pin[NR_STR_SLOTS];
-	uint8_t		slot_ref[NR_STR_SLOTS];
+	uint32_t	thr_last;	/* the thread of the previous record */
+	uint32_t	thr_used;
+	uint32_t	thr_hand;
 	uint32_t	str_used;
 	uint32_t	str_hand;
+	struct sid_state *sid;		/* by string id */
+	uint32_t	sid_cap;
 
 	struct {
 		uint64_t	pid;
@@ -43,10 +55,8 @@ struct wprov {
 		uint8_t		ref;
 		uint8_t		next;	/* hash chain, 0 ends it */
 	} thr[NR_THREAD_SLOTS];
-	uint8_t		thr_bucket[256];
-	uint32_t	thr_used;
-	uint32_t	thr_hand;
-	uint32_t	thr_last;	/* the thread of the previous record */
+	uint8_t		thr_bucket[1u << THR_HASH_BITS];
+	uint32_t	slot_sid[NR_STR_SLOTS];	/* slot -> string id */
 };
 
 struct fxt_writer {
@@ -212,15 +222,15 @@ static int put_big_stream(struct fxt_writer *w, const void *p, uint64_t n)
 
 static void prov_reset(struct wprov *p, uint32_t id)
 {
-	uint16_t *sid_slot = p->sid_slot;
+	struct sid_state *sid = p->sid;
 	uint32_t sid_cap = p->sid_cap;
 
 	memset(p, 0, sizeof(*p));
 	p->id = id;
-	p->sid_slot = sid_slot;
+	p->sid = sid;
 	p->sid_cap = sid_cap;
-	if (sid_slot)
-		memset(sid_slot, 0, sid_cap * sizeof(*sid_slot));
+	if (sid)
+		memset(sid, 0, sid_cap * sizeof(*sid));
 	p->str_hand = 1;
 	p->thr_hand = 1;
 }
@@ -271,14 +281,16 @@ static uint32_t str_victim(struct wprov *p, uint32_t seq)
 		return ++p->str_used;
 	for (;;) {
 		uint32_t s = p->str_hand;
+		struct sid_state *e = &p->sid[p->slot_sid[s]];
 
 		p->str_hand = s % FXT_MAX_STRING_INDEX + 1;
-		if (p->slot_pin[s] == seq)
+		if (e->pin == seq)
 			continue;
-		if (p->slot_ref[s]) {
-			p->slot_ref[s] = 0;
+		if (e->ref) {
+			e->ref = 0;
 			continue;
 		}
+		e->slot = 0;
 		return s;
 	}
 }
@@ -286,10 +298,19 @@ static uint32_t str_victim(struct wprov *p, uint32_t seq)
 static int ref_for_id(struct fxt_writer *w, uint32_t id, struct sref *out)
 {
 	struct wprov *p = w->cur;
+	struct sid_state *e;
 	const char *text;
 	uint32_t len, slot;
 	int ret;
 
+	if (id < p->sid_cap && p->sid[id].slot) {
+		e = &p->sid[id];
+		e->ref = 1;
+		e->pin = w->seq;
+		out->ref = e->slot;
+		return 0;
+	}
+	/* A miss: the only time the text itself is needed. */
 	text = fxt_intern_text(w->in, id, &len);
 	if (!text)
 		return -EINVAL;
@@ -299,27 +320,23 @@ static int ref_for_id(struct fxt_writer *w, uint32_t id, struct sref *out)
 	}
 	if (id >= p->sid_cap) {
 		uint32_t cap = fxt_intern_limit(w->in) + 1024;
-		uint16_t *n = realloc(p->sid_slot, cap * sizeof(*n));
+		struct sid_state *n = realloc(p->sid, cap * sizeof(*n));
 
 		if (!n)
 			return -ENOMEM;
 		memset(n + p->sid_cap, 0, (cap - p->sid_cap) * sizeof(*n));
-		p->sid_slot = n;
+		p->sid = n;
 		p->sid_cap = cap;
 	}
-	slot = p->sid_slot[id];
-	if (!slot) {
-		slot = str_victim(p, w->seq);
-		if (p->slot_sid[slot])
-			p->sid_slot[p->slot_sid[slot]] = 0;
-		p->slot_sid[slot] = id;
-		p->sid_slot[id] = (uint16_t)slot;
-		ret = emit_string(w, slot, text, len);
-		if (ret)
-			return ret;
-	}
-	p->slot_ref[slot] = 1;
-	p->slot_pin[slot] = w->seq;
+	slot = str_victim(p, w->seq);
+	p->slot_sid[slot] = id;
+	e = &p->sid[id];
+	e->slot = (uint16_t)slot;
+	e->ref = 1;
+	e->pin = w->seq;
+	ret = emit_string(w, slot, text, len);
+	if (ret)
+		return ret;
 	out->ref = (uint16_t)slot;
 	return 0;
 }
@@ -355,12 +372,13 @@ static int resolve_str(struct fxt_writer *w, const struct fxt_str *s,
 	return 0;
 }
 
-static inline uint8_t thr_hash(uint64_t pid, uint64_t tid)
+static inline uint32_t thr_hash(uint64_t pid, uint64_t tid)
 {
-	uint64_t h = (pid * 0x9e3779b97f4a7c15ULL) ^ tid;
+	uint64_t h = (tid ^ (pid << 29 | pid >> 35)) * 0x9e3779b97f4a7c15ULL;
 
+	h ^= h >> 31;
 	h *= 0xff51afd7ed558ccdULL;
-	return (uint8_t)(h >> 56);
+	return (uint32_t)(h >> (64 - THR_HASH_BITS));
 }
 
 static uint32_t thr_find(struct wprov *p, uint64_t pid, uint64_t tid)
@@ -410,7 +428,7 @@ static int resolve_thread(struct fxt_writer *w, const struct fxt_thread *t,
 {
 	struct wprov *p = w->cur;
 	uint32_t s = p->thr_last;
-	uint8_t h;
+	uint32_t h;
 
 	out->pid = t->pid;
 	out->tid = t->tid;
@@ -595,7 +613,7 @@ int fxt_writer_close(struct fxt_writer *w)
 		return 0;
 	ret = w->buf ? fxt_writer_flush(w) : 0;
 	for (i = 0; i < w->nprovs; i++) {
-		free(w->provs[i]->sid_slot);
+		free(w->provs[i]->sid);
 		free(w->provs[i]);
 	}
 	free(w->provs);
