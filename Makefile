@@ -34,6 +34,9 @@ CLEAN_FILES	:=
 .PHONY: all deps test demo bench fuzz install clean
 all: real-all
 
+# Each *.mk hangs its own install-FOLDER target on "install".
+install: all
+
 deps $(DEPS_STAMP): scripts/deps.sh
 	@scripts/deps.sh
 	@touch $(DEPS_STAMP)

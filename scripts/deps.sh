@@ -10,7 +10,7 @@ pkgs=(
 	libcunit1-dev libjson-c-dev libzstd-dev zlib1g-dev
 	libtraceevent-dev libtracefs-dev libtracecmd-dev trace-cmd
 	libkshark-dev kernelshark
-	xvfb xauth xdotool imagemagick
+	xvfb xauth xdotool imagemagick jq
 )
 
 missing=()

@@ -1,15 +1,43 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# The trace-fxt command (and, later, the trace-cmd input plugin it hosts).
+# The trace-fxt command and the trace-cmd input plugin it hosts.
+#
+#  - trace-fxt: trace-fxt.c and every cmd-*.c (one subcommand each);
+#  - trace-fxt-input.so: plugin-*.c and map-*.c (the ftrace-to-FXT
+#    mapping), the core linked in, only the libtracecmd plugin entry
+#    points exported.
+
+TC_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags libtracecmd libtraceevent 2>/dev/null)
+TC_LIBS		:= $(shell $(PKG_CONFIG) --libs libtracecmd libtraceevent 2>/dev/null)
+EXTRA_CFLAGS_trace-cmd-plugin = $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null) \
+		   $(TC_CFLAGS) \
+		   -DTRACE_FXT_PLUGIN_DIR='"$(TRACECMD_PLUGIN_INSTALL_DIR)"'
+
+# Where `make install` puts the plugin: libtracecmd's per-user directory
+# by default; trace-fxt also looks there when libtracecmd found nothing.
+TRACECMD_PLUGIN_INSTALL_DIR ?= $(LIBDIR)/trace-cmd/plugins
 
 TRACE_FXT	:= trace-cmd-plugin/trace-fxt
-# The command's own sources; the plugin's sources are listed separately.
-TRACE_FXT_SRCS	:= trace-cmd-plugin/trace-fxt.c trace-cmd-plugin/cmd-dump.c \
-		   trace-cmd-plugin/cmd-check.c
+TRACE_FXT_SRCS	:= trace-cmd-plugin/trace-fxt.c \
+		   $(wildcard trace-cmd-plugin/cmd-*.c)
 TRACE_FXT_OBJS	:= $(TRACE_FXT_SRCS:.c=.o)
-EXTRA_CFLAGS_trace-cmd-plugin = $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
+
+TC_PLUGIN	:= trace-cmd-plugin/trace-fxt-input.so
+TC_PLUGIN_SRCS	:= $(wildcard trace-cmd-plugin/plugin-*.c) \
+		   $(wildcard trace-cmd-plugin/map-*.c)
+TC_PLUGIN_OBJS	:= $(TC_PLUGIN_SRCS:.c=.o)
 
 $(TRACE_FXT): $(TRACE_FXT_OBJS) $(CORE_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs json-c)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs json-c) \
+		$(TC_LIBS) -ldl -lm
 
-ALL_TARGETS	+= $(TRACE_FXT)
-CLEAN_FILES	+= $(TRACE_FXT)
+$(TC_PLUGIN): $(TC_PLUGIN_OBJS) $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-z,defs -o $@ $(TC_PLUGIN_OBJS) \
+		$(CORE_LIB) $(TC_LIBS) -ldl -lm
+
+ALL_TARGETS	+= $(TRACE_FXT) $(TC_PLUGIN)
+CLEAN_FILES	+= $(TRACE_FXT) $(TC_PLUGIN)
+
+.PHONY: install-trace-fxt
+install: install-trace-fxt
+install-trace-fxt: $(TRACE_FXT)
+	install -D -m 755 $(TRACE_FXT) $(DESTDIR)$(BINDIR)/trace-fxt

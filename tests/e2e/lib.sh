@@ -11,9 +11,15 @@ trap 'rm -rf "$TMP"' EXIT
 
 ok() { echo "ok - $*"; }
 not_ok() { echo "not ok - $*"; E2E_FAILED=1; }
-# check "what was checked" command...: ok when the command succeeds
+# check "what was checked" command...: ok when the command succeeds; its
+# output is shown only when it fails.
 check() {
 	local what=$1; shift
-	if "$@"; then ok "$what"; else not_ok "$what"; fi
+	if "$@" >"$TMP/check.out" 2>&1; then
+		ok "$what"
+	else
+		sed 's/^/#   /' "$TMP/check.out" | head -20
+		not_ok "$what"
+	fi
 }
 e2e_exit() { exit $E2E_FAILED; }
