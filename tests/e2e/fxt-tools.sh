@@ -44,7 +44,7 @@ done
 off=$(jq -s '.[4].offset' $TMP/le.json)
 cp "$le" $TMP/bad.fxt
 printf '\x10' | dd of=$TMP/bad.fxt bs=1 seek=$((off + 7)) conv=notrunc status=none
-out=$($TRACE_FXT check $TMP/bad.fxt 2>&1); rc=$?
+out=$($TRACE_FXT check $TMP/bad.fxt 2>&1); rc=$?; out=${out%%$'\n'*}
 check "check rejects a reserved bit set (exit $rc)" test $rc -ne 0
 check "the message names the file and offset ($out)" \
 	grep -q "bad.fxt: offset $(printf '0x%x' $off): .*reserved" <<<"$out"
@@ -64,7 +64,7 @@ check "check of the truncated file fails" \
 
 # Not FXT at all, and no file.
 if [ -f "$SAMPLES/sched-irq-timer.dat" ]; then
-	out=$($TRACE_FXT check "$SAMPLES/sched-irq-timer.dat" 2>&1); rc=$?
+	out=$($TRACE_FXT check "$SAMPLES/sched-irq-timer.dat" 2>&1); rc=$?; out=${out%%$'\n'*}
 	check "check refuses a trace.dat: $out" \
 		bash -c "[ $rc -ne 0 ] && grep -q 'not an FXT file' <<<'$out'"
 fi
