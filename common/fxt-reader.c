@@ -374,13 +374,40 @@ static int str_set(struct fxt_reader *r, uint32_t index, const uint8_t *s,
 	return 0;
 }
 
-/* Resolve a string ref; inline text comes from the cursor. */
-static int get_str(struct fxt_reader *r, struct cursor *c, uint32_t ref,
-		   struct fxt_str *out, const char *field)
+static __attribute__((noinline)) int str_inline(struct fxt_reader *r,
+						struct cursor *c, uint32_t ref,
+						struct fxt_str *out,
+						const char *field)
 {
-	const struct rstr *e;
 	const uint8_t *p;
 	int ret;
+
+	out->len = ref & 0x7fff;
+	ret = cur_stream(r, c, out->len, true, &p, field);
+	if (ret)
+		return ret;
+	out->ptr = (const char *)p;
+	return 0;
+}
+
+static __attribute__((noinline)) int str_unset(struct fxt_reader *r,
+					       struct cursor *c, uint32_t ref,
+					       struct fxt_str *out,
+					       const char *field)
+{
+	if (r->strict)
+		return BAD(r, c, "%s record: %s refers to string index %u, which is not set",
+			   c->what, field, ref);
+	out->ptr = "";
+	out->len = 0;
+	return 0;
+}
+
+/* Resolve a string ref; inline text comes from the cursor. */
+static inline int get_str(struct fxt_reader *r, struct cursor *c, uint32_t ref,
+			  struct fxt_str *out, const char *field)
+{
+	const struct rstr *e;
 
 	out->id = 0;
 	if (!ref) {
@@ -388,23 +415,11 @@ static int get_str(struct fxt_reader *r, struct cursor *c, uint32_t ref,
 		out->len = 0;
 		return 0;
 	}
-	if (ref & 0x8000) {
-		out->len = ref & 0x7fff;
-		ret = cur_stream(r, c, out->len, true, &p, field);
-		if (ret)
-			return ret;
-		out->ptr = (const char *)p;
-		return 0;
-	}
+	if (ref & 0x8000)
+		return str_inline(r, c, ref, out, field);
 	e = str_entry(r->cur, ref);
-	if (!e) {
-		if (r->strict)
-			return BAD(r, c, "%s record: %s refers to string index %u, which is not set",
-				   c->what, field, ref);
-		out->ptr = "";
-		out->len = 0;
-		return 0;
-	}
+	if (!e)
+		return str_unset(r, c, ref, out, field);
 	out->ptr = e->ptr;
 	out->len = e->len;
 	return 0;
@@ -951,16 +966,11 @@ static int do_large(struct fxt_reader *r, struct cursor *c, uint64_t h,
  * Make @need bytes from offset r->off addressable; returns a pointer to
  * them, or NULL with *have set to what the input still holds.
  */
-static const uint8_t *input_at(struct fxt_reader *r, uint64_t need,
-			       uint64_t *have)
+static __attribute__((noinline)) const uint8_t *
+stream_at(struct fxt_reader *r, uint64_t need, uint64_t *have)
 {
-	size_t start;
+	size_t start = (size_t)(r->off - r->base);
 
-	if (!r->stream) {
-		*have = r->size - r->off;
-		return need <= *have ? r->data + r->off : NULL;
-	}
-	start = (size_t)(r->off - r->base);
 	while (r->len - start < need && !r->eof) {
 		ssize_t n;
 
@@ -998,6 +1008,15 @@ static const uint8_t *input_at(struct fxt_reader *r, uint64_t need,
 	}
 	*have = r->len - start;
 	return need <= *have ? r->buf + start : NULL;
+}
+
+static inline const uint8_t *input_at(struct fxt_reader *r, uint64_t need,
+				      uint64_t *have)
+{
+	if (r->stream)
+		return stream_at(r, need, have);
+	*have = r->size - r->off;
+	return need <= *have ? r->data + r->off : NULL;
 }
 
 static int start(struct fxt_reader *r)

@@ -23,6 +23,7 @@
 #define INLINE_STR		0x8000u
 /* Four buckets a thread slot keeps hash chains short. */
 #define THR_HASH_BITS		10
+#define TEXT_CACHE		256
 #define MAX_LOG_BYTES		((FXT_MAX_RECORD_WORDS - 4) * 8)
 #define MAX_STREAM_LEN		0x7fffu
 
@@ -73,6 +74,16 @@ struct fxt_writer {
 	struct wprov		**provs;
 	size_t			nprovs;
 	struct wprov		*cur;
+	/*
+	 * Strings passed by text usually come from the same few buffers
+	 * (a task's comm in the caller's struct): remember which id each
+	 * (pointer, length) had, and check the text before trusting it.
+	 */
+	struct {
+		const char	*ptr;
+		uint32_t	len;
+		uint32_t	id;
+	} recent[TEXT_CACHE];
 };
 
 /* A resolved string ref: the ref itself and, if inline, its bytes. */
@@ -295,7 +306,9 @@ static uint32_t str_victim(struct wprov *p, uint32_t seq)
 	}
 }
 
-static int ref_for_id(struct fxt_writer *w, uint32_t id, struct sref *out)
+/* The string is not in the provider's table: give it a slot. */
+static __attribute__((noinline)) int ref_miss(struct fxt_writer *w,
+					       uint32_t id, struct sref *out)
 {
 	struct wprov *p = w->cur;
 	struct sid_state *e;
@@ -303,14 +316,6 @@ static int ref_for_id(struct fxt_writer *w, uint32_t id, struct sref *out)
 	uint32_t len, slot;
 	int ret;
 
-	if (id < p->sid_cap && p->sid[id].slot) {
-		e = &p->sid[id];
-		e->ref = 1;
-		e->pin = w->seq;
-		out->ref = e->slot;
-		return 0;
-	}
-	/* A miss: the only time the text itself is needed. */
 	text = fxt_intern_text(w->in, id, &len);
 	if (!text)
 		return -EINVAL;
@@ -341,13 +346,29 @@ static int ref_for_id(struct fxt_writer *w, uint32_t id, struct sref *out)
 	return 0;
 }
 
-static int resolve_str(struct fxt_writer *w, const struct fxt_str *s,
-		       struct sref *out)
+static inline int ref_for_id(struct fxt_writer *w, uint32_t id,
+			     struct sref *out)
+{
+	struct wprov *p = w->cur;
+
+	if (id < p->sid_cap && p->sid[id].slot) {
+		struct sid_state *e = &p->sid[id];
+
+		e->ref = 1;
+		e->pin = w->seq;
+		out->ref = e->slot;
+		return 0;
+	}
+	return ref_miss(w, id, out);
+}
+
+/* A string given by text (or forced inline). */
+static __attribute__((noinline)) int resolve_text(struct fxt_writer *w,
+						  const struct fxt_str *s,
+						  struct sref *out)
 {
 	uint32_t id = s->id;
 
-	if (id && id != FXT_STR_INLINE)
-		return ref_for_id(w, id, out);
 	if (!s->len) {
 		out->ref = 0;
 		return 0;
@@ -355,6 +376,16 @@ static int resolve_str(struct fxt_writer *w, const struct fxt_str *s,
 	if (s->len > FXT_MAX_STRING_LEN)
 		return -E2BIG;
 	if (!id && !(w->flags & FXT_WRITER_INLINE_STRINGS)) {
+		uintptr_t k = (uintptr_t)s->ptr;
+		size_t c = ((k >> 3) ^ (k >> 11) ^ s->len) % TEXT_CACHE;
+		const char *text;
+		uint32_t len;
+
+		if (w->recent[c].ptr == s->ptr && w->recent[c].len == s->len) {
+			text = fxt_intern_text(w->in, w->recent[c].id, &len);
+			if (!memcmp(text, s->ptr, len))
+				return ref_for_id(w, w->recent[c].id, out);
+		}
 		id = fxt_intern_find(w->in, s->ptr, s->len);
 		if (!id && fxt_intern_seen(w->in, s->ptr, s->len)) {
 			int64_t r = fxt_intern_add(w->in, s->ptr, s->len);
@@ -363,13 +394,25 @@ static int resolve_str(struct fxt_writer *w, const struct fxt_str *s,
 				return (int)r;
 			id = (uint32_t)r;
 		}
-		if (id)
+		if (id) {
+			w->recent[c].ptr = s->ptr;
+			w->recent[c].len = s->len;
+			w->recent[c].id = id;
 			return ref_for_id(w, id, out);
+		}
 	}
 	out->ref = (uint16_t)(INLINE_STR | s->len);
 	out->ptr = s->ptr;
 	out->len = s->len;
 	return 0;
+}
+
+static inline int resolve_str(struct fxt_writer *w, const struct fxt_str *s,
+			      struct sref *out)
+{
+	if (s->id && s->id != FXT_STR_INLINE)
+		return ref_for_id(w, s->id, out);
+	return resolve_text(w, s, out);
 }
 
 static inline uint32_t thr_hash(uint64_t pid, uint64_t tid)
@@ -381,7 +424,7 @@ static inline uint32_t thr_hash(uint64_t pid, uint64_t tid)
 	return (uint32_t)(h >> (64 - THR_HASH_BITS));
 }
 
-static uint32_t thr_find(struct wprov *p, uint64_t pid, uint64_t tid)
+static inline uint32_t thr_find(struct wprov *p, uint64_t pid, uint64_t tid)
 {
 	uint32_t s = p->thr_bucket[thr_hash(pid, tid)];
 
@@ -423,12 +466,35 @@ static uint32_t thr_victim(struct wprov *p, uint32_t seq)
 	}
 }
 
-static int resolve_thread(struct fxt_writer *w, const struct fxt_thread *t,
-			  struct tref *out)
+/* The thread is not in the provider's table: give it a slot. */
+static __attribute__((noinline)) int thr_miss(struct fxt_writer *w,
+					       const struct fxt_thread *t,
+					       struct tref *out)
+{
+	struct wprov *p = w->cur;
+	uint32_t s = thr_victim(p, w->seq), h = thr_hash(t->pid, t->tid);
+
+	p->thr[s].pid = t->pid;
+	p->thr[s].tid = t->tid;
+	p->thr[s].next = p->thr_bucket[h];
+	p->thr_bucket[h] = (uint8_t)s;
+	p->thr[s].ref = 1;
+	p->thr[s].pin = w->seq;
+	p->thr_last = s;
+	out->ref = (uint8_t)s;
+	if (ensure(w, 24))
+		return w->err;
+	put_word(w, FXT_REC_THREAD | 3u << 4 | (uint64_t)s << 16);
+	put_word(w, t->pid);
+	put_word(w, t->tid);
+	return 0;
+}
+
+static inline int resolve_thread(struct fxt_writer *w,
+				 const struct fxt_thread *t, struct tref *out)
 {
 	struct wprov *p = w->cur;
 	uint32_t s = p->thr_last;
-	uint32_t h;
 
 	out->pid = t->pid;
 	out->tid = t->tid;
@@ -436,20 +502,10 @@ static int resolve_thread(struct fxt_writer *w, const struct fxt_thread *t,
 		out->ref = 0;
 		return 0;
 	}
-	if (!s || p->thr[s].pid != t->pid || p->thr[s].tid != t->tid)
+	if (!s || p->thr[s].pid != t->pid || p->thr[s].tid != t->tid) {
 		s = thr_find(p, t->pid, t->tid);
-	if (!s) {
-		s = thr_victim(p, w->seq);
-		p->thr[s].pid = t->pid;
-		p->thr[s].tid = t->tid;
-		h = thr_hash(t->pid, t->tid);
-		p->thr[s].next = p->thr_bucket[h];
-		p->thr_bucket[h] = (uint8_t)s;
-		if (ensure(w, 24))
-			return w->err;
-		put_word(w, FXT_REC_THREAD | 3u << 4 | (uint64_t)s << 16);
-		put_word(w, t->pid);
-		put_word(w, t->tid);
+		if (!s)
+			return thr_miss(w, t, out);
 	}
 	p->thr[s].ref = 1;
 	p->thr[s].pin = w->seq;
