@@ -154,17 +154,31 @@ int64_t fxt_intern_add(struct fxt_intern *in, const char *s, size_t len)
 	return in->nr++;
 }
 
-bool fxt_intern_seen(struct fxt_intern *in, const char *s, size_t len)
+static uint32_t *seen_slot(struct fxt_intern *in, const char *s, size_t len,
+			   uint32_t *tag)
 {
 	uint64_t h = hash_bytes(s, len);
-	uint32_t *slot = &in->seen[h & ((1u << SEEN_BITS) - 1)];
+
 	/* Never zero, so that an empty slot cannot match. */
-	uint32_t tag = (uint32_t)(h >> 32) | 1;
+	*tag = (uint32_t)(h >> 32) | 1;
+	return &in->seen[h & ((1u << SEEN_BITS) - 1)];
+}
+
+bool fxt_intern_seen(struct fxt_intern *in, const char *s, size_t len)
+{
+	uint32_t tag, *slot = seen_slot(in, s, len, &tag);
 
 	if (*slot == tag)
 		return true;
 	*slot = tag;
 	return false;
+}
+
+bool fxt_intern_seen_peek(struct fxt_intern *in, const char *s, size_t len)
+{
+	uint32_t tag, *slot = seen_slot(in, s, len, &tag);
+
+	return *slot == tag;
 }
 
 const char *fxt_intern_text(const struct fxt_intern *in, uint32_t id,

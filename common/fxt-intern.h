@@ -33,6 +33,9 @@ uint32_t fxt_intern_find(struct fxt_intern *in, const char *s, size_t len);
  */
 bool fxt_intern_seen(struct fxt_intern *in, const char *s, size_t len);
 
+/* What fxt_intern_seen() would answer, without remembering anything. */
+bool fxt_intern_seen_peek(struct fxt_intern *in, const char *s, size_t len);
+
 /* Text of a registered id; NULL if the id was never given out. */
 const char *fxt_intern_text(const struct fxt_intern *in, uint32_t id,
 			    uint32_t *len);

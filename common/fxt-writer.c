@@ -415,6 +415,146 @@ static inline int resolve_str(struct fxt_writer *w, const struct fxt_str *s,
 	return resolve_text(w, s, out);
 }
 
+/* ---- sizing before writing ------------------------------------------ */
+
+/*
+ * Words a string will take in its record.  With @exact, decided as
+ * resolve_str() will decide it, but without writing or remembering
+ * anything; without, an upper bound that needs no lookup.
+ */
+static int str_words(struct fxt_writer *w, const struct fxt_str *s,
+		     bool exact, uint64_t *words)
+{
+	if (s->id && s->id != FXT_STR_INLINE)
+		return fxt_intern_text(w->in, s->id, NULL) ? 0 : -EINVAL;
+	if (!s->len)
+		return 0;
+	if (s->len > FXT_MAX_STRING_LEN)
+		return -E2BIG;
+	if (exact && !s->id && !(w->flags & FXT_WRITER_INLINE_STRINGS) &&
+	    (fxt_intern_find(w->in, s->ptr, s->len) ||
+	     fxt_intern_seen_peek(w->in, s->ptr, s->len)))
+		return 0;
+	*words += stream_words(s->len);
+	return 0;
+}
+
+static int measure(struct fxt_writer *w, uint64_t fixed,
+		   const struct fxt_str *const *strs, unsigned int nstrs,
+		   const struct fxt_arg *a, unsigned int nargs, bool exact,
+		   uint64_t *words)
+{
+	unsigned int i;
+	int ret;
+
+	if (nargs > FXT_MAX_ARGS || (nargs && !a))
+		return -EINVAL;
+	*words = fixed;
+	for (i = 0; i < nstrs; i++) {
+		ret = str_words(w, strs[i], exact, words);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < nargs; i++) {
+		uint64_t aw = 1;
+
+		ret = str_words(w, &a[i].name, exact, &aw);
+		if (ret)
+			return ret;
+		switch (a[i].type) {
+		case FXT_ARG_NULL:
+		case FXT_ARG_INT32:
+		case FXT_ARG_UINT32:
+		case FXT_ARG_BOOL:
+			break;
+		case FXT_ARG_INT64:
+		case FXT_ARG_UINT64:
+		case FXT_ARG_DOUBLE:
+		case FXT_ARG_POINTER:
+		case FXT_ARG_KOID:
+			aw++;
+			break;
+		case FXT_ARG_STRING:
+			ret = str_words(w, &a[i].str, exact, &aw);
+			if (ret)
+				return ret;
+			break;
+		default:
+			return -EINVAL;
+		}
+		if (aw > FXT_MAX_RECORD_WORDS)
+			return -E2BIG;
+		*words += aw;
+	}
+	return 0;
+}
+
+/*
+ * Refuse a record that the format cannot hold before any string or
+ * thread record it needs is written, so that a refusal writes nothing.
+ * The cheap bound settles almost every record; the exact size is only
+ * worked out near the limit.
+ */
+static __attribute__((noinline)) int check_fits(struct fxt_writer *w, uint64_t fixed, uint64_t limit,
+		      const struct fxt_str *const *strs, unsigned int nstrs,
+		      const struct fxt_arg *a, unsigned int nargs)
+{
+	uint64_t words;
+	int ret;
+
+	ret = measure(w, fixed, strs, nstrs, a, nargs, false, &words);
+	if (!ret && words <= limit)
+		return 0;
+	if (ret && ret != -E2BIG)
+		return ret;
+	ret = measure(w, fixed, strs, nstrs, a, nargs, true, &words);
+	if (ret)
+		return ret;
+	return words <= limit ? 0 : -E2BIG;
+}
+
+/* Inline-bound words of a string; past any limit if it is too long. */
+static inline uint64_t text_bound(const struct fxt_str *s)
+{
+	if (s->id && s->id != FXT_STR_INLINE)
+		return 0;
+	return s->len > FXT_MAX_STRING_LEN ? 1u << 20 : (s->len + 7) / 8;
+}
+
+/*
+ * The common case without a call: a bound on the record's size from the
+ * text lengths alone.  Anything unusual goes to check_fits().
+ */
+static inline int fits_fast(struct fxt_writer *w, uint64_t fixed,
+			    const struct fxt_str *const *strs,
+			    unsigned int nstrs, const struct fxt_arg *a,
+			    unsigned int nargs)
+{
+	uint64_t words = fixed + 2 * (uint64_t)nargs;
+	unsigned int i;
+
+	if (nargs <= FXT_MAX_ARGS && (a || !nargs)) {
+		for (i = 0; i < nstrs; i++)
+			words += text_bound(strs[i]);
+		for (i = 0; i < nargs; i++) {
+			words += text_bound(&a[i].name);
+			if (a[i].type == FXT_ARG_STRING)
+				words += text_bound(&a[i].str);
+			else if (a[i].type >= FXT_ARG_TYPE_COUNT)
+				words += 1u << 20;
+		}
+		if (words <= FXT_MAX_RECORD_WORDS)
+			return 0;
+	}
+	return check_fits(w, fixed, FXT_MAX_RECORD_WORDS, strs, nstrs, a,
+			  nargs);
+}
+
+static inline uint32_t thread_words(const struct fxt_writer *w)
+{
+	return (w->flags & FXT_WRITER_INLINE_THREADS) ? 2 : 0;
+}
+
 static inline uint32_t thr_hash(uint64_t pid, uint64_t tid)
 {
 	uint64_t h = (tid ^ (pid << 29 | pid >> 35)) * 0x9e3779b97f4a7c15ULL;
@@ -778,10 +918,16 @@ int fxt_write_event(struct fxt_writer *w, const struct fxt_event *ev)
 	uint32_t words;
 	int ret;
 
+	const struct fxt_str *strs[2] = { &ev->category, &ev->name };
+
 	if (w->err)
 		return w->err;
 	if (ev->type >= FXT_EVENT_TYPE_COUNT)
 		return -EINVAL;
+	ret = fits_fast(w, 2 + thread_words(w) + event_has_id(ev->type),
+			strs, 2, ev->args, ev->nargs);
+	if (ret)
+		return ret;
 	w->seq++;
 	ret = resolve_thread(w, &ev->thread, &thr);
 	if (!ret)
@@ -823,8 +969,13 @@ int fxt_write_blob(struct fxt_writer *w, struct fxt_str name,
 	struct sref nref;
 	int ret;
 
+	const struct fxt_str *strs[1] = { &name };
+
 	if (type > 0xff || (size && !data))
 		return -EINVAL;
+	ret = check_fits(w, 1, FXT_MAX_RECORD_WORDS, strs, 1, NULL, 0);
+	if (ret)
+		return ret;
 	/* Chunks share the name: readers append them to one blob. */
 	do {
 		uint32_t room, chunk, words;
@@ -860,8 +1011,13 @@ int fxt_write_userspace_object(struct fxt_writer *w, uint64_t pointer,
 	uint32_t words;
 	int ret;
 
+	const struct fxt_str *strs[1] = { &name };
+
 	if (w->err)
 		return w->err;
+	ret = check_fits(w, 3, FXT_MAX_RECORD_WORDS, strs, 1, args, nargs);
+	if (ret)
+		return ret;
 	w->seq++;
 	ret = resolve_str(w, &name, &nref);
 	if (!ret)
@@ -887,6 +1043,7 @@ int fxt_write_kernel_object(struct fxt_writer *w, uint64_t koid,
 			    unsigned int obj_type, struct fxt_str name,
 			    const struct fxt_arg *args, unsigned int nargs)
 {
+	const struct fxt_str *strs[1] = { &name };
 	struct sref nref;
 	struct rargs ra;
 	uint32_t words;
@@ -896,6 +1053,9 @@ int fxt_write_kernel_object(struct fxt_writer *w, uint64_t koid,
 		return w->err;
 	if (obj_type > 0xff)
 		return -EINVAL;
+	ret = check_fits(w, 2, FXT_MAX_RECORD_WORDS, strs, 1, args, nargs);
+	if (ret)
+		return ret;
 	w->seq++;
 	ret = resolve_str(w, &name, &nref);
 	if (!ret)
@@ -962,6 +1122,9 @@ static int write_sched(struct fxt_writer *w, unsigned int subtype,
 		return w->err;
 	if (cpu > 0xffff || state > 0xf)
 		return -EINVAL;
+	ret = fits_fast(w, 2 + ntids, NULL, 0, args, nargs);
+	if (ret)
+		return ret;
 	w->seq++;
 	ret = resolve_args(w, args, nargs, &ra);
 	if (ret)
@@ -1048,6 +1211,8 @@ int fxt_write_log(struct fxt_writer *w, uint64_t ts,
 
 int fxt_write_large_blob(struct fxt_writer *w, const struct fxt_large_blob *lb)
 {
+	const struct fxt_str *strs[2] = { &lb->category, &lb->name };
+	bool meta;
 	struct sref cat, name;
 	struct tref thr = { 0 };
 	struct rargs ra = { .total = 0 };
@@ -1059,6 +1224,14 @@ int fxt_write_large_blob(struct fxt_writer *w, const struct fxt_large_blob *lb)
 		return w->err;
 	if (lb->format > FXT_LARGE_BLOB_NO_META || (lb->size && !lb->data))
 		return -EINVAL;
+	/* Everything but the payload must fit the buffer in one piece. */
+	meta = lb->format == FXT_LARGE_BLOB_METADATA;
+	ret = check_fits(w, 3 + (meta ? 1 + thread_words(w) : 0), BUF_SIZE / 8,
+			 strs, 2, meta ? lb->args : NULL, meta ? lb->nargs : 0);
+	if (ret)
+		return ret;
+	if (lb->size > (FXT_MAX_LARGE_WORDS - BUF_SIZE / 8) * 8)
+		return -E2BIG;
 	w->seq++;
 	ret = resolve_str(w, &lb->category, &cat);
 	if (!ret)

@@ -18,10 +18,14 @@
  *  - .id = FXT_STR_INLINE: always inline.
  *
  * Every function returns 0 or a negative errno.  -E2BIG means the record
- * would not fit the format's size fields (nothing was written); -EINVAL an
- * argument the format cannot encode.  Blobs and log messages too large for
- * one record are split into several records, never truncated.  A write
- * error is sticky: every later call returns it.
+ * would not fit the format's size fields, -EINVAL a value the format
+ * cannot encode (an unknown type, more than 15 arguments, a field out of
+ * range); either way nothing at all was written, not even the string and
+ * thread records the record would have needed.  (A string id that this
+ * writer never gave out is -EINVAL too, but is only noticed while the
+ * record's refs are resolved.)  Blobs and log messages too large for one
+ * record are split into several records, never truncated.  A write error
+ * is sticky: every later call returns it.
  */
 #ifndef _FXT_WRITER_H
 #define _FXT_WRITER_H
