@@ -563,6 +563,11 @@ static int do_metadata(struct fxt_reader *r, struct cursor *c, uint64_t h,
 
 	rec->meta.type = bits(h, 16, 19);
 	rec->meta.provider_id = id;
+	/* Metadata records are rare: clear what a subtype may not set. */
+	rec->meta.name = (struct fxt_str){ .ptr = "" };
+	rec->meta.event = 0;
+	rec->meta.info_type = 0;
+	rec->meta.magic = 0;
 	switch (rec->meta.type) {
 	case FXT_META_PROVIDER_INFO:
 		c->what = "provider info";
@@ -610,6 +615,8 @@ static int do_metadata(struct fxt_reader *r, struct cursor *c, uint64_t h,
 		} else if (r->strict) {
 			return BAD(r, c, "trace info record of unknown type %u",
 				   rec->meta.info_type);
+		} else {
+			c->i = c->n;
 		}
 		break;
 	default:
@@ -617,6 +624,11 @@ static int do_metadata(struct fxt_reader *r, struct cursor *c, uint64_t h,
 		if (r->strict)
 			return BAD(r, c, "metadata record of unknown type %u",
 				   rec->meta.type);
+		/* Nothing of it is decoded: leave no field from before. */
+		memset(&rec->meta, 0, sizeof(rec->meta));
+		rec->meta.type = bits(h, 16, 19);
+		rec->meta.provider_id = id;
+		rec->meta.name.ptr = "";
 		c->i = c->n;
 		return 0;
 	}
@@ -859,6 +871,8 @@ static int do_sched(struct fxt_reader *r, struct cursor *c, uint64_t h,
 		if (r->strict)
 			return BAD(r, c, "scheduling record of unknown type %u",
 				   rec->sched.subtype);
+		rec->sched.ts = 0;
+		rec->sched.cpu = 0;
 		c->i = c->n;
 		return 0;
 	}
@@ -908,13 +922,17 @@ static int do_large(struct fxt_reader *r, struct cursor *c, uint64_t h,
 	rec->large.format = bits(h, 40, 43);
 	if (rec->large.large_type != FXT_LARGE_BLOB ||
 	    rec->large.format > FXT_LARGE_BLOB_NO_META) {
+		unsigned int type = rec->large.large_type;
+		unsigned int format = rec->large.format;
+
 		if (r->strict)
 			return BAD(r, c, "large record of unknown type %u format %u",
-				   rec->large.large_type, rec->large.format);
-		rec->type = FXT_REC_LARGE;
+				   type, format);
+		/* Nothing of it is decoded: leave no field from before. */
+		memset(&rec->large, 0, sizeof(rec->large));
+		rec->large.large_type = type;
+		rec->large.format = format;
 		c->i = c->n;
-		rec->large.data = NULL;
-		rec->large.size = 0;
 		return 0;
 	}
 	RESERVED(r, c, h, 44, 63, "header");
@@ -1092,6 +1110,7 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 	}
 	rec->offset = r->off;
 	rec->size = words * 8;
+	rec->raw = p;
 	c.p = p;
 	c.i = 1;
 	c.n = (uint32_t)words;
@@ -1150,7 +1169,6 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 		if (r->strict)
 			return fail(r, -EBADMSG, r->off,
 				    "record of unknown type %u", rec->type);
-		rec->unknown.data = p;
 		ret = 0;
 		break;
 	}

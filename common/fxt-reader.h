@@ -10,7 +10,8 @@
  *
  * fxt_reader_next() fills a struct fxt_record whose pointers stay valid
  * until the next call.  Unknown record and argument types are delivered
- * as such and skipped by their size.  A record that cannot be decoded
+ * as such (the record's bytes in .raw, no decoded fields) and skipped by
+ * their size.  A record that cannot be decoded
  * (bad size, fields running past its end, truncation) ends the iteration
  * with an error naming its offset; every record before it was delivered.
  * No input makes the reader read out of bounds, allocate more than a
@@ -40,6 +41,7 @@ struct fxt_record {
 	unsigned int	type;		/* enum fxt_record_type */
 	uint64_t	offset;		/* of the header word in the input */
 	uint64_t	size;		/* bytes, header included */
+	const void	*raw;		/* the record's bytes, as in the input */
 	uint32_t	provider_id;	/* current provider (0 before any) */
 
 	union {
@@ -112,9 +114,6 @@ struct fxt_record {
 			const void		*data;
 			uint64_t		size;
 		} large;
-		struct {
-			const void		*data;	/* whole record */
-		} unknown;
 	};
 };
 

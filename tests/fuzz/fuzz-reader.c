@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fuzz-reader.c - libFuzzer target for the FXT reader.
+ *
+ * The input is decoded from memory twice, leniently and strictly, to the
+ * end or the first error.  Every byte of every string and payload the
+ * reader hands out is read, so that a pointer or a length running past
+ * the input (or past a string table entry) is caught by ASan here rather
+ * than by some consumer later.  The record count is bounded by the input
+ * size, each record being at least a word: more is a loop.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fxt-reader.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static volatile uint8_t sink;
+
+static void touch(const void *p, uint64_t n)
+{
+	const volatile uint8_t *b = p;
+	uint8_t acc = 0;
+	uint64_t i;
+
+	for (i = 0; i < n; i++)
+		acc ^= b[i];
+	sink ^= acc;
+}
+
+static void touch_str(struct fxt_str s)
+{
+	touch(s.ptr, s.len);
+}
+
+static void touch_cstr(const char *s)
+{
+	if (s)
+		touch(s, strlen(s) + 1);
+}
+
+static void touch_args(const struct fxt_arg *a, unsigned int n)
+{
+	unsigned int i;
+
+	if (n > 15)
+		abort();
+	for (i = 0; i < n; i++) {
+		touch_str(a[i].name);
+		touch_cstr(fxt_arg_type_name(a[i].type));
+		if (a[i].type == FXT_ARG_STRING)
+			touch_str(a[i].str);
+		else if (a[i].type >= FXT_ARG_TYPE_COUNT)
+			touch(a[i].raw, (uint64_t)a[i].raw_words * 8);
+	}
+}
+
+static void touch_record(const struct fxt_record *rec)
+{
+	touch_cstr(fxt_record_type_name(rec->type));
+	switch (rec->type) {
+	case FXT_REC_METADATA:
+		if (rec->meta.type == FXT_META_PROVIDER_INFO)
+			touch_str(rec->meta.name);
+		break;
+	case FXT_REC_STRING:
+		touch_str(rec->string.str);
+		break;
+	case FXT_REC_EVENT:
+		touch_cstr(fxt_event_type_name(rec->event.type));
+		touch_str(rec->event.category);
+		touch_str(rec->event.name);
+		touch_args(rec->event.args, rec->event.nargs);
+		break;
+	case FXT_REC_BLOB:
+		touch_str(rec->blob.name);
+		touch(rec->blob.data, rec->blob.size);
+		break;
+	case FXT_REC_USERSPACE_OBJ:
+		touch_str(rec->uobj.name);
+		touch_args(rec->uobj.args, rec->uobj.nargs);
+		break;
+	case FXT_REC_KERNEL_OBJ:
+		touch_str(rec->kobj.name);
+		touch_args(rec->kobj.args, rec->kobj.nargs);
+		break;
+	case FXT_REC_SCHED:
+		touch_cstr(fxt_thread_state_name(rec->sched.out_state));
+		if (rec->sched.subtype != FXT_SCHED_LEGACY_SWITCH)
+			touch_args(rec->sched.args, rec->sched.nargs);
+		break;
+	case FXT_REC_LOG:
+		touch_str(rec->log.msg);
+		break;
+	case FXT_REC_LARGE:
+		touch_str(rec->large.category);
+		touch_str(rec->large.name);
+		if (rec->large.format == FXT_LARGE_BLOB_METADATA)
+			touch_args(rec->large.args, rec->large.nargs);
+		touch(rec->large.data, rec->large.size);
+		break;
+	case FXT_REC_INIT:
+	case FXT_REC_THREAD:
+		break;
+	default:
+		touch(rec->raw, rec->size);
+		break;
+	}
+}
+
+static void run(const uint8_t *data, size_t size, unsigned int flags)
+{
+	struct fxt_reader *r = fxt_reader_open_mem(data, size, "fuzz", flags);
+	struct fxt_record rec;
+	uint64_t end = 0;
+	size_t n = 0;
+	int ret;
+
+	if (!r)
+		return;
+	while ((ret = fxt_reader_next(r, &rec)) == 1) {
+		/* records lie in the input, in order, each at least a word */
+		if (rec.offset < end || rec.size < 8 ||
+		    rec.offset + rec.size > size || ++n > size / 8)
+			abort();
+		end = rec.offset + rec.size;
+		touch_record(&rec);
+		touch_cstr(fxt_reader_provider_name(r, rec.provider_id));
+	}
+	if (ret < 0 && !fxt_reader_error(r))
+		abort();
+	touch_cstr(fxt_reader_error(r));
+	fxt_reader_close(r);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	run(data, size, 0);
+	run(data, size, FXT_READER_STRICT);
+	return 0;
+}
