@@ -1,0 +1,679 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fxt-ks-load.c - decode an FXT file once into rows and stored arguments.
+ *
+ * What becomes a row: every record with a timestamp (events of all types,
+ * context switches, thread wakeups, logs, large blobs with metadata).
+ * Kernel object records name the tasks.  The CPU of a row is its `cpu`
+ * argument, else the CPU where its thread last ran according to the
+ * context switches decoded so far, else FXT_KS_FALLBACK_CPU.
+ *
+ * trace-fxt's converter writes some ftrace events more than once: the
+ * instant event that keeps every field (and a `cpu` argument), plus what
+ * Perfetto needs to draw them - a scheduling record for sched_switch and
+ * sched_waking/wakeup, a log record and maybe an atrace duration, counter
+ * or async event for a trace_marker write.  A record right next to such
+ * an instant, with the same timestamp and the same CPU (scheduling
+ * records; any CPU for a wakeup, whose CPU is the target's) or the same
+ * thread (logs and non-instant events), is taken for a restatement and
+ * folded into the instant, so that the entries are those of the original
+ * trace.dat.  Only in providers that trace-fxt wrote (they begin with its
+ * trace-cmd/file_info instant): other producers' records are never folded.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fxt-reader.h"
+#include "fxt-ks.h"
+
+#define NO_ROW	SIZE_MAX
+
+struct loader {
+	struct fxt_ks_data	*d;
+	struct fxt_reader	*r;
+	/* Row of the last instant that carried a `cpu` argument. */
+	size_t			last_instant;
+	/* Row of the last record that could restate an instant after it. */
+	size_t			last_restater;
+	uint32_t		provider_id;
+	uint16_t		provider;
+	bool			provider_known;
+};
+
+static const struct fxt_str str_fxt = FXT_ARG_STR_NAME("fxt");
+static const struct fxt_str str_switch = FXT_ARG_STR_NAME("context_switch");
+static const struct fxt_str str_wakeup = FXT_ARG_STR_NAME("thread_wakeup");
+static const struct fxt_str str_log = FXT_ARG_STR_NAME("log");
+
+static int32_t pid_of(uint64_t koid)
+{
+	/* Linux ids fit; wider koids keep their low bits, non-negative. */
+	return (int32_t)(koid & INT32_MAX);
+}
+
+static int64_t ticks_to_ns(uint64_t ticks, uint64_t tps)
+{
+	unsigned __int128 ns;
+
+	if (tps == 1000000000ULL || !tps)
+		return ticks > INT64_MAX ? INT64_MAX : (int64_t)ticks;
+	ns = (unsigned __int128)ticks * 1000000000ULL / tps;
+	return ns > INT64_MAX ? INT64_MAX : (int64_t)ns;
+}
+
+static bool arg_is_int(unsigned int type)
+{
+	return type == FXT_ARG_INT32 || type == FXT_ARG_UINT32 ||
+	       type == FXT_ARG_INT64 || type == FXT_ARG_UINT64;
+}
+
+static int64_t arg_int(const struct fxt_arg *a)
+{
+	switch (a->type) {
+	case FXT_ARG_INT32:	return a->i32;
+	case FXT_ARG_UINT32:	return a->u32;
+	case FXT_ARG_INT64:	return a->i64;
+	default:		return (int64_t)a->u64;
+	}
+}
+
+/* The `cpu` argument of a record, or -1. */
+static int args_cpu(const struct fxt_arg *args, unsigned int nargs)
+{
+	unsigned int i;
+	int64_t v;
+
+	for (i = 0; i < nargs; i++) {
+		if (!arg_is_int(args[i].type) || !fxt_str_eq(args[i].name, "cpu"))
+			continue;
+		v = arg_int(&args[i]);
+		return v >= 0 && v < FXT_KS_MAX_CPU ? (int)v : -1;
+	}
+	return -1;
+}
+
+static int thread_cpu(struct loader *l, int32_t pid)
+{
+	struct fxt_ks_task *t = fxt_ks_task_get(l->d, pid, false);
+
+	return t && t->cpu >= 0 ? t->cpu : FXT_KS_FALLBACK_CPU;
+}
+
+static int provider_index(struct loader *l, uint32_t id)
+{
+	struct fxt_ks_data *d = l->d;
+	struct fxt_ks_provider *p;
+	const char *name;
+	unsigned int i;
+
+	if (l->provider_known && l->provider_id == id)
+		return l->provider;
+	for (i = 0; i < d->nproviders; i++)
+		if (d->providers[i].id == id)
+			break;
+	if (i == d->nproviders) {
+		if (i >= UINT16_MAX)
+			return 0;
+		p = realloc(d->providers, (i + 1) * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		d->providers = p;
+		name = fxt_reader_provider_name(l->r, id);
+		if (name)
+			p[i].name = strdup(name);
+		else if (asprintf(&p[i].name, "provider %u", id) < 0)
+			p[i].name = NULL;
+		if (!p[i].name)
+			return -ENOMEM;
+		p[i].id = id;
+		p[i].from_trace_fxt = false;
+		d->nproviders++;
+	}
+	l->provider_id = id;
+	l->provider = (uint16_t)i;
+	l->provider_known = true;
+	return (int)i;
+}
+
+static struct fxt_ks_row *row_add(struct loader *l, uint32_t provider_id,
+				  int64_t ts, int32_t pid, int cpu, int event)
+{
+	struct fxt_ks_data *d = l->d;
+	struct fxt_ks_row *row;
+	int prov;
+
+	if (event < 0)
+		return NULL;
+	prov = provider_index(l, provider_id);
+	if (prov < 0)
+		return NULL;
+	if (d->nrows == d->rows_cap) {
+		size_t cap = d->rows_cap ? d->rows_cap * 2 : 4096;
+
+		row = realloc(d->rows, cap * sizeof(*row));
+		if (!row)
+			return NULL;
+		d->rows = row;
+		d->rows_cap = cap;
+	}
+	if (cpu + 1 > d->n_cpus)
+		d->n_cpus = cpu + 1;
+	row = &d->rows[d->nrows++];
+	row->ts = ts;
+	row->pid = pid;
+	row->cpu = (int16_t)cpu;
+	row->event = (int16_t)event;
+	row->arg = (uint32_t)d->nargs;
+	row->nargs = 0;
+	row->provider = (uint16_t)prov;
+	return row;
+}
+
+/* Drop the last row and its arguments. */
+static void row_pop(struct fxt_ks_data *d)
+{
+	d->nrows--;
+	d->nargs = d->rows[d->nrows].arg;
+}
+
+static struct fxt_ks_arg *arg_slot(struct fxt_ks_data *d,
+				   struct fxt_ks_row *row, struct fxt_str name,
+				   unsigned int type)
+{
+	struct fxt_ks_arg *a;
+	int field;
+
+	if (row->nargs == UINT16_MAX || d->nargs >= UINT32_MAX)
+		return NULL;
+	field = fxt_ks_event_field(d, row->event, name, type, row->nargs);
+	if (field < 0)
+		return NULL;
+	if (d->nargs == d->args_cap) {
+		size_t cap = d->args_cap ? d->args_cap * 2 : 16384;
+
+		a = realloc(d->args, cap * sizeof(*a));
+		if (!a)
+			return NULL;
+		d->args = a;
+		d->args_cap = cap;
+	}
+	a = &d->args[d->nargs++];
+	row->nargs++;
+	a->field = (uint16_t)field;
+	a->type = (uint8_t)type;
+	a->where = FXT_KS_VALUE;
+	a->len = 0;
+	a->v.u = 0;
+	return a;
+}
+
+static int arg_add_int(struct fxt_ks_data *d, struct fxt_ks_row *row,
+		       struct fxt_str name, unsigned int type, uint64_t v)
+{
+	struct fxt_ks_arg *a = arg_slot(d, row, name, type);
+
+	if (!a)
+		return -ENOMEM;
+	a->v.u = v;
+	return 0;
+}
+
+static int arg_set_str(struct fxt_ks_data *d, struct fxt_ks_arg *a,
+		       struct fxt_str s)
+{
+	int64_t off;
+
+	a->len = s.len;
+	if (!s.len) {
+		a->where = FXT_KS_IN_POOL;
+		a->v.u = 0;
+		return 0;
+	}
+	/* Text in the map is kept by reference: no copy, no hashing. */
+	if (fxt_ks_in_map(d, s.ptr) && fxt_ks_in_map(d, s.ptr + s.len - 1)) {
+		a->where = FXT_KS_IN_MAP;
+		a->v.u = (uint64_t)((const uint8_t *)s.ptr - d->map);
+		return 0;
+	}
+	off = fxt_ks_pool_add(d, s.ptr, s.len);
+	if (off < 0)
+		return -ENOMEM;
+	a->where = FXT_KS_IN_POOL;
+	a->v.u = (uint64_t)off;
+	return 0;
+}
+
+static int args_store(struct fxt_ks_data *d, struct fxt_ks_row *row,
+		      const struct fxt_arg *args, unsigned int nargs)
+{
+	struct fxt_ks_arg *a;
+	unsigned int i;
+
+	for (i = 0; i < nargs; i++) {
+		const struct fxt_arg *src = &args[i];
+
+		/* Unknown argument types have no value to show. */
+		if (src->type >= FXT_ARG_TYPE_COUNT)
+			continue;
+		a = arg_slot(d, row, src->name, src->type);
+		if (!a)
+			return -ENOMEM;
+		switch (src->type) {
+		case FXT_ARG_INT32:	a->v.i = src->i32; break;
+		case FXT_ARG_UINT32:	a->v.u = src->u32; break;
+		case FXT_ARG_INT64:	a->v.i = src->i64; break;
+		case FXT_ARG_UINT64:	a->v.u = src->u64; break;
+		case FXT_ARG_DOUBLE:	a->v.d = src->d; break;
+		case FXT_ARG_POINTER:	a->v.u = src->ptr; break;
+		case FXT_ARG_KOID:	a->v.u = src->koid; break;
+		case FXT_ARG_BOOL:	a->v.u = src->b; break;
+		case FXT_ARG_STRING:
+			if (arg_set_str(d, a, src->str))
+				return -ENOMEM;
+			break;
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
+/* Does the current provider come from trace-fxt's converter? */
+static bool folding(const struct loader *l)
+{
+	return l->provider_known && l->d->providers[l->provider].from_trace_fxt;
+}
+
+/* Could a record of @kind at @ts, @cpu, @pid restate the instant @inst? */
+static bool restate_match(const struct fxt_ks_row *inst, unsigned int kind,
+			  int64_t ts, int cpu, int32_t pid)
+{
+	if (inst->ts != ts)
+		return false;
+	switch (kind) {
+	case FXT_KS_SWITCH:
+		return inst->cpu == cpu;
+	case FXT_KS_WAKEUP:
+		return true;
+	default:
+		return inst->pid == pid;
+	}
+}
+
+/* Is the record about to become a row a restatement of the last one? */
+static bool restated(struct loader *l, unsigned int kind, int64_t ts,
+		     int cpu, int32_t pid)
+{
+	struct fxt_ks_data *d = l->d;
+
+	return folding(l) && l->last_instant != NO_ROW &&
+	       l->last_instant == d->nrows - 1 &&
+	       restate_match(&d->rows[l->last_instant], kind, ts, cpu, pid);
+}
+
+/* After a restatable record that became a row: an instant may follow. */
+static void restater_added(struct loader *l)
+{
+	l->last_instant = NO_ROW;
+	l->last_restater = l->d->nrows - 1;
+}
+
+/* Before an instant with a `cpu` argument: drop the row it restates. */
+static void restater_fold(struct loader *l, int64_t ts, int cpu, int32_t pid)
+{
+	struct fxt_ks_data *d = l->d;
+	struct fxt_ks_row inst = { .ts = ts, .cpu = (int16_t)cpu, .pid = pid };
+	const struct fxt_ks_row *prev;
+
+	if (!folding(l) || l->last_restater == NO_ROW ||
+	    l->last_restater != d->nrows - 1)
+		return;
+	prev = &d->rows[l->last_restater];
+	if (restate_match(&inst, d->events[prev->event].kind, prev->ts,
+			  prev->cpu, prev->pid))
+		row_pop(d);
+}
+
+static int load_event(struct loader *l, const struct fxt_record *rec,
+		      int64_t ts)
+{
+	const struct fxt_event *ev = &rec->event;
+	struct fxt_ks_data *d = l->d;
+	int32_t pid = pid_of(ev->thread.tid);
+	unsigned int kind = ev->type;
+	struct fxt_ks_row *row;
+	int cpu, ret = 0;
+
+	if (kind >= FXT_EVENT_TYPE_COUNT)
+		kind = FXT_KS_OTHER;
+	cpu = args_cpu(ev->args, ev->nargs);
+	if (kind != FXT_EVENT_INSTANT) {
+		if (restated(l, kind, ts, cpu, pid))
+			return 0;
+	} else if (cpu >= 0) {
+		restater_fold(l, ts, cpu, pid);
+	}
+	l->last_restater = NO_ROW;
+	l->last_instant = NO_ROW;
+
+	row = row_add(l, rec->provider_id, ts, pid,
+		      cpu >= 0 ? cpu : thread_cpu(l, pid),
+		      fxt_ks_event_get(d, kind, ev->category, ev->name));
+	if (!row)
+		return -ENOMEM;
+	if (args_store(d, row, ev->args, ev->nargs))
+		return -ENOMEM;
+	if (kind == FXT_EVENT_INSTANT && fxt_str_eq(ev->category, "trace-cmd") &&
+	    fxt_str_eq(ev->name, "file_info"))
+		d->providers[row->provider].from_trace_fxt = true;
+
+	switch (ev->type) {
+	case FXT_EVENT_DURATION_COMPLETE:
+		ret = arg_add_int(d, row, fxt_str_make("duration", 8),
+				  FXT_ARG_INT64,
+				  (uint64_t)(ticks_to_ns(ev->end_ts,
+				     fxt_reader_ticks_per_second(l->r)) - ts));
+		break;
+	case FXT_EVENT_COUNTER:
+	case FXT_EVENT_ASYNC_BEGIN:
+	case FXT_EVENT_ASYNC_INSTANT:
+	case FXT_EVENT_ASYNC_END:
+	case FXT_EVENT_FLOW_BEGIN:
+	case FXT_EVENT_FLOW_STEP:
+	case FXT_EVENT_FLOW_END:
+		ret = arg_add_int(d, row, fxt_str_make("id", 2),
+				  FXT_ARG_UINT64, ev->id);
+		break;
+	default:
+		break;
+	}
+	if (kind != FXT_EVENT_INSTANT)
+		restater_added(l);
+	else if (cpu >= 0)
+		l->last_instant = d->nrows - 1;
+	return ret;
+}
+
+static void task_set_cpu(struct loader *l, int32_t pid, int cpu)
+{
+	struct fxt_ks_task *t = fxt_ks_task_get(l->d, pid, true);
+
+	if (t)
+		t->cpu = (int16_t)cpu;
+}
+
+static int load_sched(struct loader *l, const struct fxt_record *rec,
+		      int64_t ts)
+{
+	struct fxt_ks_data *d = l->d;
+	bool wakeup = rec->sched.subtype == FXT_SCHED_WAKEUP;
+	int cpu = rec->sched.cpu < FXT_KS_MAX_CPU ? (int)rec->sched.cpu : -1;
+	int32_t out = pid_of(rec->sched.out.tid);
+	int32_t in = pid_of(rec->sched.in.tid);
+	struct fxt_ks_row *row;
+
+	if (rec->sched.subtype > FXT_SCHED_WAKEUP)
+		return 0;
+	if (!wakeup && cpu >= 0) {
+		task_set_cpu(l, out, cpu);
+		task_set_cpu(l, in, cpu);
+	}
+	if (restated(l, wakeup ? FXT_KS_WAKEUP : FXT_KS_SWITCH, ts, cpu,
+		     wakeup ? in : out))
+		return 0;
+
+	if (cpu < 0)
+		cpu = thread_cpu(l, wakeup ? in : out);
+	row = row_add(l, rec->provider_id, ts, wakeup ? in : out, cpu,
+		      fxt_ks_event_get(d, wakeup ? FXT_KS_WAKEUP : FXT_KS_SWITCH,
+				       str_fxt,
+				       wakeup ? str_wakeup : str_switch));
+	if (!row)
+		return -ENOMEM;
+	if (wakeup) {
+		if (arg_add_int(d, row, fxt_str_make("pid", 3), FXT_ARG_INT64,
+				(uint64_t)(int64_t)in))
+			return -ENOMEM;
+	} else if (arg_add_int(d, row, fxt_str_make("prev_pid", 8),
+			       FXT_ARG_INT64, (uint64_t)(int64_t)out) ||
+		   arg_add_int(d, row, fxt_str_make("prev_state", 10),
+			       FXT_KS_ARG_STATE, rec->sched.out_state) ||
+		   arg_add_int(d, row, fxt_str_make("next_pid", 8),
+			       FXT_ARG_INT64, (uint64_t)(int64_t)in)) {
+		return -ENOMEM;
+	}
+	if (rec->sched.subtype == FXT_SCHED_LEGACY_SWITCH &&
+	    (arg_add_int(d, row, fxt_str_make("prev_prio", 9),
+			 FXT_ARG_UINT32, rec->sched.out_prio) ||
+	     arg_add_int(d, row, fxt_str_make("next_prio", 9),
+			 FXT_ARG_UINT32, rec->sched.in_prio)))
+		return -ENOMEM;
+	if (rec->sched.subtype != FXT_SCHED_LEGACY_SWITCH &&
+	    args_store(d, row, rec->sched.args, rec->sched.nargs))
+		return -ENOMEM;
+	restater_added(l);
+	return 0;
+}
+
+static int load_log(struct loader *l, const struct fxt_record *rec,
+		    int64_t ts)
+{
+	struct fxt_ks_data *d = l->d;
+	int32_t pid = pid_of(rec->log.thread.tid);
+	struct fxt_ks_row *row;
+	struct fxt_ks_arg *a;
+
+	if (restated(l, FXT_KS_LOG, ts, -1, pid))
+		return 0;
+	row = row_add(l, rec->provider_id, ts, pid, thread_cpu(l, pid),
+		      fxt_ks_event_get(d, FXT_KS_LOG, str_fxt, str_log));
+	if (!row)
+		return -ENOMEM;
+	a = arg_slot(d, row, fxt_str_make("message", 7), FXT_ARG_STRING);
+	if (!a || arg_set_str(d, a, rec->log.msg))
+		return -ENOMEM;
+	restater_added(l);
+	return 0;
+}
+
+static int load_large(struct loader *l, const struct fxt_record *rec,
+		      int64_t ts)
+{
+	struct fxt_ks_data *d = l->d;
+	int32_t pid = pid_of(rec->large.thread.tid);
+	int cpu = args_cpu(rec->large.args, rec->large.nargs);
+	struct fxt_ks_row *row;
+
+	l->last_instant = l->last_restater = NO_ROW;
+	row = row_add(l, rec->provider_id, ts, pid,
+		      cpu >= 0 ? cpu : thread_cpu(l, pid),
+		      fxt_ks_event_get(d, FXT_KS_LARGE_BLOB,
+				       rec->large.category, rec->large.name));
+	if (!row)
+		return -ENOMEM;
+	if (args_store(d, row, rec->large.args, rec->large.nargs) ||
+	    arg_add_int(d, row, fxt_str_make("size", 4), FXT_ARG_UINT64,
+			rec->large.size))
+		return -ENOMEM;
+	return 0;
+}
+
+static int load_kobj(struct loader *l, const struct fxt_record *rec)
+{
+	struct fxt_ks_data *d = l->d;
+	unsigned int type = rec->kobj.obj_type;
+	struct fxt_ks_task *t;
+	int64_t off;
+
+	if ((type != FXT_OBJ_THREAD && type != FXT_OBJ_PROCESS) ||
+	    !rec->kobj.name.len)
+		return 0;
+	t = fxt_ks_task_get(d, pid_of(rec->kobj.koid), true);
+	if (!t)
+		return -ENOMEM;
+	/*
+	 * KernelShark names threads.  A process name stands in for the main
+	 * thread's until a thread record names it; later records rename.
+	 */
+	if (type == FXT_OBJ_PROCESS && t->name >= 0 && t->named_thread)
+		return 0;
+	off = fxt_ks_pool_add(d, rec->kobj.name.ptr, rec->kobj.name.len);
+	if (off < 0 || off > INT32_MAX)
+		return -ENOMEM;
+	t->name = (int32_t)off;
+	t->named_thread = type == FXT_OBJ_THREAD;
+	return 0;
+}
+
+static int load_record(struct loader *l, const struct fxt_record *rec)
+{
+	uint64_t tps = fxt_reader_ticks_per_second(l->r);
+
+	switch (rec->type) {
+	case FXT_REC_EVENT:
+		return load_event(l, rec, ticks_to_ns(rec->event.ts, tps));
+	case FXT_REC_SCHED:
+		return load_sched(l, rec, ticks_to_ns(rec->sched.ts, tps));
+	case FXT_REC_LOG:
+		return load_log(l, rec, ticks_to_ns(rec->log.ts, tps));
+	case FXT_REC_LARGE:
+		if (rec->large.large_type != FXT_LARGE_BLOB ||
+		    rec->large.format != FXT_LARGE_BLOB_METADATA)
+			return 0;
+		return load_large(l, rec, ticks_to_ns(rec->large.ts, tps));
+	case FXT_REC_KERNEL_OBJ:
+		return load_kobj(l, rec);
+	case FXT_REC_METADATA:
+		if (rec->meta.type == FXT_META_PROVIDER_INFO)
+			return provider_index(l, rec->meta.provider_id) < 0 ?
+			       -ENOMEM : 0;
+		return 0;
+	default:
+		/* No timestamp, nothing KernelShark could place. */
+		return 0;
+	}
+}
+
+static int map_file(struct fxt_ks_data *d, const char *path)
+{
+	struct stat st;
+	void *map;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		close(fd);
+		return -errno;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size < 8) {
+		close(fd);
+		return -ENODATA;
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return -errno;
+	/* Decoding reads straight through; info strings come later. */
+	madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
+	d->map = map;
+	d->map_len = (size_t)st.st_size;
+	/* Room for a typical file at once: growing by copies costs more. */
+	d->rows_cap = d->map_len / 48 + 1024;
+	d->args_cap = d->map_len / 12 + 4096;
+	d->rows = malloc(d->rows_cap * sizeof(*d->rows));
+	d->args = malloc(d->args_cap * sizeof(*d->args));
+	if (!d->rows || !d->args)
+		return -ENOMEM;
+	return 0;
+}
+
+int fxt_ks_data_load(struct fxt_ks_data *d, const char *path)
+{
+	struct loader l = {
+		.d = d,
+		.last_instant = NO_ROW,
+		.last_restater = NO_ROW,
+	};
+	struct fxt_record rec;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	memset(d->buckets, 0xff, sizeof(d->buckets));
+	ret = map_file(d, path);
+	if (ret)
+		goto fail;
+
+	l.r = fxt_reader_open_mem(d->map, d->map_len, path, 0);
+	if (!l.r) {
+		ret = -errno;
+		goto fail;
+	}
+	/* An empty string for zero-length string arguments. */
+	if (fxt_ks_pool_add(d, "", 0) < 0) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	while ((ret = fxt_reader_next(l.r, &rec)) > 0) {
+		ret = load_record(&l, &rec);
+		if (ret < 0)
+			goto fail;
+	}
+	if (ret < 0) {
+		const char *err = fxt_reader_error(l.r);
+
+		/* Keep what came before the fault, as the spec promises. */
+		d->error = strdup(err ? err : "malformed record");
+		fprintf(stderr, "plugin-fxt: %s (%zu entries before it)\n",
+			d->error ? d->error : "malformed record", d->nrows);
+		if (!d->nrows) {
+			ret = -ENODATA;
+			goto fail;
+		}
+	}
+	fxt_reader_close(l.r);
+	l.r = NULL;
+	madvise((void *)d->map, d->map_len, MADV_RANDOM);
+
+	ret = fxt_ks_events_label(d);
+	if (!ret) {
+		fxt_ks_rows_place_missed(d);
+		ret = fxt_ks_rows_sort(d);
+	}
+	if (ret)
+		goto fail;
+	if (!d->n_cpus)
+		d->n_cpus = 1;
+	return 0;
+
+fail:
+	if (l.r)
+		fxt_reader_close(l.r);
+	fxt_ks_data_free(d);
+	return ret < 0 ? ret : -EINVAL;
+}
+
+void fxt_ks_data_free(struct fxt_ks_data *d)
+{
+	unsigned int i;
+
+	if (d->map)
+		munmap((void *)d->map, d->map_len);
+	fxt_ks_events_free(d);
+	for (i = 0; i < d->nproviders; i++)
+		free(d->providers[i].name);
+	free(d->providers);
+	free(d->rows);
+	free(d->args);
+	free(d->pool);
+	free(d->tasks);
+	free(d->error);
+	memset(d, 0, sizeof(*d));
+}

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fxt-ks-table.c - the decoded file's side tables: the string pool, the
+ * per-thread table (name, last CPU) and the time sort of the rows.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fxt-ks.h"
+
+int64_t fxt_ks_pool_add(struct fxt_ks_data *d, const char *s, size_t len)
+{
+	size_t off = d->pool_len;
+
+	if (len > UINT32_MAX)
+		return -1;
+	if (d->pool_len + len + 1 > d->pool_cap) {
+		size_t cap = d->pool_cap ? d->pool_cap : 4096;
+		char *p;
+
+		while (cap < d->pool_len + len + 1)
+			cap *= 2;
+		p = realloc(d->pool, cap);
+		if (!p)
+			return -1;
+		d->pool = p;
+		d->pool_cap = cap;
+	}
+	memcpy(d->pool + off, s, len);
+	d->pool[off + len] = '\0';
+	d->pool_len += len + 1;
+	return (int64_t)off;
+}
+
+const char *fxt_ks_arg_str(const struct fxt_ks_data *d,
+			   const struct fxt_ks_arg *a)
+{
+	switch (a->where) {
+	case FXT_KS_IN_MAP:
+		return (const char *)d->map + a->v.u;
+	case FXT_KS_IN_POOL:
+		return d->pool + a->v.u;
+	default:
+		return NULL;
+	}
+}
+
+static size_t task_slot(int32_t pid, size_t cap)
+{
+	return ((uint32_t)pid * 2654435761U) & (cap - 1);
+}
+
+static int tasks_grow(struct fxt_ks_data *d)
+{
+	size_t cap = d->tasks_cap ? d->tasks_cap * 2 : 1024, i, j;
+	struct fxt_ks_task *t = calloc(cap, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < d->tasks_cap; i++) {
+		if (!d->tasks[i].used)
+			continue;
+		for (j = task_slot(d->tasks[i].pid, cap); t[j].used;
+		     j = (j + 1) & (cap - 1))
+			;
+		t[j] = d->tasks[i];
+	}
+	free(d->tasks);
+	d->tasks = t;
+	d->tasks_cap = cap;
+	return 0;
+}
+
+struct fxt_ks_task *fxt_ks_task_get(struct fxt_ks_data *d, int32_t pid,
+				    bool create)
+{
+	size_t i;
+
+	if (d->tasks_cap) {
+		for (i = task_slot(pid, d->tasks_cap); d->tasks[i].used;
+		     i = (i + 1) & (d->tasks_cap - 1))
+			if (d->tasks[i].pid == pid)
+				return &d->tasks[i];
+	}
+	if (!create)
+		return NULL;
+	/* Keep the table at most half full so probes stay short. */
+	if (2 * (d->ntasks + 1) > d->tasks_cap) {
+		if (tasks_grow(d))
+			return NULL;
+	}
+	for (i = task_slot(pid, d->tasks_cap); d->tasks[i].used;
+	     i = (i + 1) & (d->tasks_cap - 1))
+		;
+	d->tasks[i].used = true;
+	d->tasks[i].pid = pid;
+	d->tasks[i].name = -1;
+	d->tasks[i].cpu = -1;
+	d->ntasks++;
+	return &d->tasks[i];
+}
+
+const char *fxt_ks_task_name(const struct fxt_ks_data *d, int32_t pid)
+{
+	const struct fxt_ks_task *t;
+
+	t = fxt_ks_task_get((struct fxt_ks_data *)d, pid, false);
+	if (!t || t->name < 0)
+		return NULL;
+	return d->pool + t->name;
+}
+
+const struct fxt_ks_arg *fxt_ks_row_arg(const struct fxt_ks_data *d,
+					const struct fxt_ks_row *row,
+					int field)
+{
+	const struct fxt_ks_arg *a = d->args + row->arg;
+	unsigned int i;
+
+	for (i = 0; i < row->nargs; i++)
+		if (a[i].field == field)
+			return &a[i];
+	return NULL;
+}
+
+void fxt_ks_rows_place_missed(struct fxt_ks_data *d)
+{
+	size_t i, j;
+
+	for (i = 0; i < d->nrows; i++) {
+		struct fxt_ks_row *row = &d->rows[i];
+
+		if (!d->events[row->event].missed)
+			continue;
+		for (j = i + 1; j < d->nrows; j++) {
+			if (d->rows[j].cpu == row->cpu &&
+			    !d->events[d->rows[j].event].missed) {
+				row->pid = d->rows[j].pid;
+				break;
+			}
+		}
+		row->ts -= FXT_KS_MISSED_SHIFT;
+	}
+}
+
+/*
+ * A stable merge sort.  Producers usually write in time order, or in a
+ * few time-ordered runs (one per CPU buffer); a run already in order costs
+ * one comparison to skip.  The arguments stay where they are: rows point
+ * at them.
+ */
+static void rows_merge_sort(struct fxt_ks_row *a, struct fxt_ks_row *tmp,
+			    size_t n)
+{
+	size_t mid = n / 2, i = 0, j = mid, k = 0;
+
+	if (n < 2)
+		return;
+	rows_merge_sort(a, tmp, mid);
+	rows_merge_sort(a + mid, tmp, n - mid);
+	if (a[mid - 1].ts <= a[mid].ts)
+		return;
+	while (i < mid && j < n)
+		tmp[k++] = a[j].ts < a[i].ts ? a[j++] : a[i++];
+	while (i < mid)
+		tmp[k++] = a[i++];
+	/* Whatever is left of the right half is already in place. */
+	memcpy(a, tmp, k * sizeof(*a));
+}
+
+int fxt_ks_rows_sort(struct fxt_ks_data *d)
+{
+	struct fxt_ks_row *tmp;
+	size_t i;
+
+	for (i = 1; i < d->nrows; i++)
+		if (d->rows[i].ts < d->rows[i - 1].ts)
+			break;
+	if (i >= d->nrows)
+		return 0;
+	tmp = malloc(d->nrows * sizeof(*tmp));
+	if (!tmp)
+		return -ENOMEM;
+	rows_merge_sort(d->rows, tmp, d->nrows);
+	free(tmp);
+	return 0;
+}

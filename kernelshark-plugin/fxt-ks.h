@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * fxt-ks.h - an FXT file decoded once into the compact tables that the
+ * KernelShark stream interface answers from.
+ *
+ * Loading a file walks every record a single time.  Each timestamped
+ * record becomes a row (time, CPU, pid, event id) plus a run of stored
+ * arguments; nothing is formatted as text until KernelShark asks for a
+ * particular row, so a reload costs one allocation per entry and no
+ * decoding at all.
+ */
+#ifndef _FXT_KS_H
+#define _FXT_KS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fxt-format.h"
+
+/*
+ * Record kinds that get their own event ids: the FXT event types keep
+ * their numbers, the other timestamped records follow them.
+ */
+enum fxt_ks_kind {
+	FXT_KS_SWITCH		= FXT_EVENT_TYPE_COUNT,
+	FXT_KS_WAKEUP,
+	FXT_KS_LOG,
+	FXT_KS_LARGE_BLOB,
+	FXT_KS_OTHER,		/* every event past the id limit */
+	FXT_KS_KIND_COUNT
+};
+
+/* Argument types beyond FXT's: values the plugin itself derives. */
+enum fxt_ks_arg_type {
+	/* A zx thread state, as an integer. */
+	FXT_KS_ARG_STATE	= 0x40,
+};
+
+/* Where a stored string argument lives. */
+enum fxt_ks_where {
+	FXT_KS_VALUE	= 0,	/* not a string: the value is in v */
+	FXT_KS_IN_MAP	= 1,	/* v.u: offset in the mapped file */
+	FXT_KS_IN_POOL	= 2,	/* v.u: offset in the string pool */
+};
+
+struct fxt_ks_arg {
+	uint16_t	field;	/* index into its event's fields */
+	uint8_t		type;	/* fxt_arg_type or fxt_ks_arg_type */
+	uint8_t		where;	/* enum fxt_ks_where */
+	uint32_t	len;	/* string length */
+	union {
+		uint64_t	u;
+		int64_t		i;
+		double		d;
+	} v;
+};
+
+struct fxt_ks_field {
+	char		*name;
+	uint32_t	len;
+	uint8_t		type;	/* of its first occurrence */
+	const char	*seen;	/* last name pointer matched (in map) */
+};
+
+struct fxt_ks_event {
+	unsigned int		kind;
+	char			*category;
+	char			*name;
+	char			*label;	/* what KernelShark shows */
+	/* trace-fxt's record of lost events: KernelShark's missed_events */
+	bool			missed;
+	uint32_t		cat_len;
+	uint32_t		name_len;
+	uint32_t		hash;
+	int			chain;	/* next in its bucket */
+	struct fxt_ks_field	*fields;
+	unsigned int		nfields;
+	unsigned int		fields_cap;
+};
+
+/* One timestamped record, 24 bytes. */
+struct fxt_ks_row {
+	int64_t		ts;		/* ns */
+	int32_t		pid;
+	int16_t		cpu;
+	int16_t		event;
+	uint32_t	arg;		/* first of its stored arguments */
+	uint16_t	nargs;
+	uint16_t	provider;	/* index into providers */
+};
+
+struct fxt_ks_task {
+	int32_t		pid;
+	int32_t		name;	/* pool offset, -1 when unnamed */
+	int16_t		cpu;	/* of its last context switch, or -1 */
+	bool		named_thread;	/* named by a thread object */
+	bool		used;
+};
+
+struct fxt_ks_provider {
+	uint32_t	id;
+	char		*name;
+	/* Began with trace-fxt's trace-cmd/file_info: restatements fold. */
+	bool		from_trace_fxt;
+};
+
+struct fxt_ks_cache_slot {
+	const char	*cat;
+	const char	*name;
+	uint32_t	cat_len;
+	uint32_t	name_len;
+	unsigned int	kind;
+	int		event;
+};
+
+#define FXT_KS_CACHE_SIZE	256
+#define FXT_KS_EVENT_BUCKETS	1024
+/* KernelShark's event ids are int16_t. */
+#define FXT_KS_MAX_EVENTS	INT16_MAX
+/* CPU numbers past this are taken for garbage rather than drawn. */
+#define FXT_KS_MAX_CPU		4096
+/* The CPU of a record whose thread never ran in a context switch. */
+#define FXT_KS_FALLBACK_CPU	0
+
+struct fxt_ks_data {
+	const uint8_t		*map;
+	size_t			map_len;
+
+	struct fxt_ks_row	*rows;
+	size_t			nrows;
+	size_t			rows_cap;
+
+	struct fxt_ks_arg	*args;
+	size_t			nargs;
+	size_t			args_cap;
+
+	struct fxt_ks_event	*events;
+	unsigned int		nevents;
+	unsigned int		events_cap;
+	int			buckets[FXT_KS_EVENT_BUCKETS];
+	struct fxt_ks_cache_slot cache[FXT_KS_CACHE_SIZE];
+
+	/* Strings that do not live in the map, NUL terminated. */
+	char			*pool;
+	size_t			pool_len;
+	size_t			pool_cap;
+
+	struct fxt_ks_task	*tasks;
+	size_t			ntasks;
+	size_t			tasks_cap;	/* a power of two */
+
+	struct fxt_ks_provider	*providers;
+	unsigned int		nproviders;
+
+	int			n_cpus;
+	/* "FILE: offset 0x...: what" when decoding stopped early. */
+	char			*error;
+};
+
+/*
+ * Map @path and decode it.  Returns 0 (rows up to the first fault when the
+ * file is damaged: see d->error), -ENODATA when no record could be decoded
+ * at all, or another negative errno.
+ */
+int fxt_ks_data_load(struct fxt_ks_data *d, const char *path);
+void fxt_ks_data_free(struct fxt_ks_data *d);
+
+/* Task name of @pid, NULL when the file never named it. */
+const char *fxt_ks_task_name(const struct fxt_ks_data *d, int32_t pid);
+struct fxt_ks_task *fxt_ks_task_get(struct fxt_ks_data *d, int32_t pid,
+				    bool create);
+
+/* Text of a stored string argument. */
+const char *fxt_ks_arg_str(const struct fxt_ks_data *d,
+			   const struct fxt_ks_arg *a);
+
+/* The argument of @row stored for @field, or NULL. */
+const struct fxt_ks_arg *fxt_ks_row_arg(const struct fxt_ks_data *d,
+					const struct fxt_ks_row *row,
+					int field);
+/* Index of @name among @event's fields, or -1. */
+int fxt_ks_field_find(const struct fxt_ks_data *d, int event,
+		      const char *name);
+
+/*
+ * KernelShark's own marker for lost events, which trace.dat streams place
+ * this long before the first record after the loss (on its CPU, with its
+ * pid); trace-fxt writes them as "trace-cmd/lost_events" instants.
+ */
+#define FXT_KS_MISSED_SHIFT	10
+void fxt_ks_rows_place_missed(struct fxt_ks_data *d);
+
+/* Sort rows by time, keeping file order among equal times. */
+int fxt_ks_rows_sort(struct fxt_ks_data *d);
+
+/* Events: lookup/insert, and the labels made once decoding is done. */
+int fxt_ks_event_get(struct fxt_ks_data *d, unsigned int kind,
+		     struct fxt_str cat, struct fxt_str name);
+/* @hint: where @name was last time (the argument's position). */
+int fxt_ks_event_field(struct fxt_ks_data *d, int event,
+		       struct fxt_str name, unsigned int type,
+		       unsigned int hint);
+int fxt_ks_events_label(struct fxt_ks_data *d);
+void fxt_ks_events_free(struct fxt_ks_data *d);
+
+/* Copy @len bytes to the pool; returns the offset or -1. */
+int64_t fxt_ks_pool_add(struct fxt_ks_data *d, const char *s, size_t len);
+
+static inline bool fxt_ks_in_map(const struct fxt_ks_data *d, const void *p)
+{
+	const uint8_t *b = p;
+
+	return b >= d->map && b < d->map + d->map_len;
+}
+
+/* Info column, dump line: malloc'ed strings (NULL on failure). */
+char *fxt_ks_info(const struct fxt_ks_data *d, const struct fxt_ks_row *row);
+
+#endif /* _FXT_KS_H */

@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * plugin-fxt.c - plugin-fxt.so, a KernelShark 2.x data readout plugin for
+ * Fuchsia Trace Format files: `kernelshark -p plugin-fxt.so trace.fxt`.
+ *
+ * The file is decoded once when the stream opens (fxt-ks-load.c); the
+ * generic stream interface below answers from the decoded tables.  An
+ * entry's offset is the index of its row, which is how the info column,
+ * the fields and a plugin-touched pid or event id are found again.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "plugin-fxt.h"
+#include "fxt-ks.h"
+
+static struct fxt_ks_data *stream_data(struct kshark_data_stream *stream)
+{
+	struct kshark_generic_stream_interface *iface = stream->interface;
+
+	return iface ? iface->handle : NULL;
+}
+
+/* The event id KernelShark sees for a row. */
+static int row_event_id(const struct fxt_ks_data *d,
+			const struct fxt_ks_row *row)
+{
+	return d->events[row->event].missed ? KS_EVENT_OVERFLOW : row->event;
+}
+
+static const struct fxt_ks_row *entry_row(const struct fxt_ks_data *d,
+					  const struct kshark_entry *entry)
+{
+	if (!d || entry->offset < 0 || (uint64_t)entry->offset >= d->nrows)
+		return NULL;
+	return &d->rows[entry->offset];
+}
+
+/*
+ * KernelShark asks with probe entries that carry only a pid or an event
+ * id, so those are trusted unless a plugin has rewritten the entry.
+ */
+static int fxt_get_pid(struct kshark_data_stream *stream,
+			     const struct kshark_entry *entry)
+{
+	const struct fxt_ks_row *row;
+
+	if (entry->visible & KS_PLUGIN_UNTOUCHED_MASK)
+		return entry->pid;
+	row = entry_row(stream_data(stream), entry);
+	return row ? row->pid : KS_EMPTY_BIN;
+}
+
+static int fxt_get_event_id(struct kshark_data_stream *stream,
+				  const struct kshark_entry *entry)
+{
+	const struct fxt_ks_row *row;
+	struct fxt_ks_data *d;
+
+	if (entry->visible & KS_PLUGIN_UNTOUCHED_MASK)
+		return entry->event_id;
+	d = stream_data(stream);
+	row = entry_row(d, entry);
+	return row ? row_event_id(d, row) : -EFAULT;
+}
+
+static const struct fxt_ks_event *event_of(struct kshark_data_stream *stream,
+					   int id)
+{
+	struct fxt_ks_data *d = stream_data(stream);
+
+	if (!d || id < 0 || (unsigned int)id >= d->nevents)
+		return NULL;
+	return &d->events[id];
+}
+
+static char *fxt_get_event_name(struct kshark_data_stream *stream,
+				const struct kshark_entry *entry)
+{
+	const struct fxt_ks_event *ev;
+	int id = fxt_get_event_id(stream, entry);
+
+	if (id == KS_EVENT_OVERFLOW)
+		return strdup("missed_events");
+	ev = event_of(stream, id);
+	return ev && ev->label ? strdup(ev->label) : NULL;
+}
+
+static char *fxt_get_task(struct kshark_data_stream *stream,
+			  const struct kshark_entry *entry)
+{
+	struct fxt_ks_data *d = stream_data(stream);
+	int pid = fxt_get_pid(stream, entry);
+	const char *name;
+
+	if (!d)
+		return NULL;
+	/* trace.dat streams call these the same (libtraceevent's names). */
+	if (pid == 0)
+		return strdup("<idle>");
+	name = fxt_ks_task_name(d, pid);
+	return strdup(name ? name : "<...>");
+}
+
+static char *fxt_get_info(struct kshark_data_stream *stream,
+			  const struct kshark_entry *entry)
+{
+	struct fxt_ks_data *d = stream_data(stream);
+	const struct fxt_ks_row *row = entry_row(d, entry);
+
+	return row ? fxt_ks_info(d, row) : NULL;
+}
+
+/* The provider (ftrace buffer) of the entry, where there are several. */
+static char *fxt_aux_info(struct kshark_data_stream *stream,
+			  const struct kshark_entry *entry)
+{
+	struct fxt_ks_data *d = stream_data(stream);
+	const struct fxt_ks_row *row = entry_row(d, entry);
+
+	if (!row || d->nproviders < 2 || row->provider >= d->nproviders)
+		return NULL;
+	return strdup(d->providers[row->provider].name);
+}
+
+static int fxt_find_event_id(struct kshark_data_stream *stream,
+			     const char *name)
+{
+	struct fxt_ks_data *d = stream_data(stream);
+	unsigned int i;
+
+	if (!d || !name)
+		return -EINVAL;
+	for (i = 0; i < d->nevents; i++)
+		if (d->events[i].label && !strcmp(d->events[i].label, name))
+			return (int)i;
+	return -1;
+}
+
+static int *fxt_get_all_event_ids(struct kshark_data_stream *stream)
+{
+	struct fxt_ks_data *d = stream_data(stream);
+	unsigned int i;
+	int *ids;
+
+	if (!d)
+		return NULL;
+	ids = malloc((d->nevents ? d->nevents : 1) * sizeof(*ids));
+	if (!ids)
+		return NULL;
+	for (i = 0; i < d->nevents; i++)
+		ids[i] = (int)i;
+	return ids;
+}
+
+static char *fxt_dump_entry(struct kshark_data_stream *stream,
+			    const struct kshark_entry *entry)
+{
+	char *task = fxt_get_task(stream, entry);
+	char *aux = fxt_aux_info(stream, entry);
+	char *event = fxt_get_event_name(stream, entry);
+	char *info = fxt_get_info(stream, entry);
+	char *s;
+
+	if (asprintf(&s, "%i; %" PRId64 "; %s-%i; CPU %i; %s; %s; %s; 0x%x",
+		     entry->stream_id, entry->ts, task ? task : "",
+		     fxt_get_pid(stream, entry), entry->cpu, aux ? aux : "",
+		     event ? event : "", info ? info : "", entry->visible) < 0)
+		s = NULL;
+	free(task);
+	free(aux);
+	free(event);
+	free(info);
+	return s;
+}
+
+static int fxt_get_field_names(struct kshark_data_stream *stream,
+			       const struct kshark_entry *entry,
+			       char ***names)
+{
+	const struct fxt_ks_event *ev;
+	unsigned int i;
+	char **v;
+
+	*names = NULL;
+	ev = event_of(stream, fxt_get_event_id(stream, entry));
+	if (!ev || !ev->nfields)
+		return 0;
+	v = calloc(ev->nfields, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < ev->nfields; i++) {
+		v[i] = strdup(ev->fields[i].name);
+		if (!v[i]) {
+			while (i--)
+				free(v[i]);
+			free(v);
+			return -ENOMEM;
+		}
+	}
+	*names = v;
+	return (int)ev->nfields;
+}
+
+static kshark_event_field_format field_format(unsigned int type)
+{
+	switch (type) {
+	case FXT_ARG_INT32:
+	case FXT_ARG_UINT32:
+	case FXT_ARG_INT64:
+	case FXT_ARG_UINT64:
+	case FXT_ARG_POINTER:
+	case FXT_ARG_KOID:
+	case FXT_ARG_BOOL:
+	case FXT_KS_ARG_STATE:
+		return KS_INTEGER_FIELD;
+	case FXT_ARG_DOUBLE:
+		return KS_FLOAT_FIELD;
+	default:
+		return KS_INVALID_FIELD;
+	}
+}
+
+static kshark_event_field_format
+fxt_get_field_type(struct kshark_data_stream *stream,
+		   const struct kshark_entry *entry, const char *field)
+{
+	int id = fxt_get_event_id(stream, entry);
+	const struct fxt_ks_event *ev = event_of(stream, id);
+	int i;
+
+	if (!ev)
+		return KS_INVALID_FIELD;
+	i = fxt_ks_field_find(stream_data(stream), id, field);
+	return i < 0 ? KS_INVALID_FIELD : field_format(ev->fields[i].type);
+}
+
+static int row_field_int64(const struct fxt_ks_data *d,
+			   const struct fxt_ks_row *row, const char *field,
+			   int64_t *val)
+{
+	const struct fxt_ks_arg *a;
+	int i;
+
+	i = fxt_ks_field_find(d, row->event, field);
+	if (i < 0)
+		return -EINVAL;
+	a = fxt_ks_row_arg(d, row, i);
+	if (!a)
+		return -ENOENT;
+	switch (field_format(a->type)) {
+	case KS_INTEGER_FIELD:
+		*val = a->v.i;
+		return 0;
+	case KS_FLOAT_FIELD:
+		*val = (int64_t)a->v.d;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+static int fxt_read_event_field(struct kshark_data_stream *stream,
+				      const struct kshark_entry *entry,
+				      const char *field, int64_t *val)
+{
+	struct fxt_ks_data *d = stream_data(stream);
+	const struct fxt_ks_row *row = entry_row(d, entry);
+
+	return row ? row_field_int64(d, row, field, val) : -EFAULT;
+}
+
+/* Event handlers of processing plugins get the row as their record. */
+static int fxt_read_record_field(struct kshark_data_stream *stream,
+				       void *rec, const char *field,
+				       int64_t *val)
+{
+	struct fxt_ks_data *d = stream_data(stream);
+	const struct fxt_ks_row *row = rec;
+
+	if (!d || row < d->rows || row >= d->rows + d->nrows)
+		return -EFAULT;
+	return row_field_int64(d, row, field, val);
+}
+
+static void stream_mark_idle_cpus(struct kshark_data_stream *stream,
+				  const struct fxt_ks_data *d)
+{
+	bool *busy = calloc((size_t)d->n_cpus, sizeof(*busy));
+	size_t i;
+	int cpu;
+
+	if (!busy)
+		return;
+	for (i = 0; i < d->nrows; i++)
+		busy[d->rows[i].cpu] = true;
+	for (cpu = 0; cpu < d->n_cpus; cpu++)
+		if (!busy[cpu])
+			kshark_hash_id_add(stream->idle_cpus, cpu);
+	free(busy);
+}
+
+static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
+				struct kshark_context *kshark_ctx,
+				struct kshark_entry ***data_rows)
+{
+	struct fxt_ks_data *d = stream_data(stream);
+	struct kshark_entry **rows, **last_on_cpu, *e;
+	size_t i = 0;
+	bool filter;
+
+	if (!d)
+		return -EFAULT;
+	rows = malloc((d->nrows ? d->nrows : 1) * sizeof(*rows));
+	last_on_cpu = calloc((size_t)d->n_cpus, sizeof(*last_on_cpu));
+	if (!rows || !last_on_cpu)
+		goto fail;
+	filter = kshark_filter_is_set(kshark_ctx, stream->stream_id);
+
+	for (i = 0; i < d->nrows; i++) {
+		const struct fxt_ks_row *row = &d->rows[i];
+
+		/* KernelShark frees every entry on its own. */
+		e = malloc(sizeof(*e));
+		if (!e)
+			goto fail;
+		rows[i] = e;
+		e->next = NULL;
+		e->visible = 0xff;
+		e->stream_id = stream->stream_id;
+		e->event_id = (int16_t)row_event_id(d, row);
+		e->cpu = row->cpu;
+		e->pid = row->pid;
+		e->offset = (int64_t)i;
+		e->ts = row->ts;
+		/* Collections walk entries CPU by CPU through next. */
+		if (last_on_cpu[row->cpu])
+			last_on_cpu[row->cpu]->next = e;
+		last_on_cpu[row->cpu] = e;
+
+		kshark_postprocess_entry(stream, (void *)row, e);
+		if (filter)
+			kshark_apply_filters(kshark_ctx, stream, e);
+	}
+	free(last_on_cpu);
+	stream_mark_idle_cpus(stream, d);
+	*data_rows = rows;
+	return (ssize_t)d->nrows;
+
+fail:
+	if (rows)
+		while (i--)
+			free(rows[i]);
+	free(rows);
+	free(last_on_cpu);
+	return -ENOMEM;
+}
+
+static ssize_t fxt_load_matrix(struct kshark_data_stream *stream,
+			       struct kshark_context *kshark_ctx,
+			       int16_t **event_array, int16_t **cpu_array,
+			       int32_t **pid_array, int64_t **offset_array,
+			       int64_t **ts_array)
+{
+	struct fxt_ks_data *d = stream_data(stream);
+	size_t i;
+
+	if (!d)
+		return -EFAULT;
+	if (!kshark_data_matrix_alloc(d->nrows ? d->nrows : 1, event_array,
+				      cpu_array, pid_array, offset_array,
+				      ts_array))
+		return -ENOMEM;
+	for (i = 0; i < d->nrows; i++) {
+		const struct fxt_ks_row *row = &d->rows[i];
+		int64_t ts = row->ts;
+
+		if (stream->calib && stream->calib_array)
+			stream->calib(&ts, stream->calib_array);
+		if (event_array)
+			(*event_array)[i] = (int16_t)row_event_id(d, row);
+		if (cpu_array)
+			(*cpu_array)[i] = row->cpu;
+		if (pid_array)
+			(*pid_array)[i] = row->pid;
+		if (offset_array)
+			(*offset_array)[i] = (int64_t)i;
+		if (ts_array)
+			(*ts_array)[i] = ts;
+	}
+	return (ssize_t)d->nrows;
+}
+
+const char *kshark_input_format(void)
+{
+	return PLUGIN_FXT_FORMAT;
+}
+
+/* An FXT file starts with the magic number record, in either byte order. */
+bool kshark_input_check(const char *file, char **format)
+{
+	static const uint8_t le[8] = { 0x10, 0x00, 0x04, 0x46,
+				       0x78, 0x54, 0x16, 0x00 };
+	static const uint8_t be[8] = { 0x00, 0x16, 0x54, 0x78,
+				       0x46, 0x04, 0x00, 0x10 };
+	uint8_t word[8];
+	ssize_t n;
+	int fd;
+
+	(void)format;
+	if (!file)
+		return false;
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = pread(fd, word, sizeof(word), 0);
+	close(fd);
+	return n == (ssize_t)sizeof(word) &&
+	       (!memcmp(word, le, sizeof(le)) || !memcmp(word, be, sizeof(be)));
+}
+
+static void iface_init(struct kshark_generic_stream_interface *iface)
+{
+	iface->type = KS_GENERIC_DATA_INTERFACE;
+	iface->get_pid = fxt_get_pid;
+	iface->get_event_id = fxt_get_event_id;
+	iface->get_event_name = fxt_get_event_name;
+	iface->get_task = fxt_get_task;
+	iface->get_info = fxt_get_info;
+	iface->aux_info = fxt_aux_info;
+	iface->find_event_id = fxt_find_event_id;
+	iface->get_all_event_ids = fxt_get_all_event_ids;
+	iface->dump_entry = fxt_dump_entry;
+	iface->get_all_event_field_names = fxt_get_field_names;
+	iface->get_event_field_type = fxt_get_field_type;
+	iface->read_event_field_int64 = fxt_read_event_field;
+	iface->read_record_field_int64 = fxt_read_record_field;
+	iface->load_entries = fxt_load_entries;
+	iface->load_matrix = fxt_load_matrix;
+}
+
+int kshark_input_initializer(struct kshark_data_stream *stream)
+{
+	struct kshark_generic_stream_interface *iface;
+	struct fxt_ks_data *d;
+	int32_t last = -1;
+	size_t i;
+	int ret;
+
+	iface = calloc(1, sizeof(*iface));
+	d = calloc(1, sizeof(*d));
+	if (!iface || !d) {
+		free(iface);
+		free(d);
+		return -ENOMEM;
+	}
+	ret = fxt_ks_data_load(d, stream->file);
+	if (ret) {
+		fprintf(stderr, "plugin-fxt: cannot load %s: %s\n",
+			stream->file, strerror(-ret));
+		free(iface);
+		free(d);
+		return ret;
+	}
+	iface_init(iface);
+	iface->handle = d;
+	stream->interface = iface;
+
+	stream->n_cpus = d->n_cpus;
+	stream->n_events = (int)d->nevents;
+	/* pid 0 is the idle thread, as in the converter and Perfetto. */
+	stream->idle_pid = 0;
+	for (i = 0; i < d->nrows; i++) {
+		if (d->rows[i].pid == last)
+			continue;
+		last = d->rows[i].pid;
+		kshark_hash_id_add(stream->tasks, last);
+	}
+	return 0;
+}
+
+int kshark_input_deinitializer(struct kshark_data_stream *stream)
+{
+	struct kshark_generic_stream_interface *iface = stream->interface;
+	struct fxt_ks_data *d;
+
+	if (!iface)
+		return 0;
+	d = iface->handle;
+	if (d) {
+		fxt_ks_data_free(d);
+		free(d);
+	}
+	/* libkshark frees the interface itself with the stream. */
+	iface->handle = NULL;
+	return 0;
+}

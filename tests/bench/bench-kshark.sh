@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# KernelShark's load time (kshark_open + kshark_load_entries, as the GUI
+# does it) for a .fxt against the .dat it was converted from: the same
+# trace of at least 500k events, loaded in the same process, warm cache.
+# Aim: the .fxt in at most half the time of the .dat.
+#
+#   BENCH_DAT=trace.dat   use this recording (default: record one once,
+#                         as root, into /tmp/trace-fxt-bench.dat)
+#   BENCH_REPS=N          loads per file (default 7)
+set -uo pipefail
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+PLUGIN=$TOP/kernelshark-plugin/plugin-fxt.so
+LOADER=$TOP/tests/bench/bench-kshark-load
+TRACE_FXT=$TOP/trace-cmd-plugin/trace-fxt
+RECORD=$TOP/../shared/tools/record-sample.sh
+DAT=${BENCH_DAT:-/tmp/trace-fxt-bench.dat}
+REPS=${BENCH_REPS:-7}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+echo "== KernelShark load: .dat vs .fxt (plugin-fxt.so)"
+for f in "$PLUGIN" "$LOADER"; do
+	[ -e "$f" ] || { echo "bench-kshark: $f not built (make)"; exit 1; }
+done
+
+# A busy few seconds of sched, irq, timer and syscall events.
+if [ ! -s "$DAT" ]; then
+	if [ "$(id -u)" -ne 0 ] || [ ! -x "$RECORD" ]; then
+		echo "bench-kshark: no $DAT and cannot record one (needs root and $RECORD)"
+		exit 0
+	fi
+	echo "recording $DAT ..."
+	BUFFER_KB=65536 "$RECORD" "$DAT" 6 sched irq timer raw_syscalls \
+		>/dev/null 2>&1 || { echo "bench-kshark: recording failed"; exit 0; }
+fi
+
+FXT=$TMP/bench.fxt
+if [ -x "$TRACE_FXT" ] && "$TRACE_FXT" convert "$DAT" -o "$FXT" -q \
+		>/dev/null 2>&1; then
+	same=yes
+else
+	# Without the converter there is no .fxt of the same trace: time a
+	# synthetic one of similar size instead and say so.
+	echo "NOTE: trace-fxt cannot convert $DAT; timing a synthetic .fxt" \
+	     "(not the same trace)"
+	"$TOP/kernelshark-plugin/fxt-ks-sample" -n 150000 "$FXT" || exit 1
+	same=no
+fi
+
+"$LOADER" -p "$PLUGIN" -r "$REPS" "$DAT" "$FXT" 2>/dev/null |
+	grep 'entries=' >"$TMP/out" || { echo "bench-kshark: load failed"; exit 1; }
+sed "s|$TMP/||" "$TMP/out"
+awk -v same="$same" -v dat="$(basename "$DAT")" '
+	{ for (i = 2; i <= NF; i++) { split($i, kv, "="); v[NR, kv[1]] = kv[2] } }
+	END {
+		printf("%s: %d entries, %.1f ms best / %.1f ms median\n", dat,
+		       v[1, "entries"], v[1, "best_ms"], v[1, "median_ms"])
+		printf(".fxt: %d entries, %.1f ms best / %.1f ms median\n",
+		       v[2, "entries"], v[2, "best_ms"], v[2, "median_ms"])
+		r = v[2, "best_ms"] / v[1, "best_ms"]
+		m = v[2, "median_ms"] / v[1, "median_ms"]
+		printf("ratio .fxt/.dat: %.2fx best, %.2fx median (aim <= 0.50x)%s\n",
+		       r, m, same == "yes" ? "" : " [different traces]")
+		if (v[1, "entries"] < 500000)
+			print "NOTE: fewer than 500k events in the .dat"
+	}' "$TMP/out"

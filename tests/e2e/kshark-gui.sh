@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# GUI smoke test: the real kernelshark, under Xvfb, with plugin-fxt.so on
+# a sample .fxt.  Checks that the main window comes up titled with the
+# file and that its table shows rows; keeps the screenshot
+# (KSHARK_SHOT, default /tmp/kshark-gui-shot.png).  Skips with a "# skip:"
+# line where no X server can run.
+. "$(dirname "$0")/lib.sh"
+
+PLUGIN=$TOP/kernelshark-plugin/plugin-fxt.so
+SAMPLE_GEN=$TOP/kernelshark-plugin/fxt-ks-sample
+SHOT=${KSHARK_SHOT:-/tmp/kshark-gui-shot.png}
+
+for tool in xvfb-run kernelshark xdotool import convert; do
+	if ! command -v "$tool" >/dev/null; then
+		echo "# skip: $tool not installed, no GUI smoke test"
+		exit 0
+	fi
+done
+if [ ! -f "$PLUGIN" ] || [ ! -x "$SAMPLE_GEN" ]; then
+	not_ok "plugin-fxt.so and fxt-ks-sample are built (run make)"
+	e2e_exit
+fi
+"$SAMPLE_GEN" -n 200 "$TMP/sample.fxt"
+
+# Runs inside the virtual X server: start kernelshark, wait for its
+# window, dismiss the dialog it shows to root, take the screenshot.
+cat > "$TMP/session.sh" <<'EOF'
+kernelshark -p "$PLUGIN" "$TMP/sample.fxt" >"$TMP/ks.log" 2>&1 &
+ks=$!
+wait_window() { # NAME: echo the id of the first window so named
+	local w i
+	for i in $(seq 60); do
+		w=$(xdotool search --name "$1" 2>/dev/null | head -1)
+		[ -n "$w" ] && { echo "$w"; return 0; }
+		sleep 0.5
+	done
+	return 1
+}
+wait_window kernelshark >/dev/null
+# As root, kernelshark first warns in a dialog; Return dismisses it.
+[ "$(id -u)" -eq 0 ] && { sleep 1; xdotool key Return; }
+win=$(wait_window 'Kernel Shark')
+sleep 2
+[ -n "$win" ] && xdotool getwindowname "$win" >"$TMP/title"
+[ -n "$win" ] && xdotool getwindowgeometry --shell "$win" >"$TMP/geometry"
+import -window root "$TMP/shot.png"
+kill "$ks" 2>/dev/null
+wait "$ks" 2>/dev/null
+exit 0
+EOF
+export PLUGIN TMP
+if ! timeout 90 xvfb-run -a -s "-screen 0 1280x1024x24" \
+		bash "$TMP/session.sh" 2>"$TMP/xvfb.err"; then
+	if grep -qi "cannot\|error\|failed" "$TMP/xvfb.err"; then
+		echo "# skip: no X server could run here: $(head -1 "$TMP/xvfb.err")"
+		exit 0
+	fi
+fi
+
+title=$(cat "$TMP/title" 2>/dev/null)
+check "kernelshark window came up with the .fxt (title: $title)" \
+	grep -q "sample.fxt" "$TMP/title"
+check "kernelshark loaded the plugin without complaint" \
+	bash -c "! grep -qi 'failed\|not found\|incomplete\|cannot' '$TMP/ks.log'"
+[ -f "$TMP/shot.png" ] && cp "$TMP/shot.png" "$SHOT"
+
+# The table fills the lower part of the window: count the lines of dark
+# text there (a row is text between light grid lines).
+rows=0
+if [ -f "$TMP/geometry" ] && [ -f "$TMP/shot.png" ]; then
+	. "$TMP/geometry"
+	y=$((Y + HEIGHT * 70 / 100)); h=$((HEIGHT * 22 / 100))
+	rows=$(convert "$TMP/shot.png" -crop "${WIDTH}x${h}+${X}+${y}" +repage \
+		-colorspace gray -threshold 40% -negate -scale '1x!' \
+		-depth 8 txt:- | awk -F'[(,)]' '
+		NR > 1 { dark = ($3 + 0 > 0) }
+		NR > 1 && dark && !prev { n++ }
+		{ prev = dark }
+		END { print n + 0 }')
+fi
+check "the event table shows rows ($rows text lines, screenshot $SHOT)" \
+	test "$rows" -ge 3
+e2e_exit
