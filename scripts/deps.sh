@@ -10,7 +10,8 @@ pkgs=(
 	libcunit1-dev libjson-c-dev libzstd-dev zlib1g-dev
 	libtraceevent-dev libtracefs-dev libtracecmd-dev trace-cmd
 	libkshark-dev kernelshark
-	xvfb xauth xdotool imagemagick jq
+	xvfb xauth xdotool imagemagick
+	python3 bc jq
 )
 
 missing=()

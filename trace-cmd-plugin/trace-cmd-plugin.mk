@@ -39,5 +39,15 @@ CLEAN_FILES	+= $(TRACE_FXT) $(TC_PLUGIN)
 
 .PHONY: install-trace-fxt
 install: install-trace-fxt
-install-trace-fxt: $(TRACE_FXT)
+install-trace-fxt: $(TRACE_FXT) $(TC_PLUGIN)
 	install -D -m 755 $(TRACE_FXT) $(DESTDIR)$(BINDIR)/trace-fxt
+	install -D -m 644 $(TC_PLUGIN) \
+		$(DESTDIR)$(TRACECMD_PLUGIN_INSTALL_DIR)/trace-fxt-input.so
+
+# The convert benchmark's floor: a bare tracecmd_iterate_events pass.
+TC_ITERATE	:= tests/bench/tc-iterate
+$(TC_ITERATE): tests/bench/tc-iterate.c | $(DEPS_STAMP)
+	$(CC) $(ALL_CFLAGS) $(TC_CFLAGS) -o $@ $< $(TC_LIBS)
+
+ALL_TARGETS	+= $(TC_ITERATE)
+CLEAN_FILES	+= $(TC_ITERATE)

@@ -10,6 +10,13 @@
 #include "trace-fxt.h"
 
 static const struct trace_fxt_cmd commands[] = {
+	{ "convert", "IN.dat -o OUT.fxt [-e SYS:EVENT,..] [-B BUFFER,..] "
+	  "[--cpu LIST] [--start SECS] [--end SECS] [--progress] [-q]",
+	  "convert a trace-cmd .dat to FXT (trace-cmd input plugin)",
+	  cmd_convert },
+	{ "report", "[--raw] FILE.fxt",
+	  "one line per event, as trace-cmd report (-R with --raw)",
+	  cmd_report },
 	{ "dump", "[--json] FILE.fxt",
 	  "print every record, decoded", cmd_dump },
 	{ "check", "FILE.fxt",

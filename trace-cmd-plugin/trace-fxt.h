@@ -16,6 +16,8 @@ struct trace_fxt_cmd {
 	int		(*run)(int argc, char **argv);
 };
 
+int cmd_convert(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# trace-fxt convert on real recordings: a v6 file, a zstd v7, an
+# uncompressed v7 (made here with trace-cmd convert), a two-buffer file,
+# and the committed samples (atrace markers, lost events, net events of up
+# to 19 fields - more than one FXT record holds).  For each:
+# conversion succeeds, trace-fxt check is clean, and every line of
+# `trace-cmd report -R` has its twin in `trace-fxt report --raw`
+# (compare-report.py).  Then the mapping's records are counted against
+# what trace-cmd reports: context switches, wakeups, task names, logs,
+# atrace slices, counters, lost events, one provider per buffer.
+. "$(dirname "$0")/lib.sh"
+COMPARE=$(dirname "$0")/compare-report.py
+export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
+
+files=()
+for f in "$SAMPLES/sched-irq-timer.v6.dat" "$SAMPLES/sched-irq-timer.dat" \
+	 "$SAMPLES/two-buffers.dat" "$TOP/samples/atrace-markers.dat" \
+	 "$TOP/samples/lost-events.dat" "$TOP/samples/net-events.dat"; do
+	if [ -r "$f" ]; then files+=("$f"); else echo "# no $f, skipped"; fi
+done
+if [ -r "$SAMPLES/sched-irq-timer.dat" ] &&
+   trace-cmd convert --compression none -i "$SAMPLES/sched-irq-timer.dat" \
+	-o "$TMP/uncompressed-v7.dat" > /dev/null 2>&1; then
+	files+=("$TMP/uncompressed-v7.dat")
+fi
+
+for f in "${files[@]}"; do
+	b=$(basename "$f" .dat)
+	fxt=$TMP/$b.fxt
+	ver=$(trace-cmd dump --summary "$f" 2>/dev/null |
+	      awk '/\[Version\]/ { v = $1 } /\[Compression algorithm\]/ { c = $1 }
+		   END { print "v" v (c ? " " c : "") }')
+	if ! $TRACE_FXT convert -q "$f" -o "$fxt"; then
+		not_ok "convert $b ($ver)"
+		continue
+	fi
+	ok "convert $b ($ver)"
+	check "check is clean on $b" $TRACE_FXT check "$fxt"
+	trace-cmd report -R "$f" > "$TMP/$b.ref" 2>/dev/null
+	$TRACE_FXT report --raw "$fxt" > "$TMP/$b.got"
+	if res=$(python3 "$COMPARE" "$TMP/$b.ref" "$TMP/$b.got"); then
+		ok "report --raw equals trace-cmd report -R on $b ($(echo "$res" | tail -1))"
+	else
+		echo "$res"
+		not_ok "report --raw equals trace-cmd report -R on $b"
+	fi
+
+	# what Perfetto draws, counted against trace-cmd's own lines
+	$TRACE_FXT dump --json "$fxt" > "$TMP/$b.json"
+	count() { jq -s "map(select($1)) | length" "$TMP/$b.json"; }
+	n_switch=$(grep -c ' sched_switch: ' "$TMP/$b.ref")
+	check "$b: one context switch record per sched_switch ($n_switch)" \
+		test "$(count '.record == "scheduling" and .kind == "context_switch"')" = "$n_switch"
+	n_wake=$(grep -cE ' sched_waking: | sched_wakeup_new: ' "$TMP/$b.ref")
+	[ "$(grep -c ' sched_waking: ' "$TMP/$b.ref")" -gt 0 ] ||
+		n_wake=$(grep -cE ' sched_wakeup(_new)?: ' "$TMP/$b.ref")
+	check "$b: one wakeup record per sched_waking/wakeup_new ($n_wake)" \
+		test "$(count '.record == "scheduling" and .kind == "thread_wakeup"')" = "$n_wake"
+	n_print=$(grep -c ' print: ' "$TMP/$b.ref")
+	check "$b: one log record per trace_marker write ($n_print)" \
+		test "$(count '.record == "log"')" = "$n_print"
+	# distinct comm-pid of the lines, <idle> and <...> aside
+	n_tasks=$(sed -nE 's/^([a-z0-9_]*: )? *(.*-[0-9]+) +\[[0-9]+\].*/\2/p' \
+		  "$TMP/$b.ref" | grep -v '^<' | sort -u | wc -l)
+	n_kobj=$(count '.record == "kernel_object" and .obj_type == 2 and (.args // [] | map(.name) | index("source") | not)')
+	check "$b: a named thread object for every named task trace-cmd shows ($n_tasks <= $n_kobj)" \
+		test "$n_tasks" -le "$n_kobj"
+	n_prov=$(( $(trace-cmd report -R "$f" 2>/dev/null | grep -c '^second: ') > 0 ? 2 : 1 ))
+	check "$b: one provider per buffer ($n_prov)" \
+		test "$(count '.record == "metadata" and .kind == "provider_info"')" = "$n_prov"
+	n_lost=$(grep -c 'EVENTS DROPPED' "$TMP/$b.ref")
+	check "$b: a buffer-full provider event per drop ($n_lost)" \
+		test "$(count '.kind == "provider_event"')" = "$n_lost"
+done
+
+# events of more than 14 fields continue in "<name>.cont" records
+n=$TMP/net-events.json
+if [ -r "$n" ]; then
+	check "net events: arguments past 15 continue in .cont events" \
+		test "$(jq -s 'map(select(.record == "event" and (.name | endswith(".cont")))) | length' "$n")" -gt 0
+fi
+
+# atrace markers: B/E slices, C counters, S/F async pairs
+a=$TMP/atrace-markers.json
+if [ -r "$a" ]; then
+	ev() { jq -s "map(select(.record == \"event\" and .category == \"atrace\" and .event == \"$1\")) | length" "$a"; }
+	for k in "duration_begin 5" "duration_end 5" "counter 5" \
+		 "async_begin 5" "async_end 5"; do
+		set -- $k
+		check "atrace markers: $2 $1 events" test "$(ev "$1")" = "$2"
+	done
+	check "atrace markers: counter 'queue depth' value 15 at the end" \
+		test "$(jq -s 'map(select(.category == "atrace" and .event == "counter"))[-1].args[0].value' "$a")" = 15
+	check "file options kept: uname and clock in trace-cmd:file_info" \
+		jq -se 'map(select(.name == "file_info"))[0].args | map(.name) | (index("uname") != null and index("clock") != null)' "$a"
+fi
+e2e_exit

@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd-convert.c - trace-fxt convert IN.dat -o OUT.fxt
+ *
+ * trace-fxt is the host of the trace-cmd input plugin: it opens the .dat
+ * with libtracecmd, hangs the request on the handle and lets libtracecmd
+ * load its plugins (its system directory, $TRACECMD_PLUGIN_DIR,
+ * ~/.local/lib/trace-cmd/plugins/).  If none of them took the request it
+ * tries trace-fxt-input.so in the install directory and then next to the
+ * trace-fxt binary (the build tree).  The FXT goes to a temporary file
+ * beside OUT that is renamed over OUT only once it is complete.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <trace-cmd.h>
+
+#include "fxt-format.h"
+#include "fxt-input.h"
+#include "trace-fxt.h"
+
+#ifndef TRACE_FXT_PLUGIN_DIR
+#define TRACE_FXT_PLUGIN_DIR ""
+#endif
+
+#define MAX_SELECT	256
+
+struct convert_args {
+	const char	*in;
+	const char	*out;
+	const char	*events[MAX_SELECT];
+	const char	*buffers[MAX_SELECT];
+	bool		quiet;
+};
+
+/* "0,2-5" into a mask of CPUs (>= 256 kept as "any high CPU"). */
+static int parse_cpus(const char *s, struct fxt_input_opts *o)
+{
+	char *end;
+	long a, b, c;
+
+	while (*s) {
+		a = strtol(s, &end, 10);
+		if (end == s || a < 0)
+			return -1;
+		b = a;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtol(s, &end, 10);
+			if (end == s || b < a)
+				return -1;
+		}
+		for (c = a; c <= b && c < 256; c++)
+			o->cpu_mask[c / 64] |= 1ULL << (c % 64);
+		if (b >= 256)
+			o->cpu_any_high = true;
+		if (*end == ',')
+			end++;
+		else if (*end)
+			return -1;
+		s = end;
+	}
+	return 0;
+}
+
+/* Seconds as trace-cmd report prints them ("552.275297") into ns. */
+static int parse_secs(const char *s, uint64_t *ns)
+{
+	char *end;
+	double d = strtod(s, &end);
+
+	if (end == s || *end || d < 0)
+		return -1;
+	*ns = (uint64_t)(d * 1e9 + 0.5);
+	return 0;
+}
+
+/* Split "a,b,c" into @list (which keeps pointers into @s). */
+static int add_list(char *s, const char **list, unsigned int *n)
+{
+	char *tok, *save = NULL;
+
+	for (tok = strtok_r(s, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (*n == MAX_SELECT)
+			return -1;
+		list[(*n)++] = tok;
+	}
+	return 0;
+}
+
+static bool file_has_magic(const char *path, const char *magic, size_t len,
+			   int *err)
+{
+	char buf[16];
+	ssize_t r;
+	int fd = open(path, O_RDONLY);
+
+	*err = 0;
+	if (fd < 0) {
+		*err = errno;
+		return false;
+	}
+	r = read(fd, buf, len);
+	close(fd);
+	return r == (ssize_t)len && !memcmp(buf, magic, len);
+}
+
+/* tracecmd_init_data() with its printf()s to stdout silenced. */
+static int init_data_quietly(struct tracecmd_input *handle)
+{
+	int saved, null, ret;
+
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	null = open("/dev/null", O_WRONLY);
+	if (saved >= 0 && null >= 0)
+		dup2(null, STDOUT_FILENO);
+	ret = tracecmd_init_data(handle);
+	fflush(stdout);
+	if (saved >= 0 && null >= 0)
+		dup2(saved, STDOUT_FILENO);
+	if (saved >= 0)
+		close(saved);
+	if (null >= 0)
+		close(null);
+	return ret < 0 ? -1 : 0;
+}
+
+/* Call the loader of the plugin at @path, the way libtracecmd does. */
+static void *try_plugin(const char *dir, struct trace_plugin_context *ctx)
+{
+	int (*loader)(struct trace_plugin_context *);
+	char path[PATH_MAX];
+	void *h;
+
+	if (!dir || !*dir)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/%s", dir, FXT_INPUT_PLUGIN_NAME);
+	if (access(path, R_OK))
+		return NULL;
+	h = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+	if (!h) {
+		trace_fxt_err("cannot load %s: %s", path, dlerror());
+		return NULL;
+	}
+	loader = (int (*)(struct trace_plugin_context *))
+		 dlsym(h, "tracecmd_plugin_loader");
+	if (loader)
+		loader(ctx);
+	return h;
+}
+
+static void exe_dir(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	char *slash;
+
+	if (n <= 0) {
+		buf[0] = '\0';
+		return;
+	}
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (slash)
+		*slash = '\0';
+}
+
+static void say_searched(void)
+{
+	const char *env = getenv("TRACECMD_PLUGIN_DIR");
+	const char *home = getenv("HOME");
+	char exe[PATH_MAX];
+
+	exe_dir(exe, sizeof(exe));
+	trace_fxt_err("no trace-cmd input plugin (%s) found; searched:",
+		      FXT_INPUT_PLUGIN_NAME);
+	fprintf(stderr, "  libtracecmd's system plugin directory\n");
+	fprintf(stderr, "  $TRACECMD_PLUGIN_DIR (%s)\n", env ? env : "unset");
+	fprintf(stderr, "  %s/.local/lib/trace-cmd/plugins/\n",
+		home ? home : "~");
+	if (*TRACE_FXT_PLUGIN_DIR)
+		fprintf(stderr, "  %s (install directory)\n",
+			TRACE_FXT_PLUGIN_DIR);
+	fprintf(stderr, "  %s (next to trace-fxt)\n", exe);
+	fprintf(stderr, "set TRACECMD_PLUGIN_DIR to the directory holding "
+		"%s, or run 'make install'\n", FXT_INPUT_PLUGIN_NAME);
+}
+
+/* Run the plugin on @handle; 0 when a plugin took the request. */
+static int run_plugin(struct tracecmd_input *handle, struct fxt_input_req *req)
+{
+	struct trace_plugin_context *ctx;
+	struct trace_plugin_list *list;
+	void *extra = NULL;
+	char exe[PATH_MAX];
+
+	ctx = tracecmd_plugin_context_create(FXT_TRACECMD_INPUT, handle);
+	if (!ctx)
+		return -ENOMEM;
+	tracecmd_set_private(handle, req);
+	list = tracecmd_load_plugins(ctx);
+	if (!req->res.done)
+		extra = try_plugin(TRACE_FXT_PLUGIN_DIR, ctx);
+	if (!req->res.done) {
+		if (extra)
+			dlclose(extra);
+		exe_dir(exe, sizeof(exe));
+		extra = try_plugin(exe, ctx);
+	}
+	tracecmd_unload_plugins(list, ctx);
+	if (extra)
+		dlclose(extra);
+	tracecmd_set_private(handle, NULL);
+	free(ctx);
+	return req->res.done ? 0 : -ENOENT;
+}
+
+static int convert(struct convert_args *a, struct fxt_input_req *req)
+{
+	struct tracecmd_input *handle;
+	char *tmp;
+	int fd, ret, err;
+
+	if (!file_has_magic(a->in, "\x17\x08\x44tracing", 10, &err)) {
+		if (err) {
+			trace_fxt_err("cannot read %s: %s", a->in,
+				      strerror(err));
+			return 1;
+		}
+		if (file_has_magic(a->in, "\x10\x00\x04\x46\x78\x54\x16\x00",
+				   8, &err))
+			trace_fxt_err("%s is already FXT; FXT to .dat "
+				      "conversion is not available here",
+				      a->in);
+		else
+			trace_fxt_err("%s is not a trace-cmd trace file "
+				      "(no trace.dat magic)", a->in);
+		return 1;
+	}
+	tracecmd_set_loglevel(TEP_LOG_CRITICAL);
+	handle = tracecmd_open_head(a->in, 0);
+	if (!handle) {
+		trace_fxt_err("cannot open %s with libtracecmd: truncated or "
+			      "corrupt trace file?", a->in);
+		return 1;
+	}
+	/*
+	 * Not tracecmd_open(): when the CPU data runs past the end of the
+	 * file, its cleanup crashes in libtracecmd 3.1.6.  A handle that
+	 * failed here is left to the exit instead of tracecmd_close().
+	 * libtracecmd also says why on stdout; keep stdout for data.
+	 */
+	if (init_data_quietly(handle)) {
+		trace_fxt_err("cannot read the trace data of %s: the file is "
+			      "truncated or corrupt", a->in);
+		return 1;
+	}
+
+	if (asprintf(&tmp, "%s.XXXXXX", a->out) < 0) {
+		tracecmd_close(handle);
+		return 1;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		trace_fxt_err("cannot write %s: %s", a->out, strerror(errno));
+		free(tmp);
+		tracecmd_close(handle);
+		return 1;
+	}
+	fchmod(fd, 0644 & ~umask(umask(0)));
+	req->out_fd = fd;
+
+	ret = run_plugin(handle, req);
+	tracecmd_close(handle);
+	if (ret == -ENOENT) {
+		say_searched();
+		goto fail;
+	}
+	if (!a->quiet)
+		fprintf(stderr, "trace-fxt: using plugin %s\n",
+			req->res.plugin);
+	if (req->res.status) {
+		trace_fxt_err("converting %s failed: %s", a->in,
+			      req->res.error[0] ? req->res.error :
+			      strerror(-req->res.status));
+		goto fail;
+	}
+	if (close(fd)) {
+		fd = -1;
+		trace_fxt_err("cannot write %s: %s", a->out, strerror(errno));
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, a->out)) {
+		trace_fxt_err("cannot write %s: %s", a->out, strerror(errno));
+		goto fail;
+	}
+	if (!a->quiet)
+		fprintf(stderr, "trace-fxt: %s -> %s: %llu of %llu events, "
+			"%u buffer%s, %llu bytes\n", a->in, a->out,
+			(unsigned long long)req->res.events_out,
+			(unsigned long long)req->res.records_in,
+			req->res.providers, req->res.providers == 1 ? "" : "s",
+			(unsigned long long)req->res.bytes_out);
+	free(tmp);
+	return 0;
+fail:
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	free(tmp);
+	return 1;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output",	required_argument, NULL, 'o' },
+		{ "events",	required_argument, NULL, 'e' },
+		{ "buffer",	required_argument, NULL, 'B' },
+		{ "cpu",	required_argument, NULL, 'c' },
+		{ "start",	required_argument, NULL, 's' },
+		{ "end",	required_argument, NULL, 'E' },
+		{ "progress",	no_argument,	   NULL, 'p' },
+		{ "quiet",	no_argument,	   NULL, 'q' },
+		{ "help",	no_argument,	   NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct convert_args a = { 0 };
+	struct fxt_input_req req = {
+		.magic = FXT_INPUT_MAGIC,
+		.abi = FXT_INPUT_ABI,
+		.out_fd = -1,
+	};
+	struct fxt_input_opts *o = &req.opts;
+	int c;
+
+	o->events = a.events;
+	o->buffers = a.buffers;
+	o->end_ts = UINT64_MAX;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:e:B:c:qh", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			a.out = optarg;
+			break;
+		case 'e':
+			if (add_list(optarg, a.events, &o->nr_events))
+				return trace_fxt_usage("convert");
+			break;
+		case 'B':
+			if (add_list(optarg, a.buffers, &o->nr_buffers))
+				return trace_fxt_usage("convert");
+			break;
+		case 'c':
+			if (parse_cpus(optarg, o)) {
+				trace_fxt_err("bad CPU list '%s'", optarg);
+				return 2;
+			}
+			break;
+		case 's':
+		case 'E':
+			if (parse_secs(optarg, c == 's' ? &o->start_ts :
+						     &o->end_ts)) {
+				trace_fxt_err("bad time '%s' (seconds)", optarg);
+				return 2;
+			}
+			break;
+		case 'p':
+			o->progress = true;
+			break;
+		case 'q':
+			a.quiet = true;
+			break;
+		default:
+			return trace_fxt_usage("convert");
+		}
+	}
+	if (optind != argc - 1 || !a.out)
+		return trace_fxt_usage("convert");
+	a.in = argv[optind];
+	return convert(&a, &req);
+}

@@ -1,0 +1,505 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd-report.c - trace-fxt report [--raw] FILE.fxt
+ *
+ * One line per event in trace-cmd report's layout:
+ *   comm-pid [cpu] seconds: event: field=value ...
+ * For FXT converted from a .dat (instant events whose first argument is
+ * the record's "cpu"), --raw is meant to equal `trace-cmd report -R` of
+ * the source: the task name comes from the thread's kernel object (the
+ * file's saved cmdlines), the time column is formatted as trace-cmd
+ * formats it, and each field prints its "<field>.text" rendering when
+ * the converter kept one.  Without --raw the same fields are printed: the
+ * events' print formats are not in the FXT, so trace-cmd's pretty text
+ * cannot be rebuilt.  Other FXT events print as category:name with their
+ * arguments; records that are not events are not shown (see dump).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fxt-format.h"
+#include "fxt-print.h"
+#include "fxt-reader.h"
+#include "trace-fxt.h"
+
+#define TEXT_SUFFIX	".text"
+#define CONT_SUFFIX	".cont"
+
+struct name_slot {
+	uint64_t	koid;
+	char		*name;
+};
+
+struct report_provider {
+	uint32_t	id;
+	char		*name;
+	bool		top;
+	bool		in_usecs;
+};
+
+struct report {
+	bool			raw;
+	struct name_slot	*names;		/* open addressing by koid */
+	size_t			nr_names, sz_names;
+	struct report_provider	*provs;
+	size_t			nr_provs;
+	int			prefix_width;	/* -1: no buffer prefix */
+	bool			header_done;
+	char			*line;		/* the event being built */
+	size_t			len, cap;
+	bool			pending;
+	bool			lost_pending;	/* event line: no prefix */
+	uint64_t		lines;
+};
+
+static int line_grow(struct report *r, size_t more)
+{
+	char *p;
+	size_t cap;
+
+	if (r->len + more + 1 <= r->cap)
+		return 0;
+	cap = (r->len + more + 1) * 2;
+	p = realloc(r->line, cap);
+	if (!p)
+		return -ENOMEM;
+	r->line = p;
+	r->cap = cap;
+	return 0;
+}
+
+static void line_add(struct report *r, const char *s, size_t n)
+{
+	if (line_grow(r, n))
+		return;
+	memcpy(r->line + r->len, s, n);
+	r->len += n;
+	r->line[r->len] = '\0';
+}
+
+static void line_printf(struct report *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void line_printf(struct report *r, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || line_grow(r, n))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->line + r->len, n + 1, fmt, ap);
+	va_end(ap);
+	r->len += n;
+}
+
+static void line_flush(struct report *r)
+{
+	if (!r->pending)
+		return;
+	/* as trace-cmd: a line's own trailing newline ends it */
+	if (!r->len || r->line[r->len - 1] != '\n')
+		line_add(r, "\n", 1);
+	fwrite(r->line, 1, r->len, stdout);
+	r->len = 0;
+	r->pending = false;
+	r->lines++;
+}
+
+static uint64_t koid_hash(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	return k ^ (k >> 33);
+}
+
+static struct name_slot *name_find(struct report *r, uint64_t koid)
+{
+	size_t i;
+
+	if (!r->sz_names)
+		return NULL;
+	for (i = koid_hash(koid) & (r->sz_names - 1); r->names[i].name;
+	     i = (i + 1) & (r->sz_names - 1))
+		if (r->names[i].koid == koid)
+			return &r->names[i];
+	return NULL;
+}
+
+static int name_set(struct report *r, uint64_t koid, struct fxt_str name)
+{
+	struct name_slot *s = name_find(r, koid);
+	char *copy = strndup(name.ptr ? name.ptr : "", name.len);
+	size_t i;
+
+	if (!copy)
+		return -ENOMEM;
+	if (s) {
+		free(s->name);
+		s->name = copy;
+		return 0;
+	}
+	if ((r->nr_names + 1) * 2 > r->sz_names) {
+		struct name_slot *old = r->names;
+		size_t oldsz = r->sz_names, j;
+
+		r->sz_names = oldsz ? oldsz * 2 : 1024;
+		r->names = calloc(r->sz_names, sizeof(*r->names));
+		if (!r->names) {
+			free(copy);
+			return -ENOMEM;
+		}
+		for (j = 0; j < oldsz; j++) {
+			if (!old[j].name)
+				continue;
+			for (i = koid_hash(old[j].koid) & (r->sz_names - 1);
+			     r->names[i].name; i = (i + 1) & (r->sz_names - 1))
+				;
+			r->names[i] = old[j];
+		}
+		free(old);
+	}
+	for (i = koid_hash(koid) & (r->sz_names - 1); r->names[i].name;
+	     i = (i + 1) & (r->sz_names - 1))
+		;
+	r->names[i].koid = koid;
+	r->names[i].name = copy;
+	r->nr_names++;
+	return 0;
+}
+
+static struct report_provider *prov_find(struct report *r, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_provs; i++)
+		if (r->provs[i].id == id)
+			return &r->provs[i];
+	return NULL;
+}
+
+static int prov_add(struct report *r, uint32_t id, struct fxt_str name)
+{
+	struct report_provider *p = prov_find(r, id);
+	int instances = 0, width = 0;
+	size_t i;
+
+	if (!p) {
+		p = realloc(r->provs, (r->nr_provs + 1) * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		r->provs = p;
+		p = &r->provs[r->nr_provs++];
+		memset(p, 0, sizeof(*p));
+		p->id = id;
+		p->in_usecs = true;
+	}
+	free(p->name);
+	p->name = strndup(name.ptr ? name.ptr : "", name.len);
+	p->top = fxt_str_eq(name, "top");
+	/* trace-cmd prefixes lines with the buffer once there are several */
+	for (i = 0; i < r->nr_provs; i++) {
+		if (r->provs[i].top || !r->provs[i].name)
+			continue;
+		instances++;
+		if ((int)strlen(r->provs[i].name) > width)
+			width = strlen(r->provs[i].name);
+	}
+	r->prefix_width = instances ? width : -1;
+	return 0;
+}
+
+static const struct fxt_arg *arg_named(const struct fxt_event *ev,
+				       const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ev->nargs; i++)
+		if (fxt_str_eq(ev->args[i].name, name))
+			return &ev->args[i];
+	return NULL;
+}
+
+static bool arg_is_int(const struct fxt_arg *a, uint64_t *v)
+{
+	switch (a->type) {
+	case FXT_ARG_INT32:
+		*v = a->i32;
+		return true;
+	case FXT_ARG_UINT32:
+		*v = a->u32;
+		return true;
+	case FXT_ARG_INT64:
+	case FXT_ARG_UINT64:
+		*v = a->u64;
+		return true;
+	}
+	return false;
+}
+
+static void file_info(struct report *r, const struct fxt_record *rec)
+{
+	struct report_provider *p = prov_find(r, rec->provider_id);
+	const struct fxt_arg *a;
+	uint64_t v;
+
+	a = arg_named(&rec->event, "in_usecs");
+	if (p && a && arg_is_int(a, &v))
+		p->in_usecs = v;
+	a = arg_named(&rec->event, "cpus");
+	if (!r->header_done && a && arg_is_int(a, &v)) {
+		printf("cpus=%" PRIu64 "\n", v);
+		r->header_done = true;
+	}
+}
+
+static void put_prefix(struct report *r, uint32_t provider_id)
+{
+	struct report_provider *p = prov_find(r, provider_id);
+
+	if (r->prefix_width < 0)
+		return;
+	if (p && !p->top)
+		line_printf(r, "%*s: ", r->prefix_width, p->name);
+	else
+		line_printf(r, "%*s  ", r->prefix_width, "");
+}
+
+static void put_value(struct report *r, const struct fxt_arg *a)
+{
+	char buf[64];
+
+	switch (a->type) {
+	case FXT_ARG_INT32:
+		line_printf(r, "%d", a->i32);
+		return;
+	case FXT_ARG_UINT32:
+		line_printf(r, "%u", a->u32);
+		return;
+	case FXT_ARG_INT64:
+		line_printf(r, "%" PRId64, a->i64);
+		return;
+	case FXT_ARG_UINT64:
+		line_printf(r, "%" PRIu64, a->u64);
+		return;
+	case FXT_ARG_POINTER:
+		line_printf(r, "0x%" PRIx64, a->ptr);
+		return;
+	case FXT_ARG_STRING:
+		line_add(r, a->str.ptr, a->str.len);
+		return;
+	default:
+		fxt_print_arg_value(buf, sizeof(buf), a, 0);
+		line_add(r, buf, strlen(buf));
+	}
+}
+
+static bool is_text_of(const struct fxt_arg *t, const struct fxt_arg *a)
+{
+	size_t n = a->name.len;
+
+	return t->type == FXT_ARG_STRING &&
+	       t->name.len == n + sizeof(TEXT_SUFFIX) - 1 &&
+	       !memcmp(t->name.ptr, a->name.ptr, n) &&
+	       !memcmp(t->name.ptr + n, TEXT_SUFFIX, sizeof(TEXT_SUFFIX) - 1);
+}
+
+/* " name=value" for each field argument, from argument @i on. */
+static void put_fields(struct report *r, const struct fxt_arg *args,
+		       unsigned int nargs, unsigned int i)
+{
+	for (; i < nargs; i++) {
+		const struct fxt_arg *a = &args[i];
+
+		if (a->name.len > 7 && !memcmp(a->name.ptr, "common_", 7))
+			continue;
+		line_add(r, " ", 1);
+		line_add(r, a->name.ptr, a->name.len);
+		line_add(r, "=", 1);
+		if (i + 1 < nargs && is_text_of(&args[i + 1], a)) {
+			put_value(r, &args[i + 1]);
+			i++;
+			continue;
+		}
+		put_value(r, a);
+	}
+}
+
+static void put_time(struct report *r, uint64_t ts, bool in_usecs)
+{
+	if (in_usecs) {
+		ts = (ts + 500) / 1000;
+		line_printf(r, " %5" PRIu64 ".%06" PRIu64 ":", ts / 1000000,
+			    ts % 1000000);
+	} else {
+		line_printf(r, " %5" PRIu64 ".%012" PRIu64 ":",
+			    ts / UINT64_C(1000000000000),
+			    ts % UINT64_C(1000000000000));
+	}
+}
+
+static uint64_t to_ns(uint64_t ts, uint64_t tps)
+{
+	if (tps == 1000000000ULL || !tps)
+		return ts;
+	return (uint64_t)((long double)ts * 1e9L / tps);
+}
+
+static void report_event(struct report *r, const struct fxt_record *rec,
+			 uint64_t tps)
+{
+	const struct fxt_event *ev = &rec->event;
+	struct report_provider *p = prov_find(r, rec->provider_id);
+	const struct fxt_arg *cpu = ev->nargs ? &ev->args[0] : NULL;
+	bool ftrace = cpu && cpu->type == FXT_ARG_UINT32 &&
+		      fxt_str_eq(cpu->name, "cpu");
+	struct name_slot *ns;
+	const char *comm;
+	size_t n = ev->name.len;
+	static const char spaces[] = "                    ";
+
+	if (fxt_str_eq(ev->category, "trace-cmd")) {
+		if (fxt_str_eq(ev->name, "file_info")) {
+			file_info(r, rec);
+		} else if (fxt_str_eq(ev->name, "lost_events") && ftrace) {
+			const struct fxt_arg *c = arg_named(ev, "count");
+
+			line_flush(r);
+			put_prefix(r, rec->provider_id);
+			if (c && c->type == FXT_ARG_INT64 && c->i64 > 0)
+				line_printf(r, "CPU:%u [%" PRId64
+					    " EVENTS DROPPED]\n", cpu->u32,
+					    c->i64);
+			else
+				line_printf(r, "CPU:%u [EVENTS DROPPED]\n",
+					    cpu->u32);
+			/* the event line follows without a prefix */
+			r->pending = false;
+			fwrite(r->line, 1, r->len, stdout);
+			r->len = 0;
+			r->lost_pending = true;
+		}
+		return;
+	}
+	/* the arguments past the first record's 15 follow in ".cont"s */
+	if (n > sizeof(CONT_SUFFIX) - 1 &&
+	    !memcmp(ev->name.ptr + n - (sizeof(CONT_SUFFIX) - 1), CONT_SUFFIX,
+		    sizeof(CONT_SUFFIX) - 1) && r->pending) {
+		put_fields(r, ev->args, ev->nargs, 0);
+		return;
+	}
+	if (ev->type != FXT_EVENT_INSTANT)
+		return;
+	line_flush(r);
+	if (!r->lost_pending)
+		put_prefix(r, rec->provider_id);
+	r->lost_pending = false;
+	r->pending = true;
+
+	ns = name_find(r, ev->thread.tid);
+	comm = !ev->thread.tid ? "<idle>" : ns ? ns->name : "<...>";
+	line_printf(r, "%16s-%-5" PRIu64, comm, ev->thread.tid);
+	if (ftrace)
+		line_printf(r, " [%03u]", cpu->u32);
+	else
+		line_add(r, " [---]", 6);
+	put_time(r, to_ns(ev->ts, tps), p ? p->in_usecs : true);
+	line_add(r, " ", 1);
+	if (!ftrace) {
+		line_add(r, ev->category.ptr, ev->category.len);
+		line_add(r, ":", 1);
+	}
+	line_add(r, ev->name.ptr, ev->name.len);
+	line_add(r, ": ", 2);
+	if (n < 20)
+		line_add(r, spaces, 20 - n);
+	put_fields(r, ev->args, ev->nargs, ftrace ? 1 : 0);
+}
+
+static void report_kobj(struct report *r, const struct fxt_record *rec)
+{
+	unsigned int i;
+
+	if (rec->kobj.obj_type != FXT_OBJ_THREAD)
+		return;
+	/* names only events revealed are not the ones trace-cmd shows */
+	for (i = 0; i < rec->kobj.nargs; i++)
+		if (fxt_str_eq(rec->kobj.args[i].name, "source"))
+			return;
+	name_set(r, rec->kobj.koid, rec->kobj.name);
+}
+
+static void report_free(struct report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->sz_names; i++)
+		free(r->names[i].name);
+	free(r->names);
+	for (i = 0; i < r->nr_provs; i++)
+		free(r->provs[i].name);
+	free(r->provs);
+	free(r->line);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "raw",	no_argument, NULL, 'R' },
+		{ "help",	no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct report r = { .prefix_width = -1 };
+	struct fxt_reader *rd;
+	struct fxt_record rec;
+	int c, ret;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "Rh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'R':
+			r.raw = true;
+			break;
+		default:
+			return trace_fxt_usage("report");
+		}
+	}
+	if (optind != argc - 1)
+		return trace_fxt_usage("report");
+	rd = fxt_reader_open(argv[optind], 0);
+	if (!rd) {
+		trace_fxt_err("cannot read %s: %s", argv[optind],
+			      strerror(errno));
+		return 1;
+	}
+	while ((ret = fxt_reader_next(rd, &rec)) > 0) {
+		switch (rec.type) {
+		case FXT_REC_METADATA:
+			if (rec.meta.type == FXT_META_PROVIDER_INFO)
+				prov_add(&r, rec.meta.provider_id,
+					 rec.meta.name);
+			break;
+		case FXT_REC_KERNEL_OBJ:
+			report_kobj(&r, &rec);
+			break;
+		case FXT_REC_EVENT:
+			report_event(&r, &rec,
+				     fxt_reader_ticks_per_second(rd));
+			break;
+		}
+	}
+	line_flush(&r);
+	if (ret < 0)
+		trace_fxt_err("%s", fxt_reader_error(rd));
+	fxt_reader_close(rd);
+	report_free(&r);
+	return ret < 0 ? 1 : 0;
+}

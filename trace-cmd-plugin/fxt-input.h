@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * fxt-input.h - the contract between the trace-fxt host and the trace-cmd
+ * input plugin (trace-fxt-input.so).
+ *
+ * libtracecmd hands a plugin nothing but its input handle, so the host
+ * hangs a request on that handle (tracecmd_set_private) before it loads
+ * plugins.  The plugin only acts on a handle whose private pointer carries
+ * the magic and ABI below; any other host's handle is left alone.  The
+ * plugin reports back through the same structure, so the host can say
+ * which plugin ran and why a conversion failed.
+ */
+#ifndef _FXT_INPUT_H
+#define _FXT_INPUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define FXT_INPUT_MAGIC		0x46585449U	/* "FXTI" */
+#define FXT_INPUT_ABI		1
+#define FXT_INPUT_PLUGIN_NAME	"trace-fxt-input.so"
+
+/*
+ * The few libtracecmd entry points that the library exports but only
+ * declares in trace-cmd's private header.
+ */
+struct trace_plugin_context;
+struct trace_plugin_list;
+struct tracecmd_input;
+
+struct trace_plugin_context *
+tracecmd_plugin_context_create(int context, void *data);
+struct tracecmd_input *
+tracecmd_plugin_context_input(struct trace_plugin_context *ctx);
+struct trace_plugin_list *
+tracecmd_load_plugins(struct trace_plugin_context *ctx);
+void tracecmd_unload_plugins(struct trace_plugin_list *list,
+			     struct trace_plugin_context *ctx);
+const char *tracecmd_get_uname(struct tracecmd_input *handle);
+const char *tracecmd_get_version(struct tracecmd_input *handle);
+const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
+const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
+unsigned long tracecmd_get_flags(struct tracecmd_input *handle);
+unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
+int tracecmd_get_file_compress_proto(struct tracecmd_input *handle,
+				     const char **name, const char **version);
+bool tracecmd_get_use_trace_clock(struct tracecmd_input *handle);
+int tracecmd_cpus(struct tracecmd_input *handle);
+int tracecmd_page_size(struct tracecmd_input *handle);
+int tracecmd_long_size(struct tracecmd_input *handle);
+struct tep_record *tracecmd_read_cpu_last(struct tracecmd_input *handle,
+					  int cpu);
+void tracecmd_set_all_cpus_to_timestamp(struct tracecmd_input *handle,
+					unsigned long long time);
+
+#define FXT_TRACECMD_INPUT	0	/* enum tracecmd_context */
+#define FXT_TRACECMD_IN_USECS	(1 << 2)	/* TRACECMD_FL_IN_USECS */
+
+/* What the host asks for. */
+struct fxt_input_opts {
+	const char	**events;	/* "system:name", "name" or "system:*" */
+	unsigned int	nr_events;
+	const char	**buffers;	/* "top" or instance names; none = all */
+	unsigned int	nr_buffers;
+	uint64_t	cpu_mask[4];	/* CPUs 0..255; all zero = every CPU */
+	bool		cpu_any_high;	/* CPUs >= 256 kept when a mask is set */
+	uint64_t	start_ts;	/* keep events with start <= ts <= end */
+	uint64_t	end_ts;
+	bool		progress;	/* percentage on stderr */
+};
+
+/* What the plugin reports. */
+struct fxt_input_result {
+	bool		done;		/* a plugin took the request */
+	int		status;		/* 0 or a negative errno */
+	char		plugin[512];	/* path of the plugin that ran */
+	char		error[512];	/* why it failed, for the user */
+	uint64_t	records_in;	/* ftrace records read */
+	uint64_t	events_out;	/* ftrace records written */
+	uint64_t	bytes_out;
+	unsigned int	providers;
+};
+
+struct fxt_input_req {
+	uint32_t		magic;
+	uint32_t		abi;
+	int			out_fd;	/* stays the host's */
+	struct fxt_input_opts	opts;
+	struct fxt_input_result	res;
+};
+
+#endif /* _FXT_INPUT_H */

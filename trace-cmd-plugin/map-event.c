@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * map-event.c - any ftrace event as an FXT instant event.
+ *
+ * category = system, name = event name, arguments: the record's CPU
+ * first, common_flags and common_preempt_count when not zero, then one
+ * argument per field in format order.  Integers keep their size and sign
+ * (s8..s32 -> int32, u8..u32 -> uint32, 64-bit -> int64/uint64), pointer
+ * fields are pointers, strings are strings, and any other array is kept
+ * byte for byte as the text "ARRAY[xx, yy, ...]" that trace-cmd report -R
+ * prints for it.  A field that -R shows through the event's print format
+ * as something other than its number (%ps symbols, %s of a kernel
+ * string) is followed by "<field>.text" holding that rendering, so the
+ * FXT alone reproduces -R (hex or octal without a "0x" counts as such a
+ * rendering: "1200000" cannot be read back as a number without it).  Arguments beyond the format's 15 go to
+ * "<name>.cont" events right after, on the same thread and timestamp.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <trace-cmd.h>
+
+#include "fxt-input.h"
+#include "map.h"
+
+/* One item of libtraceevent's parse of a print format, as -R walks it. */
+struct pf_item {
+	struct tep_format_field	*field;	/* NULL: literal or non-field arg */
+	bool			text;	/* rendered as text, not a number */
+};
+
+static struct tep_print_arg *pf_strip_casts(struct tep_print_arg *arg)
+{
+	while (arg && arg->type == TEP_PRINT_TYPE)
+		arg = arg->typecast.item;
+	return arg;
+}
+
+/*
+ * Split the print format the way libtraceevent builds its print cache:
+ * literal runs and conversions, each conversion taking the next argument
+ * (two with a '*' width).  Unknown conversions are literals that take
+ * no argument.  Returns the number of items, or -1.
+ */
+static int pf_parse(struct tep_event *event, struct pf_item *items, int max)
+{
+	struct tep_print_arg *arg = event->print_fmt.args;
+	const char *f = event->print_fmt.format;
+	struct tep_print_arg *a;
+	bool has_0x = false;
+	const char *lit;
+	int n = 0;
+
+	if (!f)
+		return 0;
+	while (*f) {
+		if (n == max)
+			return -1;
+		items[n].field = NULL;
+		items[n].text = false;
+		if (*f != '%' || f[1] == '%') {
+			/* a literal run, "%%" included */
+			lit = f;
+			while (*f && !(*f == '%' && f[1] != '%'))
+				f += (*f == '%') ? 2 : 1;
+			has_0x = f - lit >= 2 && f[-2] == '0' && f[-1] == 'x';
+			n++;
+			continue;
+		}
+		for (f++; *f; f++) {
+			if (strchr("#hlLzZ.-0123456789", *f))
+				continue;
+			if (*f == '*') {
+				if (arg)
+					arg = arg->next;
+				continue;
+			}
+			break;
+		}
+		if (!*f) {
+			n++;
+			break;
+		}
+		if (!strchr("pduixXos", *f)) {
+			f++;
+			n++;
+			continue;
+		}
+		a = pf_strip_casts(arg);
+		if (a && a->type == TEP_PRINT_FIELD)
+			items[n].field = a->field.field;
+		/*
+		 * Text: strings, and numbers in a base a reader cannot
+		 * guess (hex or octal without a "0x" before them).
+		 */
+		if (*f == 's' || (strchr("xXo", *f) && !has_0x))
+			items[n].text = true;
+		has_0x = false;
+		if (*f == 'p' && f[1] && strchr("FSfs", f[1])) {
+			items[n].text = true;
+			f++;
+		}
+		if (arg)
+			arg = arg->next;
+		f++;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Decide which fields -R prints through the print format as text: walk
+ * the fields as tep_print_fields() does, each search starting where the
+ * previous match left off and wrapping once.
+ */
+static void pf_mark_text(struct map_event *me)
+{
+	struct tep_event *event = me->event;
+	struct pf_item items[256];
+	int n, pos = 0, i, start;
+	unsigned int k;
+
+	if (event->flags & (TEP_EVENT_FL_FAILED | TEP_EVENT_FL_ISBPRINT))
+		return;
+	n = pf_parse(event, items, 256);
+	if (n <= 0)
+		return;
+	for (k = 0; k < me->nr_fields; k++) {
+		struct map_field *mf = &me->fields[k];
+
+		if (pos < 0 || mf->field->flags &
+		    (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING))
+			continue;
+		i = start = pos;
+		do {
+			if (items[i].field == mf->field) {
+				mf->has_text = items[i].text;
+				pos = i + 1 < n ? i + 1 : -1;
+				break;
+			}
+			i = i + 1 < n ? i + 1 : 0;
+		} while (i != start);
+	}
+}
+
+static struct fxt_str map_intern(struct map_ctx *ctx, const char *a,
+				 const char *b)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s%s", a, b ? b : "");
+	return fxt_writer_str(ctx->w, buf);
+}
+
+static bool map_event_selected(const struct fxt_input_opts *o,
+			       struct tep_event *event)
+{
+	unsigned int i;
+
+	if (!o->nr_events)
+		return true;
+	for (i = 0; i < o->nr_events; i++) {
+		const char *sel = o->events[i];
+		const char *colon = strchr(sel, ':');
+
+		if (!colon) {
+			if (!strcmp(sel, event->name) ||
+			    !strcmp(sel, event->system))
+				return true;
+			continue;
+		}
+		if (strncmp(sel, event->system, colon - sel) ||
+		    event->system[colon - sel])
+			continue;
+		if (!strcmp(colon + 1, "*") || !strcmp(colon + 1, event->name))
+			return true;
+	}
+	return false;
+}
+
+static struct map_event *map_event_new(struct map_ctx *ctx,
+				       struct tep_event *event)
+{
+	struct map_event *me;
+	struct tep_format_field **fields;
+	unsigned int i;
+
+	me = calloc(1, sizeof(*me));
+	if (!me)
+		return NULL;
+	me->event = event;
+	me->keep = map_event_selected(ctx->opts, event);
+	me->category = map_intern(ctx, event->system, NULL);
+	me->name = map_intern(ctx, event->name, NULL);
+	me->cont_name = map_intern(ctx, event->name, MAP_CONT_SUFFIX);
+	fields = tep_event_fields(event);
+	for (i = 0; fields && fields[i]; i++)
+		;
+	me->nr_fields = i;
+	me->fields = calloc(i + 1, sizeof(*me->fields));
+	if (!me->fields) {
+		free(fields);
+		free(me);
+		return NULL;
+	}
+	for (i = 0; i < me->nr_fields; i++) {
+		struct map_field *mf = &me->fields[i];
+		struct tep_format_field *f = fields[i];
+
+		mf->field = f;
+		mf->name = map_intern(ctx, f->name, NULL);
+		if (f->flags & TEP_FIELD_IS_ARRAY) {
+			mf->kind = f->flags & TEP_FIELD_IS_STRING ?
+				   MAP_FIELD_STRING : MAP_FIELD_ARRAY;
+			mf->arg_type = FXT_ARG_STRING;
+		} else if (f->flags & TEP_FIELD_IS_POINTER) {
+			mf->kind = MAP_FIELD_POINTER;
+			mf->arg_type = FXT_ARG_POINTER;
+		} else {
+			mf->kind = MAP_FIELD_INT;
+			if (f->size > 4)
+				mf->arg_type = f->flags & TEP_FIELD_IS_SIGNED ?
+					       FXT_ARG_INT64 : FXT_ARG_UINT64;
+			else
+				mf->arg_type = f->flags & TEP_FIELD_IS_SIGNED ?
+					       FXT_ARG_INT32 : FXT_ARG_UINT32;
+		}
+	}
+	free(fields);
+	pf_mark_text(me);
+	for (i = 0; i < me->nr_fields; i++)
+		if (me->fields[i].has_text)
+			me->fields[i].text_name =
+				map_intern(ctx, me->fields[i].field->name,
+					   MAP_TEXT_SUFFIX);
+	map_sched_classify(me);
+	if (!me->special && map_counter_classify(me))
+		me->special = MAP_SPECIAL_COUNTER;
+	return me;
+}
+
+void map_event_free(struct map_event *me)
+{
+	if (!me)
+		return;
+	free(me->fields);
+	free(me);
+}
+
+struct map_event *map_event_get(struct map_ctx *ctx, struct map_buffer *buf,
+				struct tep_record *rec)
+{
+	struct tep_event *event;
+	uint64_t v;
+	int id;
+
+	if (map_field_u64(buf, rec, ctx->common_type, &v))
+		id = v;
+	else
+		id = tep_data_type(buf->tep, rec);
+	if (id < 0)
+		return NULL;
+	if (id < buf->nr_events && buf->events[id])
+		return buf->events[id];
+	if (id >= buf->nr_events) {
+		int n = id + 64;
+		struct map_event **ev = realloc(buf->events, n * sizeof(*ev));
+
+		if (!ev)
+			return NULL;
+		memset(ev + buf->nr_events, 0,
+		       (n - buf->nr_events) * sizeof(*ev));
+		buf->events = ev;
+		buf->nr_events = n;
+	}
+	event = tep_find_event(buf->tep, id);
+	if (!event)
+		return NULL;
+	buf->events[id] = map_event_new(ctx, event);
+	return buf->events[id];
+}
+
+/* Bounds of an array field's bytes in the record (dynamic or fixed). */
+static bool map_field_span(struct tep_record *rec, struct tep_format_field *f,
+			   unsigned int *off, unsigned int *len)
+{
+	unsigned long long v;
+
+	if (f->offset + f->size > rec->size)
+		return false;
+	if (!(f->flags & TEP_FIELD_IS_DYNAMIC)) {
+		*off = f->offset;
+		/* a flexible array ("char buf[]") runs to the record's end */
+		*len = f->size ? f->size : rec->size - f->offset;
+		return true;
+	}
+	v = tep_read_number(f->event->tep, (char *)rec->data + f->offset,
+			    f->size);
+	*off = v & 0xffff;
+	*len = (v >> 16) & 0xffff;
+	if (f->flags & TEP_FIELD_IS_RELATIVE)
+		*off += f->offset + f->size;
+	if (*off > (unsigned int)rec->size)
+		*off = rec->size;
+	if (*off + *len > (unsigned int)rec->size)
+		*len = rec->size - *off;
+	return true;
+}
+
+/* A string field's text (up to its NUL); returns its length or -1. */
+int map_field_str(struct tep_record *rec, struct tep_format_field *f,
+		  const char **s)
+{
+	unsigned int off, len;
+	const char *p;
+
+	if (!f || !map_field_span(rec, f, &off, &len))
+		return -1;
+	p = (const char *)rec->data + off;
+	*s = p;
+	return strnlen(p, len);
+}
+
+/* libtraceevent's test for printing a char array as a string. */
+static bool map_printable(const char *p, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; i < len && p[i]; i++)
+		if (!isprint((unsigned char)p[i]) &&
+		    !isspace((unsigned char)p[i]))
+			return false;
+	return true;
+}
+
+static const char map_hex[] = "0123456789abcdef";
+
+static int map_array_text(struct map_ctx *ctx, const unsigned char *p,
+			  unsigned int len)
+{
+	unsigned int i;
+
+	trace_seq_puts(&ctx->seq, "ARRAY[");
+	for (i = 0; i < len; i++) {
+		if (i)
+			trace_seq_puts(&ctx->seq, ", ");
+		trace_seq_putc(&ctx->seq, map_hex[p[i] >> 4]);
+		trace_seq_putc(&ctx->seq, map_hex[p[i] & 15]);
+	}
+	trace_seq_putc(&ctx->seq, ']');
+	return 0;
+}
+
+static struct fxt_arg *map_args_room(struct map_ctx *ctx, unsigned int n)
+{
+	struct fxt_arg *a;
+
+	if (n <= ctx->nr_args_max)
+		return ctx->args;
+	a = realloc(ctx->args, n * sizeof(*a));
+	if (!a)
+		return NULL;
+	ctx->args = a;
+	ctx->nr_args_max = n;
+	return a;
+}
+
+/*
+ * Text arguments point into ctx->seq; it only grows while one event is
+ * built, so remember offsets and fix the pointers up at the end.
+ */
+struct map_text_ref {
+	unsigned int	arg;
+	unsigned int	off;
+	unsigned int	len;
+};
+
+int map_event_write(struct map_ctx *ctx, struct map_buffer *buf,
+		    struct map_event *me, struct tep_record *rec,
+		    const struct fxt_thread *thread)
+{
+	unsigned int max = 3 + 2 * me->nr_fields, n = 0, i, nt = 0;
+	struct map_text_ref refs[64];
+	struct fxt_event ev = {
+		.type = FXT_EVENT_INSTANT,
+		.ts = rec->ts,
+		.thread = *thread,
+		.category = me->category,
+		.name = me->name,
+	};
+	struct fxt_arg *args = map_args_room(ctx, max);
+	uint64_t v;
+	int ret;
+
+	if (!args)
+		return -ENOMEM;
+	trace_seq_reset(&ctx->seq);
+
+	args[n].type = FXT_ARG_UINT32;
+	args[n].name = ctx->s_cpu;
+	args[n++].u32 = rec->cpu;
+	if (map_field_u64(buf, rec, ctx->common_flags, &v) && v) {
+		args[n].type = FXT_ARG_UINT32;
+		args[n].name = ctx->s_flags;
+		args[n++].u32 = v;
+	}
+	if (map_field_u64(buf, rec, ctx->common_preempt, &v) && v) {
+		args[n].type = FXT_ARG_UINT32;
+		args[n].name = ctx->s_preempt;
+		args[n++].u32 = v;
+	}
+
+	for (i = 0; i < me->nr_fields; i++) {
+		struct map_field *mf = &me->fields[i];
+		struct tep_format_field *f = mf->field;
+		struct fxt_arg *a = &args[n++];
+		unsigned int off, len, start;
+
+		a->name = mf->name;
+		a->type = mf->arg_type;
+		switch (mf->kind) {
+		case MAP_FIELD_INT:
+		case MAP_FIELD_POINTER:
+			v = 0;
+			map_field_u64(buf, rec, f, &v);
+			if (mf->arg_type == FXT_ARG_INT32) {
+				/* sign-extend from the field's own width */
+				int shift = 64 - 8 * (f->size ? f->size : 4);
+
+				a->i32 = (int64_t)(v << shift) >> shift;
+			} else if (mf->arg_type == FXT_ARG_UINT32) {
+				a->u32 = v;
+			} else {
+				a->u64 = v;
+			}
+			break;
+		case MAP_FIELD_STRING:
+		case MAP_FIELD_ARRAY:
+			off = len = 0;
+			map_field_span(rec, f, &off, &len);
+			start = ctx->seq.len;
+			if (mf->kind == MAP_FIELD_STRING &&
+			    map_printable((char *)rec->data + off, len)) {
+				a->str = fxt_str_make((char *)rec->data + off,
+						      strnlen((char *)rec->data
+							      + off, len));
+				break;
+			}
+			/*
+			 * -R stops treating a char array as a string once
+			 * it met one that does not print; so do we.
+			 */
+			mf->kind = MAP_FIELD_ARRAY;
+			map_array_text(ctx, (unsigned char *)rec->data + off,
+				       len);
+			if (nt < 64)
+				refs[nt++] = (struct map_text_ref){
+					n - 1, start, ctx->seq.len - start };
+			break;
+		}
+		if (mf->has_text) {
+			struct fxt_arg *t = &args[n++];
+
+			start = ctx->seq.len;
+			tep_print_field_content(&ctx->seq, rec->data,
+						rec->size, f);
+			t->name = mf->text_name;
+			t->type = FXT_ARG_STRING;
+			if (nt < 64)
+				refs[nt++] = (struct map_text_ref){
+					n - 1, start, ctx->seq.len - start };
+		}
+	}
+	for (i = 0; i < nt; i++)
+		args[refs[i].arg].str = fxt_str_make(ctx->seq.buffer +
+						     refs[i].off, refs[i].len);
+
+	/* The first record takes 15 arguments, continuations the rest. */
+	for (i = 0; i < n || i == 0; i += FXT_MAX_ARGS) {
+		ev.args = args + i;
+		ev.nargs = n - i < FXT_MAX_ARGS ? n - i : FXT_MAX_ARGS;
+		if (i)
+			ev.name = me->cont_name;
+		ret = fxt_write_event(ctx->w, &ev);
+		if (ret == -E2BIG) {
+			/* too big for one record: shed the text renderings */
+			unsigned int j, k = 0;
+
+			for (j = 0; j < ev.nargs; j++)
+				if (ev.args[j].type != FXT_ARG_STRING)
+					args[i + k++] = ev.args[j];
+			ev.nargs = k;
+			ret = fxt_write_event(ctx->w, &ev);
+		}
+		if (ret < 0)
+			return ret;
+	}
+	ctx->events_out++;
+	return 0;
+}

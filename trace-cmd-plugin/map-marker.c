@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * map-marker.c - trace_marker writes (ftrace/print).
+ *
+ * Every write becomes a log record with its text.  Perfetto does not show
+ * log records yet, which is one reason the instant event of the same
+ * write is kept too.  Writes that follow the atrace convention become
+ * what Perfetto's systrace import makes of them:
+ *   B|pid|name          duration begin on (pid, writer's tid)
+ *   E|pid  or  E        duration end
+ *   C|pid|name|value    counter "name" of process pid, argument "value"
+ *   S|pid|name|cookie   async begin, correlation id cookie
+ *   F|pid|name|cookie   async end
+ * in category "atrace".
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <trace-cmd.h>
+
+#include "fxt-input.h"
+#include "map.h"
+
+struct atrace {
+	char		kind;
+	uint64_t	pid;
+	const char	*name;
+	size_t		name_len;
+	const char	*value;	/* C: the value; S/F: the cookie */
+	size_t		value_len;
+};
+
+static bool parse_u64(const char *s, size_t len, uint64_t *v)
+{
+	char buf[32], *end;
+
+	if (!len || len >= sizeof(buf))
+		return false;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	*v = strtoull(buf, &end, 10);
+	return *end == '\0';
+}
+
+/* Split "K|pid|name|value"; false if the text is no atrace marker. */
+static bool atrace_parse(const char *s, size_t len, struct atrace *at)
+{
+	const char *f[4];
+	size_t flen[4];
+	int n = 0;
+	size_t i, start = 0;
+
+	while (len && (s[len - 1] == '\n' || s[len - 1] == '\0'))
+		len--;
+	if (len < 1 || !strchr("BECSF", s[0]) || (len > 1 && s[1] != '|'))
+		return false;
+	for (i = 0; i <= len && n < 4; i++) {
+		/* the name may hold '|' only as the last field's part */
+		if (i == len || (s[i] == '|' && n < 3)) {
+			f[n] = s + start;
+			flen[n++] = i - start;
+			start = i + 1;
+		}
+	}
+	memset(at, 0, sizeof(*at));
+	at->kind = s[0];
+	if (n >= 2 && !parse_u64(f[1], flen[1], &at->pid))
+		return false;
+	if (n >= 3) {
+		at->name = f[2];
+		at->name_len = flen[2];
+	}
+	if (n >= 4) {
+		at->value = f[3];
+		at->value_len = flen[3];
+	}
+	switch (at->kind) {
+	case 'B':
+		return n >= 3;
+	case 'E':
+		return true;
+	case 'C':
+	case 'S':
+	case 'F':
+		return n >= 4;
+	}
+	return false;
+}
+
+static int atrace_write(struct map_ctx *ctx, struct tep_record *rec,
+			const struct fxt_thread *writer, struct atrace *at)
+{
+	struct fxt_event ev = {
+		.ts = rec->ts,
+		.thread = *writer,
+		.category = fxt_writer_str(ctx->w, MAP_CAT_ATRACE),
+		.name = fxt_str_make(at->name ? at->name : "",
+				     at->name_len),
+	};
+	struct fxt_arg arg;
+	uint64_t v;
+	char buf[64], *end;
+
+	if (at->pid)
+		ev.thread.pid = at->pid;
+	switch (at->kind) {
+	case 'B':
+		ev.type = FXT_EVENT_DURATION_BEGIN;
+		break;
+	case 'E':
+		ev.type = FXT_EVENT_DURATION_END;
+		break;
+	case 'C':
+		ev.type = FXT_EVENT_COUNTER;
+		arg.name = fxt_writer_str(ctx->w, "value");
+		if (at->value_len >= sizeof(buf))
+			return 0;
+		memcpy(buf, at->value, at->value_len);
+		buf[at->value_len] = '\0';
+		arg.type = FXT_ARG_INT64;
+		arg.i64 = strtoll(buf, &end, 10);
+		if (*end) {
+			arg.type = FXT_ARG_DOUBLE;
+			arg.d = strtod(buf, &end);
+			if (*end)
+				return 0;
+		}
+		ev.nargs = 1;
+		ev.args = &arg;
+		break;
+	case 'S':
+	case 'F':
+		if (!parse_u64(at->value, at->value_len, &v))
+			return 0;
+		ev.type = at->kind == 'S' ? FXT_EVENT_ASYNC_BEGIN :
+					    FXT_EVENT_ASYNC_END;
+		ev.id = v;
+		break;
+	}
+	return fxt_write_event(ctx->w, &ev);
+}
+
+int map_marker_write(struct map_ctx *ctx, struct map_buffer *buf,
+		     struct map_event *me, struct tep_record *rec,
+		     const struct fxt_thread *thread)
+{
+	struct tep_format_field *f = tep_find_field(me->event, "buf");
+	struct atrace at;
+	const char *s;
+	int len, ret;
+
+	len = map_field_str(rec, f, &s);
+	if (len < 0)
+		return 0;
+	ret = fxt_write_log(ctx->w, rec->ts, thread, s,
+			    len && s[len - 1] == '\n' ? len - 1 : len);
+	if (ret < 0 || !atrace_parse(s, len, &at))
+		return ret;
+	return atrace_write(ctx, rec, thread, &at);
+}

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * map-options.c - the .dat file's options, kept visible in the FXT.
+ *
+ * Each provider starts with an instant event trace-cmd:file_info whose
+ * arguments are what libtracecmd tells about the file and the buffer:
+ * uname, trace-cmd version, clock, CPU count, file version, compression,
+ * page and long size, trace id, whether timestamps are nanoseconds
+ * (in_usecs, as trace-cmd's report decides its time column), and per CPU
+ * the CPUSTAT text.  Timestamps in the FXT already have the file's
+ * offset / tsc2nsec / guest time shift applied, as libtracecmd applies
+ * them when it reads records.
+ */
+#include <string.h>
+
+#include <trace-cmd.h>
+
+#include "fxt-input.h"
+#include "map.h"
+
+static void opt_str(struct map_ctx *ctx, struct fxt_arg *a, unsigned int *n,
+		    const char *name, const char *val)
+{
+	size_t len;
+
+	if (!val)
+		return;
+	len = strlen(val);
+	while (len && val[len - 1] == '\n')
+		len--;
+	a[*n].type = FXT_ARG_STRING;
+	a[*n].name = fxt_writer_str(ctx->w, name);
+	a[*n].str = fxt_str_make(val, len);
+	(*n)++;
+}
+
+static void opt_u64(struct map_ctx *ctx, struct fxt_arg *a, unsigned int *n,
+		    const char *name, uint64_t val)
+{
+	a[*n].type = FXT_ARG_UINT64;
+	a[*n].name = fxt_writer_str(ctx->w, name);
+	a[*n].u64 = val;
+	(*n)++;
+}
+
+int map_options_write(struct map_ctx *ctx, struct map_buffer *buf,
+		      uint64_t first_ts)
+{
+	struct tracecmd_input *h = buf->handle;
+	struct fxt_arg a[FXT_MAX_ARGS];
+	const char *cname = NULL, *cver = NULL;
+	unsigned int n = 0;
+	struct fxt_thread kernel = { 0, 0 };
+	struct fxt_event ev = {
+		.type = FXT_EVENT_INSTANT,
+		.ts = first_ts,
+		.thread = kernel,
+		.category = fxt_writer_str(ctx->w, MAP_CAT_TRACE_CMD),
+		.name = fxt_writer_str(ctx->w, "file_info"),
+		.args = a,
+	};
+	int ret;
+
+	opt_str(ctx, a, &n, "buffer", buf->name);
+	opt_str(ctx, a, &n, "uname", tracecmd_get_uname(h));
+	opt_str(ctx, a, &n, "version", tracecmd_get_version(h));
+	opt_str(ctx, a, &n, "clock", tracecmd_get_trace_clock(h));
+	opt_u64(ctx, a, &n, "cpus", tracecmd_cpus(h));
+	opt_u64(ctx, a, &n, "file_version", tracecmd_get_in_file_version(h));
+	if (!tracecmd_get_file_compress_proto(h, &cname, &cver) && cname) {
+		opt_str(ctx, a, &n, "compression", cname);
+		opt_str(ctx, a, &n, "compression_version", cver);
+	}
+	opt_u64(ctx, a, &n, "page_size", tracecmd_page_size(h));
+	opt_u64(ctx, a, &n, "long_size", tracecmd_long_size(h));
+	opt_u64(ctx, a, &n, "trace_id", tracecmd_get_traceid(h));
+	opt_u64(ctx, a, &n, "in_usecs",
+		!!(tracecmd_get_flags(h) & FXT_TRACECMD_IN_USECS));
+	opt_u64(ctx, a, &n, "first_ts", tracecmd_get_first_ts(h));
+	ev.nargs = n;
+	ret = fxt_write_event(ctx->w, &ev);
+	if (ret < 0)
+		return ret;
+
+	/* CPUSTAT can be long: an event of its own, one string. */
+	n = 0;
+	opt_str(ctx, a, &n, "text", tracecmd_get_cpustats(h));
+	if (!n)
+		return 0;
+	ev.name = fxt_writer_str(ctx->w, "cpustats");
+	ev.nargs = n;
+	return fxt_write_event(ctx->w, &ev);
+}

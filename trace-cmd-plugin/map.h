@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * map.h - the ftrace-to-FXT mapping inside trace-fxt-input.so.
+ *
+ * map-convert.c drives the conversion (buffers, options, iteration);
+ * map-event.c turns any ftrace event into an instant event with one typed
+ * argument per field; map-sched.c, map-marker.c and map-counter.c add the
+ * records that Perfetto draws (context switches, wakeups, task names,
+ * atrace slices, counters) next to that instant event, never instead of
+ * it, so that every field of every event stays in the FXT.
+ */
+#ifndef _MAP_H
+#define _MAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <event-parse.h>
+
+#include "fxt-input.h"
+#include "fxt-writer.h"
+
+/* Argument names that are not fields; the report relies on them. */
+#define MAP_ARG_CPU		"cpu"		/* always the first argument */
+#define MAP_ARG_FLAGS		"common_flags"
+#define MAP_ARG_PREEMPT		"common_preempt_count"
+#define MAP_TEXT_SUFFIX		".text"		/* how -R shows a field */
+#define MAP_CONT_SUFFIX		".cont"		/* arguments past FXT_MAX_ARGS */
+
+/* Categories of records the mapping adds; ftrace systems are the others. */
+#define MAP_CAT_TRACE_CMD	"trace-cmd"	/* file_info, lost_events */
+#define MAP_CAT_ATRACE		"atrace"	/* B|E|C|S|F markers */
+#define MAP_CAT_COUNTER		"counter"
+
+enum map_field_kind {
+	MAP_FIELD_INT,		/* integer, kept with its size and sign */
+	MAP_FIELD_POINTER,	/* pointer-sized pointer field */
+	MAP_FIELD_STRING,	/* char array or __data_loc string */
+	MAP_FIELD_ARRAY,	/* any other array: "ARRAY[..]" text */
+};
+
+struct map_field {
+	struct tep_format_field	*field;
+	struct fxt_str		name;
+	struct fxt_str		text_name;	/* name + ".text" if has_text */
+	enum map_field_kind	kind;
+	unsigned int		arg_type;	/* enum fxt_arg_type */
+	bool			has_text;	/* -R prints it by print fmt */
+};
+
+/* What the mapping knows about one ftrace event format. */
+struct map_event {
+	struct tep_event	*event;
+	struct fxt_str		category;
+	struct fxt_str		name;
+	struct fxt_str		cont_name;
+	unsigned int		nr_fields;
+	struct map_field	*fields;
+	bool			keep;		/* passes the event filter */
+	int			special;	/* enum map_special */
+	struct tep_format_field	*sf[5];		/* fields the special uses */
+};
+
+enum map_special {
+	MAP_SPECIAL_NONE,
+	MAP_SPECIAL_SCHED_SWITCH,
+	MAP_SPECIAL_SCHED_WAKEUP,	/* sched_waking, sched_wakeup(_new) */
+	MAP_SPECIAL_TASK_NAME,		/* events revealing pid and comm */
+	MAP_SPECIAL_MARKER,		/* ftrace print: trace_marker */
+	MAP_SPECIAL_COUNTER,
+};
+
+/* Per buffer: one FXT provider. */
+struct map_buffer {
+	struct tracecmd_input	*handle;
+	struct tep_handle	*tep;
+	bool			native;		/* file byte order is the host's */
+	const char		*name;		/* "top" or the instance name */
+	uint32_t		provider_id;
+	/* map_event by event id, filled on first use */
+	struct map_event	**events;
+	int			nr_events;
+};
+
+/* The conversion as a whole. */
+struct map_ctx {
+	struct fxt_writer	*w;
+	const struct fxt_input_opts *opts;
+	struct map_buffer	*bufs;
+	int			nr_bufs;
+	struct map_buffer	*cur;		/* provider now current */
+	struct tracecmd_input	*top;
+	uint8_t			*named;		/* by pid: 1 seen, 2 named */
+	int			nr_named;
+	bool			seen_waking;
+	struct tep_format_field	*common_type;
+	struct tep_format_field	*common_pid;
+	struct tep_format_field	*common_flags;
+	struct tep_format_field	*common_preempt;
+	struct fxt_arg		*args;		/* scratch, grows */
+	unsigned int		nr_args_max;
+	struct trace_seq	seq;		/* scratch for .text values */
+	/* interned names used on every event */
+	struct fxt_str		s_cpu;
+	struct fxt_str		s_flags;
+	struct fxt_str		s_preempt;
+	struct fxt_str		s_out_weight, s_in_weight, s_weight, s_waker;
+	uint64_t		records_in;
+	uint64_t		events_out;
+	int			err;
+	char			*errbuf;
+	size_t			errlen;
+};
+
+int map_convert(struct tracecmd_input *handle, int fd,
+		const struct fxt_input_opts *opts,
+		struct fxt_input_result *res);
+
+/* map-event.c */
+struct map_event *map_event_get(struct map_ctx *ctx, struct map_buffer *buf,
+				struct tep_record *rec);
+void map_event_free(struct map_event *me);
+int map_event_write(struct map_ctx *ctx, struct map_buffer *buf,
+		    struct map_event *me, struct tep_record *rec,
+		    const struct fxt_thread *thread);
+/* A field's integer value; false if the record is too short for it. */
+static inline bool map_field_u64(struct map_buffer *buf,
+				 struct tep_record *rec,
+				 struct tep_format_field *f, uint64_t *val)
+{
+	const void *p;
+
+	if (!f || f->offset + f->size > rec->size)
+		return false;
+	p = (const char *)rec->data + f->offset;
+	if (!buf->native) {
+		*val = tep_read_number(buf->tep, p, f->size);
+		return true;
+	}
+	switch (f->size) {
+	case 1:
+		*val = *(const uint8_t *)p;
+		return true;
+	case 2: {
+		uint16_t v;
+
+		__builtin_memcpy(&v, p, 2);
+		*val = v;
+		return true;
+	}
+	case 4: {
+		uint32_t v;
+
+		__builtin_memcpy(&v, p, 4);
+		*val = v;
+		return true;
+	}
+	case 8:
+		__builtin_memcpy(val, p, 8);
+		return true;
+	}
+	*val = tep_read_number(buf->tep, p, f->size);
+	return true;
+}
+int map_field_str(struct tep_record *rec, struct tep_format_field *f,
+		  const char **s);
+
+/* map-sched.c */
+void map_sched_classify(struct map_event *me);
+int map_sched_thread(struct map_ctx *ctx, struct map_buffer *buf,
+		     int pid, struct fxt_thread *thread);
+int map_sched_write(struct map_ctx *ctx, struct map_buffer *buf,
+		    struct map_event *me, struct tep_record *rec);
+
+/* map-marker.c */
+int map_marker_write(struct map_ctx *ctx, struct map_buffer *buf,
+		     struct map_event *me, struct tep_record *rec,
+		     const struct fxt_thread *thread);
+
+/* map-counter.c */
+bool map_counter_classify(struct map_event *me);
+int map_counter_write(struct map_ctx *ctx, struct map_buffer *buf,
+		      struct map_event *me, struct tep_record *rec);
+
+/* map-options.c */
+int map_options_write(struct map_ctx *ctx, struct map_buffer *buf,
+		      uint64_t first_ts);
+
+void map_set_error(struct map_ctx *ctx, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif /* _MAP_H */
