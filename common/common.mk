@@ -6,6 +6,9 @@
 CORE_SRCS	:= $(wildcard common/*.c)
 CORE_OBJS	:= $(CORE_SRCS:.c=.o)
 CORE_LIB	:= common/libfxt.a
+# What a program linking $(CORE_LIB) adds after it: the .dat writer
+# compresses with libzstd.
+CORE_LIBS	:= -lzstd
 
 $(CORE_LIB): $(CORE_OBJS)
 	$(AR) rcs $@ $^

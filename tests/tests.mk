@@ -5,11 +5,25 @@
 
 UNIT_SRCS	:= $(wildcard tests/unit/test-*.c)
 UNIT_PROGS	:= $(UNIT_SRCS:.c=)
-UNIT_LIBS	:= $(CORE_LIB) -lcunit $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null)
-EXTRA_CFLAGS_tests/unit = $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
+UNIT_LIBS	:= $(CORE_LIB) $(CORE_LIBS) -lcunit $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null)
+EXTRA_CFLAGS_tests/unit = $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null) \
+			  $(shell $(PKG_CONFIG) --cflags libtracecmd libtraceevent 2>/dev/null)
 
 tests/unit/test-%: tests/unit/test-%.o tests/unit/unit.o $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(UNIT_LIBS) -lm
+
+# The .dat writer's tests read their files back with the real libtracecmd;
+# the e2e script's helpers write files for trace-cmd to judge.
+TRACECMD_LIBS	= $(shell $(PKG_CONFIG) --libs libtracecmd libtraceevent 2>/dev/null)
+tests/unit/test-dat-%: tests/unit/test-dat-%.o tests/unit/unit.o $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(UNIT_LIBS) \
+		$(TRACECMD_LIBS) -lm
+
+DAT_TOOLS	:= tests/unit/dat-gen tests/unit/dat-rewrite
+tests/unit/dat-gen: tests/unit/dat-gen.o $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(CORE_LIB) $(CORE_LIBS)
+tests/unit/dat-rewrite: tests/unit/dat-rewrite.o $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(CORE_LIB) $(CORE_LIBS) $(TRACECMD_LIBS)
 
 FUZZ_SRCS	:= $(wildcard tests/fuzz/fuzz-*.c)
 FUZZ_PROGS	:= $(FUZZ_SRCS:.c=)
@@ -19,15 +33,15 @@ FUZZ_SECONDS	?= 300
 
 # The fuzzers build the core from source with sanitizers, not from libfxt.a.
 tests/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(CORE_SRCS) | $(DEPS_STAMP)
-	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(CORE_SRCS) -lm
+	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(CORE_SRCS) $(CORE_LIBS) -lm
 
 BENCH_SRCS	:= $(wildcard tests/bench/bench-*.c)
 BENCH_PROGS	:= $(BENCH_SRCS:.c=)
 tests/bench/bench-%: tests/bench/bench-%.o $(CORE_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ -lm
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CORE_LIBS) -lm
 
-TEST_PROGS	+= $(UNIT_PROGS) $(FUZZ_PROGS)
-CLEAN_FILES	+= $(UNIT_PROGS) $(FUZZ_PROGS) $(BENCH_PROGS)
+TEST_PROGS	+= $(UNIT_PROGS) $(FUZZ_PROGS) $(DAT_TOOLS)
+CLEAN_FILES	+= $(UNIT_PROGS) $(FUZZ_PROGS) $(BENCH_PROGS) $(DAT_TOOLS)
 
 test: all $(TEST_PROGS)
 	@tests/run-tests.sh

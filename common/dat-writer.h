@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: LGPL-2.1-only */
+/*
+ * dat-writer.h - write trace-cmd .dat files, file version 7.
+ *
+ * The files are what trace-cmd 3.x records: an initial header, metadata
+ * sections (header_page/header_event, ftrace and event formats, kallsyms,
+ * printk formats, saved command lines), one options section, one
+ * "buffer flyrecord" section per buffer holding per-CPU kernel ring-buffer
+ * pages, and the strings section.  Multi-byte numbers are little endian.
+ *
+ * Events are encoded into ring-buffer pages as they arrive and the full
+ * pages are spooled to one unlinked temporary file (opts.tmpdir, else
+ * $TMPDIR, else /tmp); memory holds one open page per buffer and CPU plus
+ * an index of the spooled pages.  dat_writer_close() lays the file out:
+ * metadata, then every buffer's CPU data copied (and compressed, in
+ * chunks of ten pages as trace-cmd does) from the spool, page aligned.
+ * The output fd must be a seekable file positioned at its start: offsets
+ * in the file are absolute, and two of them, known only once the CPU data
+ * is written, are patched in place.  The fd stays the caller's.
+ *
+ * Order: events of one buffer and CPU must arrive in non-decreasing time
+ * order (a ring buffer stores deltas); an older timestamp is -EINVAL.
+ * Buffers and CPUs are independent of each other.
+ *
+ * Every function returns 0 (or the documented non-negative value) or a
+ * negative errno.  An error from writing the file or the spool is sticky:
+ * every later call returns it.
+ */
+#ifndef _DAT_WRITER_H
+#define _DAT_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct dat_writer;
+
+/* Option ids of the v7 format that callers may add. */
+enum dat_option {
+	DAT_OPTION_DATE		= 1,	/* string: "0x<usecs>" to gtod */
+	DAT_OPTION_CPUSTAT	= 2,	/* string, once per CPU */
+	DAT_OPTION_TRACECLOCK	= 4,	/* string: trace_clock */
+	DAT_OPTION_UNAME	= 5,	/* string */
+	DAT_OPTION_HOOK		= 6,	/* string */
+	DAT_OPTION_OFFSET	= 7,	/* string: ns to add */
+	DAT_OPTION_VERSION	= 9,	/* string: recorder */
+	DAT_OPTION_PROCMAPS	= 10,	/* string */
+	DAT_OPTION_TRACEID	= 11,	/* 8-byte number */
+	DAT_OPTION_TSC2NSEC	= 14,	/* mult(4) shift(4) offset(8) */
+};
+
+struct dat_writer_opts {
+	/* "none" (also when NULL) or "zstd". */
+	const char	*compression;
+	/* Ring-buffer page size: a power of two, 0 means 4096. */
+	unsigned int	page_size;
+	/* Bytes in a kernel long (page commit field): 4 or 8, 0 means 8. */
+	unsigned int	long_size;
+	/* CPUs of every buffer (1..65536); events name a CPU below it. */
+	unsigned int	cpus;
+	/* Trace clock of every buffer; NULL means "local". */
+	const char	*clock;
+	/* Directory of the page spool; NULL means $TMPDIR or /tmp. */
+	const char	*tmpdir;
+};
+
+/* The fields every ftrace event starts with (common_*). */
+struct dat_event {
+	int		id;		/* common_type: a registered id */
+	uint8_t		flags;		/* common_flags */
+	uint8_t		preempt_count;	/* common_preempt_count */
+	int32_t		pid;		/* common_pid */
+	const void	*payload;	/* after the common fields */
+	size_t		payload_len;
+};
+
+/*
+ * Create a writer for fd.  The top buffer ("") exists from the start as
+ * buffer 0.  Returns NULL with errno set on failure.
+ */
+struct dat_writer *dat_writer_create(int fd,
+				     const struct dat_writer_opts *opts);
+
+/*
+ * Register one event format (the text of events/<system>/<event>/format).
+ * system "ftrace" goes to the ftrace formats section, like the kernel's
+ * own ftrace events.  Returns the event id: the "ID:" line of the text, or
+ * if it has none, a fresh id that the writer inserts after the "name:"
+ * line.  -EEXIST if the id is already registered.
+ */
+int dat_writer_add_event_format(struct dat_writer *w, const char *system,
+				const char *format, size_t len);
+
+/* Text of header_page / header_event; by default what a kernel of
+ * opts.long_size and opts.page_size shows. */
+int dat_writer_set_header_page(struct dat_writer *w, const char *text,
+			       size_t len);
+int dat_writer_set_header_event(struct dat_writer *w, const char *text,
+				size_t len);
+
+/* /proc/kallsyms and printk_formats text (both empty by default). */
+int dat_writer_set_kallsyms(struct dat_writer *w, const char *text,
+			    size_t len);
+int dat_writer_set_printk(struct dat_writer *w, const char *text, size_t len);
+
+/* One saved command line; a pid added twice keeps the later comm. */
+int dat_writer_add_cmdline(struct dat_writer *w, int pid, const char *comm);
+
+/*
+ * Add an option; options are written in the order added.  The writer
+ * itself writes the section, BUFFER, CPUCOUNT and DONE options and a
+ * TRACECLOCK of "[clock]" if none was added: those ids are -EINVAL here.
+ */
+int dat_writer_add_option(struct dat_writer *w, enum dat_option id,
+			  const void *data, size_t size);
+/* The same for a string option, NUL included. */
+int dat_writer_add_option_string(struct dat_writer *w, enum dat_option id,
+				 const char *value);
+
+/* Add a buffer instance; returns its index (1, 2, ...). -EEXIST if the
+ * name is taken. */
+int dat_writer_add_buffer(struct dat_writer *w, const char *name);
+
+/*
+ * Append one event at ts (ns, or the clock's unit) to a buffer's CPU.
+ * -ENOENT for an unregistered event id, -E2BIG if the event cannot fit a
+ * page, -EINVAL for a bad buffer/CPU or a timestamp older than the last
+ * one on that CPU.
+ */
+int dat_writer_write_event(struct dat_writer *w, int buffer, unsigned int cpu,
+			   uint64_t ts, const struct dat_event *ev);
+
+/* The same with the record's bytes as the ring buffer holds them
+ * (common fields included), as libtracecmd hands out record->data. */
+int dat_writer_write_raw(struct dat_writer *w, int buffer, unsigned int cpu,
+			 uint64_t ts, const void *data, size_t len);
+
+/* Write the file out and free the writer.  Returns the first error. */
+int dat_writer_close(struct dat_writer *w);
+
+/* Free the writer without finishing the file. */
+void dat_writer_discard(struct dat_writer *w);
+
+#endif /* _DAT_WRITER_H */
