@@ -48,6 +48,7 @@ include common/common.mk
 include trace-cmd-plugin/trace-cmd-plugin.mk
 include kernelshark-plugin/kernelshark-plugin.mk
 include plugins/plugins.mk
+-include plugins/plugin_fxt.mk
 include samples/samples.mk
 include tests/tests.mk
 
