@@ -1002,78 +1002,65 @@ int fxt_write_blob(struct fxt_writer *w, struct fxt_str name,
 	return 0;
 }
 
-int fxt_write_userspace_object(struct fxt_writer *w, uint64_t pointer,
-			       uint64_t pid, struct fxt_str name,
-			       const struct fxt_arg *args, unsigned int nargs)
+/*
+ * Userspace and kernel object records share a shape: a header with a
+ * type-specific byte at [16..23], name ref at [24..39] and argument count
+ * at [40..43], then id words, the name and the arguments.
+ */
+static int write_object(struct fxt_writer *w, unsigned int type,
+			unsigned int byte16, const uint64_t *ids,
+			unsigned int nids, const struct fxt_str *name,
+			const struct fxt_arg *args, unsigned int nargs)
 {
+	const struct fxt_str *strs[1] = { name };
 	struct sref nref;
 	struct rargs ra;
-	uint32_t words;
+	uint32_t words, i;
 	int ret;
-
-	const struct fxt_str *strs[1] = { &name };
 
 	if (w->err)
 		return w->err;
-	ret = check_fits(w, 3, FXT_MAX_RECORD_WORDS, strs, 1, args, nargs);
+	if (byte16 > 0xff)
+		return -EINVAL;
+	ret = check_fits(w, 1 + nids, FXT_MAX_RECORD_WORDS, strs, 1, args,
+			 nargs);
 	if (ret)
 		return ret;
 	w->seq++;
-	ret = resolve_str(w, &name, &nref);
+	ret = resolve_str(w, name, &nref);
 	if (!ret)
 		ret = resolve_args(w, args, nargs, &ra);
 	if (ret)
 		return ret;
-	/* The process is always inline: a thread slot would need a tid. */
-	words = 3 + sref_words(&nref) + ra.total;
-	if (words > FXT_MAX_RECORD_WORDS)
-		return -E2BIG;
+	words = 1 + nids + sref_words(&nref) + ra.total;
 	if (ensure(w, words * 8))
 		return w->err;
-	put_word(w, FXT_REC_USERSPACE_OBJ | (uint64_t)words << 4 |
+	put_word(w, type | (uint64_t)words << 4 | (uint64_t)byte16 << 16 |
 		    (uint64_t)nref.ref << 24 | (uint64_t)nargs << 40);
-	put_word(w, pointer);
-	put_word(w, pid);
+	for (i = 0; i < nids; i++)
+		put_word(w, ids[i]);
 	put_sref(w, &nref);
 	put_args(w, args, nargs, &ra);
 	return 0;
+}
+
+int fxt_write_userspace_object(struct fxt_writer *w, uint64_t pointer,
+			       uint64_t pid, struct fxt_str name,
+			       const struct fxt_arg *args, unsigned int nargs)
+{
+	/* The process ref is inline (0): a thread slot would need a tid. */
+	uint64_t ids[2] = { pointer, pid };
+
+	return write_object(w, FXT_REC_USERSPACE_OBJ, 0, ids, 2, &name, args,
+			    nargs);
 }
 
 int fxt_write_kernel_object(struct fxt_writer *w, uint64_t koid,
 			    unsigned int obj_type, struct fxt_str name,
 			    const struct fxt_arg *args, unsigned int nargs)
 {
-	const struct fxt_str *strs[1] = { &name };
-	struct sref nref;
-	struct rargs ra;
-	uint32_t words;
-	int ret;
-
-	if (w->err)
-		return w->err;
-	if (obj_type > 0xff)
-		return -EINVAL;
-	ret = check_fits(w, 2, FXT_MAX_RECORD_WORDS, strs, 1, args, nargs);
-	if (ret)
-		return ret;
-	w->seq++;
-	ret = resolve_str(w, &name, &nref);
-	if (!ret)
-		ret = resolve_args(w, args, nargs, &ra);
-	if (ret)
-		return ret;
-	words = 2 + sref_words(&nref) + ra.total;
-	if (words > FXT_MAX_RECORD_WORDS)
-		return -E2BIG;
-	if (ensure(w, words * 8))
-		return w->err;
-	put_word(w, FXT_REC_KERNEL_OBJ | (uint64_t)words << 4 |
-		    (uint64_t)obj_type << 16 | (uint64_t)nref.ref << 24 |
-		    (uint64_t)nargs << 40);
-	put_word(w, koid);
-	put_sref(w, &nref);
-	put_args(w, args, nargs, &ra);
-	return 0;
+	return write_object(w, FXT_REC_KERNEL_OBJ, obj_type, &koid, 1, &name,
+			    args, nargs);
 }
 
 /* ---- scheduling ------------------------------------------------------ */
