@@ -1,2 +1,56 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# libtraceevent plugins: not built yet.
+# libtraceevent plugins (plugin_*.so): event handlers that trace-cmd
+# report, KernelShark and perf load from $TRACEEVENT_PLUGIN_DIR or
+# ~/.local/lib/traceevent/plugins.
+
+TEP_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags libtraceevent 2>/dev/null)
+TEP_LIBS	:= $(shell $(PKG_CONFIG) --libs libtraceevent 2>/dev/null)
+EXTRA_CFLAGS_plugins = $(TEP_CFLAGS)
+
+# Where libtraceevent looks: ~/.local/lib/traceevent/plugins for the
+# default PREFIX; its built-in directory (<its libdir>/traceevent/plugins)
+# when PREFIX is its own prefix, e.g. PREFIX=/usr on Debian.
+TEP_PREFIX	:= $(shell $(PKG_CONFIG) --variable=prefix libtraceevent 2>/dev/null)
+ifeq ($(abspath $(PREFIX)),$(abspath $(TEP_PREFIX)))
+TEP_PLUGIN_DIR	?= $(shell $(PKG_CONFIG) --variable=libdir libtraceevent)/traceevent/plugins
+else
+TEP_PLUGIN_DIR	?= $(LIBDIR)/traceevent/plugins
+endif
+
+EH_PLUGIN	:= plugins/plugin_eventheader.so
+EH_PLUGIN_OBJS	:= $(addprefix plugins/, \
+		     plugin_eventheader.o eh-attach.o eh-tep.o eh-print.o)
+
+# Only tep_plugin_loader/unloader are exported; the core stays hidden so
+# that plugins carrying their own copy of it do not meet (libtraceevent
+# dlopens plugins RTLD_GLOBAL).
+$(EH_PLUGIN): $(EH_PLUGIN_OBJS) $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-z,defs -Wl,--as-needed -o $@ \
+		$(EH_PLUGIN_OBJS) $(CORE_LIB) $(CORE_LIBS) $(TEP_LIBS) -lm
+
+# The plugin's fixture: the EventHeader test vectors as user_events in a
+# .dat (samples/eventheader-dat.c), written by the core's .dat writer.
+EH_DAT_GEN	:= samples/eventheader-dat
+$(EH_DAT_GEN): samples/eventheader-dat.o $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(CORE_LIB) $(CORE_LIBS) -lm
+
+# What KernelShark shows for the fixture, headless (libkshark); its
+# headers do not build warning-free with ours, hence -isystem.
+EH_KS_INFO	:= tests/e2e/eventheader-kshark-info
+EH_KS_CFLAGS	:= $(patsubst -I%,-isystem %,\
+		     $(shell $(PKG_CONFIG) --cflags libkshark 2>/dev/null))
+$(EH_KS_INFO): $(EH_KS_INFO).c | $(DEPS_STAMP)
+	$(CC) $(ALL_CFLAGS) $(EH_KS_CFLAGS) -o $@ $< \
+		$(shell $(PKG_CONFIG) --libs libkshark 2>/dev/null)
+
+# plugin_fxt.mk (plugin_fxt.so) is included after this file: it adds its
+# plugin to TEP_PLUGINS and as a prerequisite of install-plugins.
+TEP_PLUGINS	:= $(EH_PLUGIN)
+ALL_TARGETS	+= $(TEP_PLUGINS) $(EH_DAT_GEN) $(EH_KS_INFO)
+CLEAN_FILES	+= $(TEP_PLUGINS) $(EH_DAT_GEN) $(EH_KS_INFO)
+
+.PHONY: install-plugins
+install: install-plugins
+install-plugins: $(TEP_PLUGINS)
+	install -d $(DESTDIR)$(TEP_PLUGIN_DIR)
+	install -m 0644 $(TEP_PLUGINS) $(DESTDIR)$(TEP_PLUGIN_DIR)/
