@@ -9,6 +9,9 @@
  * tries trace-fxt-input.so in the install directory and then next to the
  * trace-fxt binary (the build tree).  The FXT goes to a temporary file
  * beside OUT that is renamed over OUT only once it is complete.
+ *
+ * FXT input goes the other way, through the core's .dat writer
+ * (fxt2dat-*.c), with the same temporary-file discipline.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -25,6 +28,7 @@
 
 #include "fxt-format.h"
 #include "fxt-input.h"
+#include "fxt2dat.h"
 #include "trace-fxt.h"
 
 #ifndef TRACE_FXT_PLUGIN_DIR
@@ -38,7 +42,9 @@ struct convert_args {
 	const char	*out;
 	const char	*events[MAX_SELECT];
 	const char	*buffers[MAX_SELECT];
+	const char	*compression;
 	bool		quiet;
+	bool		selects;	/* -e, -B, --cpu, --start or --end */
 };
 
 /* "0,2-5" into a mask of CPUs (>= 256 kept as "any high CPU"). */
@@ -224,6 +230,70 @@ static int run_plugin(struct tracecmd_input *handle, struct fxt_input_req *req)
 	return req->res.done ? 0 : -ENOENT;
 }
 
+/* FXT -> .dat: through the core's writer, into a temporary file. */
+static int convert_fxt(struct convert_args *a)
+{
+	struct fxt2dat_opts o = { .compression = a->compression };
+	struct fxt2dat_stats st;
+	char err[512] = "";
+	char *tmp;
+	int fd, ret;
+
+	if (a->selects) {
+		trace_fxt_err("-e, -B, --cpu, --start and --end select ftrace "
+			      "events; FXT input is converted whole");
+		return 2;
+	}
+	if (a->compression && strcmp(a->compression, "none") &&
+	    strcmp(a->compression, "zstd")) {
+		trace_fxt_err("compression '%s': none or zstd", a->compression);
+		return 2;
+	}
+	if (asprintf(&tmp, "%s.XXXXXX", a->out) < 0)
+		return 1;
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		trace_fxt_err("cannot write %s: %s", a->out, strerror(errno));
+		free(tmp);
+		return 1;
+	}
+	fchmod(fd, 0644 & ~umask(umask(0)));
+	ret = fxt2dat_convert(a->in, fd, &o, &st, err, sizeof(err));
+	if (ret < 0) {
+		trace_fxt_err("converting %s failed: %s", a->in,
+			      err[0] ? err : strerror(-ret));
+		goto fail;
+	}
+	if (close(fd)) {
+		fd = -1;
+		trace_fxt_err("cannot write %s: %s", a->out, strerror(errno));
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, a->out)) {
+		trace_fxt_err("cannot write %s: %s", a->out, strerror(errno));
+		goto fail;
+	}
+	if (!a->quiet)
+		fprintf(stderr, "trace-fxt: %s -> %s: %llu events from %llu "
+			"records (%llu ftrace events restored, %llu records "
+			"without a .dat form), %u buffer%s, %u CPU%s\n",
+			a->in, a->out, (unsigned long long)st.events_out,
+			(unsigned long long)st.records_in,
+			(unsigned long long)st.restored,
+			(unsigned long long)st.skipped, st.buffers,
+			st.buffers == 1 ? "" : "s", st.cpus,
+			st.cpus == 1 ? "" : "s");
+	free(tmp);
+	return 0;
+fail:
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	free(tmp);
+	return 1;
+}
+
 static int convert(struct convert_args *a, struct fxt_input_req *req)
 {
 	struct tracecmd_input *handle;
@@ -237,10 +307,10 @@ static int convert(struct convert_args *a, struct fxt_input_req *req)
 			return 1;
 		}
 		if (file_has_magic(a->in, "\x10\x00\x04\x46\x78\x54\x16\x00",
+				   8, &err) ||
+		    file_has_magic(a->in, "\x00\x16\x54\x78\x46\x04\x00\x10",
 				   8, &err))
-			trace_fxt_err("%s is already FXT; FXT to .dat "
-				      "conversion is not available here",
-				      a->in);
+			return convert_fxt(a);
 		else
 			trace_fxt_err("%s is not a trace-cmd trace file "
 				      "(no trace.dat magic)", a->in);
@@ -332,6 +402,7 @@ int cmd_convert(int argc, char **argv)
 		{ "end",	required_argument, NULL, 'E' },
 		{ "progress",	no_argument,	   NULL, 'p' },
 		{ "quiet",	no_argument,	   NULL, 'q' },
+		{ "compression", required_argument, NULL, 'z' },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -355,14 +426,17 @@ int cmd_convert(int argc, char **argv)
 			a.out = optarg;
 			break;
 		case 'e':
+			a.selects = true;
 			if (add_list(optarg, a.events, &o->nr_events))
 				return trace_fxt_usage("convert");
 			break;
 		case 'B':
+			a.selects = true;
 			if (add_list(optarg, a.buffers, &o->nr_buffers))
 				return trace_fxt_usage("convert");
 			break;
 		case 'c':
+			a.selects = true;
 			if (parse_cpus(optarg, o)) {
 				trace_fxt_err("bad CPU list '%s'", optarg);
 				return 2;
@@ -370,6 +444,7 @@ int cmd_convert(int argc, char **argv)
 			break;
 		case 's':
 		case 'E':
+			a.selects = true;
 			if (parse_secs(optarg, c == 's' ? &o->start_ts :
 						     &o->end_ts)) {
 				trace_fxt_err("bad time '%s' (seconds)", optarg);
@@ -382,6 +457,9 @@ int cmd_convert(int argc, char **argv)
 		case 'q':
 			a.quiet = true;
 			break;
+		case 'z':
+			a.compression = optarg;
+			break;
 		default:
 			return trace_fxt_usage("convert");
 		}
@@ -389,5 +467,6 @@ int cmd_convert(int argc, char **argv)
 	if (optind != argc - 1 || !a.out)
 		return trace_fxt_usage("convert");
 	a.in = argv[optind];
+	o->path = a.in;
 	return convert(&a, &req);
 }

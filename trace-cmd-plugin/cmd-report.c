@@ -389,8 +389,11 @@ static void report_event(struct report *r, const struct fxt_record *rec,
 		}
 		return;
 	}
-	/* the arguments past the first record's 15 follow in ".cont"s */
-	if (n > sizeof(CONT_SUFFIX) - 1 &&
+	/*
+	 * the arguments past the first record's 15 follow in ".cont"s
+	 * (instants; other events' ".cont"s belong to those events)
+	 */
+	if (ev->type == FXT_EVENT_INSTANT && n > sizeof(CONT_SUFFIX) - 1 &&
 	    !memcmp(ev->name.ptr + n - (sizeof(CONT_SUFFIX) - 1), CONT_SUFFIX,
 		    sizeof(CONT_SUFFIX) - 1) && r->pending) {
 		put_fields(r, ev->args, ev->nargs, 0);

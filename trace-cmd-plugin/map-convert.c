@@ -173,7 +173,10 @@ static int map_record(struct tracecmd_input *h, struct tep_record *rec,
 	}
 	if (!me->keep)
 		return 0;
-	ret = map_sched_thread(ctx, buf, map_record_pid(ctx, buf, rec), &th);
+	ret = map_formats_event(ctx, buf, me, rec);
+	if (ret >= 0)
+		ret = map_sched_thread(ctx, buf, map_record_pid(ctx, buf, rec),
+				       &th);
 	if (ret >= 0)
 		ret = map_event_write(ctx, buf, me, rec, &th);
 	if (ret < 0)
@@ -186,6 +189,9 @@ static int map_record(struct tracecmd_input *h, struct tep_record *rec,
 		break;
 	case MAP_SPECIAL_COUNTER:
 		ret = map_counter_write(ctx, buf, me, rec);
+		break;
+	case MAP_SPECIAL_EVENTHEADER:
+		ret = map_eventheader_write(ctx, buf, me, rec, &th);
 		break;
 	default:
 		ret = map_sched_write(ctx, buf, me, rec);
@@ -271,7 +277,7 @@ static int map_start_providers(struct map_ctx *ctx)
 			return ret;
 		ctx->cur = b;
 	}
-	return 0;
+	return map_formats_start(ctx, first);
 }
 
 static void map_ctx_free(struct map_ctx *ctx)
@@ -290,6 +296,8 @@ static void map_ctx_free(struct map_ctx *ctx)
 	free(ctx->bufs);
 	free(ctx->args);
 	free(ctx->named);
+	map_formats_free(ctx);
+	map_eventheader_free(ctx);
 	trace_seq_destroy(&ctx->seq);
 }
 

@@ -238,6 +238,8 @@ static struct map_event *map_event_new(struct map_ctx *ctx,
 	map_sched_classify(me);
 	if (!me->special && map_counter_classify(me))
 		me->special = MAP_SPECIAL_COUNTER;
+	if (!me->special && map_eventheader_classify(me))
+		me->special = MAP_SPECIAL_EVENTHEADER;
 	return me;
 }
 

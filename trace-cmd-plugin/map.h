@@ -68,6 +68,7 @@ enum map_special {
 	MAP_SPECIAL_TASK_NAME,		/* events revealing pid and comm */
 	MAP_SPECIAL_MARKER,		/* ftrace print: trace_marker */
 	MAP_SPECIAL_COUNTER,
+	MAP_SPECIAL_EVENTHEADER,	/* user_events following EventHeader */
 };
 
 /* Per buffer: one FXT provider. */
@@ -81,6 +82,9 @@ struct map_buffer {
 	struct map_event	**events;
 	int			nr_events;
 };
+
+struct map_formats;
+struct map_eh;
 
 /* The conversion as a whole. */
 struct map_ctx {
@@ -100,6 +104,8 @@ struct map_ctx {
 	struct fxt_arg		*args;		/* scratch, grows */
 	unsigned int		nr_args_max;
 	struct trace_seq	seq;		/* scratch for .text values */
+	struct map_formats	*fmts;		/* map-formats.c's state */
+	struct map_eh		*eh;		/* map-eventheader.c's state */
 	/* interned names used on every event */
 	struct fxt_str		s_cpu;
 	struct fxt_str		s_flags;
@@ -177,10 +183,23 @@ int map_marker_write(struct map_ctx *ctx, struct map_buffer *buf,
 		     struct map_event *me, struct tep_record *rec,
 		     const struct fxt_thread *thread);
 
+/* map-eventheader.c */
+bool map_eventheader_classify(struct map_event *me);
+int map_eventheader_write(struct map_ctx *ctx, struct map_buffer *buf,
+			  struct map_event *me, struct tep_record *rec,
+			  const struct fxt_thread *thread);
+void map_eventheader_free(struct map_ctx *ctx);
+
 /* map-counter.c */
 bool map_counter_classify(struct map_event *me);
 int map_counter_write(struct map_ctx *ctx, struct map_buffer *buf,
 		      struct map_event *me, struct tep_record *rec);
+
+/* map-formats.c: formats, headers, symbols for rebuilding the .dat */
+int map_formats_start(struct map_ctx *ctx, uint64_t ts);
+int map_formats_event(struct map_ctx *ctx, struct map_buffer *buf,
+		      struct map_event *me, struct tep_record *rec);
+void map_formats_free(struct map_ctx *ctx);
 
 /* map-options.c */
 int map_options_write(struct map_ctx *ctx, struct map_buffer *buf,

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The trace-fxt command and the trace-cmd input plugin it hosts.
 #
-#  - trace-fxt: trace-fxt.c and every cmd-*.c (one subcommand each);
+#  - trace-fxt: trace-fxt.c, every cmd-*.c (one subcommand each) and
+#    fxt2dat-*.c (FXT -> .dat through the core's .dat writer);
 #  - trace-fxt-input.so: plugin-*.c and map-*.c (the ftrace-to-FXT
 #    mapping), the core linked in, only the libtracecmd plugin entry
 #    points exported.
@@ -9,7 +10,7 @@
 TC_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags libtracecmd libtraceevent 2>/dev/null)
 TC_LIBS		:= $(shell $(PKG_CONFIG) --libs libtracecmd libtraceevent 2>/dev/null)
 EXTRA_CFLAGS_trace-cmd-plugin = $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null) \
-		   $(TC_CFLAGS) \
+		   $(TC_CFLAGS) -Iplugins \
 		   -DTRACE_FXT_PLUGIN_DIR='"$(TRACECMD_PLUGIN_INSTALL_DIR)"'
 
 # Where `make install` puts the plugin: libtracecmd's per-user directory
@@ -18,21 +19,24 @@ TRACECMD_PLUGIN_INSTALL_DIR ?= $(LIBDIR)/trace-cmd/plugins
 
 TRACE_FXT	:= trace-cmd-plugin/trace-fxt
 TRACE_FXT_SRCS	:= trace-cmd-plugin/trace-fxt.c \
-		   $(wildcard trace-cmd-plugin/cmd-*.c)
+		   $(wildcard trace-cmd-plugin/cmd-*.c) \
+		   $(wildcard trace-cmd-plugin/fxt2dat-*.c)
 TRACE_FXT_OBJS	:= $(TRACE_FXT_SRCS:.c=.o)
 
 TC_PLUGIN	:= trace-cmd-plugin/trace-fxt-input.so
+# plugins/eh-tep.c: EventHeader user_events are recognised exactly as
+# plugin_eventheader.so recognises them.
 TC_PLUGIN_SRCS	:= $(wildcard trace-cmd-plugin/plugin-*.c) \
 		   $(wildcard trace-cmd-plugin/map-*.c)
-TC_PLUGIN_OBJS	:= $(TC_PLUGIN_SRCS:.c=.o)
+TC_PLUGIN_OBJS	:= $(TC_PLUGIN_SRCS:.c=.o) plugins/eh-tep.o
 
 $(TRACE_FXT): $(TRACE_FXT_OBJS) $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs json-c) \
-		$(TC_LIBS) -ldl -lm
+		$(TC_LIBS) $(CORE_LIBS) -ldl -lm
 
 $(TC_PLUGIN): $(TC_PLUGIN_OBJS) $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -shared -Wl,-z,defs -o $@ $(TC_PLUGIN_OBJS) \
-		$(CORE_LIB) $(TC_LIBS) -ldl -lm
+		$(CORE_LIB) $(CORE_LIBS) $(TC_LIBS) -ldl -lm
 
 ALL_TARGETS	+= $(TRACE_FXT) $(TC_PLUGIN)
 CLEAN_FILES	+= $(TRACE_FXT) $(TC_PLUGIN)

@@ -11,8 +11,10 @@
 
 static const struct trace_fxt_cmd commands[] = {
 	{ "convert", "IN.dat -o OUT.fxt [-e SYS:EVENT,..] [-B BUFFER,..] "
-	  "[--cpu LIST] [--start SECS] [--end SECS] [--progress] [-q]",
-	  "convert a trace-cmd .dat to FXT (trace-cmd input plugin)",
+	  "[--cpu LIST] [--start SECS] [--end SECS] [--progress] [-q] | "
+	  "IN.fxt -o OUT.dat [--compression none|zstd] [-q]",
+	  "convert a trace-cmd .dat to FXT (trace-cmd input plugin), "
+	  "or FXT to a .dat",
 	  cmd_convert },
 	{ "report", "[--raw] FILE.fxt",
 	  "one line per event, as trace-cmd report (-R with --raw)",

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# FXT -> .dat conversion speed against the .dat -> FXT direction on the
+# same trace: the recording bench-convert.sh keeps in $BENCH_DIR (or
+# BENCH_DAT=file), else the shared sched-irq-timer sample.  Best of
+# $BENCH_RUNS runs each; the FXT is the one trace-fxt made from the .dat,
+# so the reverse conversion restores every ftrace event.
+set -uo pipefail
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+TRACE_FXT=$TOP/trace-cmd-plugin/trace-fxt
+BENCH_DIR=${BENCH_DIR:-/tmp/trace-fxt-bench}
+RUNS=${BENCH_RUNS:-3}
+export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
+
+echo "== FXT -> .dat conversion (trace-fxt convert IN.fxt -o OUT.dat)"
+dat=${BENCH_DAT:-$BENCH_DIR/convert-big.dat}
+[ -s "$dat" ] || dat=$TOP/../shared/samples/sched-irq-timer.dat
+[ -s "$dat" ] || { echo "skipped: no trace to convert"; exit 0; }
+
+best() {
+	local best= t0 t1 t i
+	for ((i = 0; i < RUNS; i++)); do
+		t0=$(date +%s.%N)
+		"$@" > /dev/null 2>&1 || { echo "FAILED: $*" >&2; echo 0; return; }
+		t1=$(date +%s.%N)
+		t=$(echo "$t1 - $t0" | bc -l)
+		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then
+			best=$t
+		fi
+	done
+	printf '%.3f\n' "$best"
+}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+t_to=$(best "$TRACE_FXT" convert -q "$dat" -o "$work/t.fxt")
+t_back=$(best "$TRACE_FXT" convert -q "$work/t.fxt" -o "$work/back.dat")
+t_back_z=$(best "$TRACE_FXT" convert -q --compression zstd "$work/t.fxt" \
+	     -o "$work/back.z.dat")
+events=$("$TRACE_FXT" convert "$work/t.fxt" -o "$work/back.dat" 2>&1 |
+	 sed -n 's/.*: \([0-9]*\) events from.*/\1/p')
+ratio() { [ "$2" != 0.000 ] && echo "scale=2; $1 / $2" | bc -l | sed 's/^\./0./' || echo "?"; }
+echo "input: $dat ($(stat -c %s "$dat") bytes), FXT $(stat -c %s "$work/t.fxt") bytes, ${events:-?} events"
+printf '  %-44s %8s s\n' ".dat -> FXT" "$t_to"
+printf '  %-44s %8s s  (%s events/s)\n' "FXT -> .dat (no compression)" \
+	"$t_back" "$(echo "${events:-0} / $t_back" | bc 2>/dev/null)"
+printf '  %-44s %8s s\n' "FXT -> .dat (zstd)" "$t_back_z"
+printf '  %-44s %8s\n' "FXT -> .dat / .dat -> FXT" "$(ratio "$t_back" "$t_to")"
+printf '  %-44s %8s\n' "FXT -> .dat zstd / .dat -> FXT" \
+	"$(ratio "$t_back_z" "$t_to")"

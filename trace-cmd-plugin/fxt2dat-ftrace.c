@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fxt2dat-ftrace.c - event formats, and ftrace records rebuilt from FXT.
+ *
+ * Every format the .dat will hold is parsed here by libtraceevent, so
+ * payloads are laid out by the format's own offsets and sizes, whoever
+ * wrote it: the kernel (formats that trace-fxt carried in
+ * trace-cmd:event_format instants) or fxt2dat-fxt.c / fxt2dat-sched.c.
+ *
+ * A restored event starts from its instant (category = system, name =
+ * event) and takes the arguments in order, as map-event.c wrote them:
+ * "cpu" first, then common_flags / common_preempt_count, then one per
+ * field, each perhaps followed by "<field>.text" (a rendering, skipped
+ * here) and continued by "<event>.cont" instants.  Integers and pointers
+ * go into the field at its width; strings into char arrays, __data_loc
+ * and flexible arrays; "ARRAY[xx, ...]" back into the bytes it shows.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "dat-writer.h"
+#include "fxt2dat.h"
+
+static unsigned int fmt_hash(const char *s, size_t slen, const char *n,
+			     size_t nlen)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < slen; i++)
+		h = (h ^ (uint8_t)s[i]) * 16777619u;
+	h = (h ^ 0xff) * 16777619u;
+	for (i = 0; i < nlen; i++)
+		h = (h ^ (uint8_t)n[i]) * 16777619u;
+	return h & 255;
+}
+
+struct f2d_format *f2d_format_find(struct f2d_ctx *ctx, const char *system,
+				   size_t slen, const char *name, size_t nlen)
+{
+	struct f2d_format *f;
+
+	for (f = ctx->fmt_hash[fmt_hash(system, slen, name, nlen)]; f;
+	     f = f->next)
+		if (!strncmp(f->system, system, slen) && !f->system[slen] &&
+		    !strncmp(f->name, name, nlen) && !f->name[nlen])
+			return f;
+	return NULL;
+}
+
+static void fmt_free(struct f2d_format *f)
+{
+	free(f->system);
+	free(f->name);
+	free(f->text);
+	free(f->fields);
+	free(f);
+}
+
+void f2d_formats_free(struct f2d_ctx *ctx)
+{
+	unsigned int i;
+
+	for (i = 0; i < ctx->nr_fmts; i++)
+		fmt_free(ctx->fmt_list[i]);
+	free(ctx->fmt_list);
+	ctx->fmt_list = NULL;
+	ctx->nr_fmts = 0;
+	memset(ctx->fmt_hash, 0, sizeof(ctx->fmt_hash));
+}
+
+/*
+ * Parse and keep a format text; hand it to the writer if there is one
+ * (otherwise the driver does when it creates the writer).
+ */
+int f2d_format_add(struct f2d_ctx *ctx, const char *system, const char *text,
+		   size_t len, bool restored, struct f2d_format **out)
+{
+	struct tep_format_field **common, *fl;
+	struct f2d_format *f, **list;
+	struct tep_event *event;
+	const char *id_line;
+	unsigned int i, n;
+	int id, ret;
+
+	id_line = strstr(text, "\nID: ");
+	id = id_line ? atoi(id_line + 5) : -1;
+	if (id < 0 || id > 65535)
+		return -EINVAL;
+	event = tep_find_event(ctx->tep, id);
+	if (event) {
+		/* the same format sent twice (several providers): fine */
+		f = f2d_format_find(ctx, event->system, strlen(event->system),
+				    event->name, strlen(event->name));
+		if (out)
+			*out = f;
+		return f && f->id == id ? 0 : -EEXIST;
+	}
+	if (tep_parse_event(ctx->tep, text, len, system))
+		return -EINVAL;
+	event = tep_find_event(ctx->tep, id);
+	if (!event)
+		return -EINVAL;
+	f = calloc(1, sizeof(*f));
+	list = realloc(ctx->fmt_list, (ctx->nr_fmts + 1) * sizeof(*list));
+	if (!f || !list) {
+		free(f);
+		return -ENOMEM;
+	}
+	ctx->fmt_list = list;
+	f->event = event;
+	f->id = id;
+	f->restored = restored;
+	f->system = strdup(system);
+	f->name = strdup(event->name);
+	f->text = malloc(len + 1);
+	f->fields = tep_event_fields(event);
+	if (!f->system || !f->name || !f->text || !f->fields) {
+		fmt_free(f);
+		return -ENOMEM;
+	}
+	memcpy(f->text, text, len);
+	f->text[len] = '\0';
+	f->len = len;
+	for (n = 0; f->fields[n]; n++)
+		;
+	f->nr_fields = n;
+	f->c_type = tep_find_common_field(event, "common_type");
+	f->c_flags = tep_find_common_field(event, "common_flags");
+	f->c_preempt = tep_find_common_field(event, "common_preempt_count");
+	f->c_pid = tep_find_common_field(event, "common_pid");
+	common = tep_event_common_fields(event);
+	for (i = 0; common && common[i]; i++)
+		if (common[i]->offset + common[i]->size > (int)f->fixed)
+			f->fixed = common[i]->offset + common[i]->size;
+	free(common);
+	for (i = 0; i < n; i++) {
+		fl = f->fields[i];
+		if ((unsigned int)(fl->offset + fl->size) > f->fixed)
+			f->fixed = fl->offset + fl->size;
+	}
+	list[ctx->nr_fmts++] = f;
+	n = fmt_hash(f->system, strlen(f->system), f->name, strlen(f->name));
+	f->next = ctx->fmt_hash[n];
+	ctx->fmt_hash[n] = f;
+	if (ctx->w) {
+		ret = dat_writer_add_event_format(ctx->w, system, text, len);
+		if (ret < 0)
+			return ret;
+	}
+	if (out)
+		*out = f;
+	return 0;
+}
+
+static void put_num(uint8_t *p, unsigned int size, uint64_t v)
+{
+	unsigned int i;
+
+	for (i = 0; i < size && i < 8; i++)
+		p[i] = v >> (8 * i);
+}
+
+static void put_field_int(struct f2d_rec *r, struct tep_format_field *fl,
+			  uint64_t v)
+{
+	if (fl && fl->offset + fl->size <= (int)r->len)
+		put_num(r->data + fl->offset, fl->size, v);
+}
+
+/* @n bytes of an array or string field: fixed, flexible or dynamic. */
+static void put_field_bytes(struct f2d_rec *r, struct tep_format_field *fl,
+			    const uint8_t *p, size_t n)
+{
+	uint8_t *dst;
+	size_t off;
+
+	if (fl->flags & TEP_FIELD_IS_DYNAMIC) {
+		if (n > 0xffff)
+			n = 0xffff;
+		off = r->len;
+		dst = f2d_rec_room(r, n);
+		if (!dst)
+			return;
+		memcpy(dst, p, n);
+		if (fl->flags & TEP_FIELD_IS_RELATIVE)
+			off -= fl->offset + fl->size;
+		put_field_int(r, fl, (uint64_t)n << 16 | (off & 0xffff));
+		return;
+	}
+	if (!fl->size) {
+		/* flexible array: the rest of the record */
+		if (r->len > (size_t)fl->offset)
+			r->len = fl->offset;
+		dst = f2d_rec_room(r, n);
+		if (dst)
+			memcpy(dst, p, n);
+		return;
+	}
+	memcpy(r->data + fl->offset, p, n < (size_t)fl->size ? n : (size_t)fl->size);
+}
+
+void f2d_put_int(struct f2d_rec *r, struct f2d_format *f, const char *field,
+		 uint64_t v)
+{
+	put_field_int(r, tep_find_field(f->event, field), v);
+}
+
+void f2d_put_str(struct f2d_rec *r, struct f2d_format *f, const char *field,
+		 const char *s, size_t len)
+{
+	struct tep_format_field *fl = tep_find_field(f->event, field);
+	uint8_t *tmp;
+
+	if (!fl)
+		return;
+	if (fl->flags & TEP_FIELD_IS_DYNAMIC || !fl->size) {
+		/* the NUL belongs to the string's bytes */
+		tmp = malloc(len + 1);
+		if (!tmp)
+			return;
+		memcpy(tmp, s, len);
+		tmp[len] = '\0';
+		put_field_bytes(r, fl, tmp, len + 1);
+		free(tmp);
+		return;
+	}
+	put_field_bytes(r, fl, (const uint8_t *)s, len);
+}
+
+void f2d_put_bytes(struct f2d_rec *r, struct f2d_format *f,
+		   const char *field, const void *p, size_t n)
+{
+	struct tep_format_field *fl = tep_find_field(f->event, field);
+
+	if (fl)
+		put_field_bytes(r, fl, p, n);
+}
+
+uint8_t *f2d_rec_room(struct f2d_rec *r, size_t len)
+{
+	uint8_t *p;
+
+	if (r->len + len > r->cap) {
+		size_t cap = r->cap ? r->cap : 256;
+
+		while (cap < r->len + len)
+			cap *= 2;
+		p = realloc(r->data, cap);
+		if (!p)
+			return NULL;
+		memset(p + r->cap, 0, cap - r->cap);
+		r->data = p;
+		r->cap = cap;
+	}
+	p = r->data + r->len;
+	memset(p, 0, len);
+	r->len += len;
+	return p;
+}
+
+/* Start a record of format @f for @pid: zeroed fixed part, common set. */
+int f2d_rec_begin(struct f2d_ctx *ctx, struct f2d_format *f, int pid)
+{
+	struct f2d_rec *r = &ctx->rec;
+
+	r->len = 0;
+	if (!f2d_rec_room(r, f->fixed))
+		return -ENOMEM;
+	put_field_int(r, f->c_type, f->id);
+	put_field_int(r, f->c_pid, (uint32_t)pid);
+	return 0;
+}
+
+/* "ARRAY[xx, yy]" into bytes; -1 when @s is not exactly that. */
+static long parse_array(const char *s, size_t len, uint8_t *out)
+{
+	size_t i = 6, n = 0;
+	int hi, lo;
+
+	if (len < 7 || memcmp(s, "ARRAY[", 6) || s[len - 1] != ']')
+		return -1;
+	while (i < len - 1) {
+		if (n && (i + 2 > len - 1 || s[i] != ',' || s[i + 1] != ' '))
+			return -1;
+		if (n)
+			i += 2;
+		if (i + 2 > len - 1)
+			return -1;
+		hi = s[i] >= 'a' ? s[i] - 'a' + 10 : s[i] - '0';
+		lo = s[i + 1] >= 'a' ? s[i + 1] - 'a' + 10 : s[i + 1] - '0';
+		if (hi < 0 || hi > 15 || lo < 0 || lo > 15)
+			return -1;
+		out[n++] = hi << 4 | lo;
+		i += 2;
+	}
+	return n;
+}
+
+static uint64_t arg_u64(const struct fxt_arg *a)
+{
+	switch (a->type) {
+	case FXT_ARG_INT32:
+		return (uint64_t)(int64_t)a->i32;
+	case FXT_ARG_UINT32:
+		return a->u32;
+	case FXT_ARG_BOOL:
+		return a->b;
+	case FXT_ARG_INT64:
+	case FXT_ARG_UINT64:
+	case FXT_ARG_POINTER:
+	case FXT_ARG_KOID:
+		return a->u64;
+	}
+	return 0;
+}
+
+static int put_arg(struct f2d_ctx *ctx, struct tep_format_field *fl,
+		   const struct fxt_arg *a)
+{
+	struct f2d_rec *r = &ctx->rec;
+	long n;
+
+	if (!(fl->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING |
+			   TEP_FIELD_IS_DYNAMIC))) {
+		if (a->type != FXT_ARG_STRING)
+			put_field_int(r, fl, arg_u64(a));
+		return 0;
+	}
+	if (a->type != FXT_ARG_STRING)
+		return 0;
+	if (a->str.len + 1 > ctx->scratch_cap) {
+		uint8_t *p = realloc(ctx->scratch, a->str.len + 1);
+
+		if (!p)
+			return -ENOMEM;
+		ctx->scratch = p;
+		ctx->scratch_cap = a->str.len + 1;
+	}
+	n = parse_array(a->str.ptr, a->str.len, ctx->scratch);
+	if (n >= 0) {
+		put_field_bytes(r, fl, ctx->scratch, n);
+		return 0;
+	}
+	memcpy(ctx->scratch, a->str.ptr, a->str.len);
+	ctx->scratch[a->str.len] = '\0';
+	/* a fixed char array keeps no NUL it has no room for */
+	put_field_bytes(r, fl, ctx->scratch, a->str.len + 1);
+	return 0;
+}
+
+static bool name_is(struct fxt_str s, const char *name, size_t nlen)
+{
+	return s.len == nlen && !memcmp(s.ptr, name, nlen);
+}
+
+int f2d_ftrace_args(struct f2d_ctx *ctx, const struct fxt_arg *args,
+		    unsigned int nargs)
+{
+	struct f2d_format *f = ctx->rec_fmt;
+	struct tep_format_field *fl;
+	unsigned int i, k, j;
+	int ret;
+
+	for (i = 0; i < nargs; i++) {
+		const struct fxt_arg *a = &args[i];
+
+		if (fxt_str_eq(a->name, "common_flags")) {
+			put_field_int(&ctx->rec, f->c_flags, arg_u64(a));
+			continue;
+		}
+		if (fxt_str_eq(a->name, "common_preempt_count")) {
+			put_field_int(&ctx->rec, f->c_preempt, arg_u64(a));
+			continue;
+		}
+		/* fields come in order: look at the expected one first */
+		fl = NULL;
+		for (k = 0; k < f->nr_fields; k++) {
+			j = (ctx->rec_field + k) % f->nr_fields;
+			if (name_is(a->name, f->fields[j]->name,
+				    strlen(f->fields[j]->name))) {
+				fl = f->fields[j];
+				ctx->rec_field = j + 1;
+				break;
+			}
+		}
+		if (!fl)
+			continue;	/* "<field>.text" and the like */
+		ret = put_arg(ctx, fl, a);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+int f2d_ftrace_start(struct f2d_ctx *ctx, struct f2d_format *f,
+		     const struct fxt_event *ev)
+{
+	int ret;
+
+	ret = f2d_rec_begin(ctx, f, (int32_t)ev->thread.tid);
+	if (ret < 0)
+		return ret;
+	ctx->rec_fmt = f;
+	ctx->rec_field = 0;
+	ctx->rec.buffer = ctx->cur->buffer;
+	ctx->rec.ts = f2d_ns(ctx, ev->ts);
+	ctx->rec.cpu = ev->args[0].u32;
+	ctx->pending = F2D_PEND_EVENT;
+	return f2d_ftrace_args(ctx, ev->args + 1, ev->nargs - 1);
+}
+
+int f2d_ftrace_flush(struct f2d_ctx *ctx)
+{
+	ctx->pending = F2D_PEND_NONE;
+	ctx->st->restored++;
+	return f2d_emit(ctx, ctx->rec.buffer, ctx->rec.cpu, ctx->rec.ts,
+			ctx->rec.data, ctx->rec.len);
+}
+
+struct f2d_format *f2d_format_make(struct f2d_ctx *ctx, const char *system,
+				   const char *name, const char *body)
+{
+	struct f2d_format *f;
+	char *text;
+	int len;
+
+	f = f2d_format_find(ctx, system, strlen(system), name, strlen(name));
+	if (f)
+		return f;
+	while (ctx->next_id <= 65535 && tep_find_event(ctx->tep, ctx->next_id))
+		ctx->next_id++;
+	len = asprintf(&text, "name: %s\nID: %d\n%s", name, ctx->next_id,
+		       body);
+	if (len < 0)
+		return NULL;
+	if (f2d_format_add(ctx, system, text, len, false, &f) < 0)
+		f = NULL;
+	free(text);
+	return f;
+}

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * fxt2dat.h - FXT -> trace-cmd .dat v7, inside the trace-fxt command.
+ *
+ * fxt2dat-convert.c drives the conversion (passes, providers as buffers,
+ * the record loop, the .dat writer); fxt2dat-ftrace.c restores the ftrace
+ * events of FXT that trace-fxt made from a .dat (trace-cmd:event_format
+ * and the typed per-event instants); fxt2dat-fxt.c turns any other FXT
+ * event and log into an event of the "fxt" system; fxt2dat-sched.c turns
+ * context switches and wakeups into sched_switch / sched_waking.
+ */
+#ifndef _FXT2DAT_H
+#define _FXT2DAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fxt-reader.h"
+
+struct dat_writer;
+struct tep_handle;
+struct tep_event;
+struct tep_format_field;
+
+struct fxt2dat_opts {
+	const char	*compression;	/* "none" (NULL) or "zstd" */
+	unsigned int	page_size;	/* 0: the file's, else 4096 */
+};
+
+struct fxt2dat_stats {
+	uint64_t	records_in;
+	uint64_t	events_out;
+	uint64_t	restored;	/* ftrace events rebuilt */
+	uint64_t	skipped;	/* records with no .dat counterpart */
+	unsigned int	buffers;
+	unsigned int	cpus;
+	unsigned int	page_size;
+	unsigned int	passes;
+};
+
+int fxt2dat_convert(const char *in, int fd, const struct fxt2dat_opts *o,
+		    struct fxt2dat_stats *st, char *err, size_t errlen);
+
+/* The names of the events the "fxt" system has. */
+#define F2D_SYSTEM		"fxt"
+/* Ids of generated formats: far above what kernels hand out. */
+#define F2D_FIRST_ID		60000
+
+/* One event format known to the conversion, parsed into ctx->tep. */
+struct f2d_format {
+	struct f2d_format	*next;		/* hash chain */
+	struct tep_event	*event;
+	char			*system;
+	char			*name;
+	char			*text;		/* as registered */
+	size_t			len;
+	struct tep_format_field	**fields;	/* not the common ones */
+	unsigned int		nr_fields;
+	struct tep_format_field	*c_type, *c_flags, *c_preempt, *c_pid;
+	int			id;
+	unsigned int		fixed;		/* bytes before dynamic data */
+	bool			restored;	/* from trace-cmd:event_format */
+};
+
+struct f2d_prov {
+	uint32_t	id;
+	int		buffer;
+	bool		ftrace;		/* made by trace-fxt from a .dat */
+};
+
+/* A record being built, and where it goes. */
+struct f2d_rec {
+	uint8_t		*data;
+	size_t		len, cap;
+	int		buffer;
+	unsigned int	cpu;
+	uint64_t	ts;
+};
+
+enum f2d_pending {
+	F2D_PEND_NONE,
+	F2D_PEND_EVENT,		/* a restored ftrace event, more in .cont */
+	F2D_PEND_FORMAT,
+	F2D_PEND_KALLSYMS,
+	F2D_PEND_PRINTK,
+	F2D_PEND_HEADERS,
+};
+
+struct f2d_text {
+	char		*s;
+	size_t		len, cap;
+};
+
+struct f2d_ctx {
+	struct fxt_reader	*r;
+	struct dat_writer	*w;		/* NULL in a dry run */
+	int			fd;
+	const struct fxt2dat_opts *opts;
+	bool			dry;		/* measure only */
+	bool			sorted;		/* keep, sort, then write */
+	struct tep_handle	*tep;
+	struct f2d_format	*fmt_hash[256];
+	struct f2d_format	**fmt_list;
+	unsigned int		nr_fmts;
+	int			next_id;
+	struct f2d_prov		*provs;
+	unsigned int		nr_provs;
+	struct f2d_prov		*cur;
+	char			**buf_names;	/* by buffer index */
+	unsigned int		nr_bufs;
+	/* what the file says about itself (trace-cmd:file_info) */
+	bool			have_info;
+	unsigned int		info_cpus, info_page_size, info_long_size;
+	struct f2d_text		clock, uname, version, cpustats;
+	struct f2d_text		header_page, header_event, kallsyms, printk;
+	/* needs found by a dry run (or the failed optimistic pass) */
+	unsigned int		cpus;
+	unsigned int		page_size;
+	unsigned int		max_cpu;
+	size_t			max_len;
+	bool			unordered;
+	uint64_t		*last_ts;	/* dry run: by buffer * cpu */
+	size_t			nr_last;
+	bool			need_rerun;
+	/* the record being built */
+	enum f2d_pending	pending;
+	struct f2d_rec		rec;
+	struct f2d_format	*rec_fmt;
+	unsigned int		rec_field;	/* next field to match */
+	struct f2d_text		ptext;		/* texts being gathered */
+	struct f2d_text		psystem, pname;
+	int			pid;
+	/* task names: thread koid -> name */
+	struct f2d_name		*names;
+	size_t			nr_names, cap_names;
+	/* thread koid -> last CPU, from context switches */
+	uint64_t		*cpu_tid;
+	unsigned int		*cpu_of;
+	size_t			cap_cpu, nr_cpu;
+	/* sorted mode: every record, sorted at the end */
+	struct f2d_keep		*keep;
+	size_t			nr_keep, cap_keep;
+	struct f2d_text		arena;
+	struct f2d_text		arena_args;	/* encoded args of fxt events */
+	uint8_t			*scratch;
+	size_t			scratch_cap;
+	struct fxt2dat_stats	*st;
+	int			err;
+	char			*errbuf;
+	size_t			errlen;
+};
+
+struct f2d_name {
+	uint64_t	koid;
+	char		*name;
+};
+
+struct f2d_keep {
+	uint64_t	ts;
+	uint64_t	seq;
+	size_t		off, len;
+	int		buffer;
+	unsigned int	cpu;
+};
+
+/* fxt2dat-convert.c */
+void f2d_error(struct f2d_ctx *ctx, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int f2d_text_add(struct f2d_text *t, const char *s, size_t len);
+int f2d_emit(struct f2d_ctx *ctx, int buffer, unsigned int cpu, uint64_t ts,
+	     const void *data, size_t len);
+uint64_t f2d_ns(struct f2d_ctx *ctx, uint64_t ticks);
+const char *f2d_name_of(struct f2d_ctx *ctx, uint64_t koid);
+unsigned int f2d_cpu_of(struct f2d_ctx *ctx, uint64_t tid);
+void f2d_cpu_set(struct f2d_ctx *ctx, uint64_t tid, unsigned int cpu);
+uint8_t *f2d_rec_room(struct f2d_rec *r, size_t len);
+
+/* fxt2dat-ftrace.c: formats and restored events */
+struct f2d_format *f2d_format_find(struct f2d_ctx *ctx, const char *system,
+				   size_t slen, const char *name, size_t nlen);
+int f2d_format_add(struct f2d_ctx *ctx, const char *system, const char *text,
+		   size_t len, bool restored, struct f2d_format **out);
+void f2d_formats_free(struct f2d_ctx *ctx);
+int f2d_ftrace_start(struct f2d_ctx *ctx, struct f2d_format *f,
+		     const struct fxt_event *ev);
+int f2d_ftrace_args(struct f2d_ctx *ctx, const struct fxt_arg *args,
+		    unsigned int nargs);
+int f2d_ftrace_flush(struct f2d_ctx *ctx);
+/* Field helpers for payloads built by name. */
+void f2d_put_int(struct f2d_rec *r, struct f2d_format *f, const char *field,
+		 uint64_t v);
+void f2d_put_str(struct f2d_rec *r, struct f2d_format *f, const char *field,
+		 const char *s, size_t len);
+void f2d_put_bytes(struct f2d_rec *r, struct f2d_format *f,
+		   const char *field, const void *p, size_t n);
+/* A generated format of @system/@name (format text after "ID: n\n"). */
+struct f2d_format *f2d_format_make(struct f2d_ctx *ctx, const char *system,
+				   const char *name, const char *body);
+int f2d_rec_begin(struct f2d_ctx *ctx, struct f2d_format *f, int pid);
+
+/* fxt2dat-fxt.c: any other event as fxt/<type> */
+int f2d_fxt_event(struct f2d_ctx *ctx, const struct fxt_record *rec);
+int f2d_fxt_log(struct f2d_ctx *ctx, const struct fxt_record *rec);
+
+/* fxt2dat-sched.c */
+int f2d_sched(struct f2d_ctx *ctx, const struct fxt_record *rec);
+
+#endif /* _FXT2DAT_H */

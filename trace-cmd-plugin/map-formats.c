@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * map-formats.c - carry what rebuilding the .dat needs, as FXT records.
+ *
+ * The per-event instants hold every field's value; to turn them back into
+ * ftrace records a reader also needs each event's format (field offsets
+ * and sizes, the print format that trace-cmd report follows), the ring
+ * buffer's header_page/header_event, and the symbols and printk strings
+ * that report shows for pointer fields.  All of it goes into ordinary
+ * instant events of category "trace-cmd" on the kernel thread (0, 0):
+ *
+ *   headers       header_page, header_event (strings), once, at the start
+ *   event_format  system, name, id (uint32), format (string: the file's
+ *                 text), before the first event of that id in the file
+ *   kallsyms      text: /proc/kallsyms lines of the functions that the
+ *                 next event's fields point into (and of the symbol after
+ *                 each, which bounds it), before that event
+ *   printk        text: printk_formats lines of the strings the next
+ *                 event's fields point to, before that event
+ *
+ * A text too long for one record continues in "<name>.cont" instants
+ * right after, whose "text"/"format" argument is appended.  Only what the
+ * converted events use is carried: a recording's kallsyms is megabytes.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <trace-cmd.h>
+
+#include "fxt-input.h"
+#include "map-dat-meta.h"
+#include "map.h"
+
+/* Room left for a text argument in one record, well under 32 KiB. */
+#define FMT_CHUNK	16000
+
+struct printk_line {
+	uint64_t	addr;
+	const char	*line;		/* into meta.printk, with its '\n' */
+	size_t		len;
+};
+
+struct map_formats {
+	struct map_meta		meta;
+	bool			have_meta;
+	uint8_t			*sent;		/* formats sent, by id */
+	struct printk_line	*printk;
+	size_t			nr_printk;
+	uint64_t		*syms;		/* open addressing, 0 = free */
+	size_t			nr_syms, cap_syms;
+	struct trace_seq	text;
+};
+
+static int cmp_printk(const void *a, const void *b)
+{
+	const struct printk_line *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int fmts_index_printk(struct map_formats *f)
+{
+	char *p = f->meta.printk.text, *end = p + f->meta.printk.len, *nl;
+	size_t cap = 0;
+
+	while (p && p < end) {
+		nl = memchr(p, '\n', end - p);
+		nl = nl ? nl + 1 : end;
+		if (f->nr_printk == cap) {
+			struct printk_line *n;
+
+			cap = cap ? 2 * cap : 256;
+			n = realloc(f->printk, cap * sizeof(*n));
+			if (!n)
+				return -ENOMEM;
+			f->printk = n;
+		}
+		f->printk[f->nr_printk].addr = strtoull(p, NULL, 16);
+		f->printk[f->nr_printk].line = p;
+		f->printk[f->nr_printk++].len = nl - p;
+		p = nl;
+	}
+	qsort(f->printk, f->nr_printk, sizeof(*f->printk), cmp_printk);
+	return 0;
+}
+
+/* Remember @addr; true when it was new. */
+static bool fmts_sym_add(struct map_formats *f, uint64_t addr)
+{
+	size_t i, mask;
+
+	if (!addr)
+		return false;
+	if (2 * (f->nr_syms + 1) > f->cap_syms) {
+		size_t cap = f->cap_syms ? 2 * f->cap_syms : 1024, j;
+		uint64_t *n = calloc(cap, sizeof(*n));
+
+		if (!n)
+			return false;
+		for (j = 0; j < f->cap_syms; j++) {
+			if (!f->syms[j])
+				continue;
+			for (i = f->syms[j] * 0x9e3779b97f4a7c15ULL % cap;
+			     n[i]; i = (i + 1) % cap)
+				;
+			n[i] = f->syms[j];
+		}
+		free(f->syms);
+		f->syms = n;
+		f->cap_syms = cap;
+	}
+	mask = f->cap_syms;
+	for (i = addr * 0x9e3779b97f4a7c15ULL % mask; f->syms[i];
+	     i = (i + 1) % mask)
+		if (f->syms[i] == addr)
+			return false;
+	f->syms[i] = addr;
+	f->nr_syms++;
+	return true;
+}
+
+/* One instant (plus ".cont"s) whose last argument is a long text. */
+static int fmts_write_text(struct map_ctx *ctx, uint64_t ts, const char *name,
+			   struct fxt_arg *args, unsigned int nargs,
+			   const char *text_name, const char *text, size_t len)
+{
+	char cont[64];
+	struct fxt_event ev = {
+		.type = FXT_EVENT_INSTANT,
+		.ts = ts,
+		.category = fxt_writer_str(ctx->w, MAP_CAT_TRACE_CMD),
+		.name = fxt_writer_str(ctx->w, name),
+		.args = args,
+	};
+	size_t off = 0, n;
+	int ret;
+
+	snprintf(cont, sizeof(cont), "%s%s", name, MAP_CONT_SUFFIX);
+	do {
+		n = len - off > FMT_CHUNK ? FMT_CHUNK : len - off;
+		args[nargs].type = FXT_ARG_STRING;
+		args[nargs].name = fxt_writer_str(ctx->w, text_name);
+		args[nargs].str = fxt_str_make(text + off, n);
+		args[nargs].str.id = FXT_STR_INLINE;
+		ev.nargs = nargs + 1;
+		ret = fxt_write_event(ctx->w, &ev);
+		if (ret < 0)
+			return ret;
+		off += n;
+		/* the rest: only the text, in continuation events */
+		args[0] = args[nargs];
+		nargs = 0;
+		ev.name = fxt_writer_str(ctx->w, cont);
+	} while (off < len);
+	return 0;
+}
+
+int map_formats_start(struct map_ctx *ctx, uint64_t ts)
+{
+	struct map_formats *f;
+	struct fxt_arg a[2];
+
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	ctx->fmts = f;
+	trace_seq_init(&f->text);
+	if (!ctx->opts->path || map_meta_read(ctx->opts->path, &f->meta))
+		return 0;	/* an FXT that cannot be turned back, still */
+	f->have_meta = true;
+	f->sent = calloc(f->meta.nr_formats + 1, 1);
+	if (!f->sent || fmts_index_printk(f))
+		return -ENOMEM;
+	if (!f->meta.header_page.text || !f->meta.header_event.text)
+		return 0;
+	a[0].type = FXT_ARG_STRING;
+	a[0].name = fxt_writer_str(ctx->w, "header_page");
+	a[0].str = fxt_str_make(f->meta.header_page.text,
+				f->meta.header_page.len);
+	return fmts_write_text(ctx, ts, "headers", a, 1, "header_event",
+			       f->meta.header_event.text,
+			       f->meta.header_event.len);
+}
+
+void map_formats_free(struct map_ctx *ctx)
+{
+	struct map_formats *f = ctx->fmts;
+
+	if (!f)
+		return;
+	map_meta_free(&f->meta);
+	free(f->sent);
+	free(f->printk);
+	free(f->syms);
+	trace_seq_destroy(&f->text);
+	free(f);
+	ctx->fmts = NULL;
+}
+
+static int fmts_send_format(struct map_ctx *ctx, struct map_event *me,
+			    uint64_t ts)
+{
+	struct map_formats *f = ctx->fmts;
+	struct map_meta_format *mf;
+	int id = me->event->id;
+	struct fxt_arg a[4];
+
+	if (id < 0 || id >= f->meta.nr_formats || f->sent[id])
+		return 0;
+	f->sent[id] = 1;
+	mf = &f->meta.formats[id];
+	if (!mf->text)
+		return 0;
+	a[0].type = FXT_ARG_STRING;
+	a[0].name = fxt_writer_str(ctx->w, "system");
+	a[0].str = fxt_str_make(mf->system, strlen(mf->system));
+	a[1].type = FXT_ARG_STRING;
+	a[1].name = fxt_writer_str(ctx->w, "name");
+	a[1].str = fxt_str_make(me->event->name, strlen(me->event->name));
+	a[2].type = FXT_ARG_UINT32;
+	a[2].name = fxt_writer_str(ctx->w, "id");
+	a[2].u32 = id;
+	return fmts_write_text(ctx, ts, "event_format", a, 3, "format",
+			       mf->text, mf->len);
+}
+
+static const struct printk_line *fmts_printk_find(struct map_formats *f,
+						  uint64_t addr)
+{
+	struct printk_line key = { .addr = addr };
+
+	if (!f->nr_printk)
+		return NULL;
+	return bsearch(&key, f->printk, f->nr_printk, sizeof(key),
+		       cmp_printk);
+}
+
+/* The kallsyms line of the function @addr is in, if not sent yet. */
+static void fmts_add_symbol(struct map_formats *f, struct tep_handle *tep,
+			    uint64_t addr)
+{
+	unsigned long long start;
+	unsigned long size = 0;
+	const char *name;
+
+	if (!tep_find_function_info(tep, addr, &name, &start, &size))
+		return;
+	if (fmts_sym_add(f, start))
+		trace_seq_printf(&f->text, "%016llx T %s\n", start, name);
+	/* the next symbol ends this one's range, as in the full table */
+	if (size && fmts_sym_add(f, start + size)) {
+		name = tep_find_function(tep, start + size);
+		if (name && tep_find_function_address(tep, start + size) ==
+		    start + size)
+			trace_seq_printf(&f->text, "%016llx T %s\n",
+					 start + size, name);
+	}
+}
+
+int map_formats_event(struct map_ctx *ctx, struct map_buffer *buf,
+		      struct map_event *me, struct tep_record *rec)
+{
+	struct map_formats *f = ctx->fmts;
+	const struct printk_line *pl;
+	struct fxt_arg a[1];
+	unsigned int i, kal_len;
+	uint64_t v;
+	int ret;
+
+	if (!f || !f->have_meta)
+		return 0;
+	ret = fmts_send_format(ctx, me, rec->ts);
+	if (ret < 0)
+		return ret;
+	trace_seq_reset(&f->text);
+	for (i = 0; i < me->nr_fields; i++) {
+		struct map_field *mf = &me->fields[i];
+
+		if (!mf->has_text || mf->kind == MAP_FIELD_STRING ||
+		    mf->kind == MAP_FIELD_ARRAY || mf->field->size < 4 ||
+		    !map_field_u64(buf, rec, mf->field, &v) || !v)
+			continue;
+		fmts_add_symbol(f, buf->tep, v);
+	}
+	kal_len = f->text.len;
+	for (i = 0; i < me->nr_fields; i++) {
+		struct map_field *mf = &me->fields[i];
+
+		if (!mf->has_text || mf->kind == MAP_FIELD_STRING ||
+		    mf->kind == MAP_FIELD_ARRAY || mf->field->size < 4 ||
+		    !map_field_u64(buf, rec, mf->field, &v) || !v)
+			continue;
+		pl = fmts_printk_find(f, v);
+		/* printk addresses share the set: ~addr keeps them apart */
+		if (pl && fmts_sym_add(f, ~v))
+			trace_seq_printf(&f->text, "%.*s%s", (int)pl->len,
+					 pl->line,
+					 pl->line[pl->len - 1] == '\n' ? "" :
+					 "\n");
+	}
+	if (kal_len) {
+		ret = fmts_write_text(ctx, rec->ts, "kallsyms", a, 0, "text",
+				      f->text.buffer, kal_len);
+		if (ret < 0)
+			return ret;
+	}
+	if (f->text.len > kal_len)
+		ret = fmts_write_text(ctx, rec->ts, "printk", a, 0, "text",
+				      f->text.buffer + kal_len,
+				      f->text.len - kal_len);
+	return ret < 0 ? ret : 0;
+}
