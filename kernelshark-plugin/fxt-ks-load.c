@@ -19,6 +19,9 @@
  * folded into the instant, so that the entries are those of the original
  * trace.dat.  Only in providers that trace-fxt wrote (they begin with its
  * trace-cmd/file_info instant): other producers' records are never folded.
+ * In those providers the "trace-cmd" instants that describe the file
+ * (file_info, cpustats, event formats, kallsyms, printk) are no rows
+ * either; trace-cmd/lost_events becomes KernelShark's missed_events.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -352,6 +355,22 @@ static int load_event(struct loader *l, const struct fxt_record *rec,
 
 	if (kind >= FXT_EVENT_TYPE_COUNT)
 		kind = FXT_KS_OTHER;
+	if (kind == FXT_EVENT_INSTANT && fxt_str_eq(ev->category, "trace-cmd")) {
+		int prov = provider_index(l, rec->provider_id);
+
+		if (prov < 0)
+			return prov;
+		/*
+		 * trace-fxt's file metadata (file_info, which marks the
+		 * provider, cpustats, event formats, kallsyms...) describes
+		 * the trace; it is no event of the .dat's.  Lost events are.
+		 */
+		if (fxt_str_eq(ev->name, "file_info"))
+			d->providers[prov].from_trace_fxt = true;
+		if (d->providers[prov].from_trace_fxt &&
+		    !fxt_str_eq(ev->name, "lost_events"))
+			return 0;
+	}
 	cpu = args_cpu(ev->args, ev->nargs);
 	if (kind != FXT_EVENT_INSTANT) {
 		if (restated(l, kind, ts, cpu, pid))
@@ -369,9 +388,6 @@ static int load_event(struct loader *l, const struct fxt_record *rec,
 		return -ENOMEM;
 	if (args_store(d, row, ev->args, ev->nargs))
 		return -ENOMEM;
-	if (kind == FXT_EVENT_INSTANT && fxt_str_eq(ev->category, "trace-cmd") &&
-	    fxt_str_eq(ev->name, "file_info"))
-		d->providers[row->provider].from_trace_fxt = true;
 
 	switch (ev->type) {
 	case FXT_EVENT_DURATION_COMPLETE:

@@ -3,9 +3,9 @@
  * test-kshark-dat - what KernelShark loads from a recording's .fxt (made
  * by `trace-fxt convert`) against what it loads from the .dat itself:
  * per ftrace buffer the same entries (time, CPU, pid, event name) and the
- * same task names.  The converter adds file-level metadata as instants in
- * category "trace-cmd" (uname, clock, cpustats...); those have no .dat
- * counterpart and are counted apart.
+ * same task names.  The converter's file-level metadata instants
+ * (category "trace-cmd": file info, cpustats, formats...) must not show:
+ * the .fxt has exactly the .dat's entries.
  *
  * Skips (with a "# skip:" line) while trace-fxt cannot convert yet.
  */
@@ -214,6 +214,7 @@ static void compare(const char *sample)
 
 	qsort(dat.rows, dat.n, sizeof(*dat.rows), row_cmp);
 	qsort(fxt.rows, fxt.n, sizeof(*fxt.rows), row_cmp);
+	CU_ASSERT_EQUAL(extra, 0);
 	CU_ASSERT_EQUAL(fxt.n, dat.n);
 	for (i = 0; i < dat.n && i < fxt.n; i++) {
 		const struct row *a = &dat.rows[i], *b = &fxt.rows[i];
@@ -252,8 +253,8 @@ static void compare(const char *sample)
 		free(a);
 		free(b);
 	}
-	printf("\n# %s: %zu entries match (%zu file-metadata entries apart), "
-	       "%zd tasks\n", strrchr(dat_path, '/') + 1, dat.n, extra, npids);
+	printf("\n# %s: %zu entries match, %zu trace-cmd/* extra, %zd tasks\n",
+	       strrchr(dat_path, '/') + 1, dat.n, extra, npids);
 	free(pids);
 	side_free(&dat);
 	side_free(&fxt);

@@ -123,7 +123,8 @@ static int write_fixture(const char *path, unsigned int flags)
 #define W(call) do { if (!ret) ret = (call); } while (0)
 	W(fxt_write_provider_info(w, 1, "main", 4));
 	W(fxt_write_init(w, 1000000000));
-	/* trace-fxt's mark: restatements in this provider are folded. */
+	/* trace-fxt's mark: restatements in this provider fold, and it
+	 * is itself no entry. */
 	W(ev(w, FXT_EVENT_INSTANT, 10, thr(0, 0), "trace-cmd", "file_info",
 	     0, 0, &cpu0, 1));
 	W(fxt_write_kernel_object(w, 10, FXT_OBJ_PROCESS,
@@ -209,7 +210,6 @@ struct expect {
 };
 
 static const struct expect EXPECTED[] = {
-	{ 10, 0, 0, "trace-cmd/file_info", "<idle>", "", "main" },
 	{ 50, 1, 11, "cat/late", "eleven", "", "main" },
 	{ 100, 2, 11, "fxt/context_switch", "eleven",
 	  "prev_pid=11 prev_state=blocked next_pid=12 prev_prio=3 next_prio=4",
@@ -246,7 +246,7 @@ static const struct expect EXPECTED[] = {
 	  "prev_pid=21 prev_state=blocked next_pid=22", "second" },
 };
 #define N_EXPECTED	(sizeof(EXPECTED) / sizeof(EXPECTED[0]))
-#define N_EVENTS	26
+#define N_EVENTS	25
 
 struct loaded {
 	int			sd;
@@ -376,7 +376,7 @@ static void test_fields(void)
 	int n, i;
 
 	CU_ASSERT_FATAL(l.n == (ssize_t)N_EXPECTED);
-	e = l.rows[3];		/* cat/inst */
+	e = l.rows[2];		/* cat/inst */
 	n = kshark_get_all_event_field_names(e, &names);
 	CU_ASSERT_EQUAL(n, 7);
 	if (n == 7) {
@@ -402,15 +402,15 @@ static void test_fields(void)
 	CU_ASSERT(kshark_read_event_field_int(e, "s", &v) < 0);
 	CU_ASSERT(kshark_read_event_field_int(e, "nope", &v) < 0);
 
-	e = l.rows[2];		/* context switch */
+	e = l.rows[1];		/* context switch */
 	CU_ASSERT_EQUAL(kshark_read_event_field_int(e, "next_pid", &v), 0);
 	CU_ASSERT_EQUAL(v, 12);
 	CU_ASSERT_EQUAL(kshark_read_event_field_int(e, "prev_state", &v), 0);
 	CU_ASSERT_EQUAL(v, FXT_THREAD_BLOCKED);
-	e = l.rows[8];		/* complete duration */
+	e = l.rows[7];		/* complete duration */
 	CU_ASSERT_EQUAL(kshark_read_event_field_int(e, "duration", &v), 0);
 	CU_ASSERT_EQUAL(v, 50);
-	e = l.rows[5];		/* counter */
+	e = l.rows[4];		/* counter */
 	CU_ASSERT_EQUAL(kshark_read_event_field_int(e, "value", &v), 0);
 	CU_ASSERT_EQUAL(v, 42);
 	unload(&l);
