@@ -48,6 +48,8 @@ struct dat_page {
 	unsigned int	used;		/* event bytes after header */
 	uint64_t	last_ts;	/* timestamp of the last event */
 	bool		empty;
+	/* events lost before this page: 0 none, -1 unknown, else count */
+	int64_t		missed;
 };
 
 int dat_page_init(struct dat_page *pg, unsigned int page_size,
@@ -64,7 +66,13 @@ size_t dat_page_max_data(const struct dat_page *pg);
  */
 int dat_page_add(struct dat_page *pg, uint64_t ts, const void *data,
 		 size_t len);
-/* Write the commit field; the page is then ready to be stored whole. */
+/*
+ * Events were lost before the page's first event (count < 0: unknown).
+ * Marks add up; a count is kept at most INT32_MAX.
+ */
+void dat_page_mark_lost(struct dat_page *pg, int64_t count);
+/* Write the commit field (and the lost count after the events); the page
+ * is then ready to be stored whole. */
 void dat_page_finish(struct dat_page *pg);
 
 /* --- dat-spool.c: finished pages kept in an unlinked temporary file --- */

@@ -17,6 +17,14 @@
  * The page tail after the commit is left zeroed and uncounted, as pages
  * saved by trace-cmd from a live kernel are: padding events are only
  * needed inside a page that is still being written to.
+ *
+ * Events lost before a page are told as the kernel tells a reader that
+ * found its ring buffer overrun: bit 31 of the commit long ("missed
+ * events"), and when the count is known and a long still fits after the
+ * events, bit 30 ("stored") with the count as a long right after the
+ * last event, outside the counted bytes.  kbuffer hands the count (or -1
+ * without bit 30) to the page's first event only, so a marked page's
+ * first event must not be preceded by a time extend: it never is here.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -34,6 +42,8 @@ enum {
 
 #define DAT_SMALL_MAX	(DAT_TYPE_LEN_MAX * 4)
 #define DAT_COMMIT_MASK	((1u << 27) - 1)
+#define DAT_MISSED_EVENTS	(1u << 31)
+#define DAT_MISSED_STORED	(1u << 30)
 
 static size_t dat_align4(size_t n)
 {
@@ -73,6 +83,23 @@ void dat_page_reset(struct dat_page *pg)
 	pg->used = 0;
 	pg->last_ts = 0;
 	pg->empty = true;
+	pg->missed = 0;
+}
+
+/* libtraceevent returns the count as an int: more would wrap */
+void dat_page_mark_lost(struct dat_page *pg, int64_t count)
+{
+	if (count < 0 || pg->missed < 0)
+		pg->missed = -1;
+	else if (count > INT32_MAX - pg->missed)
+		pg->missed = INT32_MAX;
+	else
+		pg->missed += count;
+}
+
+static unsigned int dat_page_long(const struct dat_page *pg)
+{
+	return pg->hdr_size - 8;
 }
 
 size_t dat_page_max_data(const struct dat_page *pg)
@@ -117,6 +144,13 @@ int dat_page_add(struct dat_page *pg, uint64_t ts, const void *data,
 			need += 8;
 	}
 	room = pg->page_size - pg->hdr_size - pg->used;
+	/*
+	 * A known lost count needs a long after the events.  The first
+	 * event goes in regardless (the count then becomes unknown, as the
+	 * kernel's does on a full page); later ones leave the room.
+	 */
+	if (pg->missed > 0 && !pg->empty)
+		room = room > dat_page_long(pg) ? room - dat_page_long(pg) : 0;
 	if (need > room)
 		return -ENOSPC;
 
@@ -147,7 +181,18 @@ int dat_page_add(struct dat_page *pg, uint64_t ts, const void *data,
 void dat_page_finish(struct dat_page *pg)
 {
 	uint64_t commit = pg->used & DAT_COMMIT_MASK;
+	uint8_t *end = pg->buf + pg->hdr_size + pg->used;
 
+	if (pg->missed)
+		commit |= DAT_MISSED_EVENTS;
+	if (pg->missed > 0 &&
+	    pg->page_size - pg->hdr_size - pg->used >= dat_page_long(pg)) {
+		commit |= DAT_MISSED_STORED;
+		if (pg->hdr_size == 16)
+			dat_put_le64(end, pg->missed);
+		else
+			dat_put_le32(end, (uint32_t)pg->missed);
+	}
 	if (pg->hdr_size == 16)
 		dat_put_le64(pg->buf + 8, commit);
 	else

@@ -368,7 +368,12 @@ int dat_writer_add_event_format(struct dat_writer *w, const char *system,
 			return -EINVAL;
 		if (dat_id_taken(w, id))
 			return -EEXIST;
-		text = strndup(format, len);
+		/* every byte: the section stores len, NULs or not */
+		text = malloc(len + 1);
+		if (text) {
+			memcpy(text, format, len);
+			text[len] = '\0';
+		}
 	} else {
 		id = w->max_id + 1;
 		if (id > DAT_MAX_EVENT_ID)
@@ -568,6 +573,31 @@ int dat_writer_write_raw(struct dat_writer *w, int buffer, unsigned int cpu,
 	if (r)
 		return r;
 	c->last_ts = ts;
+	return 0;
+}
+
+int dat_writer_lost_events(struct dat_writer *w, int buffer, unsigned int cpu,
+			   int64_t count)
+{
+	struct dat_cpu *c;
+	int r;
+
+	if (w->err)
+		return w->err;
+	if (buffer < 0 || (size_t)buffer >= w->nr_buffers || cpu >= w->cpus ||
+	    !count)
+		return -EINVAL;
+	c = &w->buffers[buffer].cpus[cpu];
+	if (!c->page.buf) {
+		r = dat_page_init(&c->page, w->page_size, w->long_size);
+		if (r)
+			return r;
+	}
+	/* only a page's first event can say what was lost before it */
+	r = dat_cpu_flush(w, c);
+	if (r)
+		return r;
+	dat_page_mark_lost(&c->page, count);
 	return 0;
 }
 

@@ -134,6 +134,23 @@ int dat_writer_write_event(struct dat_writer *w, int buffer, unsigned int cpu,
 int dat_writer_write_raw(struct dat_writer *w, int buffer, unsigned int cpu,
 			 uint64_t ts, const void *data, size_t len);
 
+/*
+ * Events were lost on a buffer's CPU before the next event written there
+ * (trace-cmd report's "CPU:N [COUNT EVENTS DROPPED]" line): count of them,
+ * or negative when unknown ("CPU:N [EVENTS DROPPED]").  Encoded as the
+ * kernel does for a reader that found its ring buffer overrun: the next
+ * event starts a new page whose commit field carries the missed-events
+ * flag, and for a known count the stored flag with the count in a long
+ * after the page's events (a count on a page its first event fills
+ * becomes unknown, as in the kernel).  Marks before one event add up
+ * (unknown if one is); a count is kept at most INT32_MAX, what
+ * libtraceevent can hand out.  A mark that no later event on that CPU
+ * follows has no page to go on and is dropped.  -EINVAL for a count of
+ * 0 or a bad buffer/CPU.
+ */
+int dat_writer_lost_events(struct dat_writer *w, int buffer, unsigned int cpu,
+			   int64_t count);
+
 /* Write the file out and free the writer.  Returns the first error. */
 int dat_writer_close(struct dat_writer *w);
 

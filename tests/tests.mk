@@ -35,6 +35,15 @@ FUZZ_SECONDS	?= 300
 tests/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(CORE_SRCS) | $(DEPS_STAMP)
 	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(CORE_SRCS) $(CORE_LIBS) -lm
 
+# fxt2dat lives in trace-cmd-plugin/ and parses formats with libtraceevent.
+FXT2DAT_SRCS	:= $(wildcard trace-cmd-plugin/fxt2dat-*.c)
+tests/fuzz/fuzz-fxt2dat: tests/fuzz/fuzz-fxt2dat.c $(CORE_SRCS) $(FXT2DAT_SRCS) \
+		trace-cmd-plugin/fxt2dat.h | $(DEPS_STAMP)
+	$(CLANG) $(FUZZ_CFLAGS) -Itrace-cmd-plugin \
+		$(shell $(PKG_CONFIG) --cflags libtraceevent) -o $@ $< \
+		$(CORE_SRCS) $(FXT2DAT_SRCS) $(CORE_LIBS) \
+		$(shell $(PKG_CONFIG) --libs libtraceevent) -lm
+
 BENCH_SRCS	:= $(wildcard tests/bench/bench-*.c)
 BENCH_PROGS	:= $(BENCH_SRCS:.c=)
 tests/bench/bench-%: tests/bench/bench-%.o $(CORE_LIB)

@@ -9,10 +9,11 @@
  * the source: the task name comes from the thread's kernel object (the
  * file's saved cmdlines), the time column is formatted as trace-cmd
  * formats it, and each field prints its "<field>.text" rendering when
- * the converter kept one.  Without --raw the same fields are printed: the
- * events' print formats are not in the FXT, so trace-cmd's pretty text
- * cannot be rebuilt.  Other FXT events print as category:name with their
- * arguments; records that are not events are not shown (see dump).
+ * the converter kept one.  Without --raw, when the FXT carries the event
+ * formats, those events are printed by libtraceevent as trace-cmd report
+ * prints them (report-tep.c); events without a carried format print their
+ * fields as --raw does.  Other FXT events print as category:name with
+ * their arguments; records that are not events are not shown (see dump).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -25,6 +26,7 @@
 #include "fxt-format.h"
 #include "fxt-print.h"
 #include "fxt-reader.h"
+#include "report-tep.h"
 #include "trace-fxt.h"
 
 #define TEXT_SUFFIX	".text"
@@ -44,6 +46,7 @@ struct report_provider {
 
 struct report {
 	bool			raw;
+	struct report_tep	*tep;		/* libtraceevent prints */
 	struct name_slot	*names;		/* open addressing by koid */
 	size_t			nr_names, sz_names;
 	struct report_provider	*provs;
@@ -372,6 +375,7 @@ static void report_event(struct report *r, const struct fxt_record *rec,
 		} else if (fxt_str_eq(ev->name, "lost_events") && ftrace) {
 			const struct fxt_arg *c = arg_named(ev, "count");
 
+			report_tep_flush(r->tep);
 			line_flush(r);
 			put_prefix(r, rec->provider_id);
 			if (c && c->type == FXT_ARG_INT64 && c->i64 > 0)
@@ -401,6 +405,7 @@ static void report_event(struct report *r, const struct fxt_record *rec,
 	}
 	if (ev->type != FXT_EVENT_INSTANT)
 		return;
+	report_tep_flush(r->tep);
 	line_flush(r);
 	if (!r->lost_pending)
 		put_prefix(r, rec->provider_id);
@@ -440,6 +445,21 @@ static void report_kobj(struct report *r, const struct fxt_record *rec)
 	name_set(r, rec->kobj.koid, rec->kobj.name);
 }
 
+/* An event libtraceevent printed: a line of its own, as any other. */
+static void tep_line(void *priv, uint32_t provider_id, const char *text,
+		     size_t len)
+{
+	struct report *r = priv;
+
+	line_flush(r);
+	if (!r->lost_pending)
+		put_prefix(r, provider_id);
+	r->lost_pending = false;
+	line_add(r, text, len);
+	r->pending = true;
+	line_flush(r);
+}
+
 static void report_free(struct report *r)
 {
 	size_t i;
@@ -463,7 +483,7 @@ int cmd_report(int argc, char **argv)
 	struct report r = { .prefix_width = -1 };
 	struct fxt_reader *rd;
 	struct fxt_record rec;
-	int c, ret;
+	int c, ret, took = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "Rh", longopts, NULL)) != -1) {
@@ -483,7 +503,14 @@ int cmd_report(int argc, char **argv)
 			      strerror(errno));
 		return 1;
 	}
+	if (!r.raw)
+		r.tep = report_tep_open(argv[optind], tep_line, &r);
 	while ((ret = fxt_reader_next(rd, &rec)) > 0) {
+		took = r.tep ? report_tep_take(r.tep, rd, &rec) : 0;
+		if (took < 0)
+			break;
+		if (took)
+			continue;
 		switch (rec.type) {
 		case FXT_REC_METADATA:
 			if (rec.meta.type == FXT_META_PROVIDER_INFO)
@@ -499,10 +526,15 @@ int cmd_report(int argc, char **argv)
 			break;
 		}
 	}
+	if (took >= 0 && report_tep_flush(r.tep) < 0)
+		took = -1;
 	line_flush(&r);
-	if (ret < 0)
+	if (took < 0)
+		trace_fxt_err("%s: %s", argv[optind], report_tep_error(r.tep));
+	else if (ret < 0)
 		trace_fxt_err("%s", fxt_reader_error(rd));
 	fxt_reader_close(rd);
+	report_tep_close(r.tep);
 	report_free(&r);
-	return ret < 0 ? 1 : 0;
+	return ret < 0 || took < 0 ? 1 : 0;
 }

@@ -20,6 +20,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,7 +239,7 @@ static unsigned int page_for(size_t len)
 }
 
 static int keep_event(struct f2d_ctx *ctx, int buffer, unsigned int cpu,
-		      uint64_t ts, const void *data, size_t len)
+		      uint64_t ts, const void *data, size_t len, int64_t lost)
 {
 	struct f2d_keep *k;
 	int ret;
@@ -259,6 +260,7 @@ static int keep_event(struct f2d_ctx *ctx, int buffer, unsigned int cpu,
 	k->len = len;
 	k->buffer = buffer;
 	k->cpu = cpu;
+	k->lost = lost;
 	ret = f2d_text_add(&ctx->arena, data, len);
 	if (ret < 0)
 		return ret;
@@ -266,36 +268,11 @@ static int keep_event(struct f2d_ctx *ctx, int buffer, unsigned int cpu,
 	return 0;
 }
 
-int f2d_emit(struct f2d_ctx *ctx, int buffer, unsigned int cpu, uint64_t ts,
-	     const void *data, size_t len)
+/* The writer exists and takes @cpu and an event of @len; else measure. */
+static int writer_ready(struct f2d_ctx *ctx, unsigned int cpu, size_t len)
 {
-	size_t slot;
 	int ret;
 
-	ctx->st->events_out++;
-	if (ctx->dry) {
-		if (cpu > ctx->max_cpu)
-			ctx->max_cpu = cpu;
-		if (len > ctx->max_len)
-			ctx->max_len = len;
-		slot = (size_t)buffer * 65536 + cpu;
-		if (slot >= ctx->nr_last) {
-			size_t n = slot + 1024;
-			uint64_t *p = realloc(ctx->last_ts, n * sizeof(*p));
-
-			if (!p)
-				return -ENOMEM;
-			memset(p + ctx->nr_last, 0,
-			       (n - ctx->nr_last) * sizeof(*p));
-			ctx->last_ts = p;
-			ctx->nr_last = n;
-		}
-		if (ts < ctx->last_ts[slot])
-			ctx->unordered = true;
-		else
-			ctx->last_ts[slot] = ts;
-		return 0;
-	}
 	if (!ctx->w) {
 		if (!ctx->cpus) {
 			ctx->need_rerun = true;
@@ -309,8 +286,133 @@ int f2d_emit(struct f2d_ctx *ctx, int buffer, unsigned int cpu, uint64_t ts,
 		ctx->need_rerun = true;
 		return -EAGAIN;
 	}
+	return 0;
+}
+
+int f2d_lost(struct f2d_ctx *ctx, int buffer, unsigned int cpu, uint64_t ts,
+	     int64_t count)
+{
+	int ret;
+
+	/* a sink reads events, not pages */
+	if (ctx->sink)
+		return 0;
+	if (ctx->dry) {
+		if (cpu > ctx->max_cpu)
+			ctx->max_cpu = cpu;
+		return 0;
+	}
+	ret = writer_ready(ctx, cpu, 0);
+	if (ret < 0)
+		return ret;
 	if (ctx->sorted)
-		return keep_event(ctx, buffer, cpu, ts, data, len);
+		return keep_event(ctx, buffer, cpu, ts, "", 0, count ? count : -1);
+	return dat_writer_lost_events(ctx->w, buffer, cpu, count ? count : -1);
+}
+
+/* A buffer-full that named no CPU goes with the buffer's next event. */
+static int lost_pending(struct f2d_ctx *ctx, int buffer, unsigned int cpu,
+			uint64_t ts)
+{
+	struct f2d_prov *p;
+	int64_t lost;
+
+	if (buffer < 0 || (unsigned int)buffer >= ctx->nr_provs)
+		return 0;
+	p = &ctx->provs[buffer];
+	if (p->buffer != buffer || !p->lost)
+		return 0;
+	lost = p->lost;
+	p->lost = 0;
+	return f2d_lost(ctx, buffer, cpu, ts, lost);
+}
+
+static size_t last_slot(const uint64_t *keys, size_t cap, uint64_t key)
+{
+	size_t i, mask = cap - 1;
+
+	for (i = (key * 0x9e3779b97f4a7c15ULL) >> 40 & mask;
+	     keys[i] && keys[i] != key; i = (i + 1) & mask)
+		;
+	return i;
+}
+
+/* Dry run: note @ts on (@buffer, @cpu), and whether time went back. */
+static int last_ts_check(struct f2d_ctx *ctx, int buffer, unsigned int cpu,
+			 uint64_t ts)
+{
+	uint64_t key = ((uint64_t)buffer << 16 | cpu) + 1;
+	uint64_t *keys, *vals;
+	size_t i, j, cap;
+
+	if (2 * (ctx->nr_last + 1) > ctx->cap_last) {
+		cap = ctx->cap_last ? 2 * ctx->cap_last : 64;
+		keys = calloc(cap, sizeof(*keys));
+		vals = calloc(cap, sizeof(*vals));
+		if (!keys || !vals) {
+			free(keys);
+			free(vals);
+			return -ENOMEM;
+		}
+		for (i = 0; i < ctx->cap_last; i++) {
+			if (!ctx->last_key[i])
+				continue;
+			j = last_slot(keys, cap, ctx->last_key[i]);
+			keys[j] = ctx->last_key[i];
+			vals[j] = ctx->last_ts[i];
+		}
+		free(ctx->last_key);
+		free(ctx->last_ts);
+		ctx->last_key = keys;
+		ctx->last_ts = vals;
+		ctx->cap_last = cap;
+	}
+	i = last_slot(ctx->last_key, ctx->cap_last, key);
+	if (!ctx->last_key[i]) {
+		ctx->last_key[i] = key;
+		ctx->nr_last++;
+	} else if (ts < ctx->last_ts[i]) {
+		ctx->unordered = true;
+		return 0;
+	}
+	ctx->last_ts[i] = ts;
+	return 0;
+}
+
+int f2d_emit(struct f2d_ctx *ctx, int buffer, unsigned int cpu, uint64_t ts,
+	     const void *data, size_t len)
+{
+	int ret;
+
+	if (ctx->sink)
+		return ctx->sink(ctx, buffer, cpu, ts, data, len);
+	ctx->st->events_out++;
+	/* the input may name any CPU; a .dat holds at most 65536 */
+	if (cpu > 0xffff) {
+		f2d_error(ctx, -EINVAL, "record %llu: CPU %u is beyond what "
+			  "a .dat can hold",
+			  (unsigned long long)ctx->st->records_in, cpu);
+		return -EINVAL;
+	}
+	if (ctx->dry) {
+		lost_pending(ctx, buffer, cpu, ts);
+		if (cpu > ctx->max_cpu)
+			ctx->max_cpu = cpu;
+		if (len > ctx->max_len)
+			ctx->max_len = len;
+		ret = last_ts_check(ctx, buffer, cpu, ts);
+		if (ret < 0)
+			return ret;
+		return 0;
+	}
+	ret = writer_ready(ctx, cpu, len);
+	if (ret < 0)
+		return ret;
+	ret = lost_pending(ctx, buffer, cpu, ts);
+	if (ret < 0)
+		return ret;
+	if (ctx->sorted)
+		return keep_event(ctx, buffer, cpu, ts, data, len, 0);
 	ret = dat_writer_write_raw(ctx->w, buffer, cpu, ts, data, len);
 	if (ret == -EINVAL || ret == -E2BIG) {
 		/* out of order, or too big after all: measure first */
@@ -342,8 +444,13 @@ static int write_kept(struct f2d_ctx *ctx)
 	for (i = 0; i < ctx->nr_keep; i++) {
 		struct f2d_keep *k = &ctx->keep[i];
 
-		ret = dat_writer_write_raw(ctx->w, k->buffer, k->cpu, k->ts,
-					   ctx->arena.s + k->off, k->len);
+		if (k->lost)
+			ret = dat_writer_lost_events(ctx->w, k->buffer, k->cpu,
+						     k->lost);
+		else
+			ret = dat_writer_write_raw(ctx->w, k->buffer, k->cpu,
+						   k->ts, ctx->arena.s + k->off,
+						   k->len);
 		if (ret < 0)
 			return ret;
 	}
@@ -354,6 +461,7 @@ static struct f2d_prov *prov_get(struct f2d_ctx *ctx, uint32_t id)
 {
 	const char *name = fxt_reader_provider_name(ctx->r, id);
 	struct f2d_prov *p;
+	ptrdiff_t cur;
 	char buf[64];
 	unsigned int i;
 	char **names;
@@ -363,10 +471,15 @@ static struct f2d_prov *prov_get(struct f2d_ctx *ctx, uint32_t id)
 	for (i = 0; i < ctx->nr_provs; i++)
 		if (ctx->provs[i].id == id)
 			return &ctx->provs[i];
+	/* ctx->cur points into the array that may move */
+	cur = ctx->cur ? ctx->cur - ctx->provs : -1;
 	p = realloc(ctx->provs, (ctx->nr_provs + 1) * sizeof(*p));
 	names = realloc(ctx->buf_names, (ctx->nr_bufs + 1) * sizeof(*names));
-	if (p)
+	if (p) {
 		ctx->provs = p;
+		if (cur >= 0)
+			ctx->cur = &p[cur];
+	}
 	if (names)
 		ctx->buf_names = names;
 	if (!p || !names)
@@ -413,6 +526,48 @@ static uint64_t arg_num(const struct fxt_event *ev, const char *name)
 		return 0;
 	return a->type == FXT_ARG_UINT32 ? a->u32 :
 	       a->type == FXT_ARG_INT32 ? (uint64_t)a->i32 : a->u64;
+}
+
+/* An integer argument as a signed count; false if it is none. */
+static bool arg_count(const struct fxt_arg *a, int64_t *v)
+{
+	switch (a ? a->type : FXT_ARG_NULL) {
+	case FXT_ARG_INT32:
+		*v = a->i32;
+		return true;
+	case FXT_ARG_UINT32:
+		*v = a->u32;
+		return true;
+	case FXT_ARG_INT64:
+		*v = a->i64;
+		return true;
+	case FXT_ARG_UINT64:
+		*v = a->u64 > INT64_MAX ? INT64_MAX : (int64_t)a->u64;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * trace-cmd:lost_events (cpu, count, -1 unknown) tells the buffer-full
+ * before it: the next event on that CPU starts a page flagged as the
+ * kernel flags a page read after an overrun.  Without a usable CPU it
+ * goes with the buffer's next event, as a bare buffer-full does.
+ */
+static int lost_events(struct f2d_ctx *ctx, const struct fxt_event *ev)
+{
+	int64_t cpu, count;
+
+	if (!arg_count(arg_named(ev, "count"), &count) || count <= 0)
+		count = -1;
+	if (!arg_count(arg_named(ev, "cpu"), &cpu) || cpu < 0 ||
+	    cpu >= 65536) {
+		ctx->cur->lost = count;
+		return 0;
+	}
+	ctx->cur->lost = 0;
+	return f2d_lost(ctx, ctx->cur->buffer, cpu, f2d_ns(ctx, ev->ts),
+			count);
 }
 
 static void info_str(struct f2d_text *t, const struct fxt_event *ev,
@@ -563,7 +718,8 @@ static int trace_cmd_event(struct f2d_ctx *ctx, const struct fxt_event *ev)
 	for (i = 0; i < sizeof(meta) / sizeof(meta[0]); i++)
 		if (fxt_str_eq(ev->name, meta[i].name))
 			return meta_start(ctx, ev, meta[i].kind);
-	/* lost_events: the .dat writer cannot mark a page as overrun */
+	if (fxt_str_eq(ev->name, "lost_events"))
+		return lost_events(ctx, ev);
 	ctx->st->skipped++;
 	return 0;
 }
@@ -608,6 +764,7 @@ static int kobj_record(struct f2d_ctx *ctx, const struct fxt_record *rec)
 
 static int one_record(struct f2d_ctx *ctx, const struct fxt_record *rec)
 {
+	struct f2d_prov *p;
 	int ret;
 
 	/* string and thread records only name what comes next */
@@ -624,6 +781,16 @@ static int one_record(struct f2d_ctx *ctx, const struct fxt_record *rec)
 	if (rec->type == FXT_REC_METADATA &&
 	    rec->meta.type == FXT_META_PROVIDER_INFO)
 		return prov_get(ctx, rec->meta.provider_id) ? 0 : -ENOMEM;
+	if (rec->type == FXT_REC_METADATA &&
+	    rec->meta.type == FXT_META_PROVIDER_EVENT &&
+	    rec->meta.event == FXT_PROVIDER_EVENT_BUFFER_FULL) {
+		p = prov_get(ctx, rec->meta.provider_id);
+		if (!p)
+			return -ENOMEM;
+		/* how many and where: a trace-cmd:lost_events may follow */
+		p->lost = -1;
+		return 0;
+	}
 	if (rec->type == FXT_REC_METADATA || !rec->provider_id)
 		return 0;
 	ctx->cur = prov_get(ctx, rec->provider_id);
@@ -740,6 +907,7 @@ static void ctx_free(struct f2d_ctx *ctx)
 	free(ctx->cpu_of);
 	free(ctx->keep);
 	free(ctx->last_ts);
+	free(ctx->last_key);
 	free(ctx->rec.data);
 	free(ctx->scratch);
 	text_free(&ctx->arena);
@@ -871,4 +1039,36 @@ int fxt2dat_convert(const char *in, int fd, const struct fxt2dat_opts *o,
 done:
 	st->passes = 1;
 	return ret;
+}
+
+void fxt2dat_feed_init(struct f2d_ctx *ctx, struct tep_handle *tep,
+		       f2d_sink_fn sink, void *priv, struct fxt2dat_stats *st,
+		       char *err, size_t errlen)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	memset(st, 0, sizeof(*st));
+	ctx->fd = -1;
+	ctx->tep = tep;
+	ctx->sink = sink;
+	ctx->sink_priv = priv;
+	ctx->st = st;
+	ctx->errbuf = err;
+	ctx->errlen = errlen;
+	ctx->next_id = F2D_FIRST_ID;
+}
+
+int fxt2dat_feed(struct f2d_ctx *ctx, const struct fxt_record *rec)
+{
+	return one_record(ctx, rec);
+}
+
+int fxt2dat_feed_flush(struct f2d_ctx *ctx)
+{
+	return pending_flush(ctx);
+}
+
+void fxt2dat_feed_free(struct f2d_ctx *ctx)
+{
+	ctx->r = NULL;
+	ctx_free(ctx);
 }

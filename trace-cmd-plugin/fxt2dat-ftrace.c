@@ -73,19 +73,72 @@ void f2d_formats_free(struct f2d_ctx *ctx)
 }
 
 /*
+ * Grow @fixed to the end of the last field.  A format comes from the
+ * input, and libtraceevent takes any offset and size: fields must lie in
+ * what a record can address (a __data_loc offset has 16 bits).
+ */
+static int fixed_part(struct tep_format_field **fl, unsigned int *fixed)
+{
+	long long end;
+
+	for (; fl && *fl; fl++) {
+		end = (long long)(*fl)->offset + (*fl)->size;
+		if ((*fl)->offset < 0 || (*fl)->size < 0 || end > 0xffff)
+			return -EINVAL;
+		if (end > *fixed)
+			*fixed = end;
+	}
+	return 0;
+}
+
+/*
+ * Hand a format to libtraceevent.  Converting needs its fields only, and
+ * libtraceevent 1.7.1 crashes on some broken print formats (a NULL
+ * dereference, regress-tep-print-fmt.fxt): the print format it parses is
+ * an empty one, the .dat keeps the text as it came.  A caller's own tep
+ * (ctx->sink: printing, not converting) parses the whole text.
+ */
+static int parse_fields(struct f2d_ctx *ctx, const char *system,
+			const char *text, size_t len)
+{
+	static const char empty[] = "\nprint fmt: \"\"\n";
+	const char *pf = ctx->sink ? NULL : strstr(text, "\nprint fmt:");
+	size_t head;
+	char *copy;
+	int ret;
+
+	if (!pf)
+		return tep_parse_event(ctx->tep, text, len, system) ?
+		       -EINVAL : 0;
+	head = pf - text;
+	copy = malloc(head + sizeof(empty));
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, text, head);
+	memcpy(copy + head, empty, sizeof(empty));
+	ret = tep_parse_event(ctx->tep, copy, head + sizeof(empty) - 1,
+			      system) ? -EINVAL : 0;
+	free(copy);
+	return ret;
+}
+
+/*
  * Parse and keep a format text; hand it to the writer if there is one
  * (otherwise the driver does when it creates the writer).
  */
 int f2d_format_add(struct f2d_ctx *ctx, const char *system, const char *text,
 		   size_t len, bool restored, struct f2d_format **out)
 {
-	struct tep_format_field **common, *fl;
+	struct tep_format_field **common;
 	struct f2d_format *f, **list;
 	struct tep_event *event;
 	const char *id_line;
-	unsigned int i, n;
+	unsigned int n;
 	int id, ret;
 
+	/* libtraceevent reads a C string: a NUL would hide the rest */
+	if (memchr(text, '\0', len))
+		return -EINVAL;
 	id_line = strstr(text, "\nID: ");
 	id = id_line ? atoi(id_line + 5) : -1;
 	if (id < 0 || id > 65535)
@@ -99,8 +152,9 @@ int f2d_format_add(struct f2d_ctx *ctx, const char *system, const char *text,
 			*out = f;
 		return f && f->id == id ? 0 : -EEXIST;
 	}
-	if (tep_parse_event(ctx->tep, text, len, system))
-		return -EINVAL;
+	ret = parse_fields(ctx, system, text, len);
+	if (ret < 0)
+		return ret;
 	event = tep_find_event(ctx->tep, id);
 	if (!event)
 		return -EINVAL;
@@ -133,14 +187,14 @@ int f2d_format_add(struct f2d_ctx *ctx, const char *system, const char *text,
 	f->c_preempt = tep_find_common_field(event, "common_preempt_count");
 	f->c_pid = tep_find_common_field(event, "common_pid");
 	common = tep_event_common_fields(event);
-	for (i = 0; common && common[i]; i++)
-		if (common[i]->offset + common[i]->size > (int)f->fixed)
-			f->fixed = common[i]->offset + common[i]->size;
+	ret = fixed_part(common, &f->fixed);
 	free(common);
-	for (i = 0; i < n; i++) {
-		fl = f->fields[i];
-		if ((unsigned int)(fl->offset + fl->size) > f->fixed)
-			f->fixed = fl->offset + fl->size;
+	if (!ret)
+		ret = fixed_part(f->fields, &f->fixed);
+	if (ret < 0) {
+		/* libtraceevent keeps it; its events stay fxt events */
+		fmt_free(f);
+		return ret;
 	}
 	list[ctx->nr_fmts++] = f;
 	n = fmt_hash(f->system, strlen(f->system), f->name, strlen(f->name));
@@ -185,7 +239,8 @@ static void put_field_bytes(struct f2d_rec *r, struct tep_format_field *fl,
 		dst = f2d_rec_room(r, n);
 		if (!dst)
 			return;
-		memcpy(dst, p, n);
+		if (n)
+			memcpy(dst, p, n);
 		if (fl->flags & TEP_FIELD_IS_RELATIVE)
 			off -= fl->offset + fl->size;
 		put_field_int(r, fl, (uint64_t)n << 16 | (off & 0xffff));
@@ -196,11 +251,13 @@ static void put_field_bytes(struct f2d_rec *r, struct tep_format_field *fl,
 		if (r->len > (size_t)fl->offset)
 			r->len = fl->offset;
 		dst = f2d_rec_room(r, n);
-		if (dst)
+		if (dst && n)
 			memcpy(dst, p, n);
 		return;
 	}
-	memcpy(r->data + fl->offset, p, n < (size_t)fl->size ? n : (size_t)fl->size);
+	if (n)
+		memcpy(r->data + fl->offset, p,
+		       n < (size_t)fl->size ? n : (size_t)fl->size);
 }
 
 void f2d_put_int(struct f2d_rec *r, struct f2d_format *f, const char *field,
@@ -244,7 +301,8 @@ uint8_t *f2d_rec_room(struct f2d_rec *r, size_t len)
 {
 	uint8_t *p;
 
-	if (r->len + len > r->cap) {
+	/* room for nothing is still a place: a format may have no field */
+	if (r->len + len > r->cap || !r->data) {
 		size_t cap = r->cap ? r->cap : 256;
 
 		while (cap < r->len + len)

@@ -22,6 +22,14 @@ struct dat_writer;
 struct tep_handle;
 struct tep_event;
 struct tep_format_field;
+struct f2d_ctx;
+
+/*
+ * Where rebuilt records go when no .dat is written (trace-fxt report):
+ * set in f2d_ctx.sink, f2d_emit() hands every record to it.
+ */
+typedef int (*f2d_sink_fn)(struct f2d_ctx *ctx, int buffer, unsigned int cpu,
+			   uint64_t ts, const void *data, size_t len);
 
 struct fxt2dat_opts {
 	const char	*compression;	/* "none" (NULL) or "zstd" */
@@ -67,6 +75,9 @@ struct f2d_prov {
 	uint32_t	id;
 	int		buffer;
 	bool		ftrace;		/* made by trace-fxt from a .dat */
+	/* buffer full with no CPU named: lost before the next event
+	 * (count, -1 unknown, 0 nothing pending) */
+	int64_t		lost;
 };
 
 /* A record being built, and where it goes. */
@@ -120,8 +131,11 @@ struct f2d_ctx {
 	unsigned int		max_cpu;
 	size_t			max_len;
 	bool			unordered;
-	uint64_t		*last_ts;	/* dry run: by buffer * cpu */
-	size_t			nr_last;
+	/* dry run: last time per (buffer, cpu), open addressing on
+	 * key = (buffer << 16 | cpu) + 1, 0 a free slot */
+	uint64_t		*last_ts;
+	uint64_t		*last_key;
+	size_t			nr_last, cap_last;
 	bool			need_rerun;
 	/* the record being built */
 	enum f2d_pending	pending;
@@ -146,6 +160,8 @@ struct f2d_ctx {
 	uint8_t			*scratch;
 	size_t			scratch_cap;
 	struct fxt2dat_stats	*st;
+	f2d_sink_fn		sink;		/* not NULL: no writer */
+	void			*sink_priv;
 	int			err;
 	char			*errbuf;
 	size_t			errlen;
@@ -162,14 +178,32 @@ struct f2d_keep {
 	size_t		off, len;
 	int		buffer;
 	unsigned int	cpu;
+	int64_t		lost;		/* not 0: a lost-events mark */
 };
 
 /* fxt2dat-convert.c */
+/*
+ * Records fed one by one by a host that owns the reading loop, rebuilt
+ * events going to @sink: init, feed (any record; the .dat side of each
+ * is done as fxt2dat_convert does it), flush what is still being built
+ * (before the host prints anything itself), free (not ctx->r, not the
+ * tep if the host took it back by clearing ctx->tep).
+ */
+void fxt2dat_feed_init(struct f2d_ctx *ctx, struct tep_handle *tep,
+		       f2d_sink_fn sink, void *priv, struct fxt2dat_stats *st,
+		       char *err, size_t errlen);
+int fxt2dat_feed(struct f2d_ctx *ctx, const struct fxt_record *rec);
+int fxt2dat_feed_flush(struct f2d_ctx *ctx);
+void fxt2dat_feed_free(struct f2d_ctx *ctx);
 void f2d_error(struct f2d_ctx *ctx, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int f2d_text_add(struct f2d_text *t, const char *s, size_t len);
 int f2d_emit(struct f2d_ctx *ctx, int buffer, unsigned int cpu, uint64_t ts,
 	     const void *data, size_t len);
+/* Events lost on @buffer's @cpu before its next event (-1: how many is
+ * unknown). */
+int f2d_lost(struct f2d_ctx *ctx, int buffer, unsigned int cpu, uint64_t ts,
+	     int64_t count);
 uint64_t f2d_ns(struct f2d_ctx *ctx, uint64_t ticks);
 const char *f2d_name_of(struct f2d_ctx *ctx, uint64_t koid);
 unsigned int f2d_cpu_of(struct f2d_ctx *ctx, uint64_t tid);

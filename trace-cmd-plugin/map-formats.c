@@ -49,6 +49,8 @@ struct map_formats {
 	size_t			nr_printk;
 	uint64_t		*syms;		/* open addressing, 0 = free */
 	size_t			nr_syms, cap_syms;
+	/* where symbols are, once one was found: first and last start */
+	uint64_t		sym_lo, sym_hi;
 	struct trace_seq	text;
 };
 
@@ -236,6 +238,37 @@ static const struct printk_line *fmts_printk_find(struct map_formats *f,
 		       cmp_printk);
 }
 
+/*
+ * libtraceevent finds a function for every address from the first
+ * symbol to the last one's start and for none outside: from one address
+ * inside, both ends are found by bisection.  Most pointer-sized values
+ * (data pointers, user addresses) then miss without a search.
+ */
+static void fmts_sym_range(struct map_formats *f, struct tep_handle *tep,
+			   uint64_t inside)
+{
+	uint64_t lo = 0, hi = inside, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (tep_find_function(tep, mid))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	f->sym_lo = lo;
+	lo = inside;
+	hi = UINT64_MAX;
+	while (lo < hi) {
+		mid = lo + (hi - lo + 1) / 2;
+		if (tep_find_function(tep, mid))
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	f->sym_hi = lo;
+}
+
 /* The kallsyms line of the function @addr is in, if not sent yet. */
 static void fmts_add_symbol(struct map_formats *f, struct tep_handle *tep,
 			    uint64_t addr)
@@ -244,8 +277,12 @@ static void fmts_add_symbol(struct map_formats *f, struct tep_handle *tep,
 	unsigned long size = 0;
 	const char *name;
 
+	if (f->sym_hi && (addr < f->sym_lo || addr > f->sym_hi))
+		return;
 	if (!tep_find_function_info(tep, addr, &name, &start, &size))
 		return;
+	if (!f->sym_hi)
+		fmts_sym_range(f, tep, addr);
 	if (fmts_sym_add(f, start))
 		trace_seq_printf(&f->text, "%016llx T %s\n", start, name);
 	/* the next symbol ends this one's range, as in the full table */
@@ -264,6 +301,7 @@ int map_formats_event(struct map_ctx *ctx, struct map_buffer *buf,
 	struct map_formats *f = ctx->fmts;
 	const struct printk_line *pl;
 	struct fxt_arg a[1];
+	int long_size = tep_get_long_size(buf->tep);
 	unsigned int i, kal_len;
 	uint64_t v;
 	int ret;
@@ -274,10 +312,17 @@ int map_formats_event(struct map_ctx *ctx, struct map_buffer *buf,
 	if (ret < 0)
 		return ret;
 	trace_seq_reset(&f->text);
+	/*
+	 * Not only the fields -R shows as symbols: report's print formats
+	 * and plugins (hrtimer's function, kmem's call_site) resolve other
+	 * pointer-sized ones.
+	 */
 	for (i = 0; i < me->nr_fields; i++) {
 		struct map_field *mf = &me->fields[i];
 
-		if (!mf->has_text || mf->kind == MAP_FIELD_STRING ||
+		if ((!mf->has_text && (mf->field->size != long_size ||
+				       mf->field->flags & TEP_FIELD_IS_SIGNED)) ||
+		    mf->kind == MAP_FIELD_STRING ||
 		    mf->kind == MAP_FIELD_ARRAY || mf->field->size < 4 ||
 		    !map_field_u64(buf, rec, mf->field, &v) || !v)
 			continue;

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The trace-fxt command and the trace-cmd input plugin it hosts.
 #
-#  - trace-fxt: trace-fxt.c, every cmd-*.c (one subcommand each) and
-#    fxt2dat-*.c (FXT -> .dat through the core's .dat writer);
+#  - trace-fxt: trace-fxt.c, every cmd-*.c (one subcommand each),
+#    report-*.c (report's libtraceevent printing) and fxt2dat-*.c
+#    (FXT -> .dat through the core's .dat writer);
 #  - trace-fxt-input.so: plugin-*.c and map-*.c (the ftrace-to-FXT
 #    mapping), the core linked in, only the libtracecmd plugin entry
 #    points exported.
@@ -20,6 +21,7 @@ TRACECMD_PLUGIN_INSTALL_DIR ?= $(LIBDIR)/trace-cmd/plugins
 TRACE_FXT	:= trace-cmd-plugin/trace-fxt
 TRACE_FXT_SRCS	:= trace-cmd-plugin/trace-fxt.c \
 		   $(wildcard trace-cmd-plugin/cmd-*.c) \
+		   $(wildcard trace-cmd-plugin/report-*.c) \
 		   $(wildcard trace-cmd-plugin/fxt2dat-*.c)
 TRACE_FXT_OBJS	:= $(TRACE_FXT_SRCS:.c=.o)
 

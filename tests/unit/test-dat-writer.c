@@ -105,10 +105,9 @@ static char *slurp(const char *rel, size_t *len)
 	return buf;
 }
 
-static struct dat_writer *open_writer(const char *name, const char *comp,
-				      unsigned int cpus)
+static struct dat_writer *open_writer_opts(const char *name,
+					   const struct dat_writer_opts *o)
 {
-	struct dat_writer_opts o = { .compression = comp, .cpus = cpus };
 	struct dat_writer *w;
 	int fd;
 
@@ -118,12 +117,20 @@ static struct dat_writer *open_writer(const char *name, const char *comp,
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
 		return NULL;
-	w = dat_writer_create(fd, &o);
+	w = dat_writer_create(fd, o);
 	if (!w)
 		close(fd);
 	else
 		out_fd = fd;
 	return w;
+}
+
+static struct dat_writer *open_writer(const char *name, const char *comp,
+				      unsigned int cpus)
+{
+	struct dat_writer_opts o = { .compression = comp, .cpus = cpus };
+
+	return open_writer_opts(name, &o);
 }
 
 /* The writer leaves the fd to its caller. */
@@ -702,6 +709,156 @@ static void test_long_zstd(void)
 	unlink(path);
 }
 
+/* ---- lost events: the missed-events flags of a page ---- */
+
+/* What tracecmd_read_data() should say each CPU's records missed. */
+struct lost_want {
+	long long	missed[2][1024];
+	unsigned int	n[2];
+};
+
+static void lost_emit(struct dat_writer *w, struct lost_want *lw,
+		      unsigned int cpu, uint64_t *ts, int id, size_t len,
+		      long long missed)
+{
+	static uint8_t p[8192];
+
+	fill_blob(p, len, lw->n[cpu]);
+	*ts += 10;
+	CU_ASSERT_EQUAL(emit(w, 0, cpu, *ts, id, 100 + cpu, p, len), 0);
+	lw->missed[cpu][lw->n[cpu]++] = missed;
+}
+
+/* The lines trace-cmd report prints for dropped events, in file order. */
+static char *report_dropped(void)
+{
+	static char out[4096];
+	char cmd[512], line[1024];
+	size_t n = 0;
+	FILE *f;
+
+	out[0] = '\0';
+	snprintf(cmd, sizeof(cmd), "trace-cmd report %s 2>/dev/null", path);
+	f = popen(cmd, "r");
+	if (!f)
+		return out;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "EVENTS DROPPED]") &&
+		    n + strlen(line) < sizeof(out)) {
+			strcpy(out + n, line);
+			n += strlen(line);
+		}
+	pclose(f);
+	return out;
+}
+
+static void check_lost(unsigned int long_size, const char *comp)
+{
+	struct dat_writer_opts o = {
+		.compression = comp, .cpus = 2, .long_size = long_size,
+	};
+	/* the page's data area, minus a big event's two words, the common
+	 * fields and seq: a blob that fills the page to the last byte */
+	size_t full = 4096 - (8 + long_size) - 8 - 8 - 4;
+	struct dat_writer *w = open_writer_opts("lost", &o);
+	static struct lost_want lw;
+	struct tracecmd_input *h;
+	struct tep_record *rec;
+	int id, id_full, id_room;
+	unsigned int cpu, i;
+	uint64_t ts = 1000;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	memset(&lw, 0, sizeof(lw));
+	id = add_array_format(w, "small", 32);
+	id_full = add_array_format(w, "full", full);
+	id_room = add_array_format(w, "room", full - long_size);
+
+	/* before the very first event, count unknown */
+	CU_ASSERT_EQUAL(dat_writer_lost_events(w, 0, 0, -1), 0);
+	lost_emit(w, &lw, 0, &ts, id, 36, -1);
+	for (i = 0; i < 9; i++)
+		lost_emit(w, &lw, 0, &ts, id, 36, 0);
+	/* mid-page: the next event starts a page of its own */
+	CU_ASSERT_EQUAL(dat_writer_lost_events(w, 0, 0, 2465), 0);
+	lost_emit(w, &lw, 0, &ts, id, 36, 2465);
+	/* the count's long is kept free while the page fills up */
+	for (i = 0; i < 300; i++)
+		lost_emit(w, &lw, 0, &ts, id, 36, 0);
+	CU_ASSERT_EQUAL(dat_writer_lost_events(w, 0, 0, 3), 0);
+	CU_ASSERT_EQUAL(dat_writer_lost_events(w, 0, 0, 4), 0);
+	lost_emit(w, &lw, 0, &ts, id, 36, 7);
+	CU_ASSERT_EQUAL(dat_writer_lost_events(w, 0, 0, 5), 0);
+	CU_ASSERT_EQUAL(dat_writer_lost_events(w, 0, 0, -1), 0);
+	lost_emit(w, &lw, 0, &ts, id, 36, -1);
+	CU_ASSERT_EQUAL(dat_writer_lost_events(w, 0, 0, INT64_MAX), 0);
+	lost_emit(w, &lw, 0, &ts, id, 36, INT32_MAX);
+	lost_emit(w, &lw, 0, &ts, id, 36, 0);
+
+	lost_emit(w, &lw, 1, &ts, id, 36, 0);
+	CU_ASSERT_EQUAL(dat_writer_lost_events(w, 0, 1, 1), 0);
+	lost_emit(w, &lw, 1, &ts, id, 36, 1);
+	/* an event that fills its page leaves no room for the count */
+	CU_ASSERT_EQUAL(dat_writer_lost_events(w, 0, 1, 42), 0);
+	lost_emit(w, &lw, 1, &ts, id_full, full + 4, -1);
+	/* one that leaves exactly a long does */
+	CU_ASSERT_EQUAL(dat_writer_lost_events(w, 0, 1, 43), 0);
+	lost_emit(w, &lw, 1, &ts, id_room, full - long_size + 4, 43);
+	lost_emit(w, &lw, 1, &ts, id, 36, 0);
+	/* lost after the last event: no page to say it on */
+	CU_ASSERT_EQUAL(dat_writer_lost_events(w, 0, 1, 9), 0);
+
+	CU_ASSERT_EQUAL(dat_writer_lost_events(w, 0, 2, 1), -EINVAL);
+	CU_ASSERT_EQUAL(dat_writer_lost_events(w, 1, 0, 1), -EINVAL);
+	CU_ASSERT_EQUAL(dat_writer_lost_events(w, 0, 0, 0), -EINVAL);
+	CU_ASSERT_EQUAL(close_writer(w), 0);
+
+	h = open_reader();
+	if (!h)
+		return;
+	check_buffer(h, 0);
+	CU_ASSERT_EQUAL(nr_gots, lw.n[0] + lw.n[1]);
+	tracecmd_close(h);
+	h = open_reader();
+	if (!h)
+		return;
+	for (cpu = 0; cpu < 2; cpu++) {
+		for (i = 0; (rec = tracecmd_read_data(h, cpu)); i++) {
+			if (i < lw.n[cpu] &&
+			    rec->missed_events != lw.missed[cpu][i])
+				fprintf(stderr, "cpu %u record %u: missed %lld, "
+					"want %lld\n", cpu, i,
+					rec->missed_events,
+					lw.missed[cpu][i]);
+			CU_ASSERT(i < lw.n[cpu] &&
+				  rec->missed_events == lw.missed[cpu][i]);
+			tracecmd_free_record(rec);
+		}
+		CU_ASSERT_EQUAL(i, lw.n[cpu]);
+	}
+	tracecmd_close(h);
+	CU_ASSERT_STRING_EQUAL(report_dropped(),
+			       "CPU:0 [EVENTS DROPPED]\n"
+			       "CPU:0 [2465 EVENTS DROPPED]\n"
+			       "CPU:0 [7 EVENTS DROPPED]\n"
+			       "CPU:0 [EVENTS DROPPED]\n"
+			       "CPU:0 [2147483647 EVENTS DROPPED]\n"
+			       "CPU:1 [1 EVENTS DROPPED]\n"
+			       "CPU:1 [EVENTS DROPPED]\n"
+			       "CPU:1 [43 EVENTS DROPPED]\n");
+	unlink(path);
+}
+
+static void test_lost_long8(void)
+{
+	check_lost(8, "none");
+}
+
+static void test_lost_long4_zstd(void)
+{
+	check_lost(4, "zstd");
+}
+
 /* ---- the API's refusals ---- */
 
 static void test_refusals(void)
@@ -751,6 +908,8 @@ static CU_TestInfo dat_tests[] = {
 	{ "empty top buffer", test_empty_top_buffer },
 	{ "no events at all", test_no_events },
 	{ "20000 events, zstd chunks", test_long_zstd },
+	{ "lost events, 8-byte long", test_lost_long8 },
+	{ "lost events, 4-byte long, zstd", test_lost_long4_zstd },
 	{ "refusals", test_refusals },
 	CU_TEST_INFO_NULL,
 };

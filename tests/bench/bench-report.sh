@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# trace-fxt report of the FXT against trace-cmd report of the .dat it was
+# made from, on the recording bench-convert.sh keeps in $BENCH_DIR (or
+# BENCH_DAT=file), else the shared sched-irq-timer sample.  Both print the
+# same lines (tests/e2e/report-samples.sh); output goes to /dev/null.
+# Best of $BENCH_RUNS runs each, plain and raw (-R / --raw).  Figures
+# only: nothing here passes or fails on time.
+set -uo pipefail
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+TRACE_FXT=$TOP/trace-cmd-plugin/trace-fxt
+BENCH_DIR=${BENCH_DIR:-/tmp/trace-fxt-bench}
+RUNS=${BENCH_RUNS:-3}
+export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
+
+echo "== trace-fxt report FILE.fxt vs trace-cmd report FILE.dat"
+dat=${BENCH_DAT:-$BENCH_DIR/convert-big.dat}
+[ -s "$dat" ] || dat=$TOP/../shared/samples/sched-irq-timer.dat
+[ -s "$dat" ] || { echo "skipped: no trace to report"; exit 0; }
+
+best() {
+	local best= t0 t1 t i
+	for ((i = 0; i < RUNS; i++)); do
+		t0=$(date +%s.%N)
+		"$@" > /dev/null 2>&1 || { echo "FAILED: $*" >&2; echo 0; return; }
+		t1=$(date +%s.%N)
+		t=$(echo "$t1 - $t0" | bc -l)
+		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then
+			best=$t
+		fi
+	done
+	printf '%.3f\n' "$best"
+}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$TRACE_FXT" convert -q "$dat" -o "$work/t.fxt" ||
+	{ echo "FAILED: trace-fxt convert $dat"; exit 1; }
+lines=$(trace-cmd report "$dat" 2>/dev/null | wc -l)
+t_tc=$(best trace-cmd report "$dat")
+t_fxt=$(best "$TRACE_FXT" report "$work/t.fxt")
+t_tc_raw=$(best trace-cmd report -R "$dat")
+t_fxt_raw=$(best "$TRACE_FXT" report --raw "$work/t.fxt")
+ratio() { [ "$2" != 0.000 ] && echo "scale=2; $1 / $2" | bc -l | sed 's/^\./0./' || echo "?"; }
+echo "input: $dat ($(stat -c %s "$dat") bytes), FXT $(stat -c %s "$work/t.fxt") bytes, $lines report lines"
+printf '  %-44s %8s s\n' "trace-cmd report" "$t_tc"
+printf '  %-44s %8s s  (%s lines/s)\n' "trace-fxt report" "$t_fxt" \
+	"$(echo "$lines / $t_fxt" | bc 2>/dev/null)"
+printf '  %-44s %8s\n' "trace-fxt report / trace-cmd report" \
+	"$(ratio "$t_fxt" "$t_tc")"
+printf '  %-44s %8s s\n' "trace-cmd report -R" "$t_tc_raw"
+printf '  %-44s %8s s\n' "trace-fxt report --raw" "$t_fxt_raw"
+printf '  %-44s %8s\n' "trace-fxt report --raw / trace-cmd report -R" \
+	"$(ratio "$t_fxt_raw" "$t_tc_raw")"

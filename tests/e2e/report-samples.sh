@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# `trace-fxt report FILE.fxt` of FXT converted from a .dat prints what
+# `trace-cmd report SOURCE.dat` prints, line for line: both sides are the
+# real tools' output, compared with diff (lines compared and lines that
+# differ are counted).  Per sample: the plain report with the system's
+# libtraceevent plugins only (HOME is an empty directory, so nothing
+# installed per user takes part), and on two samples with this tree's
+# plugins/ also loaded through TRACEEVENT_PLUGIN_DIR on both sides.
+# EventHeader user_events (samples/eventheader-dat): equal without
+# plugin_eventheader.so; with it, only the lines of EventHeader events
+# may differ (MAPPING.md: their payload is carried decoded, not as bytes).
+. "$(dirname "$0")/lib.sh"
+export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
+mkdir -p "$TMP/home"
+export HOME=$TMP/home
+unset TRACEEVENT_PLUGIN_DIR
+
+files=()
+for f in "$SAMPLES/sched-irq-timer.dat" "$SAMPLES/sched-irq-timer.v6.dat" \
+	 "$SAMPLES/two-buffers.dat" "$TOP"/samples/*.dat; do
+	if [ -r "$f" ]; then files+=("$f"); else echo "# no $f, skipped"; fi
+done
+
+total=0 mismatches=0
+# same NAME SOURCE.dat FILE.fxt [VAR=VALUE...]: the two reports agree
+same() {
+	local name=$1 dat=$2 fxt=$3 lines diffs; shift 3
+	env "$@" trace-cmd report "$dat" > "$TMP/$name.ref" 2> "$TMP/$name.referr"
+	if ! env "$@" "$TRACE_FXT" report "$fxt" > "$TMP/$name.got" \
+		2> "$TMP/$name.err"; then
+		sed 's/^/#   /' "$TMP/$name.err" | head -5
+		not_ok "trace-fxt report of $name exits 0"
+		return
+	fi
+	lines=$(wc -l < "$TMP/$name.ref")
+	diffs=$(diff "$TMP/$name.ref" "$TMP/$name.got" | grep -c '^[<>]')
+	total=$((total + lines))
+	mismatches=$((mismatches + diffs))
+	if [ "$diffs" = 0 ] && [ "$lines" -gt 1 ]; then
+		ok "report of $name equals trace-cmd report ($lines lines, 0 differ)"
+	else
+		diff "$TMP/$name.ref" "$TMP/$name.got" | head -6 |
+			cut -c1-200 | sed 's/^/#   /'
+		not_ok "report of $name equals trace-cmd report ($lines lines, $diffs differ)"
+	fi
+	check "report of $name writes to stderr what trace-cmd does" \
+		cmp "$TMP/$name.referr" "$TMP/$name.err"
+}
+
+for f in "${files[@]}"; do
+	b=$(basename "$f" .dat)
+	if ! "$TRACE_FXT" convert -q "$f" -o "$TMP/$b.fxt"; then
+		not_ok "$b converts"
+		continue
+	fi
+	same "$b" "$f" "$TMP/$b.fxt"
+done
+for b in sched-irq-timer two-buffers; do
+	[ -s "$TMP/$b.fxt" ] || continue
+	same "$b+plugins" "$SAMPLES/$b.dat" "$TMP/$b.fxt" \
+		TRACEEVENT_PLUGIN_DIR="$TOP/plugins"
+done
+
+# user_events: EventHeader test vectors, top buffer and an instance
+GEN=$TOP/samples/eventheader-dat
+VEC=$TOP/samples/eventheader/EventHeaderInterceptorLE64.dat
+if [ -x "$GEN" ] && [ -r "$VEC" ]; then
+	for v in eh:"" eh-instance:-b; do
+		b=${v%%:*}
+		"$GEN" ${v#*:} "$VEC" "$TOP/samples/eventheader-formats" \
+			"$TMP/$b.dat" > /dev/null &&
+		"$TRACE_FXT" convert -q "$TMP/$b.dat" -o "$TMP/$b.fxt" || {
+			not_ok "$b sample is made and converted"; continue; }
+		same "$b" "$TMP/$b.dat" "$TMP/$b.fxt"
+	done
+	b=eh
+	env TRACEEVENT_PLUGIN_DIR="$TOP/plugins" trace-cmd report \
+		"$TMP/$b.dat" > "$TMP/$b.pref" 2>/dev/null
+	env TRACEEVENT_PLUGIN_DIR="$TOP/plugins" "$TRACE_FXT" report \
+		"$TMP/$b.fxt" > "$TMP/$b.pgot" 2>/dev/null
+	# the vectors' tracepoints, as eventheader-report.sh names them
+	eh=' (Long_Provider_Name_X+0123456789_L5K0Gasdf|TestProvider[A-Za-z]*_L[0-9a-f]+K[0-9a-f]+(Gmsft)?): '
+	lines=$(grep -v -c -E "$eh" "$TMP/$b.pref")
+	check "with plugin_eventheader.so, $b's $lines other lines are equal" \
+		cmp <(grep -v -E "$eh" "$TMP/$b.pref") \
+		    <(grep -v -E "$eh" "$TMP/$b.pgot")
+	check "with plugin_eventheader.so, $b has as many lines" \
+		test "$(wc -l < "$TMP/$b.pref")" = "$(wc -l < "$TMP/$b.pgot")"
+else
+	echo "# no $GEN or $VEC, EventHeader samples skipped"
+fi
+
+# FXT from another producer keeps trace-fxt's own one-line layout
+if [ -x "$TOP/samples/fxt-sample" ] &&
+   "$TOP/samples/fxt-sample" "$TMP/other.fxt" > /dev/null 2>&1; then
+	"$TRACE_FXT" report "$TMP/other.fxt" > "$TMP/other.txt"
+	check "report of a non-.dat FXT prints a line per instant event" \
+		test "$(wc -l < "$TMP/other.txt")" = \
+		"$("$TRACE_FXT" dump "$TMP/other.fxt" | grep -c 'event instant')"
+fi
+echo "# $total trace-cmd report lines compared, $mismatches differ"
+e2e_exit
