@@ -525,8 +525,8 @@ static int dat_cpu_flush(struct dat_writer *w, struct dat_cpu *c)
 		size_t cap = c->cap_slots ? c->cap_slots * 2 : 16;
 
 		s = realloc(c->slots, cap * sizeof(*s));
-		if (!s)
-			return -ENOMEM;
+		if (!s)		/* sticky: a lost page must fail close() */
+			return w->err = -ENOMEM;
 		c->slots = s;
 		c->cap_slots = cap;
 	}

@@ -20,7 +20,7 @@
 
 #include "fxt-reader.h"
 
-#define STR_CHUNK_BITS	6
+#define STR_CHUNK_BITS	4
 #define STR_CHUNK	(1u << STR_CHUNK_BITS)
 #define STR_CHUNKS	((FXT_MAX_STRING_INDEX + 1) / STR_CHUNK)
 #define STREAM_STEP	(1u << 20)
@@ -36,9 +36,13 @@ struct rstr {
 
 struct rprov {
 	uint32_t		id;
+	size_t			mem;	/* table bytes charged, freed on reset */
 	char			*name;
 	uint64_t		ticks;
-	struct rstr		**str;	/* STR_CHUNKS chunks, made on demand */
+	/* Both grow with the highest index used, so small providers stay small. */
+	struct rstr		**str;	/* str_cap chunks, made on demand */
+	uint32_t		str_cap;
+	uint32_t		thr_cap;
 	struct fxt_thread	*thr;	/* 256, made on demand */
 	uint8_t			thr_set[32];
 };
@@ -69,6 +73,9 @@ struct fxt_reader {
 	uint64_t		off;	/* next record */
 	struct rprov		**provs;
 	size_t			nprovs;
+	size_t			provs_cap;
+	uint32_t		*prov_slots;	/* by id hash: index + 1, 0 free */
+	size_t			prov_mask;
 	struct rprov		*cur;
 	size_t			mem;
 
@@ -236,35 +243,79 @@ static inline uint64_t bits(uint64_t w, unsigned int lo, unsigned int hi)
 
 /* ---- providers and tables -------------------------------------------- */
 
-static int mem_charge(struct fxt_reader *r, size_t n)
+/*
+ * Table memory is charged to the provider that holds it, so that a
+ * provider info record restating a provider gives it back.
+ */
+static int mem_charge(struct fxt_reader *r, struct rprov *p, size_t n)
 {
 	uint64_t input = r->stream ? r->base + r->len : r->size;
 
 	r->mem += n;
+	if (p)
+		p->mem += n;
 	if (r->mem > MEM_BASE + MEM_PER_BYTE * input)
 		return fail(r, -ENOMEM, r->off,
 			    "tables need more memory than the input justifies");
 	return 0;
 }
 
-static struct rprov *prov_find(struct fxt_reader *r, uint32_t id)
+static void mem_release(struct fxt_reader *r, struct rprov *p, size_t n)
 {
-	size_t i;
+	r->mem -= n;
+	p->mem -= n;
+}
+
+static inline size_t prov_hash(uint32_t id, size_t mask)
+{
+	return (size_t)((id * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
+}
+
+static struct rprov *prov_find(const struct fxt_reader *r, uint32_t id)
+{
+	size_t h;
 
 	if (r->cur && r->cur->id == id)
 		return r->cur;
-	for (i = 0; i < r->nprovs; i++)
-		if (r->provs[i]->id == id)
-			return r->provs[i];
+	if (!r->prov_slots)
+		return NULL;
+	for (h = prov_hash(id, r->prov_mask); r->prov_slots[h];
+	     h = (h + 1) & r->prov_mask)
+		if (r->provs[r->prov_slots[h] - 1]->id == id)
+			return r->provs[r->prov_slots[h] - 1];
 	return NULL;
 }
 
-static void prov_clear(struct rprov *p)
+/* Index provider @i by id; the table stays at most half full. */
+static int prov_index(struct fxt_reader *r, size_t i)
+{
+	size_t h;
+
+	if (2 * (i + 1) > r->prov_mask) {
+		size_t n = r->prov_slots ? 2 * (r->prov_mask + 1) : 16, k;
+		uint32_t *slots = calloc(n, sizeof(*slots));
+
+		if (!slots)
+			return -ENOMEM;
+		free(r->prov_slots);
+		r->prov_slots = slots;
+		r->prov_mask = n - 1;
+		for (k = 0; k < i; k++)
+			prov_index(r, k);
+	}
+	for (h = prov_hash(r->provs[i]->id, r->prov_mask); r->prov_slots[h];
+	     h = (h + 1) & r->prov_mask)
+		;
+	r->prov_slots[h] = (uint32_t)i + 1;
+	return 0;
+}
+
+static void prov_clear(struct fxt_reader *r, struct rprov *p)
 {
 	size_t i, k;
 
 	if (p->str) {
-		for (i = 0; i < STR_CHUNKS; i++) {
+		for (i = 0; i < p->str_cap; i++) {
 			if (!p->str[i])
 				continue;
 			for (k = 0; k < STR_CHUNK; k++)
@@ -277,9 +328,12 @@ static void prov_clear(struct rprov *p)
 	free(p->name);
 	p->str = NULL;
 	p->thr = NULL;
+	p->str_cap = 0;
+	p->thr_cap = 0;
 	p->name = NULL;
 	memset(p->thr_set, 0, sizeof(p->thr_set));
 	p->ticks = 1000000000ULL;
+	mem_release(r, p, p->mem);
 }
 
 /* The provider @id, made (fresh tables) if new or if @reset. */
@@ -289,32 +343,39 @@ static struct rprov *prov_get(struct fxt_reader *r, uint32_t id, bool reset)
 
 	if (p) {
 		if (reset)
-			prov_clear(p);
+			prov_clear(r, p);
 		return p;
 	}
-	if (mem_charge(r, sizeof(*p) + sizeof(p)))
+	if (mem_charge(r, NULL, sizeof(*p) + 3 * sizeof(p)))
 		return NULL;
-	np = realloc(r->provs, (r->nprovs + 1) * sizeof(*np));
-	if (!np)
-		return NULL;
-	r->provs = np;
+	if (r->nprovs == r->provs_cap) {
+		size_t cap = r->provs_cap ? 2 * r->provs_cap : 8;
+
+		np = realloc(r->provs, cap * sizeof(*np));
+		if (!np)
+			return NULL;
+		r->provs = np;
+		r->provs_cap = cap;
+	}
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
 	p->id = id;
 	p->ticks = 1000000000ULL;
-	r->provs[r->nprovs++] = p;
+	r->provs[r->nprovs] = p;
+	if (prov_index(r, r->nprovs)) {
+		free(p);
+		return NULL;
+	}
+	r->nprovs++;
 	return p;
 }
 
 const char *fxt_reader_provider_name(const struct fxt_reader *r, uint32_t id)
 {
-	size_t i;
+	const struct rprov *p = prov_find(r, id);
 
-	for (i = 0; i < r->nprovs; i++)
-		if (r->provs[i]->id == id)
-			return r->provs[i]->name ? r->provs[i]->name : "";
-	return NULL;
+	return p ? (p->name ? p->name : "") : NULL;
 }
 
 uint64_t fxt_reader_ticks_per_second(const struct fxt_reader *r)
@@ -326,7 +387,7 @@ static inline const struct rstr *str_entry(const struct rprov *p, uint32_t i)
 {
 	const struct rstr *chunk;
 
-	if (!p->str)
+	if ((i >> STR_CHUNK_BITS) >= p->str_cap)
 		return NULL;
 	chunk = p->str[i >> STR_CHUNK_BITS];
 	return chunk && chunk[i & (STR_CHUNK - 1)].ptr ?
@@ -340,30 +401,43 @@ static int str_set(struct fxt_reader *r, uint32_t index, const uint8_t *s,
 	struct rstr *e;
 	size_t ci = index >> STR_CHUNK_BITS;
 
-	if (!p->str) {
-		if (mem_charge(r, STR_CHUNKS * sizeof(*p->str)))
+	if (ci >= p->str_cap) {
+		uint32_t cap = p->str_cap ? 2 * p->str_cap : 4;
+		struct rstr **n;
+
+		while (cap <= ci)
+			cap *= 2;
+		if (cap > STR_CHUNKS)
+			cap = STR_CHUNKS;
+		if (mem_charge(r, p, (cap - p->str_cap) * sizeof(*n)))
 			return r->err;
-		p->str = calloc(STR_CHUNKS, sizeof(*p->str));
-		if (!p->str)
+		n = realloc(p->str, cap * sizeof(*n));
+		if (!n)
 			return fail(r, -ENOMEM, r->off, "out of memory");
+		memset(n + p->str_cap, 0, (cap - p->str_cap) * sizeof(*n));
+		p->str = n;
+		p->str_cap = cap;
 	}
 	if (!p->str[ci]) {
-		if (mem_charge(r, STR_CHUNK * sizeof(struct rstr)))
+		if (mem_charge(r, p, STR_CHUNK * sizeof(struct rstr)))
 			return r->err;
 		p->str[ci] = calloc(STR_CHUNK, sizeof(struct rstr));
 		if (!p->str[ci])
 			return fail(r, -ENOMEM, r->off, "out of memory");
 	}
 	e = &p->str[ci][index & (STR_CHUNK - 1)];
-	free(e->own);
-	e->own = NULL;
+	if (e->own) {
+		mem_release(r, p, e->len + 1);
+		free(e->own);
+		e->own = NULL;
+	}
 	e->len = len;
 	if (!r->stream) {
 		e->ptr = len ? (const char *)s : "";
 		return 0;
 	}
 	/* Stream buffers move: keep a copy. */
-	if (mem_charge(r, len + 1))
+	if (mem_charge(r, p, len + 1))
 		return r->err;
 	e->own = malloc(len + 1);
 	if (!e->own)
@@ -436,7 +510,7 @@ static int get_thread(struct fxt_reader *r, struct cursor *c, uint32_t ref,
 				   c->what, field);
 		return 0;
 	}
-	if (!p->thr || !(p->thr_set[ref / 8] & (1u << (ref % 8)))) {
+	if (ref >= p->thr_cap || !(p->thr_set[ref / 8] & (1u << (ref % 8)))) {
 		if (r->strict)
 			return BAD(r, c, "%s record: %s refers to thread index %u, which is not set",
 				   c->what, field, ref);
@@ -681,12 +755,19 @@ static int do_thread(struct fxt_reader *r, struct cursor *c, uint64_t h,
 	    !cur_word(r, c, &rec->thread.thread.tid))
 		return BAD(r, c, "thread record is shorter than 3 words");
 	if (i) {
-		if (!p->thr) {
-			if (mem_charge(r, 256 * sizeof(*p->thr)))
+		if (i >= p->thr_cap) {
+			uint32_t cap = p->thr_cap ? 2 * p->thr_cap : 8;
+			struct fxt_thread *n;
+
+			while (cap <= i)
+				cap *= 2;
+			if (mem_charge(r, p, (cap - p->thr_cap) * sizeof(*n)))
 				return r->err;
-			p->thr = calloc(256, sizeof(*p->thr));
-			if (!p->thr)
+			n = realloc(p->thr, cap * sizeof(*n));
+			if (!n)
 				return fail(r, -ENOMEM, r->off, "out of memory");
+			p->thr = n;
+			p->thr_cap = cap;
 		}
 		p->thr[i] = rec->thread.thread;
 		p->thr_set[i / 8] |= 1u << (i % 8);
@@ -1272,10 +1353,11 @@ void fxt_reader_close(struct fxt_reader *r)
 	if (!r)
 		return;
 	for (i = 0; i < r->nprovs; i++) {
-		prov_clear(r->provs[i]);
+		prov_clear(r, r->provs[i]);
 		free(r->provs[i]);
 	}
 	free(r->provs);
+	free(r->prov_slots);
 	if (r->map)
 		munmap(r->map, r->size);
 	if (r->own_fd)

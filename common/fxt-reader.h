@@ -142,7 +142,10 @@ uint64_t fxt_reader_offset(const struct fxt_reader *r);
 bool fxt_reader_big_endian(const struct fxt_reader *r);
 /* Ticks per second of the current provider (1e9 until an init record). */
 uint64_t fxt_reader_ticks_per_second(const struct fxt_reader *r);
-/* Name of a provider seen so far, or NULL. */
+/*
+ * Name of a provider seen so far, or NULL.  Valid until that provider's
+ * info is restated or the reader is closed: copy it to keep it.
+ */
 const char *fxt_reader_provider_name(const struct fxt_reader *r, uint32_t id);
 
 #endif /* _FXT_READER_H */

@@ -38,7 +38,23 @@ struct sid_state {
 	uint32_t	pin;	/* record that last used it */
 };
 
-/* One provider's string and thread tables, as a reader will rebuild them. */
+/* A provider's thread table, made on its first thread. */
+struct wthreads {
+	struct {
+		uint64_t	pid;
+		uint64_t	tid;
+		uint32_t	pin;
+		uint8_t		ref;
+		uint8_t		next;	/* hash chain, 0 ends it */
+	} slot[NR_THREAD_SLOTS];
+	uint8_t		bucket[1u << THR_HASH_BITS];
+};
+
+/*
+ * One provider's string and thread tables, as a reader will rebuild them.
+ * Everything grows with what the provider uses (slots are handed out in
+ * order), so that many small providers stay small.
+ */
 struct wprov {
 	uint32_t	id;
 	uint32_t	thr_last;	/* the thread of the previous record */
@@ -48,16 +64,9 @@ struct wprov {
 	uint32_t	str_hand;
 	struct sid_state *sid;		/* by string id */
 	uint32_t	sid_cap;
-
-	struct {
-		uint64_t	pid;
-		uint64_t	tid;
-		uint32_t	pin;
-		uint8_t		ref;
-		uint8_t		next;	/* hash chain, 0 ends it */
-	} thr[NR_THREAD_SLOTS];
-	uint8_t		thr_bucket[1u << THR_HASH_BITS];
-	uint32_t	slot_sid[NR_STR_SLOTS];	/* slot -> string id */
+	uint32_t	slot_cap;
+	uint32_t	*slot_sid;	/* slot -> string id */
+	struct wthreads	*thr;
 };
 
 struct fxt_writer {
@@ -73,6 +82,9 @@ struct fxt_writer {
 	struct fxt_intern	*in;
 	struct wprov		**provs;
 	size_t			nprovs;
+	size_t			provs_cap;
+	uint32_t		*prov_slots;	/* by id hash: index + 1 */
+	size_t			prov_mask;
 	struct wprov		*cur;
 	/*
 	 * Strings passed by text usually come from the same few buffers
@@ -231,42 +243,91 @@ static int put_big_stream(struct fxt_writer *w, const void *p, uint64_t n)
 
 /* ---- providers ------------------------------------------------------- */
 
+/* Start @p's tables afresh, keeping what was allocated. */
 static void prov_reset(struct wprov *p, uint32_t id)
 {
-	struct sid_state *sid = p->sid;
-	uint32_t sid_cap = p->sid_cap;
-
-	memset(p, 0, sizeof(*p));
+	if (p->sid)
+		memset(p->sid, 0, p->sid_cap * sizeof(*p->sid));
+	if (p->slot_sid)
+		memset(p->slot_sid, 0, p->slot_cap * sizeof(*p->slot_sid));
+	if (p->thr)
+		memset(p->thr, 0, sizeof(*p->thr));
 	p->id = id;
-	p->sid = sid;
-	p->sid_cap = sid_cap;
-	if (sid)
-		memset(sid, 0, sid_cap * sizeof(*sid));
+	p->thr_last = p->thr_used = p->str_used = 0;
 	p->str_hand = 1;
 	p->thr_hand = 1;
+}
+
+static void prov_free(struct wprov *p)
+{
+	free(p->sid);
+	free(p->slot_sid);
+	free(p->thr);
+	free(p);
+}
+
+static inline size_t prov_hash(uint32_t id, size_t mask)
+{
+	return (size_t)((id * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
+}
+
+/* Index provider @i by id; the table stays at most half full. */
+static int prov_index(struct fxt_writer *w, size_t i)
+{
+	size_t h;
+
+	if (2 * (i + 1) > w->prov_mask) {
+		size_t n = w->prov_slots ? 2 * (w->prov_mask + 1) : 16, k;
+		uint32_t *slots = calloc(n, sizeof(*slots));
+
+		if (!slots)
+			return -ENOMEM;
+		free(w->prov_slots);
+		w->prov_slots = slots;
+		w->prov_mask = n - 1;
+		for (k = 0; k < i; k++)
+			prov_index(w, k);
+	}
+	for (h = prov_hash(w->provs[i]->id, w->prov_mask); w->prov_slots[h];
+	     h = (h + 1) & w->prov_mask)
+		;
+	w->prov_slots[h] = (uint32_t)i + 1;
+	return 0;
 }
 
 static struct wprov *prov_get(struct fxt_writer *w, uint32_t id, bool reset)
 {
 	struct wprov *p, **np;
-	size_t i;
+	size_t h;
 
-	for (i = 0; i < w->nprovs; i++) {
-		if (w->provs[i]->id == id) {
+	for (h = w->prov_slots ? prov_hash(id, w->prov_mask) : 0;
+	     w->prov_slots && w->prov_slots[h]; h = (h + 1) & w->prov_mask) {
+		p = w->provs[w->prov_slots[h] - 1];
+		if (p->id == id) {
 			if (reset)
-				prov_reset(w->provs[i], id);
-			return w->provs[i];
+				prov_reset(p, id);
+			return p;
 		}
 	}
-	np = realloc(w->provs, (w->nprovs + 1) * sizeof(*np));
-	if (!np)
-		return NULL;
-	w->provs = np;
+	if (w->nprovs == w->provs_cap) {
+		size_t cap = w->provs_cap ? 2 * w->provs_cap : 8;
+
+		np = realloc(w->provs, cap * sizeof(*np));
+		if (!np)
+			return NULL;
+		w->provs = np;
+		w->provs_cap = cap;
+	}
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
 	prov_reset(p, id);
-	w->provs[w->nprovs++] = p;
+	w->provs[w->nprovs] = p;
+	if (prov_index(w, w->nprovs)) {
+		free(p);
+		return NULL;
+	}
+	w->nprovs++;
 	return p;
 }
 
@@ -324,14 +385,31 @@ static __attribute__((noinline)) int ref_miss(struct fxt_writer *w,
 		return 0;
 	}
 	if (id >= p->sid_cap) {
-		uint32_t cap = fxt_intern_limit(w->in) + 1024;
-		struct sid_state *n = realloc(p->sid, cap * sizeof(*n));
+		/* Sized by the ids this provider uses, not by all of them. */
+		uint32_t cap = p->sid_cap < 64 ? 64 : 2 * p->sid_cap;
+		struct sid_state *n;
 
+		if (cap <= id)
+			cap = id + 1;
+		n = realloc(p->sid, cap * sizeof(*n));
 		if (!n)
 			return -ENOMEM;
 		memset(n + p->sid_cap, 0, (cap - p->sid_cap) * sizeof(*n));
 		p->sid = n;
 		p->sid_cap = cap;
+	}
+	if (p->str_used < FXT_MAX_STRING_INDEX && p->str_used + 1 >= p->slot_cap) {
+		uint32_t cap = p->slot_cap ? 2 * p->slot_cap : 64;
+		uint32_t *n;
+
+		if (cap > NR_STR_SLOTS)
+			cap = NR_STR_SLOTS;
+		n = realloc(p->slot_sid, cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		memset(n + p->slot_cap, 0, (cap - p->slot_cap) * sizeof(*n));
+		p->slot_sid = n;
+		p->slot_cap = cap;
 	}
 	slot = str_victim(p, w->seq);
 	p->slot_sid[slot] = id;
@@ -566,23 +644,23 @@ static inline uint32_t thr_hash(uint64_t pid, uint64_t tid)
 
 static inline uint32_t thr_find(struct wprov *p, uint64_t pid, uint64_t tid)
 {
-	uint32_t s = p->thr_bucket[thr_hash(pid, tid)];
+	uint32_t s = p->thr->bucket[thr_hash(pid, tid)];
 
-	for (; s; s = p->thr[s].next)
-		if (p->thr[s].pid == pid && p->thr[s].tid == tid)
+	for (; s; s = p->thr->slot[s].next)
+		if (p->thr->slot[s].pid == pid && p->thr->slot[s].tid == tid)
 			return s;
 	return 0;
 }
 
 static void thr_unlink(struct wprov *p, uint32_t slot)
 {
-	uint8_t *link = &p->thr_bucket[thr_hash(p->thr[slot].pid,
-						 p->thr[slot].tid)];
+	uint8_t *link = &p->thr->bucket[thr_hash(p->thr->slot[slot].pid,
+						 p->thr->slot[slot].tid)];
 
 	while (*link && *link != slot)
-		link = &p->thr[*link].next;
+		link = &p->thr->slot[*link].next;
 	if (*link)
-		*link = p->thr[slot].next;
+		*link = p->thr->slot[slot].next;
 }
 
 static uint32_t thr_victim(struct wprov *p, uint32_t seq)
@@ -595,10 +673,10 @@ static uint32_t thr_victim(struct wprov *p, uint32_t seq)
 		uint32_t s = p->thr_hand;
 
 		p->thr_hand = s % FXT_MAX_THREAD_INDEX + 1;
-		if (p->thr[s].pin == seq)
+		if (p->thr->slot[s].pin == seq)
 			continue;
-		if (p->thr[s].ref) {
-			p->thr[s].ref = 0;
+		if (p->thr->slot[s].ref) {
+			p->thr->slot[s].ref = 0;
 			continue;
 		}
 		thr_unlink(p, s);
@@ -612,14 +690,21 @@ static __attribute__((noinline)) int thr_miss(struct fxt_writer *w,
 					       struct tref *out)
 {
 	struct wprov *p = w->cur;
-	uint32_t s = thr_victim(p, w->seq), h = thr_hash(t->pid, t->tid);
+	uint32_t s, h = thr_hash(t->pid, t->tid);
 
-	p->thr[s].pid = t->pid;
-	p->thr[s].tid = t->tid;
-	p->thr[s].next = p->thr_bucket[h];
-	p->thr_bucket[h] = (uint8_t)s;
-	p->thr[s].ref = 1;
-	p->thr[s].pin = w->seq;
+	if (!p->thr) {
+		p->thr = calloc(1, sizeof(*p->thr));
+		if (!p->thr)
+			return -ENOMEM;
+	}
+	s = thr_victim(p, w->seq);
+
+	p->thr->slot[s].pid = t->pid;
+	p->thr->slot[s].tid = t->tid;
+	p->thr->slot[s].next = p->thr->bucket[h];
+	p->thr->bucket[h] = (uint8_t)s;
+	p->thr->slot[s].ref = 1;
+	p->thr->slot[s].pin = w->seq;
 	p->thr_last = s;
 	out->ref = (uint8_t)s;
 	if (ensure(w, 24))
@@ -642,13 +727,14 @@ static inline int resolve_thread(struct fxt_writer *w,
 		out->ref = 0;
 		return 0;
 	}
-	if (!s || p->thr[s].pid != t->pid || p->thr[s].tid != t->tid) {
-		s = thr_find(p, t->pid, t->tid);
+	if (!s || p->thr->slot[s].pid != t->pid ||
+	    p->thr->slot[s].tid != t->tid) {
+		s = p->thr ? thr_find(p, t->pid, t->tid) : 0;
 		if (!s)
 			return thr_miss(w, t, out);
 	}
-	p->thr[s].ref = 1;
-	p->thr[s].pin = w->seq;
+	p->thr->slot[s].ref = 1;
+	p->thr->slot[s].pin = w->seq;
 	p->thr_last = s;
 	out->ref = (uint8_t)s;
 	return 0;
@@ -808,11 +894,10 @@ int fxt_writer_close(struct fxt_writer *w)
 	if (!w)
 		return 0;
 	ret = w->buf ? fxt_writer_flush(w) : 0;
-	for (i = 0; i < w->nprovs; i++) {
-		free(w->provs[i]->sid);
-		free(w->provs[i]);
-	}
+	for (i = 0; i < w->nprovs; i++)
+		prov_free(w->provs[i]);
 	free(w->provs);
+	free(w->prov_slots);
 	fxt_intern_destroy(w->in);
 	free(w->buf);
 	free(w);
@@ -976,7 +1061,7 @@ int fxt_write_blob(struct fxt_writer *w, struct fxt_str name,
 	ret = check_fits(w, 1, FXT_MAX_RECORD_WORDS, strs, 1, NULL, 0);
 	if (ret)
 		return ret;
-	/* Chunks share the name: readers append them to one blob. */
+	/* Chunks share the name: the spec has consumers append them. */
 	do {
 		uint32_t room, chunk, words;
 
@@ -1149,17 +1234,20 @@ int fxt_write_sched_wakeup(struct fxt_writer *w,
 
 /* ---- logs ------------------------------------------------------------ */
 
-/* Cut at a UTF-8 character boundary when the text has one near the end. */
+/*
+ * Cut at a UTF-8 character boundary: a character has at most three
+ * continuation bytes, so the boundary is at most three bytes back (text
+ * that is not UTF-8 is cut where it is full).
+ */
 static size_t utf8_cut(const char *s, size_t len, size_t max)
 {
-	size_t cut = max, back;
+	size_t cut = max;
 
 	if (len <= max)
 		return len;
-	for (back = 0; back < 3 && cut > 1; back++, cut--)
-		if (((unsigned char)s[cut] & 0xc0) != 0x80)
-			return cut;
-	return max;
+	while (cut > max - 3 && ((unsigned char)s[cut] & 0xc0) == 0x80)
+		cut--;
+	return ((unsigned char)s[cut] & 0xc0) == 0x80 ? max : cut;
 }
 
 int fxt_write_log(struct fxt_writer *w, uint64_t ts,

@@ -17,6 +17,10 @@
  *    smaller encoding for it.
  *  - .id = FXT_STR_INLINE: always inline.
  *
+ * Records written before the first provider info record belong to no
+ * provider: readers (and `trace-fxt check`) expect a provider first, so
+ * start with fxt_write_provider_info().
+ *
  * Every function returns 0 or a negative errno.  -E2BIG means the record
  * would not fit the format's size fields, -EINVAL a value the format
  * cannot encode (an unknown type, more than 15 arguments, a field out of
@@ -89,7 +93,11 @@ int fxt_write_init(struct fxt_writer *w, uint64_t ticks_per_second);
 /* Any event type; args beyond FXT_MAX_ARGS are -EINVAL. */
 int fxt_write_event(struct fxt_writer *w, const struct fxt_event *ev);
 
-/* Blob record; payloads over one record's room are split in chunks. */
+/*
+ * Blob record.  A payload over one record's room is split into several
+ * blob records of the same name, which the spec defines as appending to
+ * one blob: a consumer joins them.
+ */
 int fxt_write_blob(struct fxt_writer *w, struct fxt_str name,
 		   unsigned int type, const void *data, size_t size);
 
