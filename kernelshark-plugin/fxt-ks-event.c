@@ -150,7 +150,10 @@ int fxt_ks_event_get(struct fxt_ks_data *d, unsigned int kind,
 	return id;
 }
 
-/* Fields past this are dropped: the index must fit a uint16_t. */
+/*
+ * Fields past this are dropped by the loader (-E2BIG): indexes must fit a
+ * uint16_t, and past a few thousand names the "fields" are data anyway.
+ */
 #define FXT_KS_MAX_FIELDS	4096
 
 int fxt_ks_event_field(struct fxt_ks_data *d, int event,

@@ -47,6 +47,11 @@ struct loader {
 	uint32_t		provider_id;
 	uint16_t		provider;
 	bool			provider_known;
+	/*
+	 * Why loading stopped where a NULL row cannot say it: -EOVERFLOW,
+	 * too many providers.  0 otherwise.
+	 */
+	int			err;
 };
 
 static const struct fxt_str str_fxt = FXT_ARG_STR_NAME("fxt");
@@ -108,34 +113,92 @@ static int thread_cpu(struct loader *l, int32_t pid)
 	return t && t->cpu >= 0 ? t->cpu : FXT_KS_FALLBACK_CPU;
 }
 
+static size_t provider_hash(uint32_t id, size_t mask)
+{
+	return (size_t)((id * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
+}
+
+/* Slot of @id in the index: where it is, or the free slot for it. */
+static size_t provider_slot(const struct fxt_ks_data *d, uint32_t id)
+{
+	size_t h;
+
+	for (h = provider_hash(id, d->provider_mask); d->provider_slots[h];
+	     h = (h + 1) & d->provider_mask)
+		if (d->providers[d->provider_slots[h] - 1].id == id)
+			break;
+	return h;
+}
+
+/* Room for one more provider, its index kept at most half full. */
+static int providers_grow(struct fxt_ks_data *d)
+{
+	unsigned int n = d->nproviders;
+	struct fxt_ks_provider *p;
+	uint32_t *slots;
+	size_t size, i;
+
+	if (n == d->providers_cap) {
+		unsigned int cap = n ? 2 * n : 8;
+
+		p = realloc(d->providers, cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		d->providers = p;
+		d->providers_cap = cap;
+	}
+	if (d->provider_slots && 2 * (n + 1) <= d->provider_mask + 1)
+		return 0;
+	size = d->provider_slots ? 2 * (d->provider_mask + 1) : 32;
+	slots = calloc(size, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	free(d->provider_slots);
+	d->provider_slots = slots;
+	d->provider_mask = size - 1;
+	for (i = 0; i < n; i++)
+		slots[provider_slot(d, d->providers[i].id)] = (uint32_t)i + 1;
+	return 0;
+}
+
+/*
+ * Index of provider @id in d->providers, made on first sight.  Rows name
+ * their provider in 16 bits (a row is 24 bytes, and KernelShark files
+ * have a provider per ftrace buffer: a handful), so a file with more
+ * providers is refused rather than shown with some rows in the wrong one.
+ */
 static int provider_index(struct loader *l, uint32_t id)
 {
 	struct fxt_ks_data *d = l->d;
 	struct fxt_ks_provider *p;
 	const char *name;
 	unsigned int i;
+	size_t h;
 
 	if (l->provider_known && l->provider_id == id)
 		return l->provider;
-	for (i = 0; i < d->nproviders; i++)
-		if (d->providers[i].id == id)
-			break;
-	if (i == d->nproviders) {
-		if (i >= UINT16_MAX)
-			return 0;
-		p = realloc(d->providers, (i + 1) * sizeof(*p));
-		if (!p)
+	h = d->provider_slots ? provider_slot(d, id) : 0;
+	if (d->provider_slots && d->provider_slots[h]) {
+		i = d->provider_slots[h] - 1;
+	} else {
+		i = d->nproviders;
+		if (i >= FXT_KS_MAX_PROVIDERS) {
+			l->err = -EOVERFLOW;
+			return l->err;
+		}
+		if (providers_grow(d))
 			return -ENOMEM;
-		d->providers = p;
+		p = &d->providers[i];
 		name = fxt_reader_provider_name(l->r, id);
 		if (name)
-			p[i].name = strdup(name);
-		else if (asprintf(&p[i].name, "provider %u", id) < 0)
-			p[i].name = NULL;
-		if (!p[i].name)
+			p->name = strdup(name);
+		else if (asprintf(&p->name, "provider %u", id) < 0)
+			p->name = NULL;
+		if (!p->name)
 			return -ENOMEM;
-		p[i].id = id;
-		p[i].from_trace_fxt = false;
+		p->id = id;
+		p->from_trace_fxt = false;
+		d->provider_slots[provider_slot(d, id)] = i + 1;
 		d->nproviders++;
 	}
 	l->provider_id = id;
@@ -185,24 +248,35 @@ static void row_pop(struct fxt_ks_data *d)
 	d->nargs = d->rows[d->nrows].arg;
 }
 
-static struct fxt_ks_arg *arg_slot(struct fxt_ks_data *d,
-				   struct fxt_ks_row *row, struct fxt_str name,
-				   unsigned int type)
+/*
+ * Room for one more argument of @row in *@slot, or NULL there when the
+ * argument is to be dropped: its event has all the field names it can
+ * keep, or @row all the arguments.  Dropping costs that one value; only
+ * running out of memory (or of 32-bit argument indexes) fails the load.
+ */
+static int arg_slot(struct fxt_ks_data *d, struct fxt_ks_row *row,
+		    struct fxt_str name, unsigned int type,
+		    struct fxt_ks_arg **slot)
 {
 	struct fxt_ks_arg *a;
 	int field;
 
-	if (row->nargs == UINT16_MAX || d->nargs >= UINT32_MAX)
-		return NULL;
+	*slot = NULL;
+	if (row->nargs == UINT16_MAX)
+		return 0;
+	if (d->nargs >= UINT32_MAX)
+		return -EOVERFLOW;
 	field = fxt_ks_event_field(d, row->event, name, type, row->nargs);
+	if (field == -E2BIG)
+		return 0;
 	if (field < 0)
-		return NULL;
+		return field;
 	if (d->nargs == d->args_cap) {
 		size_t cap = d->args_cap ? d->args_cap * 2 : 16384;
 
 		a = realloc(d->args, cap * sizeof(*a));
 		if (!a)
-			return NULL;
+			return -ENOMEM;
 		d->args = a;
 		d->args_cap = cap;
 	}
@@ -213,18 +287,19 @@ static struct fxt_ks_arg *arg_slot(struct fxt_ks_data *d,
 	a->where = FXT_KS_VALUE;
 	a->len = 0;
 	a->v.u = 0;
-	return a;
+	*slot = a;
+	return 0;
 }
 
 static int arg_add_int(struct fxt_ks_data *d, struct fxt_ks_row *row,
 		       struct fxt_str name, unsigned int type, uint64_t v)
 {
-	struct fxt_ks_arg *a = arg_slot(d, row, name, type);
+	struct fxt_ks_arg *a;
+	int ret = arg_slot(d, row, name, type, &a);
 
-	if (!a)
-		return -ENOMEM;
-	a->v.u = v;
-	return 0;
+	if (!ret && a)
+		a->v.u = v;
+	return ret;
 }
 
 static int arg_set_str(struct fxt_ks_data *d, struct fxt_ks_arg *a,
@@ -257,6 +332,7 @@ static int args_store(struct fxt_ks_data *d, struct fxt_ks_row *row,
 {
 	struct fxt_ks_arg *a;
 	unsigned int i;
+	int ret;
 
 	for (i = 0; i < nargs; i++) {
 		const struct fxt_arg *src = &args[i];
@@ -264,9 +340,11 @@ static int args_store(struct fxt_ks_data *d, struct fxt_ks_row *row,
 		/* Unknown argument types have no value to show. */
 		if (src->type >= FXT_ARG_TYPE_COUNT)
 			continue;
-		a = arg_slot(d, row, src->name, src->type);
+		ret = arg_slot(d, row, src->name, src->type, &a);
+		if (ret)
+			return ret;
 		if (!a)
-			return -ENOMEM;
+			continue;
 		switch (src->type) {
 		case FXT_ARG_INT32:	a->v.i = src->i32; break;
 		case FXT_ARG_UINT32:	a->v.u = src->u32; break;
@@ -484,6 +562,7 @@ static int load_log(struct loader *l, const struct fxt_record *rec,
 	int32_t pid = pid_of(rec->log.thread.tid);
 	struct fxt_ks_row *row;
 	struct fxt_ks_arg *a;
+	int ret;
 
 	if (restated(l, FXT_KS_LOG, ts, -1, pid))
 		return 0;
@@ -491,8 +570,10 @@ static int load_log(struct loader *l, const struct fxt_record *rec,
 		      fxt_ks_event_get(d, FXT_KS_LOG, str_fxt, str_log));
 	if (!row)
 		return -ENOMEM;
-	a = arg_slot(d, row, fxt_str_make("message", 7), FXT_ARG_STRING);
-	if (!a || arg_set_str(d, a, rec->log.msg))
+	ret = arg_slot(d, row, fxt_str_make("message", 7), FXT_ARG_STRING, &a);
+	if (ret)
+		return ret;
+	if (a && arg_set_str(d, a, rec->log.msg))
 		return -ENOMEM;
 	restater_added(l);
 	return 0;
@@ -566,9 +647,11 @@ static int load_record(struct loader *l, const struct fxt_record *rec)
 	case FXT_REC_KERNEL_OBJ:
 		return load_kobj(l, rec);
 	case FXT_REC_METADATA:
-		if (rec->meta.type == FXT_META_PROVIDER_INFO)
-			return provider_index(l, rec->meta.provider_id) < 0 ?
-			       -ENOMEM : 0;
+		if (rec->meta.type == FXT_META_PROVIDER_INFO) {
+			int prov = provider_index(l, rec->meta.provider_id);
+
+			return prov < 0 ? prov : 0;
+		}
 		return 0;
 	default:
 		/* No timestamp, nothing KernelShark could place. */
@@ -639,8 +722,16 @@ int fxt_ks_data_load(struct fxt_ks_data *d, const char *path)
 	}
 	while ((ret = fxt_reader_next(l.r, &rec)) > 0) {
 		ret = load_record(&l, &rec);
-		if (ret < 0)
+		if (ret < 0) {
+			if (l.err)
+				ret = l.err;
+			if (l.err == -EOVERFLOW)
+				fprintf(stderr, "plugin-fxt: %s: more than %u "
+					"providers, more than entries can "
+					"tell apart\n", path,
+					(unsigned int)FXT_KS_MAX_PROVIDERS);
 			goto fail;
+		}
 	}
 	if (ret < 0) {
 		const char *err = fxt_reader_error(l.r);
@@ -659,10 +750,10 @@ int fxt_ks_data_load(struct fxt_ks_data *d, const char *path)
 	madvise((void *)d->map, d->map_len, MADV_RANDOM);
 
 	ret = fxt_ks_events_label(d);
-	if (!ret) {
-		fxt_ks_rows_place_missed(d);
+	if (!ret)
+		ret = fxt_ks_rows_place_missed(d);
+	if (!ret)
 		ret = fxt_ks_rows_sort(d);
-	}
 	if (ret)
 		goto fail;
 	if (!d->n_cpus)
@@ -686,6 +777,7 @@ void fxt_ks_data_free(struct fxt_ks_data *d)
 	for (i = 0; i < d->nproviders; i++)
 		free(d->providers[i].name);
 	free(d->providers);
+	free(d->provider_slots);
 	free(d->rows);
 	free(d->args);
 	free(d->pool);

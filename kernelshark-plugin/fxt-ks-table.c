@@ -124,24 +124,44 @@ const struct fxt_ks_arg *fxt_ks_row_arg(const struct fxt_ks_data *d,
 	return NULL;
 }
 
-void fxt_ks_rows_place_missed(struct fxt_ks_data *d)
+/*
+ * One pass from the end: next[cpu] is the pid of the nearest row after
+ * the current one (in file order) on that CPU that is no marker itself,
+ * so back-to-back markers all take the pid of the entry they precede.
+ */
+int fxt_ks_rows_place_missed(struct fxt_ks_data *d)
 {
-	size_t i, j;
+	int32_t *next;
+	size_t i;
+	unsigned int e;
+	int cpu;
 
-	for (i = 0; i < d->nrows; i++) {
+	for (e = 0; e < d->nevents; e++)
+		if (d->events[e].missed)
+			break;
+	if (e == d->nevents || !d->nrows)
+		return 0;
+	next = malloc((size_t)d->n_cpus * sizeof(*next));
+	if (!next)
+		return -ENOMEM;
+	/* pids are never negative (pid_of()): -1 is "no row after it". */
+	for (cpu = 0; cpu < d->n_cpus; cpu++)
+		next[cpu] = -1;
+	for (i = d->nrows; i-- > 0;) {
 		struct fxt_ks_row *row = &d->rows[i];
 
-		if (!d->events[row->event].missed)
+		if (!d->events[row->event].missed) {
+			next[row->cpu] = row->pid;
 			continue;
-		for (j = i + 1; j < d->nrows; j++) {
-			if (d->rows[j].cpu == row->cpu &&
-			    !d->events[d->rows[j].event].missed) {
-				row->pid = d->rows[j].pid;
-				break;
-			}
 		}
-		row->ts -= FXT_KS_MISSED_SHIFT;
+		if (next[row->cpu] >= 0)
+			row->pid = next[row->cpu];
+		/* Timestamps are ns from 0 (ticks_to_ns()): none below it. */
+		row->ts = row->ts > FXT_KS_MISSED_SHIFT ?
+			  row->ts - FXT_KS_MISSED_SHIFT : 0;
 	}
+	free(next);
+	return 0;
 }
 
 /*

@@ -120,6 +120,8 @@ struct fxt_ks_cache_slot {
 #define FXT_KS_MAX_EVENTS	INT16_MAX
 /* CPU numbers past this are taken for garbage rather than drawn. */
 #define FXT_KS_MAX_CPU		4096
+/* Rows name their provider in 16 bits: files with more are refused. */
+#define FXT_KS_MAX_PROVIDERS	UINT16_MAX
 /* The CPU of a record whose thread never ran in a context switch. */
 #define FXT_KS_FALLBACK_CPU	0
 
@@ -152,6 +154,10 @@ struct fxt_ks_data {
 
 	struct fxt_ks_provider	*providers;
 	unsigned int		nproviders;
+	unsigned int		providers_cap;
+	/* Open addressing by id: index into providers + 1, 0 when free. */
+	uint32_t		*provider_slots;
+	size_t			provider_mask;
 
 	int			n_cpus;
 	/* "FILE: offset 0x...: what" when decoding stopped early. */
@@ -189,7 +195,7 @@ int fxt_ks_field_find(const struct fxt_ks_data *d, int event,
  * pid); trace-fxt writes them as "trace-cmd/lost_events" instants.
  */
 #define FXT_KS_MISSED_SHIFT	10
-void fxt_ks_rows_place_missed(struct fxt_ks_data *d);
+int fxt_ks_rows_place_missed(struct fxt_ks_data *d);
 
 /* Sort rows by time, keeping file order among equal times. */
 int fxt_ks_rows_sort(struct fxt_ks_data *d);
@@ -197,7 +203,11 @@ int fxt_ks_rows_sort(struct fxt_ks_data *d);
 /* Events: lookup/insert, and the labels made once decoding is done. */
 int fxt_ks_event_get(struct fxt_ks_data *d, unsigned int kind,
 		     struct fxt_str cat, struct fxt_str name);
-/* @hint: where @name was last time (the argument's position). */
+/*
+ * Index of field @name of @event, added if new; @hint: where @name was
+ * last time (the argument's position).  -E2BIG when the event keeps no
+ * more field names (the caller drops that argument), or -ENOMEM.
+ */
 int fxt_ks_event_field(struct fxt_ks_data *d, int event,
 		       struct fxt_str name, unsigned int type,
 		       unsigned int hint);

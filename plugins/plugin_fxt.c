@@ -4,12 +4,17 @@
  * that trace-fxt converted from FXT the way trace-fxt report prints the
  * FXT, "category:name key=value ...", each value as its FXT type prints
  * (integers in decimal, doubles in full, pointers and koids as such,
- * strings as they are).
+ * strings as they are).  A string holding a NUL or another control
+ * character is the exception: printed raw it would end the text early or
+ * break trace-cmd report's one line per event, so it is printed quoted
+ * with C escapes, as trace-fxt dump prints every string.
  *
  * The events' names are fixed, so one pending handler per name does:
  * libtraceevent attaches it when the .dat's fxt formats are parsed.
  */
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <event-parse.h>
 #include <trace-seq.h>
@@ -20,7 +25,7 @@
 #define FXT_EXPORT __attribute__((visibility("default")))
 
 FXT_EXPORT int tep_plugin_loader(struct tep_handle *tep);
-FXT_EXPORT void tep_plugin_unloader(struct tep_handle *tep);
+FXT_EXPORT int tep_plugin_unloader(struct tep_handle *tep);
 
 /* More than one FXT record holds, for lists a producer stitched. */
 #define MAX_ARGS	256
@@ -38,6 +43,63 @@ static const void *field_bytes(struct trace_seq *s, struct tep_event *event,
 	return tep_get_field_raw(s, event, name, record, len, 0);
 }
 
+static bool has_control(const char *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f)
+			return true;
+	return false;
+}
+
+/*
+ * @p/@len by its length, never as a C string: a NUL is text here.  Text
+ * that trace-cmd report could not show on one line goes through the
+ * core's quoting escaper.
+ */
+static void put_text(struct trace_seq *s, const char *p, size_t len)
+{
+	char small[256], *buf = small;
+	struct fxt_str str = fxt_str_make(p, len);
+	int n;
+
+	if (!has_control(p, len)) {
+		trace_seq_printf(s, "%.*s", (int)len, p);
+		return;
+	}
+	n = fxt_print_str(small, sizeof(small), str, FXT_PRINT_QUOTE);
+	if (n >= (int)sizeof(small)) {
+		buf = malloc((size_t)n + 1);
+		if (!buf) {
+			trace_seq_puts(s, "[no memory]");
+			return;
+		}
+		fxt_print_str(buf, (size_t)n + 1, str, FXT_PRINT_QUOTE);
+	}
+	trace_seq_printf(s, "%.*s", n, buf);
+	if (buf != small)
+		free(buf);
+}
+
+static void put_arg(struct trace_seq *s, const struct fxt_arg *a)
+{
+	char buf[64];
+	int n;
+
+	trace_seq_putc(s, ' ');
+	put_text(s, a->name.ptr, a->name.len);
+	trace_seq_putc(s, '=');
+	if (a->type == FXT_ARG_STRING) {
+		put_text(s, a->str.ptr, a->str.len);
+		return;
+	}
+	/* Any other value is a number or a word: 64 bytes hold it. */
+	n = fxt_print_arg_value(buf, sizeof(buf), a, 0);
+	trace_seq_printf(s, "%.*s", n < (int)sizeof(buf) ? n :
+			 (int)sizeof(buf) - 1, buf);
+}
+
 static int fxt_event_handler(struct trace_seq *s, struct tep_record *record,
 			     struct tep_event *event, void *context)
 {
@@ -45,52 +107,56 @@ static int fxt_event_handler(struct trace_seq *s, struct tep_record *record,
 	const char *cat, *name;
 	const void *raw;
 	int clen = 0, nlen = 0, alen = 0, n;
-	unsigned int done;
-	char small[512], *buf = small;
+	unsigned int done, i;
 
 	cat = field_bytes(s, event, record, "category", &clen);
 	name = field_bytes(s, event, record, "name", &nlen);
 	if (!cat || !name)
 		return 1;	/* not our layout: libtraceevent prints it */
-	trace_seq_printf(s, "%.*s:%.*s", (int)strnlen(cat, clen), cat,
-			 (int)strnlen(name, nlen), name);
+	put_text(s, cat, strnlen(cat, clen));
+	trace_seq_putc(s, ':');
+	put_text(s, name, strnlen(name, nlen));
 	raw = field_bytes(s, event, record, "args", &alen);
 	if (!raw || alen <= 0)
 		return 0;
 	n = fxt_args_decode(raw, alen, args, MAX_ARGS, &done);
-	if (done) {
-		int need = fxt_print_args(buf, sizeof(small), args, done, 0);
-
-		if (need >= (int)sizeof(small)) {
-			buf = malloc(need + 1);
-			if (buf)
-				fxt_print_args(buf, need + 1, args, done, 0);
-		}
-		if (buf)
-			trace_seq_printf(s, " %s", buf);
-		if (buf != small)
-			free(buf);
-	}
+	for (i = 0; i < done; i++)
+		put_arg(s, &args[i]);
 	if (n < 0)
 		trace_seq_puts(s, " [bad argument list]");
 	return 0;
+}
+
+#define NR_FXT_EVENTS	(sizeof(fxt_events) / sizeof(fxt_events[0]))
+
+static void unregister_first(struct tep_handle *tep, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		tep_unregister_event_handler(tep, -1, "fxt", fxt_events[i],
+					     fxt_event_handler, NULL);
 }
 
 FXT_EXPORT int tep_plugin_loader(struct tep_handle *tep)
 {
 	unsigned int i;
 
-	for (i = 0; i < sizeof(fxt_events) / sizeof(fxt_events[0]); i++)
-		tep_register_event_handler(tep, -1, "fxt", fxt_events[i],
-					   fxt_event_handler, NULL);
+	/* A positive return only says that an earlier handler was replaced. */
+	for (i = 0; i < NR_FXT_EVENTS; i++) {
+		if (tep_register_event_handler(tep, -1, "fxt", fxt_events[i],
+					       fxt_event_handler, NULL) < 0) {
+			/* No half-installed plugin: events print one way. */
+			unregister_first(tep, i);
+			return -1;
+		}
+	}
 	return 0;
 }
 
-FXT_EXPORT void tep_plugin_unloader(struct tep_handle *tep)
+FXT_EXPORT int tep_plugin_unloader(struct tep_handle *tep)
 {
-	unsigned int i;
-
-	for (i = 0; i < sizeof(fxt_events) / sizeof(fxt_events[0]); i++)
-		tep_unregister_event_handler(tep, -1, "fxt", fxt_events[i],
-					     fxt_event_handler, NULL);
+	/* Handlers already gone (never loaded, unloaded twice) are fine. */
+	unregister_first(tep, NR_FXT_EVENTS);
+	return 0;
 }

@@ -27,3 +27,9 @@ $(FXT2DAT_EDGE_GEN): tests/e2e/fxt2dat-edge-gen.o $(CORE_LIB)
 
 ALL_TARGETS	+= $(FXT2DAT_EDGE_GEN)
 CLEAN_FILES	+= $(FXT2DAT_EDGE_GEN)
+
+# Its unit test dlopen()s the plugin and calls it as libtraceevent does.
+tests/unit/test-plugin-fxt: tests/unit/test-plugin-fxt.o tests/unit/unit.o \
+			    $(CORE_LIB) $(FXT_TEP_PLUGIN)
+	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(UNIT_LIBS) \
+		$(TEP_LIBS) -ldl -lm

@@ -9,7 +9,9 @@
  *     4096-byte ring-buffer page;
  *   - a gap of about one day between two events of one provider;
  *   - a duration-complete event written after later events (out of
- *     order, as producers write completed slices).
+ *     order, as producers write completed slices);
+ *   - a string argument with a NUL and a newline in it, followed by
+ *     another argument (one report line, both arguments on it).
  *
  *   fxt2dat-edge-gen OUT.fxt
  */
@@ -81,6 +83,15 @@ int main(int argc, char **argv)
 		a[0].name = fxt_writer_str(w, "big");
 		a[0].str = fxt_str_make(big, BIG_LEN);
 		ret = instant(w, 5000, 7, "big", a, 1);
+	}
+	if (!ret) {
+		a[0].type = FXT_ARG_STRING;
+		a[0].name = fxt_writer_str(w, "s");
+		a[0].str = fxt_str_make("x\0y\nz", 5);
+		a[1].type = FXT_ARG_INT32;
+		a[1].name = fxt_writer_str(w, "after");
+		a[1].i32 = 7;
+		ret = instant(w, 5500, 7, "ctl", a, 2);
 	}
 	if (!ret) {
 		struct fxt_sched_switch cs = {

@@ -73,6 +73,8 @@ check "a CPU above 255 makes 301 CPUs" \
 trace-cmd report "$TMP/e.dat" > "$TMP/e.rep" 2>/dev/null
 check "an event bigger than a page keeps its 20000-byte string" \
 	grep -qE 'edge:big big=x{19999}y$' "$TMP/e.rep"
+check "a string with a NUL and a newline is escaped, on one line with the next argument" \
+	grep -qF 'edge:ctl s="x\x00y\nz" after=7' "$TMP/e.rep"
 check "a context switch on CPU 300 is a sched_switch there" \
 	grep -q '\[300\] .*sched_switch: ' "$TMP/e.rep"
 check "a one-day gap keeps both timestamps" \

@@ -650,6 +650,297 @@ static void test_corrupt(void)
 	free(buf);
 }
 
+/* ---- files that stress one table of the loader ---- */
+
+typedef int (*write_fn)(struct fxt_writer *w, unsigned long n);
+
+static const char *write_with(const char *name, write_fn fn, unsigned long n,
+			      unsigned int flags)
+{
+	const char *path = tmp_path(name);
+	struct fxt_writer *w;
+	FILE *f = fopen(path, "wb");
+	int ret;
+
+	if (!f)
+		return NULL;
+	w = fxt_writer_create_fp(f, flags);
+	if (!w) {
+		fclose(f);
+		return NULL;
+	}
+	ret = fn(w, n);
+	if (fxt_writer_close(w))
+		ret = -EIO;
+	if (fclose(f))
+		ret = -EIO;
+	return ret ? NULL : path;
+}
+
+#define WIDE_NAMES	4097	/* one more than an event keeps */
+
+/* One event name, @n distinct argument names over as many records. */
+static int write_wide(struct fxt_writer *w, unsigned long n)
+{
+	struct fxt_arg a[FXT_MAX_ARGS];
+	char names[FXT_MAX_ARGS][16];
+	unsigned long i = 0;
+	unsigned int k;
+	int ret;
+
+	ret = fxt_write_provider_info(w, 1, "wide", 4);
+	while (!ret && i < n) {
+		for (k = 0; k < FXT_MAX_ARGS && i < n; k++, i++) {
+			int len = snprintf(names[k], sizeof(names[k]),
+					   "f%lu", i);
+
+			a[k].type = FXT_ARG_INT64;
+			a[k].name = fxt_str_make(names[k], (uint32_t)len);
+			a[k].i64 = (int64_t)i;
+		}
+		ret = ev(w, FXT_EVENT_INSTANT, 100 + i, thr(1, 1), "cat",
+			 "wide", 0, 0, a, k);
+	}
+	return ret;
+}
+
+/* Past the field limit an argument is dropped, not the whole file. */
+static void test_too_many_field_names(void)
+{
+	unsigned long nrec = (WIDE_NAMES + FXT_MAX_ARGS - 1) / FXT_MAX_ARGS;
+	const char *p = write_with("wide.fxt", write_wide, WIDE_NAMES, 0);
+	char **names = NULL;
+	struct loaded l;
+	int64_t v = 0;
+	int n, i;
+
+	CU_ASSERT_FATAL(p != NULL);
+	l = load(p);
+	CU_ASSERT_FATAL(l.sd >= 0);
+	CU_ASSERT_EQUAL_FATAL(l.n, (ssize_t)nrec);
+	n = kshark_get_all_event_field_names(l.rows[l.n - 1], &names);
+	CU_ASSERT_EQUAL(n, WIDE_NAMES - 1);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	CU_ASSERT_EQUAL(kshark_read_event_field_int(l.rows[l.n - 1], "f4095",
+						    &v), 0);
+	CU_ASSERT_EQUAL(v, 4095);
+	CU_ASSERT(kshark_read_event_field_int(l.rows[l.n - 1], "f4096",
+					      &v) < 0);
+	check_string(kshark_get_info(l.rows[0]),
+		     "f0=0 f1=1 f2=2 f3=3 f4=4 f5=5 f6=6 f7=7 f8=8 f9=9 "
+		     "f10=10 f11=11 f12=12 f13=13 f14=14", 0, "info");
+	unload(&l);
+}
+
+static int lost(struct fxt_writer *w, uint64_t ts, uint64_t tid,
+		uint32_t cpu)
+{
+	struct fxt_arg a = ARG(FXT_ARG_UINT32, "cpu", u32, cpu);
+
+	return ev(w, FXT_EVENT_INSTANT, ts, thr(tid, tid), "trace-cmd",
+		  "lost_events", 0, 0, &a, 1);
+}
+
+static int on_cpu(struct fxt_writer *w, uint64_t ts, uint64_t tid,
+		  uint32_t cpu, const char *name)
+{
+	struct fxt_arg a = ARG(FXT_ARG_UINT32, "cpu", u32, cpu);
+
+	return ev(w, FXT_EVENT_INSTANT, ts, thr(tid, tid), "cat", name, 0, 0,
+		  &a, 1);
+}
+
+/*
+ * Lost events on four CPUs, some back to back, one with nothing after it
+ * on its CPU, one too early to move back a whole shift.
+ */
+static int write_missed(struct fxt_writer *w, unsigned long n)
+{
+	int ret = fxt_write_provider_info(w, 1, "other", 5);
+
+#define W(call) do { if (!ret) ret = (call); } while (0)
+	W(lost(w, 5, 100, 0));
+	W(lost(w, 20, 100, 1));
+	W(lost(w, 30, 100, 2));
+	W(on_cpu(w, 40, 201, 1, "a"));
+	W(lost(w, 55, 100, 2));
+	W(on_cpu(w, 60, 202, 0, "b"));
+	W(on_cpu(w, 70, 203, 2, "c"));
+	W(lost(w, 85, 100, 1));
+	W(lost(w, 90, 104, 3));
+	W(on_cpu(w, 100, 204, 1, "d"));
+#undef W
+	return ret;
+}
+
+/* Each marker takes the pid of the next entry on its CPU, 10 ns before. */
+static void test_missed_events_placed(void)
+{
+	static const struct {
+		int64_t		ts;
+		int		cpu;
+		int		pid;
+		const char	*event;
+	} want[] = {
+		{ 0, 0, 202, "missed_events" },		/* 5 - 10, clamped */
+		{ 10, 1, 201, "missed_events" },
+		{ 20, 2, 203, "missed_events" },
+		{ 40, 1, 201, "cat/a" },
+		{ 45, 2, 203, "missed_events" },
+		{ 60, 0, 202, "cat/b" },
+		{ 70, 2, 203, "cat/c" },
+		{ 75, 1, 204, "missed_events" },
+		{ 80, 3, 104, "missed_events" },	/* nothing after it */
+		{ 100, 1, 204, "cat/d" },
+	};
+	const char *p = write_with("missed.fxt", write_missed, 0, 0);
+	struct loaded l;
+	size_t i;
+
+	CU_ASSERT_FATAL(p != NULL);
+	l = load(p);
+	CU_ASSERT_EQUAL_FATAL(l.n, (ssize_t)(sizeof(want) / sizeof(want[0])));
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct kshark_entry *e = l.rows[i];
+
+		if (e->ts != want[i].ts || e->cpu != want[i].cpu ||
+		    e->pid != want[i].pid) {
+			fprintf(stderr, "\nrow %zu: ts %lld cpu %d pid %d, "
+				"want ts %lld cpu %d pid %d\n", i,
+				(long long)e->ts, e->cpu, e->pid,
+				(long long)want[i].ts, want[i].cpu,
+				want[i].pid);
+			CU_FAIL("missed event misplaced");
+		}
+		check_string(kshark_get_event_name(e), want[i].event, i,
+			     "event");
+	}
+	unload(&l);
+}
+
+#define MANY_LOST	200000
+
+/* @n lost-events markers on one CPU, then the entry they all precede. */
+static int write_many_lost(struct fxt_writer *w, unsigned long n)
+{
+	unsigned long i;
+	int ret = fxt_write_provider_info(w, 1, "other", 5);
+
+	for (i = 0; !ret && i < n; i++)
+		ret = lost(w, 20 + i, 100, 0);
+	if (!ret)
+		ret = on_cpu(w, 20 + n, 7, 0, "after");
+	return ret;
+}
+
+/* Placing them is one pass, not one scan per marker. */
+static void test_many_missed_events(void)
+{
+	const char *p = write_with("many-lost.fxt", write_many_lost,
+				   MANY_LOST, 0);
+	struct loaded l;
+
+	CU_ASSERT_FATAL(p != NULL);
+	l = load(p);
+	CU_ASSERT_EQUAL_FATAL(l.n, MANY_LOST + 1);
+	CU_ASSERT_EQUAL(l.rows[0]->ts, 10);
+	CU_ASSERT_EQUAL(l.rows[0]->pid, 7);
+	CU_ASSERT_EQUAL(l.rows[MANY_LOST - 1]->pid, 7);
+	CU_ASSERT_EQUAL(l.rows[MANY_LOST]->ts, 20 + MANY_LOST);
+	check_string(kshark_get_event_name(l.rows[MANY_LOST]), "cat/after",
+		     0, "event");
+	unload(&l);
+}
+
+#define MAX_PROVIDERS	65535	/* KernelShark-side index: 16 bits */
+/*
+ * Every string and thread inline: per-provider tables would cost the
+ * reader more memory than so small a file justifies.
+ */
+#define INLINE_ALL	(FXT_WRITER_INLINE_THREADS | FXT_WRITER_INLINE_STRINGS)
+
+static int inline_ev(struct fxt_writer *w, uint64_t ts, const char *name)
+{
+	struct fxt_event e = {
+		.type = FXT_EVENT_INSTANT, .ts = ts, .thread = thr(1, 1),
+		.category = fxt_str_make("c", 1),
+		.name = fxt_str_make(name, strlen(name)),
+	};
+
+	return fxt_write_event(w, &e);
+}
+
+/*
+ * @n providers, each started with one event, then every one of them
+ * visited again through a provider section, in a scattered order.
+ */
+static int write_providers(struct fxt_writer *w, unsigned long n)
+{
+	char name[16];
+	unsigned long i, k;
+	int ret = 0;
+
+	for (i = 0; !ret && i < n; i++) {
+		int len = snprintf(name, sizeof(name), "p%lu", i);
+
+		ret = fxt_write_provider_info(w, (uint32_t)(1000 + i), name,
+					      (size_t)len);
+		if (!ret)
+			ret = inline_ev(w, 10 + i, "first");
+	}
+	/* 7919 is prime and does not divide either count: a permutation. */
+	for (i = 0; !ret && i < n; i++) {
+		k = i * 7919 % n;
+		ret = fxt_write_provider_section(w, (uint32_t)(1000 + k));
+		if (!ret)
+			ret = inline_ev(w, 10 + n + k, "again");
+	}
+	return ret;
+}
+
+static void test_many_providers(void)
+{
+	const char *p = write_with("providers.fxt", write_providers,
+				   MAX_PROVIDERS, INLINE_ALL);
+	static const size_t probe[] = { 0, 1, 4095, 65534 };
+	struct loaded l;
+	char want[16];
+	size_t i, k;
+
+	CU_ASSERT_FATAL(p != NULL);
+	l = load(p);
+	CU_ASSERT_EQUAL_FATAL(l.n, 2 * MAX_PROVIDERS);
+	for (i = 0; i < sizeof(probe) / sizeof(probe[0]); i++) {
+		k = probe[i];
+		snprintf(want, sizeof(want), "p%zu", k);
+		check_string(kshark_get_aux_info(l.rows[k]), want, k, "aux");
+		check_string(kshark_get_aux_info(l.rows[MAX_PROVIDERS + k]),
+			     want, MAX_PROVIDERS + k, "aux");
+	}
+	unload(&l);
+}
+
+/* One provider more than entries can name: refused, not mislabeled. */
+static void test_too_many_providers(void)
+{
+	const char *p = write_with("providers-over.fxt", write_providers,
+				   MAX_PROVIDERS + 1, INLINE_ALL);
+	struct loaded l;
+	int quiet;
+
+	CU_ASSERT_FATAL(p != NULL);
+	quiet = quiet_begin();
+	l = load(p);
+	quiet_end(quiet);
+	CU_ASSERT(l.sd < 0 || l.n < 0);
+	if (l.n > MAX_PROVIDERS)
+		check_string(kshark_get_aux_info(l.rows[MAX_PROVIDERS]),
+			     "p65535", MAX_PROVIDERS, "aux");
+	unload(&l);
+}
+
 static CU_TestInfo plugin_tests[] = {
 	{ "every record kind, as KernelShark shows it", test_every_record_kind },
 	{ "big-endian file, same entries", test_big_endian },
@@ -661,6 +952,11 @@ static CU_TestInfo plugin_tests[] = {
 	{ "non-FXT input refused", test_not_fxt_refused },
 	{ "truncated files: prefix or refusal", test_truncated },
 	{ "corrupted files: no crash", test_corrupt },
+	{ "field names past the limit dropped", test_too_many_field_names },
+	{ "missed events placed per CPU", test_missed_events_placed },
+	{ "200k missed events load", test_many_missed_events },
+	{ "65535 providers, each named right", test_many_providers },
+	{ "65536 providers refused", test_too_many_providers },
 	CU_TEST_INFO_NULL,
 };
 
