@@ -231,13 +231,70 @@ static int run_plugin(struct tracecmd_input *handle, struct fxt_input_req *req)
 }
 
 /* FXT -> .dat: through the core's writer, into a temporary file. */
+/*
+ * The output is written to OUT.XXXXXX beside OUT and renamed over OUT only
+ * once it is complete, so that a failed conversion leaves no partial file
+ * and an existing OUT untouched.  Each step reports its own failure.
+ */
+struct out_file {
+	const char	*path;
+	char		*tmp;
+	int		fd;
+};
+
+static int out_open(struct out_file *o, const char *path)
+{
+	o->path = path;
+	o->fd = -1;
+	if (asprintf(&o->tmp, "%s.XXXXXX", path) < 0) {
+		o->tmp = NULL;
+		trace_fxt_err("cannot write %s: out of memory", path);
+		return -1;
+	}
+	o->fd = mkstemp(o->tmp);
+	if (o->fd < 0) {
+		trace_fxt_err("cannot write %s: %s", path, strerror(errno));
+		free(o->tmp);
+		o->tmp = NULL;
+		return -1;
+	}
+	fchmod(o->fd, 0644 & ~umask(umask(0)));
+	return 0;
+}
+
+static void out_discard(struct out_file *o)
+{
+	if (o->fd >= 0)
+		close(o->fd);
+	if (o->tmp)
+		unlink(o->tmp);
+	free(o->tmp);
+	o->fd = -1;
+	o->tmp = NULL;
+}
+
+static int out_commit(struct out_file *o)
+{
+	int ret = close(o->fd);
+
+	o->fd = -1;
+	if (ret || rename(o->tmp, o->path)) {
+		trace_fxt_err("cannot write %s: %s", o->path, strerror(errno));
+		out_discard(o);
+		return -1;
+	}
+	free(o->tmp);
+	o->tmp = NULL;
+	return 0;
+}
+
 static int convert_fxt(struct convert_args *a)
 {
 	struct fxt2dat_opts o = { .compression = a->compression };
 	struct fxt2dat_stats st;
+	struct out_file out;
 	char err[512] = "";
-	char *tmp;
-	int fd, ret;
+	int ret;
 
 	if (a->selects) {
 		trace_fxt_err("-e, -B, --cpu, --start and --end select ftrace "
@@ -249,31 +306,17 @@ static int convert_fxt(struct convert_args *a)
 		trace_fxt_err("compression '%s': none or zstd", a->compression);
 		return 2;
 	}
-	if (asprintf(&tmp, "%s.XXXXXX", a->out) < 0)
+	if (out_open(&out, a->out))
 		return 1;
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		trace_fxt_err("cannot write %s: %s", a->out, strerror(errno));
-		free(tmp);
-		return 1;
-	}
-	fchmod(fd, 0644 & ~umask(umask(0)));
-	ret = fxt2dat_convert(a->in, fd, &o, &st, err, sizeof(err));
+	ret = fxt2dat_convert(a->in, out.fd, &o, &st, err, sizeof(err));
 	if (ret < 0) {
 		trace_fxt_err("converting %s failed: %s", a->in,
 			      err[0] ? err : strerror(-ret));
-		goto fail;
+		out_discard(&out);
+		return 1;
 	}
-	if (close(fd)) {
-		fd = -1;
-		trace_fxt_err("cannot write %s: %s", a->out, strerror(errno));
-		goto fail;
-	}
-	fd = -1;
-	if (rename(tmp, a->out)) {
-		trace_fxt_err("cannot write %s: %s", a->out, strerror(errno));
-		goto fail;
-	}
+	if (out_commit(&out))
+		return 1;
 	if (!a->quiet)
 		fprintf(stderr, "trace-fxt: %s -> %s: %llu events from %llu "
 			"records (%llu ftrace events restored, %llu records "
@@ -284,21 +327,14 @@ static int convert_fxt(struct convert_args *a)
 			(unsigned long long)st.skipped, st.buffers,
 			st.buffers == 1 ? "" : "s", st.cpus,
 			st.cpus == 1 ? "" : "s");
-	free(tmp);
 	return 0;
-fail:
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-	free(tmp);
-	return 1;
 }
 
 static int convert(struct convert_args *a, struct fxt_input_req *req)
 {
 	struct tracecmd_input *handle;
-	char *tmp;
-	int fd, ret, err;
+	struct out_file out;
+	int ret, err;
 
 	if (!file_has_magic(a->in, "\x17\x08\x44tracing", 10, &err)) {
 		if (err) {
@@ -335,25 +371,18 @@ static int convert(struct convert_args *a, struct fxt_input_req *req)
 		return 1;
 	}
 
-	if (asprintf(&tmp, "%s.XXXXXX", a->out) < 0) {
+	if (out_open(&out, a->out)) {
 		tracecmd_close(handle);
 		return 1;
 	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		trace_fxt_err("cannot write %s: %s", a->out, strerror(errno));
-		free(tmp);
-		tracecmd_close(handle);
-		return 1;
-	}
-	fchmod(fd, 0644 & ~umask(umask(0)));
-	req->out_fd = fd;
+	req->out_fd = out.fd;
 
 	ret = run_plugin(handle, req);
 	tracecmd_close(handle);
 	if (ret == -ENOENT) {
 		say_searched();
-		goto fail;
+		out_discard(&out);
+		return 1;
 	}
 	if (!a->quiet)
 		fprintf(stderr, "trace-fxt: using plugin %s\n",
@@ -362,18 +391,11 @@ static int convert(struct convert_args *a, struct fxt_input_req *req)
 		trace_fxt_err("converting %s failed: %s", a->in,
 			      req->res.error[0] ? req->res.error :
 			      strerror(-req->res.status));
-		goto fail;
+		out_discard(&out);
+		return 1;
 	}
-	if (close(fd)) {
-		fd = -1;
-		trace_fxt_err("cannot write %s: %s", a->out, strerror(errno));
-		goto fail;
-	}
-	fd = -1;
-	if (rename(tmp, a->out)) {
-		trace_fxt_err("cannot write %s: %s", a->out, strerror(errno));
-		goto fail;
-	}
+	if (out_commit(&out))
+		return 1;
 	if (!a->quiet)
 		fprintf(stderr, "trace-fxt: %s -> %s: %llu of %llu events, "
 			"%u buffer%s, %llu bytes\n", a->in, a->out,
@@ -381,14 +403,7 @@ static int convert(struct convert_args *a, struct fxt_input_req *req)
 			(unsigned long long)req->res.records_in,
 			req->res.providers, req->res.providers == 1 ? "" : "s",
 			(unsigned long long)req->res.bytes_out);
-	free(tmp);
 	return 0;
-fail:
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-	free(tmp);
-	return 1;
 }
 
 int cmd_convert(int argc, char **argv)

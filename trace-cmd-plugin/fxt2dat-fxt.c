@@ -59,20 +59,6 @@ static const char fxt_log_body[] =
 	"\n"
 	"print fmt: \"%s\", __get_str(msg)\n";
 
-static const char *const fxt_event_names[FXT_EVENT_TYPE_COUNT] = {
-	[FXT_EVENT_INSTANT]		= "instant",
-	[FXT_EVENT_COUNTER]		= "counter",
-	[FXT_EVENT_DURATION_BEGIN]	= "duration_begin",
-	[FXT_EVENT_DURATION_END]	= "duration_end",
-	[FXT_EVENT_DURATION_COMPLETE]	= "duration_complete",
-	[FXT_EVENT_ASYNC_BEGIN]		= "async_begin",
-	[FXT_EVENT_ASYNC_INSTANT]	= "async_instant",
-	[FXT_EVENT_ASYNC_END]		= "async_end",
-	[FXT_EVENT_FLOW_BEGIN]		= "flow_begin",
-	[FXT_EVENT_FLOW_STEP]		= "flow_step",
-	[FXT_EVENT_FLOW_END]		= "flow_end",
-};
-
 static void put_le(uint8_t *p, uint64_t v, unsigned int n)
 {
 	unsigned int i;
@@ -173,7 +159,7 @@ int f2d_fxt_event(struct f2d_ctx *ctx, const struct fxt_record *rec)
 		ctx->st->skipped++;
 		return 0;
 	}
-	f = f2d_format_make(ctx, F2D_SYSTEM, fxt_event_names[ev->type],
+	f = f2d_format_make(ctx, F2D_SYSTEM, fxt_event_type_name(ev->type),
 			    fxt_event_body);
 	if (!f)
 		return -ENOMEM;

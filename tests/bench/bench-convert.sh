@@ -52,19 +52,7 @@ echo "input: $dat, $events events, $(stat -c %s "$dat") bytes"
 	echo "note: fewer than $MIN_EVENTS events; figures are less telling"
 
 # best wall time of $RUNS runs of a command, in seconds
-best() {
-	local best= t0 t1 t i
-	for ((i = 0; i < RUNS; i++)); do
-		t0=$(date +%s.%N)
-		"$@" > /dev/null 2>&1 || { echo "FAILED: $*" >&2; echo 0; return; }
-		t1=$(date +%s.%N)
-		t=$(echo "$t1 - $t0" | bc -l)
-		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then
-			best=$t
-		fi
-	done
-	printf '%.3f\n' "$best"
-}
+. "$(dirname "$0")/lib.sh"	# best()
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
