@@ -6,21 +6,30 @@ $(SAMPLE_GEN): samples/fxt-sample.o $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $^
 
 ALL_TARGETS	+= $(SAMPLE_GEN)
-CLEAN_FILES	+= $(SAMPLE_GEN) samples/*.fxt
+CLEAN_FILES	+= $(SAMPLE_GEN) samples/*.fxt $(DEMO_BACK)
 
 # The README's first command: the main job on a bundled sample - a real
 # recording (sched, irq, timer events and atrace-style trace_marker
 # writes) converted to FXT, checked, and shown as trace-cmd would.
 DEMO_DAT	:= samples/atrace-markers.dat
 DEMO_FXT	:= samples/atrace-markers.fxt
+DEMO_BACK	:= samples/atrace-markers.back.dat
 demo: all
 	@echo "== trace-fxt convert $(DEMO_DAT) -o $(DEMO_FXT)"
 	@$(TRACE_FXT) convert $(DEMO_DAT) -o $(DEMO_FXT)
 	@echo "== trace-fxt check $(DEMO_FXT)"
 	@$(TRACE_FXT) check $(DEMO_FXT)
-	@echo "== trace-fxt report --raw $(DEMO_FXT) (first 12 lines)"
-	@$(TRACE_FXT) report --raw $(DEMO_FXT) | head -12
-	@echo "== trace-fxt dump $(DEMO_FXT) (records 20 to 32)"
-	@$(TRACE_FXT) dump $(DEMO_FXT) | sed -n 20,32p
+	@echo "== trace-fxt report $(DEMO_FXT) (first 10 lines: what trace-cmd report prints for the .dat)"
+	@$(TRACE_FXT) report $(DEMO_FXT) | head -10
+	@echo "== trace-fxt dump $(DEMO_FXT) (records 20 to 26)"
+	@$(TRACE_FXT) dump $(DEMO_FXT) | sed -n 20,26p | cut -c1-160
+	@echo "== trace-fxt convert $(DEMO_FXT) -o $(DEMO_BACK), then trace-cmd report -R of both"
+	@$(TRACE_FXT) convert $(DEMO_FXT) -o $(DEMO_BACK)
+	@trace-cmd report -R $(DEMO_DAT) > $(DEMO_BACK).orig.txt 2>/dev/null
+	@trace-cmd report -R $(DEMO_BACK) > $(DEMO_BACK).back.txt 2>/dev/null
+	@if cmp -s $(DEMO_BACK).orig.txt $(DEMO_BACK).back.txt; then \
+		echo "   identical: $$(wc -l < $(DEMO_BACK).orig.txt) lines"; \
+	else echo "   they differ"; fi
+	@rm -f $(DEMO_BACK).orig.txt $(DEMO_BACK).back.txt
 	@echo "== open $(DEMO_FXT) in Perfetto (ui.perfetto.dev) or with:"
 	@echo "   kernelshark -p $(KS_PLUGIN) $(DEMO_FXT)"
