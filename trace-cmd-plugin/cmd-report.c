@@ -31,6 +31,11 @@
 
 #define TEXT_SUFFIX	".text"
 #define CONT_SUFFIX	".cont"
+/*
+ * map.h's MAP_ARG_TRAILING: an ftrace record's bytes past its fields,
+ * which -R does not print (it walks the format's fields only).
+ */
+#define TRAILING_ARG	"__trailing.bytes"
 
 struct name_slot {
 	uint64_t	koid;
@@ -56,6 +61,7 @@ struct report {
 	char			*line;		/* the event being built */
 	size_t			len, cap;
 	bool			pending;
+	bool			pending_ftrace;	/* the pending line's event */
 	bool			lost_pending;	/* event line: no prefix */
 	uint64_t		lines;
 };
@@ -324,6 +330,8 @@ static void put_fields(struct report *r, const struct fxt_arg *args,
 
 		if (a->name.len > 7 && !memcmp(a->name.ptr, "common_", 7))
 			continue;
+		if (r->pending_ftrace && fxt_str_eq(a->name, TRAILING_ARG))
+			continue;
 		line_add(r, " ", 1);
 		line_add(r, a->name.ptr, a->name.len);
 		line_add(r, "=", 1);
@@ -411,6 +419,7 @@ static void report_event(struct report *r, const struct fxt_record *rec,
 		put_prefix(r, rec->provider_id);
 	r->lost_pending = false;
 	r->pending = true;
+	r->pending_ftrace = ftrace;
 
 	ns = name_find(r, ev->thread.tid);
 	comm = !ev->thread.tid ? "<idle>" : ns ? ns->name : "<...>";

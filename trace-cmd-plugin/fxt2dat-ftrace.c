@@ -14,6 +14,8 @@
  * here) and continued by "<event>.cont" instants.  Integers and pointers
  * go into the field at its width; strings into char arrays, __data_loc
  * and flexible arrays; "ARRAY[xx, ...]" back into the bytes it shows.
+ * A last "__trailing.bytes" (same text) is the bytes the record held past
+ * its fields, appended after all the fields put in.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -23,6 +25,9 @@
 
 #include "dat-writer.h"
 #include "fxt2dat.h"
+
+/* map.h's MAP_ARG_TRAILING: the record's bytes past its fields */
+#define TRAILING_ARG	"__trailing.bytes"
 
 static unsigned int fmt_hash(const char *s, size_t slen, const char *n,
 			     size_t nlen)
@@ -410,6 +415,35 @@ static int put_arg(struct f2d_ctx *ctx, struct tep_format_field *fl,
 	return 0;
 }
 
+/*
+ * The bytes the record held past its fields, map-event.c's last
+ * argument: they go after everything the fields put in.
+ */
+static int put_trailing(struct f2d_ctx *ctx, const struct fxt_arg *a)
+{
+	uint8_t *dst;
+	long n;
+
+	if (a->type != FXT_ARG_STRING)
+		return 0;
+	if (a->str.len > ctx->scratch_cap) {
+		uint8_t *p = realloc(ctx->scratch, a->str.len);
+
+		if (!p)
+			return -ENOMEM;
+		ctx->scratch = p;
+		ctx->scratch_cap = a->str.len;
+	}
+	n = parse_array(a->str.ptr, a->str.len, ctx->scratch);
+	if (n <= 0)
+		return 0;
+	dst = f2d_rec_room(&ctx->rec, n);
+	if (!dst)
+		return -ENOMEM;
+	memcpy(dst, ctx->scratch, n);
+	return 0;
+}
+
 static bool name_is(struct fxt_str s, const char *name, size_t nlen)
 {
 	return s.len == nlen && !memcmp(s.ptr, name, nlen);
@@ -432,6 +466,12 @@ int f2d_ftrace_args(struct f2d_ctx *ctx, const struct fxt_arg *args,
 		}
 		if (fxt_str_eq(a->name, "common_preempt_count")) {
 			put_field_int(&ctx->rec, f->c_preempt, arg_u64(a));
+			continue;
+		}
+		if (fxt_str_eq(a->name, TRAILING_ARG)) {
+			ret = put_trailing(ctx, a);
+			if (ret < 0)
+				return ret;
 			continue;
 		}
 		/* fields come in order: look at the expected one first */

@@ -12,8 +12,13 @@
  * as something other than its number (%ps symbols, %s of a kernel
  * string) is followed by "<field>.text" holding that rendering, so the
  * FXT alone reproduces -R (hex or octal without a "0x" counts as such a
- * rendering: "1200000" cannot be read back as a number without it).  Arguments beyond the format's 15 go to
- * "<name>.cont" events right after, on the same thread and timestamp.
+ * rendering: "1200000" cannot be read back as a number without it).
+ * Bytes the record holds past its fields (an EventHeader payload after
+ * its six header fields, struct padding, anything but the zero padding
+ * to 4 bytes) follow as one last argument, MAP_ARG_TRAILING, in the same
+ * "ARRAY[..]" text, so that fxt2dat restores the record whole.
+ * Arguments beyond the format's 15 go to "<name>.cont" events right
+ * after, on the same thread and timestamp.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -180,6 +185,20 @@ static bool map_event_selected(const struct fxt_input_opts *o,
 	return false;
 }
 
+/* Where the fixed fields end, the part fxt2dat rebuilds as zeroes. */
+static void map_event_extent(struct map_event *me,
+			     struct tep_format_field **fl)
+{
+	for (; fl && *fl; fl++) {
+		struct tep_format_field *f = *fl;
+
+		if (f->offset < 0 || f->size < 0)
+			continue;
+		if ((unsigned int)(f->offset + f->size) > me->fixed_end)
+			me->fixed_end = f->offset + f->size;
+	}
+}
+
 static struct map_event *map_event_new(struct map_ctx *ctx,
 				       struct tep_event *event)
 {
@@ -195,7 +214,12 @@ static struct map_event *map_event_new(struct map_ctx *ctx,
 	me->category = map_intern(ctx, event->system, NULL);
 	me->name = map_intern(ctx, event->name, NULL);
 	me->cont_name = map_intern(ctx, event->name, MAP_CONT_SUFFIX);
+	me->trailing_name = map_intern(ctx, MAP_ARG_TRAILING, NULL);
+	fields = tep_event_common_fields(event);
+	map_event_extent(me, fields);
+	free(fields);
 	fields = tep_event_fields(event);
+	map_event_extent(me, fields);
 	for (i = 0; fields && fields[i]; i++)
 		;
 	me->nr_fields = i;
@@ -355,6 +379,55 @@ static int map_array_text(struct map_ctx *ctx, const unsigned char *p,
 	return 0;
 }
 
+/*
+ * Bytes of @rec past what its fields cover: past the fixed fields, the
+ * data of every __data_loc one and a flexible string's NUL.  The .dat writer pads a record to
+ * 4 bytes with zeroes itself, so such padding alone is not carried;
+ * anything else is (EventHeader payloads follow a format of six
+ * fields), so that fxt2dat restores the record's length and bytes.
+ * Returns the number of bytes, their start in *@start.
+ */
+static unsigned int map_trailing(struct map_event *me, struct tep_record *rec,
+				 unsigned int *start)
+{
+	unsigned int end = me->fixed_end, size = rec->size, i, off, len;
+	const unsigned char *p = rec->data;
+
+	if (rec->size <= 0 || end >= size)
+		return 0;
+	for (i = 0; i < me->nr_fields; i++) {
+		struct map_field *mf = &me->fields[i];
+		struct tep_format_field *f = mf->field;
+		bool flex = !f->size && f->flags & TEP_FIELD_IS_ARRAY &&
+			    !(f->flags & TEP_FIELD_IS_DYNAMIC);
+
+		if (!(flex || f->flags & TEP_FIELD_IS_DYNAMIC) ||
+		    !map_field_span(rec, f, &off, &len))
+			continue;
+		/*
+		 * A flexible array runs to the record's end, but written as
+		 * a string it ends at its NUL: what a trace_marker write
+		 * left after that is trailing.
+		 */
+		if (flex && mf->kind == MAP_FIELD_STRING)
+			len = strnlen((char *)p + off, len) + 1;
+		else if (flex)
+			return 0;
+		if (off + len > end)
+			end = off + len;
+	}
+	if (end >= size)
+		return 0;
+	if (size <= ((end + 3) & ~3u)) {
+		for (i = end; i < size && !p[i]; i++)
+			;
+		if (i == size)
+			return 0;
+	}
+	*start = end;
+	return size - end;
+}
+
 static struct fxt_arg *map_args_room(struct map_ctx *ctx, unsigned int n)
 {
 	struct fxt_arg *a;
@@ -383,8 +456,9 @@ int map_event_write(struct map_ctx *ctx, struct map_buffer *buf,
 		    struct map_event *me, struct tep_record *rec,
 		    const struct fxt_thread *thread)
 {
-	unsigned int max = 3 + 2 * me->nr_fields, n = 0, i, nt = 0;
-	struct map_text_ref refs[64];
+	unsigned int max = 4 + 2 * me->nr_fields, n = 0, i, nt = 0;
+	unsigned int tr_start, tr_len;
+	struct map_text_ref refs[64 + 1];	/* fields' 64, trailing bytes */
 	struct fxt_event ev = {
 		.type = FXT_EVENT_INSTANT,
 		.ts = rec->ts,
@@ -474,6 +548,17 @@ int map_event_write(struct map_ctx *ctx, struct map_buffer *buf,
 				refs[nt++] = (struct map_text_ref){
 					n - 1, start, ctx->seq.len - start };
 		}
+	}
+	tr_len = map_trailing(me, rec, &tr_start);
+	if (tr_len) {
+		unsigned int start = ctx->seq.len;
+
+		args[n].name = me->trailing_name;
+		args[n++].type = FXT_ARG_STRING;
+		map_array_text(ctx, (unsigned char *)rec->data + tr_start,
+			       tr_len);
+		refs[nt++] = (struct map_text_ref){
+			n - 1, start, ctx->seq.len - start };
 	}
 	for (i = 0; i < nt; i++)
 		args[refs[i].arg].str = fxt_str_make(ctx->seq.buffer +
