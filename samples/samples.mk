@@ -6,15 +6,17 @@ $(SAMPLE_GEN): samples/fxt-sample.o $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $^
 
 ALL_TARGETS	+= $(SAMPLE_GEN)
-CLEAN_FILES	+= $(SAMPLE_GEN) samples/*.fxt $(DEMO_BACK)
+CLEAN_FILES	+= $(SAMPLE_GEN) samples/*.fxt $(DEMO_FXT) $(DEMO_BACK)
 
 # The README's first command: the main job on a bundled sample - a real
 # recording (sched, irq, timer events and atrace-style trace_marker
 # writes) converted to FXT, checked, and shown as trace-cmd would.
 DEMO_DAT	:= samples/atrace-markers.dat
-DEMO_FXT	:= samples/atrace-markers.fxt
-DEMO_BACK	:= samples/atrace-markers.back.dat
+# Its outputs go to demo/, away from the samples the tests take.
+DEMO_FXT	:= demo/atrace-markers.fxt
+DEMO_BACK	:= demo/atrace-markers.back.dat
 demo: all
+	@mkdir -p demo
 	@echo "== trace-fxt convert $(DEMO_DAT) -o $(DEMO_FXT)"
 	@$(TRACE_FXT) convert $(DEMO_DAT) -o $(DEMO_FXT)
 	@echo "== trace-fxt check $(DEMO_FXT)"
