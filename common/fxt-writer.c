@@ -493,6 +493,31 @@ static inline int resolve_str(struct fxt_writer *w, const struct fxt_str *s,
 	return resolve_text(w, s, out);
 }
 
+/*
+ * Words an argument's value takes after its header: 32-bit values, bools
+ * and string refs live in the header; a string's inline text is counted
+ * with the string.  -1 for a type the format does not define.
+ */
+static inline int arg_value_words(unsigned int type)
+{
+	switch (type) {
+	case FXT_ARG_NULL:
+	case FXT_ARG_INT32:
+	case FXT_ARG_UINT32:
+	case FXT_ARG_BOOL:
+	case FXT_ARG_STRING:
+		return 0;
+	case FXT_ARG_INT64:
+	case FXT_ARG_UINT64:
+	case FXT_ARG_DOUBLE:
+	case FXT_ARG_POINTER:
+	case FXT_ARG_KOID:
+		return 1;
+	default:
+		return -1;
+	}
+}
+
 /* ---- sizing before writing ------------------------------------------ */
 
 /*
@@ -535,30 +560,19 @@ static int measure(struct fxt_writer *w, uint64_t fixed,
 	}
 	for (i = 0; i < nargs; i++) {
 		uint64_t aw = 1;
+		int vw;
 
 		ret = str_words(w, &a[i].name, exact, &aw);
 		if (ret)
 			return ret;
-		switch (a[i].type) {
-		case FXT_ARG_NULL:
-		case FXT_ARG_INT32:
-		case FXT_ARG_UINT32:
-		case FXT_ARG_BOOL:
-			break;
-		case FXT_ARG_INT64:
-		case FXT_ARG_UINT64:
-		case FXT_ARG_DOUBLE:
-		case FXT_ARG_POINTER:
-		case FXT_ARG_KOID:
-			aw++;
-			break;
-		case FXT_ARG_STRING:
+		vw = arg_value_words(a[i].type);
+		if (vw < 0)
+			return -EINVAL;
+		aw += vw;
+		if (a[i].type == FXT_ARG_STRING) {
 			ret = str_words(w, &a[i].str, exact, &aw);
 			if (ret)
 				return ret;
-			break;
-		default:
-			return -EINVAL;
 		}
 		if (aw > FXT_MAX_RECORD_WORDS)
 			return -E2BIG;
@@ -766,32 +780,21 @@ static int resolve_args(struct fxt_writer *w, const struct fxt_arg *a,
 	ra->total = 0;
 	for (i = 0; i < n; i++) {
 		uint32_t words = 1;
+		int vw;
 
 		ret = resolve_str(w, &a[i].name, &ra->name[i]);
 		if (ret)
 			return ret;
 		words += sref_words(&ra->name[i]);
-		switch (a[i].type) {
-		case FXT_ARG_NULL:
-		case FXT_ARG_INT32:
-		case FXT_ARG_UINT32:
-		case FXT_ARG_BOOL:
-			break;
-		case FXT_ARG_INT64:
-		case FXT_ARG_UINT64:
-		case FXT_ARG_DOUBLE:
-		case FXT_ARG_POINTER:
-		case FXT_ARG_KOID:
-			words++;
-			break;
-		case FXT_ARG_STRING:
+		vw = arg_value_words(a[i].type);
+		if (vw < 0)
+			return -EINVAL;
+		words += vw;
+		if (a[i].type == FXT_ARG_STRING) {
 			ret = resolve_str(w, &a[i].str, &ra->val[i]);
 			if (ret)
 				return ret;
 			words += sref_words(&ra->val[i]);
-			break;
-		default:
-			return -EINVAL;
 		}
 		if (words > FXT_MAX_RECORD_WORDS)
 			return -E2BIG;
