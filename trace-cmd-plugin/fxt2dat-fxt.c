@@ -30,12 +30,7 @@
 #include "fxt2dat.h"
 
 static const char fxt_event_body[] =
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+	F2D_COMMON_FIELDS
 	"\tfield:u64 pid;\toffset:8;\tsize:8;\tsigned:0;\n"
 	"\tfield:u64 tid;\toffset:16;\tsize:8;\tsigned:0;\n"
 	"\tfield:u64 id;\toffset:24;\tsize:8;\tsigned:0;\n"
@@ -47,12 +42,7 @@ static const char fxt_event_body[] =
 	"print fmt: \"%s:%s\", __get_str(category), __get_str(name)\n";
 
 static const char fxt_log_body[] =
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+	F2D_COMMON_FIELDS
 	"\tfield:u64 pid;\toffset:8;\tsize:8;\tsigned:0;\n"
 	"\tfield:u64 tid;\toffset:16;\tsize:8;\tsigned:0;\n"
 	"\tfield:__data_loc char[] msg;\toffset:24;\tsize:4;\tsigned:0;\n"

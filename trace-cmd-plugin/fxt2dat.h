@@ -18,6 +18,18 @@
 
 #include "fxt-reader.h"
 
+/*
+ * The fields every ftrace event starts with, as the kernel describes them
+ * (64-bit kernel): the head of each format text fxt2dat makes.
+ */
+#define F2D_COMMON_FIELDS \
+	"format:\n" \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n" \
+	"\n"
+
 struct dat_writer;
 struct tep_handle;
 struct tep_event;

@@ -10,14 +10,10 @@
 #   trace-fxt convert time / bare tracecmd_iterate_events pass (aim <= 1.5)
 #   FXT size / the .dat's uncompressed CPU data
 set -uo pipefail
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
-TRACE_FXT=$TOP/trace-cmd-plugin/trace-fxt
+. "$(dirname "$0")/lib.sh"
 ITERATE=$TOP/tests/bench/tc-iterate
 RECORD=${RECORD_SAMPLE:-$TOP/../shared/tools/record-sample.sh}
-BENCH_DIR=${BENCH_DIR:-/tmp/trace-fxt-bench}
-RUNS=${BENCH_RUNS:-3}
 MIN_EVENTS=500000
-export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
 
 echo "== trace-cmd input plugin: .dat -> FXT conversion"
 mkdir -p "$BENCH_DIR" || exit 1
@@ -50,9 +46,6 @@ events=$(count_events "$dat")
 echo "input: $dat, $events events, $(stat -c %s "$dat") bytes"
 [ "$events" -ge $MIN_EVENTS ] ||
 	echo "note: fewer than $MIN_EVENTS events; figures are less telling"
-
-# best wall time of $RUNS runs of a command, in seconds
-. "$(dirname "$0")/lib.sh"	# best()
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

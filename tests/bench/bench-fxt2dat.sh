@@ -7,18 +7,11 @@
 # $BENCH_RUNS runs each; the FXT is the one trace-fxt made from the .dat,
 # so the reverse conversion restores every ftrace event.
 set -uo pipefail
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
-TRACE_FXT=$TOP/trace-cmd-plugin/trace-fxt
-BENCH_DIR=${BENCH_DIR:-/tmp/trace-fxt-bench}
-RUNS=${BENCH_RUNS:-3}
-export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
+. "$(dirname "$0")/lib.sh"
 
 echo "== FXT -> .dat conversion (trace-fxt convert IN.fxt -o OUT.dat)"
-dat=${BENCH_DAT:-$BENCH_DIR/convert-big.dat}
-[ -s "$dat" ] || dat=$TOP/../shared/samples/sched-irq-timer.dat
-[ -s "$dat" ] || { echo "skipped: no trace to convert"; exit 0; }
-
-. "$(dirname "$0")/lib.sh"	# best()
+dat=$(bench_input)
+[ -n "$dat" ] || { echo "skipped: no trace to convert"; exit 0; }
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

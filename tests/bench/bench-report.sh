@@ -8,18 +8,11 @@
 # Best of $BENCH_RUNS runs each, plain and raw (-R / --raw).  Figures
 # only: nothing here passes or fails on time.
 set -uo pipefail
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
-TRACE_FXT=$TOP/trace-cmd-plugin/trace-fxt
-BENCH_DIR=${BENCH_DIR:-/tmp/trace-fxt-bench}
-RUNS=${BENCH_RUNS:-3}
-export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
+. "$(dirname "$0")/lib.sh"
 
 echo "== trace-fxt report FILE.fxt vs trace-cmd report FILE.dat"
-dat=${BENCH_DAT:-$BENCH_DIR/convert-big.dat}
-[ -s "$dat" ] || dat=$TOP/../shared/samples/sched-irq-timer.dat
-[ -s "$dat" ] || { echo "skipped: no trace to report"; exit 0; }
-
-. "$(dirname "$0")/lib.sh"	# best()
+dat=$(bench_input)
+[ -n "$dat" ] || { echo "skipped: no trace to report"; exit 0; }
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
