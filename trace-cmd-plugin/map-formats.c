@@ -295,13 +295,38 @@ static void fmts_add_symbol(struct map_formats *f, struct tep_handle *tep,
 	}
 }
 
+/*
+ * Which fields of an event may point at what the FXT must carry, decided
+ * once per event type rather than per record.  Not only the fields -R
+ * shows as symbols: report's print formats and plugins (hrtimer's
+ * function, kmem's call_site) resolve other pointer-sized ones.
+ */
+static void fmts_classify(struct map_event *me, int long_size)
+{
+	unsigned int i;
+
+	for (i = 0; i < me->nr_fields; i++) {
+		struct map_field *mf = &me->fields[i];
+		bool number = mf->kind != MAP_FIELD_STRING &&
+			      mf->kind != MAP_FIELD_ARRAY &&
+			      mf->field->size >= 4;
+
+		mf->sym_field = number &&
+			(mf->has_text ||
+			 (mf->field->size == long_size &&
+			  !(mf->field->flags & TEP_FIELD_IS_SIGNED)));
+		mf->printk_field = number && mf->has_text;
+		me->fmts_any |= mf->sym_field || mf->printk_field;
+	}
+	me->fmts_ready = true;
+}
+
 int map_formats_event(struct map_ctx *ctx, struct map_buffer *buf,
 		      struct map_event *me, struct tep_record *rec)
 {
 	struct map_formats *f = ctx->fmts;
 	const struct printk_line *pl;
 	struct fxt_arg a[1];
-	int long_size = tep_get_long_size(buf->tep);
 	unsigned int i, kal_len;
 	uint64_t v;
 	int ret;
@@ -311,30 +336,23 @@ int map_formats_event(struct map_ctx *ctx, struct map_buffer *buf,
 	ret = fmts_send_format(ctx, me, rec->ts);
 	if (ret < 0)
 		return ret;
+	if (!me->fmts_ready)
+		fmts_classify(me, tep_get_long_size(buf->tep));
+	if (!me->fmts_any)
+		return 0;
 	trace_seq_reset(&f->text);
-	/*
-	 * Not only the fields -R shows as symbols: report's print formats
-	 * and plugins (hrtimer's function, kmem's call_site) resolve other
-	 * pointer-sized ones.
-	 */
 	for (i = 0; i < me->nr_fields; i++) {
 		struct map_field *mf = &me->fields[i];
 
-		if ((!mf->has_text && (mf->field->size != long_size ||
-				       mf->field->flags & TEP_FIELD_IS_SIGNED)) ||
-		    mf->kind == MAP_FIELD_STRING ||
-		    mf->kind == MAP_FIELD_ARRAY || mf->field->size < 4 ||
-		    !map_field_u64(buf, rec, mf->field, &v) || !v)
-			continue;
-		fmts_add_symbol(f, buf->tep, v);
+		if (mf->sym_field && map_field_u64(buf, rec, mf->field, &v) && v)
+			fmts_add_symbol(f, buf->tep, v);
 	}
 	kal_len = f->text.len;
 	for (i = 0; i < me->nr_fields; i++) {
 		struct map_field *mf = &me->fields[i];
 
-		if (!mf->has_text || mf->kind == MAP_FIELD_STRING ||
-		    mf->kind == MAP_FIELD_ARRAY || mf->field->size < 4 ||
-		    !map_field_u64(buf, rec, mf->field, &v) || !v)
+		if (!mf->printk_field || !map_field_u64(buf, rec, mf->field, &v) ||
+		    !v)
 			continue;
 		pl = fmts_printk_find(f, v);
 		/* printk addresses share the set: ~addr keeps them apart */

@@ -52,6 +52,8 @@ struct map_field {
 	enum map_field_kind	kind;
 	unsigned int		arg_type;	/* enum fxt_arg_type */
 	bool			has_text;	/* -R prints it by print fmt */
+	bool			sym_field;	/* may point at a kernel symbol */
+	bool			printk_field;	/* may point at a printk string */
 };
 
 /* What the mapping knows about one ftrace event format. */
@@ -67,6 +69,9 @@ struct map_event {
 	bool			keep;		/* passes the event filter */
 	int			special;	/* enum map_special */
 	struct tep_format_field	*sf[5];		/* fields the special uses */
+	/* map-formats.c: which fields it looks at, decided on first use */
+	bool			fmts_ready;
+	bool			fmts_any;
 };
 
 enum map_special {
