@@ -23,9 +23,12 @@ PREFIX		?= $(HOME)/.local
 BINDIR		?= $(PREFIX)/bin
 LIBDIR		?= $(PREFIX)/lib
 
-# Everything the build or the tests need from Debian; scripts/deps.sh
-# installs what is missing (as root) or prints the apt-get line.
-DEPS_STAMP	:= .deps-ok
+# Everything the build or the tests need from Debian: scripts/deps.sh
+# installs what is missing (as root) or prints the apt-get line and fails;
+# scripts/config.sh then writes the packages' flags to config.mk.  make
+# remakes an included file first and starts over, so nothing is compiled
+# before the packages are in and their flags are known.
+CONFIG_MK	:= config.mk
 
 ALL_TARGETS	:=
 TEST_PROGS	:=
@@ -37,11 +40,16 @@ all: real-all
 # Each *.mk hangs its own install-FOLDER target on "install".
 install: all
 
-deps $(DEPS_STAMP): scripts/deps.sh
+deps: $(CONFIG_MK)
+$(CONFIG_MK): scripts/deps.sh scripts/config.sh
 	@scripts/deps.sh
-	@touch $(DEPS_STAMP)
+	@PKG_CONFIG="$(PKG_CONFIG)" scripts/config.sh > $@.tmp && mv $@.tmp $@
 
-%.o: %.c | $(DEPS_STAMP)
+ifneq ($(filter-out clean,$(or $(MAKECMDGOALS),all)),)
+include $(CONFIG_MK)
+endif
+
+%.o: %.c
 	$(CC) $(ALL_CFLAGS) $(EXTRA_CFLAGS_$(@D)) -MMD -MP -c -o $@ $<
 
 include common/common.mk
@@ -55,7 +63,7 @@ include tests/tests.mk
 real-all: $(ALL_TARGETS)
 
 clean:
-	rm -f $(CLEAN_FILES) $(DEPS_STAMP)
+	rm -f $(CLEAN_FILES) $(CONFIG_MK)
 	find . -name '*.o' -o -name '*.d' | xargs rm -f
 
 -include $(shell find . -name '*.d' 2>/dev/null)

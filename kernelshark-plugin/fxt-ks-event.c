@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fxt-ks.h"
+#include "tcfxt.h"
 
 static uint32_t hash_bytes(uint32_t h, const char *s, uint32_t len)
 {
@@ -261,8 +262,8 @@ int fxt_ks_events_label(struct fxt_ks_data *d)
 				suffix = "";
 		}
 		ev->missed = ev->kind == FXT_EVENT_INSTANT &&
-			     !strcmp(ev->category, "trace-cmd") &&
-			     !strcmp(ev->name, "lost_events");
+			     !strcmp(ev->category, TCFXT_CAT) &&
+			     !strcmp(ev->name, TCFXT_LOST_EVENTS);
 		free(ev->label);
 		if (asprintf(&ev->label, "%s/%s%s", ev->category, ev->name,
 			     suffix) < 0) {

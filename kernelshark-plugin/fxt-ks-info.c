@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fxt-ks.h"
+#include "tcfxt.h"
 
 /*
  * One row of KernelShark's table per entry: control characters are
@@ -110,7 +111,7 @@ char *fxt_ks_info(const struct fxt_ks_data *d, const struct fxt_ks_row *row)
 	for (i = 0; row && i < row->nargs; i++) {
 		/* The CPU column already says it. */
 		if (a[i].type != FXT_ARG_STRING &&
-		    !strcmp(ev->fields[a[i].field].name, "cpu"))
+		    !strcmp(ev->fields[a[i].field].name, TCFXT_ARG_CPU))
 			continue;
 		if (!first)
 			fputc(' ', f);

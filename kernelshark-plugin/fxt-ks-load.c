@@ -34,6 +34,7 @@
 
 #include "fxt-reader.h"
 #include "fxt-ks.h"
+#include "tcfxt.h"
 
 #define NO_ROW	SIZE_MAX
 
@@ -54,7 +55,7 @@ struct loader {
 	int			err;
 };
 
-static const struct fxt_str str_fxt = FXT_ARG_STR_NAME("fxt");
+static const struct fxt_str str_fxt = FXT_ARG_STR_NAME(TCFXT_SYSTEM_FXT);
 static const struct fxt_str str_switch = FXT_ARG_STR_NAME("context_switch");
 static const struct fxt_str str_wakeup = FXT_ARG_STR_NAME("thread_wakeup");
 static const struct fxt_str str_log = FXT_ARG_STR_NAME("log");
@@ -98,7 +99,7 @@ static int args_cpu(const struct fxt_arg *args, unsigned int nargs)
 	int64_t v;
 
 	for (i = 0; i < nargs; i++) {
-		if (!arg_is_int(args[i].type) || !fxt_str_eq(args[i].name, "cpu"))
+		if (!arg_is_int(args[i].type) || !fxt_str_eq(args[i].name, TCFXT_ARG_CPU))
 			continue;
 		v = arg_int(&args[i]);
 		return v >= 0 && v < FXT_KS_MAX_CPU ? (int)v : -1;
@@ -433,7 +434,7 @@ static int load_event(struct loader *l, const struct fxt_record *rec,
 
 	if (kind >= FXT_EVENT_TYPE_COUNT)
 		kind = FXT_KS_OTHER;
-	if (kind == FXT_EVENT_INSTANT && fxt_str_eq(ev->category, "trace-cmd")) {
+	if (kind == FXT_EVENT_INSTANT && tcfxt_is_meta(ev->category)) {
 		int prov = provider_index(l, rec->provider_id);
 
 		if (prov < 0)
@@ -443,10 +444,10 @@ static int load_event(struct loader *l, const struct fxt_record *rec,
 		 * provider, cpustats, event formats, kallsyms...) describes
 		 * the trace; it is no event of the .dat's.  Lost events are.
 		 */
-		if (fxt_str_eq(ev->name, "file_info"))
+		if (fxt_str_eq(ev->name, TCFXT_FILE_INFO))
 			d->providers[prov].from_trace_fxt = true;
 		if (d->providers[prov].from_trace_fxt &&
-		    !fxt_str_eq(ev->name, "lost_events"))
+		    !fxt_str_eq(ev->name, TCFXT_LOST_EVENTS))
 			return 0;
 	}
 	cpu = args_cpu(ev->args, ev->nargs);

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "fxt-writer.h"
+#include "tcfxt.h"
 
 #define ARG_U32(n, v) { .type = FXT_ARG_UINT32, .name = FXT_ARG_STR_NAME(n), \
 			.u32 = (v) }
@@ -219,8 +220,8 @@ static int write_sample(struct sample *s, unsigned long rounds)
 		/* As trace-fxt starts a provider: its restatements then fold. */
 		struct fxt_event info = {
 			.type = FXT_EVENT_INSTANT, .ts = s->ts,
-			.category = fxt_str_make("trace-cmd", 9),
-			.name = fxt_str_make("file_info", 9),
+			.category = fxt_str_make(TCFXT_CAT, strlen(TCFXT_CAT)),
+			.name = fxt_str_make(TCFXT_FILE_INFO, strlen(TCFXT_FILE_INFO)),
 		};
 
 		ret = fxt_write_event(s->w, &info);

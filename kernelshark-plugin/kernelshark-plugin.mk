@@ -3,10 +3,6 @@
 # tests and benchmark use, and the rules of its tests (they link libkshark,
 # which the generic unit-test rule does not).
 
-# -isystem: libkshark's headers do not build warning-free with ours.
-KS_CFLAGS	:= $(patsubst -I%,-isystem %,\
-		     $(shell $(PKG_CONFIG) --cflags libkshark 2>/dev/null))
-KS_LIBS		:= $(shell $(PKG_CONFIG) --libs libkshark 2>/dev/null)
 EXTRA_CFLAGS_kernelshark-plugin = $(KS_CFLAGS)
 
 KS_PLUGIN	:= kernelshark-plugin/plugin-fxt.so
@@ -29,7 +25,7 @@ $(KS_SAMPLE): $(KS_SAMPLE_OBJS) $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ -lm
 
 # Unit tests that drive the real libkshark with the built plugin.
-tests/unit/test-kshark-%.o: tests/unit/test-kshark-%.c | $(DEPS_STAMP)
+tests/unit/test-kshark-%.o: tests/unit/test-kshark-%.c
 	$(CC) $(ALL_CFLAGS) $(KS_CFLAGS) -MMD -MP -c -o $@ $<
 
 tests/unit/test-kshark-%: tests/unit/test-kshark-%.o tests/unit/unit.o \
@@ -40,8 +36,7 @@ tests/unit/test-kshark-%: tests/unit/test-kshark-%.o tests/unit/unit.o \
 # The benchmark's loader times kshark_open + kshark_load_entries; it
 # needs libkshark, so it has its own rule (the shorter stem wins).
 KS_BENCH	:= tests/bench/bench-kshark-load
-tests/bench/bench-kshark-%: tests/bench/bench-kshark-%.c $(KS_PLUGIN) \
-			   | $(DEPS_STAMP)
+tests/bench/bench-kshark-%: tests/bench/bench-kshark-%.c $(KS_PLUGIN)
 	$(CC) $(ALL_CFLAGS) $(KS_CFLAGS) -o $@ $< $(KS_LIBS)
 
 ALL_TARGETS	+= $(KS_PLUGIN) $(KS_SAMPLE) $(KS_BENCH)

@@ -3,16 +3,13 @@
 # report, KernelShark and perf load from $TRACEEVENT_PLUGIN_DIR or
 # ~/.local/lib/traceevent/plugins.
 
-TEP_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags libtraceevent 2>/dev/null)
-TEP_LIBS	:= $(shell $(PKG_CONFIG) --libs libtraceevent 2>/dev/null)
 EXTRA_CFLAGS_plugins = $(TEP_CFLAGS)
 
 # Where libtraceevent looks: ~/.local/lib/traceevent/plugins for the
 # default PREFIX; its built-in directory (<its libdir>/traceevent/plugins)
 # when PREFIX is its own prefix, e.g. PREFIX=/usr on Debian.
-TEP_PREFIX	:= $(shell $(PKG_CONFIG) --variable=prefix libtraceevent 2>/dev/null)
 ifeq ($(abspath $(PREFIX)),$(abspath $(TEP_PREFIX)))
-TEP_PLUGIN_DIR	?= $(shell $(PKG_CONFIG) --variable=libdir libtraceevent)/traceevent/plugins
+TEP_PLUGIN_DIR	?= $(TEP_LIBDIR)/traceevent/plugins
 else
 TEP_PLUGIN_DIR	?= $(LIBDIR)/traceevent/plugins
 endif
@@ -37,11 +34,8 @@ $(EH_DAT_GEN): samples/eventheader-dat.o $(CORE_LIB)
 # What KernelShark shows for the fixture, headless (libkshark); its
 # headers do not build warning-free with ours, hence -isystem.
 EH_KS_INFO	:= tests/e2e/eventheader-kshark-info
-EH_KS_CFLAGS	:= $(patsubst -I%,-isystem %,\
-		     $(shell $(PKG_CONFIG) --cflags libkshark 2>/dev/null))
-$(EH_KS_INFO): $(EH_KS_INFO).c | $(DEPS_STAMP)
-	$(CC) $(ALL_CFLAGS) $(EH_KS_CFLAGS) -o $@ $< \
-		$(shell $(PKG_CONFIG) --libs libkshark 2>/dev/null)
+$(EH_KS_INFO): $(EH_KS_INFO).c
+	$(CC) $(ALL_CFLAGS) $(KS_CFLAGS) -o $@ $< $(KS_LIBS)
 
 # plugin_fxt.mk (plugin_fxt.so) is included after this file: it adds its
 # plugin to TEP_PLUGINS and as a prerequisite of install-plugins.

@@ -5,16 +5,15 @@
 
 UNIT_SRCS	:= $(wildcard tests/unit/test-*.c)
 UNIT_PROGS	:= $(UNIT_SRCS:.c=)
-UNIT_LIBS	:= $(CORE_LIB) $(CORE_LIBS) -lcunit $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null)
-EXTRA_CFLAGS_tests/unit = $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null) \
-			  $(shell $(PKG_CONFIG) --cflags libtracecmd libtraceevent 2>/dev/null)
+UNIT_LIBS	:= $(CORE_LIB) $(CORE_LIBS) -lcunit $(JSON_LIBS)
+EXTRA_CFLAGS_tests/unit = $(JSON_CFLAGS) $(TC_CFLAGS)
 
 tests/unit/test-%: tests/unit/test-%.o tests/unit/unit.o $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(UNIT_LIBS) -lm
 
 # The .dat writer's tests read their files back with the real libtracecmd;
 # the e2e script's helpers write files for trace-cmd to judge.
-TRACECMD_LIBS	= $(shell $(PKG_CONFIG) --libs libtracecmd libtraceevent 2>/dev/null)
+TRACECMD_LIBS	= $(TC_LIBS)
 tests/unit/test-dat-%: tests/unit/test-dat-%.o tests/unit/unit.o $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(UNIT_LIBS) \
 		$(TRACECMD_LIBS) -lm
@@ -32,17 +31,17 @@ FUZZ_CFLAGS	:= -g -O1 -fsanitize=fuzzer,address,undefined \
 FUZZ_SECONDS	?= 300
 
 # The fuzzers build the core from source with sanitizers, not from libfxt.a.
-tests/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(CORE_SRCS) | $(DEPS_STAMP)
+tests/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(CORE_SRCS)
 	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(CORE_SRCS) $(CORE_LIBS) -lm
 
 # fxt2dat lives in trace-cmd-plugin/ and parses formats with libtraceevent.
 FXT2DAT_SRCS	:= $(wildcard trace-cmd-plugin/fxt2dat-*.c)
 tests/fuzz/fuzz-fxt2dat: tests/fuzz/fuzz-fxt2dat.c $(CORE_SRCS) $(FXT2DAT_SRCS) \
-		trace-cmd-plugin/fxt2dat.h | $(DEPS_STAMP)
+		trace-cmd-plugin/fxt2dat.h
 	$(CLANG) $(FUZZ_CFLAGS) -Itrace-cmd-plugin \
-		$(shell $(PKG_CONFIG) --cflags libtraceevent) -o $@ $< \
+		$(TEP_CFLAGS) -o $@ $< \
 		$(CORE_SRCS) $(FXT2DAT_SRCS) $(CORE_LIBS) \
-		$(shell $(PKG_CONFIG) --libs libtraceevent) -lm
+		$(TEP_LIBS) -lm
 
 BENCH_SRCS	:= $(wildcard tests/bench/bench-*.c)
 BENCH_PROGS	:= $(BENCH_SRCS:.c=)

@@ -28,14 +28,12 @@
 #include "fxt-reader.h"
 #include "report-tep.h"
 #include "trace-fxt.h"
+#include "tcfxt.h"
 
-#define TEXT_SUFFIX	".text"
-#define CONT_SUFFIX	".cont"
 /*
- * map.h's MAP_ARG_TRAILING: an ftrace record's bytes past its fields,
+ * tcfxt.h's TCFXT_ARG_TRAILING: an ftrace record's bytes past its fields,
  * which -R does not print (it walks the format's fields only).
  */
-#define TRAILING_ARG	"__trailing.bytes"
 
 struct name_slot {
 	uint64_t	koid;
@@ -316,9 +314,9 @@ static bool is_text_of(const struct fxt_arg *t, const struct fxt_arg *a)
 	size_t n = a->name.len;
 
 	return t->type == FXT_ARG_STRING &&
-	       t->name.len == n + sizeof(TEXT_SUFFIX) - 1 &&
+	       t->name.len == n + strlen(TCFXT_TEXT_SUFFIX) &&
 	       !memcmp(t->name.ptr, a->name.ptr, n) &&
-	       !memcmp(t->name.ptr + n, TEXT_SUFFIX, sizeof(TEXT_SUFFIX) - 1);
+	       tcfxt_has_suffix(t->name, TCFXT_TEXT_SUFFIX);
 }
 
 /* " name=value" for each field argument, from argument @i on. */
@@ -330,7 +328,7 @@ static void put_fields(struct report *r, const struct fxt_arg *args,
 
 		if (a->name.len > 7 && !memcmp(a->name.ptr, "common_", 7))
 			continue;
-		if (r->pending_ftrace && fxt_str_eq(a->name, TRAILING_ARG))
+		if (r->pending_ftrace && fxt_str_eq(a->name, TCFXT_ARG_TRAILING))
 			continue;
 		line_add(r, " ", 1);
 		line_add(r, a->name.ptr, a->name.len);
@@ -371,16 +369,15 @@ static void report_event(struct report *r, const struct fxt_record *rec,
 	struct report_provider *p = prov_find(r, rec->provider_id);
 	const struct fxt_arg *cpu = ev->nargs ? &ev->args[0] : NULL;
 	bool ftrace = cpu && cpu->type == FXT_ARG_UINT32 &&
-		      fxt_str_eq(cpu->name, "cpu");
+		      fxt_str_eq(cpu->name, TCFXT_ARG_CPU);
 	struct name_slot *ns;
 	const char *comm;
-	size_t n = ev->name.len;
 	static const char spaces[] = "                    ";
 
-	if (fxt_str_eq(ev->category, "trace-cmd")) {
-		if (fxt_str_eq(ev->name, "file_info")) {
+	if (tcfxt_is_meta(ev->category)) {
+		if (fxt_str_eq(ev->name, TCFXT_FILE_INFO)) {
 			file_info(r, rec);
-		} else if (fxt_str_eq(ev->name, "lost_events") && ftrace) {
+		} else if (fxt_str_eq(ev->name, TCFXT_LOST_EVENTS) && ftrace) {
 			const struct fxt_arg *c = arg_named(ev, "count");
 
 			report_tep_flush(r->tep);
@@ -405,9 +402,8 @@ static void report_event(struct report *r, const struct fxt_record *rec,
 	 * the arguments past the first record's 15 follow in ".cont"s
 	 * (instants; other events' ".cont"s belong to those events)
 	 */
-	if (ev->type == FXT_EVENT_INSTANT && n > sizeof(CONT_SUFFIX) - 1 &&
-	    !memcmp(ev->name.ptr + n - (sizeof(CONT_SUFFIX) - 1), CONT_SUFFIX,
-		    sizeof(CONT_SUFFIX) - 1) && r->pending) {
+	if (ev->type == FXT_EVENT_INSTANT &&
+	    tcfxt_has_suffix(ev->name, TCFXT_CONT_SUFFIX) && r->pending) {
 		put_fields(r, ev->args, ev->nargs, 0);
 		return;
 	}
@@ -436,8 +432,8 @@ static void report_event(struct report *r, const struct fxt_record *rec,
 	}
 	line_add(r, ev->name.ptr, ev->name.len);
 	line_add(r, ": ", 2);
-	if (n < 20)
-		line_add(r, spaces, 20 - n);
+	if (ev->name.len < 20)
+		line_add(r, spaces, 20 - ev->name.len);
 	put_fields(r, ev->args, ev->nargs, ftrace ? 1 : 0);
 }
 

@@ -30,6 +30,7 @@
 
 #include "dat-writer.h"
 #include "fxt2dat.h"
+#include "tcfxt.h"
 
 void f2d_error(struct f2d_ctx *ctx, int err, const char *fmt, ...)
 {
@@ -560,7 +561,7 @@ static int lost_events(struct f2d_ctx *ctx, const struct fxt_event *ev)
 
 	if (!arg_count(arg_named(ev, "count"), &count) || count <= 0)
 		count = -1;
-	if (!arg_count(arg_named(ev, "cpu"), &cpu) || cpu < 0 ||
+	if (!arg_count(arg_named(ev, TCFXT_ARG_CPU), &cpu) || cpu < 0 ||
 	    cpu >= 65536) {
 		ctx->cur->lost = count;
 		return 0;
@@ -677,7 +678,7 @@ static bool is_cont(struct f2d_ctx *ctx, const struct fxt_record *rec)
 	return rec->type == FXT_REC_EVENT &&
 	       rec->event.type == FXT_EVENT_INSTANT &&
 	       ctx->cur && rec->provider_id == ctx->cur->id &&
-	       n->len > 5 && !memcmp(n->ptr + n->len - 5, ".cont", 5);
+	       tcfxt_has_suffix(*n, TCFXT_CONT_SUFFIX);
 }
 
 static int cont_record(struct f2d_ctx *ctx, const struct fxt_record *rec)
@@ -697,19 +698,19 @@ static int trace_cmd_event(struct f2d_ctx *ctx, const struct fxt_event *ev)
 		const char		*name;
 		enum f2d_pending	kind;
 	} meta[] = {
-		{ "event_format",	F2D_PEND_FORMAT },
-		{ "kallsyms",		F2D_PEND_KALLSYMS },
-		{ "printk",		F2D_PEND_PRINTK },
+		{ TCFXT_EVENT_FORMAT,	F2D_PEND_FORMAT },
+		{ TCFXT_KALLSYMS,		F2D_PEND_KALLSYMS },
+		{ TCFXT_PRINTK,		F2D_PEND_PRINTK },
 		{ "headers",		F2D_PEND_HEADERS },
 	};
 	const struct fxt_arg *t;
 	unsigned int i;
 
-	if (fxt_str_eq(ev->name, "file_info")) {
+	if (fxt_str_eq(ev->name, TCFXT_FILE_INFO)) {
 		file_info(ctx, ev);
 		return 0;
 	}
-	if (fxt_str_eq(ev->name, "cpustats")) {
+	if (fxt_str_eq(ev->name, TCFXT_CPUSTATS)) {
 		t = text_arg(ev);
 		if (t && !ctx->cpustats.len)
 			return text_set(&ctx->cpustats, t->str);
@@ -718,7 +719,7 @@ static int trace_cmd_event(struct f2d_ctx *ctx, const struct fxt_event *ev)
 	for (i = 0; i < sizeof(meta) / sizeof(meta[0]); i++)
 		if (fxt_str_eq(ev->name, meta[i].name))
 			return meta_start(ctx, ev, meta[i].kind);
-	if (fxt_str_eq(ev->name, "lost_events"))
+	if (fxt_str_eq(ev->name, TCFXT_LOST_EVENTS))
 		return lost_events(ctx, ev);
 	ctx->st->skipped++;
 	return 0;
@@ -730,13 +731,13 @@ static int event_record(struct f2d_ctx *ctx, const struct fxt_record *rec)
 	struct f2d_format *f;
 
 	if (ev->type == FXT_EVENT_INSTANT &&
-	    fxt_str_eq(ev->category, "trace-cmd"))
+	    tcfxt_is_meta(ev->category))
 		return trace_cmd_event(ctx, ev);
 	if (!ctx->cur->ftrace)
 		return f2d_fxt_event(ctx, rec);
 	if (ev->type == FXT_EVENT_INSTANT && ev->nargs &&
 	    ev->args[0].type == FXT_ARG_UINT32 &&
-	    fxt_str_eq(ev->args[0].name, "cpu")) {
+	    fxt_str_eq(ev->args[0].name, TCFXT_ARG_CPU)) {
 		f = f2d_format_find(ctx, ev->category.ptr, ev->category.len,
 				    ev->name.ptr, ev->name.len);
 		if (f && f->restored)

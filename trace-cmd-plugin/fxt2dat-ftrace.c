@@ -14,7 +14,7 @@
  * here) and continued by "<event>.cont" instants.  Integers and pointers
  * go into the field at its width; strings into char arrays, __data_loc
  * and flexible arrays; "ARRAY[xx, ...]" back into the bytes it shows.
- * A last "__trailing.bytes" (same text) is the bytes the record held past
+ * A last TCFXT_ARG_TRAILING (same text) is the bytes the record held past
  * its fields, appended after all the fields put in.
  */
 #include <errno.h>
@@ -25,9 +25,9 @@
 
 #include "dat-writer.h"
 #include "fxt2dat.h"
+#include "tcfxt.h"
 
-/* map.h's MAP_ARG_TRAILING: the record's bytes past its fields */
-#define TRAILING_ARG	"__trailing.bytes"
+/* tcfxt.h's TCFXT_ARG_TRAILING: the record's bytes past its fields */
 
 static unsigned int fmt_hash(const char *s, size_t slen, const char *n,
 			     size_t nlen)
@@ -468,7 +468,7 @@ int f2d_ftrace_args(struct f2d_ctx *ctx, const struct fxt_arg *args,
 			put_field_int(&ctx->rec, f->c_preempt, arg_u64(a));
 			continue;
 		}
-		if (fxt_str_eq(a->name, TRAILING_ARG)) {
+		if (fxt_str_eq(a->name, TCFXT_ARG_TRAILING)) {
 			ret = put_trailing(ctx, a);
 			if (ret < 0)
 				return ret;

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "fxt2dat.h"
+#include "tcfxt.h"
 
 static const char fxt_event_body[] =
 	F2D_COMMON_FIELDS
@@ -124,7 +125,7 @@ static unsigned int event_cpu(struct f2d_ctx *ctx, const struct fxt_event *ev)
 	for (i = 0; i < ev->nargs; i++) {
 		const struct fxt_arg *a = &ev->args[i];
 
-		if (!fxt_str_eq(a->name, "cpu"))
+		if (!fxt_str_eq(a->name, TCFXT_ARG_CPU))
 			continue;
 		switch (a->type) {
 		case FXT_ARG_INT32:

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "fxt-reader.h"
+#include "tcfxt.h"
 
 /*
  * The fields every ftrace event starts with, as the kernel describes them
@@ -63,7 +64,7 @@ int fxt2dat_convert(const char *in, int fd, const struct fxt2dat_opts *o,
 		    struct fxt2dat_stats *st, char *err, size_t errlen);
 
 /* The names of the events the "fxt" system has. */
-#define F2D_SYSTEM		"fxt"
+#define F2D_SYSTEM		TCFXT_SYSTEM_FXT
 /* Ids of generated formats: far above what kernels hand out. */
 #define F2D_FIRST_ID		60000
 

@@ -19,6 +19,7 @@
 
 #include "fxt-input.h"
 #include "map.h"
+#include "tcfxt.h"
 
 void map_set_error(struct map_ctx *ctx, int err, const char *fmt, ...)
 {
@@ -76,8 +77,8 @@ static int map_lost(struct map_ctx *ctx, struct map_buffer *buf,
 	struct fxt_event ev = {
 		.type = FXT_EVENT_INSTANT,
 		.ts = rec->ts,
-		.category = fxt_writer_str(ctx->w, MAP_CAT_TRACE_CMD),
-		.name = fxt_writer_str(ctx->w, "lost_events"),
+		.category = fxt_writer_str(ctx->w, TCFXT_CAT),
+		.name = fxt_writer_str(ctx->w, TCFXT_LOST_EVENTS),
 		.nargs = 2,
 		.args = args,
 	};
@@ -349,9 +350,9 @@ int map_convert(struct tracecmd_input *handle, int fd,
 			      strerror(errno));
 		goto out;
 	}
-	ctx.s_cpu = fxt_writer_str(ctx.w, MAP_ARG_CPU);
-	ctx.s_flags = fxt_writer_str(ctx.w, MAP_ARG_FLAGS);
-	ctx.s_preempt = fxt_writer_str(ctx.w, MAP_ARG_PREEMPT);
+	ctx.s_cpu = fxt_writer_str(ctx.w, TCFXT_ARG_CPU);
+	ctx.s_flags = fxt_writer_str(ctx.w, TCFXT_ARG_FLAGS);
+	ctx.s_preempt = fxt_writer_str(ctx.w, TCFXT_ARG_PREEMPT);
 	ctx.s_out_weight = fxt_writer_str(ctx.w, "outgoing_weight");
 	ctx.s_in_weight = fxt_writer_str(ctx.w, "incoming_weight");
 	ctx.s_weight = fxt_writer_str(ctx.w, "weight");

@@ -56,7 +56,7 @@ int map_counter_write(struct map_ctx *ctx, struct map_buffer *buf,
 	struct fxt_event ev = {
 		.type = FXT_EVENT_COUNTER,
 		.ts = rec->ts,
-		.category = fxt_writer_str(ctx->w, MAP_CAT_COUNTER),
+		.category = fxt_writer_str(ctx->w, TCFXT_CAT_COUNTER),
 		.name = me->name,
 		.nargs = 1,
 		.args = &arg,
@@ -76,7 +76,7 @@ int map_counter_write(struct map_ctx *ctx, struct map_buffer *buf,
 	if (!strcmp(me->event->name, "cpu_frequency")) {
 		struct fxt_arg fa[2] = {
 			{ .type = FXT_ARG_UINT32,
-			  .name = fxt_writer_str(ctx->w, "cpu"), .u32 = id },
+			  .name = fxt_writer_str(ctx->w, TCFXT_ARG_CPU), .u32 = id },
 			{ .type = FXT_ARG_UINT64,
 			  .name = fxt_writer_str(ctx->w, "value"), .u64 = v },
 		};

@@ -290,14 +290,16 @@ static int meta_read_v7(struct meta_cur *c, struct map_meta *m)
 			if (!p)
 				break;
 			if (oid == META_OPT_DONE) {
-				struct meta_cur d = { p, osize, 0, s.big };
+				struct meta_cur d = { .p = p, .len = osize,
+						   .big = s.big };
 
 				opt_off = osize >= 8 ? cur_num(&d, 8) : 0;
 				break;
 			}
 			if (oid >= META_OPT_HEADER_INFO &&
 			    oid <= META_OPT_PRINTK && osize >= 8) {
-				struct meta_cur d = { p, osize, 0, s.big };
+				struct meta_cur d = { .p = p, .len = osize,
+						   .big = s.big };
 
 				sec[oid] = cur_num(&d, 8);
 			}

@@ -15,7 +15,7 @@
  * rendering: "1200000" cannot be read back as a number without it).
  * Bytes the record holds past its fields (an EventHeader payload after
  * its six header fields, struct padding, anything but the zero padding
- * to 4 bytes) follow as one last argument, MAP_ARG_TRAILING, in the same
+ * to 4 bytes) follow as one last argument, TCFXT_ARG_TRAILING, in the same
  * "ARRAY[..]" text, so that fxt2dat restores the record whole.
  * Arguments beyond the format's 15 go to "<name>.cont" events right
  * after, on the same thread and timestamp.
@@ -213,8 +213,8 @@ static struct map_event *map_event_new(struct map_ctx *ctx,
 	me->keep = map_event_selected(ctx->opts, event);
 	me->category = map_intern(ctx, event->system, NULL);
 	me->name = map_intern(ctx, event->name, NULL);
-	me->cont_name = map_intern(ctx, event->name, MAP_CONT_SUFFIX);
-	me->trailing_name = map_intern(ctx, MAP_ARG_TRAILING, NULL);
+	me->cont_name = map_intern(ctx, event->name, TCFXT_CONT_SUFFIX);
+	me->trailing_name = map_intern(ctx, TCFXT_ARG_TRAILING, NULL);
 	fields = tep_event_common_fields(event);
 	map_event_extent(me, fields);
 	free(fields);
@@ -258,7 +258,7 @@ static struct map_event *map_event_new(struct map_ctx *ctx,
 		if (me->fields[i].has_text)
 			me->fields[i].text_name =
 				map_intern(ctx, me->fields[i].field->name,
-					   MAP_TEXT_SUFFIX);
+					   TCFXT_TEXT_SUFFIX);
 	map_sched_classify(me);
 	if (!me->special && map_counter_classify(me))
 		me->special = MAP_SPECIAL_COUNTER;

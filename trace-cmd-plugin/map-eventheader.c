@@ -737,7 +737,7 @@ int map_eventheader_write(struct map_ctx *ctx, struct map_buffer *buf,
 	buf_add(m, &m->text, ":", 1);
 	buf_utf8(m, &m->text, info->name, info->name_len, MAP_EH_STR_MAX);
 	name_len = m->text.len;
-	buf_str(m, &m->text, MAP_CONT_SUFFIX);
+	buf_str(m, &m->text, TCFXT_CONT_SUFFIX);
 
 	arg_int(m, "level", FXT_ARG_UINT32, info->level);
 	arg_int(m, "keyword", FXT_ARG_UINT64, info->tp.keyword);
@@ -771,7 +771,7 @@ int map_eventheader_write(struct map_ctx *ctx, struct map_buffer *buf,
 	ev.category = fxt_str_make(m->text.p, cat_len);
 	ev.name = fxt_str_make(m->text.p, name_len);
 	cont_name = fxt_str_make(m->text.p,
-				 name_len + sizeof(MAP_CONT_SUFFIX) - 1);
+				 name_len + sizeof(TCFXT_CONT_SUFFIX) - 1);
 	for (i = 0; i < m->nargs; i++) {
 		m->args[i].name.ptr = m->text.p + m->name_off[i];
 		if (m->args[i].type == FXT_ARG_STRING)

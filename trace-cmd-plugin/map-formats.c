@@ -31,6 +31,7 @@
 #include "fxt-input.h"
 #include "map-dat-meta.h"
 #include "map.h"
+#include "tcfxt.h"
 
 /* Room left for a text argument in one record, well under 32 KiB. */
 #define FMT_CHUNK	16000
@@ -131,14 +132,14 @@ static int fmts_write_text(struct map_ctx *ctx, uint64_t ts, const char *name,
 	struct fxt_event ev = {
 		.type = FXT_EVENT_INSTANT,
 		.ts = ts,
-		.category = fxt_writer_str(ctx->w, MAP_CAT_TRACE_CMD),
+		.category = fxt_writer_str(ctx->w, TCFXT_CAT),
 		.name = fxt_writer_str(ctx->w, name),
 		.args = args,
 	};
 	size_t off = 0, n;
 	int ret;
 
-	snprintf(cont, sizeof(cont), "%s%s", name, MAP_CONT_SUFFIX);
+	snprintf(cont, sizeof(cont), "%s%s", name, TCFXT_CONT_SUFFIX);
 	do {
 		n = len - off > FMT_CHUNK ? FMT_CHUNK : len - off;
 		args[nargs].type = FXT_ARG_STRING;
@@ -223,7 +224,7 @@ static int fmts_send_format(struct map_ctx *ctx, struct map_event *me,
 	a[2].type = FXT_ARG_UINT32;
 	a[2].name = fxt_writer_str(ctx->w, "id");
 	a[2].u32 = id;
-	return fmts_write_text(ctx, ts, "event_format", a, 3, "format",
+	return fmts_write_text(ctx, ts, TCFXT_EVENT_FORMAT, a, 3, "format",
 			       mf->text, mf->len);
 }
 
@@ -363,13 +364,13 @@ int map_formats_event(struct map_ctx *ctx, struct map_buffer *buf,
 					 "\n");
 	}
 	if (kal_len) {
-		ret = fmts_write_text(ctx, rec->ts, "kallsyms", a, 0, "text",
+		ret = fmts_write_text(ctx, rec->ts, TCFXT_KALLSYMS, a, 0, "text",
 				      f->text.buffer, kal_len);
 		if (ret < 0)
 			return ret;
 	}
 	if (f->text.len > kal_len)
-		ret = fmts_write_text(ctx, rec->ts, "printk", a, 0, "text",
+		ret = fmts_write_text(ctx, rec->ts, TCFXT_PRINTK, a, 0, "text",
 				      f->text.buffer + kal_len,
 				      f->text.len - kal_len);
 	return ret < 0 ? ret : 0;

@@ -94,7 +94,7 @@ static int atrace_write(struct map_ctx *ctx, struct tep_record *rec,
 	struct fxt_event ev = {
 		.ts = rec->ts,
 		.thread = *writer,
-		.category = fxt_writer_str(ctx->w, MAP_CAT_ATRACE),
+		.category = fxt_writer_str(ctx->w, TCFXT_CAT_ATRACE),
 		.name = fxt_str_make(at->name ? at->name : "",
 				     at->name_len),
 	};

@@ -17,6 +17,7 @@
 
 #include "fxt-input.h"
 #include "map.h"
+#include "tcfxt.h"
 
 static void opt_str(struct map_ctx *ctx, struct fxt_arg *a, unsigned int *n,
 		    const char *name, const char *val)
@@ -55,8 +56,8 @@ int map_options_write(struct map_ctx *ctx, struct map_buffer *buf,
 		.type = FXT_EVENT_INSTANT,
 		.ts = first_ts,
 		.thread = kernel,
-		.category = fxt_writer_str(ctx->w, MAP_CAT_TRACE_CMD),
-		.name = fxt_writer_str(ctx->w, "file_info"),
+		.category = fxt_writer_str(ctx->w, TCFXT_CAT),
+		.name = fxt_writer_str(ctx->w, TCFXT_FILE_INFO),
 		.args = a,
 	};
 	int ret;
@@ -87,7 +88,7 @@ int map_options_write(struct map_ctx *ctx, struct map_buffer *buf,
 	opt_str(ctx, a, &n, "text", tracecmd_get_cpustats(h));
 	if (!n)
 		return 0;
-	ev.name = fxt_writer_str(ctx->w, "cpustats");
+	ev.name = fxt_writer_str(ctx->w, TCFXT_CPUSTATS);
 	ev.nargs = n;
 	return fxt_write_event(ctx->w, &ev);
 }

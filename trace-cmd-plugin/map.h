@@ -19,24 +19,9 @@
 
 #include "fxt-input.h"
 #include "fxt-writer.h"
+#include "tcfxt.h"
 
-/* Argument names that are not fields; the report relies on them. */
-#define MAP_ARG_CPU		"cpu"		/* always the first argument */
-#define MAP_ARG_FLAGS		"common_flags"
-#define MAP_ARG_PREEMPT		"common_preempt_count"
-#define MAP_TEXT_SUFFIX		".text"		/* how -R shows a field */
-#define MAP_CONT_SUFFIX		".cont"		/* arguments past FXT_MAX_ARGS */
-/*
- * The record's bytes past its fields, as "ARRAY[xx, ...]", always the
- * last argument.  The '.' keeps it from ever naming a field (fields are
- * C identifiers) or a field's ".text".
- */
-#define MAP_ARG_TRAILING	"__trailing.bytes"
-
-/* Categories of records the mapping adds; ftrace systems are the others. */
-#define MAP_CAT_TRACE_CMD	"trace-cmd"	/* file_info, lost_events */
-#define MAP_CAT_ATRACE		"atrace"	/* B|E|C|S|F markers */
-#define MAP_CAT_COUNTER		"counter"
+/* The names the mapping writes besides the events' own: tcfxt.h. */
 
 enum map_field_kind {
 	MAP_FIELD_INT,		/* integer, kept with its size and sign */
@@ -62,7 +47,7 @@ struct map_event {
 	struct fxt_str		category;
 	struct fxt_str		name;
 	struct fxt_str		cont_name;
-	struct fxt_str		trailing_name;	/* MAP_ARG_TRAILING */
+	struct fxt_str		trailing_name;	/* TCFXT_ARG_TRAILING */
 	unsigned int		fixed_end;	/* end of the last fixed field */
 	unsigned int		nr_fields;
 	struct map_field	*fields;

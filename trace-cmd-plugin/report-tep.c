@@ -30,8 +30,8 @@
 #include "fxt-format.h"
 #include "fxt2dat.h"
 #include "report-tep.h"
+#include "tcfxt.h"
 
-#define CONT_SUFFIX	".cont"
 
 struct tep_usecs {
 	uint32_t	provider_id;
@@ -58,16 +58,14 @@ struct report_tep {
 
 static bool is_cont(const struct fxt_event *ev)
 {
-	size_t n = ev->name.len, k = sizeof(CONT_SUFFIX) - 1;
-
-	return ev->type == FXT_EVENT_INSTANT && n > k &&
-	       !memcmp(ev->name.ptr + n - k, CONT_SUFFIX, k);
+	return ev->type == FXT_EVENT_INSTANT &&
+	       tcfxt_has_suffix(ev->name, TCFXT_CONT_SUFFIX);
 }
 
 static bool is_trace_cmd(const struct fxt_event *ev)
 {
 	return ev->type == FXT_EVENT_INSTANT &&
-	       fxt_str_eq(ev->category, "trace-cmd");
+	       tcfxt_is_meta(ev->category);
 }
 
 static bool in_usecs(struct report_tep *t, uint32_t provider_id)
@@ -223,11 +221,11 @@ static int gather(struct report_tep *t, const char *path)
 		} else {
 			/* lost events are the second pass's */
 			cont = is_trace_cmd(ev) &&
-			       !fxt_str_eq(ev->name, "lost_events");
+			       !fxt_str_eq(ev->name, TCFXT_LOST_EVENTS);
 			if (!cont)
 				continue;
 			ret = feed(t, rd, &rec);
-			if (ret >= 0 && fxt_str_eq(ev->name, "file_info"))
+			if (ret >= 0 && fxt_str_eq(ev->name, TCFXT_FILE_INFO))
 				ret = note_file_info(t, &rec);
 		}
 		if (ret < 0)
@@ -344,8 +342,8 @@ int report_tep_take(struct report_tep *t, struct fxt_reader *rd,
 		return 0;
 	if (is_trace_cmd(ev)) {
 		/* the caller's: the header line and dropped-events lines */
-		if (fxt_str_eq(ev->name, "file_info") ||
-		    fxt_str_eq(ev->name, "lost_events"))
+		if (fxt_str_eq(ev->name, TCFXT_FILE_INFO) ||
+		    fxt_str_eq(ev->name, TCFXT_LOST_EVENTS))
 			return 0;
 		/* the rest is in the tep since the first pass */
 		t->skipping = true;
@@ -355,7 +353,7 @@ int report_tep_take(struct report_tep *t, struct fxt_reader *rd,
 	p = prov_of(t, rec->provider_id);
 	if (!p || !p->ftrace || !ev->nargs ||
 	    ev->args[0].type != FXT_ARG_UINT32 ||
-	    !fxt_str_eq(ev->args[0].name, "cpu"))
+	    !fxt_str_eq(ev->args[0].name, TCFXT_ARG_CPU))
 		return 0;
 	f = f2d_format_find(&t->ctx, ev->category.ptr, ev->category.len,
 			    ev->name.ptr, ev->name.len);

@@ -8,9 +8,7 @@
 #    mapping), the core linked in, only the libtracecmd plugin entry
 #    points exported.
 
-TC_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags libtracecmd libtraceevent 2>/dev/null)
-TC_LIBS		:= $(shell $(PKG_CONFIG) --libs libtracecmd libtraceevent 2>/dev/null)
-EXTRA_CFLAGS_trace-cmd-plugin = $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null) \
+EXTRA_CFLAGS_trace-cmd-plugin = $(JSON_CFLAGS) \
 		   $(TC_CFLAGS) -Iplugins \
 		   -DTRACE_FXT_PLUGIN_DIR='"$(TRACECMD_PLUGIN_INSTALL_DIR)"'
 
@@ -33,7 +31,7 @@ TC_PLUGIN_SRCS	:= $(wildcard trace-cmd-plugin/plugin-*.c) \
 TC_PLUGIN_OBJS	:= $(TC_PLUGIN_SRCS:.c=.o) plugins/eh-tep.o
 
 $(TRACE_FXT): $(TRACE_FXT_OBJS) $(CORE_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs json-c) \
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(JSON_LIBS) \
 		$(TC_LIBS) $(CORE_LIBS) -ldl -lm
 
 $(TC_PLUGIN): $(TC_PLUGIN_OBJS) $(CORE_LIB)
@@ -52,7 +50,7 @@ install-trace-fxt: $(TRACE_FXT) $(TC_PLUGIN)
 
 # The convert benchmark's floor: a bare tracecmd_iterate_events pass.
 TC_ITERATE	:= tests/bench/tc-iterate
-$(TC_ITERATE): tests/bench/tc-iterate.c | $(DEPS_STAMP)
+$(TC_ITERATE): tests/bench/tc-iterate.c
 	$(CC) $(ALL_CFLAGS) $(TC_CFLAGS) -o $@ $< $(TC_LIBS)
 
 ALL_TARGETS	+= $(TC_ITERATE)

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * tcfxt.h - the trace-cmd-in-FXT vocabulary.
+ *
+ * The converter (trace-cmd-plugin/map-*.c) writes a trace.dat as FXT with
+ * a few names of its own: metadata instants that carry what the .dat's
+ * headers held, suffixes that tie extra records and arguments to an
+ * event, bookkeeping arguments that only the exact round trip needs.
+ * Every reader that recognises a converted file (trace-fxt report, the
+ * FXT -> .dat direction, the KernelShark plugin) asks this header, and
+ * trace-cmd-plugin/MAPPING.md describes what it spells.  Nothing else in
+ * the tree spells these names.
+ */
+#ifndef _TCFXT_H
+#define _TCFXT_H
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "fxt-format.h"
+
+/*
+ * Category of the converter's metadata instants, on thread (0, 0).  A
+ * provider whose first event is TCFXT_CAT/TCFXT_FILE_INFO was written by
+ * the converter; everything below is only meaningful in such a provider.
+ */
+#define TCFXT_CAT		"trace-cmd"
+#define TCFXT_FILE_INFO		"file_info"	/* first event: the .dat's header */
+#define TCFXT_CPUSTATS		"cpustats"	/* the .dat's CPUSTAT option */
+#define TCFXT_LOST_EVENTS	"lost_events"	/* events the ring buffer lost */
+#define TCFXT_EVENT_FORMAT	"event_format"	/* one event's format file */
+#define TCFXT_KALLSYMS		"kallsyms"	/* /proc/kallsyms lines used */
+#define TCFXT_PRINTK		"printk"	/* printk_formats lines used */
+
+/* Categories of the records the converter adds for viewers. */
+#define TCFXT_CAT_ATRACE	"atrace"	/* B|E|C|S|F trace_marker writes */
+#define TCFXT_CAT_COUNTER	"counter"	/* counter-like events */
+
+/* Argument names that are not fields of the event's format. */
+#define TCFXT_ARG_CPU		"cpu"		/* always the first argument */
+#define TCFXT_ARG_FLAGS		"common_flags"
+#define TCFXT_ARG_PREEMPT	"common_preempt_count"
+/*
+ * The record's bytes past its fields, as "ARRAY[xx, ...]", always the
+ * last argument.  The '.' keeps it from ever naming a field (fields are
+ * C identifiers) or a field's TCFXT_TEXT_SUFFIX.
+ */
+#define TCFXT_ARG_TRAILING	"__trailing.bytes"
+
+/* FIELD + TCFXT_TEXT_SUFFIX: how trace-cmd report -R shows FIELD. */
+#define TCFXT_TEXT_SUFFIX	".text"
+/*
+ * NAME + TCFXT_CONT_SUFFIX: an instant right after event NAME, on the same
+ * thread at the same time, holding its arguments past FXT_MAX_ARGS.
+ */
+#define TCFXT_CONT_SUFFIX	".cont"
+
+/* The .dat system of events that came from FXT of other producers. */
+#define TCFXT_SYSTEM_FXT	"fxt"
+
+/**
+ * tcfxt_has_suffix() - whether @s ends in @suffix (and has more before it)
+ * @s: the name to test
+ * @suffix: NUL-terminated suffix, one of TCFXT_*_SUFFIX
+ */
+static inline bool tcfxt_has_suffix(struct fxt_str s, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return s.len > n && !memcmp(s.ptr + s.len - n, suffix, n);
+}
+
+/**
+ * tcfxt_is_meta() - whether an event's category is the converter's own
+ * @category: the event's category
+ */
+static inline bool tcfxt_is_meta(struct fxt_str category)
+{
+	return fxt_str_eq(category, TCFXT_CAT);
+}
+
+#endif /* _TCFXT_H */
