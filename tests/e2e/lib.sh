@@ -1,16 +1,43 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Shared helpers of the end-to-end scripts: every check prints one
-# "ok - ..." or "not ok - ..." line that tests/run-tests.sh counts.
+# "ok - ..." or "not ok - ..." line that tests/run-tests.sh counts, and a
+# check left out for want of optional data prints "# skip: why".
+#
+# A script starts with `e2e_plan N` (the fewest checks it makes when
+# everything it needs is there) and ends with e2e_exit, which fails the
+# script when fewer checks than planned ran and were not skipped.
 
 TOP=${TOP_SRCDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 TRACE_FXT=$TOP/trace-cmd-plugin/trace-fxt
-SAMPLES=${SAMPLES:-$TOP/../shared/samples}
+# The project's own recordings (always there) and the optional data that
+# may stand beside the clone (LinuxTracepoints' vectors, third-party FXT,
+# larger recordings): a check that needs the latter skips without it.
+SAMPLES=$TOP/samples
+SHARED_SAMPLES=${SHARED_SAMPLES:-$TOP/../shared/samples}
 E2E_FAILED=0
+E2E_CHECKS=0
+E2E_SKIPS=0
+E2E_PLAN=0
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-ok() { echo "ok - $*"; }
-not_ok() { echo "not ok - $*"; E2E_FAILED=1; }
+ok() { echo "ok - $*"; E2E_CHECKS=$((E2E_CHECKS + 1)); }
+not_ok() { echo "not ok - $*"; E2E_FAILED=1; E2E_CHECKS=$((E2E_CHECKS + 1)); }
+# skip WHY [N]: N planned checks (default 1) are left out for want of
+# optional data; never for a failure.
+skip() {
+	echo "# skip: $1"
+	E2E_SKIPS=$((E2E_SKIPS + ${2:-1}))
+}
+# shared_sample NAME [N]: sets SHARED to ../shared/samples/NAME and
+# succeeds when it is there; otherwise skips N checks (default 1) and
+# fails.  Use: if shared_sample x.dat 3; then ... "$SHARED" ...; fi
+shared_sample() {
+	SHARED=$SHARED_SAMPLES/$1
+	[ -r "$SHARED" ] && return 0
+	skip "no $SHARED (optional data beside the clone)" "${2:-1}"
+	return 1
+}
 # check "what was checked" command...: ok when the command succeeds; its
 # output is shown only when it fails.
 check() {
@@ -22,4 +49,12 @@ check() {
 		not_ok "$what"
 	fi
 }
-e2e_exit() { exit $E2E_FAILED; }
+e2e_plan() { E2E_PLAN=$1; }
+e2e_exit() {
+	local need=$((E2E_PLAN - E2E_SKIPS))
+
+	if [ "$E2E_CHECKS" -lt "$need" ]; then
+		not_ok "$(basename "$0"): $E2E_CHECKS checks ran, at least $need planned ($E2E_PLAN less $E2E_SKIPS skipped)"
+	fi
+	exit $E2E_FAILED
+}
