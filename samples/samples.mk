@@ -8,6 +8,21 @@ $(SAMPLE_GEN): samples/fxt-sample.o $(CORE_LIB)
 ALL_TARGETS	+= $(SAMPLE_GEN)
 CLEAN_FILES	+= $(SAMPLE_GEN) samples/*.fxt $(DEMO_FXT) $(DEMO_BACK)
 
+# The uncompressed v7 and the v6 form of the sched recording, made by
+# trace-cmd itself (samples/record.sh records the zstd original).
+SAMPLE_DATS	:= samples/sched.dat samples/sched-v6.dat
+samples/sched.dat: samples/sched-zstd.dat
+	@trace-cmd convert -i $< -o $@.tmp --compression none > $@.log 2>&1 \
+		|| { cat $@.log; rm -f $@.log; exit 1; }
+	@rm -f $@.log; mv $@.tmp $@
+samples/sched-v6.dat: samples/sched-zstd.dat
+	@trace-cmd convert -i $< -o $@.tmp --file-version 6 > $@.log 2>&1 \
+		|| { cat $@.log; rm -f $@.log; exit 1; }
+	@rm -f $@.log; mv $@.tmp $@
+
+ALL_TARGETS	+= $(SAMPLE_DATS)
+CLEAN_FILES	+= $(SAMPLE_DATS)
+
 # The README's first command: the main job on a bundled sample - a real
 # recording (sched, irq, timer events and atrace-style trace_marker
 # writes) converted to FXT, checked, and shown as trace-cmd would.
@@ -31,7 +46,7 @@ demo: all
 	@trace-cmd report -R $(DEMO_BACK) > $(DEMO_BACK).back.txt 2>/dev/null
 	@if cmp -s $(DEMO_BACK).orig.txt $(DEMO_BACK).back.txt; then \
 		echo "   identical: $$(wc -l < $(DEMO_BACK).orig.txt) lines"; \
-	else echo "   they differ"; fi
+	else echo "   they differ"; exit 1; fi
 	@rm -f $(DEMO_BACK).orig.txt $(DEMO_BACK).back.txt
 	@echo "== open $(DEMO_FXT) in Perfetto (ui.perfetto.dev) or with:"
 	@echo "   kernelshark -p $(KS_PLUGIN) $(DEMO_FXT)"

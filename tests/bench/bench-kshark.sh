@@ -6,16 +6,13 @@
 # trace of at least 500k events, loaded in the same process, warm cache.
 # Aim: the .fxt in at most half the time of the .dat.
 #
-#   BENCH_DAT=trace.dat   use this recording (default: record one once,
-#                         as root, into /tmp/trace-fxt-bench.dat)
+#   BENCH_DAT=trace.dat   use this recording (default: the kmem-heavy one
+#                         tests/bench/lib.sh records once, as root)
 #   BENCH_REPS=N          loads per file (default 7)
 set -uo pipefail
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
 PLUGIN=$TOP/kernelshark-plugin/plugin-fxt.so
 LOADER=$TOP/tests/bench/bench-kshark-load
-TRACE_FXT=$TOP/trace-cmd-plugin/trace-fxt
-RECORD=$TOP/../shared/tools/record-sample.sh
-DAT=${BENCH_DAT:-/tmp/trace-fxt-bench.dat}
 REPS=${BENCH_REPS:-7}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -25,16 +22,8 @@ for f in "$PLUGIN" "$LOADER"; do
 	[ -e "$f" ] || { echo "bench-kshark: $f not built (make)"; exit 1; }
 done
 
-# A busy few seconds of sched, irq, timer and syscall events.
-if [ ! -s "$DAT" ]; then
-	if [ "$(id -u)" -ne 0 ] || [ ! -x "$RECORD" ]; then
-		echo "bench-kshark: no $DAT and cannot record one (needs root and $RECORD)"
-		exit 0
-	fi
-	echo "recording $DAT ..."
-	BUFFER_KB=65536 "$RECORD" "$DAT" 6 sched irq timer raw_syscalls \
-		>/dev/null 2>&1 || { echo "bench-kshark: recording failed"; exit 0; }
-fi
+DAT=${BENCH_DAT:-$(bench_record bench-kmem)}
+[ -n "$DAT" ] || { echo "bench-kshark: skipped, no recording"; exit 0; }
 
 FXT=$TMP/bench.fxt
 if [ -x "$TRACE_FXT" ] && "$TRACE_FXT" convert "$DAT" -o "$FXT" -q \
@@ -61,7 +50,7 @@ awk -v same="$same" -v dat="$(basename "$DAT")" '
 		       v[2, "entries"], v[2, "best_ms"], v[2, "median_ms"])
 		r = v[2, "best_ms"] / v[1, "best_ms"]
 		m = v[2, "median_ms"] / v[1, "median_ms"]
-		printf("ratio .fxt/.dat: %.2fx best, %.2fx median (aim <= 0.50x)%s\n",
+		printf("ratio .fxt/.dat: %.2fx best, %.2fx median (aim <= 0.40x)%s\n",
 		       r, m, same == "yes" ? "" : " [different traces]")
 		if (v[1, "entries"] < 500000)
 			print "NOTE: fewer than 500k events in the .dat"

@@ -8,14 +8,45 @@ BENCH_DIR=${BENCH_DIR:-/tmp/trace-fxt-bench}
 RUNS=${BENCH_RUNS:-3}
 export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
 
-# bench_input: the trace the scripts after bench-convert.sh measure: the
-# recording it keeps in $BENCH_DIR (or BENCH_DAT=file), else the shared
-# sched-irq-timer sample; prints its path, or nothing if there is none.
-bench_input() {
-	local dat=${BENCH_DAT:-$BENCH_DIR/convert-big.dat}
+RECORD=$TOP/samples/record.sh
+ITERATE=$TOP/tests/bench/tc-iterate
+BENCH_MIN_EVENTS=500000
 
-	[ -s "$dat" ] || dat=$TOP/../shared/samples/sched-irq-timer.dat
-	[ -s "$dat" ] && echo "$dat"
+# bench_record NAME: print the path of $BENCH_DIR/NAME.dat, a recording of
+# samples/record.sh's NAME workload with at least BENCH_MIN_EVENTS events,
+# made now (root and tracefs needed) unless an earlier run left one; or
+# print nothing and say on stderr why there is none.
+bench_record() {
+	local dat=$BENCH_DIR/$1.dat rounds
+
+	mkdir -p "$BENCH_DIR" || return 1
+	for rounds in 300 600 1200; do
+		if [ -s "$dat" ] && [ "$("$ITERATE" "$dat" 2>/dev/null || echo 0)" \
+			-ge $BENCH_MIN_EVENTS ]; then
+			echo "$dat"
+			return 0
+		fi
+		if [ "$(id -u)" -ne 0 ]; then
+			echo "no $dat: recording it needs root" >&2
+			return 1
+		fi
+		echo "recording $dat ($1, $rounds rounds)..." >&2
+		ROUNDS=$rounds "$RECORD" "$1" "$dat" > /dev/null 2>&1 || {
+			echo "no $dat: samples/record.sh $1 failed" >&2
+			return 1
+		}
+	done
+	echo "$dat"
+}
+
+# bench_input: the trace the scripts measure: BENCH_DAT=file, else the
+# sched-heavy recording; prints its path, or nothing if there is none.
+bench_input() {
+	if [ -n "${BENCH_DAT:-}" ]; then
+		echo "$BENCH_DAT"
+	else
+		bench_record bench-sched
+	fi
 }
 
 # best CMD...: run CMD $RUNS times (output discarded) and print the best

@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Record the project's sample trace.dat files on this machine's kernel.
+#
+# trace-cmd 3.1.6 "record" cannot run here (the kernel refuses the
+# function-tracer files it opens), so events are enabled through tracefs
+# and the buffers saved with "trace-cmd extract" (a v7 file, zstd
+# sections).  The v6 and uncompressed v7 forms the tests also read are
+# made from sched-zstd.dat by "trace-cmd convert" (samples/samples.mk).
+# Needs root and tracefs.
+#
+# usage: samples/record.sh SAMPLE OUT.dat
+#   atrace-markers  sched/task/power events of its own workload, which
+#                   writes trace_marker lines in the atrace convention
+#                   (B|E|C|S|F) and plain text (the demo's sample)
+#   net-events      every net event and sched_switch while HTTP requests
+#                   go over loopback (up to 19 fields an event)
+#   lost-events     sched/irq/timer events into a 4 KB buffer: the ring
+#                   buffer drops events and says so
+#   sched-zstd      sched, irq and timer events of the whole machine
+#   two-buffers     the same in the top buffer and an instance "second"
+#   threads         a 4-thread Python process whose threads write atrace
+#                   slices with their process id; task, fork, exec and
+#                   exit events; record-tgid on (OUT's .tgids: saved_tgids)
+#   bench-sched     sched, irq, timer events and syscalls of the whole
+#                   machine, 64 MB a CPU (make bench; ROUNDS=, default 300)
+#   bench-kmem      kmem events and syscalls likewise (make bench)
+set -euo pipefail
+sample=${1:?usage: record.sh SAMPLE OUT.dat}
+out=${2:?usage: record.sh SAMPLE OUT.dat}
+T=/sys/kernel/tracing
+[ -e $T/events ] || mount -t tracefs nodev $T
+
+# buf_setup DIR KB EVENT...: an empty, stopped buffer with these events.
+buf_setup() {
+	local dir=$1 kb=$2 e
+	shift 2
+	echo 0 > "$dir/tracing_on"
+	echo > "$dir/trace"
+	echo 0 > "$dir/events/enable"
+	for e in "$@"; do
+		[ -e "$dir/events/$e/enable" ] && echo 1 > "$dir/events/$e/enable"
+	done
+	echo "$kb" > "$dir/buffer_size_kb"
+}
+
+# own_workload: only this shell and its children are traced.
+own_workload() {
+	echo 1 > $T/options/event-fork
+	echo $$ > $T/set_event_pid
+}
+
+cleanup() {
+	echo 0 > $T/tracing_on
+	echo 0 > $T/events/enable
+	echo > $T/set_event_pid
+	echo 0 > $T/options/event-fork
+	echo 0 > $T/options/record-tgid
+	echo 1408 > $T/buffer_size_kb
+	[ ! -d $T/instances/second ] || rmdir $T/instances/second
+}
+trap cleanup EXIT
+
+busy() { # N: N rounds of ordinary work (about 15 ms each) with markers
+	local i=0
+	while [ $i -lt "$1" ]; do
+		ls -la /usr/lib > /dev/null
+		cat /proc/cpuinfo > /dev/null
+		echo "sample marker $i" > $T/trace_marker
+		i=$((i + 1))
+		sleep 0.01
+	done
+}
+
+markers() {
+	local i
+	for i in 1 2 3 4 5; do
+		echo "B|$$|frame $i" > $T/trace_marker
+		ls /usr/lib > /dev/null
+		echo "C|$$|queue depth|$((i * 3))" > $T/trace_marker
+		echo "S|$$|request|$i" > $T/trace_marker
+		sleep 0.01
+		echo "E|$$" > $T/trace_marker
+		echo "F|$$|request|$i" > $T/trace_marker
+		echo "plain text marker $i" > $T/trace_marker
+	done
+}
+
+threads() { # a process of 4 threads, each writing B/E slices as atrace does
+	python3 - <<'EOF'
+import os, threading, time
+T = "/sys/kernel/tracing/trace_marker"
+pid = os.getpid()
+def work(n):
+    tid = threading.get_native_id()
+    with open(f"/proc/self/task/{tid}/comm", "w") as c:
+        c.write(f"worker-{n}" if n < 3 else "threads-main")
+    with open(T, "w", buffering=1) as m:
+        for i in range(3):
+            m.write(f"B|{pid}|worker {n} step {i}\n")
+            sum(range(20000))
+            time.sleep(0.002)
+            m.write(f"E|{pid}\n")
+        m.write(f"C|{pid}|done|{n}\n")
+ts = [threading.Thread(target=work, args=(n,), name=f"worker-{n}")
+      for n in range(3)]
+for t in ts:
+    t.start()
+work(3)
+for t in ts:
+    t.join()
+EOF
+}
+
+net() {
+	python3 -m http.server 18765 --bind 127.0.0.1 > /dev/null 2>&1 &
+	local srv=$! i
+	sleep 0.5
+	echo 1 > $T/tracing_on
+	for i in 1 2 3; do
+		python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:18765/').read()"
+	done
+	echo 0 > $T/tracing_on
+	kill $srv
+}
+
+case $sample in
+atrace-markers)
+	buf_setup $T 1024 sched/sched_switch sched/sched_waking \
+		sched/sched_wakeup sched/sched_process_fork \
+		sched/sched_process_exec task power/cpu_idle power/cpu_frequency
+	own_workload
+	echo 1 > $T/tracing_on
+	markers
+	;;
+net-events)
+	buf_setup $T 1024 net sched/sched_switch
+	net
+	;;
+lost-events)
+	buf_setup $T 4 sched irq timer
+	echo 1 > $T/tracing_on
+	busy 40
+	;;
+sched-zstd)
+	buf_setup $T 1024 sched irq timer
+	echo 1 > $T/tracing_on
+	busy 40
+	;;
+two-buffers)
+	mkdir -p $T/instances/second
+	buf_setup $T 1024 sched irq timer
+	buf_setup $T/instances/second 1024 sched irq timer
+	echo 1 > $T/instances/second/tracing_on
+	echo 1 > $T/tracing_on
+	busy 20
+	echo 0 > $T/instances/second/tracing_on
+	;;
+threads)
+	buf_setup $T 1024 sched task sched/sched_process_fork \
+		sched/sched_process_exec sched/sched_process_exit
+	echo 1 > $T/options/record-tgid
+	own_workload
+	echo 1 > $T/tracing_on
+	threads
+	;;
+bench-sched)
+	buf_setup $T 65536 sched irq timer raw_syscalls
+	echo 1 > $T/tracing_on
+	busy "${ROUNDS:-300}"
+	;;
+bench-kmem)
+	buf_setup $T 65536 kmem raw_syscalls
+	echo 1 > $T/tracing_on
+	busy "${ROUNDS:-300}"
+	;;
+*)
+	echo "record.sh: no sample named $sample" >&2
+	exit 2
+	;;
+esac
+echo 0 > $T/tracing_on
+case $sample in
+two-buffers)	trace-cmd extract -t -B second -o "$out" > /dev/null ;;
+*)		trace-cmd extract -o "$out" > /dev/null ;;
+esac
+[ "$sample" != threads ] || cp $T/saved_tgids "${out%.dat}.tgids"
+echo "$out: $(trace-cmd report "$out" 2>/dev/null | wc -l) lines in trace-cmd report"
