@@ -7,8 +7,8 @@ CORE_SRCS	:= $(wildcard common/*.c)
 CORE_OBJS	:= $(CORE_SRCS:.c=.o)
 CORE_LIB	:= common/libfxt.a
 # What a program linking $(CORE_LIB) adds after it: the .dat writer
-# compresses with libzstd.
-CORE_LIBS	:= -lzstd
+# compresses with libzstd; FXT streams use zlib and libzstd.
+CORE_LIBS	:= -lzstd -lz
 
 $(CORE_LIB): $(CORE_OBJS)
 	$(AR) rcs $@ $^

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "fxt-reader.h"
+#include "fxt-zio.h"
 
 #define STR_CHUNK_BITS	4
 #define STR_CHUNK	(1u << STR_CHUNK_BITS)
@@ -65,6 +66,8 @@ struct fxt_reader {
 	int			fd;
 	bool			own_fd;
 	bool			eof;
+	bool			sniffed;	/* compression looked for */
+	struct fxt_zin		*zin;		/* gzip or zstd input */
 	uint8_t			*buf;
 	size_t			cap;
 	size_t			len;
@@ -1062,6 +1065,45 @@ static int do_large(struct fxt_reader *r, struct cursor *c, uint64_t h,
 /* ---- input ----------------------------------------------------------- */
 
 /*
+ * The stream's next bytes: the file's own, or what a gzip or zstd input
+ * decompresses to (told by its first bytes, whatever its name).
+ */
+static ssize_t src_read(struct fxt_reader *r, void *buf, size_t n)
+{
+	ssize_t got;
+
+	if (r->zin)
+		return fxt_zin_read(r->zin, buf, n);
+	got = read(r->fd, buf, n);
+	if (got < 0)
+		return -errno;
+	if (!r->sniffed) {
+		enum fxt_zip kind;
+
+		/* a pipe may deliver the magic in pieces */
+		while (got < FXT_ZIP_MAGIC_LEN && (size_t)got < n) {
+			ssize_t more = read(r->fd, (uint8_t *)buf + got,
+					    n - (size_t)got);
+
+			if (more < 0 && errno == EINTR)
+				continue;
+			if (more <= 0)
+				break;
+			got += more;
+		}
+		r->sniffed = true;
+		kind = fxt_zip_detect(buf, (size_t)got);
+		if (kind != FXT_ZIP_NONE) {
+			r->zin = fxt_zin_create(r->fd, kind, buf, (size_t)got);
+			if (!r->zin)
+				return -ENOMEM;
+			return fxt_zin_read(r->zin, buf, n);
+		}
+	}
+	return got;
+}
+
+/*
  * Make @need bytes from offset r->off addressable; returns a pointer to
  * them, or NULL with *have set to what the input still holds.
  */
@@ -1093,11 +1135,16 @@ stream_at(struct fxt_reader *r, uint64_t need, uint64_t *have)
 			r->buf = nb;
 			r->cap = ncap;
 		}
-		n = read(r->fd, r->buf + r->len, r->cap - r->len);
+		n = src_read(r, r->buf + r->len, r->cap - r->len);
+		if (n == -EINTR)
+			continue;
 		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			fail(r, -EIO, r->off, "read error: %s", strerror(errno));
+			if (n == -EBADMSG)
+				fail(r, -EBADMSG, r->off, "%s",
+				     fxt_zin_error(r->zin));
+			else
+				fail(r, -EIO, r->off, "read error: %s",
+				     strerror((int)-n));
 			*have = 0;
 			return NULL;
 		}
@@ -1318,6 +1365,12 @@ struct fxt_reader *fxt_reader_open(const char *path, unsigned int flags)
 		void *map = mmap(NULL, (size_t)st.st_size, PROT_READ,
 				 MAP_PRIVATE, fd, 0);
 
+		/* compressed: decompressed as a stream, never whole */
+		if (map != MAP_FAILED &&
+		    fxt_zip_detect(map, (size_t)st.st_size) != FXT_ZIP_NONE) {
+			munmap(map, (size_t)st.st_size);
+			map = MAP_FAILED;
+		}
 		if (map != MAP_FAILED) {
 			close(fd);
 			madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
@@ -1360,6 +1413,7 @@ void fxt_reader_close(struct fxt_reader *r)
 	free(r->prov_slots);
 	if (r->map)
 		munmap(r->map, r->size);
+	fxt_zin_destroy(r->zin);
 	if (r->own_fd)
 		close(r->fd);
 	free(r->buf);

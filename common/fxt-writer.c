@@ -16,6 +16,7 @@
 
 #include "fxt-intern.h"
 #include "fxt-writer.h"
+#include "fxt-zio.h"
 
 #define BUF_SIZE		(256u * 1024)
 #define NR_STR_SLOTS		(FXT_MAX_STRING_INDEX + 1)	/* 0 unused */
@@ -72,6 +73,7 @@ struct wprov {
 struct fxt_writer {
 	int			fd;
 	FILE			*fp;
+	struct fxt_zout		*zout;		/* gzip or zstd output */
 	unsigned int		flags;
 	bool			be;
 	int			err;
@@ -134,6 +136,8 @@ static int out_write(struct fxt_writer *w, const void *p, size_t n)
 {
 	const uint8_t *b = p;
 
+	if (w->zout)
+		return fxt_zout_write(w->zout, p, n);
 	if (w->fp) {
 		if (fwrite(b, 1, n, w->fp) != n)
 			return -(errno ? errno : EIO);
@@ -868,6 +872,20 @@ static struct fxt_writer *writer_create(int fd, FILE *fp, unsigned int flags)
 #endif
 	w->buf = malloc(BUF_SIZE);
 	w->in = fxt_intern_create();
+	if (flags & (FXT_WRITER_GZIP | FXT_WRITER_ZSTD)) {
+		if (fd < 0 || (flags & FXT_WRITER_GZIP && flags & FXT_WRITER_ZSTD)) {
+			fxt_writer_close(w);
+			errno = EINVAL;
+			return NULL;
+		}
+		w->zout = fxt_zout_create(fd, flags & FXT_WRITER_GZIP ?
+					  FXT_ZIP_GZIP : FXT_ZIP_ZSTD);
+		if (!w->zout) {
+			fxt_writer_close(w);
+			errno = ENOMEM;
+			return NULL;
+		}
+	}
 	/* Records before any provider go to an anonymous one, id 0. */
 	w->cur = w->buf && w->in ? prov_get(w, 0, false) : NULL;
 	if (!w->cur) {
@@ -897,6 +915,12 @@ int fxt_writer_close(struct fxt_writer *w)
 	if (!w)
 		return 0;
 	ret = w->buf ? fxt_writer_flush(w) : 0;
+	if (w->zout) {
+		int zret = fxt_zout_close(w->zout);
+
+		if (!ret)
+			ret = zret;
+	}
 	for (i = 0; i < w->nprovs; i++)
 		prov_free(w->provs[i]);
 	free(w->provs);

@@ -47,6 +47,10 @@ enum fxt_writer_flags {
 	FXT_WRITER_INLINE_THREADS	= 1 << 1,
 	/* Never use the string table for .id = 0 strings. */
 	FXT_WRITER_INLINE_STRINGS	= 1 << 2,
+	/* Compress the output as one gzip member, or one zstd stream (an
+	 * fd writer only; see fxt-zio.h). */
+	FXT_WRITER_GZIP			= 1 << 3,
+	FXT_WRITER_ZSTD			= 1 << 4,
 };
 
 /*

@@ -19,10 +19,10 @@ KS_PLUGIN_DIR	?= $(LIBDIR)/kernelshark/plugins
 # core and everything else stay hidden.
 $(KS_PLUGIN): $(KS_PLUGIN_OBJS) $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -shared -Wl,-z,defs -o $@ $(KS_PLUGIN_OBJS) \
-		$(CORE_LIB) $(KS_LIBS) -lm
+		$(CORE_LIB) $(CORE_LIBS) $(KS_LIBS) -lm
 
 $(KS_SAMPLE): $(KS_SAMPLE_OBJS) $(CORE_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ -lm
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CORE_LIBS) -lm
 
 # Unit tests that drive the real libkshark with the built plugin.
 tests/unit/test-kshark-%.o: tests/unit/test-kshark-%.c
@@ -31,7 +31,7 @@ tests/unit/test-kshark-%.o: tests/unit/test-kshark-%.c
 tests/unit/test-kshark-%: tests/unit/test-kshark-%.o tests/unit/unit.o \
 			  $(CORE_LIB) $(KS_PLUGIN)
 	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(CORE_LIB) \
-		-lcunit $(KS_LIBS) -lm
+		$(CORE_LIBS) -lcunit $(KS_LIBS) -lm
 
 # The benchmark's loader times kshark_open + kshark_load_entries; it
 # needs libkshark, so it has its own rule (the shorter stem wins).

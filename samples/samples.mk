@@ -3,7 +3,7 @@
 
 SAMPLE_GEN	:= samples/fxt-sample
 $(SAMPLE_GEN): samples/fxt-sample.o $(CORE_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $^
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CORE_LIBS)
 
 ALL_TARGETS	+= $(SAMPLE_GEN)
 CLEAN_FILES	+= $(SAMPLE_GEN) samples/*.fxt $(DEMO_FXT) $(DEMO_BACK)

@@ -28,6 +28,7 @@
 
 #include "fxt-format.h"
 #include "fxt-input.h"
+#include "fxt-zio.h"
 #include "fxt2dat.h"
 #include "trace-fxt.h"
 
@@ -334,7 +335,7 @@ static int convert(struct convert_args *a, struct fxt_input_req *req)
 {
 	struct tracecmd_input *handle;
 	struct out_file out;
-	int ret, err;
+	int ret, err, zip;
 
 	if (!file_has_magic(a->in, "\x17\x08\x44tracing", 10, &err)) {
 		if (err) {
@@ -342,7 +343,10 @@ static int convert(struct convert_args *a, struct fxt_input_req *req)
 				      strerror(err));
 			return 1;
 		}
-		if (file_has_magic(a->in, "\x10\x00\x04\x46\x78\x54\x16\x00",
+		/* gzip or zstd: FXT inside, or the FXT reader says why not */
+		if (file_has_magic(a->in, "\x1f\x8b", 2, &err) ||
+		    file_has_magic(a->in, "\x28\xb5\x2f\xfd", 4, &err) ||
+		    file_has_magic(a->in, "\x10\x00\x04\x46\x78\x54\x16\x00",
 				   8, &err) ||
 		    file_has_magic(a->in, "\x00\x16\x54\x78\x46\x04\x00\x10",
 				   8, &err))
@@ -371,6 +375,15 @@ static int convert(struct convert_args *a, struct fxt_input_req *req)
 		return 1;
 	}
 
+	zip = a->compression ? fxt_zip_parse(a->compression) :
+			       (int)fxt_zip_from_name(a->out);
+	if (zip < 0) {
+		trace_fxt_err("compression '%s': none, gzip or zstd",
+			      a->compression);
+		tracecmd_close(handle);
+		return 2;
+	}
+	req->opts.compress = (unsigned int)zip;
 	if (out_open(&out, a->out)) {
 		tracecmd_close(handle);
 		return 1;
@@ -418,6 +431,7 @@ int cmd_convert(int argc, char **argv)
 		{ "progress",	no_argument,	   NULL, 'p' },
 		{ "quiet",	no_argument,	   NULL, 'q' },
 		{ "compression", required_argument, NULL, 'z' },
+		{ "compress",	no_argument,	   NULL, 'Z' },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -474,6 +488,9 @@ int cmd_convert(int argc, char **argv)
 			break;
 		case 'z':
 			a.compression = optarg;
+			break;
+		case 'Z':
+			a.compression = "gzip";
 			break;
 		default:
 			return trace_fxt_usage("convert");

@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #define FXT_INPUT_MAGIC		0x46585449U	/* "FXTI" */
-#define FXT_INPUT_ABI		2
+#define FXT_INPUT_ABI		3
 #define FXT_INPUT_PLUGIN_NAME	"trace-fxt-input.so"
 
 /*
@@ -67,6 +67,7 @@ struct fxt_input_opts {
 	uint64_t	start_ts;	/* keep events with start <= ts <= end */
 	uint64_t	end_ts;
 	bool		progress;	/* percentage on stderr */
+	unsigned int	compress;	/* enum fxt_zip of fxt-zio.h */
 	/* the .dat itself: its format texts, which libtracecmd drops */
 	const char	*path;
 };

@@ -19,6 +19,7 @@
 
 #include "fxt-input.h"
 #include "map.h"
+#include "fxt-zio.h"
 #include "tcfxt.h"
 
 void map_set_error(struct map_ctx *ctx, int err, const char *fmt, ...)
@@ -31,6 +32,19 @@ void map_set_error(struct map_ctx *ctx, int err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(ctx->errbuf, ctx->errlen, fmt, ap);
 	va_end(ap);
+}
+
+/* The writer's flags for what the host asked of the output. */
+static unsigned int map_writer_flags(const struct fxt_input_opts *o)
+{
+	switch (o->compress) {
+	case FXT_ZIP_GZIP:
+		return FXT_WRITER_GZIP;
+	case FXT_ZIP_ZSTD:
+		return FXT_WRITER_ZSTD;
+	default:
+		return 0;
+	}
 }
 
 static bool map_buffer_selected(const struct fxt_input_opts *o,
@@ -344,7 +358,7 @@ int map_convert(struct tracecmd_input *handle, int fd,
 		goto out;
 	}
 
-	ctx.w = fxt_writer_create_fd(fd, 0);
+	ctx.w = fxt_writer_create_fd(fd, map_writer_flags(opts));
 	if (!ctx.w) {
 		map_set_error(&ctx, -errno, "cannot start the FXT writer: %s",
 			      strerror(errno));

@@ -11,10 +11,11 @@
 
 static const struct trace_fxt_cmd commands[] = {
 	{ "convert", "IN.dat -o OUT.fxt [-e SYS:EVENT,..] [-B BUFFER,..] "
-	  "[--cpu LIST] [--start SECS] [--end SECS] [--progress] [-q] | "
+	  "[--cpu LIST] [--start SECS] [--end SECS] [--progress] [-q] "
+	  "[--compression none|gzip|zstd | --compress] | "
 	  "IN.fxt -o OUT.dat [--compression none|zstd] [-q]",
-	  "convert a trace-cmd .dat to FXT (trace-cmd input plugin), "
-	  "or FXT to a .dat",
+	  "convert a trace-cmd .dat to FXT (trace-cmd input plugin; gzip "
+	  "or zstd for -o *.gz/*.zst or as asked), or FXT to a .dat",
 	  cmd_convert },
 	{ "report", "[--raw] FILE.fxt",
 	  "one line per event, as trace-cmd report (-R with --raw)",

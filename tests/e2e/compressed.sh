@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# FXT inside gzip and zstd: `convert -o X.fxt.gz|.zst` (or --compression)
+# writes a stream the real gzip(1) and zstd(1) decompress to exactly the
+# plain conversion, and every reader (check, dump, report, convert back
+# to .dat) takes a compressed file as the plain one, by content, not
+# name; damaged compressed input fails with a message, not a crash.
+. "$(dirname "$0")/lib.sh"
+e2e_plan 20
+
+in=$SAMPLES/two-buffers.dat
+"$TRACE_FXT" convert -q "$in" -o "$TMP/plain.fxt" ||
+	not_ok "convert $in to plain FXT"
+
+for kind in gz zst; do
+	out=$TMP/t.fxt.$kind
+	check "convert -o *.fxt.$kind succeeds" \
+		"$TRACE_FXT" convert -q "$in" -o "$out"
+	if [ $kind = gz ]; then
+		check "gzip -t accepts the .gz" gzip -t "$out"
+		check "gunzip of the .gz is the plain conversion, byte for byte" \
+			bash -c "gzip -dc '$out' | cmp - '$TMP/plain.fxt'"
+		# Perfetto's gzip reader stops at the end of the first member
+		check "the .gz is one gzip member: nothing follows its end" \
+			python3 -c "import sys, zlib
+d = zlib.decompressobj(31)
+d.decompress(open(sys.argv[1], 'rb').read())
+sys.exit(0 if d.eof and not d.unused_data else 1)" "$out"
+	else
+		check "zstd -dc of the .zst is the plain conversion, byte for byte" \
+			bash -c "zstd -q -dc '$out' | cmp - '$TMP/plain.fxt'"
+	fi
+	# a name that says nothing: recognised by content
+	cp "$out" "$TMP/noname.$kind.bin"
+	check "check reads a .$kind without its suffix" \
+		"$TRACE_FXT" check "$TMP/noname.$kind.bin"
+	check "dump of the .$kind equals dump of the plain file" \
+		bash -c "cmp <('$TRACE_FXT' dump '$out') <('$TRACE_FXT' dump '$TMP/plain.fxt')"
+	check "report of the .$kind equals report of the plain file" \
+		bash -c "cmp <('$TRACE_FXT' report '$out') <('$TRACE_FXT' report '$TMP/plain.fxt')"
+	check "convert of the .$kind back to .dat: trace-cmd report -R equals the source's" \
+		bash -c "'$TRACE_FXT' convert -q '$out' -o '$TMP/back-$kind.dat' &&
+			 cmp <(trace-cmd report -R '$TMP/back-$kind.dat' 2>/dev/null) \
+			     <(trace-cmd report -R '$in' 2>/dev/null)"
+done
+
+check "--compression gzip writes gzip whatever the name" \
+	bash -c "'$TRACE_FXT' convert -q --compression gzip '$in' -o '$TMP/x.fxt' &&
+		 gzip -t '$TMP/x.fxt'"
+check "--compression none writes plain FXT to a .gz name" \
+	bash -c "'$TRACE_FXT' convert -q --compression none '$in' -o '$TMP/y.fxt.gz' &&
+		 cmp '$TMP/y.fxt.gz' '$TMP/plain.fxt'"
+check "a gzip'd FXT read from a pipe (dump /dev/stdin)" \
+	bash -c "gzip -dc '$TMP/t.fxt.gz' | gzip -1 | '$TRACE_FXT' dump /dev/stdin |
+		 cmp - <('$TRACE_FXT' dump '$TMP/plain.fxt')"
+
+# damage: a cut stream and flipped bytes are errors with a reason
+head -c 20000 "$TMP/t.fxt.gz" > "$TMP/cut.fxt.gz"
+"$TRACE_FXT" check "$TMP/cut.fxt.gz" > "$TMP/cut.out" 2>&1
+rc=$?
+if [ $rc -ne 0 ] && grep -q "gzip stream truncated" "$TMP/cut.out"; then
+	ok "a truncated .gz fails: $(head -1 "$TMP/cut.out")"
+else
+	not_ok "a truncated .gz fails with a reason (exit $rc: $(head -2 "$TMP/cut.out"))"
+fi
+cp "$TMP/t.fxt.zst" "$TMP/bad.fxt.zst"
+printf '\xff\xff\xff\xff\xff\xff\xff\xff' |
+	dd of="$TMP/bad.fxt.zst" bs=1 seek=2000 conv=notrunc 2>/dev/null
+"$TRACE_FXT" report "$TMP/bad.fxt.zst" > /dev/null 2> "$TMP/bad.out"
+rc=$?
+if [ $rc -ne 0 ] && grep -q "offset 0x" "$TMP/bad.out"; then
+	ok "a corrupt .zst fails: $(head -1 "$TMP/bad.out")"
+else
+	not_ok "a corrupt .zst fails with a reason (exit $rc: $(head -2 "$TMP/bad.out"))"
+fi
+printf '\x1f\x8b' > "$TMP/tiny.gz"
+check "a 2-byte gzip header alone is an error, not a crash" \
+	bash -c "! '$TRACE_FXT' check '$TMP/tiny.gz'"
+e2e_exit
