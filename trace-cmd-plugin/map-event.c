@@ -363,19 +363,34 @@ static bool map_printable(const char *p, unsigned int len)
 
 static const char map_hex[] = "0123456789abcdef";
 
+/*
+ * "ARRAY[xx, xx, ...]", as trace-cmd report -R prints an array field.
+ * Built in a local buffer and handed over in pieces: trace_seq's per-
+ * character calls were the conversion's largest cost on syscall events.
+ */
 static int map_array_text(struct map_ctx *ctx, const unsigned char *p,
 			  unsigned int len)
 {
-	unsigned int i;
+	char buf[1024];
+	unsigned int i, n = 6;
 
-	trace_seq_puts(&ctx->seq, "ARRAY[");
+	memcpy(buf, "ARRAY[", 6);
 	for (i = 0; i < len; i++) {
-		if (i)
-			trace_seq_puts(&ctx->seq, ", ");
-		trace_seq_putc(&ctx->seq, map_hex[p[i] >> 4]);
-		trace_seq_putc(&ctx->seq, map_hex[p[i] & 15]);
+		if (n > sizeof(buf) - 6) {
+			buf[n] = 0;
+			trace_seq_puts(&ctx->seq, buf);
+			n = 0;
+		}
+		if (i) {
+			buf[n++] = ',';
+			buf[n++] = ' ';
+		}
+		buf[n++] = map_hex[p[i] >> 4];
+		buf[n++] = map_hex[p[i] & 15];
 	}
-	trace_seq_putc(&ctx->seq, ']');
+	buf[n++] = ']';
+	buf[n] = 0;
+	trace_seq_puts(&ctx->seq, buf);
 	return 0;
 }
 
