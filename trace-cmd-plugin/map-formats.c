@@ -42,14 +42,21 @@ struct printk_line {
 	size_t		len;
 };
 
+/* A set of non-zero 64-bit values: open addressing, 0 = free. */
+struct u64set {
+	uint64_t		*v;
+	size_t			nr, cap;
+};
+
 struct map_formats {
 	struct map_meta		meta;
 	bool			have_meta;
 	uint8_t			*sent;		/* formats sent, by id */
 	struct printk_line	*printk;
 	size_t			nr_printk;
-	uint64_t		*syms;		/* open addressing, 0 = free */
-	size_t			nr_syms, cap_syms;
+	struct u64set		syms;		/* symbol starts sent */
+	/* field values already handled: each is looked up once */
+	struct u64set		sym_vals, printk_vals;
 	/* where symbols are, once one was found: first and last start */
 	uint64_t		sym_lo, sym_hi;
 	struct trace_seq	text;
@@ -88,39 +95,44 @@ static int fmts_index_printk(struct map_formats *f)
 	return 0;
 }
 
-/* Remember @addr; true when it was new. */
-static bool fmts_sym_add(struct map_formats *f, uint64_t addr)
+/* Add @x to @set; true when it was new (and not 0). */
+static bool u64set_add(struct u64set *set, uint64_t x)
 {
 	size_t i, mask;
 
-	if (!addr)
+	if (!x)
 		return false;
-	if (2 * (f->nr_syms + 1) > f->cap_syms) {
-		size_t cap = f->cap_syms ? 2 * f->cap_syms : 1024, j;
+	if (2 * (set->nr + 1) > set->cap) {
+		size_t cap = set->cap ? 2 * set->cap : 1024, j;
 		uint64_t *n = calloc(cap, sizeof(*n));
 
 		if (!n)
 			return false;
-		for (j = 0; j < f->cap_syms; j++) {
-			if (!f->syms[j])
+		for (j = 0; j < set->cap; j++) {
+			if (!set->v[j])
 				continue;
-			for (i = f->syms[j] * 0x9e3779b97f4a7c15ULL % cap;
-			     n[i]; i = (i + 1) % cap)
+			for (i = set->v[j] * 0x9e3779b97f4a7c15ULL & (cap - 1);
+			     n[i]; i = (i + 1) & (cap - 1))
 				;
-			n[i] = f->syms[j];
+			n[i] = set->v[j];
 		}
-		free(f->syms);
-		f->syms = n;
-		f->cap_syms = cap;
+		free(set->v);
+		set->v = n;
+		set->cap = cap;
 	}
-	mask = f->cap_syms;
-	for (i = addr * 0x9e3779b97f4a7c15ULL % mask; f->syms[i];
-	     i = (i + 1) % mask)
-		if (f->syms[i] == addr)
+	mask = set->cap - 1;
+	for (i = x * 0x9e3779b97f4a7c15ULL & mask; set->v[i];
+	     i = (i + 1) & mask)
+		if (set->v[i] == x)
 			return false;
-	f->syms[i] = addr;
-	f->nr_syms++;
+	set->v[i] = x;
+	set->nr++;
 	return true;
+}
+
+static bool fmts_sym_add(struct map_formats *f, uint64_t addr)
+{
+	return u64set_add(&f->syms, addr);
 }
 
 /* One instant (plus ".cont"s) whose last argument is a long text. */
@@ -195,7 +207,9 @@ void map_formats_free(struct map_ctx *ctx)
 	map_meta_free(&f->meta);
 	free(f->sent);
 	free(f->printk);
-	free(f->syms);
+	free(f->syms.v);
+	free(f->sym_vals.v);
+	free(f->printk_vals.v);
 	trace_seq_destroy(&f->text);
 	free(f);
 	ctx->fmts = NULL;
@@ -280,6 +294,9 @@ static void fmts_add_symbol(struct map_formats *f, struct tep_handle *tep,
 
 	if (f->sym_hi && (addr < f->sym_lo || addr > f->sym_hi))
 		return;
+	/* what an address adds depends on it alone: once is enough */
+	if (f->sym_hi && !u64set_add(&f->sym_vals, addr))
+		return;
 	if (!tep_find_function_info(tep, addr, &name, &start, &size))
 		return;
 	if (!f->sym_hi)
@@ -353,7 +370,7 @@ int map_formats_event(struct map_ctx *ctx, struct map_buffer *buf,
 		struct map_field *mf = &me->fields[i];
 
 		if (!mf->printk_field || !map_field_u64(buf, rec, mf->field, &v) ||
-		    !v)
+		    !u64set_add(&f->printk_vals, v))
 			continue;
 		pl = fmts_printk_find(f, v);
 		/* printk addresses share the set: ~addr keeps them apart */
