@@ -336,7 +336,7 @@ const struct ehc_event ehc_events[] = {
 	  .activity = act_parent,
 	  .meta = META5 ", \"activity\": " ACT_PARENT,
 	  .fields = FIELDS(
-		{ "n", EH_ENC_VALUE16, 0, 0, 0, V(N(7)), "7" }) },
+		{ "num", EH_ENC_VALUE16, 0, 0, 0, V(N(7)), "7" }) },
 };
 
 const size_t ehc_event_count = sizeof(ehc_events) / sizeof(ehc_events[0]);
