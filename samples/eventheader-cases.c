@@ -29,6 +29,7 @@
 			  .n = sizeof((const uint32_t[]){ __VA_ARGS__ }) / 4 }
 #define FIELDS(...)	((const struct ehc_field[]){ __VA_ARGS__, { NULL } })
 
+#define BIN		EH_ENC_BINARY_LENGTH16_CHAR8
 #define CARR		EH_ENC_CARRAY
 #define VARR		EH_ENC_VARRAY
 
@@ -298,6 +299,53 @@ const struct ehc_event ehc_events[] = {
 		{ "zs", EH_ENC_STRUCT, 1, 0, 0, NULL },
 		{ "zz", EH_ENC_VALUE8, 0, 0, 0, NULL },
 		{ "after", EH_ENC_VALUE8, 0, 0, 0, V(N(42)), "42" }) },
+	/*
+	 * Counted binary and strings under the value formats, as
+	 * LinuxTracepoints' dynamic provider writes them: a value when the
+	 * size is one the format takes (numbers in the event's byte order,
+	 * addresses, ports and UUIDs in network order), else hex bytes
+	 * (binary) or text (strings).
+	 */
+	{ PROVIDER, "", 1, "Sized", LEVEL5, .meta = META5,
+	  .fields = FIELDS(
+		{ "u4", BIN, EH_FMT_UNSIGNED_INT, 0, 0,
+		  V(S("\x01\x00\x00\x00")), "1", "16777216" },
+		{ "i1", BIN, EH_FMT_SIGNED_INT, 0, 0, V(S("\xf0")), "-16" },
+		{ "x4", BIN, EH_FMT_HEX_INT, 0, 0,
+		  V(S("\xf3\xf2\xf1\xf0")), "\"0xF0F1F2F3\"",
+		  "\"0xF3F2F1F0\"" },
+		{ "x16", BIN, EH_FMT_HEX_INT, 0, 0,
+		  V(S("\xf0\xf1\xf2\xf3\xf4\xf5\xf6\xf7"
+		      "\xf8\xf9\xfa\xfb\xfc\xfd\xfe\xff")),
+		  "\"f0 f1 f2 f3 f4 f5 f6 f7 f8 f9 fa fb fc fd fe ff\"" },
+		{ "e4", BIN, EH_FMT_ERRNO, 0, 0,
+		  V(S("\x01\x00\x00\x00")), "\"EPERM(1)\"",
+		  "\"ERRNO(16777216)\"" },
+		{ "e1", BIN, EH_FMT_ERRNO, 0, 0, V(S("\x01")), "\"01\"" },
+		{ "p4", BIN, EH_FMT_PID, 0, 0, V(S("\x01\x00\x00\x00")),
+		  "1", "16777216" },
+		{ "t4", BIN, EH_FMT_TIME, 0, 0, V(S("\x01\x00\x00\x00")),
+		  "\"1970-01-01T00:00:01\"", "\"1970-07-14T04:20:16\"" },
+		{ "b1", BIN, EH_FMT_BOOLEAN, 0, 0, V(S("\x01")), "true" },
+		{ "f8", BIN, EH_FMT_FLOAT, 0, 0,
+		  V(S("\x00\x00\x00\x00\x00\x00\xf8\x3f")), "1.5",
+		  "3.13984e-319" },
+		{ "g16", BIN, EH_FMT_UUID, 0, 0,
+		  V({ .p = act_parent, .n = 16 }), ACT_PARENT },
+		{ "g4", BIN, EH_FMT_UUID, 0, 0, V(S("\x01\x00\x00\x00")),
+		  "\"01 00 00 00\"" },
+		{ "port2", BIN, EH_FMT_PORT, 0, 0, V(S("\x00\x50")), "80" },
+		{ "ip4", BIN, EH_FMT_IP_ADDRESS, 0, 0,
+		  V(S("\xc0\xa8\x00\x01")), "\"192.168.0.1\"" },
+		{ "ip16", BIN, EH_FMT_IP_ADDRESS_OBSOLETE, 0, 0,
+		  V(S("\x00\x00\x00\x00\x00\x00\x00\x00"
+		      "\x00\x00\x00\x00\x00\x00\x00\x01")), "\"::1\"" },
+		{ "s2", EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_UNSIGNED_INT, 0,
+		  0, V(S("\x01\x00")), "1", "256" },
+		{ "s3", EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_UNSIGNED_INT, 0,
+		  0, V(S("\x01\x02\x03")), "\"\\u0001\\u0002\\u0003\"" },
+		{ "sg4", EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_UUID, 0, 0,
+		  V(S("ABCD")), "\"ABCD\"" }) },
 	{ PROVIDER, "Gfixture", 0x85, "Header;attr=1",
 	  { .version = 11, .id = 1000, .tag = 0x1234, .opcode = 3,
 	    .level = 4 },
