@@ -29,6 +29,7 @@
 #include <json-c/json.h>
 
 #include "eventheader.h"
+#include "eventheader-enc.h"
 #include "eventheader-cases.h"
 #include "unit.h"
 
@@ -1350,6 +1351,132 @@ static void test_format_values(void)
 	CU_ASSERT_PTR_NULL(eh_encoding_name(EH_ENC_MAX));
 }
 
+/* --- the encoder ----------------------------------------------------- */
+
+/* The encoder's bytes against an event laid out by hand from the spec. */
+static void test_encoder_bytes(void)
+{
+	static const uint8_t id[16] = { 1, 2, 3, 4, 5, 6, 7, 8,
+					9, 10, 11, 12, 13, 14, 15, 16 };
+	static const uint8_t want_be[] = {
+		0x05, 2, 0x01, 0x02, 0x03, 0x04, 1, 4,	/* BE, ext, ptr64 */
+		0, 16, 0x80, 0x02,			/* activity, chain */
+		1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+		0, 13, 0x00, 0x01,			/* metadata, last */
+		'E', 0,
+		'a', 0, 0x80 | 0x20 | 0x03, 0x80 | 0x03, 0x00, 0x42,
+		0x00, 0x02,				/* u16[2] hex #42 */
+		's', 0, 0x07,				/* zstring8 */
+		0x12, 0x34, 0xab, 0xcd,			/* a */
+		'h', 'i', 0,				/* s */
+	};
+	struct eh_enc_header h = {
+		.version = 2, .id = 0x0102, .tag = 0x0304, .opcode = 1,
+		.level = 4, .big_endian = true,
+	};
+	struct eh_enc *e = eh_enc_new();
+	const uint8_t *data;
+	size_t len, i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_EQUAL(eh_enc_begin(e, &h, "E"), 0);
+	CU_ASSERT_EQUAL(eh_enc_activity(e, id, NULL), 0);
+	CU_ASSERT_EQUAL(eh_enc_field(e, "a", EH_ENC_VALUE16 | EH_ENC_CARRAY,
+				     EH_FMT_HEX_INT, 0x42, 2), 0);
+	CU_ASSERT_EQUAL(eh_enc_field(e, "s", EH_ENC_ZSTRING_CHAR8, 0, 0, 0),
+			0);
+	CU_ASSERT_EQUAL(eh_enc_uint(e, 2, 0x1234), 0);
+	CU_ASSERT_EQUAL(eh_enc_uint(e, 2, 0xabcd), 0);
+	CU_ASSERT_EQUAL(eh_enc_string(e, EH_ENC_ZSTRING_CHAR8, "hi", 2), 0);
+	CU_ASSERT_EQUAL_FATAL(eh_enc_finish(e, &data, &len), 0);
+	CU_ASSERT_EQUAL(len, sizeof(want_be));
+	CU_ASSERT(len == sizeof(want_be) && !memcmp(data, want_be, len));
+
+	/* Little endian: every 16-bit number swaps, nothing else moves. */
+	h.big_endian = false;
+	CU_ASSERT_EQUAL(eh_enc_begin(e, &h, "E"), 0);
+	eh_enc_activity(e, id, NULL);
+	eh_enc_field(e, "a", EH_ENC_VALUE16 | EH_ENC_CARRAY, EH_FMT_HEX_INT,
+		     0x42, 2);
+	eh_enc_field(e, "s", EH_ENC_ZSTRING_CHAR8, 0, 0, 0);
+	eh_enc_uint(e, 2, 0x1234);
+	eh_enc_uint(e, 2, 0xabcd);
+	eh_enc_string(e, EH_ENC_ZSTRING_CHAR8, "hi", 2);
+	CU_ASSERT_EQUAL_FATAL(eh_enc_finish(e, &data, &len), 0);
+	CU_ASSERT_EQUAL_FATAL(len, sizeof(want_be));
+	CU_ASSERT_EQUAL(data[0], 0x07);
+	for (i = 2; i < len; i++) {
+		/* id, tag, 2 x (size, kind), field tag, count, values */
+		static const size_t pairs[] = { 2, 4, 8, 10, 28, 30, 38, 40,
+						45, 47 };
+		size_t k, at = i;
+
+		for (k = 0; k < sizeof(pairs) / sizeof(pairs[0]); k++)
+			if (i == pairs[k] || i == pairs[k] + 1)
+				at = i == pairs[k] ? i + 1 : i - 1;
+		CU_ASSERT_EQUAL(data[i], want_be[at]);
+	}
+	eh_enc_free(e);
+}
+
+static void test_encoder_errors(void)
+{
+	struct eh_enc_header h = { .level = 5 };
+	static uint8_t big[70000];
+	struct eh_enc *e = eh_enc_new();
+	const uint8_t *data;
+	char tp[EH_NAME_MAX], name[300], longtp[400];
+	size_t len;
+	int i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_EQUAL(eh_enc_begin(e, NULL, "E"), -EINVAL);
+	/* Flags the writer sets itself, bad sizes and encodings. */
+	CU_ASSERT_EQUAL(eh_enc_begin(e, &h, "E"), 0);
+	CU_ASSERT_EQUAL(eh_enc_field(e, "f", EH_ENC_VALUE8 | EH_ENC_CHAIN, 0,
+				     0, 0), -EINVAL);
+	CU_ASSERT_EQUAL(eh_enc_finish(e, &data, &len), -EINVAL);
+	CU_ASSERT_EQUAL(eh_enc_begin(e, &h, "E"), 0);
+	CU_ASSERT_EQUAL(eh_enc_uint(e, 3, 1), -EINVAL);
+	CU_ASSERT_EQUAL(eh_enc_begin(e, &h, "E"), 0);
+	CU_ASSERT_EQUAL(eh_enc_string(e, EH_ENC_VALUE32, "x", 1), -EINVAL);
+	CU_ASSERT_EQUAL(eh_enc_begin(e, &h, "E"), 0);
+	CU_ASSERT_EQUAL(eh_enc_string(e, EH_ENC_STRING_LENGTH16_CHAR8, big,
+				      sizeof(big)), -EINVAL);
+	/* Blocks past 16 bits, a second metadata block. */
+	CU_ASSERT_EQUAL(eh_enc_begin(e, &h, "E"), 0);
+	CU_ASSERT_EQUAL(eh_enc_extension(e, 0x33, big, sizeof(big)), -EINVAL);
+	CU_ASSERT_EQUAL(eh_enc_begin(e, &h, "E"), 0);
+	CU_ASSERT_EQUAL(eh_enc_extension(e, EH_EXT_METADATA, NULL, 0), 0);
+	CU_ASSERT_EQUAL(eh_enc_extension(e, EH_EXT_METADATA, NULL, 0), -E2BIG);
+	memset(name, 'f', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	CU_ASSERT_EQUAL(eh_enc_begin(e, &h, "E"), 0);
+	for (i = 0; i < 300; i++)
+		eh_enc_field(e, name, EH_ENC_VALUE8, 0, 0, 0);
+	CU_ASSERT_EQUAL(eh_enc_finish(e, &data, &len), -E2BIG);
+	/* The error sticks until the next event; then all is well. */
+	CU_ASSERT_EQUAL(eh_enc_uint(e, 1, 1), -E2BIG);
+	CU_ASSERT_EQUAL(eh_enc_begin(e, &h, "E"), 0);
+	CU_ASSERT_EQUAL(eh_enc_finish(e, &data, &len), 0);
+	CU_ASSERT_EQUAL(len, 8 + 4 + 2);
+
+	CU_ASSERT_EQUAL(eh_enc_tracepoint_name(tp, sizeof(tp), "P", 5, 0x2a,
+					       "Gx"), 9);
+	CU_ASSERT_STRING_EQUAL(tp, "P_L5K2aGx");
+	name[250] = '\0';	/* 255 bytes and a NUL: the longest */
+	CU_ASSERT_EQUAL(eh_enc_tracepoint_name(tp, sizeof(tp), name, 5, 0,
+					       ""), 255);
+	name[250] = 'f';
+	name[251] = '\0';
+	/* room in the buffer, but past the EventHeader limit */
+	CU_ASSERT_EQUAL(eh_enc_tracepoint_name(longtp, sizeof(longtp), name,
+					       5, 0, ""), -ENAMETOOLONG);
+	CU_ASSERT_EQUAL(eh_enc_tracepoint_name(tp, 4, "P", 5, 0, ""),
+			-ENAMETOOLONG);
+	eh_enc_free(e);
+}
+
 /* --- malformed input ------------------------------------------------- */
 
 /* Decode and format everything; returns the first error, 0 if none. */
@@ -1728,6 +1855,8 @@ static CU_TestInfo api_tests[] = {
 	{ "item details and skipping", test_event_items },
 	{ "tracepoint name grammar", test_tracepoint_names },
 	{ "value formats", test_format_values },
+	{ "encoder bytes as the spec lays them out", test_encoder_bytes },
+	{ "encoder errors", test_encoder_errors },
 	CU_TEST_INFO_NULL,
 };
 
