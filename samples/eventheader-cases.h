@@ -40,27 +40,27 @@ struct ehc_value {
  */
 struct ehc_field {
 	const char		*name;
-	uint8_t			enc;	/* encoding | EH_ENC_CARRAY/VARRAY */
-	uint8_t			fmt;	/* format; a struct: its field count */
+	uint8_t			enc;	/* with CARRAY/VARRAY */
+	uint8_t			fmt;	/* a struct: field count */
 	uint16_t		tag;
 	uint16_t		count;
 	const struct ehc_value	*v;
-	const char		*json;	/* a top-level field's JSON value */
-	const char		*json_be; /* the same in big endian, if not */
+	const char		*json;	/* of a top-level field */
+	const char		*json_be; /* if big endian differs */
 };
 
 struct ehc_event {
 	const char		*provider;
 	const char		*options;
 	uint64_t		keyword;
-	const char		*name;		/* attributes included */
-	struct eh_enc_header	h;		/* big_endian: set by build */
+	const char		*name;	/* attributes included */
+	struct eh_enc_header	h;	/* big_endian: see build */
 	const uint8_t		*activity;
 	const uint8_t		*related;
-	uint16_t		unknown_ext;	/* kind of an extra block */
+	uint16_t		unknown_ext; /* an extra block's kind */
 	bool			meta_first;
-	const struct ehc_field	*fields;	/* ends with a NULL name */
-	const char		*meta;		/* the JSON "meta" members */
+	const struct ehc_field	*fields; /* end: a NULL name */
+	const char		*meta;	/* JSON "meta" members */
 };
 
 /* One step of the walk, as eh_decoder_next() should produce it. */
