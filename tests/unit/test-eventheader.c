@@ -852,9 +852,8 @@ static const char *item_differs(const struct eh_item *it,
 		return "name";
 	if (it->encoding != (f->enc & EH_ENC_VALUE_MASK))
 		return "encoding";
-	if ((it->kind == EH_ITEM_STRUCT_BEGIN ? 0 : it->format) !=
-	    (f->enc & EH_ENC_VALUE_MASK ? f->fmt : 0) &&
-	    it->kind != EH_ITEM_STRUCT_BEGIN)
+	/* a struct's items carry its field count as their format */
+	if (it->format != f->fmt)
 		return "format";
 	if (it->tag != f->tag)
 		return "tag";
@@ -872,8 +871,6 @@ static const char *item_differs(const struct eh_item *it,
 		    it->array_index != want->index)
 			return "array index";
 	}
-	if (it->kind == EH_ITEM_STRUCT_BEGIN && it->format != f->fmt)
-		return "struct field count";
 	if (it->kind == EH_ITEM_VALUE && !same_value(it, want->v))
 		return "value";
 	return NULL;
