@@ -25,8 +25,9 @@ $(EH_PLUGIN): $(EH_PLUGIN_OBJS) $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -shared -Wl,-z,defs -Wl,--as-needed -o $@ \
 		$(EH_PLUGIN_OBJS) $(CORE_LIB) $(CORE_LIBS) $(TEP_LIBS) -lm
 
-# The plugin's fixture: the EventHeader test vectors as user_events in a
-# .dat (samples/eventheader-dat.c), written by the core's .dat writer.
+# The plugin's fixture: EventHeader vectors (samples/eventheader-vectors'
+# or LinuxTracepoints') as user_events in a .dat (samples/eventheader-dat.c),
+# written by the core's .dat writer.
 EH_DAT_GEN	:= samples/eventheader-dat
 $(EH_DAT_GEN): samples/eventheader-dat.o $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(CORE_LIB) $(CORE_LIBS) -lm

@@ -6,8 +6,9 @@
  *
  *   eventheader-dat [-f FILLERS] [-b] VECTORS.dat FORMATS_DIR OUT.dat
  *
- * VECTORS.dat is samples/eventheader/EventHeaderInterceptorLE64.dat
- * (u32 size, tracepoint name, event bytes; see its README).  Every record
+ * VECTORS.dat is a vectors file (u32 size, tracepoint name, event bytes):
+ * the one samples/eventheader-vectors writes, or LinuxTracepoints'
+ * EventHeaderInterceptorLE64.dat beside the clone.  Every record
  * becomes one user_events record, in file order, of a tracepoint
  * registered the way libeventheader-tracepoint registers it:
  *

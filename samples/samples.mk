@@ -5,8 +5,17 @@ SAMPLE_GEN	:= samples/fxt-sample
 $(SAMPLE_GEN): samples/fxt-sample.o $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CORE_LIBS)
 
-ALL_TARGETS	+= $(SAMPLE_GEN)
-CLEAN_FILES	+= $(SAMPLE_GEN) samples/*.fxt $(DEMO_FXT) $(DEMO_BACK)
+# The project's own EventHeader events (a catalogue built with the core's
+# encoder), as a vectors file with its reference decoding: the fixture of
+# the EventHeader tests when LinuxTracepoints' vectors are not beside the
+# clone.  tests/unit/test-eventheader links the catalogue itself.
+EH_CASES_OBJ	:= samples/eventheader-cases.o
+EH_VEC_GEN	:= samples/eventheader-vectors
+$(EH_VEC_GEN): samples/eventheader-vectors.o $(EH_CASES_OBJ) $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^
+
+ALL_TARGETS	+= $(SAMPLE_GEN) $(EH_VEC_GEN)
+CLEAN_FILES	+= $(SAMPLE_GEN) $(EH_VEC_GEN) samples/*.fxt $(DEMO_FXT) $(DEMO_BACK)
 
 # The uncompressed v7 and the v6 form of the sched recording, made by
 # trace-cmd itself (samples/record.sh records the zstd original).

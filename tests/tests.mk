@@ -11,6 +11,13 @@ EXTRA_CFLAGS_tests/unit = $(JSON_CFLAGS) $(TC_CFLAGS)
 tests/unit/test-%: tests/unit/test-%.o tests/unit/unit.o $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(UNIT_LIBS) -lm
 
+# The EventHeader tests decode the project's own catalogue of events.
+EXTRA_CFLAGS_tests/unit += -Isamples
+tests/unit/test-eventheader: tests/unit/test-eventheader.o tests/unit/unit.o \
+		$(EH_CASES_OBJ) $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(EH_CASES_OBJ) \
+		$(UNIT_LIBS) -lm
+
 # The .dat writer's tests read their files back with the real libtracecmd;
 # the e2e script's helpers write files for trace-cmd to judge.
 TRACECMD_LIBS	= $(TC_LIBS)

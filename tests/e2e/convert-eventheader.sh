@@ -2,23 +2,25 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # trace-fxt convert on user_events that follow EventHeader (the fixture
-# samples/eventheader-dat writes from LinuxTracepoints' 374 test vectors,
-# between ordinary kernel events and broken EventHeader records):
+# samples/eventheader-dat writes from each set of vectors of
+# eventheader-sets.bash - the project's own events, LinuxTracepoints' 374
+# test vectors when present - between ordinary kernel events and broken
+# EventHeader records):
 #  - the conversion is clean for trace-fxt check;
 #  - every vector comes out, in order, as a decoded event named
-#    Provider:Event whose arguments are the reference decoding's
+#    Provider:Event whose arguments are the set's reference decoding's
 #    (.linux.json) values, typed (eventheader-fxt.py vectors);
 #  - the user_events instants stay as they were: report --raw still
 #    equals trace-cmd report -R (compare-report.py);
 #  - the same with a third of the vectors in an instance buffer;
-#  - activity start/stop events (made from the vectors' Transfer events,
-#    eventheader-fxt.py derive) become async begin/end pairs whose id is
-#    FNV-1a 64 of the activity id, and related activities flow steps.
+#  - activity start/stop events (made from the set's events with activity
+#    ids, eventheader-fxt.py derive) become async begin/end pairs whose id
+#    is FNV-1a 64 of the activity id, and related activities flow steps.
 . "$(dirname "$0")/lib.sh"
 export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
+. "$(dirname "$0")/eventheader-sets.bash"
+e2e_plan 21
 GEN=$TOP/samples/eventheader-dat
-VEC=$TOP/samples/eventheader/EventHeaderInterceptorLE64.dat
-REF=$VEC.linux.json
 FORMATS=$TOP/samples/eventheader-formats
 EHFXT=$TOP/tests/e2e/eventheader-fxt.py
 COMPARE=$TOP/tests/e2e/compare-report.py
@@ -41,53 +43,8 @@ convert_checked() {
 		python3 "$COMPARE" "$TMP/$n.ref" "$TMP/$n.got"
 }
 
-check "eventheader-dat writes the fixture" \
-	"$GEN" "$VEC" "$FORMATS" "$TMP/eh.dat"
-convert_checked eh
-check "eh: every vector is a decoded event with the reference's typed values" \
-	python3 "$EHFXT" vectors "$REF" "$TMP/eh.json"
-python3 "$EHFXT" vectors "$REF" "$TMP/eh.json" | sed 's/^/# /'
-n_dec=$(jq -s 'map(select(.record == "event" and .event != "instant" and
-		  .name[0:(.category | length) + 1] == .category + ":" and
-		  (.name | endswith(".cont") | not))) | length' \
-	"$TMP/eh.json" 2>/dev/null)
-n_eh=$(jq -s 'map(select(.record == "event" and .category == "user_events" and
-		 (.args | map(.name) | index("eventheader_flags"))))
-	      | length' "$TMP/eh.json" 2>/dev/null)
-# the instants of EventHeader tracepoints also hold the fixture's records
-# with unknown header flags or a truncated extension: not decoded
-check "eh: one decoded event per vector ($n_dec, of $n_eh EventHeader instants)" \
-	test "$n_dec" = 374 -a "$n_eh" -gt 374
-check "eh: decoded events sit next to their instants (same time and thread)" \
-	jq -se '[.[] | select(.record == "event")] as $e
-		| [range(1; $e | length) | select($e[.].event != "instant"
-		   and $e[.].category != "atrace")
-		   | select($e[. - 1].ts != $e[.].ts or
-			    $e[. - 1].tid != $e[.].tid)] | length == 0' \
-	"$TMP/eh.json"
-
-check "eventheader-dat -b: a third of the vectors in instance \"apps\"" \
-	"$GEN" -b "$VEC" "$FORMATS" "$TMP/inst.dat"
-convert_checked inst
-check "inst: every vector decoded as the reference, across both buffers" \
-	python3 "$EHFXT" vectors "$REF" "$TMP/inst.json"
-check "inst: 124 decoded events in the \"apps\" provider" \
-	test "$(jq -s '(map(select(.kind == "provider_info" and .name == "apps"))[0].provider_id) as $p
-		| map(select(.record == "event" and .provider == $p and
-			     .event != "instant" and
-			     .name[0:(.category | length) + 1] == .category + ":" and
-			     (.name | endswith(".cont") | not)))
-		| length' "$TMP/inst.json")" = 124
-
 ids=(6ba7b810-9dad-11d1-80b4-00c04fd430c8 00112233-4455-6677-8899-aabbccddeeff
      01020304-0506-0708-0102-030405060708)
-check "activity vectors derived from the Transfer events (1 parent, 2 children)" \
-	python3 "$EHFXT" derive "$VEC" "$TMP/act.vec" "${ids[@]}"
-check "eventheader-dat writes the activity fixture" \
-	"$GEN" "$TMP/act.vec" "$FORMATS" "$TMP/act.dat"
-convert_checked act
-check "act: starts/stops are async begin/end, equal FNV-1a ids, flows to children" \
-	python3 "$EHFXT" activities "$TMP/act.json" "${ids[@]}"
 
 # KernelShark loads each .fxt with the entries of its .dat: the decoded
 # records fold into their instants.  test-kshark-dat compares the samples
@@ -98,17 +55,82 @@ ks_same() {
 		"$TMP/ks.out" | wc -l | grep -qx 2 &&
 		grep -qE '^ +tests +[0-9]+ +[0-9]+ +[0-9]+ +0 ' "$TMP/ks.out"
 }
-if [ -x "$KSDAT" ]; then
-	mkdir -p "$TMP/ks"
-	cp "$TMP/inst.dat" "$TMP/ks/two-buffers.dat"
-	for n in eh act; do
-		cp "$TMP/$n.dat" "$TMP/ks/sched-irq-timer.dat"
-		(cd "$TOP" && SAMPLES=$TMP/ks "$KSDAT") >"$TMP/ks.out" 2>&1
-		check "$n, inst: KernelShark shows the .fxt as the .dat, entry for entry" \
-			ks_same
-	done
-else
-	echo "# no $KSDAT, KernelShark check skipped"
-fi
+
+# run_set LABEL VECTORS: every check on one set of vectors.
+run_set() {
+	local l=$1 vec=$2 ref=$2.linux.json n na n_dec n_eh
+	n=$(eh_count "$vec")
+	na=$(eh_count "$vec" apps)
+
+	check "$l: eventheader-dat writes the fixture" \
+		"$GEN" "$vec" "$FORMATS" "$TMP/$l.eh.dat"
+	convert_checked $l.eh
+	check "$l.eh: every vector is a decoded event with the reference's typed values" \
+		python3 "$EHFXT" vectors "$ref" "$TMP/$l.eh.json"
+	python3 "$EHFXT" vectors "$ref" "$TMP/$l.eh.json" | sed 's/^/# /'
+	# decoded events (not the flow records activities add)
+	n_dec=$(jq -s 'map(select(.record == "event" and
+			  (.event | IN("duration_complete", "async_begin",
+				       "async_end", "async_instant")) and
+			  .name[0:(.category | length) + 1] == .category + ":" and
+			  (.name | endswith(".cont") | not))) | length' \
+		"$TMP/$l.eh.json" 2>/dev/null)
+	n_eh=$(jq -s 'map(select(.record == "event" and .category == "user_events" and
+			 (.args | map(.name) | index("eventheader_flags"))))
+		      | length' "$TMP/$l.eh.json" 2>/dev/null)
+	# the instants of EventHeader tracepoints also hold the fixture's
+	# records with unknown header flags or a truncated extension: not
+	# decoded
+	check "$l.eh: one decoded event per vector ($n_dec, of $n_eh EventHeader instants)" \
+		test "$n_dec" = "$n" -a "$n_eh" -gt "$n"
+	check "$l.eh: decoded events sit next to their instants (same time and thread)" \
+		jq -se '[.[] | select(.record == "event")] as $e
+			| [range(1; $e | length) | select($e[.].event != "instant"
+			   and $e[.].category != "atrace")
+			   | select($e[. - 1].ts != $e[.].ts or
+				    $e[. - 1].tid != $e[.].tid)] | length == 0' \
+		"$TMP/$l.eh.json"
+
+	check "$l: eventheader-dat -b: a third of the vectors in instance \"apps\"" \
+		"$GEN" -b "$vec" "$FORMATS" "$TMP/$l.inst.dat"
+	convert_checked $l.inst
+	check "$l.inst: every vector decoded as the reference, across both buffers" \
+		python3 "$EHFXT" vectors "$ref" "$TMP/$l.inst.json"
+	check "$l.inst: $na decoded events in the \"apps\" provider" \
+		test "$(jq -s '(map(select(.kind == "provider_info" and .name == "apps"))[0].provider_id) as $p
+			| map(select(.record == "event" and .provider == $p and
+				     (.event | IN("duration_complete",
+						  "async_begin", "async_end",
+						  "async_instant")) and
+				     .name[0:(.category | length) + 1] == .category + ":" and
+				     (.name | endswith(".cont") | not)))
+			| length' "$TMP/$l.inst.json")" = "$na"
+
+	check "$l: activity vectors derived from its activity events (1 parent, 2 children)" \
+		python3 "$EHFXT" derive "$vec" "$TMP/$l.act.vec" "${ids[@]}"
+	check "$l: eventheader-dat writes the activity fixture" \
+		"$GEN" "$TMP/$l.act.vec" "$FORMATS" "$TMP/$l.act.dat"
+	convert_checked $l.act
+	check "$l.act: starts/stops are async begin/end, equal FNV-1a ids, flows to children" \
+		python3 "$EHFXT" activities "$TMP/$l.act.json" "${ids[@]}"
+
+	if [ -x "$KSDAT" ]; then
+		mkdir -p "$TMP/ks"
+		cp "$TMP/$l.inst.dat" "$TMP/ks/two-buffers.dat"
+		for k in eh act; do
+			cp "$TMP/$l.$k.dat" "$TMP/ks/sched-irq-timer.dat"
+			(cd "$TOP" && SAMPLES=$TMP/ks "$KSDAT") >"$TMP/ks.out" 2>&1
+			check "$l.$k, $l.inst: KernelShark shows the .fxt as the .dat, entry for entry" \
+				ks_same
+		done
+	else
+		not_ok "$KSDAT is not built"
+	fi
+}
+
+eh_sets
+for set in "${EH_SETS[@]}"; do
+	run_set "${set%%:*}" "${set#*:}"
+done
 
 e2e_exit

@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""Compare plugin_eventheader.so's lines with LinuxTracepoints' decoding,
-and KernelShark's info column with trace-cmd report's.
+"""Compare plugin_eventheader.so's lines with a reference decoding of the
+vectors (LinuxTracepoints' own for its test vectors, the catalogue's
+hand-written one for samples/eventheader-vectors'), and KernelShark's info
+column with trace-cmd report's.
 
   eventheader-compare.py vectors VECTORS.dat VECTORS.dat.linux.json REPORT
   eventheader-compare.py kshark REPORT KSHARK
+  eventheader-compare.py count VECTORS.dat [tracepoints|apps|names]
 
 vectors: REPORT is what `trace-cmd report` printed, with the plugin, for the
 fixture samples/eventheader-dat wrote from VECTORS.dat.  Its records of the
@@ -20,6 +23,10 @@ decides.  Field tags (";tag=0x..") are not shown by the plugin.
 kshark: KSHARK is what tests/e2e/eventheader-kshark-info printed for the
 same file as REPORT; every entry's pid, event name and info text must be
 those of the report's line at the same place.
+
+count: the number of records of VECTORS.dat, of distinct tracepoints, or
+of records samples/eventheader-dat -b puts in the "apps" buffer (every
+third); names: the distinct tracepoint names, one a line.
 
 Prints one line per mismatch (at most 10) and "N compared, M differ";
 exits 1 if any differ or a count is off.
@@ -246,7 +253,22 @@ def compare_vectors(vectors, reference, report):
     return 1 if bad else 0
 
 
+def count(vectors, what='records'):
+    names = read_vectors(vectors)
+    if what == 'names':
+        print('\n'.join(sorted(set(names))))
+    elif what == 'tracepoints':
+        print(len(set(names)))
+    elif what == 'apps':
+        print(sum(1 for i in range(len(names)) if i % 3 == 2))
+    else:
+        print(len(names))
+    return 0
+
+
 def main():
+    if len(sys.argv) in (3, 4) and sys.argv[1] == 'count':
+        return count(*sys.argv[2:])
     if len(sys.argv) == 5 and sys.argv[1] == 'vectors':
         return compare_vectors(*sys.argv[2:])
     if len(sys.argv) == 4 and sys.argv[1] == 'kshark':

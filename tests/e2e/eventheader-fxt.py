@@ -10,17 +10,19 @@ vectors: DUMP.json is `trace-fxt dump --json` of the conversion of the
 fixture samples/eventheader-dat wrote from the test vectors.  The decoded
 events (category = provider, name = "Provider:Event", ".cont" records
 merged) must be, in order, the reference decoding's events
-(REFERENCE.json, LinuxTracepoints' own): same name, the meta arguments
+(REFERENCE.json: LinuxTracepoints' own for its vectors, the catalogue's
+for samples/eventheader-vectors'): same name, the meta arguments
 the reference's "meta" holds (level and keyword always), then every field,
 structs flattened as outer.inner and arrays as their JSON text.  Values are
 compared as values: the reference's text forms (hex "0x..", "EPERM(1)",
 times) are read back into the integers the FXT carries.
 
-derive: write a vectors file of activity events made from the vectors'
-TestProviderC Transfer10/Transfer11 events, their opcode (byte 6 of the
-eventheader) and activity ids replaced: UUID[0] starts, then each other
-UUID starts with UUID[0] as its related activity, then the others stop in
-order and UUID[0] last.
+derive: write a vectors file of activity events made from the first event
+of VECTORS.dat with an activity id alone and the first with an activity
+and a related activity id, their opcode (byte 6 of the eventheader) and
+ids replaced: UUID[0] starts (the first), then each other UUID starts with
+UUID[0] as its related activity (the second), then the others stop in
+order and UUID[0] last (the first).
 
 activities: DUMP.json is the conversion of that file.  Every start must be
 an async begin and every stop an async end whose id is FNV-1a 64 of the
@@ -238,32 +240,43 @@ def read_vectors(path):
     return recs
 
 
+def activity_block(ev):
+    """(offset, size) of the activity id extension of an event, or None."""
+    if len(ev) < 8 or not ev[0] & 0x04:     # no extension
+        return None
+    order = '<' if ev[0] & 0x02 else '>'
+    pos, chain = 8, True
+    while chain and pos + 4 <= len(ev):
+        size, kind = struct.unpack_from(order + 'HH', ev, pos)
+        if kind & 0x7fff == 2:
+            return pos + 4, size
+        pos += 4 + size
+        chain = kind & 0x8000
+    return None
+
+
 def cmd_derive(vec_path, out_path, ids):
-    old = uuid.UUID('01020304-0506-0708-0102-030405060708').bytes
     src = {}
     for name, ev in read_vectors(vec_path):
-        for which in (b'Transfer10', b'Transfer11'):
-            if name.startswith(b'TestProviderC_') and \
-                    which + b'\0' in ev and which not in src:
-                src[which] = (name, ev)
+        block = activity_block(ev)
+        if block and block[1] in (16, 32) and block[1] not in src:
+            src[block[1]] = (name, ev, block[0])
     ids = [uuid.UUID(u).bytes for u in ids]
 
-    def make(which, opcode, act, rel=None):
-        name, ev = src[which]
+    def make(opcode, act, rel=None):
+        name, ev, at = src[16 if rel is None else 32]
         ev = bytearray(ev)
         ev[6] = opcode
-        at = ev.index(old)
         ev[at:at + 16] = act
         if rel is not None:
-            at = ev.index(old, at + 16)
-            ev[at:at + 16] = rel
+            ev[at + 16:at + 32] = rel
         rec = name + b'\0' + bytes(ev)
         return struct.pack('<I', len(rec) + 4) + rec
 
-    out = [make(b'Transfer10', 1, ids[0])]
-    out += [make(b'Transfer11', 1, c, ids[0]) for c in ids[1:]]
-    out += [make(b'Transfer10', 2, c) for c in ids[1:]]
-    out.append(make(b'Transfer10', 2, ids[0]))
+    out = [make(1, ids[0])]
+    out += [make(1, c, ids[0]) for c in ids[1:]]
+    out += [make(2, c) for c in ids[1:]]
+    out.append(make(2, ids[0]))
     open(out_path, 'wb').write(b''.join(out))
     return 0
 
@@ -284,8 +297,9 @@ def cmd_activities(dump_path, ids):
         problems.append(f'async end ids {[r["id"] for r in ends]}')
     for b in begins:
         e = [r for r in ends if r['id'] == b['id']]
+        # every stop is made from the parent's event
         if len(e) != 1 or e[0]['ts'] <= b['ts'] or \
-                e[0]['name'] != b['name'].replace('Transfer11', 'Transfer10'):
+                e[0]['name'] != begins[0]['name']:
             problems.append(f'no single later end for begin {b["id"]}')
     act = {r['id']: dict((a['name'], a['value']) for a in r['args'])
            .get('activity') for r in begins}

@@ -2,17 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # plugin_eventheader.so in KernelShark, headless: libkshark opens the
-# EventHeader fixture (samples/eventheader-dat) as the GUI does, and the
-# info text of every entry must be trace-cmd report's for the same record
-# - decoded for the user_events (the report's decoding is checked against
-# LinuxTracepoints' reference here too), unchanged for everything else,
-# and raw again without the plugin.
+# EventHeader fixture (samples/eventheader-dat, for each set of vectors of
+# eventheader-sets.bash) as the GUI does, and the info text of every entry
+# must be trace-cmd report's for the same record - decoded for the
+# user_events (the report's decoding is checked against the set's
+# reference here too), unchanged for everything else, and raw again
+# without the plugin.
 . "$(dirname "$0")/lib.sh"
 
+. "$(dirname "$0")/eventheader-sets.bash"
+e2e_plan 9
 GEN=$TOP/samples/eventheader-dat
 INFO=$TOP/tests/e2e/eventheader-kshark-info
 COMPARE=$TOP/tests/e2e/eventheader-compare.py
-VEC=$TOP/samples/eventheader/EventHeaderInterceptorLE64.dat
 PLUGDIR=$TOP/plugins
 mkdir -p "$TMP/home"
 
@@ -28,24 +30,44 @@ run() {
 		{ cat "$TMP/$name.err"; return 1; }
 }
 
-check "eventheader-dat writes the fixture" \
-	"$GEN" "$VEC" "$TOP/samples/eventheader-formats" "$TMP/eh.dat"
-check "trace-cmd report with the plugin" \
-	run report env TRACEEVENT_PLUGIN_DIR="$PLUGDIR" trace-cmd report "$TMP/eh.dat"
-check "trace-cmd report without the plugin" \
-	run report0 trace-cmd report "$TMP/eh.dat"
-check "the report's vectors decode as LinuxTracepoints' reference" \
-	python3 "$COMPARE" vectors "$VEC" "$VEC.linux.json" "$TMP/report.out"
-check "libkshark loads the fixture with the plugin (kshark_open, load_entries)" \
-	run ks env TRACEEVENT_PLUGIN_DIR="$PLUGDIR" "$INFO" "$TMP/eh.dat"
-check "libkshark loads the fixture without the plugin" \
-	run ks0 "$INFO" "$TMP/eh.dat"
-check "KernelShark shows the decoded text for every user_events entry" \
-	test "$(grep -c -E '^4242 user_events/[^	]*	(Long_Provider|TestProvider)[A-Za-z_X0-9]*:' \
-		"$TMP/ks.out")" = 374
-check "with the plugin, every KernelShark entry's info is trace-cmd report's" \
-	python3 "$COMPARE" kshark "$TMP/report.out" "$TMP/ks.out"
-check "without the plugin, every KernelShark entry's info is trace-cmd report's" \
-	python3 "$COMPARE" kshark "$TMP/report0.out" "$TMP/ks0.out"
+# decoded VEC KSHARK: entries of VEC's tracepoints whose info is the
+# decoded "Provider:Event ..." text.
+decoded() {
+	awk -F '\t' -v tps=<(eh_names "$1") '
+		BEGIN { while ((getline t < tps) > 0) {
+				p = t; sub(/_L[0-9a-f]+K[0-9a-f]+[A-Za-z0-9]*$/, "", p)
+				prov[t] = p } }
+		{ split($1, h, " "); name = h[2]; sub(/^[^\/]*\//, "", name)
+		  info = $2; sub(/^ +/, "", info) }
+		h[1] == 4242 && (name in prov) && index(info, prov[name] ":") == 1 { n++ }
+		END { print n + 0 }' "$2"
+}
+
+eh_sets
+for set in "${EH_SETS[@]}"; do
+	l=${set%%:*} vec=${set#*:}
+	n=$(eh_count "$vec")
+	check "$l: eventheader-dat writes the fixture" \
+		"$GEN" "$vec" "$TOP/samples/eventheader-formats" "$TMP/$l.dat"
+	check "$l: trace-cmd report with the plugin" \
+		run $l.report env TRACEEVENT_PLUGIN_DIR="$PLUGDIR" \
+		trace-cmd report "$TMP/$l.dat"
+	check "$l: trace-cmd report without the plugin" \
+		run $l.report0 trace-cmd report "$TMP/$l.dat"
+	check "$l: the report's vectors decode as the set's reference" \
+		python3 "$COMPARE" vectors "$vec" "$vec.linux.json" \
+		"$TMP/$l.report.out"
+	check "$l: libkshark loads the fixture with the plugin (kshark_open, load_entries)" \
+		run $l.ks env TRACEEVENT_PLUGIN_DIR="$PLUGDIR" "$INFO" \
+		"$TMP/$l.dat"
+	check "$l: libkshark loads the fixture without the plugin" \
+		run $l.ks0 "$INFO" "$TMP/$l.dat"
+	check "$l: KernelShark shows the decoded text for all $n user_events entries" \
+		test "$(decoded "$vec" "$TMP/$l.ks.out")" = "$n"
+	check "$l: with the plugin, every KernelShark entry's info is trace-cmd report's" \
+		python3 "$COMPARE" kshark "$TMP/$l.report.out" "$TMP/$l.ks.out"
+	check "$l: without the plugin, every KernelShark entry's info is trace-cmd report's" \
+		python3 "$COMPARE" kshark "$TMP/$l.report0.out" "$TMP/$l.ks0.out"
+done
 
 e2e_exit

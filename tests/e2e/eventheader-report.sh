@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# plugin_eventheader.so in the real `trace-cmd report`:
-#  - a .dat whose user_events carry LinuxTracepoints' 374 EventHeader test
-#    vectors (samples/eventheader-dat, 10 tracepoints) decodes, vector for
-#    vector, as the reference decoding (.linux.json) says;
+# plugin_eventheader.so in the real `trace-cmd report`, on each set of
+# EventHeader vectors (eventheader-sets.bash: the project's own events,
+# and LinuxTracepoints' 374 test vectors when they stand beside the clone)
+# written as user_events into a .dat by samples/eventheader-dat:
+#  - every vector decodes, vector for vector, as the set's reference
+#    decoding (.linux.json) says;
 #  - every other line - kernel events, a user_event that is not
 #    EventHeader, one with an EventHeader name only, EventHeader records
 #    with unknown header flags - prints byte for byte as without the
@@ -18,10 +20,10 @@
 # HOME is an empty directory so that no installed plugin takes part.
 . "$(dirname "$0")/lib.sh"
 
+. "$(dirname "$0")/eventheader-sets.bash"
+e2e_plan 24
 GEN=$TOP/samples/eventheader-dat
 COMPARE=$TOP/tests/e2e/eventheader-compare.py
-VEC=$TOP/samples/eventheader/EventHeaderInterceptorLE64.dat
-REF=$VEC.linux.json
 FORMATS=$TOP/samples/eventheader-formats
 PLUGDIR=$TOP/plugins
 mkdir -p "$TMP/home"
@@ -35,9 +37,10 @@ report() {
 	echo $? >"$TMP/$name.rc"
 }
 
-# Lines of the vectors' tracepoints dropped: what must not change.
+# Lines of the set's tracepoints ($TPS: " name: " a line) dropped: what
+# must not change.
 others() {
-	grep -v -E ' (Long_Provider_Name_X+0123456789_L5K0Gasdf|TestProvider[A-Za-z]*_L[0-9a-f]+K[0-9a-f]+(Gmsft)?): ' "$1"
+	grep -a -v -F -f "$TPS" "$1"
 }
 
 # Each line of $2 (with plugin) is the line of $1 (without), or for a
@@ -69,53 +72,89 @@ for f in "$GEN" "$PLUGDIR/plugin_eventheader.so"; do
 	[ -x "$f" ] || [ -f "$f" ] || { not_ok "$f is not built"; e2e_exit; }
 done
 
-check "eventheader-dat writes the fixture (374 vectors + ordinary events)" \
-	"$GEN" "$VEC" "$FORMATS" "$TMP/eh.dat"
-report base "$TMP/eh.dat"
-report plug "$TMP/eh.dat" TRACEEVENT_PLUGIN_DIR="$PLUGDIR"
-check "trace-cmd reads the fixture without the plugin" exits_clean base base
-check "trace-cmd report with the plugin exits 0, stderr unchanged" \
-	exits_clean plug base
-trace-cmd dump --events "$TMP/eh.dat" >"$TMP/formats" 2>&1
-check "the file holds the vectors' 10 EventHeader tracepoints" \
-	test "$(grep -c -E '^name: (Long_Provider|TestProvider)' "$TMP/formats")" = 10
-check "every vector decodes as LinuxTracepoints' reference (names, values, meta)" \
-	python3 "$COMPARE" vectors "$VEC" "$REF" "$TMP/plug.out"
-check "every other line prints as without the plugin (malformed: + complaint)" \
-	same_but_complaints "$TMP/base.out" "$TMP/plug.out"
-check "without the plugin, the vectors print raw (the plugin did the decoding)" \
-	test "$(grep -c ' eventheader_flags=7 ' "$TMP/base.out")" -ge 374
+# run_set LABEL VECTORS: the checks on one set of vectors.
+run_set() {
+	local l=$1 vec=$2 ref=$2.linux.json n nt na
+	n=$(eh_count "$vec")
+	nt=$(eh_count "$vec" tracepoints)
+	na=$(eh_count "$vec" apps)
+	TPS=$TMP/$l.tps
+	eh_names "$vec" | sed 's/.*/ &: /' > "$TPS"
 
-# More user_events formats than pending handlers: the sweep covers them.
-check "fixture with 600 filler tracepoints first (613 user_events)" \
-	"$GEN" -f 600 "$VEC" "$FORMATS" "$TMP/fill.dat"
-trace-cmd dump --events "$TMP/fill.dat" >"$TMP/fformats" 2>&1
-check "the vectors' formats come after 600 others (beyond the 512 pending)" \
-	test "$(awk '/^name: Filler_/ { n++ }
-		     /^name: (Long_Provider|TestProvider)/ { print n; exit }' \
-		"$TMP/fformats")" = 600
-report fbase "$TMP/fill.dat"
-report fplug "$TMP/fill.dat" TRACEEVENT_PLUGIN_DIR="$PLUGDIR"
-check "613 user_events formats: trace-cmd exits 0, stderr unchanged" \
-	exits_clean fplug fbase
-check "613 user_events formats: every vector decodes as the reference" \
-	python3 "$COMPARE" vectors "$VEC" "$REF" "$TMP/fplug.out"
-check "613 user_events formats: every other line as without the plugin" \
-	same_but_complaints "$TMP/fbase.out" "$TMP/fplug.out"
+	check "$l: eventheader-dat writes the fixture ($n vectors + ordinary events)" \
+		"$GEN" "$vec" "$FORMATS" "$TMP/$l.dat"
+	report $l.base "$TMP/$l.dat"
+	report $l.plug "$TMP/$l.dat" TRACEEVENT_PLUGIN_DIR="$PLUGDIR"
+	check "$l: trace-cmd reads the fixture without the plugin" \
+		exits_clean $l.base $l.base
+	check "$l: trace-cmd report with the plugin exits 0, stderr unchanged" \
+		exits_clean $l.plug $l.base
+	trace-cmd dump --events "$TMP/$l.dat" >"$TMP/$l.formats" 2>&1
+	check "$l: the file holds the vectors' $nt EventHeader tracepoints" \
+		test "$(grep -c -F -x -f <(eh_names "$vec" | sed 's/^/name: /') \
+			"$TMP/$l.formats")" = "$nt"
+	check "$l: every vector decodes as the reference (names, values, meta)" \
+		python3 "$COMPARE" vectors "$vec" "$ref" "$TMP/$l.plug.out"
+	check "$l: every other line prints as without the plugin (malformed: + complaint)" \
+		same_but_complaints "$TMP/$l.base.out" "$TMP/$l.plug.out"
+	check "$l: without the plugin, the vectors print raw (the plugin did the decoding)" \
+		test "$(grep -a -F -f "$TPS" "$TMP/$l.base.out" |
+			grep -a -c ' eventheader_flags=')" -ge "$n"
 
-# A third of the vectors in a buffer instance (trace-cmd record -B apps).
-check "fixture with vectors in an instance buffer \"apps\"" \
-	"$GEN" -b "$VEC" "$FORMATS" "$TMP/inst.dat"
-report ibase "$TMP/inst.dat"
-report iplug "$TMP/inst.dat" TRACEEVENT_PLUGIN_DIR="$PLUGDIR"
-check "instance buffer: trace-cmd exits 0, stderr unchanged" \
-	exits_clean iplug ibase
-check "instance buffer: 124 vectors printed from \"apps\"" \
-	test "$(grep -c '^apps: .* TestProvider[A-Za-z]*:' "$TMP/iplug.out")" = 124
-check "instance buffer: every vector decodes as the reference" \
-	python3 "$COMPARE" vectors "$VEC" "$REF" "$TMP/iplug.out"
-check "instance buffer: every other line as without the plugin" \
-	same_but_complaints "$TMP/ibase.out" "$TMP/iplug.out"
+	# More user_events formats than pending handlers: the sweep covers
+	# them.
+	check "$l: fixture with 600 filler tracepoints first ($((nt + 603)) user_events)" \
+		"$GEN" -f 600 "$vec" "$FORMATS" "$TMP/$l.fill.dat"
+	trace-cmd dump --events "$TMP/$l.fill.dat" >"$TMP/$l.fformats" 2>&1
+	check "$l: the vectors' formats come after 600 others (beyond the 512 pending)" \
+		test "$(awk -v tps="$TPS" '
+			BEGIN { while ((getline t < tps) > 0) {
+					sub(/^ /, "", t); sub(/: $/, "", t)
+					vec["name: " t] = 1 } }
+			/^name: Filler_/ { n++ }
+			$0 in vec { print n; exit }' "$TMP/$l.fformats")" = 600
+	report $l.fbase "$TMP/$l.fill.dat"
+	report $l.fplug "$TMP/$l.fill.dat" TRACEEVENT_PLUGIN_DIR="$PLUGDIR"
+	check "$l: $((nt + 603)) user_events formats: trace-cmd exits 0, stderr unchanged" \
+		exits_clean $l.fplug $l.fbase
+	check "$l: $((nt + 603)) user_events formats: every vector decodes as the reference" \
+		python3 "$COMPARE" vectors "$vec" "$ref" "$TMP/$l.fplug.out"
+	check "$l: $((nt + 603)) user_events formats: every other line as without the plugin" \
+		same_but_complaints "$TMP/$l.fbase.out" "$TMP/$l.fplug.out"
+
+	# A third of the vectors in a buffer instance (trace-cmd record -B
+	# apps).
+	check "$l: fixture with vectors in an instance buffer \"apps\"" \
+		"$GEN" -b "$vec" "$FORMATS" "$TMP/$l.inst.dat"
+	report $l.ibase "$TMP/$l.inst.dat"
+	report $l.iplug "$TMP/$l.inst.dat" TRACEEVENT_PLUGIN_DIR="$PLUGDIR"
+	check "$l: instance buffer: trace-cmd exits 0, stderr unchanged" \
+		exits_clean $l.iplug $l.ibase
+	check "$l: instance buffer: $na vectors printed from \"apps\"" \
+		test "$(grep -a '^apps: ' "$TMP/$l.iplug.out" |
+			grep -a -c -F -f "$TPS")" = "$na"
+	check "$l: instance buffer: every vector decodes as the reference" \
+		python3 "$COMPARE" vectors "$vec" "$ref" "$TMP/$l.iplug.out"
+	check "$l: instance buffer: every other line as without the plugin" \
+		same_but_complaints "$TMP/$l.ibase.out" "$TMP/$l.iplug.out"
+}
+
+# run_installed LABEL VECTORS: the plugin from HOME, then two copies.
+run_installed() {
+	local l=$1 vec=$2
+	report $l.home "$TMP/$l.dat"
+	check "$l: installed copy: every vector decodes as the reference" \
+		python3 "$COMPARE" vectors "$vec" "$vec.linux.json" \
+		"$TMP/$l.home.out"
+	report $l.twice "$TMP/$l.dat" TRACEEVENT_PLUGIN_DIR="$PLUGDIR"
+	check "$l: two copies loaded: exits 0, prints as with one" \
+		same_run $l.twice $l.plug
+}
+
+eh_sets
+for set in "${EH_SETS[@]}"; do
+	run_set "${set%%:*}" "${set#*:}"
+done
 
 # Installed where libtraceevent looks in HOME; then also from the build
 # tree: two copies loaded.
@@ -123,11 +162,9 @@ check "make install-plugins puts the plugin in ~/.local/lib/traceevent/plugins" 
 	make -s -C "$TOP" install-plugins PREFIX="$TMP/home/.local"
 check "installed copy: the plugin is there" \
 	test -f "$TMP/home/.local/lib/traceevent/plugins/plugin_eventheader.so"
-report home "$TMP/eh.dat"
-check "installed copy: every vector decodes as the reference" \
-	python3 "$COMPARE" vectors "$VEC" "$REF" "$TMP/home.out"
-report twice "$TMP/eh.dat" TRACEEVENT_PLUGIN_DIR="$PLUGDIR"
-check "two copies loaded: exits 0, prints as with one" same_run twice plug
+for set in "${EH_SETS[@]}"; do
+	run_installed "${set%%:*}" "${set#*:}"
+done
 rm -rf "$TMP/home/.local"
 
 # Real recordings: nothing changes.

@@ -63,12 +63,15 @@ for b in sched-irq-timer two-buffers; do
 		TRACEEVENT_PLUGIN_DIR="$TOP/plugins"
 done
 
-# user_events: EventHeader test vectors, top buffer and an instance
+# user_events: each set of EventHeader vectors (eventheader-sets.bash),
+# top buffer and an instance
 GEN=$TOP/samples/eventheader-dat
-VEC=$TOP/samples/eventheader/EventHeaderInterceptorLE64.dat
-if [ -x "$GEN" ] && [ -r "$VEC" ]; then
+. "$(dirname "$0")/eventheader-sets.bash"
+eh_sets
+for set in "${EH_SETS[@]}"; do
+	l=${set%%:*} VEC=${set#*:}
 	for v in eh:"" eh-instance:-b; do
-		b=${v%%:*}
+		b=$l.${v%%:*}
 		"$GEN" ${v#*:} "$VEC" "$TOP/samples/eventheader-formats" \
 			"$TMP/$b.dat" > /dev/null &&
 		"$TRACE_FXT" convert -q "$TMP/$b.dat" -o "$TMP/$b.fxt" || {
@@ -79,12 +82,10 @@ if [ -x "$GEN" ] && [ -r "$VEC" ]; then
 		same "$b+plugins" "$TMP/$b.dat" "$TMP/$b.fxt" \
 			TRACEEVENT_PLUGIN_DIR="$TOP/plugins"
 	done
-	check "with plugin_eventheader.so, eh's report decodes all 374 vectors" \
+	check "with plugin_eventheader.so, $l.eh's report decodes all $(eh_count "$VEC") vectors" \
 		python3 "$TOP/tests/e2e/eventheader-compare.py" vectors "$VEC" \
-		"$VEC.linux.json" "$TMP/eh+plugins.got"
-else
-	echo "# no $GEN or $VEC, EventHeader samples skipped"
-fi
+		"$VEC.linux.json" "$TMP/$l.eh+plugins.got"
+done
 
 # FXT from another producer keeps trace-fxt's own one-line layout
 if [ -x "$TOP/samples/fxt-sample" ] &&

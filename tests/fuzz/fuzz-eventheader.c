@@ -3,7 +3,8 @@
  * fuzz-eventheader.c - libFuzzer target for the EventHeader decoder.
  *
  * Input: "tracepoint name" NUL "event bytes", as the corpus records are
- * (tests/fuzz/corpus-eventheader/, cut from the LinuxTracepoints vectors).
+ * (tests/fuzz/corpus-eventheader/: events of samples/eventheader-cases.c,
+ * written by samples/eventheader-vectors, both byte orders).
  * Without a NUL the whole input is the event.  The event is also decoded
  * under a name made from its header's level, so that mutations of the
  * level byte do not just end at the name check.  Every item is formatted
