@@ -32,21 +32,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dat-format.h"
+
 struct dat_writer;
 
-/* Option ids of the v7 format that callers may add. */
-enum dat_option {
-	DAT_OPTION_DATE		= 1,	/* string: "0x<usecs>" to gtod */
-	DAT_OPTION_CPUSTAT	= 2,	/* string, once per CPU */
-	DAT_OPTION_TRACECLOCK	= 4,	/* string: trace_clock */
-	DAT_OPTION_UNAME	= 5,	/* string */
-	DAT_OPTION_HOOK		= 6,	/* string */
-	DAT_OPTION_OFFSET	= 7,	/* string: ns to add */
-	DAT_OPTION_VERSION	= 9,	/* string: recorder */
-	DAT_OPTION_PROCMAPS	= 10,	/* string */
-	DAT_OPTION_TRACEID	= 11,	/* 8-byte number */
-	DAT_OPTION_TSC2NSEC	= 14,	/* mult(4) shift(4) offset(8) */
-};
 
 struct dat_writer_opts {
 	/* "none" (also when NULL) or "zstd". */

@@ -29,7 +29,7 @@
 #include <trace-cmd.h>
 
 #include "fxt-input.h"
-#include "map-dat-meta.h"
+#include "dat-meta.h"
 #include "map.h"
 #include "tcfxt.h"
 
@@ -43,7 +43,7 @@ struct printk_line {
 };
 
 struct map_formats {
-	struct map_meta		meta;
+	struct dat_meta		meta;
 	bool			have_meta;
 	uint8_t			*sent;		/* formats sent, by id */
 	struct printk_line	*printk;
@@ -169,7 +169,7 @@ int map_formats_start(struct map_ctx *ctx, uint64_t ts)
 		return -ENOMEM;
 	ctx->fmts = f;
 	trace_seq_init(&f->text);
-	if (!ctx->opts->path || map_meta_read(ctx->opts->path, &f->meta))
+	if (!ctx->opts->path || dat_meta_read(ctx->opts->path, &f->meta))
 		return 0;	/* an FXT that cannot be turned back, still */
 	f->have_meta = true;
 	f->sent = calloc(f->meta.nr_formats + 1, 1);
@@ -192,7 +192,7 @@ void map_formats_free(struct map_ctx *ctx)
 
 	if (!f)
 		return;
-	map_meta_free(&f->meta);
+	dat_meta_free(&f->meta);
 	free(f->sent);
 	free(f->printk);
 	free(f->syms);
@@ -205,7 +205,7 @@ static int fmts_send_format(struct map_ctx *ctx, struct map_event *me,
 			    uint64_t ts)
 {
 	struct map_formats *f = ctx->fmts;
-	struct map_meta_format *mf;
+	struct dat_meta_format *mf;
 	int id = me->event->id;
 	struct fxt_arg a[4];
 
