@@ -4,7 +4,7 @@
 # only tep_plugin_loader/unloader exported, the core linked in hidden.
 
 FXT_TEP_PLUGIN		:= plugins/plugin_fxt.so
-FXT_TEP_PLUGIN_OBJS	:= plugins/plugin_fxt.o plugins/fxt-args.o
+FXT_TEP_PLUGIN_OBJS	:= plugins/plugin_fxt.o
 
 $(FXT_TEP_PLUGIN): $(FXT_TEP_PLUGIN_OBJS) $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -shared -Wl,-z,defs -Wl,--as-needed -o $@ \

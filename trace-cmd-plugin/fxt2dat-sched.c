@@ -60,26 +60,20 @@ static const char waking_body[] =
 static int arg_prio(const struct fxt_arg *args, unsigned int nargs,
 		    const char *name)
 {
-	unsigned int i;
+	const struct fxt_arg *a = fxt_args_find(args, nargs, name);
 
-	for (i = 0; i < nargs; i++)
-		if (fxt_str_eq(args[i].name, name) &&
-		    args[i].type == FXT_ARG_INT32)
-			return args[i].i32 == INT32_MIN ? DEFAULT_PRIO :
-			       args[i].i32;
-	return DEFAULT_PRIO;
+	if (!a || a->type != FXT_ARG_INT32 || a->i32 == INT32_MIN)
+		return DEFAULT_PRIO;
+	return a->i32;
 }
 
 static uint64_t arg_koid(const struct fxt_arg *args, unsigned int nargs,
 			 const char *name)
 {
-	unsigned int i;
+	const struct fxt_arg *a = fxt_args_find(args, nargs, name);
 
-	for (i = 0; i < nargs; i++)
-		if (fxt_str_eq(args[i].name, name) &&
-		    (args[i].type == FXT_ARG_KOID ||
-		     args[i].type == FXT_ARG_UINT64))
-			return args[i].u64;
+	if (a && (a->type == FXT_ARG_KOID || a->type == FXT_ARG_UINT64))
+		return a->u64;
 	return 0;
 }
 
