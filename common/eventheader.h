@@ -269,6 +269,18 @@ const char *eh_decoder_strerror(const struct eh_decoder *d);
 const char *eh_encoding_name(unsigned int encoding);
 const char *eh_format_name(unsigned int format);
 
+/**
+ * eh_format_counted_sizes() - sizes at which a counted field is a value
+ * @format: enum eh_format of a counted (length16) char8 or binary
+ *	    field
+ *
+ * Such a field stands for a fixed-size value of @format when its length
+ * is one of these; empty is null, any other length is bytes or text.
+ *
+ * Return: bit n set for n bytes; 0 for string-like formats.
+ */
+uint32_t eh_format_counted_sizes(unsigned int format);
+
 /* Flags for eh_format_value*() */
 enum eh_text_flags {
 	EH_TEXT_JSON	= 0x1,	/* a JSON value: quoted, escaped strings */

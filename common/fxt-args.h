@@ -25,7 +25,7 @@
 #include "fxt-format.h"
 
 /**
- * fxt_args_encode() - lay out arguments as an fxt event's "args" field holds them
+ * fxt_args_encode() - arguments as an fxt event's "args" field holds them
  * @args: the arguments
  * @nargs: how many
  * @buf: where the bytes go; may be NULL when @cap is 0

@@ -88,7 +88,7 @@ static int kobj_record(struct f2d_ctx *ctx, const struct fxt_record *rec)
 		return 0;
 	/* names only events revealed are not saved cmdlines */
 	for (i = 0; i < rec->kobj.nargs; i++)
-		if (fxt_str_eq(rec->kobj.args[i].name, "source"))
+		if (fxt_str_eq(rec->kobj.args[i].name, TCFXT_ARG_SOURCE))
 			return 0;
 	return f2d_name_set(ctx, rec->kobj.koid, rec->kobj.name);
 }

@@ -127,11 +127,13 @@ int f2d_ftrace_args(struct f2d_ctx *ctx, const struct fxt_arg *args,
 		const struct fxt_arg *a = &args[i];
 
 		if (fxt_str_eq(a->name, TCFXT_ARG_FLAGS)) {
-			f2d_put_field_int(&ctx->rec, f->c_flags, fxt_arg_bits(a));
+			f2d_put_field_int(&ctx->rec, f->c_flags,
+					  fxt_arg_bits(a));
 			continue;
 		}
 		if (fxt_str_eq(a->name, TCFXT_ARG_PREEMPT)) {
-			f2d_put_field_int(&ctx->rec, f->c_preempt, fxt_arg_bits(a));
+			f2d_put_field_int(&ctx->rec, f->c_preempt,
+					  fxt_arg_bits(a));
 			continue;
 		}
 		if (fxt_str_eq(a->name, TCFXT_ARG_TRAILING)) {

@@ -34,12 +34,14 @@ static uint64_t arg_num(const struct fxt_event *ev, const char *name)
  */
 static int lost_events(struct f2d_ctx *ctx, const struct fxt_event *ev)
 {
+	const struct fxt_arg *a;
 	int64_t cpu, count;
 
-	if (!fxt_arg_int(fxt_args_find(ev->args, ev->nargs, "count"), &count) || count <= 0)
+	a = fxt_args_find(ev->args, ev->nargs, TCFXT_ARG_COUNT);
+	if (!fxt_arg_int(a, &count) || count <= 0)
 		count = -1;
-	if (!fxt_arg_int(fxt_args_find(ev->args, ev->nargs, TCFXT_ARG_CPU), &cpu) || cpu < 0 ||
-	    cpu >= 65536) {
+	a = fxt_args_find(ev->args, ev->nargs, TCFXT_ARG_CPU);
+	if (!fxt_arg_int(a, &cpu) || cpu < 0 || cpu >= 65536) {
 		ctx->cur->lost = count;
 		return 0;
 	}
@@ -59,19 +61,19 @@ static void info_str(struct f2d_text *t, const struct fxt_event *ev,
 
 static void file_info(struct f2d_ctx *ctx, const struct fxt_event *ev)
 {
-	unsigned int cpus = arg_num(ev, "cpus");
+	unsigned int cpus = arg_num(ev, TCFXT_INFO_CPUS);
 
 	ctx->cur->ftrace = true;
 	ctx->have_info = true;
 	if (cpus > ctx->info_cpus)
 		ctx->info_cpus = cpus;
 	if (!ctx->info_page_size)
-		ctx->info_page_size = arg_num(ev, "page_size");
+		ctx->info_page_size = arg_num(ev, TCFXT_INFO_PAGE_SIZE);
 	if (!ctx->info_long_size)
-		ctx->info_long_size = arg_num(ev, "long_size");
-	info_str(&ctx->clock, ev, "clock");
-	info_str(&ctx->uname, ev, "uname");
-	info_str(&ctx->version, ev, "version");
+		ctx->info_long_size = arg_num(ev, TCFXT_INFO_LONG_SIZE);
+	info_str(&ctx->clock, ev, TCFXT_INFO_CLOCK);
+	info_str(&ctx->uname, ev, TCFXT_INFO_UNAME);
+	info_str(&ctx->version, ev, TCFXT_INFO_VERSION);
 }
 
 /* The text argument that a metadata instant or its .cont carries. */
@@ -94,7 +96,7 @@ static int meta_start(struct f2d_ctx *ctx, const struct fxt_event *ev,
 	ctx->pending = kind;
 	ctx->ptext.len = 0;
 	if (kind == F2D_PEND_FORMAT) {
-		a = fxt_args_find(ev->args, ev->nargs, "system");
+		a = fxt_args_find(ev->args, ev->nargs, TCFXT_ARG_SYSTEM);
 		if (!a || a->type != FXT_ARG_STRING)
 			return 0;
 		ret = f2d_text_set(&ctx->psystem, a->str);
@@ -102,7 +104,7 @@ static int meta_start(struct f2d_ctx *ctx, const struct fxt_event *ev,
 			return ret;
 	}
 	if (kind == F2D_PEND_HEADERS) {
-		a = fxt_args_find(ev->args, ev->nargs, "header_page");
+		a = fxt_args_find(ev->args, ev->nargs, TCFXT_ARG_HEADER_PAGE);
 		if (a && a->type == FXT_ARG_STRING) {
 			ret = f2d_text_set(&ctx->header_page, a->str);
 			if (ret < 0)
@@ -162,7 +164,7 @@ int f2d_meta_event(struct f2d_ctx *ctx, const struct fxt_event *ev)
 		{ TCFXT_EVENT_FORMAT,	F2D_PEND_FORMAT },
 		{ TCFXT_KALLSYMS,	F2D_PEND_KALLSYMS },
 		{ TCFXT_PRINTK,		F2D_PEND_PRINTK },
-		{ "headers",		F2D_PEND_HEADERS },
+		{ TCFXT_HEADERS,		F2D_PEND_HEADERS },
 	};
 	const struct fxt_arg *t;
 	unsigned int i;

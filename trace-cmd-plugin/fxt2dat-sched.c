@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "fxt2dat.h"
+#include "tcfxt.h"
 
 static const char switch_body[] =
 	F2D_COMMON_FIELDS
@@ -143,13 +144,14 @@ static int sched_waking(struct f2d_ctx *ctx, const struct fxt_record *rec)
 	const typeof(rec->sched) *s = &rec->sched;
 	struct f2d_rec *r = &ctx->rec;
 	struct f2d_format *f;
+	uint64_t waker;
 	int ret;
 
 	f = f2d_format_make(ctx, "sched", "sched_waking", waking_body);
 	if (!f)
 		return -ENOMEM;
-	ret = f2d_rec_begin(ctx, f,
-			    (int32_t)arg_koid(s->args, s->nargs, "waker"));
+	waker = arg_koid(s->args, s->nargs, TCFXT_ARG_WAKER);
+	ret = f2d_rec_begin(ctx, f, (int32_t)waker);
 	if (ret < 0)
 		return ret;
 	put_comm(ctx, f, "comm", s->in.tid, s->cpu);

@@ -178,11 +178,11 @@ int map_formats_start(struct map_ctx *ctx, uint64_t ts)
 	if (!f->meta.header_page.text || !f->meta.header_event.text)
 		return 0;
 	a[0].type = FXT_ARG_STRING;
-	a[0].name = fxt_writer_str(ctx->w, "header_page");
+	a[0].name = fxt_writer_str(ctx->w, TCFXT_ARG_HEADER_PAGE);
 	a[0].str = fxt_str_make(f->meta.header_page.text,
 				f->meta.header_page.len);
-	return fmts_write_text(ctx, ts, "headers", a, 1, "header_event",
-			       f->meta.header_event.text,
+	return fmts_write_text(ctx, ts, TCFXT_HEADERS, a, 1,
+			       TCFXT_ARG_HEADER_EVENT, f->meta.header_event.text,
 			       f->meta.header_event.len);
 }
 
@@ -216,7 +216,7 @@ static int fmts_send_format(struct map_ctx *ctx, struct map_event *me,
 	if (!mf->text)
 		return 0;
 	a[0].type = FXT_ARG_STRING;
-	a[0].name = fxt_writer_str(ctx->w, "system");
+	a[0].name = fxt_writer_str(ctx->w, TCFXT_ARG_SYSTEM);
 	a[0].str = fxt_str_make(mf->system, strlen(mf->system));
 	a[1].type = FXT_ARG_STRING;
 	a[1].name = fxt_writer_str(ctx->w, "name");
@@ -364,14 +364,14 @@ int map_formats_event(struct map_ctx *ctx, struct map_buffer *buf,
 					 "\n");
 	}
 	if (kal_len) {
-		ret = fmts_write_text(ctx, rec->ts, TCFXT_KALLSYMS, a, 0, "text",
-				      f->text.buffer, kal_len);
+		ret = fmts_write_text(ctx, rec->ts, TCFXT_KALLSYMS, a, 0,
+				      TCFXT_ARG_TEXT, f->text.buffer, kal_len);
 		if (ret < 0)
 			return ret;
 	}
 	if (f->text.len > kal_len)
-		ret = fmts_write_text(ctx, rec->ts, TCFXT_PRINTK, a, 0, "text",
-				      f->text.buffer + kal_len,
+		ret = fmts_write_text(ctx, rec->ts, TCFXT_PRINTK, a, 0,
+				      TCFXT_ARG_TEXT, f->text.buffer + kal_len,
 				      f->text.len - kal_len);
 	return ret < 0 ? ret : 0;
 }
