@@ -1,12 +1,28 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Small sample producers used by the README's demo and the tests.
+# Small sample producers used by the README's demo and the tests, all
+# written through the core:
+#  - fxt-sample: every FXT record and argument type (the reader's and
+#    the tools' tests);
+#  - fxt-ks-sample: every kind of record KernelShark shows, at any size
+#    (the KernelShark plugin's GUI test and benchmark);
+#  - eventheader-dat: the EventHeader test vectors as user_events in a
+#    .dat (plugin_eventheader.so's and the converter's fixture).
 
 SAMPLE_GEN	:= samples/fxt-sample
 $(SAMPLE_GEN): samples/fxt-sample.o $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $^
 
-ALL_TARGETS	+= $(SAMPLE_GEN)
-CLEAN_FILES	+= $(SAMPLE_GEN) samples/*.fxt $(DEMO_FXT) $(DEMO_BACK)
+KS_SAMPLE	:= samples/fxt-ks-sample
+$(KS_SAMPLE): samples/fxt-ks-sample.o $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ -lm
+
+EH_DAT_GEN	:= samples/eventheader-dat
+$(EH_DAT_GEN): samples/eventheader-dat.o $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(CORE_LIB) $(CORE_LIBS) -lm
+
+ALL_TARGETS	+= $(SAMPLE_GEN) $(KS_SAMPLE) $(EH_DAT_GEN)
+CLEAN_FILES	+= $(SAMPLE_GEN) $(KS_SAMPLE) $(EH_DAT_GEN) samples/*.fxt \
+		   $(DEMO_FXT) $(DEMO_BACK)
 
 # The README's first command: the main job on a bundled sample - a real
 # recording (sched, irq, timer events and atrace-style trace_marker
