@@ -6,7 +6,7 @@
 UNIT_SRCS	:= $(wildcard tests/unit/test-*.c)
 UNIT_PROGS	:= $(UNIT_SRCS:.c=)
 UNIT_LIBS	:= $(CORE_LIB) $(CORE_LIBS) -lcunit $(JSON_LIBS)
-EXTRA_CFLAGS_tests/unit = $(JSON_CFLAGS) $(TC_CFLAGS)
+EXTRA_CFLAGS_tests/unit = $(JSON_CFLAGS) $(TC_CFLAGS) -Itrace-cmd-plugin
 
 tests/unit/test-%: tests/unit/test-%.o tests/unit/unit.o $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(UNIT_LIBS) -lm
@@ -33,6 +33,15 @@ tests/unit/test-plugin-fxt: tests/unit/test-plugin-fxt.o tests/unit/unit.o \
 			    $(CORE_LIB) $(FXT_TEP_PLUGIN)
 	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(UNIT_LIBS) \
 		$(TEP_LIBS) -ldl -lm
+
+# The FXT -> .dat pieces, from trace-cmd-plugin/, with libtraceevent; the
+# fuzz target below builds the same sources with sanitizers.
+FXT2DAT_SRCS	:= $(wildcard trace-cmd-plugin/fxt2dat-*.c)
+FXT2DAT_OBJS	:= $(FXT2DAT_SRCS:.c=.o)
+tests/unit/test-fxt2dat: tests/unit/test-fxt2dat.o tests/unit/unit.o \
+			 $(FXT2DAT_OBJS) $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(FXT2DAT_OBJS) \
+		$(UNIT_LIBS) $(TEP_LIBS) -lm
 
 DAT_TOOLS	:= tests/unit/dat-gen tests/unit/dat-rewrite
 tests/unit/dat-gen: tests/unit/dat-gen.o $(CORE_LIB)
@@ -65,7 +74,6 @@ tests/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(CORE_SRCS)
 	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(CORE_SRCS) $(CORE_LIBS) -lm
 
 # fxt2dat lives in trace-cmd-plugin/ and parses formats with libtraceevent.
-FXT2DAT_SRCS	:= $(wildcard trace-cmd-plugin/fxt2dat-*.c)
 tests/fuzz/fuzz-fxt2dat: tests/fuzz/fuzz-fxt2dat.c $(CORE_SRCS) $(FXT2DAT_SRCS) \
 		trace-cmd-plugin/fxt2dat.h
 	$(CLANG) $(FUZZ_CFLAGS) -Itrace-cmd-plugin \
