@@ -43,6 +43,12 @@ tests/unit/test-fxt2dat: tests/unit/test-fxt2dat.o tests/unit/unit.o \
 	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(FXT2DAT_OBJS) \
 		$(UNIT_LIBS) $(TEP_LIBS) -lm
 
+# The mapping's pieces that need no libtracecmd, one program each.
+tests/unit/test-map-%: tests/unit/test-map-%.o tests/unit/unit.o \
+		       trace-cmd-plugin/map-%.o $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o \
+		trace-cmd-plugin/map-$*.o $(UNIT_LIBS) $(TEP_LIBS) -lm
+
 DAT_TOOLS	:= tests/unit/dat-gen tests/unit/dat-rewrite
 tests/unit/dat-gen: tests/unit/dat-gen.o $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(CORE_LIB) $(CORE_LIBS)
