@@ -27,24 +27,10 @@
 
 #include <zstd.h>
 
+#include "dat-format.h"
 #include "dat-intern.h"
 #include "dat-writer.h"
 
-/* Section and option ids of the v7 format that the writer itself owns. */
-enum {
-	DAT_ID_DONE		= 0,	/* option; options section */
-	DAT_ID_BUFFER		= 3,	/* option; flyrecord section */
-	DAT_ID_CPUCOUNT		= 8,
-	DAT_ID_STRINGS		= 15,
-	DAT_ID_HEADER_INFO	= 16,
-	DAT_ID_FTRACE_EVENTS	= 17,
-	DAT_ID_EVENT_FORMATS	= 18,
-	DAT_ID_KALLSYMS		= 19,
-	DAT_ID_PRINTK		= 20,
-	DAT_ID_CMDLINES		= 21,
-};
-
-#define DAT_SECTION_COMPRESSED	1
 #define DAT_PAGES_PER_CHUNK	10
 #define DAT_MAX_EVENT_ID	0xffff	/* common_type is a u16 */
 
@@ -121,7 +107,7 @@ struct dat_writer {
 
 	struct dat_buf		strings;
 	struct dat_buf		scratch;	/* record being built */
-	uint64_t		section_offsets[DAT_ID_CMDLINES + 1];
+	uint64_t		section_offsets[DAT_OPTION_CMDLINES + 1];
 };
 
 static bool dat_id_taken(const struct dat_writer *w, int id)
@@ -765,7 +751,7 @@ static void dat_write_initial_header(struct dat_writer *w,
 	struct dat_buf b = { 0 };
 	uint8_t c;
 
-	dat_buf_put(&b, "\x17\x08\x44tracing", 10);
+	dat_buf_put(&b, DAT_MAGIC, DAT_MAGIC_LEN);
 	dat_buf_put_str(&b, "7");
 	c = 0;			/* little endian */
 	dat_buf_put(&b, &c, 1);
@@ -793,7 +779,7 @@ static void dat_write_header_info(struct dat_writer *w)
 	dat_buf_put_str(&b, "header_event");
 	dat_buf_put_u64(&b, w->header_event.len);
 	dat_buf_put(&b, w->header_event.data, w->header_event.len);
-	dat_write_section(w, DAT_ID_HEADER_INFO, "headers", &b, true);
+	dat_write_section(w, DAT_OPTION_HEADER_INFO, "headers", &b, true);
 	dat_buf_free(&b);
 }
 
@@ -818,7 +804,7 @@ static void dat_write_ftrace_events(struct dat_writer *w)
 	}
 	if (!b.err)
 		dat_put_le32(b.data, n);
-	dat_write_section(w, DAT_ID_FTRACE_EVENTS, "ftrace events", &b, true);
+	dat_write_section(w, DAT_OPTION_FTRACE_EVENTS, "ftrace events", &b, true);
 	dat_buf_free(&b);
 }
 
@@ -857,7 +843,7 @@ static void dat_write_event_formats(struct dat_writer *w)
 	}
 	if (!b.err)
 		dat_put_le32(b.data, systems);
-	dat_write_section(w, DAT_ID_EVENT_FORMATS, "events format", &b, true);
+	dat_write_section(w, DAT_OPTION_EVENT_FORMATS, "events format", &b, true);
 	dat_buf_free(&b);
 }
 
@@ -908,7 +894,7 @@ static void dat_write_cmdlines(struct dat_writer *w)
 			    strlen(w->cmdlines[i].comm));
 		dat_buf_put(&text, "\n", 1);
 	}
-	dat_write_text_section(w, DAT_ID_CMDLINES, "command lines", &text,
+	dat_write_text_section(w, DAT_OPTION_CMDLINES, "command lines", &text,
 			       true);
 	dat_buf_free(&text);
 }
@@ -971,7 +957,7 @@ static void dat_write_flyrecord(struct dat_writer *w, struct dat_buffer *b)
 	if (!scratch)
 		w->err = -ENOMEM;
 	b->section_offset = w->pos;
-	dat_write_section_header(w, DAT_ID_BUFFER,
+	dat_write_section_header(w, DAT_OPTION_BUFFER,
 				 w->zstd ? DAT_SECTION_COMPRESSED : 0, desc, 0);
 	size_at = b->section_offset + 8;
 	start = w->pos;
@@ -1030,7 +1016,7 @@ static void dat_put_buffer_option(struct dat_writer *w, struct dat_buf *b,
 	if (o.err)
 		b->err = o.err;
 	else
-		dat_put_option(b, DAT_ID_BUFFER, o.data, o.len);
+		dat_put_option(b, DAT_OPTION_BUFFER, o.data, o.len);
 	dat_buf_free(&o);
 }
 
@@ -1042,7 +1028,7 @@ static void dat_write_options(struct dat_writer *w)
 	size_t i;
 	int n;
 
-	for (i = DAT_ID_HEADER_INFO; i <= DAT_ID_CMDLINES; i++)
+	for (i = DAT_OPTION_HEADER_INFO; i <= DAT_OPTION_CMDLINES; i++)
 		dat_put_offset_option(w, &b, i);
 	for (i = 0; i < w->nr_opts; i++)
 		dat_put_option(&b, w->opts[i].id, w->opts[i].data,
@@ -1058,12 +1044,12 @@ static void dat_write_options(struct dat_writer *w)
 		}
 	}
 	dat_put_le32(v, w->cpus);
-	dat_put_option(&b, DAT_ID_CPUCOUNT, v, 4);
+	dat_put_option(&b, DAT_OPTION_CPUCOUNT, v, 4);
 	for (i = 0; i < w->nr_buffers; i++)
 		dat_put_buffer_option(w, &b, &w->buffers[i]);
 	dat_put_le64(v, 0);	/* no further options section */
-	dat_put_option(&b, DAT_ID_DONE, v, 8);
-	dat_write_section(w, DAT_ID_DONE, "options", &b, false);
+	dat_put_option(&b, DAT_OPTION_DONE, v, 8);
+	dat_write_section(w, DAT_OPTION_DONE, "options", &b, false);
 	dat_buf_free(&b);
 }
 
@@ -1074,7 +1060,7 @@ static void dat_write_strings(struct dat_writer *w)
 	/* the section names itself: add that before copying the table */
 	dat_string_id(w, "strings");
 	dat_buf_put(&copy, w->strings.data, w->strings.len);
-	dat_write_section(w, DAT_ID_STRINGS, "strings", &copy, true);
+	dat_write_section(w, DAT_OPTION_STRINGS, "strings", &copy, true);
 	dat_buf_free(&copy);
 }
 
@@ -1101,9 +1087,9 @@ int dat_writer_close(struct dat_writer *w)
 	dat_write_header_info(w);
 	dat_write_ftrace_events(w);
 	dat_write_event_formats(w);
-	dat_write_text_section(w, DAT_ID_KALLSYMS, "kallsyms", &w->kallsyms,
+	dat_write_text_section(w, DAT_OPTION_KALLSYMS, "kallsyms", &w->kallsyms,
 			       false);
-	dat_write_text_section(w, DAT_ID_PRINTK, "printk", &w->printk, false);
+	dat_write_text_section(w, DAT_OPTION_PRINTK, "printk", &w->printk, false);
 	dat_write_cmdlines(w);
 	for (i = 0; i < w->nr_buffers && !w->err; i++)
 		dat_write_flyrecord(w, &w->buffers[i]);

@@ -32,21 +32,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dat-format.h"
+
 struct dat_writer;
 
-/* Option ids of the v7 format that callers may add. */
-enum dat_option {
-	DAT_OPTION_DATE		= 1,	/* string: "0x<usecs>" to gtod */
-	DAT_OPTION_CPUSTAT	= 2,	/* string, once per CPU */
-	DAT_OPTION_TRACECLOCK	= 4,	/* string: trace_clock */
-	DAT_OPTION_UNAME	= 5,	/* string */
-	DAT_OPTION_HOOK		= 6,	/* string */
-	DAT_OPTION_OFFSET	= 7,	/* string: ns to add */
-	DAT_OPTION_VERSION	= 9,	/* string: recorder */
-	DAT_OPTION_PROCMAPS	= 10,	/* string */
-	DAT_OPTION_TRACEID	= 11,	/* 8-byte number */
-	DAT_OPTION_TSC2NSEC	= 14,	/* mult(4) shift(4) offset(8) */
-};
 
 struct dat_writer_opts {
 	/* "none" (also when NULL) or "zstd". */
@@ -73,88 +62,188 @@ struct dat_event {
 	size_t		payload_len;
 };
 
-/*
- * Create a writer for fd.  The top buffer ("") exists from the start as
- * buffer 0.  Returns NULL with errno set on failure.
+/**
+ * dat_writer_create() - a writer of one .dat file
+ * @fd: a seekable file positioned at its start; stays the caller's
+ * @opts: page size, long size, CPUs, clock, compression, spool directory
+ *
+ * The top buffer ("") exists from the start as buffer 0.
+ *
+ * Return: the writer, or NULL with errno set.
  */
 struct dat_writer *dat_writer_create(int fd,
 				     const struct dat_writer_opts *opts);
 
-/*
- * Register one event format (the text of events/<system>/<event>/format).
- * system "ftrace" goes to the ftrace formats section, like the kernel's
- * own ftrace events.  Returns the event id: the "ID:" line of the text, or
- * if it has none, a fresh id that the writer inserts after the "name:"
- * line.  -EEXIST if the id is already registered.
+/**
+ * dat_writer_add_event_format() - register one event format
+ * @w: the writer
+ * @system: the event's system; "ftrace" goes to the ftrace formats
+ *	    section, like the kernel's own ftrace events
+ * @format: the text of events/<system>/<event>/format
+ * @len: its length
+ *
+ * Return: the event id (the "ID:" line of the text, or if it has none, a
+ * fresh id that the writer inserts after the "name:" line), -EEXIST if
+ * the id is already registered, or another negative errno.
  */
 int dat_writer_add_event_format(struct dat_writer *w, const char *system,
 				const char *format, size_t len);
 
-/* Text of header_page / header_event; by default what a kernel of
- * opts.long_size and opts.page_size shows. */
+/**
+ * dat_writer_set_header_page() - the header_page text
+ * @w: the writer
+ * @text: the text (by default what a kernel of opts.long_size and
+ *	  opts.page_size shows)
+ * @len: its length
+ *
+ * Return: 0 or a negative errno.
+ */
 int dat_writer_set_header_page(struct dat_writer *w, const char *text,
 			       size_t len);
+
+/**
+ * dat_writer_set_header_event() - the header_event text
+ * @w: the writer
+ * @text: the text (by default what a kernel shows)
+ * @len: its length
+ *
+ * Return: 0 or a negative errno.
+ */
 int dat_writer_set_header_event(struct dat_writer *w, const char *text,
 				size_t len);
 
-/* /proc/kallsyms and printk_formats text (both empty by default). */
+/**
+ * dat_writer_set_kallsyms() - the /proc/kallsyms text (empty by default)
+ * @w: the writer
+ * @text: the text
+ * @len: its length
+ *
+ * Return: 0 or a negative errno.
+ */
 int dat_writer_set_kallsyms(struct dat_writer *w, const char *text,
 			    size_t len);
+
+/**
+ * dat_writer_set_printk() - the printk_formats text (empty by default)
+ * @w: the writer
+ * @text: the text
+ * @len: its length
+ *
+ * Return: 0 or a negative errno.
+ */
 int dat_writer_set_printk(struct dat_writer *w, const char *text, size_t len);
 
-/* One saved command line; a pid added twice keeps the later comm. */
+/**
+ * dat_writer_add_cmdline() - one saved command line
+ * @w: the writer
+ * @pid: the task
+ * @comm: its name; a pid added twice keeps the later one
+ *
+ * Return: 0 or a negative errno.
+ */
 int dat_writer_add_cmdline(struct dat_writer *w, int pid, const char *comm);
 
-/*
- * Add an option; options are written in the order added.  The writer
- * itself writes the section, BUFFER, CPUCOUNT and DONE options and a
- * TRACECLOCK of "[clock]" if none was added: those ids are -EINVAL here.
+/**
+ * dat_writer_add_option() - add an option, written in the order added
+ * @w: the writer
+ * @id: the option; the writer itself writes the section, BUFFER,
+ *	CPUCOUNT and DONE options (and a TRACECLOCK of "[clock]" if none
+ *	was added): those ids are refused
+ * @data: its bytes
+ * @size: their number
+ *
+ * Return: 0, -EINVAL for an id the writer owns, or a negative errno.
  */
 int dat_writer_add_option(struct dat_writer *w, enum dat_option id,
 			  const void *data, size_t size);
-/* The same for a string option, NUL included. */
+
+/**
+ * dat_writer_add_option_string() - add a string option, NUL included
+ * @w: the writer
+ * @id: the option, as for dat_writer_add_option()
+ * @value: NUL-terminated
+ *
+ * Return: as dat_writer_add_option().
+ */
 int dat_writer_add_option_string(struct dat_writer *w, enum dat_option id,
 				 const char *value);
 
-/* Add a buffer instance; returns its index (1, 2, ...). -EEXIST if the
- * name is taken. */
+/**
+ * dat_writer_add_buffer() - add a buffer instance
+ * @w: the writer
+ * @name: its name, not empty
+ *
+ * Return: its index (1, 2, ...), -EEXIST if the name is taken, or another
+ * negative errno.
+ */
 int dat_writer_add_buffer(struct dat_writer *w, const char *name);
 
-/*
- * Append one event at ts (ns, or the clock's unit) to a buffer's CPU.
- * -ENOENT for an unregistered event id, -E2BIG if the event cannot fit a
- * page, -EINVAL for a bad buffer/CPU or a timestamp older than the last
- * one on that CPU.
+/**
+ * dat_writer_write_event() - append one event to a buffer's CPU
+ * @w: the writer
+ * @buffer: the buffer index
+ * @cpu: the CPU, below opts.cpus
+ * @ts: its timestamp (ns, or the clock's unit), not older than the last
+ *	one on that CPU
+ * @ev: the event's common fields and payload
+ *
+ * Return: 0, -ENOENT for an unregistered event id, -E2BIG if the event
+ * cannot fit a page, -EINVAL for a bad buffer/CPU or an older timestamp,
+ * or the sticky I/O error.
  */
 int dat_writer_write_event(struct dat_writer *w, int buffer, unsigned int cpu,
 			   uint64_t ts, const struct dat_event *ev);
 
-/* The same with the record's bytes as the ring buffer holds them
- * (common fields included), as libtracecmd hands out record->data. */
+/**
+ * dat_writer_write_raw() - append one record as the ring buffer holds it
+ * @w: the writer
+ * @buffer: the buffer index
+ * @cpu: the CPU
+ * @ts: its timestamp
+ * @data: the record's bytes, common fields included, as libtracecmd hands
+ *	  out record->data
+ * @len: their number
+ *
+ * Return: as dat_writer_write_event().
+ */
 int dat_writer_write_raw(struct dat_writer *w, int buffer, unsigned int cpu,
 			 uint64_t ts, const void *data, size_t len);
 
-/*
- * Events were lost on a buffer's CPU before the next event written there
- * (trace-cmd report's "CPU:N [COUNT EVENTS DROPPED]" line): count of them,
- * or negative when unknown ("CPU:N [EVENTS DROPPED]").  Encoded as the
- * kernel does for a reader that found its ring buffer overrun: the next
- * event starts a new page whose commit field carries the missed-events
- * flag, and for a known count the stored flag with the count in a long
- * after the page's events (a count on a page its first event fills
- * becomes unknown, as in the kernel).  Marks before one event add up
+/**
+ * dat_writer_lost_events() - events lost before the next one on a CPU
+ * @w: the writer
+ * @buffer: the buffer index
+ * @cpu: the CPU
+ * @count: how many (trace-cmd report's "CPU:N [COUNT EVENTS DROPPED]"),
+ *	   or negative when unknown ("CPU:N [EVENTS DROPPED]")
+ *
+ * Encoded as the kernel does for a reader that found its ring buffer
+ * overrun: the next event starts a new page whose commit field carries the
+ * missed-events flag, and for a known count the stored flag with the count
+ * in a long after the page's events (a count on a page its first event
+ * fills becomes unknown, as in the kernel).  Marks before one event add up
  * (unknown if one is); a count is kept at most INT32_MAX, what
  * libtraceevent can hand out.  A mark that no later event on that CPU
- * follows has no page to go on and is dropped.  -EINVAL for a count of
- * 0 or a bad buffer/CPU.
+ * follows has no page to go on and is dropped.
+ *
+ * Return: 0, -EINVAL for a count of 0 or a bad buffer/CPU, or the sticky
+ * I/O error.
  */
 int dat_writer_lost_events(struct dat_writer *w, int buffer, unsigned int cpu,
 			   int64_t count);
 
-/* Write the file out and free the writer.  Returns the first error. */
+/**
+ * dat_writer_close() - write the file out and free the writer
+ * @w: the writer; invalid afterwards
+ *
+ * Return: 0, or the first error the writer met.
+ */
 int dat_writer_close(struct dat_writer *w);
 
-/* Free the writer without finishing the file. */
+/**
+ * dat_writer_discard() - free the writer without finishing the file
+ * @w: the writer, or NULL
+ */
 void dat_writer_discard(struct dat_writer *w);
 
 #endif /* _DAT_WRITER_H */

@@ -635,11 +635,7 @@ signed_int:
 	eh_out_printf(o, "%" PRId64, s);
 }
 
-/*
- * Sizes a fixed-size format accepts from a counted (length16) char8 or
- * binary field, as a bit mask of byte counts; 0 for string-like formats.
- */
-static uint32_t counted_sizes(unsigned int format)
+uint32_t eh_format_counted_sizes(unsigned int format)
 {
 	switch (format) {
 	case EH_FMT_UNSIGNED_INT:
@@ -706,7 +702,7 @@ int eh_out_value(struct eh_out *o, const uint8_t *p, size_t n,
 		 * is null, a size the format knows is that value, any other
 		 * size falls back to the encoding's default format.
 		 */
-		sizes = counted_sizes(format);
+		sizes = eh_format_counted_sizes(format);
 		if (sizes && !n) {
 			eh_out_puts(o, "null");
 			return 0;

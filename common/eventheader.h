@@ -154,16 +154,26 @@ struct eh_tracepoint {
 	uint8_t		level;
 };
 
-/*
- * Parse "Provider_L<hex level>K<hex keyword>{<A-Z>[0-9a-z]*}".
- * Returns 0, or -ENOTSUP if the name does not follow the grammar.
+/**
+ * eh_tracepoint_parse() - split an EventHeader tracepoint name
+ * @tp: filled with the parts
+ * @name: "Provider_L<hex level>K<hex keyword>{<A-Z>[0-9a-z]*}", not
+ *	  necessarily NUL-terminated; must outlive @tp
+ * @len: its length
+ *
+ * Return: 0, or -ENOTSUP if the name does not follow the grammar.
  */
 int eh_tracepoint_parse(struct eh_tracepoint *tp, const char *name,
 			size_t len);
 
-/*
- * Find option @letter (e.g. 'G' for the provider group) in a parsed name.
- * Returns 0 and the value's text (possibly empty), or -ENOENT.
+/**
+ * eh_tracepoint_option() - one option of a parsed name
+ * @tp: the parsed name
+ * @letter: the option, e.g. 'G' for the provider group
+ * @value: set to the option's text (possibly empty, not NUL-terminated)
+ * @len: set to its length
+ *
+ * Return: 0, or -ENOENT if the name has no such option.
  */
 int eh_tracepoint_option(const struct eh_tracepoint *tp, char letter,
 			 const char **value, size_t *len);
@@ -229,65 +239,156 @@ struct eh_item {
 
 struct eh_decoder;
 
+/**
+ * eh_decoder_new() - a decoder, reused from event to event
+ *
+ * Return: the decoder, or NULL when out of memory.
+ */
 struct eh_decoder *eh_decoder_new(void);
+
+/**
+ * eh_decoder_free() - free a decoder
+ * @d: the decoder, or NULL
+ */
 void eh_decoder_free(struct eh_decoder *d);
 
-/* Bound the eh_decoder_next() calls per event (0 = the default). */
+/**
+ * eh_decoder_set_item_limit() - bound the items of one event
+ * @d: the decoder
+ * @limit: eh_decoder_next() calls allowed per event (0: the default)
+ */
 void eh_decoder_set_item_limit(struct eh_decoder *d, uint32_t limit);
 
-/*
- * Check the event header, tracepoint name and extension chain, and get
- * ready to walk the fields.  @name (@name_len bytes, no NUL needed) and
- * @data must outlive the walk.  Returns 0 or a negative errno.
+/**
+ * eh_decoder_start() - begin decoding one event
+ * @d: the decoder
+ * @name: the tracepoint name, no NUL needed; must outlive the walk
+ * @name_len: its length
+ * @data: the event's bytes from the EventHeader on (after the
+ *	  tracepoint's common fields); must outlive the walk
+ * @size: its length
+ *
+ * Checks the event header, tracepoint name and extension chain, and gets
+ * ready to walk the fields.
+ *
+ * Return: 0 or a negative errno (eh_decoder_strerror() says why).
  */
 int eh_decoder_start(struct eh_decoder *d, const char *name, size_t name_len,
 		     const void *data, size_t size);
 
-/* Go back to before the first item of the started event. */
+/**
+ * eh_decoder_rewind() - go back to before the first item
+ * @d: the decoder, with an event started
+ *
+ * Return: 0, or a negative errno if no event was started.
+ */
 int eh_decoder_rewind(struct eh_decoder *d);
 
-/* The started event, or NULL if eh_decoder_start() failed. */
+/**
+ * eh_decoder_event() - what eh_decoder_start() learnt about the event
+ * @d: the decoder
+ *
+ * Return: the event, or NULL if eh_decoder_start() failed.
+ */
 const struct eh_event_info *eh_decoder_event(const struct eh_decoder *d);
 
-/*
- * Produce the next item.  Returns 1 with @item filled, 0 after EVENT_END,
- * or a negative errno with @item->kind = EH_ITEM_ERROR; once failed, the
- * walk stays failed (eh_decoder_rewind() retries).
+/**
+ * eh_decoder_next() - the next item of the walk
+ * @d: the decoder
+ * @item: filled with the item
+ *
+ * Once failed, the walk stays failed (eh_decoder_rewind() retries).
+ *
+ * Return: 1 with @item filled, 0 after EVENT_END, or a negative errno
+ * with @item->kind = EH_ITEM_ERROR.
  */
 int eh_decoder_next(struct eh_decoder *d, struct eh_item *item);
 
-/*
- * Right after an ARRAY_BEGIN with elem_size != 0: move past the elements
- * so that the next item is the ARRAY_END.  Returns 0 or -EINVAL.
+/**
+ * eh_decoder_skip_array() - move past an array taken whole
+ * @d: the decoder, right after an ARRAY_BEGIN with elem_size != 0
+ *
+ * The next item is then the ARRAY_END.
+ *
+ * Return: 0, or -EINVAL when not right after such an ARRAY_BEGIN.
  */
 int eh_decoder_skip_array(struct eh_decoder *d);
 
-/* Message for the last error, "" if none. */
+/**
+ * eh_decoder_strerror() - why the last call failed
+ * @d: the decoder
+ *
+ * Return: the message, "" if none.
+ */
 const char *eh_decoder_strerror(const struct eh_decoder *d);
 
-/* Names of encodings and formats ("value32", "hex_int"), NULL if unknown. */
+/**
+ * eh_encoding_name() - an encoding's name ("value32"...)
+ * @encoding: enum eh_encoding, no flags
+ *
+ * Return: the name, or NULL if unknown.
+ */
 const char *eh_encoding_name(unsigned int encoding);
+
+/**
+ * eh_format_name() - a format's name ("hex_int"...)
+ * @format: enum eh_format, no flag
+ *
+ * Return: the name, or NULL if unknown.
+ */
 const char *eh_format_name(unsigned int format);
+
+/**
+ * eh_format_counted_sizes() - sizes at which a counted field is a value
+ * @format: enum eh_format of a counted (length16) char8 or binary
+ *	    field
+ *
+ * Such a field stands for a fixed-size value of @format when its length
+ * is one of these; empty is null, any other length is bytes or text.
+ *
+ * Return: bit n set for n bytes; 0 for string-like formats.
+ */
+uint32_t eh_format_counted_sizes(unsigned int format);
 
 /* Flags for eh_format_value*() */
 enum eh_text_flags {
 	EH_TEXT_JSON	= 0x1,	/* a JSON value: quoted, escaped strings */
 };
 
-/*
- * Format one VALUE item (or the raw bytes of one value) as text, the way
- * LinuxTracepoints does: integers in decimal, "0x%X" for hex, errno as
- * "ENOENT(2)", time as "2024-01-31T12:00:00", booleans as true/false,
- * floats in shortest round-trip form, hex bytes as "01 02", strings as
- * UTF-8 (invalid UTF-8 bytes read as Latin-1), UUIDs and IP addresses in
- * their usual notation.
+/**
+ * eh_format_value() - one VALUE item as text, as LinuxTracepoints prints it
+ * @buf: where the text goes
+ * @size: room at @buf, NUL included
+ * @item: the item
+ * @flags: enum eh_text_flags
  *
- * snprintf rules: writes at most @size bytes, NUL included, and returns
- * the length the whole text needs, or a negative errno (-EINVAL for a
- * size that does not fit the encoding, -ENOTSUP for an unknown encoding).
+ * Integers in decimal, "0x%X" for hex, errno as "ENOENT(2)", time as
+ * "2024-01-31T12:00:00", booleans as true/false, floats in shortest
+ * round-trip form, hex bytes as "01 02", strings as UTF-8 (invalid UTF-8
+ * bytes read as Latin-1), UUIDs and IP addresses in their usual notation.
+ *
+ * Return: the length the whole text needs (snprintf rules), or a negative
+ * errno: -EINVAL for a size that does not fit the encoding, -ENOTSUP for
+ * an unknown encoding.
  */
 ssize_t eh_format_value(char *buf, size_t size, const struct eh_item *item,
 			unsigned int flags);
+
+/**
+ * eh_format_value_raw() - the bytes of one value as text
+ * @buf: where the text goes
+ * @size: room at @buf, NUL included
+ * @data: the value's bytes
+ * @len: their number
+ * @encoding: enum eh_encoding of the value
+ * @format: enum eh_format of the value
+ * @big_endian: the value's byte order
+ * @flags: enum eh_text_flags
+ *
+ * As eh_format_value(), for a value that is not an item of a walk.
+ *
+ * Return: as eh_format_value().
+ */
 ssize_t eh_format_value_raw(char *buf, size_t size, const void *data,
 			    size_t len, unsigned int encoding,
 			    unsigned int format, bool big_endian,
@@ -302,19 +403,34 @@ enum eh_json_flags {
 					   options and flags */
 };
 
-/*
- * The started event as one JSON object:
+/**
+ * eh_format_event_json() - the started event as one JSON object
+ * @d: the decoder, with an event started
+ * @buf: where the text goes
+ * @size: room at @buf, NUL included
+ * @flags: enum eh_json_flags
+ *
+ * The object is
  *	{ "n": "Provider:event", "field": value, ..., "meta": { "id": ..,
  *	  "version": .., "level": .., "keyword": "0x..", "opcode": ..,
  *	  "tag": "0x..", "activity": "uuid", "relatedActivity": "uuid" } }
  * (zero meta values left out), as LinuxTracepoints' EventFormatter writes
- * it.  Rewinds the decoder and walks the whole event.  snprintf rules for
- * @buf/@size; returns the length needed or a negative errno (the walk's).
+ * it.  Rewinds the decoder and walks the whole event.
+ *
+ * Return: the length the whole text needs (snprintf rules), or the
+ * walk's negative errno.
  */
 ssize_t eh_format_event_json(struct eh_decoder *d, char *buf, size_t size,
 			     unsigned int flags);
 
-/* Same, into a malloc()ed string that the caller frees; NULL on error. */
+/**
+ * eh_format_event_json_alloc() - the same, in memory of its own
+ * @d: the decoder, with an event started
+ * @flags: enum eh_json_flags
+ * @err: set to the negative errno on failure
+ *
+ * Return: a malloc()ed string that the caller frees, or NULL on error.
+ */
 char *eh_format_event_json_alloc(struct eh_decoder *d, unsigned int flags,
 				 int *err);
 

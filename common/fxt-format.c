@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * fxt-format.c - names of the format's numbers, for printing.
+ * fxt-format.c - names of the format's numbers, for printing, and the
+ * argument lookups every consumer of decoded records needs.
  */
 #include "fxt-format.h"
 
@@ -75,4 +76,52 @@ const char *fxt_thread_state_name(unsigned int state)
 	};
 
 	return NAME_OF(names, state);
+}
+
+const struct fxt_arg *fxt_args_find(const struct fxt_arg *args,
+				    unsigned int nargs, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < nargs; i++)
+		if (fxt_str_eq(args[i].name, name))
+			return &args[i];
+	return NULL;
+}
+
+bool fxt_arg_int(const struct fxt_arg *a, int64_t *v)
+{
+	switch (a ? a->type : FXT_ARG_NULL) {
+	case FXT_ARG_INT32:
+		*v = a->i32;
+		return true;
+	case FXT_ARG_UINT32:
+		*v = a->u32;
+		return true;
+	case FXT_ARG_INT64:
+		*v = a->i64;
+		return true;
+	case FXT_ARG_UINT64:
+		*v = a->u64 > INT64_MAX ? INT64_MAX : (int64_t)a->u64;
+		return true;
+	}
+	return false;
+}
+
+uint64_t fxt_arg_bits(const struct fxt_arg *a)
+{
+	switch (a->type) {
+	case FXT_ARG_INT32:
+		return (uint64_t)(int64_t)a->i32;
+	case FXT_ARG_UINT32:
+		return a->u32;
+	case FXT_ARG_BOOL:
+		return a->b;
+	case FXT_ARG_INT64:
+	case FXT_ARG_UINT64:
+	case FXT_ARG_POINTER:
+	case FXT_ARG_KOID:
+		return a->u64;
+	}
+	return 0;
 }

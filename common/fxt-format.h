@@ -186,6 +186,11 @@ struct fxt_event {
 /* Helpers to build arguments without repeating the union dance. */
 #define FXT_ARG_STR_NAME(n)	{ .ptr = (n), .len = sizeof(n) - 1 }
 
+/**
+ * fxt_str_make() - a string that points at @len bytes of @s
+ * @s: the bytes, not necessarily NUL-terminated
+ * @len: how many
+ */
 static inline struct fxt_str fxt_str_make(const char *s, size_t len)
 {
 	struct fxt_str str = { .ptr = s, .len = (uint32_t)len, .id = 0 };
@@ -193,6 +198,11 @@ static inline struct fxt_str fxt_str_make(const char *s, size_t len)
 	return str;
 }
 
+/**
+ * fxt_str_eq() - whether a record's string equals a C string
+ * @s: the string as read (@ptr/@len)
+ * @lit: NUL-terminated
+ */
 static inline bool fxt_str_eq(struct fxt_str s, const char *lit)
 {
 	size_t i;
@@ -203,9 +213,119 @@ static inline bool fxt_str_eq(struct fxt_str s, const char *lit)
 	return lit[i] == '\0';
 }
 
+/**
+ * fxt_utf8_len() - length of the valid UTF-8 sequence at @s
+ * @s: the first byte of a sequence
+ * @n: bytes available from @s on (at least 1)
+ *
+ * The rule the strict reader checks strings by and the converter cleans
+ * text by: overlong forms, surrogates and code points past U+10FFFF are
+ * not valid.
+ *
+ * Return: 1 to 4, or 0 when no valid sequence starts at @s.
+ */
+static inline size_t fxt_utf8_len(const uint8_t *s, size_t n)
+{
+	uint32_t cp;
+	size_t need, k;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0)
+		need = 1, cp = s[0] & 0x1f;
+	else if ((s[0] & 0xf0) == 0xe0)
+		need = 2, cp = s[0] & 0x0f;
+	else if ((s[0] & 0xf8) == 0xf0)
+		need = 3, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (n <= need)
+		return 0;
+	for (k = 1; k <= need; k++) {
+		if ((s[k] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[k] & 0x3f);
+	}
+	if ((need == 1 && cp < 0x80) || (need == 2 && cp < 0x800) ||
+	    (need == 3 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return need + 1;
+}
+
+/**
+ * fxt_provider_hash() - the slot a provider id starts looking at
+ * @id: the provider id
+ * @mask: table size - 1 (a power of two - 1)
+ *
+ * Everything that indexes providers by id (reader, writer, viewers)
+ * uses this, so that files with many providers cost the same everywhere.
+ */
+static inline size_t fxt_provider_hash(uint32_t id, size_t mask)
+{
+	return (size_t)((id * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
+}
+
+/**
+ * fxt_args_find() - the first argument called @name
+ * @args: the arguments
+ * @nargs: how many
+ * @name: NUL-terminated
+ *
+ * Return: the argument, or NULL when none has that name.
+ */
+const struct fxt_arg *fxt_args_find(const struct fxt_arg *args,
+				    unsigned int nargs, const char *name);
+
+/**
+ * fxt_arg_int() - an integer argument's value
+ * @a: the argument (NULL: none)
+ * @v: the value, signed; a uint64 beyond INT64_MAX is INT64_MAX
+ *
+ * Return: true if @a is an int32, uint32, int64 or uint64, else false
+ * and @v untouched.
+ */
+bool fxt_arg_int(const struct fxt_arg *a, int64_t *v);
+
+/**
+ * fxt_arg_bits() - the value an argument puts in an integer field
+ * @a: the argument
+ *
+ * Return: integers sign- or zero-extended to 64 bits, a bool as 0 or 1,
+ * a pointer or koid as is; 0 for every other type.
+ */
+uint64_t fxt_arg_bits(const struct fxt_arg *a);
+
+/**
+ * fxt_record_type_name() - a record type's name, for printing
+ * @type: enum fxt_record_type
+ *
+ * Return: the name, or NULL for a type the format does not define.
+ */
 const char *fxt_record_type_name(unsigned int type);
+
+/**
+ * fxt_event_type_name() - an event type's name ("instant", "counter"...)
+ * @type: enum fxt_event_type
+ *
+ * Return: the name, or NULL for an unknown type.
+ */
 const char *fxt_event_type_name(unsigned int type);
+
+/**
+ * fxt_arg_type_name() - an argument type's name ("int32", "string"...)
+ * @type: enum fxt_arg_type
+ *
+ * Return: the name, or NULL for an unknown type.
+ */
 const char *fxt_arg_type_name(unsigned int type);
+
+/**
+ * fxt_thread_state_name() - a thread state's name ("running"...)
+ * @state: enum fxt_thread_state
+ *
+ * Return: the name, or NULL for an unknown state.
+ */
 const char *fxt_thread_state_name(unsigned int state);
 
 #endif /* _FXT_FORMAT_H */

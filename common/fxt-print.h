@@ -17,13 +17,41 @@ enum fxt_print_flags {
 	FXT_PRINT_TYPED		= 1 << 1,
 };
 
-/* @s with control characters, quotes and backslashes escaped. */
+/**
+ * fxt_print_str() - a string as text
+ * @buf: where the text goes
+ * @size: room at @buf, NUL included
+ * @s: the string
+ * @flags: enum fxt_print_flags
+ *
+ * Control characters, quotes and backslashes are escaped.
+ *
+ * Return: the length the whole text needs, as snprintf() returns it.
+ */
 int fxt_print_str(char *buf, size_t size, struct fxt_str s, unsigned int flags);
 
+/**
+ * fxt_print_arg_value() - an argument's value as text
+ * @buf: where the text goes
+ * @size: room at @buf, NUL included
+ * @a: the argument
+ * @flags: enum fxt_print_flags
+ *
+ * Return: the length the whole text needs, as snprintf() returns it.
+ */
 int fxt_print_arg_value(char *buf, size_t size, const struct fxt_arg *a,
 			unsigned int flags);
 
-/* "name=value name=value ..." */
+/**
+ * fxt_print_args() - arguments as "name=value name=value ..."
+ * @buf: where the text goes
+ * @size: room at @buf, NUL included
+ * @args: the arguments
+ * @nargs: how many
+ * @flags: enum fxt_print_flags
+ *
+ * Return: the length the whole text needs, as snprintf() returns it.
+ */
 int fxt_print_args(char *buf, size_t size, const struct fxt_arg *args,
 		   unsigned int nargs, unsigned int flags);
 

@@ -157,41 +157,13 @@ static inline bool cur_word(const struct fxt_reader *r, struct cursor *c,
 
 static bool utf8_valid(const uint8_t *s, size_t n)
 {
-	size_t i = 0;
+	size_t i = 0, k;
 
 	while (i < n) {
-		uint8_t c = s[i];
-		uint32_t cp, k, need;
-
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		if ((c & 0xe0) == 0xc0) {
-			need = 1;
-			cp = c & 0x1f;
-		} else if ((c & 0xf0) == 0xe0) {
-			need = 2;
-			cp = c & 0x0f;
-		} else if ((c & 0xf8) == 0xf0) {
-			need = 3;
-			cp = c & 0x07;
-		} else {
+		k = fxt_utf8_len(s + i, n - i);
+		if (!k)
 			return false;
-		}
-		if (n - i <= need)
-			return false;
-		for (k = 1; k <= need; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return false;
-			cp = cp << 6 | (s[i + k] & 0x3f);
-		}
-		/* overlong forms, surrogates, beyond U+10FFFF */
-		if ((need == 1 && cp < 0x80) || (need == 2 && cp < 0x800) ||
-		    (need == 3 && cp < 0x10000) || cp > 0x10ffff ||
-		    (cp >= 0xd800 && cp <= 0xdfff))
-			return false;
-		i += need + 1;
+		i += k;
 	}
 	return true;
 }
@@ -269,11 +241,6 @@ static void mem_release(struct fxt_reader *r, struct rprov *p, size_t n)
 	p->mem -= n;
 }
 
-static inline size_t prov_hash(uint32_t id, size_t mask)
-{
-	return (size_t)((id * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
-}
-
 static struct rprov *prov_find(const struct fxt_reader *r, uint32_t id)
 {
 	size_t h;
@@ -282,7 +249,7 @@ static struct rprov *prov_find(const struct fxt_reader *r, uint32_t id)
 		return r->cur;
 	if (!r->prov_slots)
 		return NULL;
-	for (h = prov_hash(id, r->prov_mask); r->prov_slots[h];
+	for (h = fxt_provider_hash(id, r->prov_mask); r->prov_slots[h];
 	     h = (h + 1) & r->prov_mask)
 		if (r->provs[r->prov_slots[h] - 1]->id == id)
 			return r->provs[r->prov_slots[h] - 1];
@@ -306,7 +273,8 @@ static int prov_index(struct fxt_reader *r, size_t i)
 		for (k = 0; k < i; k++)
 			prov_index(r, k);
 	}
-	for (h = prov_hash(r->provs[i]->id, r->prov_mask); r->prov_slots[h];
+	for (h = fxt_provider_hash(r->provs[i]->id, r->prov_mask);
+	     r->prov_slots[h];
 	     h = (h + 1) & r->prov_mask)
 		;
 	r->prov_slots[h] = (uint32_t)i + 1;

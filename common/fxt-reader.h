@@ -117,34 +117,97 @@ struct fxt_record {
 	};
 };
 
-/* Open @path.  NULL with errno set on failure. */
+/**
+ * fxt_reader_open() - read an FXT file
+ * @path: the file (memory-mapped when it can be, read in chunks if not)
+ * @flags: enum fxt_reader_flags
+ *
+ * Return: the reader, or NULL with errno set.
+ */
 struct fxt_reader *fxt_reader_open(const char *path, unsigned int flags);
-/* Read from @fd (not closed by the reader); @name names it in errors. */
+
+/**
+ * fxt_reader_open_fd() - read FXT from a file descriptor
+ * @fd: the input; not closed by the reader
+ * @name: what error messages call it
+ * @flags: enum fxt_reader_flags
+ *
+ * Return: the reader, or NULL with errno set.
+ */
 struct fxt_reader *fxt_reader_open_fd(int fd, const char *name,
 				      unsigned int flags);
-/* Decode @len bytes at @buf, which must outlive the reader. */
+
+/**
+ * fxt_reader_open_mem() - read FXT from memory
+ * @buf: the bytes; must outlive the reader
+ * @len: their number
+ * @name: what error messages call it
+ * @flags: enum fxt_reader_flags
+ *
+ * Return: the reader, or NULL with errno set.
+ */
 struct fxt_reader *fxt_reader_open_mem(const void *buf, size_t len,
 				       const char *name, unsigned int flags);
+
+/**
+ * fxt_reader_close() - free the reader (and unmap its input)
+ * @r: the reader, or NULL
+ */
 void fxt_reader_close(struct fxt_reader *r);
 
-/*
- * Decode the next record into @rec.  Returns 1 with a record, 0 at a
- * clean end of input, or a negative errno (-EBADMSG malformed, -EIO read
- * error, -ENOMEM) with fxt_reader_error() describing the fault.
+/**
+ * fxt_reader_next() - decode the next record
+ * @r: the reader
+ * @rec: filled with the record; its pointers stay valid until the next
+ *	 call
+ *
+ * Return: 1 with a record, 0 at a clean end of input, or a negative errno
+ * (-EBADMSG malformed, -EIO read error, -ENOMEM) with fxt_reader_error()
+ * describing the fault.
  */
 int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec);
 
-/* "FILE: offset 0x...: what is wrong", or NULL if no error occurred. */
+/**
+ * fxt_reader_error() - what stopped the reader
+ * @r: the reader
+ *
+ * Return: "FILE: offset 0x...: what is wrong", or NULL if no error
+ * occurred.
+ */
 const char *fxt_reader_error(const struct fxt_reader *r);
-/* Offset of the faulty record (or of the next record to read). */
+
+/**
+ * fxt_reader_offset() - where the reader is
+ * @r: the reader
+ *
+ * Return: the offset of the faulty record, or of the next record to read.
+ */
 uint64_t fxt_reader_offset(const struct fxt_reader *r);
 
+/**
+ * fxt_reader_big_endian() - the input's byte order
+ * @r: the reader
+ *
+ * Return: true if the magic record was big-endian.
+ */
 bool fxt_reader_big_endian(const struct fxt_reader *r);
-/* Ticks per second of the current provider (1e9 until an init record). */
+
+/**
+ * fxt_reader_ticks_per_second() - the unit of the current timestamps
+ * @r: the reader
+ *
+ * Return: the current provider's ticks per second (1e9 until an
+ * initialization record).
+ */
 uint64_t fxt_reader_ticks_per_second(const struct fxt_reader *r);
-/*
- * Name of a provider seen so far, or NULL.  Valid until that provider's
- * info is restated or the reader is closed: copy it to keep it.
+
+/**
+ * fxt_reader_provider_name() - the name of a provider seen so far
+ * @r: the reader
+ * @id: the provider id
+ *
+ * Return: the name, valid until that provider's info is restated or the
+ * reader is closed (copy it to keep it), or NULL for an unknown id.
  */
 const char *fxt_reader_provider_name(const struct fxt_reader *r, uint32_t id);
 

@@ -270,11 +270,6 @@ static void prov_free(struct wprov *p)
 	free(p);
 }
 
-static inline size_t prov_hash(uint32_t id, size_t mask)
-{
-	return (size_t)((id * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
-}
-
 /* Index provider @i by id; the table stays at most half full. */
 static int prov_index(struct fxt_writer *w, size_t i)
 {
@@ -292,7 +287,8 @@ static int prov_index(struct fxt_writer *w, size_t i)
 		for (k = 0; k < i; k++)
 			prov_index(w, k);
 	}
-	for (h = prov_hash(w->provs[i]->id, w->prov_mask); w->prov_slots[h];
+	for (h = fxt_provider_hash(w->provs[i]->id, w->prov_mask);
+	     w->prov_slots[h];
 	     h = (h + 1) & w->prov_mask)
 		;
 	w->prov_slots[h] = (uint32_t)i + 1;
@@ -304,7 +300,7 @@ static struct wprov *prov_get(struct fxt_writer *w, uint32_t id, bool reset)
 	struct wprov *p, **np;
 	size_t h;
 
-	for (h = w->prov_slots ? prov_hash(id, w->prov_mask) : 0;
+	for (h = w->prov_slots ? fxt_provider_hash(id, w->prov_mask) : 0;
 	     w->prov_slots && w->prov_slots[h]; h = (h + 1) & w->prov_mask) {
 		p = w->provs[w->prov_slots[h] - 1];
 		if (p->id == id) {

@@ -53,62 +53,170 @@ enum fxt_writer_flags {
 	FXT_WRITER_ZSTD			= 1 << 4,
 };
 
-/*
- * Create a writer; the magic number record is its first record.
- * The fd or FILE stays the caller's: fxt_writer_close() flushes but does
- * not close it.
+/**
+ * fxt_writer_create_fd() - a writer to a file descriptor
+ * @fd: where records go; stays the caller's (fxt_writer_close() flushes
+ *	but does not close it)
+ * @flags: enum fxt_writer_flags
+ *
+ * The magic number record is the writer's first record.
+ *
+ * Return: the writer, or NULL with errno set.
  */
 struct fxt_writer *fxt_writer_create_fd(int fd, unsigned int flags);
+
+/**
+ * fxt_writer_create_fp() - a writer to a stdio stream
+ * @fp: where records go; stays the caller's
+ * @flags: enum fxt_writer_flags
+ *
+ * Return: the writer, or NULL with errno set.
+ */
 struct fxt_writer *fxt_writer_create_fp(FILE *fp, unsigned int flags);
 
-/* Flush buffered records; returns the sticky error if any. */
+/**
+ * fxt_writer_flush() - hand buffered records to the output
+ * @w: the writer
+ *
+ * Return: 0, or the sticky error.
+ */
 int fxt_writer_flush(struct fxt_writer *w);
 
-/* Flush and free.  Returns the first error the writer met, or 0. */
+/**
+ * fxt_writer_close() - flush and free the writer
+ * @w: the writer; invalid afterwards
+ *
+ * Return: the first error the writer met, or 0.
+ */
 int fxt_writer_close(struct fxt_writer *w);
 
-/* Bytes handed to the output so far plus those still buffered. */
+/**
+ * fxt_writer_offset() - how many bytes the writer has produced
+ * @w: the writer
+ *
+ * Return: bytes handed to the output so far plus those still buffered.
+ */
 uint64_t fxt_writer_offset(const struct fxt_writer *w);
 
-/*
- * Register @s (len bytes, not necessarily NUL terminated) and return its
- * id (> 0) for struct fxt_str.id, or a negative errno.  The same text
- * always gets the same id; ids are valid in every provider.
+/**
+ * fxt_writer_intern() - register a string for struct fxt_str.id
+ * @w: the writer
+ * @s: the text, not necessarily NUL-terminated
+ * @len: its length
+ *
+ * The same text always gets the same id; ids are valid in every provider.
+ *
+ * Return: the id (> 0), or a negative errno.
  */
 int64_t fxt_writer_intern(struct fxt_writer *w, const char *s, size_t len);
 
-/* Convenience: an fxt_str for an interned C string (id 0 on failure). */
+/**
+ * fxt_writer_str() - an interned C string, ready for a record
+ * @w: the writer
+ * @s: NUL-terminated
+ *
+ * Return: the string with its id set (id 0 if interning failed, which
+ * the writer then treats as a plain string).
+ */
 struct fxt_str fxt_writer_str(struct fxt_writer *w, const char *s);
 
-/*
- * Providers.  provider_info starts a provider (and makes it current);
- * provider_section switches back to one already started.  Each provider
- * has its own string and thread tables, as readers keep them.
+/**
+ * fxt_write_provider_info() - start a provider and make it current
+ * @w: the writer
+ * @id: the provider id
+ * @name: its name (at most FXT_MAX_PROVIDER_NAME bytes)
+ * @len: the name's length
+ *
+ * Each provider has its own string and thread tables, as readers keep
+ * them; restating a provider's info empties them.
+ *
+ * Return: 0 or a negative errno.
  */
 int fxt_write_provider_info(struct fxt_writer *w, uint32_t id,
 			    const char *name, size_t len);
+
+/**
+ * fxt_write_provider_section() - switch back to a provider already started
+ * @w: the writer
+ * @id: the provider id
+ *
+ * Return: 0 or a negative errno.
+ */
 int fxt_write_provider_section(struct fxt_writer *w, uint32_t id);
+
+/**
+ * fxt_write_provider_event() - a provider event metadata record
+ * @w: the writer
+ * @id: the provider id
+ * @event: enum fxt_provider_event (FXT_PROVIDER_EVENT_BUFFER_FULL)
+ *
+ * Return: 0 or a negative errno.
+ */
 int fxt_write_provider_event(struct fxt_writer *w, uint32_t id,
 			     unsigned int event);
 
-/* Initialization record: ticks per second of the timestamps that follow. */
+/**
+ * fxt_write_init() - an initialization record
+ * @w: the writer
+ * @ticks_per_second: the unit of the timestamps that follow
+ *
+ * Return: 0 or a negative errno.
+ */
 int fxt_write_init(struct fxt_writer *w, uint64_t ticks_per_second);
 
-/* Any event type; args beyond FXT_MAX_ARGS are -EINVAL. */
+/**
+ * fxt_write_event() - an event record of any event type
+ * @w: the writer
+ * @ev: the event; at most FXT_MAX_ARGS arguments
+ *
+ * Return: 0, -EINVAL for more arguments or an unknown type, -E2BIG for a
+ * record too large, or another negative errno.
+ */
 int fxt_write_event(struct fxt_writer *w, const struct fxt_event *ev);
 
-/*
- * Blob record.  A payload over one record's room is split into several
- * blob records of the same name, which the spec defines as appending to
- * one blob: a consumer joins them.
+/**
+ * fxt_write_blob() - a blob record, split when large
+ * @w: the writer
+ * @name: the blob's name
+ * @type: enum fxt_blob_type
+ * @data: the payload
+ * @size: its length
+ *
+ * A payload over one record's room is split into several blob records of
+ * the same name, which the spec defines as appending to one blob: a
+ * consumer joins them.
+ *
+ * Return: 0 or a negative errno.
  */
 int fxt_write_blob(struct fxt_writer *w, struct fxt_str name,
 		   unsigned int type, const void *data, size_t size);
 
+/**
+ * fxt_write_userspace_object() - a userspace object record
+ * @w: the writer
+ * @pointer: the object's address
+ * @pid: the process it lives in
+ * @name: its name
+ * @args: its arguments
+ * @nargs: how many (at most FXT_MAX_ARGS)
+ *
+ * Return: 0 or a negative errno.
+ */
 int fxt_write_userspace_object(struct fxt_writer *w, uint64_t pointer,
 			       uint64_t pid, struct fxt_str name,
 			       const struct fxt_arg *args, unsigned int nargs);
 
+/**
+ * fxt_write_kernel_object() - a kernel object record (names a koid)
+ * @w: the writer
+ * @koid: the object
+ * @obj_type: enum fxt_koid_type
+ * @name: its name
+ * @args: its arguments
+ * @nargs: how many (at most FXT_MAX_ARGS)
+ *
+ * Return: 0 or a negative errno.
+ */
 int fxt_write_kernel_object(struct fxt_writer *w, uint64_t koid,
 			    unsigned int obj_type, struct fxt_str name,
 			    const struct fxt_arg *args, unsigned int nargs);
@@ -124,6 +232,13 @@ struct fxt_legacy_switch {
 	unsigned int		in_prio;
 };
 
+/**
+ * fxt_write_legacy_switch() - the seed spec's context switch record
+ * @w: the writer
+ * @cs: the switch; cpu and priorities must fit 8 bits
+ *
+ * Return: 0, -EINVAL for a value out of range, or a negative errno.
+ */
 int fxt_write_legacy_switch(struct fxt_writer *w,
 			    const struct fxt_legacy_switch *cs);
 
@@ -146,12 +261,39 @@ struct fxt_sched_wakeup {
 	const struct fxt_arg	*args;
 };
 
+/**
+ * fxt_write_sched_switch() - a context switch scheduling record
+ * @w: the writer
+ * @cs: the switch; a 16-bit cpu, at most FXT_MAX_ARGS arguments
+ *
+ * Return: 0, -EINVAL for a value out of range, or a negative errno.
+ */
 int fxt_write_sched_switch(struct fxt_writer *w,
 			   const struct fxt_sched_switch *cs);
+
+/**
+ * fxt_write_sched_wakeup() - a thread wakeup scheduling record
+ * @w: the writer
+ * @wk: the wakeup; a 16-bit cpu, at most FXT_MAX_ARGS arguments
+ *
+ * Return: 0, -EINVAL for a value out of range, or a negative errno.
+ */
 int fxt_write_sched_wakeup(struct fxt_writer *w,
 			   const struct fxt_sched_wakeup *wk);
 
-/* Log record; a message longer than one record is split in several. */
+/**
+ * fxt_write_log() - a log record, split when long
+ * @w: the writer
+ * @ts: its timestamp
+ * @thread: the thread that logged it
+ * @msg: the message, not necessarily NUL-terminated
+ * @len: its length
+ *
+ * A message longer than one record is split in several, never inside a
+ * UTF-8 character.
+ *
+ * Return: 0 or a negative errno.
+ */
 int fxt_write_log(struct fxt_writer *w, uint64_t ts,
 		  const struct fxt_thread *thread, const char *msg, size_t len);
 
@@ -170,12 +312,26 @@ struct fxt_large_blob {
 	uint64_t		size;
 };
 
+/**
+ * fxt_write_large_blob() - a large blob record
+ * @w: the writer
+ * @lb: the blob, format 0 (with metadata) or 1 (without)
+ *
+ * Return: 0, -E2BIG for a payload past the 32-bit size field, or a
+ * negative errno.
+ */
 int fxt_write_large_blob(struct fxt_writer *w, const struct fxt_large_blob *lb);
 
-/*
- * Write pre-encoded words verbatim (header included), for producers of
- * record types this writer does not model.  @nwords must match the size
- * in the header.
+/**
+ * fxt_write_raw() - pre-encoded words, verbatim
+ * @w: the writer
+ * @words: the record, header included
+ * @nwords: how many words; must match the size in the header
+ *
+ * For producers of record types this writer does not model.
+ *
+ * Return: 0, -EINVAL when @nwords is 0 or disagrees with the header, or
+ * a negative errno.
  */
 int fxt_write_raw(struct fxt_writer *w, const uint64_t *words, size_t nwords);
 

@@ -31,6 +31,23 @@
 #define TCFXT_EVENT_FORMAT	"event_format"	/* one event's format file */
 #define TCFXT_KALLSYMS		"kallsyms"	/* /proc/kallsyms lines used */
 #define TCFXT_PRINTK		"printk"	/* printk_formats lines used */
+#define TCFXT_HEADERS		"headers"	/* header_page, header_event */
+
+/* Arguments of TCFXT_FILE_INFO: what the .dat's initial header says. */
+#define TCFXT_INFO_UNAME	"uname"
+#define TCFXT_INFO_VERSION	"version"
+#define TCFXT_INFO_CLOCK	"clock"
+#define TCFXT_INFO_CPUS		"cpus"
+#define TCFXT_INFO_PAGE_SIZE	"page_size"
+#define TCFXT_INFO_LONG_SIZE	"long_size"
+#define TCFXT_INFO_IN_USECS	"in_usecs"	/* timestamps in us, not ns */
+
+/* Arguments of the other metadata instants. */
+#define TCFXT_ARG_TEXT		"text"		/* cpustats, kallsyms, printk */
+#define TCFXT_ARG_SYSTEM	"system"	/* event_format: its system */
+#define TCFXT_ARG_HEADER_PAGE	"header_page"	/* headers */
+#define TCFXT_ARG_HEADER_EVENT	"header_event"	/* headers */
+#define TCFXT_ARG_COUNT		"count"		/* lost_events; -1 unknown */
 
 /* Categories of the records the converter adds for viewers. */
 #define TCFXT_CAT_ATRACE	"atrace"	/* B|E|C|S|F trace_marker writes */
@@ -40,6 +57,13 @@
 #define TCFXT_ARG_CPU		"cpu"		/* always the first argument */
 #define TCFXT_ARG_FLAGS		"common_flags"
 #define TCFXT_ARG_PREEMPT	"common_preempt_count"
+/* A wakeup's waking task, a koid (the .dat's common_pid). */
+#define TCFXT_ARG_WAKER		"waker"
+/*
+ * A thread object with TCFXT_ARG_SOURCE names a task an event revealed,
+ * not a saved cmdline of the .dat.
+ */
+#define TCFXT_ARG_SOURCE	"source"
 /*
  * The record's bytes past its fields, as "ARRAY[xx, ...]", always the
  * last argument.  The '.' keeps it from ever naming a field (fields are

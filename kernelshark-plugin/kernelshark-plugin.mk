@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# KernelShark data-readout plugin (plugin-fxt.so), the sample producer its
-# tests and benchmark use, and the rules of its tests (they link libkshark,
-# which the generic unit-test rule does not).
+# KernelShark data-readout plugin (plugin-fxt.so).  Its sample producer
+# is in samples.mk, its tests' and benchmark's rules in tests.mk.
 
 EXTRA_CFLAGS_kernelshark-plugin = $(KS_CFLAGS)
 
@@ -9,8 +8,6 @@ KS_PLUGIN	:= kernelshark-plugin/plugin-fxt.so
 KS_PLUGIN_OBJS	:= $(addprefix kernelshark-plugin/, \
 		     plugin-fxt.o fxt-ks-load.o fxt-ks-event.o \
 		     fxt-ks-table.o fxt-ks-info.o)
-KS_SAMPLE	:= kernelshark-plugin/fxt-ks-sample
-KS_SAMPLE_OBJS	:= kernelshark-plugin/fxt-ks-sample.o
 # KernelShark 2.x finds no plugin by itself; this is where `make install`
 # puts it and where the README's `kernelshark -p` points.
 KS_PLUGIN_DIR	?= $(LIBDIR)/kernelshark/plugins
@@ -21,27 +18,8 @@ $(KS_PLUGIN): $(KS_PLUGIN_OBJS) $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -shared -Wl,-z,defs -o $@ $(KS_PLUGIN_OBJS) \
 		$(CORE_LIB) $(CORE_LIBS) $(KS_LIBS) -lm
 
-$(KS_SAMPLE): $(KS_SAMPLE_OBJS) $(CORE_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CORE_LIBS) -lm
-
-# Unit tests that drive the real libkshark with the built plugin.
-tests/unit/test-kshark-%.o: tests/unit/test-kshark-%.c
-	$(CC) $(ALL_CFLAGS) $(KS_CFLAGS) -MMD -MP -c -o $@ $<
-
-tests/unit/test-kshark-%: tests/unit/test-kshark-%.o tests/unit/unit.o \
-			  $(CORE_LIB) $(KS_PLUGIN)
-	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(CORE_LIB) \
-		$(CORE_LIBS) -lcunit $(KS_LIBS) -lm
-
-# The benchmark's loader times kshark_open + kshark_load_entries; it
-# needs libkshark, so it has its own rule (the shorter stem wins).
-KS_BENCH	:= tests/bench/bench-kshark-load
-tests/bench/bench-kshark-%: tests/bench/bench-kshark-%.c $(KS_PLUGIN)
-	$(CC) $(ALL_CFLAGS) $(KS_CFLAGS) -o $@ $< $(KS_LIBS)
-
-ALL_TARGETS	+= $(KS_PLUGIN) $(KS_SAMPLE) $(KS_BENCH)
-CLEAN_FILES	+= $(KS_PLUGIN) $(KS_SAMPLE) $(KS_BENCH) \
-		   kernelshark-plugin/sample.fxt
+ALL_TARGETS	+= $(KS_PLUGIN)
+CLEAN_FILES	+= $(KS_PLUGIN) kernelshark-plugin/sample.fxt
 
 .PHONY: install-kshark
 install: install-kshark

@@ -21,6 +21,7 @@
 
 #include "fxt-args.h"
 #include "fxt-print.h"
+#include "tcfxt.h"
 
 #define FXT_EXPORT __attribute__((visibility("default")))
 
@@ -29,12 +30,6 @@ FXT_EXPORT int tep_plugin_unloader(struct tep_handle *tep);
 
 /* More than one FXT record holds, for lists a producer stitched. */
 #define MAX_ARGS	256
-
-static const char *const fxt_events[] = {
-	"instant", "counter", "duration_begin", "duration_end",
-	"duration_complete", "async_begin", "async_instant", "async_end",
-	"flow_begin", "flow_step", "flow_end",
-};
 
 static const void *field_bytes(struct trace_seq *s, struct tep_event *event,
 			       struct tep_record *record, const char *name,
@@ -127,14 +122,19 @@ static int fxt_event_handler(struct trace_seq *s, struct tep_record *record,
 	return 0;
 }
 
-#define NR_FXT_EVENTS	(sizeof(fxt_events) / sizeof(fxt_events[0]))
+/*
+ * The fxt/<type> events, named as trace-fxt names them: by the core's
+ * name of each FXT event type.
+ */
+#define NR_FXT_EVENTS	FXT_EVENT_TYPE_COUNT
 
 static void unregister_first(struct tep_handle *tep, unsigned int n)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		tep_unregister_event_handler(tep, -1, "fxt", fxt_events[i],
+		tep_unregister_event_handler(tep, -1, TCFXT_SYSTEM_FXT,
+					     fxt_event_type_name(i),
 					     fxt_event_handler, NULL);
 }
 
@@ -144,7 +144,8 @@ FXT_EXPORT int tep_plugin_loader(struct tep_handle *tep)
 
 	/* A positive return only says that an earlier handler was replaced. */
 	for (i = 0; i < NR_FXT_EVENTS; i++) {
-		if (tep_register_event_handler(tep, -1, "fxt", fxt_events[i],
+		if (tep_register_event_handler(tep, -1, TCFXT_SYSTEM_FXT,
+					       fxt_event_type_name(i),
 					       fxt_event_handler, NULL) < 0) {
 			/* No half-installed plugin: events print one way. */
 			unregister_first(tep, i);

@@ -25,24 +25,11 @@ $(EH_PLUGIN): $(EH_PLUGIN_OBJS) $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -shared -Wl,-z,defs -Wl,--as-needed -o $@ \
 		$(EH_PLUGIN_OBJS) $(CORE_LIB) $(CORE_LIBS) $(TEP_LIBS) -lm
 
-# The plugin's fixture: EventHeader vectors (samples/eventheader-vectors'
-# or LinuxTracepoints') as user_events in a .dat (samples/eventheader-dat.c),
-# written by the core's .dat writer.
-EH_DAT_GEN	:= samples/eventheader-dat
-$(EH_DAT_GEN): samples/eventheader-dat.o $(CORE_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(CORE_LIB) $(CORE_LIBS) -lm
-
-# What KernelShark shows for the fixture, headless (libkshark); its
-# headers do not build warning-free with ours, hence -isystem.
-EH_KS_INFO	:= tests/e2e/eventheader-kshark-info
-$(EH_KS_INFO): $(EH_KS_INFO).c
-	$(CC) $(ALL_CFLAGS) $(KS_CFLAGS) -o $@ $< $(KS_LIBS)
-
 # plugin_fxt.mk (plugin_fxt.so) is included after this file: it adds its
 # plugin to TEP_PLUGINS and as a prerequisite of install-plugins.
 TEP_PLUGINS	:= $(EH_PLUGIN)
-ALL_TARGETS	+= $(TEP_PLUGINS) $(EH_DAT_GEN) $(EH_KS_INFO)
-CLEAN_FILES	+= $(TEP_PLUGINS) $(EH_DAT_GEN) $(EH_KS_INFO)
+ALL_TARGETS	+= $(TEP_PLUGINS)
+CLEAN_FILES	+= $(TEP_PLUGINS)
 
 .PHONY: install-plugins
 install: install-plugins

@@ -1,5 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Small sample producers used by the README's demo and the tests.
+# Small sample producers used by the README's demo and the tests, all
+# written through the core:
+#  - fxt-sample: every FXT record and argument type (the reader's and
+#    the tools' tests);
+#  - fxt-ks-sample: every kind of record KernelShark shows, at any size
+#    (the KernelShark plugin's GUI test and benchmark);
+#  - eventheader-dat: the EventHeader test vectors as user_events in a
+#    .dat (plugin_eventheader.so's and the converter's fixture).
 
 SAMPLE_GEN	:= samples/fxt-sample
 $(SAMPLE_GEN): samples/fxt-sample.o $(CORE_LIB)
@@ -12,10 +19,21 @@ $(SAMPLE_GEN): samples/fxt-sample.o $(CORE_LIB)
 EH_CASES_OBJ	:= samples/eventheader-cases.o
 EH_VEC_GEN	:= samples/eventheader-vectors
 $(EH_VEC_GEN): samples/eventheader-vectors.o $(EH_CASES_OBJ) $(CORE_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $^
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CORE_LIBS)
 
-ALL_TARGETS	+= $(SAMPLE_GEN) $(EH_VEC_GEN)
-CLEAN_FILES	+= $(SAMPLE_GEN) $(EH_VEC_GEN) samples/*.fxt $(DEMO_FXT) $(DEMO_BACK)
+KS_SAMPLE	:= samples/fxt-ks-sample
+$(KS_SAMPLE): samples/fxt-ks-sample.o $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CORE_LIBS) -lm
+
+# The plugin's fixture: EventHeader vectors (samples/eventheader-vectors'
+# or LinuxTracepoints') as user_events in a .dat, by the core's .dat writer.
+EH_DAT_GEN	:= samples/eventheader-dat
+$(EH_DAT_GEN): samples/eventheader-dat.o $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(CORE_LIB) $(CORE_LIBS) -lm
+
+ALL_TARGETS	+= $(SAMPLE_GEN) $(KS_SAMPLE) $(EH_DAT_GEN) $(EH_VEC_GEN)
+CLEAN_FILES	+= $(SAMPLE_GEN) $(KS_SAMPLE) $(EH_DAT_GEN) $(EH_VEC_GEN) \
+		   samples/*.fxt $(DEMO_FXT) $(DEMO_BACK)
 
 # The uncompressed v7 and the v6 form of the sched recording, made by
 # trace-cmd itself (samples/record.sh records the zstd original).

@@ -6,7 +6,7 @@
 UNIT_SRCS	:= $(wildcard tests/unit/test-*.c)
 UNIT_PROGS	:= $(UNIT_SRCS:.c=)
 UNIT_LIBS	:= $(CORE_LIB) $(CORE_LIBS) -lcunit $(JSON_LIBS)
-EXTRA_CFLAGS_tests/unit = $(JSON_CFLAGS) $(TC_CFLAGS)
+EXTRA_CFLAGS_tests/unit = $(JSON_CFLAGS) $(TC_CFLAGS) -Itrace-cmd-plugin
 
 tests/unit/test-%: tests/unit/test-%.o tests/unit/unit.o $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(UNIT_LIBS) -lm
@@ -25,11 +25,56 @@ tests/unit/test-dat-%: tests/unit/test-dat-%.o tests/unit/unit.o $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(UNIT_LIBS) \
 		$(TRACECMD_LIBS) -lm
 
+# Unit tests that drive the real libkshark with the built plugin.
+tests/unit/test-kshark-%.o: tests/unit/test-kshark-%.c
+	$(CC) $(ALL_CFLAGS) $(KS_CFLAGS) -MMD -MP -c -o $@ $<
+
+tests/unit/test-kshark-%: tests/unit/test-kshark-%.o tests/unit/unit.o \
+			  $(CORE_LIB) $(KS_PLUGIN)
+	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(CORE_LIB) \
+		$(CORE_LIBS) -lcunit $(KS_LIBS) -lm
+
+# plugin_fxt.so's test dlopen()s the plugin and calls it as
+# libtraceevent does.
+tests/unit/test-plugin-fxt: tests/unit/test-plugin-fxt.o tests/unit/unit.o \
+			    $(CORE_LIB) $(FXT_TEP_PLUGIN)
+	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(UNIT_LIBS) \
+		$(TEP_LIBS) -ldl -lm
+
+# The FXT -> .dat pieces, from trace-cmd-plugin/, with libtraceevent; the
+# fuzz target below builds the same sources with sanitizers.
+FXT2DAT_SRCS	:= $(wildcard trace-cmd-plugin/fxt2dat-*.c)
+FXT2DAT_OBJS	:= $(FXT2DAT_SRCS:.c=.o)
+tests/unit/test-fxt2dat: tests/unit/test-fxt2dat.o tests/unit/unit.o \
+			 $(FXT2DAT_OBJS) $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(FXT2DAT_OBJS) \
+		$(UNIT_LIBS) $(TEP_LIBS) -lm
+
+# The mapping's pieces that need no libtracecmd, one program each.
+tests/unit/test-map-%: tests/unit/test-map-%.o tests/unit/unit.o \
+		       trace-cmd-plugin/map-%.o $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o \
+		trace-cmd-plugin/map-$*.o $(UNIT_LIBS) $(TEP_LIBS) -lm
+
 DAT_TOOLS	:= tests/unit/dat-gen tests/unit/dat-rewrite
 tests/unit/dat-gen: tests/unit/dat-gen.o $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(CORE_LIB) $(CORE_LIBS)
 tests/unit/dat-rewrite: tests/unit/dat-rewrite.o $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(CORE_LIB) $(CORE_LIBS) $(TRACECMD_LIBS)
+
+# End-to-end helpers.  The FXT -> .dat edge cases' fixture
+# (plugin-fxt-report.sh), written by the core's FXT writer; what
+# KernelShark shows for a .dat, headless (libkshark: its headers do not
+# build warning-free with ours, hence KS_CFLAGS' -isystem).
+FXT2DAT_EDGE_GEN	:= tests/e2e/fxt2dat-edge-gen
+$(FXT2DAT_EDGE_GEN): tests/e2e/fxt2dat-edge-gen.o $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(CORE_LIB) $(CORE_LIBS) -lm
+
+EH_KS_INFO	:= tests/e2e/eventheader-kshark-info
+$(EH_KS_INFO): $(EH_KS_INFO).c
+	$(CC) $(ALL_CFLAGS) $(KS_CFLAGS) -o $@ $< $(KS_LIBS)
+
+E2E_TOOLS	:= $(FXT2DAT_EDGE_GEN) $(EH_KS_INFO)
 
 FUZZ_SRCS	:= $(wildcard tests/fuzz/fuzz-*.c)
 FUZZ_PROGS	:= $(FUZZ_SRCS:.c=)
@@ -42,7 +87,6 @@ tests/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(CORE_SRCS)
 	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(CORE_SRCS) $(CORE_LIBS) -lm
 
 # fxt2dat lives in trace-cmd-plugin/ and parses formats with libtraceevent.
-FXT2DAT_SRCS	:= $(wildcard trace-cmd-plugin/fxt2dat-*.c)
 tests/fuzz/fuzz-fxt2dat: tests/fuzz/fuzz-fxt2dat.c $(CORE_SRCS) $(FXT2DAT_SRCS) \
 		trace-cmd-plugin/fxt2dat.h
 	$(CLANG) $(FUZZ_CFLAGS) -Itrace-cmd-plugin \
@@ -55,8 +99,22 @@ BENCH_PROGS	:= $(BENCH_SRCS:.c=)
 tests/bench/bench-%: tests/bench/bench-%.o $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CORE_LIBS) -lm
 
+# The KernelShark loader times kshark_open + kshark_load_entries; it
+# needs libkshark, so it has its own rule (the shorter stem wins).
+KS_BENCH	:= tests/bench/bench-kshark-load
+tests/bench/bench-kshark-%: tests/bench/bench-kshark-%.c $(KS_PLUGIN)
+	$(CC) $(ALL_CFLAGS) $(KS_CFLAGS) -o $@ $< $(KS_LIBS)
+
+# The convert benchmark's floor: a bare tracecmd_iterate_events pass.
+TC_ITERATE	:= tests/bench/tc-iterate
+$(TC_ITERATE): tests/bench/tc-iterate.c
+	$(CC) $(ALL_CFLAGS) $(TC_CFLAGS) -o $@ $< $(TC_LIBS)
+
+# Built by "make" already: the scripts that use them run from it.
+ALL_TARGETS	+= $(E2E_TOOLS) $(KS_BENCH) $(TC_ITERATE)
 TEST_PROGS	+= $(UNIT_PROGS) $(FUZZ_PROGS) $(DAT_TOOLS)
-CLEAN_FILES	+= $(UNIT_PROGS) $(FUZZ_PROGS) $(BENCH_PROGS) $(DAT_TOOLS)
+CLEAN_FILES	+= $(UNIT_PROGS) $(FUZZ_PROGS) $(BENCH_PROGS) $(DAT_TOOLS) \
+		   $(E2E_TOOLS) $(TC_ITERATE)
 
 test: all $(TEST_PROGS)
 	@tests/run-tests.sh

@@ -224,46 +224,19 @@ static int prov_add(struct report *r, uint32_t id, struct fxt_str name)
 	return 0;
 }
 
-static const struct fxt_arg *arg_named(const struct fxt_event *ev,
-				       const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < ev->nargs; i++)
-		if (fxt_str_eq(ev->args[i].name, name))
-			return &ev->args[i];
-	return NULL;
-}
-
-static bool arg_is_int(const struct fxt_arg *a, uint64_t *v)
-{
-	switch (a->type) {
-	case FXT_ARG_INT32:
-		*v = a->i32;
-		return true;
-	case FXT_ARG_UINT32:
-		*v = a->u32;
-		return true;
-	case FXT_ARG_INT64:
-	case FXT_ARG_UINT64:
-		*v = a->u64;
-		return true;
-	}
-	return false;
-}
-
 static void file_info(struct report *r, const struct fxt_record *rec)
 {
 	struct report_provider *p = prov_find(r, rec->provider_id);
+	const struct fxt_event *ev = &rec->event;
 	const struct fxt_arg *a;
-	uint64_t v;
+	int64_t v;
 
-	a = arg_named(&rec->event, "in_usecs");
-	if (p && a && arg_is_int(a, &v))
+	a = fxt_args_find(ev->args, ev->nargs, TCFXT_INFO_IN_USECS);
+	if (p && fxt_arg_int(a, &v))
 		p->in_usecs = v;
-	a = arg_named(&rec->event, "cpus");
-	if (!r->header_done && a && arg_is_int(a, &v)) {
-		printf("cpus=%" PRIu64 "\n", v);
+	a = fxt_args_find(ev->args, ev->nargs, TCFXT_INFO_CPUS);
+	if (!r->header_done && fxt_arg_int(a, &v)) {
+		printf("cpus=%" PRIu64 "\n", (uint64_t)v);
 		r->header_done = true;
 	}
 }
@@ -378,7 +351,9 @@ static void report_event(struct report *r, const struct fxt_record *rec,
 		if (fxt_str_eq(ev->name, TCFXT_FILE_INFO)) {
 			file_info(r, rec);
 		} else if (fxt_str_eq(ev->name, TCFXT_LOST_EVENTS) && ftrace) {
-			const struct fxt_arg *c = arg_named(ev, "count");
+			const struct fxt_arg *c;
+
+			c = fxt_args_find(ev->args, ev->nargs, TCFXT_ARG_COUNT);
 
 			report_tep_flush(r->tep);
 			line_flush(r);
@@ -445,7 +420,7 @@ static void report_kobj(struct report *r, const struct fxt_record *rec)
 		return;
 	/* names only events revealed are not the ones trace-cmd shows */
 	for (i = 0; i < rec->kobj.nargs; i++)
-		if (fxt_str_eq(rec->kobj.args[i].name, "source"))
+		if (fxt_str_eq(rec->kobj.args[i].name, TCFXT_ARG_SOURCE))
 			return;
 	name_set(r, rec->kobj.koid, rec->kobj.name);
 }

@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fxt2dat-ftrace.c - event formats, and ftrace records rebuilt from FXT.
- *
- * Every format the .dat will hold is parsed here by libtraceevent, so
- * payloads are laid out by the format's own offsets and sizes, whoever
- * wrote it: the kernel (formats that trace-fxt carried in
- * trace-cmd:event_format instants) or fxt2dat-fxt.c / fxt2dat-sched.c.
+ * fxt2dat-ftrace.c - ftrace records rebuilt from FXT that trace-fxt made
+ * from a .dat, by the formats the FXT carried (fxt2dat-format.c).
  *
  * A restored event starts from its instant (category = system, name =
  * event) and takes the arguments in order, as map-event.c wrote them:
@@ -23,320 +19,8 @@
 
 #include <event-parse.h>
 
-#include "dat-writer.h"
 #include "fxt2dat.h"
 #include "tcfxt.h"
-
-/* tcfxt.h's TCFXT_ARG_TRAILING: the record's bytes past its fields */
-
-static unsigned int fmt_hash(const char *s, size_t slen, const char *n,
-			     size_t nlen)
-{
-	uint32_t h = 2166136261u;
-	size_t i;
-
-	for (i = 0; i < slen; i++)
-		h = (h ^ (uint8_t)s[i]) * 16777619u;
-	h = (h ^ 0xff) * 16777619u;
-	for (i = 0; i < nlen; i++)
-		h = (h ^ (uint8_t)n[i]) * 16777619u;
-	return h & 255;
-}
-
-struct f2d_format *f2d_format_find(struct f2d_ctx *ctx, const char *system,
-				   size_t slen, const char *name, size_t nlen)
-{
-	struct f2d_format *f;
-
-	for (f = ctx->fmt_hash[fmt_hash(system, slen, name, nlen)]; f;
-	     f = f->next)
-		if (!strncmp(f->system, system, slen) && !f->system[slen] &&
-		    !strncmp(f->name, name, nlen) && !f->name[nlen])
-			return f;
-	return NULL;
-}
-
-static void fmt_free(struct f2d_format *f)
-{
-	free(f->system);
-	free(f->name);
-	free(f->text);
-	free(f->fields);
-	free(f);
-}
-
-void f2d_formats_free(struct f2d_ctx *ctx)
-{
-	unsigned int i;
-
-	for (i = 0; i < ctx->nr_fmts; i++)
-		fmt_free(ctx->fmt_list[i]);
-	free(ctx->fmt_list);
-	ctx->fmt_list = NULL;
-	ctx->nr_fmts = 0;
-	memset(ctx->fmt_hash, 0, sizeof(ctx->fmt_hash));
-}
-
-/*
- * Grow @fixed to the end of the last field.  A format comes from the
- * input, and libtraceevent takes any offset and size: fields must lie in
- * what a record can address (a __data_loc offset has 16 bits).
- */
-static int fixed_part(struct tep_format_field **fl, unsigned int *fixed)
-{
-	long long end;
-
-	for (; fl && *fl; fl++) {
-		end = (long long)(*fl)->offset + (*fl)->size;
-		if ((*fl)->offset < 0 || (*fl)->size < 0 || end > 0xffff)
-			return -EINVAL;
-		if (end > *fixed)
-			*fixed = end;
-	}
-	return 0;
-}
-
-/*
- * Hand a format to libtraceevent.  Converting needs its fields only, and
- * libtraceevent 1.7.1 crashes on some broken print formats (a NULL
- * dereference, regress-tep-print-fmt.fxt): the print format it parses is
- * an empty one, the .dat keeps the text as it came.  A caller's own tep
- * (ctx->sink: printing, not converting) parses the whole text.
- */
-static int parse_fields(struct f2d_ctx *ctx, const char *system,
-			const char *text, size_t len)
-{
-	static const char empty[] = "\nprint fmt: \"\"\n";
-	const char *pf = ctx->sink ? NULL : strstr(text, "\nprint fmt:");
-	size_t head;
-	char *copy;
-	int ret;
-
-	if (!pf)
-		return tep_parse_event(ctx->tep, text, len, system) ?
-		       -EINVAL : 0;
-	head = pf - text;
-	copy = malloc(head + sizeof(empty));
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, text, head);
-	memcpy(copy + head, empty, sizeof(empty));
-	ret = tep_parse_event(ctx->tep, copy, head + sizeof(empty) - 1,
-			      system) ? -EINVAL : 0;
-	free(copy);
-	return ret;
-}
-
-/*
- * Parse and keep a format text; hand it to the writer if there is one
- * (otherwise the driver does when it creates the writer).
- */
-int f2d_format_add(struct f2d_ctx *ctx, const char *system, const char *text,
-		   size_t len, bool restored, struct f2d_format **out)
-{
-	struct tep_format_field **common;
-	struct f2d_format *f, **list;
-	struct tep_event *event;
-	const char *id_line;
-	unsigned int n;
-	int id, ret;
-
-	/* libtraceevent reads a C string: a NUL would hide the rest */
-	if (memchr(text, '\0', len))
-		return -EINVAL;
-	id_line = strstr(text, "\nID: ");
-	id = id_line ? atoi(id_line + 5) : -1;
-	if (id < 0 || id > 65535)
-		return -EINVAL;
-	event = tep_find_event(ctx->tep, id);
-	if (event) {
-		/* the same format sent twice (several providers): fine */
-		f = f2d_format_find(ctx, event->system, strlen(event->system),
-				    event->name, strlen(event->name));
-		if (out)
-			*out = f;
-		return f && f->id == id ? 0 : -EEXIST;
-	}
-	ret = parse_fields(ctx, system, text, len);
-	if (ret < 0)
-		return ret;
-	event = tep_find_event(ctx->tep, id);
-	if (!event)
-		return -EINVAL;
-	f = calloc(1, sizeof(*f));
-	list = realloc(ctx->fmt_list, (ctx->nr_fmts + 1) * sizeof(*list));
-	if (!f || !list) {
-		free(f);
-		return -ENOMEM;
-	}
-	ctx->fmt_list = list;
-	f->event = event;
-	f->id = id;
-	f->restored = restored;
-	f->system = strdup(system);
-	f->name = strdup(event->name);
-	f->text = malloc(len + 1);
-	f->fields = tep_event_fields(event);
-	if (!f->system || !f->name || !f->text || !f->fields) {
-		fmt_free(f);
-		return -ENOMEM;
-	}
-	memcpy(f->text, text, len);
-	f->text[len] = '\0';
-	f->len = len;
-	for (n = 0; f->fields[n]; n++)
-		;
-	f->nr_fields = n;
-	f->c_type = tep_find_common_field(event, "common_type");
-	f->c_flags = tep_find_common_field(event, "common_flags");
-	f->c_preempt = tep_find_common_field(event, "common_preempt_count");
-	f->c_pid = tep_find_common_field(event, "common_pid");
-	common = tep_event_common_fields(event);
-	ret = fixed_part(common, &f->fixed);
-	free(common);
-	if (!ret)
-		ret = fixed_part(f->fields, &f->fixed);
-	if (ret < 0) {
-		/* libtraceevent keeps it; its events stay fxt events */
-		fmt_free(f);
-		return ret;
-	}
-	list[ctx->nr_fmts++] = f;
-	n = fmt_hash(f->system, strlen(f->system), f->name, strlen(f->name));
-	f->next = ctx->fmt_hash[n];
-	ctx->fmt_hash[n] = f;
-	if (ctx->w) {
-		ret = dat_writer_add_event_format(ctx->w, system, text, len);
-		if (ret < 0)
-			return ret;
-	}
-	if (out)
-		*out = f;
-	return 0;
-}
-
-static void put_num(uint8_t *p, unsigned int size, uint64_t v)
-{
-	unsigned int i;
-
-	for (i = 0; i < size && i < 8; i++)
-		p[i] = v >> (8 * i);
-}
-
-static void put_field_int(struct f2d_rec *r, struct tep_format_field *fl,
-			  uint64_t v)
-{
-	if (fl && fl->offset + fl->size <= (int)r->len)
-		put_num(r->data + fl->offset, fl->size, v);
-}
-
-/* @n bytes of an array or string field: fixed, flexible or dynamic. */
-static void put_field_bytes(struct f2d_rec *r, struct tep_format_field *fl,
-			    const uint8_t *p, size_t n)
-{
-	uint8_t *dst;
-	size_t off;
-
-	if (fl->flags & TEP_FIELD_IS_DYNAMIC) {
-		if (n > 0xffff)
-			n = 0xffff;
-		off = r->len;
-		dst = f2d_rec_room(r, n);
-		if (!dst)
-			return;
-		if (n)
-			memcpy(dst, p, n);
-		if (fl->flags & TEP_FIELD_IS_RELATIVE)
-			off -= fl->offset + fl->size;
-		put_field_int(r, fl, (uint64_t)n << 16 | (off & 0xffff));
-		return;
-	}
-	if (!fl->size) {
-		/* flexible array: the rest of the record */
-		if (r->len > (size_t)fl->offset)
-			r->len = fl->offset;
-		dst = f2d_rec_room(r, n);
-		if (dst && n)
-			memcpy(dst, p, n);
-		return;
-	}
-	if (n)
-		memcpy(r->data + fl->offset, p,
-		       n < (size_t)fl->size ? n : (size_t)fl->size);
-}
-
-void f2d_put_int(struct f2d_rec *r, struct f2d_format *f, const char *field,
-		 uint64_t v)
-{
-	put_field_int(r, tep_find_field(f->event, field), v);
-}
-
-void f2d_put_str(struct f2d_rec *r, struct f2d_format *f, const char *field,
-		 const char *s, size_t len)
-{
-	struct tep_format_field *fl = tep_find_field(f->event, field);
-	uint8_t *tmp;
-
-	if (!fl)
-		return;
-	if (fl->flags & TEP_FIELD_IS_DYNAMIC || !fl->size) {
-		/* the NUL belongs to the string's bytes */
-		tmp = malloc(len + 1);
-		if (!tmp)
-			return;
-		memcpy(tmp, s, len);
-		tmp[len] = '\0';
-		put_field_bytes(r, fl, tmp, len + 1);
-		free(tmp);
-		return;
-	}
-	put_field_bytes(r, fl, (const uint8_t *)s, len);
-}
-
-void f2d_put_bytes(struct f2d_rec *r, struct f2d_format *f,
-		   const char *field, const void *p, size_t n)
-{
-	struct tep_format_field *fl = tep_find_field(f->event, field);
-
-	if (fl)
-		put_field_bytes(r, fl, p, n);
-}
-
-uint8_t *f2d_rec_room(struct f2d_rec *r, size_t len)
-{
-	uint8_t *p;
-
-	/* room for nothing is still a place: a format may have no field */
-	if (r->len + len > r->cap || !r->data) {
-		size_t cap = r->cap ? r->cap : 256;
-
-		while (cap < r->len + len)
-			cap *= 2;
-		p = realloc(r->data, cap);
-		if (!p)
-			return NULL;
-		memset(p + r->cap, 0, cap - r->cap);
-		r->data = p;
-		r->cap = cap;
-	}
-	p = r->data + r->len;
-	memset(p, 0, len);
-	r->len += len;
-	return p;
-}
-
-/* Start a record of format @f for @pid: zeroed fixed part, common set. */
-int f2d_rec_begin(struct f2d_ctx *ctx, struct f2d_format *f, int pid)
-{
-	struct f2d_rec *r = &ctx->rec;
-
-	r->len = 0;
-	if (!f2d_rec_room(r, f->fixed))
-		return -ENOMEM;
-	put_field_int(r, f->c_type, f->id);
-	put_field_int(r, f->c_pid, (uint32_t)pid);
-	return 0;
-}
 
 /* "ARRAY[xx, yy]" into bytes; -1 when @s is not exactly that. */
 static long parse_array(const char *s, size_t len, uint8_t *out)
@@ -363,24 +47,6 @@ static long parse_array(const char *s, size_t len, uint8_t *out)
 	return n;
 }
 
-static uint64_t arg_u64(const struct fxt_arg *a)
-{
-	switch (a->type) {
-	case FXT_ARG_INT32:
-		return (uint64_t)(int64_t)a->i32;
-	case FXT_ARG_UINT32:
-		return a->u32;
-	case FXT_ARG_BOOL:
-		return a->b;
-	case FXT_ARG_INT64:
-	case FXT_ARG_UINT64:
-	case FXT_ARG_POINTER:
-	case FXT_ARG_KOID:
-		return a->u64;
-	}
-	return 0;
-}
-
 static int put_arg(struct f2d_ctx *ctx, struct tep_format_field *fl,
 		   const struct fxt_arg *a)
 {
@@ -390,7 +56,7 @@ static int put_arg(struct f2d_ctx *ctx, struct tep_format_field *fl,
 	if (!(fl->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING |
 			   TEP_FIELD_IS_DYNAMIC))) {
 		if (a->type != FXT_ARG_STRING)
-			put_field_int(r, fl, arg_u64(a));
+			f2d_put_field_int(r, fl, fxt_arg_bits(a));
 		return 0;
 	}
 	if (a->type != FXT_ARG_STRING)
@@ -405,13 +71,13 @@ static int put_arg(struct f2d_ctx *ctx, struct tep_format_field *fl,
 	}
 	n = parse_array(a->str.ptr, a->str.len, ctx->scratch);
 	if (n >= 0) {
-		put_field_bytes(r, fl, ctx->scratch, n);
+		f2d_put_field_bytes(r, fl, ctx->scratch, n);
 		return 0;
 	}
 	memcpy(ctx->scratch, a->str.ptr, a->str.len);
 	ctx->scratch[a->str.len] = '\0';
 	/* a fixed char array keeps no NUL it has no room for */
-	put_field_bytes(r, fl, ctx->scratch, a->str.len + 1);
+	f2d_put_field_bytes(r, fl, ctx->scratch, a->str.len + 1);
 	return 0;
 }
 
@@ -460,12 +126,14 @@ int f2d_ftrace_args(struct f2d_ctx *ctx, const struct fxt_arg *args,
 	for (i = 0; i < nargs; i++) {
 		const struct fxt_arg *a = &args[i];
 
-		if (fxt_str_eq(a->name, "common_flags")) {
-			put_field_int(&ctx->rec, f->c_flags, arg_u64(a));
+		if (fxt_str_eq(a->name, TCFXT_ARG_FLAGS)) {
+			f2d_put_field_int(&ctx->rec, f->c_flags,
+					  fxt_arg_bits(a));
 			continue;
 		}
-		if (fxt_str_eq(a->name, "common_preempt_count")) {
-			put_field_int(&ctx->rec, f->c_preempt, arg_u64(a));
+		if (fxt_str_eq(a->name, TCFXT_ARG_PREEMPT)) {
+			f2d_put_field_int(&ctx->rec, f->c_preempt,
+					  fxt_arg_bits(a));
 			continue;
 		}
 		if (fxt_str_eq(a->name, TCFXT_ARG_TRAILING)) {
@@ -517,26 +185,4 @@ int f2d_ftrace_flush(struct f2d_ctx *ctx)
 	ctx->st->restored++;
 	return f2d_emit(ctx, ctx->rec.buffer, ctx->rec.cpu, ctx->rec.ts,
 			ctx->rec.data, ctx->rec.len);
-}
-
-struct f2d_format *f2d_format_make(struct f2d_ctx *ctx, const char *system,
-				   const char *name, const char *body)
-{
-	struct f2d_format *f;
-	char *text;
-	int len;
-
-	f = f2d_format_find(ctx, system, strlen(system), name, strlen(name));
-	if (f)
-		return f;
-	while (ctx->next_id <= 65535 && tep_find_event(ctx->tep, ctx->next_id))
-		ctx->next_id++;
-	len = asprintf(&text, "name: %s\nID: %d\n%s", name, ctx->next_id,
-		       body);
-	if (len < 0)
-		return NULL;
-	if (f2d_format_add(ctx, system, text, len, false, &f) < 0)
-		f = NULL;
-	free(text);
-	return f;
 }

@@ -16,17 +16,14 @@
  * the event's "cpu" argument if it has an integer one, else the CPU its
  * thread was last switched in on, else 0.
  *
- * The args list, little endian, unaligned, one entry per argument:
- *   u8 type (the FXT argument type), u8 0, u16 name length, name bytes,
- *   then the value: nothing for null; 4 bytes for int32 / uint32;
- *   8 for int64 / uint64 / double / pointer / koid; 1 for bool;
- *   u32 length + bytes for a string.
+ * The args field holds the arguments as common/fxt-args.h lays them out;
  * plugin_fxt.so decodes it; without the plugin trace-cmd report shows
  * "category:name" from the print format.
  */
 #include <errno.h>
 #include <string.h>
 
+#include "fxt-args.h"
 #include "fxt2dat.h"
 #include "tcfxt.h"
 
@@ -50,92 +47,31 @@ static const char fxt_log_body[] =
 	"\n"
 	"print fmt: \"%s\", __get_str(msg)\n";
 
-static void put_le(uint8_t *p, uint64_t v, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		p[i] = v >> (8 * i);
-}
-
-/* Append the encoded arguments to @t. */
+/* The arguments as the args field holds them, in @t. */
 static int encode_args(struct f2d_text *t, const struct fxt_arg *args,
 		       unsigned int nargs)
 {
-	unsigned int i, vlen;
-	uint8_t hdr[4], val[8];
-	uint64_t v;
-	int ret;
+	size_t len = fxt_args_encode(args, nargs, NULL, 0);
+	char *p;
 
 	t->len = 0;
-	for (i = 0; i < nargs; i++) {
-		const struct fxt_arg *a = &args[i];
-		uint32_t nlen = a->name.len > 0xffff ? 0xffff : a->name.len;
-
-		if (a->type >= FXT_ARG_TYPE_COUNT)
-			continue;	/* unknown: its bytes mean nothing here */
-		hdr[0] = a->type;
-		hdr[1] = 0;
-		put_le(hdr + 2, nlen, 2);
-		ret = f2d_text_add(t, (const char *)hdr, 4);
-		if (!ret)
-			ret = f2d_text_add(t, a->name.ptr, nlen);
-		if (ret)
-			return ret;
-		vlen = 0;
-		v = 0;
-		switch (a->type) {
-		case FXT_ARG_INT32:
-		case FXT_ARG_UINT32:
-			v = a->u32;
-			vlen = 4;
-			break;
-		case FXT_ARG_INT64:
-		case FXT_ARG_UINT64:
-		case FXT_ARG_DOUBLE:
-		case FXT_ARG_POINTER:
-		case FXT_ARG_KOID:
-			v = a->u64;
-			vlen = 8;
-			break;
-		case FXT_ARG_BOOL:
-			v = a->b;
-			vlen = 1;
-			break;
-		case FXT_ARG_STRING:
-			put_le(val, a->str.len, 4);
-			ret = f2d_text_add(t, (const char *)val, 4);
-			if (!ret)
-				ret = f2d_text_add(t, a->str.ptr, a->str.len);
-			if (ret)
-				return ret;
-			break;
-		}
-		put_le(val, v, vlen);
-		if (vlen && f2d_text_add(t, (const char *)val, vlen))
-			return -ENOMEM;
-	}
+	p = f2d_text_room(t, len);
+	if (!p)
+		return -ENOMEM;
+	fxt_args_encode(args, nargs, (uint8_t *)p, len);
 	return 0;
 }
 
 static unsigned int event_cpu(struct f2d_ctx *ctx, const struct fxt_event *ev)
 {
 	unsigned int i;
+	int64_t v;
 
-	for (i = 0; i < ev->nargs; i++) {
-		const struct fxt_arg *a = &ev->args[i];
-
-		if (!fxt_str_eq(a->name, TCFXT_ARG_CPU))
-			continue;
-		switch (a->type) {
-		case FXT_ARG_INT32:
-		case FXT_ARG_UINT32:
-			return a->u32 < 65536 ? a->u32 : 0;
-		case FXT_ARG_INT64:
-		case FXT_ARG_UINT64:
-			return a->u64 < 65536 ? a->u64 : 0;
-		}
-	}
+	/* the first integer one, as the .dat direction names it */
+	for (i = 0; i < ev->nargs; i++)
+		if (fxt_str_eq(ev->args[i].name, TCFXT_ARG_CPU) &&
+		    fxt_arg_int(&ev->args[i], &v))
+			return v >= 0 && v < 65536 ? v : 0;
 	return f2d_cpu_of(ctx, ev->thread.tid);
 }
 

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "fxt2dat.h"
+#include "tcfxt.h"
 
 static const char switch_body[] =
 	F2D_COMMON_FIELDS
@@ -60,26 +61,20 @@ static const char waking_body[] =
 static int arg_prio(const struct fxt_arg *args, unsigned int nargs,
 		    const char *name)
 {
-	unsigned int i;
+	const struct fxt_arg *a = fxt_args_find(args, nargs, name);
 
-	for (i = 0; i < nargs; i++)
-		if (fxt_str_eq(args[i].name, name) &&
-		    args[i].type == FXT_ARG_INT32)
-			return args[i].i32 == INT32_MIN ? DEFAULT_PRIO :
-			       args[i].i32;
-	return DEFAULT_PRIO;
+	if (!a || a->type != FXT_ARG_INT32 || a->i32 == INT32_MIN)
+		return DEFAULT_PRIO;
+	return a->i32;
 }
 
 static uint64_t arg_koid(const struct fxt_arg *args, unsigned int nargs,
 			 const char *name)
 {
-	unsigned int i;
+	const struct fxt_arg *a = fxt_args_find(args, nargs, name);
 
-	for (i = 0; i < nargs; i++)
-		if (fxt_str_eq(args[i].name, name) &&
-		    (args[i].type == FXT_ARG_KOID ||
-		     args[i].type == FXT_ARG_UINT64))
-			return args[i].u64;
+	if (a && (a->type == FXT_ARG_KOID || a->type == FXT_ARG_UINT64))
+		return a->u64;
 	return 0;
 }
 
@@ -149,13 +144,14 @@ static int sched_waking(struct f2d_ctx *ctx, const struct fxt_record *rec)
 	const typeof(rec->sched) *s = &rec->sched;
 	struct f2d_rec *r = &ctx->rec;
 	struct f2d_format *f;
+	uint64_t waker;
 	int ret;
 
 	f = f2d_format_make(ctx, "sched", "sched_waking", waking_body);
 	if (!f)
 		return -ENOMEM;
-	ret = f2d_rec_begin(ctx, f,
-			    (int32_t)arg_koid(s->args, s->nargs, "waker"));
+	waker = arg_koid(s->args, s->nargs, TCFXT_ARG_WAKER);
+	ret = f2d_rec_begin(ctx, f, (int32_t)waker);
 	if (ret < 0)
 		return ret;
 	put_comm(ctx, f, "comm", s->in.tid, s->cpu);

@@ -2,12 +2,15 @@
 /*
  * fxt2dat.h - FXT -> trace-cmd .dat v7, inside the trace-fxt command.
  *
- * fxt2dat-convert.c drives the conversion (passes, providers as buffers,
- * the record loop, the .dat writer); fxt2dat-ftrace.c restores the ftrace
- * events of FXT that trace-fxt made from a .dat (trace-cmd:event_format
- * and the typed per-event instants); fxt2dat-fxt.c turns any other FXT
+ * fxt2dat-convert.c drives the conversion (passes, the record loop, one
+ * branch per record type); fxt2dat-meta.c reads the converter's own
+ * trace-cmd:* instants; fxt2dat-ftrace.c restores the ftrace events of
+ * FXT that trace-fxt made from a .dat; fxt2dat-fxt.c turns any other FXT
  * event and log into an event of the "fxt" system; fxt2dat-sched.c turns
- * context switches and wakeups into sched_switch / sched_waking.
+ * context switches and wakeups into sched_switch / sched_waking.  They
+ * build records with fxt2dat-format.c (formats and payloads), hand them
+ * to fxt2dat-out.c (sink, dry run, memory or the .dat writer) and look
+ * things up in fxt2dat-table.c.
  */
 #ifndef _FXT2DAT_H
 #define _FXT2DAT_H
@@ -16,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "errmsg.h"
 #include "fxt-reader.h"
 #include "tcfxt.h"
 
@@ -194,7 +198,12 @@ struct f2d_keep {
 	int64_t		lost;		/* not 0: a lost-events mark */
 };
 
-/* fxt2dat-convert.c */
+/*
+ * The files, each calling only the ones listed after it (and the core):
+ * one FXT record goes down this list once, never back up.
+ */
+
+/* fxt2dat-convert.c: the passes and the record loop, by record type. */
 /*
  * Records fed one by one by a host that owns the reading loop, rebuilt
  * events going to @sink: init, feed (any record; the .dat side of each
@@ -208,49 +217,88 @@ void fxt2dat_feed_init(struct f2d_ctx *ctx, struct tep_handle *tep,
 int fxt2dat_feed(struct f2d_ctx *ctx, const struct fxt_record *rec);
 int fxt2dat_feed_flush(struct f2d_ctx *ctx);
 void fxt2dat_feed_free(struct f2d_ctx *ctx);
-void f2d_error(struct f2d_ctx *ctx, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-int f2d_text_add(struct f2d_text *t, const char *s, size_t len);
-int f2d_emit(struct f2d_ctx *ctx, int buffer, unsigned int cpu, uint64_t ts,
-	     const void *data, size_t len);
-/* Events lost on @buffer's @cpu before its next event (-1: how many is
- * unknown). */
-int f2d_lost(struct f2d_ctx *ctx, int buffer, unsigned int cpu, uint64_t ts,
-	     int64_t count);
-uint64_t f2d_ns(struct f2d_ctx *ctx, uint64_t ticks);
-const char *f2d_name_of(struct f2d_ctx *ctx, uint64_t koid);
-unsigned int f2d_cpu_of(struct f2d_ctx *ctx, uint64_t tid);
-void f2d_cpu_set(struct f2d_ctx *ctx, uint64_t tid, unsigned int cpu);
-uint8_t *f2d_rec_room(struct f2d_rec *r, size_t len);
 
-/* fxt2dat-ftrace.c: formats and restored events */
-struct f2d_format *f2d_format_find(struct f2d_ctx *ctx, const char *system,
-				   size_t slen, const char *name, size_t nlen);
-int f2d_format_add(struct f2d_ctx *ctx, const char *system, const char *text,
-		   size_t len, bool restored, struct f2d_format **out);
-void f2d_formats_free(struct f2d_ctx *ctx);
+/* fxt2dat-meta.c: the converter's trace-cmd:* instants. */
+int f2d_meta_event(struct f2d_ctx *ctx, const struct fxt_event *ev);
+/* More text of the pending metadata, from a ".cont" instant. */
+int f2d_meta_cont(struct f2d_ctx *ctx, const struct fxt_event *ev);
+/* The pending metadata text is whole: keep it where it belongs. */
+int f2d_meta_flush(struct f2d_ctx *ctx);
+
+/* fxt2dat-ftrace.c: ftrace events restored from their instants. */
 int f2d_ftrace_start(struct f2d_ctx *ctx, struct f2d_format *f,
 		     const struct fxt_event *ev);
 int f2d_ftrace_args(struct f2d_ctx *ctx, const struct fxt_arg *args,
 		    unsigned int nargs);
 int f2d_ftrace_flush(struct f2d_ctx *ctx);
-/* Field helpers for payloads built by name. */
+
+/* fxt2dat-fxt.c: any other event as fxt/<type>, logs as fxt/log. */
+int f2d_fxt_event(struct f2d_ctx *ctx, const struct fxt_record *rec);
+int f2d_fxt_log(struct f2d_ctx *ctx, const struct fxt_record *rec);
+
+/* fxt2dat-sched.c: context switches and wakeups as sched events. */
+int f2d_sched(struct f2d_ctx *ctx, const struct fxt_record *rec);
+
+/* fxt2dat-format.c: the formats, and records built by them. */
+struct f2d_format *f2d_format_find(struct f2d_ctx *ctx, const char *system,
+				   size_t slen, const char *name, size_t nlen);
+/*
+ * Parse and keep a format text; hand it to the writer if there is one
+ * (otherwise fxt2dat-out.c does when it creates the writer).
+ */
+int f2d_format_add(struct f2d_ctx *ctx, const char *system, const char *text,
+		   size_t len, bool restored, struct f2d_format **out);
+/* A generated format of @system/@name (format text after "ID: n\n"). */
+struct f2d_format *f2d_format_make(struct f2d_ctx *ctx, const char *system,
+				   const char *name, const char *body);
+void f2d_formats_free(struct f2d_ctx *ctx);
+/* Start ctx->rec in format @f for @pid: zeroed fixed part, common set. */
+int f2d_rec_begin(struct f2d_ctx *ctx, struct f2d_format *f, int pid);
+/* @len more zeroed bytes at the end of @r; NULL when out of memory. */
+uint8_t *f2d_rec_room(struct f2d_rec *r, size_t len);
+/* Field helpers: by the parsed field, or by name for generated formats. */
+void f2d_put_field_int(struct f2d_rec *r, struct tep_format_field *fl,
+		       uint64_t v);
+void f2d_put_field_bytes(struct f2d_rec *r, struct tep_format_field *fl,
+			 const uint8_t *p, size_t n);
 void f2d_put_int(struct f2d_rec *r, struct f2d_format *f, const char *field,
 		 uint64_t v);
 void f2d_put_str(struct f2d_rec *r, struct f2d_format *f, const char *field,
 		 const char *s, size_t len);
 void f2d_put_bytes(struct f2d_rec *r, struct f2d_format *f,
 		   const char *field, const void *p, size_t n);
-/* A generated format of @system/@name (format text after "ID: n\n"). */
-struct f2d_format *f2d_format_make(struct f2d_ctx *ctx, const char *system,
-				   const char *name, const char *body);
-int f2d_rec_begin(struct f2d_ctx *ctx, struct f2d_format *f, int pid);
 
-/* fxt2dat-fxt.c: any other event as fxt/<type> */
-int f2d_fxt_event(struct f2d_ctx *ctx, const struct fxt_record *rec);
-int f2d_fxt_log(struct f2d_ctx *ctx, const struct fxt_record *rec);
+/* fxt2dat-out.c: where rebuilt records go. */
+int f2d_emit(struct f2d_ctx *ctx, int buffer, unsigned int cpu, uint64_t ts,
+	     const void *data, size_t len);
+/* Events lost on @buffer's @cpu before its next event (-1: how many is
+ * unknown). */
+int f2d_lost(struct f2d_ctx *ctx, int buffer, unsigned int cpu, uint64_t ts,
+	     int64_t count);
+/* Buffer @i (a provider's) into the .dat, if the writer exists yet. */
+int f2d_out_add_buffer(struct f2d_ctx *ctx, unsigned int i);
+/* Page size that holds an event of @len payload bytes. */
+unsigned int f2d_page_for(size_t len);
+/* Write what is kept, the file's metadata, and close the .dat. */
+int f2d_out_finish(struct f2d_ctx *ctx);
+void f2d_out_free(struct f2d_ctx *ctx);
 
-/* fxt2dat-sched.c */
-int f2d_sched(struct f2d_ctx *ctx, const struct fxt_record *rec);
+/* fxt2dat-table.c: lookups, and the texts everything keeps. */
+struct f2d_prov *f2d_prov_get(struct f2d_ctx *ctx, uint32_t id);
+int f2d_name_set(struct f2d_ctx *ctx, uint64_t koid, struct fxt_str s);
+const char *f2d_name_of(struct f2d_ctx *ctx, uint64_t koid);
+unsigned int f2d_cpu_of(struct f2d_ctx *ctx, uint64_t tid);
+void f2d_cpu_set(struct f2d_ctx *ctx, uint64_t tid, unsigned int cpu);
+uint64_t f2d_ns(struct f2d_ctx *ctx, uint64_t ticks);
+void f2d_tables_free(struct f2d_ctx *ctx);
+/* @len more bytes at the end of @t (NUL after them) to write into. */
+char *f2d_text_room(struct f2d_text *t, size_t len);
+int f2d_text_add(struct f2d_text *t, const char *s, size_t len);
+int f2d_text_set(struct f2d_text *t, struct fxt_str s);
+void f2d_text_free(struct f2d_text *t);
+
+/* The conversion's first error and its message (common/errmsg.h). */
+#define f2d_error(ctx, e, ...) \
+	errmsg_set(&(ctx)->err, (ctx)->errbuf, (ctx)->errlen, (e), __VA_ARGS__)
 
 #endif /* _FXT2DAT_H */

@@ -22,18 +22,6 @@
 #include "fxt-zio.h"
 #include "tcfxt.h"
 
-void map_set_error(struct map_ctx *ctx, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ctx->err)
-		return;
-	ctx->err = err ? err : -EIO;
-	va_start(ap, fmt);
-	vsnprintf(ctx->errbuf, ctx->errlen, fmt, ap);
-	va_end(ap);
-}
-
 /* The writer's flags for what the host asked of the output. */
 static unsigned int map_writer_flags(const struct fxt_input_opts *o)
 {
@@ -107,7 +95,7 @@ static int map_lost(struct map_ctx *ctx, struct map_buffer *buf,
 	args[0].u32 = rec->cpu;
 	/* -1: the ring buffer said events were lost, not how many */
 	args[1].type = FXT_ARG_INT64;
-	args[1].name = fxt_writer_str(ctx->w, "count");
+	args[1].name = fxt_writer_str(ctx->w, TCFXT_ARG_COUNT);
 	args[1].i64 = rec->missed_events;
 	return fxt_write_event(ctx->w, &ev);
 }
@@ -370,7 +358,7 @@ int map_convert(struct tracecmd_input *handle, int fd,
 	ctx.s_out_weight = fxt_writer_str(ctx.w, "outgoing_weight");
 	ctx.s_in_weight = fxt_writer_str(ctx.w, "incoming_weight");
 	ctx.s_weight = fxt_writer_str(ctx.w, "weight");
-	ctx.s_waker = fxt_writer_str(ctx.w, "waker");
+	ctx.s_waker = fxt_writer_str(ctx.w, TCFXT_ARG_WAKER);
 	/* the common fields are the same in every event of a file */
 	any = tep_get_first_event(ctx.bufs[0].tep);
 	if (any) {

@@ -100,36 +100,6 @@ static void buf_str(struct map_eh *m, struct map_eh_buf *b, const char *s)
 	buf_add(m, b, s, strlen(s));
 }
 
-/* Length of the valid UTF-8 sequence at @s, 0 if there is none. */
-static size_t utf8_len(const uint8_t *s, size_t n)
-{
-	uint32_t cp;
-	size_t need, k;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0)
-		need = 1, cp = s[0] & 0x1f;
-	else if ((s[0] & 0xf0) == 0xe0)
-		need = 2, cp = s[0] & 0x0f;
-	else if ((s[0] & 0xf8) == 0xf0)
-		need = 3, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (n <= need)
-		return 0;
-	for (k = 1; k <= need; k++) {
-		if ((s[k] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[k] & 0x3f);
-	}
-	if ((need == 1 && cp < 0x80) || (need == 2 && cp < 0x800) ||
-	    (need == 3 && cp < 0x10000) || cp > 0x10ffff ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return need + 1;
-}
-
 /*
  * Append @s as valid UTF-8, each byte that starts no valid sequence
  * becoming U+FFFD: FXT readers refuse anything else, and the decoder
@@ -143,7 +113,7 @@ static void buf_utf8(struct map_eh *m, struct map_eh_buf *b, const char *s,
 	size_t i = 0, k, start = b->len;
 
 	while (i < n) {
-		k = utf8_len(p + i, n - i);
+		k = fxt_utf8_len(p + i, n - i);
 		if (b->len - start + (k ? k : 3) > max)
 			break;
 		if (k) {
@@ -300,48 +270,6 @@ static void arg_int(struct map_eh *m, const char *name, unsigned int type,
 		a->u64 = v;
 }
 
-/*
- * The sizes (bit n: n bytes) at which a counted (length16) char8 or
- * binary field stands for a fixed-size value in @format, as the
- * decoder's text takes it: empty is null, another size is bytes or text.
- */
-static uint32_t counted_sizes(unsigned int format)
-{
-	uint32_t sizes;
-
-	switch (format) {
-	case EH_FMT_UNSIGNED_INT:
-	case EH_FMT_SIGNED_INT:
-	case EH_FMT_HEX_INT:
-		sizes = 1u << 1 | 1u << 2 | 1u << 4 | 1u << 8;
-		break;
-	case EH_FMT_ERRNO:
-	case EH_FMT_PID:
-		sizes = 1u << 4;
-		break;
-	case EH_FMT_TIME:
-	case EH_FMT_FLOAT:
-		sizes = 1u << 4 | 1u << 8;
-		break;
-	case EH_FMT_BOOLEAN:
-		sizes = 1u << 1 | 1u << 2 | 1u << 4;
-		break;
-	case EH_FMT_UUID:
-		sizes = 1u << 16;
-		break;
-	case EH_FMT_PORT:
-		sizes = 1u << 2;
-		break;
-	case EH_FMT_IP_ADDRESS:
-	case EH_FMT_IP_ADDRESS_OBSOLETE:
-		sizes = 1u << 4 | 1u << 16;
-		break;
-	default:
-		return 0;
-	}
-	return sizes;
-}
-
 static uint64_t item_uint(const struct eh_item *it, bool big_endian)
 {
 	uint64_t v = 0;
@@ -372,11 +300,11 @@ static void arg_value(struct map_eh *m, const struct eh_item *it)
 		break;
 	case EH_ENC_STRING_LENGTH16_CHAR8:
 	case EH_ENC_BINARY_LENGTH16_CHAR8:
-		if (!n && counted_sizes(fmt)) {
+		if (!n && eh_format_counted_sizes(fmt)) {
 			arg_new(m, it->name, it->name_len, FXT_ARG_NULL);
 			return;
 		}
-		fixed = n <= 8 && (counted_sizes(fmt) & (1u << n));
+		fixed = n <= 8 && (eh_format_counted_sizes(fmt) & (1u << n));
 		break;
 	default:
 		fixed = false;

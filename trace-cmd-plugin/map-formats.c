@@ -29,7 +29,7 @@
 #include <trace-cmd.h>
 
 #include "fxt-input.h"
-#include "map-dat-meta.h"
+#include "dat-meta.h"
 #include "map.h"
 #include "tcfxt.h"
 
@@ -49,7 +49,7 @@ struct u64set {
 };
 
 struct map_formats {
-	struct map_meta		meta;
+	struct dat_meta		meta;
 	bool			have_meta;
 	uint8_t			*sent;		/* formats sent, by id */
 	struct printk_line	*printk;
@@ -181,7 +181,7 @@ int map_formats_start(struct map_ctx *ctx, uint64_t ts)
 		return -ENOMEM;
 	ctx->fmts = f;
 	trace_seq_init(&f->text);
-	if (!ctx->opts->path || map_meta_read(ctx->opts->path, &f->meta))
+	if (!ctx->opts->path || dat_meta_read(ctx->opts->path, &f->meta))
 		return 0;	/* an FXT that cannot be turned back, still */
 	f->have_meta = true;
 	f->sent = calloc(f->meta.nr_formats + 1, 1);
@@ -190,11 +190,11 @@ int map_formats_start(struct map_ctx *ctx, uint64_t ts)
 	if (!f->meta.header_page.text || !f->meta.header_event.text)
 		return 0;
 	a[0].type = FXT_ARG_STRING;
-	a[0].name = fxt_writer_str(ctx->w, "header_page");
+	a[0].name = fxt_writer_str(ctx->w, TCFXT_ARG_HEADER_PAGE);
 	a[0].str = fxt_str_make(f->meta.header_page.text,
 				f->meta.header_page.len);
-	return fmts_write_text(ctx, ts, "headers", a, 1, "header_event",
-			       f->meta.header_event.text,
+	return fmts_write_text(ctx, ts, TCFXT_HEADERS, a, 1,
+			       TCFXT_ARG_HEADER_EVENT, f->meta.header_event.text,
 			       f->meta.header_event.len);
 }
 
@@ -204,7 +204,7 @@ void map_formats_free(struct map_ctx *ctx)
 
 	if (!f)
 		return;
-	map_meta_free(&f->meta);
+	dat_meta_free(&f->meta);
 	free(f->sent);
 	free(f->printk);
 	free(f->syms.v);
@@ -219,7 +219,7 @@ static int fmts_send_format(struct map_ctx *ctx, struct map_event *me,
 			    uint64_t ts)
 {
 	struct map_formats *f = ctx->fmts;
-	struct map_meta_format *mf;
+	struct dat_meta_format *mf;
 	int id = me->event->id;
 	struct fxt_arg a[4];
 
@@ -230,7 +230,7 @@ static int fmts_send_format(struct map_ctx *ctx, struct map_event *me,
 	if (!mf->text)
 		return 0;
 	a[0].type = FXT_ARG_STRING;
-	a[0].name = fxt_writer_str(ctx->w, "system");
+	a[0].name = fxt_writer_str(ctx->w, TCFXT_ARG_SYSTEM);
 	a[0].str = fxt_str_make(mf->system, strlen(mf->system));
 	a[1].type = FXT_ARG_STRING;
 	a[1].name = fxt_writer_str(ctx->w, "name");
@@ -381,14 +381,14 @@ int map_formats_event(struct map_ctx *ctx, struct map_buffer *buf,
 					 "\n");
 	}
 	if (kal_len) {
-		ret = fmts_write_text(ctx, rec->ts, TCFXT_KALLSYMS, a, 0, "text",
-				      f->text.buffer, kal_len);
+		ret = fmts_write_text(ctx, rec->ts, TCFXT_KALLSYMS, a, 0,
+				      TCFXT_ARG_TEXT, f->text.buffer, kal_len);
 		if (ret < 0)
 			return ret;
 	}
 	if (f->text.len > kal_len)
-		ret = fmts_write_text(ctx, rec->ts, TCFXT_PRINTK, a, 0, "text",
-				      f->text.buffer + kal_len,
+		ret = fmts_write_text(ctx, rec->ts, TCFXT_PRINTK, a, 0,
+				      TCFXT_ARG_TEXT, f->text.buffer + kal_len,
 				      f->text.len - kal_len);
 	return ret < 0 ? ret : 0;
 }

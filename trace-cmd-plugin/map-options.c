@@ -63,19 +63,19 @@ int map_options_write(struct map_ctx *ctx, struct map_buffer *buf,
 	int ret;
 
 	opt_str(ctx, a, &n, "buffer", buf->name);
-	opt_str(ctx, a, &n, "uname", tracecmd_get_uname(h));
-	opt_str(ctx, a, &n, "version", tracecmd_get_version(h));
-	opt_str(ctx, a, &n, "clock", tracecmd_get_trace_clock(h));
-	opt_u64(ctx, a, &n, "cpus", tracecmd_cpus(h));
+	opt_str(ctx, a, &n, TCFXT_INFO_UNAME, tracecmd_get_uname(h));
+	opt_str(ctx, a, &n, TCFXT_INFO_VERSION, tracecmd_get_version(h));
+	opt_str(ctx, a, &n, TCFXT_INFO_CLOCK, tracecmd_get_trace_clock(h));
+	opt_u64(ctx, a, &n, TCFXT_INFO_CPUS, tracecmd_cpus(h));
 	opt_u64(ctx, a, &n, "file_version", tracecmd_get_in_file_version(h));
 	if (!tracecmd_get_file_compress_proto(h, &cname, &cver) && cname) {
 		opt_str(ctx, a, &n, "compression", cname);
 		opt_str(ctx, a, &n, "compression_version", cver);
 	}
-	opt_u64(ctx, a, &n, "page_size", tracecmd_page_size(h));
-	opt_u64(ctx, a, &n, "long_size", tracecmd_long_size(h));
+	opt_u64(ctx, a, &n, TCFXT_INFO_PAGE_SIZE, tracecmd_page_size(h));
+	opt_u64(ctx, a, &n, TCFXT_INFO_LONG_SIZE, tracecmd_long_size(h));
 	opt_u64(ctx, a, &n, "trace_id", tracecmd_get_traceid(h));
-	opt_u64(ctx, a, &n, "in_usecs",
+	opt_u64(ctx, a, &n, TCFXT_INFO_IN_USECS,
 		!!(tracecmd_get_flags(h) & FXT_TRACECMD_IN_USECS));
 	opt_u64(ctx, a, &n, "first_ts", tracecmd_get_first_ts(h));
 	ev.nargs = n;
@@ -85,7 +85,7 @@ int map_options_write(struct map_ctx *ctx, struct map_buffer *buf,
 
 	/* CPUSTAT can be long: an event of its own, one string. */
 	n = 0;
-	opt_str(ctx, a, &n, "text", tracecmd_get_cpustats(h));
+	opt_str(ctx, a, &n, TCFXT_ARG_TEXT, tracecmd_get_cpustats(h));
 	if (!n)
 		return 0;
 	ev.name = fxt_writer_str(ctx->w, TCFXT_CPUSTATS);

@@ -17,6 +17,7 @@
 
 #include <event-parse.h>
 
+#include "errmsg.h"
 #include "fxt-input.h"
 #include "fxt-writer.h"
 #include "tcfxt.h"
@@ -203,7 +204,8 @@ void map_formats_free(struct map_ctx *ctx);
 int map_options_write(struct map_ctx *ctx, struct map_buffer *buf,
 		      uint64_t first_ts);
 
-void map_set_error(struct map_ctx *ctx, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* The conversion's first error and its message (common/errmsg.h). */
+#define map_set_error(ctx, e, ...) \
+	errmsg_set(&(ctx)->err, (ctx)->errbuf, (ctx)->errlen, (e), __VA_ARGS__)
 
 #endif /* _MAP_H */

@@ -85,7 +85,7 @@ static int note_file_info(struct report_tep *t, const struct fxt_record *rec)
 	unsigned int i;
 
 	for (i = 0; i < ev->nargs; i++)
-		if (fxt_str_eq(ev->args[i].name, "in_usecs"))
+		if (fxt_str_eq(ev->args[i].name, TCFXT_INFO_IN_USECS))
 			break;
 	if (i == ev->nargs)
 		return 0;

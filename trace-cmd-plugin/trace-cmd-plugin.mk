@@ -47,11 +47,3 @@ install-trace-fxt: $(TRACE_FXT) $(TC_PLUGIN)
 	install -D -m 755 $(TRACE_FXT) $(DESTDIR)$(BINDIR)/trace-fxt
 	install -D -m 644 $(TC_PLUGIN) \
 		$(DESTDIR)$(TRACECMD_PLUGIN_INSTALL_DIR)/trace-fxt-input.so
-
-# The convert benchmark's floor: a bare tracecmd_iterate_events pass.
-TC_ITERATE	:= tests/bench/tc-iterate
-$(TC_ITERATE): tests/bench/tc-iterate.c
-	$(CC) $(ALL_CFLAGS) $(TC_CFLAGS) -o $@ $< $(TC_LIBS)
-
-ALL_TARGETS	+= $(TC_ITERATE)
-CLEAN_FILES	+= $(TC_ITERATE)

@@ -34,7 +34,7 @@ else
 	# synthetic one of similar size instead and say so.
 	echo "NOTE: trace-fxt cannot convert $DAT; timing a synthetic .fxt" \
 	     "(not the same trace)"
-	"$TOP/kernelshark-plugin/fxt-ks-sample" -n 150000 "$FXT" || exit 1
+	"$TOP/samples/fxt-ks-sample" -n 150000 "$FXT" || exit 1
 	same=no
 fi
 

@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 PLUGIN=$TOP/kernelshark-plugin/plugin-fxt.so
-SAMPLE_GEN=$TOP/kernelshark-plugin/fxt-ks-sample
+SAMPLE_GEN=$TOP/samples/fxt-ks-sample
 SHOT=${KSHARK_SHOT:-/tmp/kshark-gui-shot.png}
 
 for tool in xvfb-run kernelshark xdotool import convert; do

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * map-dat-meta.c - read the metadata texts of a .dat file ourselves.
+ * dat-meta.c - read the metadata texts of a .dat file ourselves.
  *
  * libtracecmd hands the format texts to libtraceevent and frees them; the
  * parsed tep_event cannot be turned back into the exact text (the print
@@ -21,16 +21,9 @@
 
 #include <zstd.h>
 
-#include "map-dat-meta.h"
+#include "dat-format.h"
+#include "dat-meta.h"
 
-enum {
-	META_OPT_DONE		= 0,
-	META_OPT_HEADER_INFO	= 16,
-	META_OPT_FTRACE_EVENTS	= 17,
-	META_OPT_EVENT_FORMATS	= 18,
-	META_OPT_PRINTK		= 20,
-	META_SECTION_COMPRESSED	= 1,
-};
 
 /* A bounds-checked reader over bytes in the file's byte order. */
 struct meta_cur {
@@ -83,7 +76,7 @@ static const char *cur_cstr(struct meta_cur *c)
 	return s;
 }
 
-static int meta_dup(struct map_meta_text *t, const uint8_t *p, size_t len)
+static int meta_dup(struct dat_meta_text *t, const uint8_t *p, size_t len)
 {
 	t->text = malloc(len + 1);
 	if (!t->text)
@@ -94,7 +87,7 @@ static int meta_dup(struct map_meta_text *t, const uint8_t *p, size_t len)
 	return 0;
 }
 
-static int meta_add_format(struct map_meta *m, const char *system,
+static int meta_add_format(struct dat_meta *m, const char *system,
 			   const uint8_t *p, size_t len)
 {
 	const char *id_line;
@@ -113,7 +106,7 @@ static int meta_add_format(struct map_meta *m, const char *system,
 		return 0;
 	}
 	if (id >= m->nr_formats) {
-		struct map_meta_format *f;
+		struct dat_meta_format *f;
 		int n = id + 256;
 
 		f = realloc(m->formats, n * sizeof(*f));
@@ -134,7 +127,7 @@ static int meta_add_format(struct map_meta *m, const char *system,
 }
 
 /* "header_page\0" size(8) text "header_event\0" size(8) text */
-static int meta_parse_headers(struct meta_cur *c, struct map_meta *m)
+static int meta_parse_headers(struct meta_cur *c, struct dat_meta *m)
 {
 	int i, ret;
 
@@ -153,7 +146,7 @@ static int meta_parse_headers(struct meta_cur *c, struct map_meta *m)
 	return 0;
 }
 
-static int meta_parse_ftrace(struct meta_cur *c, struct map_meta *m)
+static int meta_parse_ftrace(struct meta_cur *c, struct dat_meta *m)
 {
 	uint32_t n = cur_num(c, 4), i;
 	int ret;
@@ -171,7 +164,7 @@ static int meta_parse_ftrace(struct meta_cur *c, struct map_meta *m)
 	return c->bad ? -EBADMSG : 0;
 }
 
-static int meta_parse_events(struct meta_cur *c, struct map_meta *m)
+static int meta_parse_events(struct meta_cur *c, struct dat_meta *m)
 {
 	uint32_t nsys = cur_num(c, 4), s, n, i;
 	int ret;
@@ -194,7 +187,7 @@ static int meta_parse_events(struct meta_cur *c, struct map_meta *m)
 	return c->bad ? -EBADMSG : 0;
 }
 
-static int meta_parse_printk(struct meta_cur *c, struct map_meta *m)
+static int meta_parse_printk(struct meta_cur *c, struct dat_meta *m)
 {
 	uint32_t size = cur_num(c, 4);
 	const uint8_t *p = cur_take(c, size);
@@ -202,7 +195,7 @@ static int meta_parse_printk(struct meta_cur *c, struct map_meta *m)
 	return p ? meta_dup(&m->printk, p, size) : -EBADMSG;
 }
 
-static int meta_read_v6(struct meta_cur *c, struct map_meta *m)
+static int meta_read_v6(struct meta_cur *c, struct dat_meta *m)
 {
 	uint32_t size;
 	int ret;
@@ -242,7 +235,7 @@ static int meta_section(const struct meta_cur *file, uint64_t off,
 	flags = cur_num(&c, 2);
 	cur_num(&c, 4);
 	size = cur_num(&c, 8);
-	if (!(flags & META_SECTION_COMPRESSED)) {
+	if (!(flags & DAT_SECTION_COMPRESSED)) {
 		p = cur_take(&c, size);
 		if (!p)
 			return -EBADMSG;
@@ -267,9 +260,9 @@ static int meta_section(const struct meta_cur *file, uint64_t off,
 	return 0;
 }
 
-static int meta_read_v7(struct meta_cur *c, struct map_meta *m)
+static int meta_read_v7(struct meta_cur *c, struct dat_meta *m)
 {
-	uint64_t opt_off, sec[META_OPT_PRINTK + 1] = { 0 };
+	uint64_t opt_off, sec[DAT_OPTION_PRINTK + 1] = { 0 };
 	struct meta_cur s;
 	uint8_t *owned;
 	int guard, ret = 0, id;
@@ -289,15 +282,15 @@ static int meta_read_v7(struct meta_cur *c, struct map_meta *m)
 
 			if (!p)
 				break;
-			if (oid == META_OPT_DONE) {
+			if (oid == DAT_OPTION_DONE) {
 				struct meta_cur d = { .p = p, .len = osize,
 						   .big = s.big };
 
 				opt_off = osize >= 8 ? cur_num(&d, 8) : 0;
 				break;
 			}
-			if (oid >= META_OPT_HEADER_INFO &&
-			    oid <= META_OPT_PRINTK && osize >= 8) {
+			if (oid >= DAT_OPTION_HEADER_INFO &&
+			    oid <= DAT_OPTION_PRINTK && osize >= 8) {
 				struct meta_cur d = { .p = p, .len = osize,
 						   .big = s.big };
 
@@ -306,23 +299,23 @@ static int meta_read_v7(struct meta_cur *c, struct map_meta *m)
 		}
 		free(owned);
 	}
-	for (id = META_OPT_HEADER_INFO; id <= META_OPT_PRINTK && !ret; id++) {
+	for (id = DAT_OPTION_HEADER_INFO; id <= DAT_OPTION_PRINTK && !ret; id++) {
 		if (!sec[id])
 			continue;
 		ret = meta_section(c, sec[id], &s, &owned);
 		if (ret)
 			return ret;
 		switch (id) {
-		case META_OPT_HEADER_INFO:
+		case DAT_OPTION_HEADER_INFO:
 			ret = meta_parse_headers(&s, m);
 			break;
-		case META_OPT_FTRACE_EVENTS:
+		case DAT_OPTION_FTRACE_EVENTS:
 			ret = meta_parse_ftrace(&s, m);
 			break;
-		case META_OPT_EVENT_FORMATS:
+		case DAT_OPTION_EVENT_FORMATS:
 			ret = meta_parse_events(&s, m);
 			break;
-		case META_OPT_PRINTK:
+		case DAT_OPTION_PRINTK:
 			ret = meta_parse_printk(&s, m);
 			break;
 		}
@@ -331,7 +324,7 @@ static int meta_read_v7(struct meta_cur *c, struct map_meta *m)
 	return ret;
 }
 
-int map_meta_read(const char *path, struct map_meta *m)
+int dat_meta_read(const char *path, struct dat_meta *m)
 {
 	struct meta_cur c = { 0 };
 	const char *version;
@@ -353,7 +346,7 @@ int map_meta_read(const char *path, struct map_meta *m)
 		return -errno;
 	c.p = map;
 	c.len = st.st_size;
-	cur_take(&c, 10);		/* magic */
+	cur_take(&c, DAT_MAGIC_LEN);	/* magic */
 	version = cur_cstr(&c);
 	c.big = cur_num(&c, 1) != 0;
 	cur_num(&c, 1);			/* long size */
@@ -366,11 +359,11 @@ int map_meta_read(const char *path, struct map_meta *m)
 		ret = meta_read_v6(&c, m);
 	munmap(map, st.st_size);
 	if (ret)
-		map_meta_free(m);
+		dat_meta_free(m);
 	return ret;
 }
 
-void map_meta_free(struct map_meta *m)
+void dat_meta_free(struct dat_meta *m)
 {
 	int i;
 

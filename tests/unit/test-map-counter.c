@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test-map-counter.c - counter-like ftrace events as FXT counters
+ * (trace-cmd-plugin/map-counter.c), without a .dat: the event format is
+ * parsed by libtraceevent, the record is laid out by hand at the format's
+ * offsets, and the FXT written is read back with the core's reader.
+ *
+ * cpu_frequency's format is the kernel's (tests/unit/dat-formats/, copied
+ * from a 6.x kernel's tracefs); what it must become is the contract
+ * Perfetto's FXT import puts on per-CPU frequency tracks (category
+ * "power", arguments "cpu" and "value"), as MAPPING.md states it.  The
+ * other formats are written here in the kernel's layout.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "fxt-reader.h"
+#include "map.h"
+#include "unit.h"
+
+struct run {
+	struct tep_handle	*tep;
+	struct map_ctx		ctx;
+	struct map_buffer	buf;
+	struct map_event	me;
+	FILE			*fp;
+	char			*out;
+	size_t			len;
+};
+
+static void run_start(struct run *t, const char *system, const char *text,
+		      size_t len, int id)
+{
+	memset(t, 0, sizeof(*t));
+	t->tep = tep_alloc();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t->tep);
+	CU_ASSERT_EQUAL_FATAL(tep_parse_event(t->tep, text, len, system), 0);
+	t->me.event = tep_find_event(t->tep, id);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t->me.event);
+	t->me.name = fxt_str_make(t->me.event->name,
+				  strlen(t->me.event->name));
+	t->buf.tep = t->tep;
+	t->buf.native = true;
+	t->fp = open_memstream(&t->out, &t->len);
+	t->ctx.w = fxt_writer_create_fp(t->fp, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t->ctx.w);
+	CU_ASSERT_EQUAL(fxt_write_provider_info(t->ctx.w, 1, "top", 3), 0);
+}
+
+/* Write @data as a record at @ts; the first counter event read back. */
+static int run_write(struct run *t, void *data, int size, uint64_t ts,
+		     struct fxt_record *got, struct fxt_reader **r)
+{
+	struct tep_record rec = { .ts = ts, .data = data, .size = size };
+	int ret;
+
+	ret = map_counter_write(&t->ctx, &t->buf, &t->me, &rec);
+	CU_ASSERT_EQUAL(fxt_writer_close(t->ctx.w), 0);
+	t->ctx.w = NULL;
+	fclose(t->fp);
+	*r = fxt_reader_open_mem(t->out, t->len, "mem", FXT_READER_STRICT);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(*r);
+	while (fxt_reader_next(*r, got) > 0)
+		if (got->type == FXT_REC_EVENT)
+			return ret;
+	got->type = FXT_REC_METADATA;	/* none */
+	return ret;
+}
+
+static void run_end(struct run *t, struct fxt_reader *r)
+{
+	if (r)
+		fxt_reader_close(r);
+	if (t->ctx.w) {
+		fxt_writer_close(t->ctx.w);
+		fclose(t->fp);
+	}
+	free(t->out);
+	tep_free(t->tep);
+}
+
+static void put_le(uint8_t *p, uint64_t v, unsigned int n)
+{
+	while (n--) {
+		*p++ = v;
+		v >>= 8;
+	}
+}
+
+static char *slurp(const char *rel, size_t *len)
+{
+	FILE *f = fopen(unit_path(rel), "r");
+	char *buf;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	buf = calloc(1, 8192);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
+	*len = fread(buf, 1, 8191, f);
+	fclose(f);
+	return buf;
+}
+
+static void test_cpu_frequency(void)
+{
+	size_t len;
+	char *text = slurp("tests/unit/dat-formats/cpu_frequency.format",
+			   &len);
+	uint8_t data[16] = { 0 };
+	const struct fxt_arg *a;
+	struct fxt_reader *r;
+	struct fxt_record got;
+	struct run t;
+
+	run_start(&t, "power", text, len, 565);
+	CU_ASSERT_TRUE(map_counter_classify(&t.me));
+	put_le(data, 565, 2);
+	put_le(data + 8, 1800000, 4);		/* state, kHz */
+	put_le(data + 12, 2, 4);		/* cpu_id */
+	CU_ASSERT_EQUAL(run_write(&t, data, 16, 12345, &got, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(got.type, FXT_REC_EVENT);
+	CU_ASSERT_EQUAL(got.event.type, FXT_EVENT_COUNTER);
+	CU_ASSERT_EQUAL(got.event.ts, 12345);
+	CU_ASSERT(fxt_str_eq(got.event.category, "power"));
+	CU_ASSERT(fxt_str_eq(got.event.name, "cpu_frequency"));
+	CU_ASSERT_EQUAL(got.event.id, 2);
+	CU_ASSERT_EQUAL_FATAL(got.event.nargs, 2);
+	a = fxt_args_find(got.event.args, 2, "cpu");
+	CU_ASSERT(a && fxt_arg_bits(a) == 2);
+	a = fxt_args_find(got.event.args, 2, "value");
+	CU_ASSERT(a && fxt_arg_bits(a) == 1800000);
+	printf("\n    power/cpu_frequency on CPU 2 at 1800000 kHz: counter "
+	       "power:cpu_frequency, cpu=2 value=1800000\n");
+	run_end(&t, r);
+	free(text);
+}
+
+/* A signed value keeps its sign; the id field tells series apart. */
+static void test_signed_value(void)
+{
+	static const char rss_stat[] =
+		"name: rss_stat\nID: 700\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		"\tfield:unsigned int mm_id;\toffset:8;\tsize:4;\tsigned:0;\n"
+		"\tfield:unsigned int curr;\toffset:12;\tsize:4;\tsigned:0;\n"
+		"\tfield:int member;\toffset:16;\tsize:4;\tsigned:1;\n"
+		"\tfield:long size;\toffset:24;\tsize:8;\tsigned:1;\n\n"
+		"print fmt: \"mm_id=%u member=%d size=%ld\", REC->mm_id, "
+		"REC->member, REC->size\n";
+	uint8_t data[32] = { 0 };
+	struct fxt_reader *r;
+	struct fxt_record got;
+	struct run t;
+
+	run_start(&t, "kmem", rss_stat, sizeof(rss_stat) - 1, 700);
+	CU_ASSERT_TRUE(map_counter_classify(&t.me));
+	put_le(data, 700, 2);
+	put_le(data + 16, 3, 4);			/* member */
+	put_le(data + 24, (uint64_t)-4096, 8);		/* size */
+	CU_ASSERT_EQUAL(run_write(&t, data, 32, 7, &got, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(got.type, FXT_REC_EVENT);
+	CU_ASSERT_EQUAL(got.event.type, FXT_EVENT_COUNTER);
+	CU_ASSERT(fxt_str_eq(got.event.category, TCFXT_CAT_COUNTER));
+	CU_ASSERT(fxt_str_eq(got.event.name, "rss_stat"));
+	CU_ASSERT_EQUAL(got.event.id, 3);
+	CU_ASSERT_EQUAL_FATAL(got.event.nargs, 1);
+	CU_ASSERT(fxt_str_eq(got.event.args[0].name, "size"));
+	CU_ASSERT_EQUAL(got.event.args[0].type, FXT_ARG_INT64);
+	CU_ASSERT_EQUAL(got.event.args[0].i64, -4096);
+	run_end(&t, r);
+}
+
+/* A record too short for its value field writes nothing. */
+static void test_short_record(void)
+{
+	size_t len;
+	char *text = slurp("tests/unit/dat-formats/cpu_frequency.format",
+			   &len);
+	uint8_t data[16] = { 0 };
+	struct fxt_reader *r;
+	struct fxt_record got;
+	struct run t;
+
+	run_start(&t, "power", text, len, 565);
+	CU_ASSERT_EQUAL(run_write(&t, data, 10, 1, &got, &r), 0);
+	CU_ASSERT_NOT_EQUAL(got.type, FXT_REC_EVENT);
+	run_end(&t, r);
+	free(text);
+}
+
+/* Only the listed events, and only with their value field. */
+static void test_classify(void)
+{
+	static const char fake_idle[] =
+		"name: cpu_idle\nID: 600\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:u32 other;\toffset:8;\tsize:4;\tsigned:0;\n\n"
+		"print fmt: \"%u\", REC->other\n";
+	size_t len;
+	char *text = slurp("tests/unit/dat-formats/sched_switch.format",
+			   &len);
+	struct run t;
+
+	run_start(&t, "sched", text, len, 372);
+	CU_ASSERT_FALSE(map_counter_classify(&t.me));
+	run_end(&t, NULL);
+	run_start(&t, "power", fake_idle, sizeof(fake_idle) - 1, 600);
+	CU_ASSERT_FALSE(map_counter_classify(&t.me));
+	run_end(&t, NULL);
+	free(text);
+}
+
+static CU_TestInfo counter_tests[] = {
+	{ "the kernel's cpu_frequency: Perfetto's power counter",
+	  test_cpu_frequency },
+	{ "rss_stat: a signed value, the member as id", test_signed_value },
+	{ "a record short of its value field writes nothing",
+	  test_short_record },
+	{ "classify: listed events with their value field only",
+	  test_classify },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+	{ "map-counter: counter-like events", NULL, NULL, NULL, NULL,
+	  counter_tests },
+	CU_SUITE_INFO_NULL,
+};
+
+UNIT_MAIN(suites)

@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fxt2dat-out.c - where rebuilt records go.
+ *
+ * f2d_emit() takes every record the builders made: to the host's sink
+ * (trace-fxt report), to a dry run that only measures (CPUs, the largest
+ * record, whether time goes back on a CPU), to memory when the input is
+ * out of order (sorted when the pass ends), or straight to the .dat
+ * writer.  The writer is created when the first record arrives, once the
+ * CPU count and page size are known; f2d_out_finish() writes what the
+ * file says about itself and closes it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dat-writer.h"
+#include "fxt2dat.h"
+
+int f2d_out_add_buffer(struct f2d_ctx *ctx, unsigned int i)
+{
+	int ret;
+
+	if (!ctx->w || !i)
+		return 0;
+	ret = dat_writer_add_buffer(ctx->w, ctx->buf_names[i]);
+	return ret < 0 ? ret : 0;
+}
+
+static int writer_create(struct f2d_ctx *ctx)
+{
+	struct dat_writer_opts o = {
+		.compression = ctx->opts->compression,
+		.page_size = ctx->page_size,
+		.long_size = ctx->info_long_size,
+		.cpus = ctx->cpus,
+		.clock = ctx->clock.len ? ctx->clock.s : NULL,
+	};
+	unsigned int i;
+	int ret;
+
+	ctx->w = dat_writer_create(ctx->fd, &o);
+	if (!ctx->w)
+		return -errno;
+	for (i = 1; i < ctx->nr_bufs; i++) {
+		ret = f2d_out_add_buffer(ctx, i);
+		if (ret < 0)
+			return ret;
+	}
+	for (i = 0; i < ctx->nr_fmts; i++) {
+		struct f2d_format *f = ctx->fmt_list[i];
+
+		ret = dat_writer_add_event_format(ctx->w, f->system, f->text,
+						  f->len);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* Room a page needs around one event of @len payload bytes. */
+unsigned int f2d_page_for(size_t len)
+{
+	unsigned int p = 4096;
+
+	while (p < len + 64 && p < (1u << 27))
+		p *= 2;
+	return p;
+}
+
+static int keep_event(struct f2d_ctx *ctx, int buffer, unsigned int cpu,
+		      uint64_t ts, const void *data, size_t len, int64_t lost)
+{
+	struct f2d_keep *k;
+	int ret;
+
+	if (ctx->nr_keep == ctx->cap_keep) {
+		size_t cap = ctx->cap_keep ? 2 * ctx->cap_keep : 1024;
+
+		k = realloc(ctx->keep, cap * sizeof(*k));
+		if (!k)
+			return -ENOMEM;
+		ctx->keep = k;
+		ctx->cap_keep = cap;
+	}
+	k = &ctx->keep[ctx->nr_keep];
+	k->ts = ts;
+	k->seq = ctx->nr_keep;
+	k->off = ctx->arena.len;
+	k->len = len;
+	k->buffer = buffer;
+	k->cpu = cpu;
+	k->lost = lost;
+	ret = f2d_text_add(&ctx->arena, data, len);
+	if (ret < 0)
+		return ret;
+	ctx->nr_keep++;
+	return 0;
+}
+
+/* The writer exists and takes @cpu and an event of @len; else measure. */
+static int writer_ready(struct f2d_ctx *ctx, unsigned int cpu, size_t len)
+{
+	int ret;
+
+	if (!ctx->w) {
+		if (!ctx->cpus) {
+			ctx->need_rerun = true;
+			return -EAGAIN;
+		}
+		ret = writer_create(ctx);
+		if (ret < 0)
+			return ret;
+	}
+	if (cpu >= ctx->cpus || f2d_page_for(len) > ctx->page_size) {
+		ctx->need_rerun = true;
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+int f2d_lost(struct f2d_ctx *ctx, int buffer, unsigned int cpu, uint64_t ts,
+	     int64_t count)
+{
+	int ret;
+
+	/* a sink reads events, not pages */
+	if (ctx->sink)
+		return 0;
+	if (ctx->dry) {
+		if (cpu > ctx->max_cpu)
+			ctx->max_cpu = cpu;
+		return 0;
+	}
+	ret = writer_ready(ctx, cpu, 0);
+	if (ret < 0)
+		return ret;
+	if (ctx->sorted)
+		return keep_event(ctx, buffer, cpu, ts, "", 0, count ? count : -1);
+	return dat_writer_lost_events(ctx->w, buffer, cpu, count ? count : -1);
+}
+
+/* A buffer-full that named no CPU goes with the buffer's next event. */
+static int lost_pending(struct f2d_ctx *ctx, int buffer, unsigned int cpu,
+			uint64_t ts)
+{
+	struct f2d_prov *p;
+	int64_t lost;
+
+	if (buffer < 0 || (unsigned int)buffer >= ctx->nr_provs)
+		return 0;
+	p = &ctx->provs[buffer];
+	if (p->buffer != buffer || !p->lost)
+		return 0;
+	lost = p->lost;
+	p->lost = 0;
+	return f2d_lost(ctx, buffer, cpu, ts, lost);
+}
+
+static size_t last_slot(const uint64_t *keys, size_t cap, uint64_t key)
+{
+	size_t i, mask = cap - 1;
+
+	for (i = (key * 0x9e3779b97f4a7c15ULL) >> 40 & mask;
+	     keys[i] && keys[i] != key; i = (i + 1) & mask)
+		;
+	return i;
+}
+
+/* Dry run: note @ts on (@buffer, @cpu), and whether time went back. */
+static int last_ts_check(struct f2d_ctx *ctx, int buffer, unsigned int cpu,
+			 uint64_t ts)
+{
+	uint64_t key = ((uint64_t)buffer << 16 | cpu) + 1;
+	uint64_t *keys, *vals;
+	size_t i, j, cap;
+
+	if (2 * (ctx->nr_last + 1) > ctx->cap_last) {
+		cap = ctx->cap_last ? 2 * ctx->cap_last : 64;
+		keys = calloc(cap, sizeof(*keys));
+		vals = calloc(cap, sizeof(*vals));
+		if (!keys || !vals) {
+			free(keys);
+			free(vals);
+			return -ENOMEM;
+		}
+		for (i = 0; i < ctx->cap_last; i++) {
+			if (!ctx->last_key[i])
+				continue;
+			j = last_slot(keys, cap, ctx->last_key[i]);
+			keys[j] = ctx->last_key[i];
+			vals[j] = ctx->last_ts[i];
+		}
+		free(ctx->last_key);
+		free(ctx->last_ts);
+		ctx->last_key = keys;
+		ctx->last_ts = vals;
+		ctx->cap_last = cap;
+	}
+	i = last_slot(ctx->last_key, ctx->cap_last, key);
+	if (!ctx->last_key[i]) {
+		ctx->last_key[i] = key;
+		ctx->nr_last++;
+	} else if (ts < ctx->last_ts[i]) {
+		ctx->unordered = true;
+		return 0;
+	}
+	ctx->last_ts[i] = ts;
+	return 0;
+}
+
+int f2d_emit(struct f2d_ctx *ctx, int buffer, unsigned int cpu, uint64_t ts,
+	     const void *data, size_t len)
+{
+	int ret;
+
+	if (ctx->sink)
+		return ctx->sink(ctx, buffer, cpu, ts, data, len);
+	ctx->st->events_out++;
+	/* the input may name any CPU; a .dat holds at most 65536 */
+	if (cpu > 0xffff) {
+		f2d_error(ctx, -EINVAL, "record %llu: CPU %u is beyond what "
+			  "a .dat can hold",
+			  (unsigned long long)ctx->st->records_in, cpu);
+		return -EINVAL;
+	}
+	if (ctx->dry) {
+		lost_pending(ctx, buffer, cpu, ts);
+		if (cpu > ctx->max_cpu)
+			ctx->max_cpu = cpu;
+		if (len > ctx->max_len)
+			ctx->max_len = len;
+		ret = last_ts_check(ctx, buffer, cpu, ts);
+		if (ret < 0)
+			return ret;
+		return 0;
+	}
+	ret = writer_ready(ctx, cpu, len);
+	if (ret < 0)
+		return ret;
+	ret = lost_pending(ctx, buffer, cpu, ts);
+	if (ret < 0)
+		return ret;
+	if (ctx->sorted)
+		return keep_event(ctx, buffer, cpu, ts, data, len, 0);
+	ret = dat_writer_write_raw(ctx->w, buffer, cpu, ts, data, len);
+	if (ret == -EINVAL || ret == -E2BIG) {
+		/* out of order, or too big after all: measure first */
+		ctx->need_rerun = true;
+		return -EAGAIN;
+	}
+	return ret;
+}
+
+static int cmp_keep(const void *a, const void *b)
+{
+	const struct f2d_keep *x = a, *y = b;
+
+	if (x->buffer != y->buffer)
+		return x->buffer < y->buffer ? -1 : 1;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int write_kept(struct f2d_ctx *ctx)
+{
+	size_t i;
+	int ret;
+
+	qsort(ctx->keep, ctx->nr_keep, sizeof(*ctx->keep), cmp_keep);
+	for (i = 0; i < ctx->nr_keep; i++) {
+		struct f2d_keep *k = &ctx->keep[i];
+
+		if (k->lost)
+			ret = dat_writer_lost_events(ctx->w, k->buffer, k->cpu,
+						     k->lost);
+		else
+			ret = dat_writer_write_raw(ctx->w, k->buffer, k->cpu,
+						   k->ts, ctx->arena.s + k->off,
+						   k->len);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* trace-cmd's CPUSTAT option is one string per CPU, "CPU: N" first. */
+static int add_cpustats(struct f2d_ctx *ctx)
+{
+	char *s = ctx->cpustats.s, *next;
+	int ret;
+
+	while (s && *s) {
+		next = strstr(s + 1, "\nCPU: ");
+		if (next)
+			*next++ = '\0';
+		ret = dat_writer_add_option_string(ctx->w, DAT_OPTION_CPUSTAT,
+						   s);
+		if (ret < 0)
+			return ret;
+		s = next;
+	}
+	return 0;
+}
+
+int f2d_out_finish(struct f2d_ctx *ctx)
+{
+	size_t i;
+	int ret = 0;
+
+	if (!ctx->w) {
+		/* no event at all: still a valid, empty trace */
+		if (!ctx->cpus)
+			ctx->cpus = ctx->info_cpus ? ctx->info_cpus : 1;
+		ret = writer_create(ctx);
+		if (ret < 0)
+			return ret;
+	}
+	if (ctx->sorted)
+		ret = write_kept(ctx);
+	if (!ret && ctx->header_page.len)
+		ret = dat_writer_set_header_page(ctx->w, ctx->header_page.s,
+						 ctx->header_page.len);
+	if (!ret && ctx->header_event.len)
+		ret = dat_writer_set_header_event(ctx->w, ctx->header_event.s,
+						  ctx->header_event.len);
+	if (!ret && ctx->kallsyms.len)
+		ret = dat_writer_set_kallsyms(ctx->w, ctx->kallsyms.s,
+					      ctx->kallsyms.len);
+	if (!ret && ctx->printk.len)
+		ret = dat_writer_set_printk(ctx->w, ctx->printk.s,
+					    ctx->printk.len);
+	for (i = 0; !ret && i < ctx->cap_names; i++)
+		if (ctx->names[i].name)
+			ret = dat_writer_add_cmdline(ctx->w,
+						     (int)ctx->names[i].koid,
+						     ctx->names[i].name);
+	if (!ret && ctx->uname.len)
+		ret = dat_writer_add_option_string(ctx->w, DAT_OPTION_UNAME,
+						   ctx->uname.s);
+	if (!ret && ctx->version.len)
+		ret = dat_writer_add_option_string(ctx->w, DAT_OPTION_VERSION,
+						   ctx->version.s);
+	if (!ret)
+		ret = add_cpustats(ctx);
+	if (ret < 0)
+		return ret;
+	ret = dat_writer_close(ctx->w);
+	ctx->w = NULL;
+	return ret;
+}
+
+void f2d_out_free(struct f2d_ctx *ctx)
+{
+	if (ctx->w)
+		dat_writer_discard(ctx->w);
+	ctx->w = NULL;
+	free(ctx->keep);
+	free(ctx->last_ts);
+	free(ctx->last_key);
+	f2d_text_free(&ctx->arena);
+}
