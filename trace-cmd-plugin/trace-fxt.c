@@ -21,8 +21,9 @@ static const struct trace_fxt_cmd commands[] = {
 	  cmd_report },
 	{ "dump", "[--json] FILE.fxt",
 	  "print every record, decoded", cmd_dump },
-	{ "check", "FILE.fxt",
-	  "strict validation; non-zero exit names the first fault", cmd_check },
+	{ "check", "[--pedantic] FILE.fxt",
+	  "strict validation; non-zero exit names the first fault; "
+	  "warnings are listed (--pedantic: they are faults)", cmd_check },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
