@@ -769,7 +769,8 @@ static int one_record(struct f2d_ctx *ctx, const struct fxt_record *rec)
 	int ret;
 
 	/* string and thread records only name what comes next */
-	if (rec->type == FXT_REC_STRING || rec->type == FXT_REC_THREAD)
+	if (rec->type == FXT_REC_STRING || rec->type == FXT_REC_THREAD ||
+	    rec->type == FXT_REC_INIT)
 		return 0;
 	if (ctx->pending != F2D_PEND_NONE) {
 		if (is_cont(ctx, rec))
@@ -792,7 +793,8 @@ static int one_record(struct f2d_ctx *ctx, const struct fxt_record *rec)
 		p->lost = -1;
 		return 0;
 	}
-	if (rec->type == FXT_REC_METADATA || !rec->provider_id)
+	/* provider id 0 is a provider like any (Jane Street's writer) */
+	if (rec->type == FXT_REC_METADATA)
 		return 0;
 	ctx->cur = prov_get(ctx, rec->provider_id);
 	if (!ctx->cur)
