@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fxt-reader.h"
 #include "trace-fxt.h"
 
 static const struct trace_fxt_cmd commands[] = {
@@ -37,6 +38,17 @@ void trace_fxt_err(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+unsigned long long trace_fxt_say_skipped(const struct fxt_reader *r)
+{
+	unsigned long long n = fxt_reader_warned_records(r);
+
+	if (n)
+		trace_fxt_err("%llu record%s skipped or not read in full; "
+			      "the first: %s", n, n == 1 ? "" : "s",
+			      fxt_reader_first_warning(r));
+	return n;
 }
 
 int trace_fxt_usage(const char *name)
