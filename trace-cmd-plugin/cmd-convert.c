@@ -347,14 +347,21 @@ static int convert_fxt(struct convert_args *a)
 	}
 	if (out_commit(&out))
 		return 1;
+	/* what the reader could not read is said even with -q */
+	if (st.unread)
+		trace_fxt_err("%llu record%s skipped or not read in full; "
+			      "the first: %s", (unsigned long long)st.unread,
+			      st.unread == 1 ? "" : "s", st.unread_first);
 	if (!a->quiet)
 		fprintf(stderr, "trace-fxt: %s -> %s: %llu events from %llu "
 			"records (%llu ftrace events restored, %llu records "
-			"without a .dat form), %u buffer%s, %u CPU%s\n",
+			"without a .dat form, %llu skipped or not read in "
+			"full), %u buffer%s, %u CPU%s\n",
 			a->in, a->out, (unsigned long long)st.events_out,
 			(unsigned long long)st.records_in,
 			(unsigned long long)st.restored,
-			(unsigned long long)st.skipped, st.buffers,
+			(unsigned long long)st.skipped,
+			(unsigned long long)st.unread, st.buffers,
 			st.buffers == 1 ? "" : "s", st.cpus,
 			st.cpus == 1 ? "" : "s");
 	return 0;

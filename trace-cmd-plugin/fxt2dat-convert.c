@@ -1012,6 +1012,11 @@ static int run_pass(const char *in, int fd, const struct fxt2dat_opts *o,
 out:
 	if (ctx.need_rerun && !ctx.err)
 		ctx.err = -EAGAIN;
+	if (ctx.r && fxt_reader_warned_records(ctx.r)) {
+		st->unread = fxt_reader_warned_records(ctx.r);
+		snprintf(st->unread_first, sizeof(st->unread_first), "%s",
+			 fxt_reader_first_warning(ctx.r));
+	}
 	ret = ctx.err;
 	ctx_free(&ctx);
 	return ret;
