@@ -13,7 +13,7 @@
 # thread index differently in its two providers (readers that keep one
 # table for the file, as Tracy's, then resolve every ref).
 . "$(dirname "$0")/lib.sh"
-e2e_plan 30
+e2e_plan 39
 export TRACEEVENT_PLUGIN_DIR=$TOP/plugins
 KSLOAD=$TOP/tests/bench/bench-kshark-load
 KSPLUGIN=$TOP/kernelshark-plugin/plugin-fxt.so
@@ -152,7 +152,7 @@ tp_read() {
 
 # README: 17,296 duration begins and as many ends, provider id 0, a
 # 4-word initialization record
-if tp_file janestreet-tracing.fxt 7; then
+if tp_file janestreet-tracing.fxt 6; then
 	check "janestreet: check accepts it with 1 warning (the 4-word init)" \
 		sh -c "$TRACE_FXT check '$F' 2>&1 | grep -q '35463 records.*; 1 warning in 1 record'"
 	check "janestreet: check --pedantic refuses it at 0x38" \
@@ -180,7 +180,7 @@ if tp_file go-fxt-writer-bad-blob.fxt 6; then
 		grep -q 'offset 0x360' "$TMP/rep.err"
 fi
 # README: initialization (1e6 ticks/s) before the provider record
-if tp_file ftfrs-writer.fxt 6; then
+if tp_file ftfrs-writer.fxt 5; then
 	check "ftfrs-writer: check accepts it with the early-ticks warning" \
 		sh -c "$TRACE_FXT check '$F' 2>&1 | grep -q 'offset 0x8: initialization record before any provider'"
 	tp_read ftfrs-writer 6
