@@ -51,6 +51,7 @@ struct rprov {
 struct fxt_reader {
 	char			*name;
 	bool			strict;
+	bool			pedantic;
 	bool			swap;	/* file byte order differs from host */
 	bool			be;
 	bool			started;
@@ -84,6 +85,12 @@ struct fxt_reader {
 
 	int			err;
 	char			errmsg[512];
+
+	fxt_reader_warn_fn	warn_fn;
+	void			*warn_priv;
+	uint64_t		warned;		/* records with a warning */
+	uint64_t		warn_off;	/* the last one's offset + 1 */
+	char			*warnmsg;	/* the first warning */
 	struct fxt_arg		args[FXT_MAX_ARGS];
 	struct fxt_arg		args2[FXT_MAX_ARGS];
 };
@@ -120,6 +127,70 @@ static int fail(struct fxt_reader *r, int err, uint64_t off,
 
 #define BAD(r, c, ...) \
 	fail(r, -EBADMSG, (r)->off, __VA_ARGS__)
+
+static int warn(struct fxt_reader *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * A deviation readers tolerate: counted once per record, kept if it is
+ * the first, shown to the callback; a fault only when pedantic.  Never on
+ * the path of a well-formed record, so it may take its time.
+ */
+static __attribute__((noinline)) int warn(struct fxt_reader *r,
+					  const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (r->pedantic)
+		return fail(r, -EBADMSG, r->off, "%s", msg);
+	if (r->warn_off != r->off + 1) {
+		r->warned++;
+		r->warn_off = r->off + 1;
+	}
+	if (!r->warnmsg || r->warn_fn) {
+		char *full;
+
+		n = asprintf(&full, "%s: offset 0x%llx: %s", r->name,
+			     (unsigned long long)r->off, msg);
+		if (n < 0)
+			return 0;
+		if (r->warn_fn)
+			r->warn_fn(r->warn_priv, full);
+		if (!r->warnmsg)
+			r->warnmsg = full;
+		else
+			free(full);
+	}
+	return 0;
+}
+
+#define WARN(r, ...) do {						\
+		int __ret = warn(r, __VA_ARGS__);			\
+		if (__ret)						\
+			return __ret;					\
+	} while (0)
+
+void fxt_reader_set_warn(struct fxt_reader *r, fxt_reader_warn_fn fn,
+			 void *priv)
+{
+	r->warn_fn = fn;
+	r->warn_priv = priv;
+}
+
+uint64_t fxt_reader_warned_records(const struct fxt_reader *r)
+{
+	return r->warned;
+}
+
+const char *fxt_reader_first_warning(const struct fxt_reader *r)
+{
+	return r->warnmsg;
+}
 
 const char *fxt_reader_error(const struct fxt_reader *r)
 {
@@ -443,6 +514,8 @@ static __attribute__((noinline)) int str_unset(struct fxt_reader *r,
 	if (r->strict)
 		return BAD(r, c, "%s record: %s refers to string index %u, which is not set",
 			   c->what, field, ref);
+	WARN(r, "%s record: %s refers to string index %u, which is not set: read as empty",
+	     c->what, field, ref);
 	out->ptr = "";
 	out->len = 0;
 	return 0;
@@ -485,6 +558,8 @@ static int get_thread(struct fxt_reader *r, struct cursor *c, uint32_t ref,
 		if (r->strict)
 			return BAD(r, c, "%s record: %s refers to thread index %u, which is not set",
 				   c->what, field, ref);
+		WARN(r, "%s record: %s refers to thread index %u, which is not set: read as 0.0",
+		     c->what, field, ref);
 		out->pid = 0;
 		out->tid = 0;
 		return 0;
@@ -564,18 +639,17 @@ static int get_args(struct fxt_reader *r, struct cursor *c, unsigned int n,
 				return ret;
 			break;
 		default:
-			if (r->strict)
-				return BAD(r, c, "%s record: argument %u has unknown type %u",
-					   c->what, i + 1, a->type);
+			WARN(r, "%s record: argument %u has reserved type %u, skipped",
+			     c->what, i + 1, a->type);
 			a->raw = ac.p + 8 * (size_t)ac.i;
 			a->raw_words = ac.n - ac.i;
 			want = 1;
 			break;
 		}
-		if (r->strict && !want && ac.i != ac.n)
-			return BAD(r, c, "%s record: argument %u is %u words, its type needs %u",
-				   c->what, i + 1, (unsigned int)size,
-				   (unsigned int)size - (ac.n - ac.i));
+		if (!want && ac.i != ac.n)
+			WARN(r, "%s record: argument %u is %u words, its type needs %u; the rest is skipped",
+			     c->what, i + 1, (unsigned int)size,
+			     (unsigned int)size - (ac.n - ac.i));
 	}
 	return 0;
 }
@@ -590,11 +664,11 @@ static int need_provider(struct fxt_reader *r, struct cursor *c)
 	return 0;
 }
 
-static int end_of_record(struct fxt_reader *r, struct cursor *c)
+static inline int end_of_record(struct fxt_reader *r, struct cursor *c)
 {
-	if (r->strict && c->i != c->n)
-		return BAD(r, c, "%s record has %u words, its fields need %u",
-			   c->what, c->n, c->i);
+	if (c->i != c->n)
+		return warn(r, "%s record has %u words, its fields need %u; the rest is skipped",
+			    c->what, c->n, c->i);
 	return 0;
 }
 
@@ -657,18 +731,16 @@ static int do_metadata(struct fxt_reader *r, struct cursor *c, uint64_t h,
 				return BAD(r, c, "magic number record is not 0x%016llx",
 					   FXT_MAGIC_RECORD);
 			c->i = c->n;
-		} else if (r->strict) {
-			return BAD(r, c, "trace info record of unknown type %u",
-				   rec->meta.info_type);
 		} else {
+			WARN(r, "trace info record of reserved type %u, skipped",
+			     rec->meta.info_type);
 			c->i = c->n;
 		}
 		break;
 	default:
 		c->what = "metadata";
-		if (r->strict)
-			return BAD(r, c, "metadata record of unknown type %u",
-				   rec->meta.type);
+		WARN(r, "metadata record of reserved type %u, skipped",
+		     rec->meta.type);
 		/* Nothing of it is decoded: leave no field from before. */
 		memset(&rec->meta, 0, sizeof(rec->meta));
 		rec->meta.type = bits(h, 16, 19);
@@ -759,8 +831,9 @@ static int do_event(struct fxt_reader *r, struct cursor *c, uint64_t h,
 	ev->type = bits(h, 16, 19);
 	ev->nargs = bits(h, 20, 23);
 	ev->args = r->args;
-	if (ev->type >= FXT_EVENT_TYPE_COUNT && r->strict)
-		return BAD(r, c, "event record of unknown event type %u", ev->type);
+	if (ev->type >= FXT_EVENT_TYPE_COUNT)
+		WARN(r, "event record of reserved event type %u, skipped",
+		     ev->type);
 	if (!cur_word(r, c, &ev->ts))
 		return BAD(r, c, "event record has no timestamp");
 	ret = get_thread(r, c, bits(h, 24, 31), &ev->thread, "thread");
@@ -784,8 +857,11 @@ static int do_event(struct fxt_reader *r, struct cursor *c, uint64_t h,
 			return BAD(r, c, "duration complete event has no end time");
 		break;
 	default:
-		if (ev->type >= FXT_EVENT_TYPE_COUNT)
+		if (ev->type >= FXT_EVENT_TYPE_COUNT) {
+			/* its fields past the arguments are unknown */
+			c->i = c->n;
 			break;
+		}
 		if (!cur_word(r, c, &ev->id))
 			return BAD(r, c, "%s event has no id word",
 				   fxt_event_type_name(ev->type));
@@ -920,9 +996,8 @@ static int do_sched(struct fxt_reader *r, struct cursor *c, uint64_t h,
 			return ret;
 		break;
 	default:
-		if (r->strict)
-			return BAD(r, c, "scheduling record of unknown type %u",
-				   rec->sched.subtype);
+		WARN(r, "scheduling record of reserved type %u, skipped",
+		     rec->sched.subtype);
 		rec->sched.ts = 0;
 		rec->sched.cpu = 0;
 		c->i = c->n;
@@ -977,9 +1052,8 @@ static int do_large(struct fxt_reader *r, struct cursor *c, uint64_t h,
 		unsigned int type = rec->large.large_type;
 		unsigned int format = rec->large.format;
 
-		if (r->strict)
-			return BAD(r, c, "large record of unknown type %u format %u",
-				   type, format);
+		WARN(r, "large record of reserved type %u format %u, skipped",
+		     type, format);
 		/* Nothing of it is decoded: leave no field from before. */
 		memset(&rec->large, 0, sizeof(rec->large));
 		rec->large.large_type = type;
@@ -1232,6 +1306,14 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 			return BAD(r, &c, "initialization record has no tick rate");
 		if (!rec->init.ticks_per_second && r->strict)
 			return BAD(r, &c, "initialization record: zero ticks per second");
+		/*
+		 * As Perfetto: the rate is the current provider's, here the
+		 * anonymous one; a provider info record starts afresh at
+		 * 1 tick = 1 ns.  Its writer most likely meant otherwise.
+		 */
+		if (!r->have_provider)
+			WARN(r, "initialization record before any provider: as in Perfetto, its %llu ticks per second apply only to records before the first provider, which starts at 1 tick = 1 ns",
+			     (unsigned long long)rec->init.ticks_per_second);
 		if (rec->init.ticks_per_second)
 			r->cur->ticks = rec->init.ticks_per_second;
 		ret = end_of_record(r, &c);
@@ -1262,10 +1344,8 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 		ret = do_large(r, &c, h, rec);
 		break;
 	default:
-		if (r->strict)
-			return fail(r, -EBADMSG, r->off,
-				    "record of unknown type %u", rec->type);
-		ret = 0;
+		ret = warn(r, "record of reserved type %u, skipped",
+			   rec->type);
 		break;
 	}
 	if (ret)
@@ -1289,6 +1369,7 @@ static struct fxt_reader *reader_new(const char *name, unsigned int flags)
 		return NULL;
 	}
 	r->strict = flags & FXT_READER_STRICT;
+	r->pedantic = r->strict && (flags & FXT_READER_PEDANTIC);
 	r->fd = -1;
 	return r;
 }
@@ -1379,6 +1460,7 @@ void fxt_reader_close(struct fxt_reader *r)
 	}
 	free(r->provs);
 	free(r->prov_slots);
+	free(r->warnmsg);
 	if (r->map)
 		munmap(r->map, r->size);
 	fxt_zin_destroy(r->zin);

@@ -23,6 +23,16 @@
  * first event, ...) and stops at the first fault: that is `trace-fxt
  * check`.  Without it, those faults are tolerated: an unset string ref
  * reads as the empty string, an unset thread ref as pid 0 / tid 0.
+ *
+ * Some deviations are warnings, not faults: what the specification tells
+ * readers to skip (reserved record, event, argument and metadata types,
+ * words past the fields a record or argument needs) and what every
+ * reader still reads (an initialization record before any provider).
+ * They never stop the reader, strict or not, unless FXT_READER_PEDANTIC
+ * is given with FXT_READER_STRICT; without FXT_READER_STRICT the refs a
+ * lenient read resolved to nothing are warnings too.  Each one is counted
+ * (fxt_reader_warned_records()), the first is kept
+ * (fxt_reader_first_warning()), and a callback may see them all.
  */
 #ifndef _FXT_READER_H
 #define _FXT_READER_H
@@ -35,7 +45,12 @@ enum fxt_reader_flags {
 	FXT_READER_STRICT	= 1 << 0,
 	/* Read with read(2) even when the input could be mapped. */
 	FXT_READER_STREAM	= 1 << 1,
+	/* With FXT_READER_STRICT: warnings are faults too. */
+	FXT_READER_PEDANTIC	= 1 << 2,
 };
+
+/* Called with each warning, "FILE: offset 0x...: what is odd". */
+typedef void (*fxt_reader_warn_fn)(void *priv, const char *msg);
 
 struct fxt_record {
 	unsigned int	type;		/* enum fxt_record_type */
@@ -183,6 +198,14 @@ const char *fxt_reader_error(const struct fxt_reader *r);
  * Return: the offset of the faulty record, or of the next record to read.
  */
 uint64_t fxt_reader_offset(const struct fxt_reader *r);
+
+/* Let @fn see every warning from now on (NULL: none). */
+void fxt_reader_set_warn(struct fxt_reader *r, fxt_reader_warn_fn fn,
+			 void *priv);
+/* How many records so far had a warning (skipped, or not read in full). */
+uint64_t fxt_reader_warned_records(const struct fxt_reader *r);
+/* The first warning, "FILE: offset 0x...: ...", or NULL if none. */
+const char *fxt_reader_first_warning(const struct fxt_reader *r);
 
 /**
  * fxt_reader_big_endian() - the input's byte order

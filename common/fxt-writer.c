@@ -29,45 +29,61 @@
 #define MAX_STREAM_LEN		0x7fffu
 
 /*
- * Per provider, per string id: where the string sits in the provider's
- * table.  Kept in one 8-byte entry so that a hit touches one cache line.
+ * String and thread indexes are allocated for the whole file, not per
+ * provider: an index holds one value at a time whichever provider
+ * defined it, so a reader that keeps a single table for the file
+ * (Tracy's import-fuchsia ignores provider sections) resolves every ref
+ * as a reader that keeps one per provider does.  A provider refers to an
+ * index only after it wrote that index's string or thread record itself
+ * (each provider's table is complete for readers that keep them apart);
+ * a value another provider already has at an index is restated at the
+ * same index.  When all indexes are taken, one is replaced in
+ * least-recently-used order across the file (a clock sweep); its
+ * generation changes, so every provider that had it must restate it
+ * before using it again.
  */
-struct sid_state {
-	uint16_t	slot;	/* 0 = not in the table */
-	uint8_t		ref;	/* used since the clock hand last passed */
-	uint8_t		pad;
+struct gstr {
+	uint32_t	sid;	/* string id at this index, 0 none */
+	uint32_t	gen;	/* bumped each time the index changes value */
 	uint32_t	pin;	/* record that last used it */
+	uint8_t		ref;	/* used since the clock hand last passed */
 };
 
-/* A provider's thread table, made on its first thread. */
+/*
+ * Per provider, per string id: the index and its generation when the
+ * provider wrote it.  8 bytes, so that a hit touches one cache line here.
+ */
+struct sid_state {
+	uint16_t	slot;	/* 0 = never written by this provider */
+	uint16_t	pad;
+	uint32_t	gen;
+};
+
+/* The file's thread indexes, made on the first thread. */
 struct wthreads {
 	struct {
 		uint64_t	pid;
 		uint64_t	tid;
 		uint32_t	pin;
+		uint32_t	gen;
 		uint8_t		ref;
 		uint8_t		next;	/* hash chain, 0 ends it */
 	} slot[NR_THREAD_SLOTS];
 	uint8_t		bucket[1u << THR_HASH_BITS];
+	uint32_t	used;
+	uint32_t	hand;
 };
 
 /*
- * One provider's string and thread tables, as a reader will rebuild them.
- * Everything grows with what the provider uses (slots are handed out in
- * order), so that many small providers stay small.
+ * What one provider wrote of the file's indexes.  Everything grows with
+ * what the provider uses, so that many small providers stay small.
  */
 struct wprov {
 	uint32_t	id;
 	uint32_t	thr_last;	/* the thread of the previous record */
-	uint32_t	thr_used;
-	uint32_t	thr_hand;
-	uint32_t	str_used;
-	uint32_t	str_hand;
 	struct sid_state *sid;		/* by string id */
 	uint32_t	sid_cap;
-	uint32_t	slot_cap;
-	uint32_t	*slot_sid;	/* slot -> string id */
-	struct wthreads	*thr;
+	uint32_t	*thr_gen;	/* by thread index, 0 never written */
 };
 
 struct fxt_writer {
@@ -88,6 +104,14 @@ struct fxt_writer {
 	uint32_t		*prov_slots;	/* by id hash: index + 1 */
 	size_t			prov_mask;
 	struct wprov		*cur;
+	/* the file's string indexes; slot_cap grows to NR_STR_SLOTS */
+	struct gstr		*gslot;
+	uint32_t		slot_cap;
+	uint32_t		str_used;
+	uint32_t		str_hand;
+	uint16_t		*gsid;		/* string id -> index, 0 none */
+	uint32_t		gsid_cap;
+	struct wthreads		*thr;
 	/*
 	 * Strings passed by text usually come from the same few buffers
 	 * (a task's comm in the caller's struct): remember which id each
@@ -252,21 +276,16 @@ static void prov_reset(struct wprov *p, uint32_t id)
 {
 	if (p->sid)
 		memset(p->sid, 0, p->sid_cap * sizeof(*p->sid));
-	if (p->slot_sid)
-		memset(p->slot_sid, 0, p->slot_cap * sizeof(*p->slot_sid));
-	if (p->thr)
-		memset(p->thr, 0, sizeof(*p->thr));
+	if (p->thr_gen)
+		memset(p->thr_gen, 0, NR_THREAD_SLOTS * sizeof(*p->thr_gen));
 	p->id = id;
-	p->thr_last = p->thr_used = p->str_used = 0;
-	p->str_hand = 1;
-	p->thr_hand = 1;
+	p->thr_last = 0;
 }
 
 static void prov_free(struct wprov *p)
 {
 	free(p->sid);
-	free(p->slot_sid);
-	free(p->thr);
+	free(p->thr_gen);
 	free(p);
 }
 
@@ -346,33 +365,66 @@ static int emit_string(struct fxt_writer *w, uint32_t slot, const char *s,
 	return 0;
 }
 
-/* A slot for a new string: a free one, else a clock sweep's victim. */
-static uint32_t str_victim(struct wprov *p, uint32_t seq)
+/* An index for a new string: a free one, else a clock sweep's victim. */
+static uint32_t str_victim(struct fxt_writer *w)
 {
-	if (p->str_used < FXT_MAX_STRING_INDEX)
-		return ++p->str_used;
+	if (w->str_used < FXT_MAX_STRING_INDEX)
+		return ++w->str_used;
 	for (;;) {
-		uint32_t s = p->str_hand;
-		struct sid_state *e = &p->sid[p->slot_sid[s]];
+		uint32_t s = w->str_hand;
+		struct gstr *g = &w->gslot[s];
 
-		p->str_hand = s % FXT_MAX_STRING_INDEX + 1;
-		if (e->pin == seq)
+		w->str_hand = s % FXT_MAX_STRING_INDEX + 1;
+		if (g->pin == w->seq)
 			continue;
-		if (e->ref) {
-			e->ref = 0;
+		if (g->ref) {
+			g->ref = 0;
 			continue;
 		}
-		e->slot = 0;
 		return s;
 	}
 }
 
-/* The string is not in the provider's table: give it a slot. */
+/* Room for index @slot and string id @id in the file's tables. */
+static int str_grow(struct fxt_writer *w, uint32_t id)
+{
+	if (id >= w->gsid_cap) {
+		uint32_t cap = w->gsid_cap < 64 ? 64 : 2 * w->gsid_cap;
+		uint16_t *n;
+
+		if (cap <= id)
+			cap = id + 1;
+		n = realloc(w->gsid, cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		memset(n + w->gsid_cap, 0, (cap - w->gsid_cap) * sizeof(*n));
+		w->gsid = n;
+		w->gsid_cap = cap;
+	}
+	if (w->str_used < FXT_MAX_STRING_INDEX &&
+	    w->str_used + 1 >= w->slot_cap) {
+		uint32_t cap = w->slot_cap ? 2 * w->slot_cap : 64;
+		struct gstr *n;
+
+		if (cap > NR_STR_SLOTS)
+			cap = NR_STR_SLOTS;
+		n = realloc(w->gslot, cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		memset(n + w->slot_cap, 0, (cap - w->slot_cap) * sizeof(*n));
+		w->gslot = n;
+		w->slot_cap = cap;
+	}
+	return 0;
+}
+
+/* The provider has not written the string at its current index. */
 static __attribute__((noinline)) int ref_miss(struct fxt_writer *w,
 					       uint32_t id, struct sref *out)
 {
 	struct wprov *p = w->cur;
 	struct sid_state *e;
+	struct gstr *g;
 	const char *text;
 	uint32_t len, slot;
 	int ret;
@@ -398,25 +450,26 @@ static __attribute__((noinline)) int ref_miss(struct fxt_writer *w,
 		p->sid = n;
 		p->sid_cap = cap;
 	}
-	if (p->str_used < FXT_MAX_STRING_INDEX && p->str_used + 1 >= p->slot_cap) {
-		uint32_t cap = p->slot_cap ? 2 * p->slot_cap : 64;
-		uint32_t *n;
-
-		if (cap > NR_STR_SLOTS)
-			cap = NR_STR_SLOTS;
-		n = realloc(p->slot_sid, cap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		memset(n + p->slot_cap, 0, (cap - p->slot_cap) * sizeof(*n));
-		p->slot_sid = n;
-		p->slot_cap = cap;
+	ret = str_grow(w, id);
+	if (ret)
+		return ret;
+	/* the same value at the same index when another provider has it */
+	slot = w->gsid[id];
+	if (!slot) {
+		slot = str_victim(w);
+		g = &w->gslot[slot];
+		if (g->sid)
+			w->gsid[g->sid] = 0;
+		g->sid = id;
+		g->gen++;
+		w->gsid[id] = (uint16_t)slot;
 	}
-	slot = str_victim(p, w->seq);
-	p->slot_sid[slot] = id;
+	g = &w->gslot[slot];
+	g->ref = 1;
+	g->pin = w->seq;
 	e = &p->sid[id];
 	e->slot = (uint16_t)slot;
-	e->ref = 1;
-	e->pin = w->seq;
+	e->gen = g->gen;
 	ret = emit_string(w, slot, text, len);
 	if (ret)
 		return ret;
@@ -431,11 +484,14 @@ static inline int ref_for_id(struct fxt_writer *w, uint32_t id,
 
 	if (id < p->sid_cap && p->sid[id].slot) {
 		struct sid_state *e = &p->sid[id];
+		struct gstr *g = &w->gslot[e->slot];
 
-		e->ref = 1;
-		e->pin = w->seq;
-		out->ref = e->slot;
-		return 0;
+		if (g->gen == e->gen) {
+			g->ref = 1;
+			g->pin = w->seq;
+			out->ref = e->slot;
+			return 0;
+		}
 	}
 	return ref_miss(w, id, out);
 }
@@ -656,99 +712,113 @@ static inline uint32_t thr_hash(uint64_t pid, uint64_t tid)
 	return (uint32_t)(h >> (64 - THR_HASH_BITS));
 }
 
-static inline uint32_t thr_find(struct wprov *p, uint64_t pid, uint64_t tid)
+static inline uint32_t thr_find(struct wthreads *t, uint64_t pid,
+				uint64_t tid)
 {
-	uint32_t s = p->thr->bucket[thr_hash(pid, tid)];
+	uint32_t s = t->bucket[thr_hash(pid, tid)];
 
-	for (; s; s = p->thr->slot[s].next)
-		if (p->thr->slot[s].pid == pid && p->thr->slot[s].tid == tid)
+	for (; s; s = t->slot[s].next)
+		if (t->slot[s].pid == pid && t->slot[s].tid == tid)
 			return s;
 	return 0;
 }
 
-static void thr_unlink(struct wprov *p, uint32_t slot)
+static void thr_unlink(struct wthreads *t, uint32_t slot)
 {
-	uint8_t *link = &p->thr->bucket[thr_hash(p->thr->slot[slot].pid,
-						 p->thr->slot[slot].tid)];
+	uint8_t *link = &t->bucket[thr_hash(t->slot[slot].pid,
+					    t->slot[slot].tid)];
 
 	while (*link && *link != slot)
-		link = &p->thr->slot[*link].next;
+		link = &t->slot[*link].next;
 	if (*link)
-		*link = p->thr->slot[slot].next;
+		*link = t->slot[slot].next;
 }
 
-static uint32_t thr_victim(struct wprov *p, uint32_t seq)
+static uint32_t thr_victim(struct wthreads *t, uint32_t seq)
 {
-	if (p->thr_used < FXT_MAX_THREAD_INDEX) {
-		p->thr_used++;
-		return p->thr_used;
-	}
+	if (t->used < FXT_MAX_THREAD_INDEX)
+		return ++t->used;
 	for (;;) {
-		uint32_t s = p->thr_hand;
+		uint32_t s = t->hand;
 
-		p->thr_hand = s % FXT_MAX_THREAD_INDEX + 1;
-		if (p->thr->slot[s].pin == seq)
+		t->hand = s % FXT_MAX_THREAD_INDEX + 1;
+		if (t->slot[s].pin == seq)
 			continue;
-		if (p->thr->slot[s].ref) {
-			p->thr->slot[s].ref = 0;
+		if (t->slot[s].ref) {
+			t->slot[s].ref = 0;
 			continue;
 		}
-		thr_unlink(p, s);
+		thr_unlink(t, s);
 		return s;
 	}
 }
 
-/* The thread is not in the provider's table: give it a slot. */
+/*
+ * The provider has not written the thread at its current index: restate
+ * it there, or give it an index if the file has none for it.
+ */
 static __attribute__((noinline)) int thr_miss(struct fxt_writer *w,
-					       const struct fxt_thread *t,
+					       const struct fxt_thread *th,
 					       struct tref *out)
 {
 	struct wprov *p = w->cur;
-	uint32_t s, h = thr_hash(t->pid, t->tid);
+	struct wthreads *t = w->thr;
+	uint32_t s, h = thr_hash(th->pid, th->tid);
 
-	if (!p->thr) {
-		p->thr = calloc(1, sizeof(*p->thr));
-		if (!p->thr)
+	if (!t) {
+		t = w->thr = calloc(1, sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		t->hand = 1;
+	}
+	if (!p->thr_gen) {
+		p->thr_gen = calloc(NR_THREAD_SLOTS, sizeof(*p->thr_gen));
+		if (!p->thr_gen)
 			return -ENOMEM;
 	}
-	s = thr_victim(p, w->seq);
-
-	p->thr->slot[s].pid = t->pid;
-	p->thr->slot[s].tid = t->tid;
-	p->thr->slot[s].next = p->thr->bucket[h];
-	p->thr->bucket[h] = (uint8_t)s;
-	p->thr->slot[s].ref = 1;
-	p->thr->slot[s].pin = w->seq;
+	s = thr_find(t, th->pid, th->tid);
+	if (!s) {
+		s = thr_victim(t, w->seq);
+		t->slot[s].pid = th->pid;
+		t->slot[s].tid = th->tid;
+		t->slot[s].next = t->bucket[h];
+		t->slot[s].gen++;
+		t->bucket[h] = (uint8_t)s;
+	}
+	t->slot[s].ref = 1;
+	t->slot[s].pin = w->seq;
+	p->thr_gen[s] = t->slot[s].gen;
 	p->thr_last = s;
 	out->ref = (uint8_t)s;
 	if (ensure(w, 24))
 		return w->err;
 	put_word(w, FXT_REC_THREAD | 3u << 4 | (uint64_t)s << 16);
-	put_word(w, t->pid);
-	put_word(w, t->tid);
+	put_word(w, th->pid);
+	put_word(w, th->tid);
 	return 0;
 }
 
 static inline int resolve_thread(struct fxt_writer *w,
-				 const struct fxt_thread *t, struct tref *out)
+				 const struct fxt_thread *th, struct tref *out)
 {
 	struct wprov *p = w->cur;
+	struct wthreads *t = w->thr;
 	uint32_t s = p->thr_last;
 
-	out->pid = t->pid;
-	out->tid = t->tid;
+	out->pid = th->pid;
+	out->tid = th->tid;
 	if (w->flags & FXT_WRITER_INLINE_THREADS) {
 		out->ref = 0;
 		return 0;
 	}
-	if (!s || p->thr->slot[s].pid != t->pid ||
-	    p->thr->slot[s].tid != t->tid) {
-		s = p->thr ? thr_find(p, t->pid, t->tid) : 0;
-		if (!s)
-			return thr_miss(w, t, out);
+	if (!s || t->slot[s].pid != th->pid || t->slot[s].tid != th->tid ||
+	    p->thr_gen[s] != t->slot[s].gen) {
+		s = t && p->thr_gen ? thr_find(t, th->pid, th->tid) : 0;
+		if (!s || p->thr_gen[s] != t->slot[s].gen)
+			return thr_miss(w, th, out);
 	}
-	p->thr->slot[s].ref = 1;
-	p->thr->slot[s].pin = w->seq;
+	t->slot[s].ref = 1;
+	t->slot[s].pin = w->seq;
 	p->thr_last = s;
 	out->ref = (uint8_t)s;
 	return 0;
@@ -868,6 +938,7 @@ static struct fxt_writer *writer_create(int fd, FILE *fp, unsigned int flags)
 #endif
 	w->buf = malloc(BUF_SIZE);
 	w->in = fxt_intern_create();
+	w->str_hand = 1;
 	if (flags & (FXT_WRITER_GZIP | FXT_WRITER_ZSTD)) {
 		if (fd < 0 || (flags & FXT_WRITER_GZIP && flags & FXT_WRITER_ZSTD)) {
 			fxt_writer_close(w);
@@ -921,6 +992,9 @@ int fxt_writer_close(struct fxt_writer *w)
 		prov_free(w->provs[i]);
 	free(w->provs);
 	free(w->prov_slots);
+	free(w->gslot);
+	free(w->gsid);
+	free(w->thr);
 	fxt_intern_destroy(w->in);
 	free(w->buf);
 	free(w);

@@ -746,6 +746,13 @@ int fxt_ks_data_load(struct fxt_ks_data *d, const char *path)
 			goto fail;
 		}
 	}
+	/* what the reader skipped or read in part: said once */
+	if (fxt_reader_warned_records(l.r))
+		fprintf(stderr, "plugin-fxt: %llu record%s skipped or not "
+			"read in full; the first: %s\n",
+			(unsigned long long)fxt_reader_warned_records(l.r),
+			fxt_reader_warned_records(l.r) == 1 ? "" : "s",
+			fxt_reader_first_warning(l.r));
 	fxt_reader_close(l.r);
 	l.r = NULL;
 	madvise((void *)d->map, d->map_len, MADV_RANDOM);

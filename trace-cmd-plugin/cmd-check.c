@@ -1,35 +1,77 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cmd-check.c - `trace-fxt check FILE.fxt`: decode the whole file with
- * the reader's strict mode and name the first fault.
+ * cmd-check.c - `trace-fxt check [--pedantic] FILE.fxt`: decode the whole
+ * file with the reader's strict mode and name the first fault.
+ *
+ * Faults are what would make a reader misread the file or stop (they end
+ * the check, non-zero exit); warnings are deviations every reader
+ * tolerates, which the specification tells readers to skip (they are
+ * listed, the exit stays 0 unless --pedantic makes them faults).
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "fxt-reader.h"
 #include "trace-fxt.h"
 
+/* Warnings listed one by one; the rest are counted. */
+#define CHECK_LIST_MAX	20
+
+struct check_warn {
+	unsigned long long	n;
+};
+
+static void check_warn(void *priv, const char *msg)
+{
+	struct check_warn *w = priv;
+
+	if (w->n++ < CHECK_LIST_MAX)
+		fprintf(stderr, "%s (warning)\n", msg);
+}
+
 int cmd_check(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "pedantic",	no_argument, NULL, 'p' },
+		{ "help",	no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
 	unsigned long long counts[16] = { 0 }, total = 0;
+	unsigned int flags = FXT_READER_STRICT;
+	struct check_warn w = { 0 };
 	struct fxt_record rec;
 	struct fxt_reader *r;
 	const char *path;
-	int ret, i;
+	int ret, i, c;
 
-	if (argc != 2 || argv[1][0] == '-')
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "ph", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			flags |= FXT_READER_PEDANTIC;
+			break;
+		default:
+			return trace_fxt_usage("check");
+		}
+	}
+	if (optind != argc - 1)
 		return trace_fxt_usage("check");
-	path = argv[1];
-	r = fxt_reader_open(path, FXT_READER_STRICT);
+	path = argv[optind];
+	r = fxt_reader_open(path, flags);
 	if (!r) {
 		trace_fxt_err("%s: %s", path, strerror(errno));
 		return 1;
 	}
+	fxt_reader_set_warn(r, check_warn, &w);
 	while ((ret = fxt_reader_next(r, &rec)) > 0) {
 		counts[rec.type & 0xf]++;
 		total++;
 	}
+	if (w.n > CHECK_LIST_MAX)
+		fprintf(stderr, "%s: %llu more warnings\n", path,
+			w.n - CHECK_LIST_MAX);
 	if (ret < 0) {
 		fprintf(stderr, "%s\n", fxt_reader_error(r));
 		fprintf(stderr, "%s: FAILED after %llu good records\n", path,
@@ -40,8 +82,15 @@ int cmd_check(int argc, char **argv)
 	printf("%s: ok, %llu records (%s byte order):", path, total,
 	       fxt_reader_big_endian(r) ? "big" : "little");
 	for (i = 0; i < 16; i++)
-		if (counts[i])
+		if (counts[i] && fxt_record_type_name(i))
 			printf(" %s %llu", fxt_record_type_name(i), counts[i]);
+		else if (counts[i])
+			printf(" reserved_%d %llu", i, counts[i]);
+	if (w.n)
+		printf("; %llu warning%s in %llu record%s", w.n,
+		       w.n == 1 ? "" : "s",
+		       (unsigned long long)fxt_reader_warned_records(r),
+		       fxt_reader_warned_records(r) == 1 ? "" : "s");
 	printf("\n");
 	fxt_reader_close(r);
 	return 0;

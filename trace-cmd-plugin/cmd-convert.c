@@ -121,6 +121,36 @@ static bool file_has_magic(const char *path, const char *magic, size_t len,
 	return r == (ssize_t)len && !memcmp(buf, magic, len);
 }
 
+/*
+ * The input is neither: say what it was taken for (its name says FXT or
+ * not) and what its first bytes are, so a user sees why.
+ */
+static void say_refused(const char *path)
+{
+	size_t n = strlen(path);
+	unsigned char buf[8];
+	char hex[3 * sizeof(buf) + 1] = "";
+	ssize_t r;
+	int fd = open(path, O_RDONLY), i;
+
+	r = fd < 0 ? 0 : read(fd, buf, sizeof(buf));
+	if (fd >= 0)
+		close(fd);
+	for (i = 0; i < r; i++)
+		sprintf(hex + 3 * i, " %02x", buf[i]);
+	if (n > 4 && !strcmp(path + n - 4, ".fxt"))
+		trace_fxt_err("%s: taken for FXT (the name ends in .fxt) and "
+			      "refused: FXT starts with the magic number record "
+			      "10 00 04 46 78 54 16 00 (either byte order), "
+			      "this file with%s; it is no trace-cmd .dat "
+			      "either", path, r > 0 ? hex : " nothing");
+	else
+		trace_fxt_err("%s: not a trace-cmd .dat (it starts with "
+			      "17 08 44 \"tracing\") nor FXT (10 00 04 46 78 54 "
+			      "16 00): this file starts with%s", path,
+			      r > 0 ? hex : " nothing");
+}
+
 /* tracecmd_init_data() with its printf()s to stdout silenced. */
 static int init_data_quietly(struct tracecmd_input *handle)
 {
@@ -318,14 +348,21 @@ static int convert_fxt(struct convert_args *a)
 	}
 	if (out_commit(&out))
 		return 1;
+	/* what the reader could not read is said even with -q */
+	if (st.unread)
+		trace_fxt_err("%llu record%s skipped or not read in full; "
+			      "the first: %s", (unsigned long long)st.unread,
+			      st.unread == 1 ? "" : "s", st.unread_first);
 	if (!a->quiet)
 		fprintf(stderr, "trace-fxt: %s -> %s: %llu events from %llu "
 			"records (%llu ftrace events restored, %llu records "
-			"without a .dat form), %u buffer%s, %u CPU%s\n",
+			"without a .dat form, %llu skipped or not read in "
+			"full), %u buffer%s, %u CPU%s\n",
 			a->in, a->out, (unsigned long long)st.events_out,
 			(unsigned long long)st.records_in,
 			(unsigned long long)st.restored,
-			(unsigned long long)st.skipped, st.buffers,
+			(unsigned long long)st.skipped,
+			(unsigned long long)st.unread, st.buffers,
 			st.buffers == 1 ? "" : "s", st.cpus,
 			st.cpus == 1 ? "" : "s");
 	return 0;
@@ -351,9 +388,7 @@ static int convert(struct convert_args *a, struct fxt_input_req *req)
 		    file_has_magic(a->in, "\x00\x16\x54\x78\x46\x04\x00\x10",
 				   8, &err))
 			return convert_fxt(a);
-		else
-			trace_fxt_err("%s is not a trace-cmd trace file "
-				      "(no trace.dat magic)", a->in);
+		say_refused(a->in);
 		return 1;
 	}
 	tracecmd_set_loglevel(TEP_LOG_CRITICAL);

@@ -363,6 +363,7 @@ int cmd_dump(int argc, char **argv)
 	fflush(stdout);
 	if (ret < 0)
 		fprintf(stderr, "%s\n", fxt_reader_error(r));
+	trace_fxt_say_skipped(r);
 	fxt_reader_close(r);
 	return ret < 0 ? 1 : 0;
 }

@@ -12,8 +12,18 @@
  * the converter kept one.  Without --raw, when the FXT carries the event
  * formats, those events are printed by libtraceevent as trace-cmd report
  * prints them (report-tep.c); events without a carried format print their
- * fields as --raw does.  Other FXT events print as category:name with
- * their arguments; records that are not events are not shown (see dump).
+ * fields as --raw does.  In those files, what the converter added for
+ * viewers (scheduling, log, atrace records) is not shown: the ftrace
+ * event it came from is.
+ *
+ * FXT of other producers prints one line per timestamped record: instants
+ * as category:name with their arguments, the other event kinds with their
+ * kind in the event column as trace-cmd report prints them once converted
+ * to a .dat ("duration_begin: cat:name args"), durations with their
+ * length and the others with their id ("(duration N ns)", "(id N)"
+ * after the name), context switches, wakeups, logs and large blobs; the CPU
+ * is the one the thread last ran on by the context switches, where known.
+ * Records without a timestamp (blobs, objects) name things: not lines.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -35,9 +45,14 @@
  * which -R does not print (it walks the format's fields only).
  */
 
+/* What the report knows of a thread, by koid (= tid). */
 struct name_slot {
 	uint64_t	koid;
-	char		*name;
+	bool		used;
+	int		cpu;		/* last ran on, -1 unknown */
+	char		*name;		/* NULL: no kernel object named it */
+	uint64_t	*begins;	/* open duration_begin times, ns */
+	size_t		nbegins, capbegins;
 };
 
 struct report_provider {
@@ -45,6 +60,7 @@ struct report_provider {
 	char		*name;
 	bool		top;
 	bool		in_usecs;
+	bool		tcfxt;		/* written by the converter */
 };
 
 struct report {
@@ -134,52 +150,63 @@ static struct name_slot *name_find(struct report *r, uint64_t koid)
 
 	if (!r->sz_names)
 		return NULL;
-	for (i = koid_hash(koid) & (r->sz_names - 1); r->names[i].name;
+	for (i = koid_hash(koid) & (r->sz_names - 1); r->names[i].used;
 	     i = (i + 1) & (r->sz_names - 1))
 		if (r->names[i].koid == koid)
 			return &r->names[i];
 	return NULL;
 }
 
-static int name_set(struct report *r, uint64_t koid, struct fxt_str name)
+/* The thread @koid, made if new; NULL only when out of memory. */
+static struct name_slot *task_get(struct report *r, uint64_t koid)
 {
 	struct name_slot *s = name_find(r, koid);
-	char *copy = strndup(name.ptr ? name.ptr : "", name.len);
 	size_t i;
 
-	if (!copy)
-		return -ENOMEM;
-	if (s) {
-		free(s->name);
-		s->name = copy;
-		return 0;
-	}
+	if (s)
+		return s;
 	if ((r->nr_names + 1) * 2 > r->sz_names) {
 		struct name_slot *old = r->names;
 		size_t oldsz = r->sz_names, j;
 
-		r->sz_names = oldsz ? oldsz * 2 : 1024;
-		r->names = calloc(r->sz_names, sizeof(*r->names));
+		r->names = calloc(oldsz ? oldsz * 2 : 1024, sizeof(*r->names));
 		if (!r->names) {
-			free(copy);
-			return -ENOMEM;
+			r->names = old;
+			return NULL;
 		}
+		r->sz_names = oldsz ? oldsz * 2 : 1024;
 		for (j = 0; j < oldsz; j++) {
-			if (!old[j].name)
+			if (!old[j].used)
 				continue;
 			for (i = koid_hash(old[j].koid) & (r->sz_names - 1);
-			     r->names[i].name; i = (i + 1) & (r->sz_names - 1))
+			     r->names[i].used; i = (i + 1) & (r->sz_names - 1))
 				;
 			r->names[i] = old[j];
 		}
 		free(old);
 	}
-	for (i = koid_hash(koid) & (r->sz_names - 1); r->names[i].name;
+	for (i = koid_hash(koid) & (r->sz_names - 1); r->names[i].used;
 	     i = (i + 1) & (r->sz_names - 1))
 		;
-	r->names[i].koid = koid;
-	r->names[i].name = copy;
+	s = &r->names[i];
+	s->koid = koid;
+	s->used = true;
+	s->cpu = -1;
 	r->nr_names++;
+	return s;
+}
+
+static int name_set(struct report *r, uint64_t koid, struct fxt_str name)
+{
+	struct name_slot *s = task_get(r, koid);
+	char *copy = strndup(name.ptr ? name.ptr : "", name.len);
+
+	if (!copy || !s) {
+		free(copy);
+		return -ENOMEM;
+	}
+	free(s->name);
+	s->name = copy;
 	return 0;
 }
 
@@ -231,6 +258,8 @@ static void file_info(struct report *r, const struct fxt_record *rec)
 	const struct fxt_arg *a;
 	int64_t v;
 
+	if (p)
+		p->tcfxt = true;
 	a = fxt_args_find(ev->args, ev->nargs, TCFXT_INFO_IN_USECS);
 	if (p && fxt_arg_int(a, &v))
 		p->in_usecs = v;
@@ -335,6 +364,173 @@ static uint64_t to_ns(uint64_t ts, uint64_t tps)
 	return (uint64_t)((long double)ts * 1e9L / tps);
 }
 
+/*
+ * "comm-tid [cpu] seconds: kind: " of a record of another producer, the
+ * kind padded as trace-cmd report pads event names.
+ */
+static void put_head(struct report *r, const struct fxt_record *rec,
+		     uint64_t tid, int cpu, uint64_t ts, const char *kind)
+{
+	struct report_provider *p = prov_find(r, rec->provider_id);
+	struct name_slot *ns = name_find(r, tid);
+	static const char spaces[] = "                    ";
+	size_t n = strlen(kind);
+
+	report_tep_flush(r->tep);
+	line_flush(r);
+	if (!r->lost_pending)
+		put_prefix(r, rec->provider_id);
+	r->lost_pending = false;
+	r->pending = true;
+	r->pending_ftrace = false;
+	line_printf(r, "%16s-%-5" PRIu64,
+		    !tid ? "<idle>" : ns && ns->name ? ns->name : "<...>", tid);
+	if (cpu < 0 && ns)
+		cpu = ns->cpu;
+	if (cpu >= 0)
+		line_printf(r, " [%03d]", cpu);
+	else
+		line_add(r, " [---]", 6);
+	put_time(r, ts, p ? p->in_usecs : true);
+	line_printf(r, " %s: ", kind);
+	if (n < 20)
+		line_add(r, spaces, 20 - n);
+}
+
+static void put_name(struct report *r, struct fxt_str cat, struct fxt_str name)
+{
+	line_add(r, cat.ptr, cat.len);
+	line_add(r, ":", 1);
+	line_add(r, name.ptr, name.len);
+}
+
+/* Durations: a stack of open begins per thread, ends pop it. */
+static void duration_push(struct report *r, uint64_t tid, uint64_t ts)
+{
+	struct name_slot *s = task_get(r, tid);
+	uint64_t *b;
+
+	if (!s)
+		return;
+	if (s->nbegins == s->capbegins) {
+		b = realloc(s->begins, (s->capbegins * 2 + 8) * sizeof(*b));
+		if (!b)
+			return;
+		s->begins = b;
+		s->capbegins = s->capbegins * 2 + 8;
+	}
+	s->begins[s->nbegins++] = ts;
+}
+
+static bool duration_pop(struct report *r, uint64_t tid, uint64_t *ts)
+{
+	struct name_slot *s = name_find(r, tid);
+
+	if (!s || !s->nbegins)
+		return false;
+	*ts = s->begins[--s->nbegins];
+	return true;
+}
+
+/*
+ * An event other than an instant, from another producer.  A duration's
+ * length follows its name, "(duration N ns)", where no argument name can
+ * be taken for it.
+ */
+static void report_kind(struct report *r, const struct fxt_record *rec,
+			uint64_t tps)
+{
+	const struct fxt_event *ev = &rec->event;
+	const char *kind = fxt_event_type_name(ev->type);
+	uint64_t ts = to_ns(ev->ts, tps), begin;
+
+	if (!kind)
+		return;		/* a reserved type: the reader warned */
+	put_head(r, rec, ev->thread.tid, -1, ts, kind);
+	put_name(r, ev->category, ev->name);
+	switch (ev->type) {
+	case FXT_EVENT_DURATION_BEGIN:
+		duration_push(r, ev->thread.tid, ts);
+		break;
+	case FXT_EVENT_DURATION_END:
+		if (duration_pop(r, ev->thread.tid, &begin))
+			line_printf(r, " (duration %" PRId64 " ns)",
+				    (int64_t)(ts - begin));
+		break;
+	case FXT_EVENT_DURATION_COMPLETE:
+		line_printf(r, " (duration %" PRId64 " ns)",
+			    (int64_t)(to_ns(ev->end_ts, tps) - ts));
+		break;
+	default:
+		line_printf(r, " (id %" PRIu64 ")", ev->id);
+		break;
+	}
+	put_fields(r, ev->args, ev->nargs, 0);
+}
+
+static void report_sched(struct report *r, const struct fxt_record *rec,
+			 uint64_t tps)
+{
+	bool wakeup = rec->sched.subtype == FXT_SCHED_WAKEUP;
+	uint64_t out = rec->sched.out.tid, in = rec->sched.in.tid;
+	const char *state = fxt_thread_state_name(rec->sched.out_state);
+	struct name_slot *s;
+
+	if (rec->sched.subtype > FXT_SCHED_WAKEUP)
+		return;		/* a reserved type: the reader warned */
+	put_head(r, rec, wakeup ? in : out, (int)rec->sched.cpu,
+		 to_ns(rec->sched.ts, tps),
+		 wakeup ? "thread_wakeup" : "context_switch");
+	if (wakeup) {
+		line_printf(r, "pid=%" PRIu64, in);
+	} else {
+		line_printf(r, "prev_pid=%" PRIu64 " prev_state=%s",
+			    out, state ? state : "?");
+		if (rec->sched.subtype == FXT_SCHED_LEGACY_SWITCH)
+			line_printf(r, " prev_prio=%u", rec->sched.out_prio);
+		s = name_find(r, in);
+		line_printf(r, " ==> next_comm=%s next_pid=%" PRIu64,
+			    !in ? "<idle>" : s && s->name ? s->name : "<...>",
+			    in);
+		if (rec->sched.subtype == FXT_SCHED_LEGACY_SWITCH)
+			line_printf(r, " next_prio=%u", rec->sched.in_prio);
+	}
+	put_fields(r, rec->sched.args, rec->sched.nargs, 0);
+	if (!wakeup) {
+		s = task_get(r, in);
+		if (s)
+			s->cpu = (int)rec->sched.cpu;
+	}
+}
+
+static void report_log(struct report *r, const struct fxt_record *rec,
+		       uint64_t tps)
+{
+	put_head(r, rec, rec->log.thread.tid, -1, to_ns(rec->log.ts, tps),
+		 "log");
+	line_add(r, rec->log.msg.ptr, rec->log.msg.len);
+}
+
+static void report_large(struct report *r, const struct fxt_record *rec,
+			 uint64_t tps)
+{
+	if (rec->large.large_type != FXT_LARGE_BLOB ||
+	    rec->large.format != FXT_LARGE_BLOB_METADATA)
+		return;		/* no timestamp */
+	put_head(r, rec, rec->large.thread.tid, -1,
+		 to_ns(rec->large.ts, tps), "large_blob");
+	put_name(r, rec->large.category, rec->large.name);
+	put_fields(r, rec->large.args, rec->large.nargs, 0);
+	line_printf(r, " size=%" PRIu64, rec->large.size);
+}
+
+static bool from_converter(struct report *r, const struct fxt_record *rec)
+{
+	struct report_provider *p = prov_find(r, rec->provider_id);
+
+	return p && p->tcfxt;
+}
+
 static void report_event(struct report *r, const struct fxt_record *rec,
 			 uint64_t tps)
 {
@@ -382,8 +578,12 @@ static void report_event(struct report *r, const struct fxt_record *rec,
 		put_fields(r, ev->args, ev->nargs, 0);
 		return;
 	}
-	if (ev->type != FXT_EVENT_INSTANT)
+	if (ev->type != FXT_EVENT_INSTANT) {
+		/* the converter's are what its ftrace events show */
+		if (!(p && p->tcfxt))
+			report_kind(r, rec, tps);
 		return;
+	}
 	report_tep_flush(r->tep);
 	line_flush(r);
 	if (!r->lost_pending)
@@ -393,10 +593,12 @@ static void report_event(struct report *r, const struct fxt_record *rec,
 	r->pending_ftrace = ftrace;
 
 	ns = name_find(r, ev->thread.tid);
-	comm = !ev->thread.tid ? "<idle>" : ns ? ns->name : "<...>";
+	comm = !ev->thread.tid ? "<idle>" : ns && ns->name ? ns->name : "<...>";
 	line_printf(r, "%16s-%-5" PRIu64, comm, ev->thread.tid);
 	if (ftrace)
 		line_printf(r, " [%03u]", cpu->u32);
+	else if (ns && ns->cpu >= 0 && !(p && p->tcfxt))
+		line_printf(r, " [%03d]", ns->cpu);
 	else
 		line_add(r, " [---]", 6);
 	put_time(r, to_ns(ev->ts, tps), p ? p->in_usecs : true);
@@ -444,8 +646,10 @@ static void report_free(struct report *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->sz_names; i++)
+	for (i = 0; i < r->sz_names; i++) {
 		free(r->names[i].name);
+		free(r->names[i].begins);
+	}
 	free(r->names);
 	for (i = 0; i < r->nr_provs; i++)
 		free(r->provs[i].name);
@@ -504,6 +708,21 @@ int cmd_report(int argc, char **argv)
 			report_event(&r, &rec,
 				     fxt_reader_ticks_per_second(rd));
 			break;
+		case FXT_REC_SCHED:
+			if (!from_converter(&r, &rec))
+				report_sched(&r, &rec,
+					     fxt_reader_ticks_per_second(rd));
+			break;
+		case FXT_REC_LOG:
+			if (!from_converter(&r, &rec))
+				report_log(&r, &rec,
+					   fxt_reader_ticks_per_second(rd));
+			break;
+		case FXT_REC_LARGE:
+			if (!from_converter(&r, &rec))
+				report_large(&r, &rec,
+					     fxt_reader_ticks_per_second(rd));
+			break;
 		}
 	}
 	if (took >= 0 && report_tep_flush(r.tep) < 0)
@@ -513,6 +732,7 @@ int cmd_report(int argc, char **argv)
 		trace_fxt_err("%s: %s", argv[optind], report_tep_error(r.tep));
 	else if (ret < 0)
 		trace_fxt_err("%s", fxt_reader_error(rd));
+	trace_fxt_say_skipped(rd);
 	fxt_reader_close(rd);
 	report_tep_close(r.tep);
 	report_free(&r);

@@ -110,7 +110,8 @@ static int one_record(struct f2d_ctx *ctx, const struct fxt_record *rec)
 	int ret;
 
 	/* string and thread records only name what comes next */
-	if (rec->type == FXT_REC_STRING || rec->type == FXT_REC_THREAD)
+	if (rec->type == FXT_REC_STRING || rec->type == FXT_REC_THREAD ||
+	    rec->type == FXT_REC_INIT)
 		return 0;
 	if (ctx->pending != F2D_PEND_NONE) {
 		if (is_cont(ctx, rec))
@@ -133,7 +134,8 @@ static int one_record(struct f2d_ctx *ctx, const struct fxt_record *rec)
 		p->lost = -1;
 		return 0;
 	}
-	if (rec->type == FXT_REC_METADATA || !rec->provider_id)
+	/* provider id 0 is a provider like any (Jane Street's writer) */
+	if (rec->type == FXT_REC_METADATA)
 		return 0;
 	ctx->cur = provider(ctx, rec->provider_id);
 	if (!ctx->cur)
@@ -269,6 +271,11 @@ static int run_pass(const char *in, int fd, const struct fxt2dat_opts *o,
 out:
 	if (ctx.need_rerun && !ctx.err)
 		ctx.err = -EAGAIN;
+	if (ctx.r && fxt_reader_warned_records(ctx.r)) {
+		st->unread = fxt_reader_warned_records(ctx.r);
+		snprintf(st->unread_first, sizeof(st->unread_first), "%s",
+			 fxt_reader_first_warning(ctx.r));
+	}
 	ret = ctx.err;
 	ctx_free(&ctx);
 	return ret;

@@ -58,6 +58,9 @@ struct fxt2dat_stats {
 	uint64_t	events_out;
 	uint64_t	restored;	/* ftrace events rebuilt */
 	uint64_t	skipped;	/* records with no .dat counterpart */
+	/* records the reader skipped or read in part, and the first */
+	uint64_t	unread;
+	char		unread_first[256];
 	unsigned int	buffers;
 	unsigned int	cpus;
 	unsigned int	page_size;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fxt-reader.h"
 #include "trace-fxt.h"
 
 static const struct trace_fxt_cmd commands[] = {
@@ -22,8 +23,9 @@ static const struct trace_fxt_cmd commands[] = {
 	  cmd_report },
 	{ "dump", "[--json] FILE.fxt",
 	  "print every record, decoded", cmd_dump },
-	{ "check", "FILE.fxt",
-	  "strict validation; non-zero exit names the first fault", cmd_check },
+	{ "check", "[--pedantic] FILE.fxt",
+	  "strict validation; non-zero exit names the first fault; "
+	  "warnings are listed (--pedantic: they are faults)", cmd_check },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -37,6 +39,17 @@ void trace_fxt_err(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+unsigned long long trace_fxt_say_skipped(const struct fxt_reader *r)
+{
+	unsigned long long n = fxt_reader_warned_records(r);
+
+	if (n)
+		trace_fxt_err("%llu record%s skipped or not read in full; "
+			      "the first: %s", n, n == 1 ? "" : "s",
+			      fxt_reader_first_warning(r));
+	return n;
 }
 
 int trace_fxt_usage(const char *name)

@@ -23,6 +23,12 @@ int cmd_check(int argc, char **argv);
 
 /* Print "trace-fxt: " + message to stderr. */
 void trace_fxt_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+struct fxt_reader;
+/*
+ * A lenient reader's tally, once: how many records it skipped or could
+ * not read in full, and the first of them.  Returns that count.
+ */
+unsigned long long trace_fxt_say_skipped(const struct fxt_reader *r);
 /* Print the usage line of the named subcommand; returns 2. */
 int trace_fxt_usage(const char *name);
 

@@ -33,9 +33,12 @@ expect_fail() {
 }
 
 echo "this is not a trace" > "$TMP/text.dat"
-expect_fail "not a trace file" "not a trace-cmd trace file" "$TMP/text.dat" -o "$out"
+expect_fail "not a trace file" "not a trace-cmd .dat .* nor FXT .*starts with 74 68 69 73" "$TMP/text.dat" -o "$out"
 : > "$TMP/empty.dat"
-expect_fail "empty file" "not a trace-cmd trace file" "$TMP/empty.dat" -o "$out"
+expect_fail "empty file" "not a trace-cmd .dat .*starts with nothing" "$TMP/empty.dat" -o "$out"
+# a name that says FXT: what it was taken for, and why it was refused
+printf 'FxT\0\0\0\0\0 not Fuchsia' > "$TMP/other.fxt"
+expect_fail "a .fxt that is not FXT" "taken for FXT .*refused.*46 78 54 00 00 00 00 00" "$TMP/other.fxt" -o "$TMP/out/x.dat"
 expect_fail "missing input" "cannot read .*No such file" "$TMP/nope.dat" -o "$out"
 
 if [ -r "$v6" ]; then

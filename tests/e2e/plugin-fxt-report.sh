@@ -35,6 +35,14 @@ want=$((n_ev + n_log + n_sched))
 got=$(grep -cE '^ *(\S+: +)?\S*-[0-9]+ +\[[0-9]+\]' "$TMP/s.rep")
 check "one report line per FXT event, log and context switch ($want)" \
 	test "$got" = "$want"
+# trace-fxt report itself: a line per timestamped record of every kind
+n_large=$(jq_count '.record == "large" and .format == 0')
+got=$($TRACE_FXT report "$TMP/s.fxt" | grep -cE '^ *(\S+: +)?\S*-[0-9]+ +\[')
+check "trace-fxt report: one line per event, log, scheduling record, large blob ($((want + n_large)))" \
+	test "$got" = "$((want + n_large))"
+n=$($TRACE_FXT report "$TMP/s.fxt" | grep -cE 'duration_(end|complete): +\S+ \(duration [0-9]+ ns\)')
+check "trace-fxt report: duration ends and completes say their length ($n)" \
+	test "$n" -gt 0
 for t in instant counter duration_begin duration_end duration_complete \
 	 async_begin async_instant async_end flow_begin flow_step flow_end \
 	 log sched_switch sched_waking; do

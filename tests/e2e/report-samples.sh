@@ -91,9 +91,12 @@ done
 if [ -x "$TOP/samples/fxt-sample" ] &&
    "$TOP/samples/fxt-sample" "$TMP/other.fxt" > /dev/null 2>&1; then
 	"$TRACE_FXT" report "$TMP/other.fxt" > "$TMP/other.txt"
-	check "report of a non-.dat FXT prints a line per instant event" \
+	# every timestamped record: events, logs, scheduling, large blobs
+	# with their metadata (format 0)
+	check "report of a non-.dat FXT prints a line per timestamped record" \
 		test "$(wc -l < "$TMP/other.txt")" = \
-		"$("$TRACE_FXT" dump "$TMP/other.fxt" | grep -c 'event instant')"
+		"$("$TRACE_FXT" dump "$TMP/other.fxt" |
+		   grep -cE '^0x[0-9a-f]+ (event|log|scheduling|large large_blob format=0)')"
 fi
 echo "# $total trace-cmd report lines compared, $mismatches differ"
 e2e_exit

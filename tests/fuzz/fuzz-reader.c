@@ -111,6 +111,15 @@ static void touch_record(const struct fxt_record *rec)
 	}
 }
 
+/* Every warning is a whole, named message. */
+static void touch_warning(void *priv, const char *msg)
+{
+	(void)priv;
+	if (!msg || strncmp(msg, "fuzz: offset 0x", 15))
+		abort();
+	touch_cstr(msg);
+}
+
 static void run(const uint8_t *data, size_t size, unsigned int flags)
 {
 	struct fxt_reader *r = fxt_reader_open_mem(data, size, "fuzz", flags);
@@ -121,6 +130,7 @@ static void run(const uint8_t *data, size_t size, unsigned int flags)
 
 	if (!r)
 		return;
+	fxt_reader_set_warn(r, touch_warning, NULL);
 	while ((ret = fxt_reader_next(r, &rec)) == 1) {
 		/* records lie in the input, in order, each at least a word */
 		if (rec.offset < end || rec.size < 8 ||
@@ -133,6 +143,10 @@ static void run(const uint8_t *data, size_t size, unsigned int flags)
 	if (ret < 0 && !fxt_reader_error(r))
 		abort();
 	touch_cstr(fxt_reader_error(r));
+	/* a first warning exactly when some record had one */
+	if (!fxt_reader_warned_records(r) != !fxt_reader_first_warning(r))
+		abort();
+	touch_cstr(fxt_reader_first_warning(r));
 	fxt_reader_close(r);
 }
 
@@ -140,5 +154,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	run(data, size, 0);
 	run(data, size, FXT_READER_STRICT);
+	run(data, size, FXT_READER_STRICT | FXT_READER_PEDANTIC);
 	return 0;
 }

@@ -7,8 +7,11 @@
  * well-formed record before the fault is delivered, then a negative
  * return whose message names the input and the offset of the faulty
  * record, and that offset is also what fxt_reader_offset() says.
- * Faults that only the specification forbids (reserved bits, unknown
- * types, unset refs) are tolerated without FXT_READER_STRICT.
+ * Faults that only the specification forbids (reserved bits, unset
+ * refs) are tolerated without FXT_READER_STRICT.  What the specification
+ * tells readers to skip (reserved types, words past a record's or an
+ * argument's fields) is a warning in both modes: counted, first one kept
+ * with its offset, an error only with FXT_READER_PEDANTIC.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -177,6 +180,82 @@ static void expect_fault(const uint64_t *w, size_t n, uint64_t bad_off,
 }
 
 #define N(a)	(sizeof(a) / sizeof((a)[0]))
+
+struct warned {
+	unsigned int	n;		/* callback calls */
+	uint64_t	records;	/* fxt_reader_warned_records() */
+	char		first[512];
+	uint64_t	first_off;
+};
+
+static void note_warning(void *priv, const char *msg)
+{
+	struct warned *w = priv;
+
+	w->n++;
+	printf("\n    warning: %s", msg);
+}
+
+/* Read @w with @flags to its end, noting the warnings. */
+static int drain_warned(const uint64_t *w, size_t n, unsigned int flags,
+			struct warned *out, unsigned int *records)
+{
+	uint8_t *b = to_bytes(w, n, false);
+	struct fxt_reader *r = fxt_reader_open_mem(b, n * 8, NAME, flags);
+	struct fxt_record rec;
+	const char *first;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	*records = 0;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	fxt_reader_set_warn(r, note_warning, out);
+	while ((ret = fxt_reader_next(r, &rec)) == 1 && *records < n)
+		(*records)++;
+	first = fxt_reader_first_warning(r);
+	if (first)
+		snprintf(out->first, sizeof(out->first), "%s", first);
+	out->first_off = msg_offset(first);
+	out->records = fxt_reader_warned_records(r);
+	fxt_reader_close(r);
+	free(b);
+	return ret;
+}
+
+/*
+ * One input that readers accept with @nwarn warnings in one record at
+ * @off, @nrec records in all: strict and lenient read it whole and say
+ * so; strict + pedantic stops there after @nbefore records.
+ */
+static void expect_warning(const uint64_t *w, size_t n, uint64_t off,
+			   unsigned int nbefore, unsigned int nrec,
+			   unsigned int nwarn)
+{
+	static const unsigned int modes[] = { FXT_READER_STRICT, 0 };
+	uint8_t *b = to_bytes(w, n, false);
+	struct warned wd;
+	unsigned int i, got;
+	struct run ru;
+	int ret;
+
+	for (i = 0; i < N(modes); i++) {
+		ret = drain_warned(w, n, modes[i], &wd, &got);
+		CU_ASSERT_EQUAL(ret, 0);
+		CU_ASSERT_EQUAL(got, nrec);
+		CU_ASSERT_EQUAL(wd.n, nwarn);
+		CU_ASSERT_EQUAL(wd.records, 1);
+		CU_ASSERT_EQUAL(wd.first_off, off);
+		CU_ASSERT(strstr(wd.first, NAME) == wd.first);
+	}
+	drain_mem(b, n * 8, FXT_READER_STRICT | FXT_READER_PEDANTIC, &ru);
+	CHECK_ERROR_AT(&ru, off);
+	CU_ASSERT_EQUAL(ru.n, nbefore);
+	/* pedantic alone is not strict: it changes nothing */
+	ret = drain_warned(w, n, FXT_READER_PEDANTIC, &wd, &got);
+	CU_ASSERT_EQUAL(ret, 0);
+	CU_ASSERT_EQUAL(got, nrec);
+	free(b);
+}
 
 /* ---- truncation ------------------------------------------------------- */
 
@@ -431,7 +510,7 @@ static void test_unknown_record_type_skipped(void)
 		struct fxt_reader *r;
 		struct fxt_record rec;
 
-		expect_fault(w, N(w), 24, 2, 4);
+		expect_warning(w, N(w), 24, 2, 4, 1);
 		r = fxt_reader_open_mem(b, N(w) * 8, NAME, 0);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 		CU_ASSERT_EQUAL(fxt_reader_next(r, &rec), 1);
@@ -465,7 +544,7 @@ static void test_unknown_argument_type_skipped(void)
 	struct fxt_reader *r;
 	struct fxt_record rec;
 
-	expect_fault(w, N(w), 24, 2, 4);
+	expect_warning(w, N(w), 24, 2, 4, 1);
 	r = fxt_reader_open_mem(b, N(w) * 8, NAME, 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	CU_ASSERT_EQUAL(fxt_reader_next(r, &rec), 1);
@@ -495,9 +574,14 @@ static void test_unknown_large_format_fields_defined(void)
 	uint8_t *b = to_bytes(w, N(w), false);
 	struct fxt_reader *r;
 	struct fxt_record rec;
+	struct run ru;
 	int i;
 
-	expect_fault(w, N(w), 24, 2, 5);
+	/* two reserved large records: a warning each, the first at 24 */
+	drain_mem(b, N(w) * 8, FXT_READER_STRICT | FXT_READER_PEDANTIC, &ru);
+	CHECK_ERROR_AT(&ru, 24);
+	drain_mem(b, N(w) * 8, FXT_READER_STRICT, &ru);
+	CHECK_CLEAN_END(&ru, 5);
 	r = fxt_reader_open_mem(b, N(w) * 8, NAME, 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	CU_ASSERT_EQUAL(fxt_reader_next(r, &rec), 1);
@@ -894,6 +978,158 @@ static void test_huge_size_claims_allocate_nothing_big(void)
 	free(b);
 }
 
+/* ---- warnings ---------------------------------------------------------- */
+
+static void test_extra_words_in_record(void)
+{
+	/* an initialization record of 4 words, as Jane Street's writer */
+	const uint64_t init[] = {
+		MAGIC, PINFO, sw("errs"), HDR(1, 4), 1000, 0, 0, HDR(1, 2), 42,
+	};
+	/* an instant with an inline thread and one word too many */
+	const uint64_t ev[] = {
+		MAGIC, PINFO, sw("errs"), HDR(4, 5), 1, 2, 3, 0xdead,
+	};
+	uint8_t *b = to_bytes(init, N(init), false);
+	struct fxt_reader *r;
+	struct fxt_record rec;
+
+	expect_warning(init, N(init), 24, 2, 4, 1);
+	expect_warning(ev, N(ev), 24, 2, 3, 1);
+	/* the fields it has are read, the rest skipped */
+	r = fxt_reader_open_mem(b, N(init) * 8, NAME, FXT_READER_STRICT);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	fxt_reader_next(r, &rec);
+	fxt_reader_next(r, &rec);
+	CU_ASSERT_EQUAL_FATAL(fxt_reader_next(r, &rec), 1);
+	CU_ASSERT_EQUAL(rec.init.ticks_per_second, 1000);
+	CU_ASSERT_EQUAL(rec.size, 32);
+	CU_ASSERT_EQUAL(fxt_reader_ticks_per_second(r), 1000);
+	CU_ASSERT_EQUAL_FATAL(fxt_reader_next(r, &rec), 1);
+	CU_ASSERT_EQUAL(rec.offset, 56);
+	fxt_reader_close(r);
+	free(b);
+}
+
+static void test_extra_words_in_argument(void)
+{
+	/* int32 "n" = 7 in an argument of 3 words; it needs 2 */
+	const uint64_t w[] = {
+		MAGIC, PINFO, sw("errs"),
+		HDR(4, 7) | F(1, 20), 1, 2, 3,
+		HDR(1, 3) | F(0x8001, 16) | F(7, 32), sw("n"), 0xbeef,
+	};
+	/* a reserved argument type and a word past the record's fields:
+	 * two warnings, one record */
+	const uint64_t two[] = {
+		MAGIC, PINFO, sw("errs"),
+		HDR(4, 8) | F(1, 20), 1, 2, 3, HDR(12, 2), 0xaa, 0xbb, 0xcc,
+	};
+
+	expect_warning(w, N(w), 24, 2, 3, 1);
+	expect_warning(two, N(two), 24, 2, 3, 2);
+}
+
+static void test_reserved_types_warn(void)
+{
+	/* metadata type 5 */
+	const uint64_t meta[] = {
+		MAGIC, PINFO, sw("errs"), HDR(0, 1) | F(5, 16),
+	};
+	/* trace info (metadata 4) of info type 1 */
+	const uint64_t info[] = {
+		MAGIC, PINFO, sw("errs"), HDR(0, 1) | F(4, 16) | F(1, 20),
+	};
+	/* event type 12, inline thread */
+	const uint64_t ev[] = {
+		MAGIC, PINFO, sw("errs"), HDR(4, 4) | F(12, 16), 1, 2, 3,
+	};
+	/* scheduling record of subtype 5 */
+	const uint64_t sched[] = {
+		MAGIC, PINFO, sw("errs"), HDR(8, 2) | F(5, 60), 7,
+	};
+
+	expect_warning(meta, N(meta), 24, 2, 3, 1);
+	expect_warning(info, N(info), 24, 2, 3, 1);
+	expect_warning(ev, N(ev), 24, 2, 3, 1);
+	expect_warning(sched, N(sched), 24, 2, 3, 1);
+}
+
+static void test_init_before_provider(void)
+{
+	/*
+	 * 1e6 ticks/s before the provider: as Perfetto, the rate belongs
+	 * to the anonymous provider and provider 1 counts nanoseconds.
+	 */
+	const uint64_t w[] = {
+		MAGIC, HDR(1, 2), 1000000, PINFO, sw("errs"),
+		HDR(4, 4), 100, 2, 3,
+	};
+	uint8_t *b = to_bytes(w, N(w), false);
+	struct fxt_reader *r;
+	struct fxt_record rec;
+
+	expect_warning(w, N(w), 8, 1, 4, 1);
+	r = fxt_reader_open_mem(b, N(w) * 8, NAME, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	fxt_reader_next(r, &rec);
+	CU_ASSERT_EQUAL_FATAL(fxt_reader_next(r, &rec), 1);
+	CU_ASSERT_EQUAL(fxt_reader_ticks_per_second(r), 1000000);
+	fxt_reader_next(r, &rec);
+	CU_ASSERT_EQUAL_FATAL(fxt_reader_next(r, &rec), 1);
+	CU_ASSERT_EQUAL(rec.provider_id, 1);
+	CU_ASSERT_EQUAL(fxt_reader_ticks_per_second(r), 1000000000);
+	fxt_reader_close(r);
+	free(b);
+}
+
+static void test_lenient_unset_ref_warns(void)
+{
+	const uint64_t w[] = {
+		MAGIC, PINFO, sw("errs"), HDR(4, 4) | F(7, 48), 1, 2, 3,
+		HDR(4, 2) | F(9, 24), 1,
+	};
+	struct warned wd;
+	unsigned int got;
+
+	CU_ASSERT_EQUAL(drain_warned(w, N(w), 0, &wd, &got), 0);
+	CU_ASSERT_EQUAL(got, 4);
+	CU_ASSERT_EQUAL(wd.records, 2);
+	CU_ASSERT_EQUAL(wd.first_off, 24);
+	CU_ASSERT(strstr(wd.first, "string index 7") != NULL);
+}
+
+static void test_valid_file_no_warning(void)
+{
+	uint64_t w[64];
+	size_t n = valid_file(w);
+	struct warned wd;
+	unsigned int got;
+
+	CU_ASSERT_EQUAL(drain_warned(w, n, FXT_READER_STRICT |
+				     FXT_READER_PEDANTIC, &wd, &got), 0);
+	CU_ASSERT_EQUAL(got, N(valid_starts) - 1);
+	CU_ASSERT_EQUAL(wd.records, 0);
+	CU_ASSERT_EQUAL(wd.n, 0);
+	CU_ASSERT_PTR_NULL(wd.first[0] ? wd.first : NULL);
+}
+
+static CU_TestInfo warning_tests[] = {
+	{ "words past a record's fields: read, skipped, a warning",
+	  test_extra_words_in_record },
+	{ "words past an argument's value: a warning; two in one record",
+	  test_extra_words_in_argument },
+	{ "reserved metadata, trace info, event, scheduling types warn",
+	  test_reserved_types_warn },
+	{ "ticks per second before the provider: Perfetto's rule, a warning",
+	  test_init_before_provider },
+	{ "lenient: unset refs are counted warnings",
+	  test_lenient_unset_ref_warns },
+	{ "a valid file has no warning, pedantic or not",
+	  test_valid_file_no_warning },
+	CU_TEST_INFO_NULL,
+};
+
 static CU_TestInfo cut_tests[] = {
 	{ "cut at every byte: whole records, then error at the cut record",
 	  test_truncated_at_every_byte },
@@ -917,9 +1153,9 @@ static CU_TestInfo size_tests[] = {
 };
 
 static CU_TestInfo strict_tests[] = {
-	{ "unknown record types 10..14: skipped lenient, error strict",
+	{ "reserved record types 10..14: skipped with a warning",
 	  test_unknown_record_type_skipped },
-	{ "unknown argument type: skipped by size lenient, error strict",
+	{ "reserved argument type: skipped by size with a warning",
 	  test_unknown_argument_type_skipped },
 	{ "large record of unknown type/format: delivered with no stale fields",
 	  test_unknown_large_format_fields_defined },
@@ -949,6 +1185,7 @@ static CU_SuiteInfo suites[] = {
 	{ .pName = "fxt reader: sizes", .pTests = size_tests },
 	{ .pName = "fxt reader: strict-only faults", .pTests = strict_tests },
 	{ .pName = "fxt reader: garbage", .pTests = garbage_tests },
+	{ .pName = "fxt reader: warnings", .pTests = warning_tests },
 	CU_SUITE_INFO_NULL,
 };
 
