@@ -47,6 +47,13 @@
  */
 #define TCFXT_ARG_TRAILING	"__trailing.bytes"
 
+/*
+ * A bool argument of a context switch the converter inferred (a switch
+ * out the recording lost), not one of the recording's sched_switch
+ * events: readers that rebuild the events skip it.
+ */
+#define TCFXT_ARG_INFERRED	"inferred"
+
 /* FIELD + TCFXT_TEXT_SUFFIX: how trace-cmd report -R shows FIELD. */
 #define TCFXT_TEXT_SUFFIX	".text"
 /*

@@ -182,6 +182,8 @@ static int map_record(struct tracecmd_input *h, struct tep_record *rec,
 		ret = map_event_write(ctx, buf, me, rec, &th);
 	if (ret < 0)
 		goto fail;
+	if (me->special && map_sched_restated(ctx, buf, rec))
+		return 0;
 	switch (me->special) {
 	case MAP_SPECIAL_NONE:
 		break;
@@ -296,7 +298,8 @@ static void map_ctx_free(struct map_ctx *ctx)
 	}
 	free(ctx->bufs);
 	free(ctx->args);
-	free(ctx->named);
+	free(ctx->tasks);
+	free(ctx->cpus);
 	map_formats_free(ctx);
 	map_eventheader_free(ctx);
 	trace_seq_destroy(&ctx->seq);
@@ -357,6 +360,7 @@ int map_convert(struct tracecmd_input *handle, int fd,
 	ctx.s_in_weight = fxt_writer_str(ctx.w, "incoming_weight");
 	ctx.s_weight = fxt_writer_str(ctx.w, "weight");
 	ctx.s_waker = fxt_writer_str(ctx.w, "waker");
+	ctx.s_inferred = fxt_writer_str(ctx.w, TCFXT_ARG_INFERRED);
 	/* the common fields are the same in every event of a file */
 	any = tep_get_first_event(ctx.bufs[0].tep);
 	if (any) {

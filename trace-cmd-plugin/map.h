@@ -84,6 +84,25 @@ struct map_buffer {
 struct map_formats;
 struct map_eh;
 
+/* map-sched.c: what the conversion knows of one pid. */
+struct map_task {
+	uint8_t			named;	/* 1 seen, 2 named by an event, 3 cmdlines */
+	int32_t			cpu;	/* CPU it was last switched in on, or -1 */
+	int32_t			tgid;	/* its thread group, 0 unknown */
+	uint8_t			tgid_rank;	/* how sure: enum map_tgid_src */
+	bool			proc_named;	/* its process object written */
+};
+
+/* Per CPU: the running thread, and the records met at the latest time. */
+#define MAP_DUP_SLOTS	16
+struct map_cpu {
+	int32_t			cur;	/* switched in last, -1 unknown */
+	uint64_t		ts;	/* time of the records below */
+	unsigned int		nr;
+	uint64_t		hash[MAP_DUP_SLOTS];
+	struct map_buffer	*buf[MAP_DUP_SLOTS];
+};
+
 /* The conversion as a whole. */
 struct map_ctx {
 	struct fxt_writer	*w;
@@ -92,8 +111,10 @@ struct map_ctx {
 	int			nr_bufs;
 	struct map_buffer	*cur;		/* provider now current */
 	struct tracecmd_input	*top;
-	uint8_t			*named;		/* by pid: 1 seen, 2 named */
-	int			nr_named;
+	struct map_task		*tasks;		/* by pid, grows */
+	int			nr_tasks;
+	struct map_cpu		*cpus;		/* by CPU, grows */
+	int			nr_cpus;
 	bool			seen_waking;
 	struct tep_format_field	*common_type;
 	struct tep_format_field	*common_pid;
@@ -109,6 +130,7 @@ struct map_ctx {
 	struct fxt_str		s_flags;
 	struct fxt_str		s_preempt;
 	struct fxt_str		s_out_weight, s_in_weight, s_weight, s_waker;
+	struct fxt_str		s_inferred;
 	uint64_t		records_in;
 	uint64_t		events_out;
 	int			err;
@@ -171,6 +193,9 @@ int map_field_str(struct tep_record *rec, struct tep_format_field *f,
 
 /* map-sched.c */
 void map_sched_classify(struct map_event *me);
+bool map_sched_restated(struct map_ctx *ctx, struct map_buffer *buf,
+			struct tep_record *rec);
+struct map_task *map_task_get(struct map_ctx *ctx, int pid);
 int map_sched_thread(struct map_ctx *ctx, struct map_buffer *buf,
 		     int pid, struct fxt_thread *thread);
 int map_sched_write(struct map_ctx *ctx, struct map_buffer *buf,
