@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #define FXT_INPUT_MAGIC		0x46585449U	/* "FXTI" */
-#define FXT_INPUT_ABI		2
+#define FXT_INPUT_ABI		3
 #define FXT_INPUT_PLUGIN_NAME	"trace-fxt-input.so"
 
 /*
@@ -69,6 +69,8 @@ struct fxt_input_opts {
 	bool		progress;	/* percentage on stderr */
 	/* the .dat itself: its format texts, which libtracecmd drops */
 	const char	*path;
+	/* "pid tgid" lines, as the kernel's saved_tgids, or NULL */
+	const char	*tgids;
 };
 
 /* What the plugin reports. */

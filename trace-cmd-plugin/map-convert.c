@@ -382,6 +382,12 @@ int map_convert(struct tracecmd_input *handle, int fd,
 		map_progress_init(&ctx, &it.progress);
 	for (i = 0; i < ctx.nr_bufs; i++)
 		handles[i] = ctx.bufs[i].handle;
+	ret = map_tgid_read(&ctx);
+	if (ret < 0) {
+		map_set_error(&ctx, ret, "reading thread groups failed: %s",
+			      strerror(-ret));
+		goto out;
+	}
 	ret = tracecmd_iterate_events_multi(handles, ctx.nr_bufs, map_record,
 					    &it);
 	if (opts->progress) {

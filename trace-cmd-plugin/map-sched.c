@@ -246,7 +246,7 @@ static struct map_cpu *map_cpu_get(struct map_ctx *ctx, unsigned int cpu)
 	if (!c)
 		return NULL;
 	for (i = ctx->nr_cpus; i < n; i++)
-		c[i] = (struct map_cpu){ .cur = -1, .ts = UINT64_MAX };
+		c[i] = (struct map_cpu){ .cur = -1 };
 	ctx->cpus = c;
 	ctx->nr_cpus = n;
 	return &c[cpu];
@@ -265,33 +265,45 @@ static uint64_t map_rec_hash(const struct tep_record *rec)
 }
 
 /*
- * Whether @rec restates a record another buffer already gave at the
- * same time on the same CPU: the kernel wrote one event into two ring
+ * How far apart two buffers' copies of one event may be: the kernel
+ * writes them one after the other from the same tracepoint call, each
+ * with its own clock read.
+ */
+#define MAP_DUP_WINDOW_NS	100000
+
+/*
+ * Whether @rec restates a record another buffer gave shortly before on
+ * the same CPU, byte for byte: the kernel wrote one event into two ring
  * buffers (both recording sched_switch, say).  Its instant stays in each
  * buffer's provider, but what the mapping derives from the event
- * (scheduling, names, logs, slices, counters) is written once.
+ * (scheduling, names, logs, slices, counters) is written once.  A copy
+ * matches one record only, so events that really repeat stay.
  */
 bool map_sched_restated(struct map_ctx *ctx, struct map_buffer *buf,
 			struct tep_record *rec)
 {
-	struct map_cpu *c = map_cpu_get(ctx, rec->cpu);
+	struct map_cpu *c;
+	struct map_dup *d;
 	uint64_t h;
 	unsigned int i;
 
-	if (!c || ctx->nr_bufs < 2)
+	if (ctx->nr_bufs < 2)
 		return false;
-	if (c->ts != rec->ts) {
-		c->ts = rec->ts;
-		c->nr = 0;
-	}
+	c = map_cpu_get(ctx, rec->cpu);
+	if (!c)
+		return false;
 	h = map_rec_hash(rec);
-	for (i = 0; i < c->nr; i++)
-		if (c->hash[i] == h && c->buf[i] != buf)
-			return true;
-	if (c->nr < MAP_DUP_SLOTS) {
-		c->hash[c->nr] = h;
-		c->buf[c->nr++] = buf;
+	for (i = 0; i < MAP_DUP_SLOTS; i++) {
+		d = &c->dup[i];
+		if (!d->buf || d->hash != h || d->buf == buf ||
+		    rec->ts - d->ts > MAP_DUP_WINDOW_NS)
+			continue;
+		d->buf = NULL;
+		return true;
 	}
+	d = &c->dup[c->next];
+	c->next = (c->next + 1) % MAP_DUP_SLOTS;
+	*d = (struct map_dup){ .ts = rec->ts, .hash = h, .buf = buf };
 	return false;
 }
 

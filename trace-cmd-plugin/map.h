@@ -93,14 +93,21 @@ struct map_task {
 	bool			proc_named;	/* its process object written */
 };
 
-/* Per CPU: the running thread, and the records met at the latest time. */
-#define MAP_DUP_SLOTS	16
+/*
+ * Per CPU: the running thread, and the recent records of events that
+ * derive records, to tell one kernel event recorded in two buffers.
+ */
+#define MAP_DUP_SLOTS	32
+struct map_dup {
+	uint64_t		ts;
+	uint64_t		hash;
+	struct map_buffer	*buf;	/* NULL: slot free or matched */
+};
+
 struct map_cpu {
 	int32_t			cur;	/* switched in last, -1 unknown */
-	uint64_t		ts;	/* time of the records below */
-	unsigned int		nr;
-	uint64_t		hash[MAP_DUP_SLOTS];
-	struct map_buffer	*buf[MAP_DUP_SLOTS];
+	unsigned int		next;	/* slot to reuse */
+	struct map_dup		dup[MAP_DUP_SLOTS];
 };
 
 /* The conversion as a whole. */
@@ -200,6 +207,9 @@ int map_sched_thread(struct map_ctx *ctx, struct map_buffer *buf,
 		     int pid, struct fxt_thread *thread);
 int map_sched_write(struct map_ctx *ctx, struct map_buffer *buf,
 		    struct map_event *me, struct tep_record *rec);
+
+/* map-tgid.c: thread groups, settled before the conversion writes */
+int map_tgid_read(struct map_ctx *ctx);
 
 /* map-marker.c */
 int map_marker_write(struct map_ctx *ctx, struct map_buffer *buf,

@@ -11,7 +11,8 @@
 
 static const struct trace_fxt_cmd commands[] = {
 	{ "convert", "IN.dat -o OUT.fxt [-e SYS:EVENT,..] [-B BUFFER,..] "
-	  "[--cpu LIST] [--start SECS] [--end SECS] [--progress] [-q] | "
+	  "[--cpu LIST] [--start SECS] [--end SECS] [--tgids FILE] "
+	  "[--progress] [-q] | "
 	  "IN.fxt -o OUT.dat [--compression none|zstd] [-q]",
 	  "convert a trace-cmd .dat to FXT (trace-cmd input plugin), "
 	  "or FXT to a .dat",

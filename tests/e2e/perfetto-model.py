@@ -5,6 +5,10 @@
   perfetto-model.py tables FILE.fxt        print the tables, one row a line
   perfetto-model.py check FILE.fxt [EXPECT.json]
                                            assert the viewer invariants
+  perfetto-model.py expect [TGIDS] < REPORT  EXPECT.json from what
+                                           `trace-cmd report -R` prints
+  perfetto-model.py count REGEX < REPORT   events named REGEX in it, one
+                                           event in two buffers once
 
 Written from Perfetto's source (google/perfetto,
 src/trace_processor/importers/fuchsia/ and the trackers it calls); each
@@ -38,6 +42,7 @@ check asserts, printing each count it checked:
    "meta_off_tracks" is true.
 """
 import json
+import re
 import struct
 import sys
 
@@ -540,7 +545,97 @@ def check(m, exp):
     return ck.failed
 
 
+REPORT_LINE = re.compile(r'^\s*(?:([\w.-]+):\s+)?(.*?)-(\d+)\s+\[(\d+)\]'
+                         r'\s+([\d.]+):\s+(\w+):\s+(.*)$')
+DUP_WINDOW = 100e-6     # map-sched.c: MAP_DUP_WINDOW_NS
+
+
+def distinct_events(lines):
+    """(pid, event, fields) of each event of trace-cmd report -R's lines,
+    an event two buffers both recorded counted once: the copies are on
+    the same CPU, equal but for the time, at most DUP_WINDOW apart, one
+    copy matching one other."""
+    recent = {}
+    for ln in lines:
+        m = REPORT_LINE.match(ln)
+        if not m:
+            continue
+        buf, pid, cpu, ts = m.group(1) or '', int(m.group(3)), \
+            int(m.group(4)), float(m.group(5))
+        key = (pid, m.group(6), m.group(7))
+        lst = recent.setdefault(cpu, [])
+        lst[:] = [e for e in lst if ts - e[0] <= DUP_WINDOW]
+        for e in lst:
+            if e[1] == key and e[2] != buf:
+                lst.remove(e)
+                break
+        else:
+            lst.append((ts, key, buf))
+            yield key
+
+
+def expect(lines, tgids_file=None):
+    """What the source recording says, read from trace-cmd report -R's text
+    (the real tool's decoding): tgids from task_newtask's clone_flags,
+    sched_process_exec, atrace markers' pid field and a saved_tgids file;
+    how many switches left a task zombie (Z) or dead (X).  An event two
+    buffers both hold is one event."""
+    tg, rank = {}, {}
+    zombies = dead = 0
+
+    def setg(pid, tgid, r):
+        if rank.get(pid, -1) <= r:
+            tg[pid], rank[pid] = tgid, r
+    if tgids_file:
+        for ln in open(tgids_file):
+            if ln.split():
+                pid, tgid = map(int, ln.split())
+                setg(pid, tgid, 1)
+    for pid, ev, rest in distinct_events(lines):
+        if ev == 'sched_switch':
+            # report -R's number, read by the format's own flags
+            # (0x20 "Z", 0x10 "X"; trace-cmd 3.1.6's sched plugin
+            # prints 0x20 as X)
+            st = re.search(r'prev_state=(\d+)', rest)
+            st = int(st.group(1)) & 0xff if st else 0
+            if st & 0x20:
+                zombies += 1
+            elif st & 0x10:
+                dead += 1
+        elif ev == 'task_newtask':
+            f = dict(kv.split('=', 1) for kv in rest.split() if '=' in kv)
+            child = int(f['pid'])
+            if int(f['clone_flags'], 16) & 0x10000:
+                setg(child, -pid, 2)
+            else:
+                setg(child, child, 2)
+        elif ev == 'sched_process_exec':
+            f = dict(kv.split('=', 1) for kv in rest.split() if '=' in kv)
+            setg(int(f['pid']), int(f['pid']), 2)
+        elif ev == 'print':
+            mk = re.search(r'(?:tracing_mark_write: )?([BCSF])\|(\d+)\|', rest)
+            if mk and int(mk.group(2)) > 0:
+                setg(pid, int(mk.group(2)), 0)
+    for pid in list(tg):
+        v, hops = tg[pid], 0
+        while v < 0 and hops < 64:
+            up = -v
+            v = tg.get(up, up) if tg.get(up, up) != v else up
+            hops += 1
+        tg[pid] = abs(v)
+    return {'tgid': {str(k): v for k, v in tg.items() if k},
+            'zombies': zombies, 'dead': dead}
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == 'count':
+        print(sum(1 for e in distinct_events(sys.stdin)
+                  if re.fullmatch(sys.argv[2], e[1])))
+        return 0
+    if len(sys.argv) >= 2 and sys.argv[1] == 'expect':
+        json.dump(expect(sys.stdin, sys.argv[2] if len(sys.argv) > 2
+                         else None), sys.stdout)
+        return 0
     if len(sys.argv) < 3 or sys.argv[1] not in ('tables', 'check'):
         sys.exit(__doc__)
     m = Model()
