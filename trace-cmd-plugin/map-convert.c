@@ -191,7 +191,7 @@ static int map_record(struct tracecmd_input *h, struct tep_record *rec,
 		ret = map_marker_write(ctx, buf, me, rec, &th);
 		break;
 	case MAP_SPECIAL_COUNTER:
-		ret = map_counter_write(ctx, buf, me, rec);
+		ret = map_counter_write(ctx, buf, me, rec, &th);
 		break;
 	case MAP_SPECIAL_EVENTHEADER:
 		ret = map_eventheader_write(ctx, buf, me, rec, &th);

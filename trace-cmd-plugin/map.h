@@ -110,6 +110,13 @@ struct map_cpu {
 	struct map_dup		dup[MAP_DUP_SLOTS];
 };
 
+/* map-counter.c: which process an mm (rss_stat's mm_id) belongs to. */
+#define MAP_MM_SLOTS	1024
+struct map_mm {
+	uint64_t		mm_id;
+	int32_t			tgid;
+};
+
 /* The conversion as a whole. */
 struct map_ctx {
 	struct fxt_writer	*w;
@@ -123,6 +130,8 @@ struct map_ctx {
 	struct map_cpu		*cpus;		/* by CPU, grows */
 	int			nr_cpus;
 	bool			seen_waking;
+	struct map_mm		mms[MAP_MM_SLOTS];
+	size_t			nr_mms;
 	struct tep_format_field	*common_type;
 	struct tep_format_field	*common_pid;
 	struct tep_format_field	*common_flags;
@@ -226,7 +235,8 @@ void map_eventheader_free(struct map_ctx *ctx);
 /* map-counter.c */
 bool map_counter_classify(struct map_event *me);
 int map_counter_write(struct map_ctx *ctx, struct map_buffer *buf,
-		      struct map_event *me, struct tep_record *rec);
+		      struct map_event *me, struct tep_record *rec,
+		      const struct fxt_thread *thread);
 
 /* map-formats.c: formats, headers, symbols for rebuilding the .dat */
 int map_formats_start(struct map_ctx *ctx, uint64_t ts);
