@@ -20,7 +20,7 @@
 #include "fxt-format.h"
 
 /*
- * Category of the converter's metadata instants, on thread (0, 0).  A
+ * Category of the converter's metadata instants.  A
  * provider whose first event is TCFXT_CAT/TCFXT_FILE_INFO was written by
  * the converter; everything below is only meaningful in such a provider.
  */
@@ -31,6 +31,16 @@
 #define TCFXT_EVENT_FORMAT	"event_format"	/* one event's format file */
 #define TCFXT_KALLSYMS		"kallsyms"	/* /proc/kallsyms lines used */
 #define TCFXT_PRINTK		"printk"	/* printk_formats lines used */
+
+/*
+ * The thread (and process) koid of the metadata instants above but
+ * TCFXT_LOST_EVENTS (which stays on thread 0, where the loss happened):
+ * no Linux pid reaches it (PID_MAX_LIMIT is 2^22), so Perfetto shows
+ * them in a process of their own, named TCFXT_CAT, apart from every
+ * thread of the recording.  Its thread object has a "source" argument,
+ * which keeps it from the saved cmdlines.
+ */
+#define TCFXT_META_KOID		0x7fffffffULL
 
 /* Categories of the records the converter adds for viewers. */
 #define TCFXT_CAT_ATRACE	"atrace"	/* B|E|C|S|F trace_marker writes */

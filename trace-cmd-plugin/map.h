@@ -130,6 +130,7 @@ struct map_ctx {
 	struct map_cpu		*cpus;		/* by CPU, grows */
 	int			nr_cpus;
 	bool			seen_waking;
+	bool			meta_named;	/* map_meta_thread() */
 	struct map_mm		mms[MAP_MM_SLOTS];
 	size_t			nr_mms;
 	struct tep_format_field	*common_type;
@@ -245,6 +246,7 @@ int map_formats_event(struct map_ctx *ctx, struct map_buffer *buf,
 void map_formats_free(struct map_ctx *ctx);
 
 /* map-options.c */
+int map_meta_thread(struct map_ctx *ctx, struct fxt_thread *thread);
 int map_options_write(struct map_ctx *ctx, struct map_buffer *buf,
 		      uint64_t first_ts);
 

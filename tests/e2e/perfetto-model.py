@@ -36,10 +36,10 @@ check asserts, printing each count it checked:
  - counters: no series of a CPU number ("...:cpu:..."), per-task
    counters (EXPECT "task_counters": name prefixes) not under pid 0;
  - async: every begin ended (the tracks' slices all closed);
- - no slice of the converter's metadata category, no argument of its
-   bookkeeping (EXPECT "meta_category", "bookkeeping_args") on any thread
-   track but a thread of pid 0 with tid 0... none at all when EXPECT
-   "meta_off_tracks" is true.
+ - no slice of the converter's metadata category (EXPECT
+   "meta_category", but the names in "meta_shown") on the track of a
+   thread a Linux tid can name (below PID_MAX_LIMIT, 2^22), and no
+   argument named in EXPECT "bookkeeping_args" on any.
 """
 import json
 import re
@@ -535,7 +535,9 @@ def check(m, exp):
     for (_, u), sl in m.slices.items():
         for s in sl:
             nsl += 1
-            if meta and s['cat'] == meta:
+            if meta and s['cat'] == meta and \
+                    s['name'] not in exp.get('meta_shown', []) and \
+                    m.threads[u]['tid'] < 1 << 22:
                 nmeta += 1
             if any(a[0] in book for a in s['args']):
                 nbook += 1
