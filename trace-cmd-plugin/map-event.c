@@ -34,6 +34,7 @@
 struct pf_item {
 	struct tep_format_field	*field;	/* NULL: literal or non-field arg */
 	bool			text;	/* rendered as text, not a number */
+	bool			ptr;	/* printed through %p */
 };
 
 static struct tep_print_arg *pf_strip_casts(struct tep_print_arg *arg)
@@ -65,6 +66,7 @@ static int pf_parse(struct tep_event *event, struct pf_item *items, int max)
 			return -1;
 		items[n].field = NULL;
 		items[n].text = false;
+		items[n].ptr = false;
 		if (*f != '%' || f[1] == '%') {
 			/* a literal run, "%%" included */
 			lit = f;
@@ -103,6 +105,7 @@ static int pf_parse(struct tep_event *event, struct pf_item *items, int max)
 		if (*f == 's' || (strchr("xXo", *f) && !has_0x))
 			items[n].text = true;
 		has_0x = false;
+		items[n].ptr = *f == 'p';
 		if (*f == 'p' && f[1] && strchr("FSfs", f[1])) {
 			items[n].text = true;
 			f++;
@@ -142,6 +145,7 @@ static void pf_mark_text(struct map_event *me)
 		do {
 			if (items[i].field == mf->field) {
 				mf->has_text = items[i].text;
+				mf->ptr_like = items[i].ptr;
 				pos = i + 1 < n ? i + 1 : -1;
 				break;
 			}
@@ -254,6 +258,23 @@ static struct map_event *map_event_new(struct map_ctx *ctx,
 	}
 	free(fields);
 	pf_mark_text(me);
+	/*
+	 * Kernel addresses in unsigned long fields (call_site, ptr, what
+	 * the print format shows through %p) are pointers: as uint64 a
+	 * viewer shows them as huge or negative numbers.
+	 */
+	for (i = 0; i < me->nr_fields; i++) {
+		struct map_field *mf = &me->fields[i];
+		struct tep_format_field *f = mf->field;
+
+		if (mf->kind == MAP_FIELD_INT && f->size == 8 &&
+		    !(f->flags & TEP_FIELD_IS_SIGNED) &&
+		    (mf->ptr_like || !strcmp(f->name, "call_site") ||
+		     !strcmp(f->name, "ptr"))) {
+			mf->kind = MAP_FIELD_POINTER;
+			mf->arg_type = FXT_ARG_POINTER;
+		}
+	}
 	for (i = 0; i < me->nr_fields; i++)
 		if (me->fields[i].has_text)
 			me->fields[i].text_name =

@@ -37,6 +37,7 @@ struct map_field {
 	enum map_field_kind	kind;
 	unsigned int		arg_type;	/* enum fxt_arg_type */
 	bool			has_text;	/* -R prints it by print fmt */
+	bool			ptr_like;	/* the print format shows a %p */
 	bool			sym_field;	/* may point at a kernel symbol */
 	bool			printk_field;	/* may point at a printk string */
 };
