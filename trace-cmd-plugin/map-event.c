@@ -14,9 +14,10 @@
  * FXT alone reproduces -R (hex or octal without a "0x" counts as such a
  * rendering: "1200000" cannot be read back as a number without it).
  * Bytes the record holds past its fields (an EventHeader payload after
- * its six header fields, struct padding, anything but the zero padding
- * to 4 bytes) follow as one last argument, TCFXT_ARG_TRAILING, in the same
- * "ARRAY[..]" text, so that fxt2dat restores the record whole.
+ * its six header fields; for kernel events only runs longer than an
+ * entry's alignment padding) follow as one last argument,
+ * TCFXT_ARG_TRAILING, in the same "ARRAY[..]" text, so that fxt2dat
+ * restores the record whole.
  * Arguments beyond the format's 15 go to "<name>.cont" events right
  * after, on the same thread and timestamp.
  */
@@ -219,6 +220,7 @@ static struct map_event *map_event_new(struct map_ctx *ctx,
 	me->name = map_intern(ctx, event->name, NULL);
 	me->cont_name = map_intern(ctx, event->name, TCFXT_CONT_SUFFIX);
 	me->trailing_name = map_intern(ctx, TCFXT_ARG_TRAILING, NULL);
+	me->user_data = !strcmp(event->system, "user_events");
 	fields = tep_event_common_fields(event);
 	map_event_extent(me, fields);
 	free(fields);
@@ -438,6 +440,14 @@ static unsigned int map_trailing(struct map_event *me, struct tep_record *rec,
 			end = off + len;
 	}
 	if (end >= size)
+		return 0;
+	/*
+	 * Fewer than 8 bytes past the fields of a kernel event are the
+	 * alignment padding of its entry (whatever the ring buffer held
+	 * there): no meaning, not carried.  user_events carry what the
+	 * writer put past the declared fields (EventHeader payloads).
+	 */
+	if (size - end < 8 && !me->user_data)
 		return 0;
 	if (size <= ((end + 3) & ~3u)) {
 		for (i = end; i < size && !p[i]; i++)

@@ -53,6 +53,7 @@ struct map_event {
 	unsigned int		nr_fields;
 	struct map_field	*fields;
 	bool			keep;		/* passes the event filter */
+	bool			user_data;	/* user_events: bytes past fields */
 	int			special;	/* enum map_special */
 	struct tep_format_field	*sf[5];		/* fields the special uses */
 	/* map-formats.c: which fields it looks at, decided on first use */

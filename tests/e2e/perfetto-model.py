@@ -39,7 +39,8 @@ check asserts, printing each count it checked:
  - no slice of the converter's metadata category (EXPECT
    "meta_category", but the names in "meta_shown") on the track of a
    thread a Linux tid can name (below PID_MAX_LIMIT, 2^22), and no
-   argument named in EXPECT "bookkeeping_args" on any.
+   argument named in EXPECT "bookkeeping_args" on any slice but those of
+   the categories in "bookkeeping_kept".
 """
 import json
 import re
@@ -539,7 +540,8 @@ def check(m, exp):
                     s['name'] not in exp.get('meta_shown', []) and \
                     m.threads[u]['tid'] < 1 << 22:
                 nmeta += 1
-            if any(a[0] in book for a in s['args']):
+            if s['cat'] not in exp.get('bookkeeping_kept', []) and \
+                    any(a[0] in book for a in s['args']):
                 nbook += 1
     ck.check(nmeta == 0 and nbook == 0,
              'thread tracks: %d slices, %d metadata, %d with bookkeeping '

@@ -15,7 +15,8 @@
 #  - no counter series of a CPU number, per-task counters not in pid 0;
 #  - every async begin ended;
 #  - no converter metadata on any thread's track (lost events aside:
-#    they happened on a CPU, and are shown on thread 0's).
+#    they happened on a CPU, and are shown on thread 0's), no padding
+#    bytes as arguments (user_events keep their payload's bytes).
 . "$(dirname "$0")/lib.sh"
 export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
 MODEL=$TOP/tests/e2e/perfetto-model.py
@@ -46,7 +47,8 @@ model() {
 import json, sys
 e = json.load(open(sys.argv[1]))
 e.update(meta_category='trace-cmd', meta_shown=['lost_events'],
-         task_counters=['mem.'])
+         bookkeeping_args=['__trailing.bytes'],
+         bookkeeping_kept=['user_events'], task_counters=['mem.'])
 json.dump(e, open(sys.argv[1], 'w'))
 EOF
 	python3 "$MODEL" check "$TMP/$n.fxt" "$TMP/$n.exp" >"$TMP/$n.out" 2>&1
