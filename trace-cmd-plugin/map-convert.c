@@ -382,7 +382,7 @@ int map_convert(struct tracecmd_input *handle, int fd,
 		map_progress_init(&ctx, &it.progress);
 	for (i = 0; i < ctx.nr_bufs; i++)
 		handles[i] = ctx.bufs[i].handle;
-	ret = map_tgid_read(&ctx);
+	ret = map_tgid_read(&ctx, handles, ctx.nr_bufs);
 	if (ret < 0) {
 		map_set_error(&ctx, ret, "reading thread groups failed: %s",
 			      strerror(-ret));

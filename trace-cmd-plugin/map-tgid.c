@@ -194,69 +194,63 @@ static struct tep_event *find(struct tep_handle *tep, const char *sys,
 }
 
 /*
- * Settle every thread's group before the conversion writes anything:
- * the --tgids file, then one pass over the records of every buffer for
- * the events above, through a handle of its own (the conversion's
- * handles cannot be rewound once read to the end).
+ * Back to the first record of every CPU: what tracecmd_iterate_reset()
+ * of later libtracecmd versions does (3.1 has none; setting a CPU to a
+ * time once it was read to its end does not get it back).
  */
-int map_tgid_read(struct map_ctx *ctx)
+static void map_tgid_rewind(struct tracecmd_input *h)
 {
-	struct map_tgid_scan s = { .ctx = ctx };
-	struct tracecmd_input **handles = NULL, *top;
-	struct map_buffer *bufs = NULL;
-	int i, n, ret = 0;
+	struct tep_record *rec;
+	int cpu;
+
+	for (cpu = 0; cpu < tracecmd_cpus(h); cpu++) {
+		rec = tracecmd_read_cpu_first(h, cpu);
+		if (!rec)
+			continue;
+		tracecmd_free_record(rec);
+		/* on the first page now: back to its first record */
+		tracecmd_set_cpu_to_timestamp(h, cpu, 0);
+	}
+}
+
+/*
+ * Settle every thread's group before the conversion writes anything:
+ * the --tgids file, then one pass over the records of the buffers for
+ * the events above; the handles are rewound for the conversion.
+ */
+int map_tgid_read(struct map_ctx *ctx, struct tracecmd_input **handles,
+		  int nr)
+{
+	struct map_tgid_scan s = { .ctx = ctx, .nr = nr };
+	int i, ret = 0;
 
 	if (ctx->opts->tgids) {
 		ret = map_tgid_file(ctx, ctx->opts->tgids);
 		if (ret < 0)
 			return ret;
 	}
-	if (!ctx->opts->path || !ctx->common_type || !ctx->common_pid)
+	if (!ctx->common_type || !ctx->common_pid)
 		return 0;
-	top = tracecmd_open(ctx->opts->path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!top)
-		return 0;	/* not a file: the groups stay unknown */
-	n = tracecmd_buffer_instances(top) + 1;
-	handles = calloc(n, sizeof(*handles));
-	bufs = calloc(n, sizeof(*bufs));
-	s.ids = calloc(n, sizeof(*s.ids));
-	if (!handles || !bufs || !s.ids) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	handles[s.nr++] = top;
-	for (i = 0; i < n - 1; i++) {
-		handles[s.nr] = tracecmd_buffer_instance_handle(top, i);
-		if (handles[s.nr])
-			s.nr++;
-	}
-	for (i = 0; i < s.nr; i++) {
+	s.ids = calloc(nr, sizeof(*s.ids));
+	if (!s.ids)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
 		struct map_tgid_ids *ids = &s.ids[i];
-		struct tep_handle *tep = tracecmd_get_tep(handles[i]);
+		struct tep_handle *tep = ctx->bufs[i].tep;
 
-		bufs[i].tep = tep;
-		bufs[i].native = tep_is_file_bigendian(tep) ==
-				 (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 		ids->handle = handles[i];
-		ids->buf = &bufs[i];
+		ids->buf = &ctx->bufs[i];
 		ids->newtask = find(tep, "task", "task_newtask");
 		ids->exec = find(tep, "sched", "sched_process_exec");
 		ids->print = find(tep, "ftrace", "print");
 	}
-	ret = tracecmd_iterate_events_multi(handles, s.nr, map_tgid_record,
-					    &s);
-	if (s.err)
-		ret = s.err;
-	else
-		ret = 0;	/* a damaged tail is the conversion's to report */
+	ret = tracecmd_iterate_events_multi(handles, nr, map_tgid_record, &s);
+	for (i = 0; i < nr; i++)
+		map_tgid_rewind(handles[i]);
+	/* a damaged tail is the conversion's to report */
+	ret = s.err;
+	free(s.ids);
 	if (ret >= 0)
 		map_tgid_resolve(ctx);
-out:
-	for (i = 1; handles && i < s.nr; i++)
-		tracecmd_close(handles[i]);
-	tracecmd_close(top);
-	free(handles);
-	free(bufs);
-	free(s.ids);
 	return ret;
 }

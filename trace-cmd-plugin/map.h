@@ -221,7 +221,8 @@ int map_sched_write(struct map_ctx *ctx, struct map_buffer *buf,
 		    struct map_event *me, struct tep_record *rec);
 
 /* map-tgid.c: thread groups, settled before the conversion writes */
-int map_tgid_read(struct map_ctx *ctx);
+int map_tgid_read(struct map_ctx *ctx, struct tracecmd_input **handles,
+		  int nr);
 
 /* map-marker.c */
 int map_marker_write(struct map_ctx *ctx, struct map_buffer *buf,
