@@ -3,8 +3,9 @@
 #
 # What Perfetto shows of converted recordings, by the model of its FXT
 # import (perfetto-model.py, written from Perfetto's source): every
-# samples/*.dat (and ../shared/samples' recordings when present), the
-# EventHeader activity fixture, and a recording converted with --tgids.
+# samples/*.dat (and ../shared/samples' recordings when present), a
+# multi-threaded fixture (threads-dat-gen.c), the EventHeader activity
+# fixture, and a recording converted with --tgids.
 # For each, the model's tables must hold:
 #  - sched: no row left open but a CPU's last, no two rows of a CPU
 #    overlapping; thread_state rows of a thread in sequence;
@@ -28,7 +29,7 @@ for f in sched-irq-timer.dat two-buffers.dat sched-irq-timer.v6.dat; do
 	[ -e "$SAMPLES/$f" ] && continue
 	if shared_sample "$f" $((N_CHECKS + 1)); then files+=("$SHARED"); fi
 done
-e2e_plan $(((${#files[@]} + 2) * (N_CHECKS + 1)))
+e2e_plan $(((${#files[@]} + 3) * (N_CHECKS + 1) + 4))
 
 # model NAME DAT [--tgids FILE]: convert, read the source's truths with
 # trace-cmd, and turn each of the model's findings into a check.
@@ -64,6 +65,21 @@ EOF
 for f in "${files[@]}"; do
 	model "$(basename "$f" .dat)" "$f"
 done
+
+# a multi-threaded process whose workers write atrace markers, two
+# processes using the same async cookie, a zombie (threads-dat-gen.c)
+GEN=$TOP/tests/e2e/threads-dat-gen
+if [ -x "$GEN" ] && "$GEN" "$TOP/tests/unit/dat-formats" "$TMP/threads.dat"; then
+	model threads "$TMP/threads.dat"
+	check "threads: workers 5001-5003 are threads of process 5000" \
+		grep -q '^ok - threads: 5 tids with a known tgid, 0 in' \
+		"$TMP/threads.out"
+	check "threads: 24 async slices of two processes' cookie 1, all ended" \
+		grep -q '^ok - async: 24 slices, 0 never end; 0 ends' \
+		"$TMP/threads.out"
+else
+	not_ok "threads-dat-gen writes the multi-threaded fixture"
+fi
 
 # EventHeader activities whose stop is named otherwise than the start
 ids=(6ba7b810-9dad-11d1-80b4-00c04fd430c8 00112233-4455-6677-8899-aabbccddeeff
