@@ -6,13 +6,21 @@
  * record: 16-bit CPU, weights as arguments, INT32_MIN weight for pid 0 so
  * that the idle task reads as idle) and sched_waking / sched_wakeup_new
  * (sched_wakeup when the trace has no sched_waking) become thread wakeup
- * records.  Task names become kernel object records: a process and a
- * thread object per pid, named from the file's saved cmdlines, before
- * the pid's first record.  Names that only events reveal (a comm field of
- * a pid the cmdlines do not know, task_rename) are announced too, with a
- * "source" = "event" argument, because trace-cmd's report columns keep
- * using the cmdlines' name.  These records come next to the instant event
- * of the same ftrace event, which keeps every field.
+ * records.  Task names become kernel object records: a thread object
+ * per pid in its thread group's process (map-tgid.c), and the process
+ * object named after the group's leader, named from the file's saved
+ * cmdlines, before the pid's first record.  Names that only events reveal
+ * (a comm field of a pid the cmdlines do not know, task_rename) are
+ * announced too, with a "source" = "event" argument, because trace-cmd's
+ * report columns keep using the cmdlines' name.  These records come next
+ * to the instant event of the same ftrace event, which keeps every field.
+ *
+ * Perfetto closes a thread's CPU row only when that thread switches out
+ * (fuchsia_trace_parser.cc, SwitchFrom/SwitchTo), so the switches are
+ * kept consistent whatever the recording lost: one thread per CPU, one
+ * CPU per thread, a switch-out inferred where one is missing.  And one
+ * kernel event that two buffers recorded derives its records once
+ * (map_sched_restated()).
  */
 #include <errno.h>
 #include <limits.h>

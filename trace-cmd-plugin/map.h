@@ -2,7 +2,8 @@
 /*
  * map.h - the ftrace-to-FXT mapping inside trace-fxt-input.so.
  *
- * map-convert.c drives the conversion (buffers, options, iteration);
+ * map-convert.c drives the conversion (buffers, options, iteration;
+ * map-tgid.c first settles every thread's group);
  * map-event.c turns any ftrace event into an instant event with one typed
  * argument per field; map-sched.c, map-marker.c and map-counter.c add the
  * records that Perfetto draws (context switches, wakeups, task names,
@@ -91,7 +92,7 @@ struct map_task {
 	uint8_t			named;	/* 1 seen, 2 named by an event, 3 cmdlines */
 	int32_t			cpu;	/* CPU it was last switched in on, or -1 */
 	int32_t			tgid;	/* its thread group, 0 unknown */
-	uint8_t			tgid_rank;	/* how sure: enum map_tgid_src */
+	uint8_t			tgid_rank;	/* how sure (map-tgid.c) */
 	bool			proc_named;	/* its process object written */
 };
 
