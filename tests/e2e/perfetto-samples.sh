@@ -29,7 +29,7 @@ for f in sched-irq-timer.dat two-buffers.dat sched-irq-timer.v6.dat; do
 	[ -e "$SAMPLES/$f" ] && continue
 	if shared_sample "$f" $((N_CHECKS + 1)); then files+=("$SHARED"); fi
 done
-e2e_plan $(((${#files[@]} + 3) * (N_CHECKS + 1) + 4))
+e2e_plan $(((${#files[@]} + 3) * (N_CHECKS + 1) + 6))
 
 # model NAME DAT [--tgids FILE]: convert, read the source's truths with
 # trace-cmd, and turn each of the model's findings into a check.
@@ -77,6 +77,15 @@ if [ -x "$GEN" ] && "$GEN" "$TOP/tests/unit/dat-formats" "$TMP/threads.dat"; the
 	check "threads: 24 async slices of two processes' cookie 1, all ended" \
 		grep -q '^ok - async: 24 slices, 0 never end; 0 ends' \
 		"$TMP/threads.out"
+	python3 "$MODEL" tables "$TMP/threads.fxt" | grep '^counter' \
+		>"$TMP/threads.counters"
+	check "threads: rss_stat of mm 77, read by 5000's workers and by 6000, is one series of process 5000" \
+		grep -qx 'counter pid=5000 mem.rss.anon:bytes:0 n=24 first=409600' \
+		"$TMP/threads.counters"
+	check "threads: cpu_frequency is one series per CPU, named for it, of the value only" \
+		test "$(grep -c '^counter pid=0 cpufreq.cpu[01]:kHz:0 n=6 ' \
+			"$TMP/threads.counters")" = 2 -a \
+		"$(wc -l < "$TMP/threads.counters")" = 3
 else
 	not_ok "threads-dat-gen writes the multi-threaded fixture"
 fi

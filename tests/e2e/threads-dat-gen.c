@@ -12,7 +12,9 @@
  * and a bare E; process 5000 and process 6000 both use async cookie 1,
  * under different names, overlapping (5000's ends first); worker 5003
  * leaves as a
- * zombie (prev_state 0x20).  The sched_switch format is the real one in
+ * zombie (prev_state 0x20).  Each CPU's frequency changes; rss_stat
+ * samples 5000's mm (mm_id 77) from its workers (curr = 1) and from
+ * process 6000 (curr = 0).  The sched_switch format is the real one in
  * FORMATS_DIR, the print format a kernel's (ftrace/print, id 5).
  */
 #include <errno.h>
@@ -39,8 +41,39 @@ static const char print_format[] =
 	"\n"
 	"print fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n";
 
+/* The kernel's formats (6.x), without their ids: the writer gives them. */
+#define COMMON_FIELDS \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+
+static const char cpu_frequency_format[] =
+	"name: cpu_frequency\n"
+	"format:\n"
+	COMMON_FIELDS
+	"\tfield:u32 state;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:u32 cpu_id;\toffset:12;\tsize:4;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"state=%lu cpu_id=%lu\", (unsigned long)REC->state, "
+	"(unsigned long)REC->cpu_id\n";
+
+static const char rss_stat_format[] =
+	"name: rss_stat\n"
+	"format:\n"
+	COMMON_FIELDS
+	"\tfield:unsigned int mm_id;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned int curr;\toffset:12;\tsize:4;\tsigned:0;\n"
+	"\tfield:int member;\toffset:16;\tsize:4;\tsigned:1;\n"
+	"\tfield:long size;\toffset:24;\tsize:8;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"mm_id=%u curr=%d type=%s size=%ldB\", REC->mm_id, "
+	"REC->curr, __print_symbolic(REC->member, { 0, \"MM_FILEPAGES\" }, "
+	"{ 1, \"MM_ANONPAGES\" }, { 2, \"MM_SWAPENTS\" }, "
+	"{ 3, \"MM_SHMEMPAGES\" }), REC->size\n";
+
 static struct dat_writer *w;
-static int id_switch, id_print;
+static int id_switch, id_print, id_freq, id_rss;
 static uint64_t now = 1000000000ull;	/* one clock: one CPU at a time */
 
 static void die(const char *what, int err)
@@ -107,6 +140,28 @@ static void marker(unsigned int cpu, int pid, const char *text)
 	emit(cpu, id_print, pid, p, 8 + n + 2);
 }
 
+static void cpu_frequency(unsigned int cpu, uint32_t khz)
+{
+	uint8_t p[8];
+
+	put32(p, khz);
+	put32(p + 4, cpu);
+	emit(cpu, id_freq, 0, p, sizeof(p));
+}
+
+/* @pid reads the anon rss of mm @mm (its own when @curr). */
+static void rss_stat(unsigned int cpu, int pid, uint32_t mm, int curr,
+		     int64_t bytes)
+{
+	uint8_t p[24] = { 0 };
+
+	put32(p, mm);
+	put32(p + 4, curr);
+	put32(p + 8, 1);	/* MM_ANONPAGES */
+	memcpy(p + 16, &bytes, 8);
+	emit(cpu, id_rss, pid, p, sizeof(p));
+}
+
 int main(int argc, char **argv)
 {
 	struct dat_writer_opts o = { .compression = "none", .cpus = 2 };
@@ -136,8 +191,12 @@ int main(int argc, char **argv)
 	id_switch = dat_writer_add_event_format(w, "sched", text, n);
 	id_print = dat_writer_add_event_format(w, "ftrace", print_format,
 					       sizeof(print_format) - 1);
-	if (id_switch < 0 || id_print < 0)
-		die("formats", id_switch < 0 ? id_switch : id_print);
+	id_freq = dat_writer_add_event_format(w, "power", cpu_frequency_format,
+					      sizeof(cpu_frequency_format) - 1);
+	id_rss = dat_writer_add_event_format(w, "kmem", rss_stat_format,
+					     sizeof(rss_stat_format) - 1);
+	if (id_switch < 0 || id_print < 0 || id_freq < 0 || id_rss < 0)
+		die("formats", -EINVAL);
 	for (i = 0; i < sizeof(pids) / sizeof(pids[0]); i++)
 		dat_writer_add_cmdline(w, pids[i], comm_of(pids[i]));
 
@@ -148,6 +207,8 @@ int main(int argc, char **argv)
 		snprintf(buf, sizeof(buf), "B|5000|work %u", i);
 		marker(cpu, t, buf);
 		marker(cpu, t, "E");
+		cpu_frequency(cpu, 1200000 + 100000 * i);
+		rss_stat(cpu, t, 77, 1, 4096 * (100 + i));
 		sched_switch(cpu, t, 1, 5000);
 		snprintf(buf, sizeof(buf), "B|5000|main %u", i);
 		marker(cpu, 5000, buf);
@@ -155,6 +216,8 @@ int main(int argc, char **argv)
 		marker(cpu, 5000, "E|5000");
 		sched_switch(cpu, 5000, 1, 6000);
 		marker(cpu, 6000, "S|6000|download|1");
+		/* 6000 reads 5000's mm (as reclaim or procfs would) */
+		rss_stat(cpu, 6000, 77, 0, 4096 * (200 + i));
 		sched_switch(cpu, 6000, 1, 5000);
 		marker(cpu, 5000, "F|5000|upload|1");
 		sched_switch(cpu, 5000, 1, 6000);
