@@ -49,7 +49,8 @@ import json, sys
 e = json.load(open(sys.argv[1]))
 e.update(meta_category='trace-cmd', meta_shown=['lost_events'],
          bookkeeping_args=['__trailing.bytes'],
-         bookkeeping_kept=['user_events'], task_counters=['mem.'])
+         bookkeeping_kept=['user_events'],
+         task_counters=['mem.', 'rss_stat'])
 json.dump(e, open(sys.argv[1], 'w'))
 EOF
 	python3 "$MODEL" check "$TMP/$n.fxt" "$TMP/$n.exp" >"$TMP/$n.out" 2>&1
