@@ -25,8 +25,8 @@ order and UUID[0] last.
 activities: DUMP.json is the conversion of that file.  Every start must be
 an async begin and every stop an async end whose id is FNV-1a 64 of the
 UUID's bytes, begin before end, the end named as its begin (the stop's
-own name in an "event" argument when it differs); each start begins a flow of its id and the
-children's starts step the parent's flow.
+own name in an "event" argument when it differs); each start begins a
+flow of its id and the children's starts step the parent's flow.
 
 Prints what differs (at most 10 lines) and a summary; exits 1 on any
 difference.
