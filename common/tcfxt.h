@@ -20,7 +20,7 @@
 #include "fxt-format.h"
 
 /*
- * Category of the converter's metadata instants, on thread (0, 0).  A
+ * Category of the converter's metadata instants.  A
  * provider whose first event is TCFXT_CAT/TCFXT_FILE_INFO was written by
  * the converter; everything below is only meaningful in such a provider.
  */
@@ -49,6 +49,16 @@
 #define TCFXT_ARG_HEADER_EVENT	"header_event"	/* headers */
 #define TCFXT_ARG_COUNT		"count"		/* lost_events; -1 unknown */
 
+/*
+ * The thread (and process) koid of the metadata instants above but
+ * TCFXT_LOST_EVENTS (which stays on thread 0, where the loss happened):
+ * no Linux pid reaches it (PID_MAX_LIMIT is 2^22), so Perfetto shows
+ * them in a process of their own, named TCFXT_CAT, apart from every
+ * thread of the recording.  Its thread object has a "source" argument,
+ * which keeps it from the saved cmdlines.
+ */
+#define TCFXT_META_KOID		0x7fffffffULL
+
 /* Categories of the records the converter adds for viewers. */
 #define TCFXT_CAT_ATRACE	"atrace"	/* B|E|C|S|F trace_marker writes */
 #define TCFXT_CAT_COUNTER	"counter"	/* counter-like events */
@@ -70,6 +80,13 @@
  * C identifiers) or a field's TCFXT_TEXT_SUFFIX.
  */
 #define TCFXT_ARG_TRAILING	"__trailing.bytes"
+
+/*
+ * A bool argument of a context switch the converter inferred (a switch
+ * out the recording lost), not one of the recording's sched_switch
+ * events: readers that rebuild the events skip it.
+ */
+#define TCFXT_ARG_INFERRED	"inferred"
 
 /* FIELD + TCFXT_TEXT_SUFFIX: how trace-cmd report -R shows FIELD. */
 #define TCFXT_TEXT_SUFFIX	".text"

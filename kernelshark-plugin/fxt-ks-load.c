@@ -503,6 +503,16 @@ static void task_set_cpu(struct loader *l, int32_t pid, int cpu)
 		t->cpu = (int16_t)cpu;
 }
 
+static bool inferred(const struct fxt_record *rec)
+{
+	unsigned int i;
+
+	for (i = 0; i < rec->sched.nargs; i++)
+		if (fxt_str_eq(rec->sched.args[i].name, TCFXT_ARG_INFERRED))
+			return true;
+	return false;
+}
+
 static int load_sched(struct loader *l, const struct fxt_record *rec,
 		      int64_t ts)
 {
@@ -514,6 +524,9 @@ static int load_sched(struct loader *l, const struct fxt_record *rec,
 	struct fxt_ks_row *row;
 
 	if (rec->sched.subtype > FXT_SCHED_WAKEUP)
+		return 0;
+	/* a switch the converter inferred is no event of the recording */
+	if (folding(l) && inferred(rec))
 		return 0;
 	if (!wakeup && cpu >= 0) {
 		task_set_cpu(l, out, cpu);

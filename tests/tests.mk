@@ -129,3 +129,10 @@ fuzz: $(FUZZ_PROGS)
 
 bench: all $(BENCH_PROGS)
 	@tests/bench/run-bench.sh
+
+# perfetto-samples.sh's multi-threaded recording, written by the core.
+THREADS_DAT_GEN	:= tests/e2e/threads-dat-gen
+$(THREADS_DAT_GEN): tests/e2e/threads-dat-gen.o $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(CORE_LIB) $(CORE_LIBS)
+TEST_PROGS	+= $(THREADS_DAT_GEN)
+CLEAN_FILES	+= $(THREADS_DAT_GEN)

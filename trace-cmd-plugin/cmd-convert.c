@@ -45,7 +45,7 @@ struct convert_args {
 	const char	*buffers[MAX_SELECT];
 	const char	*compression;
 	bool		quiet;
-	bool		selects;	/* -e, -B, --cpu, --start or --end */
+	bool		selects;	/* -e, -B, --cpu, --start, --end, --tgids */
 };
 
 /* "0,2-5" into a mask of CPUs (>= 256 kept as "any high CPU"). */
@@ -328,8 +328,9 @@ static int convert_fxt(struct convert_args *a)
 	int ret;
 
 	if (a->selects) {
-		trace_fxt_err("-e, -B, --cpu, --start and --end select ftrace "
-			      "events; FXT input is converted whole");
+		trace_fxt_err("-e, -B, --cpu, --start, --end and --tgids "
+			      "concern ftrace events; FXT input is converted "
+			      "whole");
 		return 2;
 	}
 	if (a->compression && strcmp(a->compression, "none") &&
@@ -464,6 +465,7 @@ int cmd_convert(int argc, char **argv)
 		{ "start",	required_argument, NULL, 's' },
 		{ "end",	required_argument, NULL, 'E' },
 		{ "progress",	no_argument,	   NULL, 'p' },
+		{ "tgids",	required_argument, NULL, 'T' },
 		{ "quiet",	no_argument,	   NULL, 'q' },
 		{ "compression", required_argument, NULL, 'z' },
 		{ "compress",	no_argument,	   NULL, 'Z' },
@@ -517,6 +519,10 @@ int cmd_convert(int argc, char **argv)
 			break;
 		case 'p':
 			o->progress = true;
+			break;
+		case 'T':
+			a.selects = true;
+			o->tgids = optarg;
 			break;
 		case 'q':
 			a.quiet = true;

@@ -52,6 +52,8 @@ struct tep_record *tracecmd_read_cpu_last(struct tracecmd_input *handle,
 					  int cpu);
 void tracecmd_set_all_cpus_to_timestamp(struct tracecmd_input *handle,
 					unsigned long long time);
+int tracecmd_set_cpu_to_timestamp(struct tracecmd_input *handle, int cpu,
+				  unsigned long long ts);
 
 #define FXT_TRACECMD_INPUT	0	/* enum tracecmd_context */
 #define FXT_TRACECMD_IN_USECS	(1 << 2)	/* TRACECMD_FL_IN_USECS */
@@ -70,6 +72,8 @@ struct fxt_input_opts {
 	unsigned int	compress;	/* enum fxt_zip of fxt-zio.h */
 	/* the .dat itself: its format texts, which libtracecmd drops */
 	const char	*path;
+	/* "pid tgid" lines, as the kernel's saved_tgids, or NULL */
+	const char	*tgids;
 };
 
 /* What the plugin reports. */

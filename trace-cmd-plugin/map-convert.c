@@ -184,6 +184,8 @@ static int map_record(struct tracecmd_input *h, struct tep_record *rec,
 		ret = map_event_write(ctx, buf, me, rec, &th);
 	if (ret < 0)
 		goto fail;
+	if (me->special && map_sched_restated(ctx, buf, rec))
+		return 0;
 	switch (me->special) {
 	case MAP_SPECIAL_NONE:
 		break;
@@ -191,7 +193,7 @@ static int map_record(struct tracecmd_input *h, struct tep_record *rec,
 		ret = map_marker_write(ctx, buf, me, rec, &th);
 		break;
 	case MAP_SPECIAL_COUNTER:
-		ret = map_counter_write(ctx, buf, me, rec);
+		ret = map_counter_write(ctx, buf, me, rec, &th);
 		break;
 	case MAP_SPECIAL_EVENTHEADER:
 		ret = map_eventheader_write(ctx, buf, me, rec, &th);
@@ -298,7 +300,8 @@ static void map_ctx_free(struct map_ctx *ctx)
 	}
 	free(ctx->bufs);
 	free(ctx->args);
-	free(ctx->named);
+	free(ctx->tasks);
+	free(ctx->cpus);
 	map_formats_free(ctx);
 	map_eventheader_free(ctx);
 	trace_seq_destroy(&ctx->seq);
@@ -359,6 +362,7 @@ int map_convert(struct tracecmd_input *handle, int fd,
 	ctx.s_in_weight = fxt_writer_str(ctx.w, "incoming_weight");
 	ctx.s_weight = fxt_writer_str(ctx.w, "weight");
 	ctx.s_waker = fxt_writer_str(ctx.w, TCFXT_ARG_WAKER);
+	ctx.s_inferred = fxt_writer_str(ctx.w, TCFXT_ARG_INFERRED);
 	/* the common fields are the same in every event of a file */
 	any = tep_get_first_event(ctx.bufs[0].tep);
 	if (any) {
@@ -380,6 +384,12 @@ int map_convert(struct tracecmd_input *handle, int fd,
 		map_progress_init(&ctx, &it.progress);
 	for (i = 0; i < ctx.nr_bufs; i++)
 		handles[i] = ctx.bufs[i].handle;
+	ret = map_tgid_read(&ctx, handles, ctx.nr_bufs);
+	if (ret < 0) {
+		map_set_error(&ctx, ret, "reading thread groups failed: %s",
+			      strerror(-ret));
+		goto out;
+	}
 	ret = tracecmd_iterate_events_multi(handles, ctx.nr_bufs, map_record,
 					    &it);
 	if (opts->progress) {

@@ -2,14 +2,25 @@
 /*
  * map-counter.c - events that sample a value become FXT counter events.
  *
- * Perfetto names a counter track "name:argument:id", so each event below
- * becomes counter <event> with one argument named after the value field
- * and the id taken from the field that tells the series apart (the CPU
- * for cpu_idle), on the kernel's pseudo-thread (0, 0).  cpu_frequency
- * follows the contract Perfetto's FXT import puts on its per-CPU
- * frequency tracks instead: category "power", arguments "cpu" and
- * "value" (kHz).
+ * Perfetto's FXT import makes one counter track per process, event name,
+ * argument and id ("name:argument:id", in the process of the event's
+ * thread; fuchsia_trace_parser.cc, kCounter), and a series of every
+ * numeric argument.  So each counter event here holds only the value, in
+ * the process the value describes:
+ *  - per-CPU values (cpu_frequency, cpu_idle, cpu_frequency_limits) are
+ *    one series per CPU, named for it ("cpufreq.cpu2"), in process 0
+ *    (the kernel's);
+ *  - kmem:rss_stat is the memory of one process: the current task's
+ *    (curr = 1) or the one whose mm_id was last seen current; a value
+ *    of an mm no event tied to a process is not drawn (the instant
+ *    keeps it).  One series per member, named as Perfetto names its own
+ *    ("mem.rss.file", ...), in bytes;
+ *  - pm_qos_update_target is one system-wide series.
+ * Values are signed as the kernel means them: cpu_idle's exit state is
+ * -1, not 4294967295.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <trace-cmd.h>
@@ -17,17 +28,37 @@
 #include "fxt-input.h"
 #include "map.h"
 
-static const struct {
+enum counter_owner {
+	COUNTER_CPU,		/* one series per CPU, the CPU in @id */
+	COUNTER_SYSTEM,		/* one series */
+	COUNTER_RSS,		/* kmem:rss_stat */
+};
+
+static const struct counter {
 	const char	*system, *name, *value, *id;
+	const char	*series;	/* the series' name (+ the CPU) */
+	const char	*arg;		/* the value's name */
+	enum counter_owner owner;
+	bool		s32;		/* a u32 field that means an int */
 } counters[] = {
-	{ "power", "cpu_frequency", "state", "cpu_id" },
-	{ "power", "cpu_idle", "state", "cpu_id" },
-	{ "power", "cpu_frequency_limits", "max_freq", "cpu_id" },
-	{ "power", "pm_qos_update_target", "curr_value", NULL },
-	{ "kmem", "rss_stat", "size", "member" },
+	{ "power", "cpu_frequency", "state", "cpu_id", "cpufreq.cpu",
+	  "kHz", COUNTER_CPU, false },
+	{ "power", "cpu_idle", "state", "cpu_id", "cpuidle.cpu",
+	  "state", COUNTER_CPU, true },
+	{ "power", "cpu_frequency_limits", "max_freq", "cpu_id",
+	  "cpufreq_max.cpu", "kHz", COUNTER_CPU, false },
+	{ "power", "pm_qos_update_target", "curr_value", NULL, "pm_qos",
+	  "value", COUNTER_SYSTEM, false },
+	{ "kmem", "rss_stat", "size", "member", NULL, "bytes", COUNTER_RSS,
+	  false },
 };
 
 #define NR_COUNTERS (sizeof(counters) / sizeof(counters[0]))
+
+/* Perfetto's names of the rss_stat members (MM_FILEPAGES, ...). */
+static const char *const rss_names[] = {
+	"mem.rss.file", "mem.rss.anon", "mem.swap", "mem.rss.shmem",
+};
 
 static int counter_index(struct tep_event *e)
 {
@@ -44,50 +75,106 @@ bool map_counter_classify(struct map_event *me)
 {
 	int i = counter_index(me->event);
 
-	return i >= 0 && tep_find_field(me->event, counters[i].value);
+	if (i < 0 || !tep_find_field(me->event, counters[i].value))
+		return false;
+	me->sf[0] = tep_find_field(me->event, counters[i].value);
+	me->sf[1] = counters[i].id ? tep_find_field(me->event,
+						    counters[i].id) : NULL;
+	me->sf[2] = tep_find_field(me->event, "mm_id");
+	me->sf[3] = tep_find_field(me->event, "curr");
+	return true;
+}
+
+/*
+ * The process an rss_stat value belongs to, in @thread: the current
+ * task's when curr says so (and its mm_id is remembered), else the
+ * process last seen with that mm_id.  False when none is known.
+ */
+static bool rss_owner(struct map_ctx *ctx, struct map_buffer *buf,
+		      struct map_event *me, struct tep_record *rec,
+		      const struct fxt_thread *cur, struct fxt_thread *thread)
+{
+	uint64_t mm = 0, curr = 0;
+	size_t i;
+
+	if (!map_field_u64(buf, rec, me->sf[2], &mm))
+		return false;
+	map_field_u64(buf, rec, me->sf[3], &curr);
+	if (curr && cur->pid > 0) {
+		*thread = *cur;
+		for (i = 0; i < ctx->nr_mms; i++)
+			if (ctx->mms[i].mm_id == mm)
+				break;
+		if (i == ctx->nr_mms) {
+			if (ctx->nr_mms == MAP_MM_SLOTS)
+				i = mm % MAP_MM_SLOTS;	/* forget one */
+			else
+				ctx->nr_mms++;
+		}
+		ctx->mms[i].mm_id = mm;
+		ctx->mms[i].tgid = cur->pid;
+		return true;
+	}
+	for (i = 0; i < ctx->nr_mms; i++)
+		if (ctx->mms[i].mm_id == mm)
+			return map_sched_thread(ctx, buf, ctx->mms[i].tgid,
+						thread) >= 0;
+	return false;
 }
 
 int map_counter_write(struct map_ctx *ctx, struct map_buffer *buf,
-		      struct map_event *me, struct tep_record *rec)
+		      struct map_event *me, struct tep_record *rec,
+		      const struct fxt_thread *thread)
 {
 	int i = counter_index(me->event);
-	struct tep_format_field *vf, *idf;
+	const struct counter *c;
+	struct tep_format_field *vf;
 	struct fxt_arg arg;
 	struct fxt_event ev = {
 		.type = FXT_EVENT_COUNTER,
 		.ts = rec->ts,
 		.category = fxt_writer_str(ctx->w, TCFXT_CAT_COUNTER),
-		.name = me->name,
 		.nargs = 1,
 		.args = &arg,
 	};
 	uint64_t v = 0, id = 0;
+	char name[64];
 
 	if (i < 0)
 		return 0;
-	vf = tep_find_field(me->event, counters[i].value);
-	idf = counters[i].id ? tep_find_field(me->event, counters[i].id) :
-			       NULL;
+	c = &counters[i];
+	vf = me->sf[0];
 	if (!map_field_u64(buf, rec, vf, &v))
 		return 0;
-	if (idf)
-		map_field_u64(buf, rec, idf, &id);
-	ev.id = id;
-	if (!strcmp(me->event->name, "cpu_frequency")) {
-		struct fxt_arg fa[2] = {
-			{ .type = FXT_ARG_UINT32,
-			  .name = fxt_writer_str(ctx->w, TCFXT_ARG_CPU), .u32 = id },
-			{ .type = FXT_ARG_UINT64,
-			  .name = fxt_writer_str(ctx->w, "value"), .u64 = v },
-		};
-
-		ev.category = fxt_writer_str(ctx->w, "power");
-		ev.nargs = 2;
-		ev.args = fa;
-		return fxt_write_event(ctx->w, &ev);
+	if (me->sf[1] && !map_field_u64(buf, rec, me->sf[1], &id))
+		return 0;
+	switch (c->owner) {
+	case COUNTER_CPU:
+		snprintf(name, sizeof(name), "%s%llu", c->series,
+			 (unsigned long long)id);
+		ev.name = fxt_writer_str(ctx->w, name);
+		break;
+	case COUNTER_SYSTEM:
+		ev.name = fxt_writer_str(ctx->w, c->series);
+		break;
+	case COUNTER_RSS:
+		if (id >= sizeof(rss_names) / sizeof(rss_names[0]) ||
+		    !rss_owner(ctx, buf, me, rec, thread, &ev.thread))
+			return 0;
+		ev.name = fxt_writer_str(ctx->w, rss_names[id]);
+		break;
 	}
-	arg.name = fxt_writer_str(ctx->w, counters[i].value);
-	if (vf->flags & TEP_FIELD_IS_SIGNED) {
+	/*
+	 * Perfetto takes only the process from a counter's thread; the tid
+	 * stays the instant's, which lets KernelShark's reader fold the
+	 * counter into it.
+	 */
+	ev.thread.tid = thread->tid;
+	arg.name = fxt_writer_str(ctx->w, c->arg);
+	if (c->s32 && vf->size == 4) {
+		arg.type = FXT_ARG_INT64;
+		arg.i64 = (int32_t)v;
+	} else if (vf->flags & TEP_FIELD_IS_SIGNED) {
 		int shift = 64 - 8 * (vf->size ? vf->size : 8);
 
 		arg.type = FXT_ARG_INT64;

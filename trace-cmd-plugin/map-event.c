@@ -14,9 +14,10 @@
  * FXT alone reproduces -R (hex or octal without a "0x" counts as such a
  * rendering: "1200000" cannot be read back as a number without it).
  * Bytes the record holds past its fields (an EventHeader payload after
- * its six header fields, struct padding, anything but the zero padding
- * to 4 bytes) follow as one last argument, TCFXT_ARG_TRAILING, in the same
- * "ARRAY[..]" text, so that fxt2dat restores the record whole.
+ * its six header fields; for kernel events only runs longer than an
+ * entry's alignment padding) follow as one last argument,
+ * TCFXT_ARG_TRAILING, in the same "ARRAY[..]" text, so that fxt2dat
+ * restores the record whole.
  * Arguments beyond the format's 15 go to "<name>.cont" events right
  * after, on the same thread and timestamp.
  */
@@ -34,6 +35,7 @@
 struct pf_item {
 	struct tep_format_field	*field;	/* NULL: literal or non-field arg */
 	bool			text;	/* rendered as text, not a number */
+	bool			ptr;	/* printed through %p */
 };
 
 static struct tep_print_arg *pf_strip_casts(struct tep_print_arg *arg)
@@ -65,6 +67,7 @@ static int pf_parse(struct tep_event *event, struct pf_item *items, int max)
 			return -1;
 		items[n].field = NULL;
 		items[n].text = false;
+		items[n].ptr = false;
 		if (*f != '%' || f[1] == '%') {
 			/* a literal run, "%%" included */
 			lit = f;
@@ -103,6 +106,7 @@ static int pf_parse(struct tep_event *event, struct pf_item *items, int max)
 		if (*f == 's' || (strchr("xXo", *f) && !has_0x))
 			items[n].text = true;
 		has_0x = false;
+		items[n].ptr = *f == 'p';
 		if (*f == 'p' && f[1] && strchr("FSfs", f[1])) {
 			items[n].text = true;
 			f++;
@@ -142,6 +146,7 @@ static void pf_mark_text(struct map_event *me)
 		do {
 			if (items[i].field == mf->field) {
 				mf->has_text = items[i].text;
+				mf->ptr_like = items[i].ptr;
 				pos = i + 1 < n ? i + 1 : -1;
 				break;
 			}
@@ -215,6 +220,7 @@ static struct map_event *map_event_new(struct map_ctx *ctx,
 	me->name = map_intern(ctx, event->name, NULL);
 	me->cont_name = map_intern(ctx, event->name, TCFXT_CONT_SUFFIX);
 	me->trailing_name = map_intern(ctx, TCFXT_ARG_TRAILING, NULL);
+	me->user_data = !strcmp(event->system, "user_events");
 	fields = tep_event_common_fields(event);
 	map_event_extent(me, fields);
 	free(fields);
@@ -254,6 +260,23 @@ static struct map_event *map_event_new(struct map_ctx *ctx,
 	}
 	free(fields);
 	pf_mark_text(me);
+	/*
+	 * Kernel addresses in unsigned long fields (call_site, ptr, what
+	 * the print format shows through %p) are pointers: as uint64 a
+	 * viewer shows them as huge or negative numbers.
+	 */
+	for (i = 0; i < me->nr_fields; i++) {
+		struct map_field *mf = &me->fields[i];
+		struct tep_format_field *f = mf->field;
+
+		if (mf->kind == MAP_FIELD_INT && f->size == 8 &&
+		    !(f->flags & TEP_FIELD_IS_SIGNED) &&
+		    (mf->ptr_like || !strcmp(f->name, "call_site") ||
+		     !strcmp(f->name, "ptr"))) {
+			mf->kind = MAP_FIELD_POINTER;
+			mf->arg_type = FXT_ARG_POINTER;
+		}
+	}
 	for (i = 0; i < me->nr_fields; i++)
 		if (me->fields[i].has_text)
 			me->fields[i].text_name =
@@ -432,6 +455,14 @@ static unsigned int map_trailing(struct map_event *me, struct tep_record *rec,
 			end = off + len;
 	}
 	if (end >= size)
+		return 0;
+	/*
+	 * Fewer than 8 bytes past the fields of a kernel event are the
+	 * alignment padding of its entry (whatever the ring buffer held
+	 * there): no meaning, not carried.  user_events carry what the
+	 * writer put past the declared fields (EventHeader payloads).
+	 */
+	if (size - end < 8 && !me->user_data)
 		return 0;
 	if (size <= ((end + 3) & ~3u)) {
 		for (i = end; i < size && !p[i]; i++)

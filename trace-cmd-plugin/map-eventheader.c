@@ -48,6 +48,11 @@ struct map_eh_buf {
 	size_t	len, cap;
 };
 
+struct map_eh_act {
+	uint64_t		id;
+	char			*name;		/* "Provider:Event"; NULL: free */
+};
+
 struct map_eh {
 	struct eh_decoder	*dec;
 	struct fxt_arg		*args;
@@ -66,6 +71,10 @@ struct map_eh {
 	bool			json_obj[EH_MAX_DEPTH * 2 + 4];
 	bool			json_first[EH_MAX_DEPTH * 2 + 4];
 	bool			oom;
+	/* activity id -> the name its start had (an open-addressed table) */
+	struct map_eh_act	*acts;
+	size_t			nr_acts, cap_acts;
+	char			cont[512];	/* begin name + ".cont" */
 };
 
 static int buf_room(struct map_eh *m, struct map_eh_buf *b, size_t more)
@@ -521,6 +530,55 @@ static void item_add(struct map_eh *m, const struct eh_item *it)
 	}
 }
 
+static struct map_eh_act *act_slot(struct map_eh_act *t, size_t cap,
+				   uint64_t id)
+{
+	size_t i = (id ^ id >> 29) & (cap - 1);
+
+	while (t[i].name && t[i].id != id)
+		i = (i + 1) & (cap - 1);
+	return &t[i];
+}
+
+/* Remember the name activity @id started with; -ENOMEM on failure. */
+static int act_begin(struct map_eh *m, uint64_t id, const char *name,
+		     size_t len)
+{
+	struct map_eh_act *a;
+	size_t i;
+
+	if ((m->nr_acts + 1) * 4 > m->cap_acts * 3) {
+		size_t cap = m->cap_acts ? m->cap_acts * 2 : 256;
+		struct map_eh_act *t = calloc(cap, sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		for (i = 0; i < m->cap_acts; i++)
+			if (m->acts[i].name)
+				*act_slot(t, cap, m->acts[i].id) = m->acts[i];
+		free(m->acts);
+		m->acts = t;
+		m->cap_acts = cap;
+	}
+	a = act_slot(m->acts, m->cap_acts, id);
+	if (!a->name)
+		m->nr_acts++;
+	free(a->name);
+	a->id = id;
+	a->name = strndup(name, len);
+	if (!a->name) {
+		m->nr_acts--;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The name activity @id started with, or NULL. */
+static const char *act_name(struct map_eh *m, uint64_t id)
+{
+	return m->cap_acts ? act_slot(m->acts, m->cap_acts, id)->name : NULL;
+}
+
 /* Upper bound of the bytes @a takes in a record, strings inline. */
 static size_t arg_size(const struct fxt_arg *a)
 {
@@ -606,10 +664,14 @@ static struct map_eh *map_eh_get(struct map_ctx *ctx)
 void map_eventheader_free(struct map_ctx *ctx)
 {
 	struct map_eh *m = ctx->eh;
+	size_t i;
 
 	if (!m)
 		return;
 	eh_decoder_free(m->dec);
+	for (i = 0; i < m->cap_acts; i++)
+		free(m->acts[i].name);
+	free(m->acts);
 	free(m->args);
 	free(m->name_off);
 	free(m->str_off);
@@ -712,6 +774,40 @@ int map_eventheader_write(struct map_ctx *ctx, struct map_buffer *buf,
 			  FXT_EVENT_ASYNC_BEGIN :
 			  info->opcode == EH_OPCODE_ACTIVITY_STOP ?
 			  FXT_EVENT_ASYNC_END : FXT_EVENT_ASYNC_INSTANT;
+	}
+	if (ev.type == FXT_EVENT_ASYNC_BEGIN &&
+	    act_begin(m, ev.id, ev.name.ptr, ev.name.len) < 0)
+		return -ENOMEM;
+	if (ev.type == FXT_EVENT_ASYNC_END) {
+		const char *begin = act_name(m, ev.id);
+
+		/*
+		 * Perfetto ends an async slice only by an end of the same id
+		 * and name: a stop event named otherwise than its start
+		 * ends it under the start's name, and keeps its own in an
+		 * "event" argument.
+		 */
+		if (begin && (strlen(begin) != ev.name.len ||
+			      memcmp(begin, ev.name.ptr, ev.name.len))) {
+			/* the text buffer may move: copy the name first */
+			snprintf(m->cont, sizeof(m->cont), "%.*s",
+				 (int)ev.name.len, ev.name.ptr);
+			arg_text(m, "event", 5, m->cont, strlen(m->cont));
+			if (m->oom)
+				return -ENOMEM;
+			for (i = 0; i < m->nargs; i++) {
+				m->args[i].name.ptr = m->text.p +
+						      m->name_off[i];
+				if (m->args[i].type == FXT_ARG_STRING)
+					m->args[i].str.ptr = m->text.p +
+							     m->str_off[i];
+			}
+			ev.category = fxt_str_make(m->text.p, cat_len);
+			ev.name = fxt_writer_str(ctx->w, begin);
+			snprintf(m->cont, sizeof(m->cont), "%s%s", begin,
+				 TCFXT_CONT_SUFFIX);
+			cont_name = fxt_writer_str(ctx->w, m->cont);
+		}
 	}
 	ret = map_eh_emit(ctx, m, &ev, cont_name);
 	if (ret < 0 || !info->activity_id ||

@@ -151,6 +151,9 @@ static int fmts_write_text(struct map_ctx *ctx, uint64_t ts, const char *name,
 	size_t off = 0, n;
 	int ret;
 
+	ret = map_meta_thread(ctx, &ev.thread);
+	if (ret < 0)
+		return ret;
 	snprintf(cont, sizeof(cont), "%s%s", name, TCFXT_CONT_SUFFIX);
 	do {
 		n = len - off > FMT_CHUNK ? FMT_CHUNK : len - off;

@@ -6,10 +6,10 @@
  * log records yet, which is one reason the instant event of the same
  * write is kept too.  Writes that follow the atrace convention become
  * what Perfetto's systrace import makes of them:
- *   B|pid|name          duration begin on (pid, writer's tid)
+ *   B|pid|name          duration begin on the writer's thread
  *   E|pid  or  E        duration end
  *   C|pid|name|value    counter "name" of process pid, argument "value"
- *   S|pid|name|cookie   async begin, correlation id cookie
+ *   S|pid|name|cookie   async begin, id (writer's tgid << 32 | cookie)
  *   F|pid|name|cookie   async end
  * in category "atrace".
  */
@@ -102,8 +102,12 @@ static int atrace_write(struct map_ctx *ctx, struct tep_record *rec,
 	uint64_t v;
 	char buf[64], *end;
 
-	if (at->pid)
-		ev.thread.pid = at->pid;
+	/*
+	 * The thread stays the writer's (tgid, tid), as every other record
+	 * of that thread has it: the pid field already told map-tgid.c
+	 * the writer's group, and a pid that disagrees with what the
+	 * kernel said must not make Perfetto a second thread of the tid.
+	 */
 	switch (at->kind) {
 	case 'B':
 		ev.type = FXT_EVENT_DURATION_BEGIN;
@@ -135,7 +139,11 @@ static int atrace_write(struct map_ctx *ctx, struct tep_record *rec,
 			return 0;
 		ev.type = at->kind == 'S' ? FXT_EVENT_ASYNC_BEGIN :
 					    FXT_EVENT_ASYNC_END;
-		ev.id = v;
+		/*
+		 * Cookies are the writing process's own; Perfetto keys FXT
+		 * async slices by id alone, so the id is (tgid, cookie).
+		 */
+		ev.id = (uint64_t)(uint32_t)writer->pid << 32 | (uint32_t)v;
 		break;
 	}
 	return fxt_write_event(ctx->w, &ev);

@@ -44,6 +44,35 @@ static void opt_u64(struct map_ctx *ctx, struct fxt_arg *a, unsigned int *n,
 	(*n)++;
 }
 
+/*
+ * The thread of the metadata instants, announced on first use: a process
+ * and a thread object of their own (tcfxt.h says why).
+ */
+int map_meta_thread(struct map_ctx *ctx, struct fxt_thread *thread)
+{
+	struct fxt_arg args[2] = {
+		{ .type = FXT_ARG_STRING, .name = fxt_writer_str(ctx->w,
+								 "source"),
+		  .str = fxt_writer_str(ctx->w, TCFXT_CAT) },
+		{ .type = FXT_ARG_KOID, .name = fxt_writer_str(ctx->w,
+							       "process"),
+		  .koid = TCFXT_META_KOID },
+	};
+	struct fxt_str name = fxt_writer_str(ctx->w, TCFXT_CAT);
+	int ret;
+
+	thread->pid = thread->tid = TCFXT_META_KOID;
+	if (ctx->meta_named)
+		return 0;
+	ret = fxt_write_kernel_object(ctx->w, TCFXT_META_KOID,
+				      FXT_OBJ_PROCESS, name, args, 1);
+	if (ret >= 0)
+		ret = fxt_write_kernel_object(ctx->w, TCFXT_META_KOID,
+					      FXT_OBJ_THREAD, name, args, 2);
+	ctx->meta_named = ret >= 0;
+	return ret;
+}
+
 int map_options_write(struct map_ctx *ctx, struct map_buffer *buf,
 		      uint64_t first_ts)
 {
@@ -51,17 +80,18 @@ int map_options_write(struct map_ctx *ctx, struct map_buffer *buf,
 	struct fxt_arg a[FXT_MAX_ARGS];
 	const char *cname = NULL, *cver = NULL;
 	unsigned int n = 0;
-	struct fxt_thread kernel = { 0, 0 };
 	struct fxt_event ev = {
 		.type = FXT_EVENT_INSTANT,
 		.ts = first_ts,
-		.thread = kernel,
 		.category = fxt_writer_str(ctx->w, TCFXT_CAT),
 		.name = fxt_writer_str(ctx->w, TCFXT_FILE_INFO),
 		.args = a,
 	};
 	int ret;
 
+	ret = map_meta_thread(ctx, &ev.thread);
+	if (ret < 0)
+		return ret;
 	opt_str(ctx, a, &n, "buffer", buf->name);
 	opt_str(ctx, a, &n, TCFXT_INFO_UNAME, tracecmd_get_uname(h));
 	opt_str(ctx, a, &n, TCFXT_INFO_VERSION, tracecmd_get_version(h));

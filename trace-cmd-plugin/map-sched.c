@@ -6,13 +6,21 @@
  * record: 16-bit CPU, weights as arguments, INT32_MIN weight for pid 0 so
  * that the idle task reads as idle) and sched_waking / sched_wakeup_new
  * (sched_wakeup when the trace has no sched_waking) become thread wakeup
- * records.  Task names become kernel object records: a process and a
- * thread object per pid, named from the file's saved cmdlines, before
- * the pid's first record.  Names that only events reveal (a comm field of
- * a pid the cmdlines do not know, task_rename) are announced too, with a
- * "source" = "event" argument, because trace-cmd's report columns keep
- * using the cmdlines' name.  These records come next to the instant event
- * of the same ftrace event, which keeps every field.
+ * records.  Task names become kernel object records: a thread object
+ * per pid in its thread group's process (map-tgid.c), and the process
+ * object named after the group's leader, named from the file's saved
+ * cmdlines, before the pid's first record.  Names that only events reveal
+ * (a comm field of a pid the cmdlines do not know, task_rename) are
+ * announced too, with a "source" = "event" argument, because trace-cmd's
+ * report columns keep using the cmdlines' name.  These records come next
+ * to the instant event of the same ftrace event, which keeps every field.
+ *
+ * Perfetto closes a thread's CPU row only when that thread switches out
+ * (fuchsia_trace_parser.cc, SwitchFrom/SwitchTo), so the switches are
+ * kept consistent whatever the recording lost: one thread per CPU, one
+ * CPU per thread, a switch-out inferred where one is missing.  And one
+ * kernel event that two buffers recorded derives its records once
+ * (map_sched_restated()).
  */
 #include <errno.h>
 #include <limits.h>
@@ -74,73 +82,110 @@ void map_sched_classify(struct map_event *me)
 			me->special = MAP_SPECIAL_TASK_NAME;
 }
 
-/* Bit per pid: named from cmdlines (1) or from an event (2). */
-static int map_named_grow(struct map_ctx *ctx, int pid)
+/*
+ * The conversion's record of @pid, growing the table as needed; NULL
+ * for a negative pid or when out of memory.
+ */
+struct map_task *map_task_get(struct map_ctx *ctx, int pid)
 {
-	int n;
-	uint8_t *p;
+	struct map_task *t;
+	int n, i;
 
-	if (pid < ctx->nr_named)
-		return 0;
+	if (pid < 0)
+		return NULL;
+	if (pid < ctx->nr_tasks)
+		return &ctx->tasks[pid];
 	n = pid + 4096;
-	p = realloc(ctx->named, n);
-	if (!p)
-		return -ENOMEM;
-	memset(p + ctx->nr_named, 0, n - ctx->nr_named);
-	ctx->named = p;
-	ctx->nr_named = n;
-	return 0;
+	t = realloc(ctx->tasks, n * sizeof(*t));
+	if (!t)
+		return NULL;
+	for (i = ctx->nr_tasks; i < n; i++)
+		t[i] = (struct map_task){ .cpu = -1 };
+	ctx->tasks = t;
+	ctx->nr_tasks = n;
+	return &t[pid];
 }
 
-static int map_announce(struct map_ctx *ctx, int pid, const char *name,
-			size_t len, bool from_event)
+/* The thread group of @pid: what the recording said, else its own. */
+static int map_tgid(struct map_ctx *ctx, int pid)
+{
+	struct map_task *t = pid < ctx->nr_tasks ? &ctx->tasks[pid] : NULL;
+
+	return t && t->tgid > 0 ? t->tgid : pid;
+}
+
+static const char *map_comm(struct map_buffer *buf, int pid)
+{
+	const char *comm = pid ? tep_data_comm_from_pid(buf->tep, pid) :
+				 "swapper";
+
+	return comm && strcmp(comm, "<...>") ? comm : NULL;
+}
+
+/*
+ * A thread object (koid = pid, "process" = its tgid) named @name, and
+ * the first time a thread group meets its process object, named after
+ * the group leader (the name the leader's pid has, else this one).
+ */
+static int map_announce(struct map_ctx *ctx, struct map_buffer *buf,
+			int pid, const char *name, size_t len, bool from_event)
 {
 	struct fxt_arg args[2];
 	unsigned int n = 0;
+	int tgid = map_tgid(ctx, pid);
+	struct map_task *leader = map_task_get(ctx, tgid);
 	int ret;
 
+	if (!leader)
+		return -ENOMEM;
 	if (from_event) {
 		args[n].type = FXT_ARG_STRING;
 		args[n].name = fxt_writer_str(ctx->w, "source");
 		args[n++].str = fxt_writer_str(ctx->w, "event");
 	}
-	ret = fxt_write_kernel_object(ctx->w, pid, FXT_OBJ_PROCESS,
-				      fxt_str_make(name, len), args, n);
-	if (ret < 0)
-		return ret;
+	if (tgid == pid || !leader->proc_named) {
+		const char *lname = tgid == pid ? NULL : map_comm(buf, tgid);
+
+		ret = fxt_write_kernel_object(ctx->w, tgid, FXT_OBJ_PROCESS,
+					      lname ? fxt_str_make(lname,
+							strlen(lname)) :
+					      fxt_str_make(name, len), args, n);
+		if (ret < 0)
+			return ret;
+		leader->proc_named = tgid == pid || lname;
+	}
 	args[n].type = FXT_ARG_KOID;
 	args[n].name = fxt_writer_str(ctx->w, "process");
-	args[n++].koid = pid;
+	args[n++].koid = tgid;
 	return fxt_write_kernel_object(ctx->w, pid, FXT_OBJ_THREAD,
 				       fxt_str_make(name, len), args, n);
 }
 
 /*
- * The FXT thread of @pid, announcing its name first if this is the
- * first time the conversion meets it.  The process koid is the pid:
- * ftrace records carry no tgid.
+ * The FXT thread of @pid, (tgid, pid), announcing its name first if this
+ * is the first time the conversion meets it.
  */
 int map_sched_thread(struct map_ctx *ctx, struct map_buffer *buf,
 		     int pid, struct fxt_thread *thread)
 {
+	struct map_task *t;
 	const char *comm;
-	int ret;
 
-	thread->pid = pid;
+	thread->pid = pid < 0 ? pid : map_tgid(ctx, pid);
 	thread->tid = pid;
 	if (pid < 0)
 		return 0;
-	if (pid < ctx->nr_named && ctx->named[pid])
+	if (pid < ctx->nr_tasks && ctx->tasks[pid].named)
 		return 0;
-	ret = map_named_grow(ctx, pid);
-	if (ret < 0)
-		return ret;
-	ctx->named[pid] = 1;
-	comm = pid ? tep_data_comm_from_pid(buf->tep, pid) : "swapper";
-	if (!comm || !strcmp(comm, "<...>"))
+	t = map_task_get(ctx, pid);
+	if (!t)
+		return -ENOMEM;
+	t->named = 1;
+	comm = map_comm(buf, pid);
+	if (!comm)
 		return 0;
-	ctx->named[pid] = 3;
-	return map_announce(ctx, pid, comm, strlen(comm), false);
+	t->named = 3;
+	return map_announce(ctx, buf, pid, comm, strlen(comm), false);
 }
 
 /* A name an event reveals, for a pid nothing named yet. */
@@ -162,13 +207,13 @@ static int map_event_name(struct map_ctx *ctx, struct map_buffer *buf,
 	ret = map_sched_thread(ctx, buf, pid, &th);
 	if (ret < 0)
 		return ret;
-	if (!rename && (ctx->named[pid] & 2))
+	if (!rename && (ctx->tasks[pid].named & 2))
 		return 0;
 	len = map_field_str(rec, cf, &comm);
 	if (len <= 0)
 		return 0;
-	ctx->named[pid] |= 2;
-	return map_announce(ctx, pid, comm, len, true);
+	ctx->tasks[pid].named |= 2;
+	return map_announce(ctx, buf, pid, comm, len, true);
 }
 
 static unsigned int map_task_state(uint64_t state)
@@ -181,7 +226,9 @@ static unsigned int map_task_state(uint64_t state)
 	 */
 	if (!(state & 0xff))
 		return FXT_THREAD_NEW;
-	if (state & (0x10 | 0x20))
+	if (state & 0x20)		/* EXIT_ZOMBIE: Perfetto's Z */
+		return FXT_THREAD_DYING;
+	if (state & 0x10)		/* EXIT_DEAD: X */
 		return FXT_THREAD_DEAD;
 	if (state & (0x04 | 0x08))
 		return FXT_THREAD_SUSPENDED;
@@ -193,10 +240,123 @@ static int32_t map_weight(uint64_t pid, uint64_t prio)
 	return pid ? (int32_t)prio : INT32_MIN;
 }
 
+static struct map_cpu *map_cpu_get(struct map_ctx *ctx, unsigned int cpu)
+{
+	struct map_cpu *c;
+	int n, i;
+
+	if (cpu >= 65536)
+		return NULL;
+	if ((int)cpu < ctx->nr_cpus)
+		return &ctx->cpus[cpu];
+	n = cpu + 8;
+	c = realloc(ctx->cpus, n * sizeof(*c));
+	if (!c)
+		return NULL;
+	for (i = ctx->nr_cpus; i < n; i++)
+		c[i] = (struct map_cpu){ .cur = -1 };
+	ctx->cpus = c;
+	ctx->nr_cpus = n;
+	return &c[cpu];
+}
+
+/* FNV-1a 64 of a record's bytes: equal records of two buffers. */
+static uint64_t map_rec_hash(const struct tep_record *rec)
+{
+	const unsigned char *p = rec->data;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	int i;
+
+	for (i = 0; i < rec->size; i++)
+		h = (h ^ p[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+/*
+ * How far apart two buffers' copies of one event may be: the kernel
+ * writes them one after the other from the same tracepoint call, each
+ * with its own clock read.
+ */
+#define MAP_DUP_WINDOW_NS	100000
+
+/*
+ * Whether @rec restates a record another buffer gave shortly before on
+ * the same CPU, byte for byte: the kernel wrote one event into two ring
+ * buffers (both recording sched_switch, say).  Its instant stays in each
+ * buffer's provider, but what the mapping derives from the event
+ * (scheduling, names, logs, slices, counters) is written once.  A copy
+ * matches one record only, so events that really repeat stay.
+ */
+bool map_sched_restated(struct map_ctx *ctx, struct map_buffer *buf,
+			struct tep_record *rec)
+{
+	struct map_cpu *c;
+	struct map_dup *d;
+	uint64_t h;
+	unsigned int i;
+
+	if (ctx->nr_bufs < 2)
+		return false;
+	c = map_cpu_get(ctx, rec->cpu);
+	if (!c)
+		return false;
+	h = map_rec_hash(rec);
+	for (i = 0; i < MAP_DUP_SLOTS; i++) {
+		d = &c->dup[i];
+		if (!d->buf || d->hash != h || d->buf == buf ||
+		    rec->ts - d->ts > MAP_DUP_WINDOW_NS)
+			continue;
+		d->buf = NULL;
+		return true;
+	}
+	d = &c->dup[c->next];
+	c->next = (c->next + 1) % MAP_DUP_SLOTS;
+	*d = (struct map_dup){ .ts = rec->ts, .hash = h, .buf = buf };
+	return false;
+}
+
+/*
+ * A context switch the recording lost (dropped events, a switch before
+ * the first page): @tid leaves @cpu at @ts, state unknown ("new", shown
+ * as Runnable), idle comes in.  Perfetto closes a thread's CPU row only
+ * when the thread switches out, so without it the row stays open for the
+ * rest of the trace under every later one.  TCFXT_ARG_INFERRED tells it
+ * from the recording's own switches.
+ */
+static int map_switch_out(struct map_ctx *ctx, uint64_t ts, unsigned int cpu,
+			  int tid)
+{
+	struct fxt_arg args[3] = {
+		{ .type = FXT_ARG_INT32, .name = ctx->s_out_weight, .i32 = 0 },
+		{ .type = FXT_ARG_INT32, .name = ctx->s_in_weight,
+		  .i32 = INT32_MIN },
+		{ .type = FXT_ARG_BOOL, .name = ctx->s_inferred, .b = true },
+	};
+	struct fxt_sched_switch cs = {
+		.ts = ts,
+		.cpu = cpu,
+		.out_state = FXT_THREAD_NEW,
+		.out_tid = tid,
+		.in_tid = 0,
+		.nargs = 3,
+		.args = args,
+	};
+	struct map_task *t = map_task_get(ctx, tid);
+	struct map_cpu *c = map_cpu_get(ctx, cpu);
+
+	if (t && t->cpu == (int32_t)cpu)
+		t->cpu = -1;
+	if (c && c->cur == tid)
+		c->cur = -1;
+	return fxt_write_sched_switch(ctx->w, &cs);
+}
+
 static int map_switch(struct map_ctx *ctx, struct map_buffer *buf,
 		      struct map_event *me, struct tep_record *rec)
 {
 	uint64_t prev = 0, next = 0, pprio = 0, nprio = 0, state = 0;
+	struct map_task *pt, *nt;
+	struct map_cpu *c;
 	struct fxt_thread th;
 	struct fxt_arg args[2];
 	struct fxt_sched_switch cs;
@@ -205,7 +365,8 @@ static int map_switch(struct map_ctx *ctx, struct map_buffer *buf,
 	struct tep_event *e = me->event;
 
 	if (!map_field_u64(buf, rec, me->sf[0], &prev) ||
-	    !map_field_u64(buf, rec, me->sf[1], &next))
+	    !map_field_u64(buf, rec, me->sf[1], &next) ||
+	    prev > INT_MAX || next > INT_MAX)
 		return 0;
 	map_field_u64(buf, rec, me->sf[2], &pprio);
 	map_field_u64(buf, rec, me->sf[3], &nprio);
@@ -218,6 +379,37 @@ static int map_switch(struct map_ctx *ctx, struct map_buffer *buf,
 		ret = map_sched_thread(ctx, buf, (int)next, &th);
 	if (ret < 0)
 		return ret;
+	c = map_cpu_get(ctx, rec->cpu);
+	pt = map_task_get(ctx, prev);
+	nt = map_task_get(ctx, next);
+	if (!c || !pt || !nt)
+		return -ENOMEM;
+	/*
+	 * One thread per CPU and one CPU per thread, whatever was lost:
+	 * close the thread this CPU ran if it is not the one leaving, the
+	 * leaving one's row on another CPU is closed by this switch, and
+	 * the incoming one leaves the CPU it still held.
+	 */
+	if (c->cur > 0 && c->cur != (int32_t)prev) {
+		ret = map_switch_out(ctx, rec->ts, rec->cpu, c->cur);
+		if (ret < 0)
+			return ret;
+	}
+	if (prev && pt->cpu >= 0 && pt->cpu != (int32_t)rec->cpu) {
+		struct map_cpu *o = map_cpu_get(ctx, pt->cpu);
+
+		if (o && o->cur == (int32_t)prev)
+			o->cur = -1;
+	}
+	if (next && nt->cpu >= 0 && nt->cpu != (int32_t)rec->cpu) {
+		ret = map_switch_out(ctx, rec->ts, nt->cpu, next);
+		if (ret < 0)
+			return ret;
+	}
+	pt->cpu = -1;
+	c->cur = next;
+	if (next)
+		nt->cpu = rec->cpu;
 	args[0].type = FXT_ARG_INT32;
 	args[0].name = ctx->s_out_weight;
 	args[0].i32 = map_weight(prev, (int32_t)pprio);

@@ -2,7 +2,8 @@
 /*
  * map.h - the ftrace-to-FXT mapping inside trace-fxt-input.so.
  *
- * map-convert.c drives the conversion (buffers, options, iteration);
+ * map-convert.c drives the conversion (buffers, options, iteration;
+ * map-tgid.c first settles every thread's group);
  * map-event.c turns any ftrace event into an instant event with one typed
  * argument per field; map-sched.c, map-marker.c and map-counter.c add the
  * records that Perfetto draws (context switches, wakeups, task names,
@@ -38,6 +39,7 @@ struct map_field {
 	enum map_field_kind	kind;
 	unsigned int		arg_type;	/* enum fxt_arg_type */
 	bool			has_text;	/* -R prints it by print fmt */
+	bool			ptr_like;	/* the print format shows a %p */
 	bool			sym_field;	/* may point at a kernel symbol */
 	bool			printk_field;	/* may point at a printk string */
 };
@@ -53,6 +55,7 @@ struct map_event {
 	unsigned int		nr_fields;
 	struct map_field	*fields;
 	bool			keep;		/* passes the event filter */
+	bool			user_data;	/* user_events: bytes past fields */
 	int			special;	/* enum map_special */
 	struct tep_format_field	*sf[5];		/* fields the special uses */
 	/* map-formats.c: which fields it looks at, decided on first use */
@@ -85,6 +88,39 @@ struct map_buffer {
 struct map_formats;
 struct map_eh;
 
+/* map-sched.c: what the conversion knows of one pid. */
+struct map_task {
+	uint8_t			named;	/* 1 seen, 2 named by an event, 3 cmdlines */
+	int32_t			cpu;	/* CPU it was last switched in on, or -1 */
+	int32_t			tgid;	/* its thread group, 0 unknown */
+	uint8_t			tgid_rank;	/* how sure (map-tgid.c) */
+	bool			proc_named;	/* its process object written */
+};
+
+/*
+ * Per CPU: the running thread, and the recent records of events that
+ * derive records, to tell one kernel event recorded in two buffers.
+ */
+#define MAP_DUP_SLOTS	32
+struct map_dup {
+	uint64_t		ts;
+	uint64_t		hash;
+	struct map_buffer	*buf;	/* NULL: slot free or matched */
+};
+
+struct map_cpu {
+	int32_t			cur;	/* switched in last, -1 unknown */
+	unsigned int		next;	/* slot to reuse */
+	struct map_dup		dup[MAP_DUP_SLOTS];
+};
+
+/* map-counter.c: which process an mm (rss_stat's mm_id) belongs to. */
+#define MAP_MM_SLOTS	1024
+struct map_mm {
+	uint64_t		mm_id;
+	int32_t			tgid;
+};
+
 /* The conversion as a whole. */
 struct map_ctx {
 	struct fxt_writer	*w;
@@ -93,9 +129,14 @@ struct map_ctx {
 	int			nr_bufs;
 	struct map_buffer	*cur;		/* provider now current */
 	struct tracecmd_input	*top;
-	uint8_t			*named;		/* by pid: 1 seen, 2 named */
-	int			nr_named;
+	struct map_task		*tasks;		/* by pid, grows */
+	int			nr_tasks;
+	struct map_cpu		*cpus;		/* by CPU, grows */
+	int			nr_cpus;
 	bool			seen_waking;
+	bool			meta_named;	/* map_meta_thread() */
+	struct map_mm		mms[MAP_MM_SLOTS];
+	size_t			nr_mms;
 	struct tep_format_field	*common_type;
 	struct tep_format_field	*common_pid;
 	struct tep_format_field	*common_flags;
@@ -110,6 +151,7 @@ struct map_ctx {
 	struct fxt_str		s_flags;
 	struct fxt_str		s_preempt;
 	struct fxt_str		s_out_weight, s_in_weight, s_weight, s_waker;
+	struct fxt_str		s_inferred;
 	uint64_t		records_in;
 	uint64_t		events_out;
 	int			err;
@@ -172,10 +214,17 @@ int map_field_str(struct tep_record *rec, struct tep_format_field *f,
 
 /* map-sched.c */
 void map_sched_classify(struct map_event *me);
+bool map_sched_restated(struct map_ctx *ctx, struct map_buffer *buf,
+			struct tep_record *rec);
+struct map_task *map_task_get(struct map_ctx *ctx, int pid);
 int map_sched_thread(struct map_ctx *ctx, struct map_buffer *buf,
 		     int pid, struct fxt_thread *thread);
 int map_sched_write(struct map_ctx *ctx, struct map_buffer *buf,
 		    struct map_event *me, struct tep_record *rec);
+
+/* map-tgid.c: thread groups, settled before the conversion writes */
+int map_tgid_read(struct map_ctx *ctx, struct tracecmd_input **handles,
+		  int nr);
 
 /* map-marker.c */
 int map_marker_write(struct map_ctx *ctx, struct map_buffer *buf,
@@ -192,7 +241,8 @@ void map_eventheader_free(struct map_ctx *ctx);
 /* map-counter.c */
 bool map_counter_classify(struct map_event *me);
 int map_counter_write(struct map_ctx *ctx, struct map_buffer *buf,
-		      struct map_event *me, struct tep_record *rec);
+		      struct map_event *me, struct tep_record *rec,
+		      const struct fxt_thread *thread);
 
 /* map-formats.c: formats, headers, symbols for rebuilding the .dat */
 int map_formats_start(struct map_ctx *ctx, uint64_t ts);
@@ -201,6 +251,7 @@ int map_formats_event(struct map_ctx *ctx, struct map_buffer *buf,
 void map_formats_free(struct map_ctx *ctx);
 
 /* map-options.c */
+int map_meta_thread(struct map_ctx *ctx, struct fxt_thread *thread);
 int map_options_write(struct map_ctx *ctx, struct map_buffer *buf,
 		      uint64_t first_ts);
 

@@ -26,8 +26,9 @@ order and UUID[0] last (the first).
 
 activities: DUMP.json is the conversion of that file.  Every start must be
 an async begin and every stop an async end whose id is FNV-1a 64 of the
-UUID's bytes, begin before end; each start begins a flow of its id and the
-children's starts step the parent's flow.
+UUID's bytes, begin before end, the end named as its begin (the stop's
+own name in an "event" argument when it differs); each start begins a
+flow of its id and the children's starts step the parent's flow.
 
 Prints what differs (at most 10 lines) and a summary; exits 1 on any
 difference.
@@ -297,9 +298,13 @@ def cmd_activities(dump_path, ids):
         problems.append(f'async end ids {[r["id"] for r in ends]}')
     for b in begins:
         e = [r for r in ends if r['id'] == b['id']]
-        # every stop is made from the parent's event
+        # the end carries the begin's name (Perfetto matches by name);
+        # every stop is made from the parent's event, whose own name the
+        # end keeps in "event" when it differs
+        own = dict((a['name'], a['value']) for a in e[0]['args']) \
+            .get('event', e[0]['name']) if len(e) == 1 else None
         if len(e) != 1 or e[0]['ts'] <= b['ts'] or \
-                e[0]['name'] != begins[0]['name']:
+                e[0]['name'] != b['name'] or own != begins[0]['name']:
             problems.append(f'no single later end for begin {b["id"]}')
     act = {r['id']: dict((a['name'], a['value']) for a in r['args'])
            .get('activity') for r in begins}

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# What Perfetto shows of converted recordings, by the model of its FXT
+# import (perfetto-model.py, written from Perfetto's source): every
+# samples/*.dat (and ../shared/samples' recordings when present), a
+# multi-threaded fixture (threads-dat-gen.c), the EventHeader activity
+# fixture, and a recording converted with --tgids.
+# For each, the model's tables must hold:
+#  - sched: no row left open but a CPU's last, no two rows of a CPU
+#    overlapping; thread_state rows of a thread in sequence;
+#  - one thread per tid, every thread and process named, every thread
+#    in the process its tgid says (task_newtask, exec, atrace markers,
+#    the --tgids file: what trace-cmd report -R shows of the source);
+#  - as many Z and X states as the source's sched_switch prev_state;
+#  - no counter series of a CPU number, per-task counters not in pid 0;
+#  - every async begin ended;
+#  - no converter metadata on any thread's track (lost events aside:
+#    they happened on a CPU, and are shown on thread 0's), no padding
+#    bytes as arguments (user_events keep their payload's bytes).
+. "$(dirname "$0")/lib.sh"
+export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
+MODEL=$TOP/tests/e2e/perfetto-model.py
+EHFXT=$TOP/tests/e2e/eventheader-fxt.py
+N_CHECKS=12	# lines perfetto-model.py check prints with a full EXPECT
+
+files=("$SAMPLES"/*.dat)
+for f in sched-irq-timer.dat two-buffers.dat sched-irq-timer.v6.dat; do
+	[ -e "$SAMPLES/$f" ] && continue
+	if shared_sample "$f" $((N_CHECKS + 1)); then files+=("$SHARED"); fi
+done
+e2e_plan $(((${#files[@]} + 3) * (N_CHECKS + 1) + 6))
+
+# model NAME DAT [--tgids FILE]: convert, read the source's truths with
+# trace-cmd, and turn each of the model's findings into a check.
+model() {
+	local n=$1 dat=$2 tg=
+	shift 2
+	[ "$1" = --tgids ] && tg=$2
+	if ! "$TRACE_FXT" convert -q "$dat" -o "$TMP/$n.fxt" "$@"; then
+		not_ok "$n: trace-fxt convert"
+		return
+	fi
+	ok "$n: trace-fxt convert $*"
+	trace-cmd report -R "$dat" 2>/dev/null |
+		python3 "$MODEL" expect $tg >"$TMP/$n.exp"
+	python3 - "$TMP/$n.exp" <<'EOF'
+import json, sys
+e = json.load(open(sys.argv[1]))
+e.update(meta_category='trace-cmd', meta_shown=['lost_events'],
+         bookkeeping_args=['__trailing.bytes'],
+         bookkeeping_kept=['user_events'],
+         task_counters=['mem.', 'rss_stat'])
+json.dump(e, open(sys.argv[1], 'w'))
+EOF
+	python3 "$MODEL" check "$TMP/$n.fxt" "$TMP/$n.exp" >"$TMP/$n.out" 2>&1
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*) ok "$n: ${line#ok - }" ;;
+		"not ok - "*) not_ok "$n: ${line#not ok - }" ;;
+		*) echo "# $line" ;;
+		esac
+	done <"$TMP/$n.out"
+}
+
+for f in "${files[@]}"; do
+	model "$(basename "$f" .dat)" "$f"
+done
+
+# a multi-threaded process whose workers write atrace markers, two
+# processes using the same async cookie, a zombie (threads-dat-gen.c)
+GEN=$TOP/tests/e2e/threads-dat-gen
+if [ -x "$GEN" ] && "$GEN" "$TOP/tests/unit/dat-formats" "$TMP/threads.dat"; then
+	model threads "$TMP/threads.dat"
+	check "threads: workers 5001-5003 are threads of process 5000" \
+		grep -q '^ok - threads: 5 tids with a known tgid, 0 in' \
+		"$TMP/threads.out"
+	check "threads: 24 async slices of two processes' cookie 1, all ended" \
+		grep -q '^ok - async: 24 slices, 0 never end; 0 ends' \
+		"$TMP/threads.out"
+	python3 "$MODEL" tables "$TMP/threads.fxt" | grep '^counter' \
+		>"$TMP/threads.counters"
+	check "threads: rss_stat of mm 77, read by 5000's workers and by 6000, is one series of process 5000" \
+		grep -qx 'counter pid=5000 mem.rss.anon:bytes:0 n=24 first=409600' \
+		"$TMP/threads.counters"
+	check "threads: cpu_frequency is one series per CPU, named for it, of the value only" \
+		test "$(grep -c '^counter pid=0 cpufreq.cpu[01]:kHz:0 n=6 ' \
+			"$TMP/threads.counters")" = 2 -a \
+		"$(wc -l < "$TMP/threads.counters")" = 3
+else
+	not_ok "threads-dat-gen writes the multi-threaded fixture"
+fi
+
+# EventHeader activities whose stop is named otherwise than the start
+ids=(6ba7b810-9dad-11d1-80b4-00c04fd430c8 00112233-4455-6677-8899-aabbccddeeff
+     01020304-0506-0708-0102-030405060708)
+VEC=$SAMPLES/eventheader/EventHeaderInterceptorLE64.dat
+if python3 "$EHFXT" derive "$VEC" "$TMP/act.vec" "${ids[@]}" &&
+   "$TOP/samples/eventheader-dat" "$TMP/act.vec" \
+	"$SAMPLES/eventheader-formats" "$TMP/act.dat" >/dev/null; then
+	model activities "$TMP/act.dat"
+	check "activities: 3 async slices, all ended" \
+		grep -q '^ok - async: 3 slices, 0 never end' "$TMP/activities.out"
+else
+	not_ok "the activity fixture is written"
+fi
+
+# --tgids: the kernel's saved_tgids lines put threads in other groups
+a=$SAMPLES/atrace-markers.dat
+read -r t1 t2 < <(trace-cmd report -R "$a" 2>/dev/null |
+	sed -nE 's/.*task_newtask: +pid=([0-9]+).*/\1/p' | head -2 | xargs)
+printf '%s %s\n%s %s\n' "$t1" "$t1" "$t2" "$t1" >"$TMP/tgids"
+model tgids "$a" --tgids "$TMP/tgids"
+check "tgids: a bad --tgids file is an error that names its line" \
+	bash -c '! "$1" convert -q "$2" -o "$3" --tgids <(echo "1 x") 2>"$3.err" &&
+		 grep -q ":1: not a" "$3.err"' _ "$TRACE_FXT" "$a" "$TMP/bad.fxt"
+e2e_exit

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * map-tgid.c - which process each thread belongs to.
+ *
+ * ftrace records carry the thread (common_pid) but not its thread group,
+ * and Perfetto groups threads into processes only by what the FXT says:
+ * the thread objects' "process" koid and the process koid of every
+ * event's thread.  Both must say the same from the first record on, or
+ * Perfetto makes a second thread of that tid in another process; so the
+ * groups are settled before anything is written, from what the recording
+ * says, most trusted first:
+ *  - the kernel: task_newtask's clone_flags (CLONE_THREAD: the new task
+ *    joins its creator's group, else it leads its own), and
+ *    sched_process_exec (the task that execs leads its group);
+ *  - a --tgids file, in the kernel's saved_tgids format ("pid tgid"
+ *    lines), for recordings made with the record-tgid option;
+ *  - atrace markers: the pid field of "B|pid|...", "C|pid|...",
+ *    "S|pid|..." and "F|pid|..." is the writer's tgid.
+ * A thread nothing speaks of is its own process.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <trace-cmd.h>
+
+#include "fxt-input.h"
+#include "map.h"
+
+#define CLONE_THREAD	0x00010000	/* include/uapi/linux/sched.h */
+
+enum map_tgid_src {
+	MAP_TGID_NONE,
+	MAP_TGID_MARKER,
+	MAP_TGID_FILE,
+	MAP_TGID_KERNEL,
+};
+
+/*
+ * Set @pid's group to @tgid (or, negative, to the group of -@tgid) if
+ * nothing more trusted said otherwise.
+ */
+static int map_tgid_set(struct map_ctx *ctx, int pid, int tgid,
+			unsigned int rank)
+{
+	struct map_task *t;
+
+	if (pid <= 0 || !tgid)
+		return 0;
+	t = map_task_get(ctx, pid);
+	if (!t)
+		return -ENOMEM;
+	if (rank < t->tgid_rank)
+		return 0;
+	t->tgid = tgid;
+	t->tgid_rank = rank;
+	return 0;
+}
+
+/* "pid tgid" lines; anything else is an error that names its line. */
+static int map_tgid_file(struct map_ctx *ctx, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[128];
+	unsigned int n = 0;
+	int pid, tgid, ret = 0;
+	char extra;
+
+	if (!f) {
+		map_set_error(ctx, -errno, "cannot read %s: %s", path,
+			      strerror(errno));
+		return ctx->err;
+	}
+	while (ret >= 0 && fgets(line, sizeof(line), f)) {
+		n++;
+		if (line[strspn(line, " \t\r\n")] == '\0')
+			continue;
+		if (sscanf(line, "%d %d %c", &pid, &tgid, &extra) != 2 ||
+		    pid < 0 || tgid < 0) {
+			map_set_error(ctx, -EINVAL, "%s:%u: not a \"pid tgid\" "
+				      "line", path, n);
+			ret = ctx->err;
+			break;
+		}
+		ret = map_tgid_set(ctx, pid, tgid, MAP_TGID_FILE);
+	}
+	if (ret >= 0 && ferror(f)) {
+		map_set_error(ctx, -EIO, "cannot read %s", path);
+		ret = ctx->err;
+	}
+	fclose(f);
+	return ret;
+}
+
+/* The event ids of one buffer that speak of thread groups. */
+struct map_tgid_ids {
+	struct tracecmd_input	*handle;
+	struct map_buffer	*buf;
+	struct tep_event	*newtask, *exec, *print;
+};
+
+struct map_tgid_scan {
+	struct map_ctx		*ctx;
+	struct map_tgid_ids	*ids;
+	int			nr;
+	int			err;
+};
+
+static struct tep_format_field *field(struct tep_event *e, const char *name)
+{
+	return e ? tep_find_field(e, name) : NULL;
+}
+
+static int map_tgid_record(struct tracecmd_input *h, struct tep_record *rec,
+			   int cpu, void *data)
+{
+	struct map_tgid_scan *s = data;
+	struct map_tgid_ids *ids = NULL;
+	struct map_buffer *buf;
+	uint64_t type, pid, v;
+	int i, me, len, ret = 0;
+	const char *text;
+
+	for (i = 0; i < s->nr; i++)
+		if (s->ids[i].handle == h)
+			ids = &s->ids[i];
+	if (!ids)
+		return 0;
+	buf = ids->buf;
+	if (!map_field_u64(buf, rec, s->ctx->common_type, &type) ||
+	    !map_field_u64(buf, rec, s->ctx->common_pid, &v))
+		return 0;
+	me = (int32_t)v;
+	if (ids->newtask && (int)type == ids->newtask->id) {
+		if (!map_field_u64(buf, rec, field(ids->newtask, "pid"), &pid) ||
+		    !map_field_u64(buf, rec,
+				   field(ids->newtask, "clone_flags"), &v) ||
+		    pid > INT_MAX)
+			return 0;
+		ret = map_tgid_set(s->ctx, pid, v & CLONE_THREAD ? -me :
+					(int)pid, MAP_TGID_KERNEL);
+	} else if (ids->exec && (int)type == ids->exec->id) {
+		if (map_field_u64(buf, rec, field(ids->exec, "pid"), &pid) &&
+		    pid <= INT_MAX)
+			ret = map_tgid_set(s->ctx, pid, pid, MAP_TGID_KERNEL);
+	} else if (ids->print && (int)type == ids->print->id) {
+		len = map_field_str(rec, field(ids->print, "buf"), &text);
+		/* "B|1234|...": the writer's tgid */
+		if (len > 2 && strchr("BCSF", text[0]) && text[1] == '|') {
+			char *end;
+			long tgid = strtol(text + 2, &end, 10);
+
+			if (end < text + len && *end == '|' && tgid > 0 &&
+			    tgid <= INT_MAX)
+				ret = map_tgid_set(s->ctx, me, tgid,
+						   MAP_TGID_MARKER);
+		}
+	}
+	if (ret < 0) {
+		s->err = ret;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * CLONE_THREAD children were set to "the group of their creator": follow
+ * those links (a creator nothing else speaks of leads its own group).
+ */
+static void map_tgid_resolve(struct map_ctx *ctx)
+{
+	int pid, tgid, up, hops;
+
+	for (pid = 0; pid < ctx->nr_tasks; pid++) {
+		tgid = ctx->tasks[pid].tgid;
+		for (hops = 0; tgid < 0 && hops < 64; hops++) {
+			up = -tgid;
+			if (up >= ctx->nr_tasks || !ctx->tasks[up].tgid ||
+			    ctx->tasks[up].tgid == tgid)
+				tgid = up;
+			else
+				tgid = ctx->tasks[up].tgid;
+		}
+		ctx->tasks[pid].tgid = tgid < 0 ? -tgid : tgid;
+	}
+}
+
+static struct tep_event *find(struct tep_handle *tep, const char *sys,
+			      const char *name)
+{
+	return tep_find_event_by_name(tep, sys, name);
+}
+
+/*
+ * Back to the first record of every CPU: what tracecmd_iterate_reset()
+ * of later libtracecmd versions does (3.1 has none; setting a CPU to a
+ * time once it was read to its end does not get it back).
+ */
+static void map_tgid_rewind(struct tracecmd_input *h)
+{
+	struct tep_record *rec;
+	int cpu;
+
+	for (cpu = 0; cpu < tracecmd_cpus(h); cpu++) {
+		rec = tracecmd_read_cpu_first(h, cpu);
+		if (!rec)
+			continue;
+		tracecmd_free_record(rec);
+		/* on the first page now: back to its first record */
+		tracecmd_set_cpu_to_timestamp(h, cpu, 0);
+	}
+}
+
+/*
+ * Settle every thread's group before the conversion writes anything:
+ * the --tgids file, then one pass over the records of the buffers for
+ * the events above; the handles are rewound for the conversion.
+ */
+int map_tgid_read(struct map_ctx *ctx, struct tracecmd_input **handles,
+		  int nr)
+{
+	struct map_tgid_scan s = { .ctx = ctx, .nr = nr };
+	int i, ret = 0;
+
+	if (ctx->opts->tgids) {
+		ret = map_tgid_file(ctx, ctx->opts->tgids);
+		if (ret < 0)
+			return ret;
+	}
+	if (!ctx->common_type || !ctx->common_pid)
+		return 0;
+	s.ids = calloc(nr, sizeof(*s.ids));
+	if (!s.ids)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		struct map_tgid_ids *ids = &s.ids[i];
+		struct tep_handle *tep = ctx->bufs[i].tep;
+
+		ids->handle = handles[i];
+		ids->buf = &ctx->bufs[i];
+		ids->newtask = find(tep, "task", "task_newtask");
+		ids->exec = find(tep, "sched", "sched_process_exec");
+		ids->print = find(tep, "ftrace", "print");
+	}
+	ret = tracecmd_iterate_events_multi(handles, nr, map_tgid_record, &s);
+	for (i = 0; i < nr; i++)
+		map_tgid_rewind(handles[i]);
+	/* a damaged tail is the conversion's to report */
+	ret = s.err;
+	free(s.ids);
+	if (ret >= 0)
+		map_tgid_resolve(ctx);
+	return ret;
+}
