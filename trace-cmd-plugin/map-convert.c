@@ -90,6 +90,10 @@ static int map_lost(struct map_ctx *ctx, struct map_buffer *buf,
 				       FXT_PROVIDER_EVENT_BUFFER_FULL);
 	if (ret < 0)
 		return ret;
+	/* on the idle thread of the CPU, named like every thread used */
+	ret = map_sched_thread(ctx, buf, 0, &ev.thread);
+	if (ret < 0)
+		return ret;
 	args[0].type = FXT_ARG_UINT32;
 	args[0].name = ctx->s_cpu;
 	args[0].u32 = rec->cpu;

@@ -94,8 +94,9 @@ fi
 # EventHeader activities whose stop is named otherwise than the start
 ids=(6ba7b810-9dad-11d1-80b4-00c04fd430c8 00112233-4455-6677-8899-aabbccddeeff
      01020304-0506-0708-0102-030405060708)
-VEC=$SAMPLES/eventheader/EventHeaderInterceptorLE64.dat
-if python3 "$EHFXT" derive "$VEC" "$TMP/act.vec" "${ids[@]}" &&
+# made from the project's own EventHeader events (eventheader-sets.bash)
+if "$TOP/samples/eventheader-vectors" "$TMP/eh.vec" >/dev/null &&
+   python3 "$EHFXT" derive "$TMP/eh.vec" "$TMP/act.vec" "${ids[@]}" &&
    "$TOP/samples/eventheader-dat" "$TMP/act.vec" \
 	"$SAMPLES/eventheader-formats" "$TMP/act.dat" >/dev/null; then
 	model activities "$TMP/act.dat"
