@@ -32,7 +32,8 @@ trap 'rm -rf "$work"' EXIT
 ratio() { [ "$2" != 0.000 ] && echo "scale=2; $1 / $2" | bc -l | sed 's/^\./0./' || echo "?"; }
 
 measure() { # DAT
-	local dat=$1 events t_report t_iter t_conv fxt_size raw
+	local dat=$1 events t_report t_iter t_conv fxt_size raw t_gz gz_size
+	local t_zst zst_size zdat_size
 
 	events=$("$ITERATE" "$dat" 2>/dev/null || echo 0)
 	echo "input: $dat, $events events, $(stat -c %s "$dat") bytes"
@@ -41,6 +42,13 @@ measure() { # DAT
 	t_iter=$(best "$ITERATE" "$dat")
 	t_conv=$(best "$TRACE_FXT" convert -q "$dat" -o "$work/out.fxt")
 	fxt_size=$(stat -c %s "$work/out.fxt")
+	t_gz=$(best "$TRACE_FXT" convert -q "$dat" -o "$work/out.fxt.gz")
+	gz_size=$(stat -c %s "$work/out.fxt.gz")
+	t_zst=$(best "$TRACE_FXT" convert -q "$dat" -o "$work/out.fxt.zst")
+	zst_size=$(stat -c %s "$work/out.fxt.zst")
+	trace-cmd convert --compression zstd -i "$dat" -o "$work/z.dat" \
+		> /dev/null 2>&1
+	zdat_size=$(stat -c %s "$work/z.dat")
 	trace-cmd convert --compression none -i "$dat" -o "$work/raw.dat" \
 		> /dev/null 2>&1
 	raw=$(trace-cmd dump --summary "$work/raw.dat" 2>/dev/null |
@@ -59,6 +67,12 @@ measure() { # DAT
 		"FXT size / uncompressed CPU data" "$(ratio "$fxt_size" "$raw")" \
 		"$fxt_size" "$raw"
 	printf '  %-44s %8s\n' "FXT bytes per event" "$((fxt_size / events))"
+	printf '  %-44s %8s   (%s s; aim <= 1.5)\n' "convert -o .fxt.gz / plain convert" \
+		"$(ratio "$t_gz" "$t_conv")" "$t_gz"
+	printf '  %-44s %8s   (%s bytes; aim <= 1.0)\n' ".fxt.gz size / zstd .dat size" \
+		"$(ratio "$gz_size" "$zdat_size")" "$gz_size"
+	printf '  %-44s %8s   (%s s, %s bytes)\n' "convert -o .fxt.zst / plain convert" \
+		"$(ratio "$t_zst" "$t_conv")" "$t_zst" "$zst_size"
 }
 
 for dat in "${inputs[@]}"; do
