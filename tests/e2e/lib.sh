@@ -53,8 +53,13 @@ e2e_plan() { E2E_PLAN=$1; }
 e2e_exit() {
 	local need=$((E2E_PLAN - E2E_SKIPS))
 
-	if [ "$E2E_CHECKS" -lt "$need" ]; then
+	if [ "$E2E_PLAN" -le 0 ]; then
+		not_ok "$(basename "$0"): declares no e2e_plan (how many checks it makes at least)"
+	elif [ "$E2E_CHECKS" -lt "$need" ]; then
 		not_ok "$(basename "$0"): $E2E_CHECKS checks ran, at least $need planned ($E2E_PLAN less $E2E_SKIPS skipped)"
 	fi
+	# tests/run-tests.sh reads this line: a script that does not get
+	# here (killed, exited early) fails.
+	echo "# e2e: $(basename "$0"): $E2E_CHECKS checks ran, $E2E_PLAN planned, $E2E_SKIPS skipped"
 	exit $E2E_FAILED
 }
