@@ -8,6 +8,7 @@
 # LinuxTracepoints' reference here too), unchanged for everything else,
 # and raw again without the plugin.
 . "$(dirname "$0")/lib.sh"
+e2e_plan 9
 
 GEN=$TOP/samples/eventheader-dat
 INFO=$TOP/tests/e2e/eventheader-kshark-info

@@ -25,6 +25,7 @@ REF=$VEC.linux.json
 FORMATS=$TOP/samples/eventheader-formats
 PLUGDIR=$TOP/plugins
 mkdir -p "$TMP/home"
+e2e_plan 29
 
 # report NAME FILE [VAR=VALUE...]: trace-cmd report FILE into NAME.out,
 # NAME.err and NAME.rc.
@@ -130,9 +131,9 @@ report twice "$TMP/eh.dat" TRACEEVENT_PLUGIN_DIR="$PLUGDIR"
 check "two copies loaded: exits 0, prints as with one" same_run twice plug
 rm -rf "$TMP/home/.local"
 
-# Real recordings: nothing changes.
-for f in "$SAMPLES"/*.dat; do
-	[ -f "$f" ] || continue
+# The project's recordings: nothing changes.
+recordings
+for f in "${RECS[@]}"; do
 	n=$(basename "$f" .dat)
 	report "r0-$n" "$f"
 	report "r1-$n" "$f" TRACEEVENT_PLUGIN_DIR="$PLUGDIR"

@@ -14,6 +14,12 @@ TRACE_FXT=$TOP/trace-cmd-plugin/trace-fxt
 # larger recordings): a check that needs the latter skips without it.
 SAMPLES=$TOP/samples
 SHARED_SAMPLES=${SHARED_SAMPLES:-$TOP/../shared/samples}
+# The project's recordings, each made by a script in samples/: a v7
+# uncompressed, a v7 zstd and a v6 file of the same workload, two ftrace
+# buffers, a multi-threaded process with atrace markers, atrace markers,
+# lost events, events of many fields.
+RECORDINGS="sched.dat sched-zstd.dat sched-v6.dat two-buffers.dat threads.dat
+	    atrace-markers.dat lost-events.dat net-events.dat"
 E2E_FAILED=0
 E2E_CHECKS=0
 E2E_SKIPS=0
@@ -37,6 +43,21 @@ shared_sample() {
 	[ -r "$SHARED" ] && return 0
 	skip "no $SHARED (optional data beside the clone)" "${2:-1}"
 	return 1
+}
+# recordings [NAME...]: sets RECS to the paths of the named recordings
+# (default: all of RECORDINGS).  They belong to the tree: a missing one is
+# a failed check, never a skip.
+recordings() {
+	local n
+
+	RECS=()
+	for n in ${@:-$RECORDINGS}; do
+		if [ -r "$SAMPLES/$n" ]; then
+			RECS+=("$SAMPLES/$n")
+		else
+			not_ok "the project's recording samples/$n is there"
+		fi
+	done
 }
 # check "what was checked" command...: ok when the command succeeds; its
 # output is shown only when it fails.

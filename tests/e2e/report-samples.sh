@@ -17,11 +17,8 @@ mkdir -p "$TMP/home"
 export HOME=$TMP/home
 unset TRACEEVENT_PLUGIN_DIR
 
-files=()
-for f in "$SAMPLES/sched-irq-timer.dat" "$SAMPLES/sched-irq-timer.v6.dat" \
-	 "$SAMPLES/two-buffers.dat" "$TOP"/samples/*.dat; do
-	if [ -r "$f" ]; then files+=("$f"); else echo "# no $f, skipped"; fi
-done
+e2e_plan 30
+recordings
 
 total=0 mismatches=0
 # same NAME SOURCE.dat FILE.fxt [VAR=VALUE...]: the two reports agree
@@ -49,7 +46,7 @@ same() {
 		cmp "$TMP/$name.referr" "$TMP/$name.err"
 }
 
-for f in "${files[@]}"; do
+for f in "${RECS[@]}"; do
 	b=$(basename "$f" .dat)
 	if ! "$TRACE_FXT" convert -q "$f" -o "$TMP/$b.fxt"; then
 		not_ok "$b converts"
@@ -57,8 +54,8 @@ for f in "${files[@]}"; do
 	fi
 	same "$b" "$f" "$TMP/$b.fxt"
 done
-for b in sched-irq-timer two-buffers; do
-	[ -s "$TMP/$b.fxt" ] || continue
+for b in sched two-buffers; do
+	[ -s "$TMP/$b.fxt" ] || { not_ok "$b+plugins: $b converted"; continue; }
 	same "$b+plugins" "$SAMPLES/$b.dat" "$TMP/$b.fxt" \
 		TRACEEVENT_PLUGIN_DIR="$TOP/plugins"
 done
@@ -83,16 +80,22 @@ if [ -x "$GEN" ] && [ -r "$VEC" ]; then
 		python3 "$TOP/tests/e2e/eventheader-compare.py" vectors "$VEC" \
 		"$VEC.linux.json" "$TMP/eh+plugins.got"
 else
-	echo "# no $GEN or $VEC, EventHeader samples skipped"
+	[ -x "$GEN" ] || not_ok "$GEN is built"
+	skip "no $VEC: EventHeader samples left out" 9
 fi
 
-# FXT from another producer keeps trace-fxt's own one-line layout
-if [ -x "$TOP/samples/fxt-sample" ] &&
-   "$TOP/samples/fxt-sample" "$TMP/other.fxt" > /dev/null 2>&1; then
-	"$TRACE_FXT" report "$TMP/other.fxt" > "$TMP/other.txt"
-	check "report of a non-.dat FXT prints a line per instant event" \
-		test "$(wc -l < "$TMP/other.txt")" = \
-		"$("$TRACE_FXT" dump "$TMP/other.fxt" | grep -c 'event instant')"
+# FXT from another producer keeps trace-fxt's own one-line layout: a line
+# per instant event, as samples/fxt-sample.c writes them (four
+# "checkpoint" instants with one argument of each type, one "done").
+args='marker=null i32=-42 u32=4000000000 i64=-5000000000 u64=18000000000000000000 ratio=3.1415926535897931 label=hello, "fxt" obj=0xffff888001234000 koid=101 ok=true'
+if "$TOP/samples/fxt-sample" "$TMP/other.fxt" > /dev/null 2>&1 &&
+   "$TRACE_FXT" report "$TMP/other.fxt" > "$TMP/other.txt"; then
+	check "report of a non-.dat FXT prints its 5 instants, typed: 4 checkpoints, 1 done" \
+		test "$(wc -l < "$TMP/other.txt")" = 5 -a \
+		"$(grep -cF "app:checkpoint:            $args" "$TMP/other.txt")" = 4 -a \
+		"$(grep -c ' app:done: *$' "$TMP/other.txt")" = 1
+else
+	not_ok "fxt-sample writes a file that trace-fxt report reads"
 fi
 echo "# $total trace-cmd report lines compared, $mismatches differ"
 e2e_exit

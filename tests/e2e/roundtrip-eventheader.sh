@@ -16,6 +16,7 @@
 #    report of the fixture, and report --raw still equals -R (the
 #    trailing bytes are no field: -R does not print them).
 . "$(dirname "$0")/lib.sh"
+e2e_plan 20
 export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
 mkdir -p "$TMP/home"
 export HOME=$TMP/home
