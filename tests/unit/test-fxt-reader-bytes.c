@@ -11,6 +11,7 @@
  */
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,10 +162,147 @@ static void test_int32_full_width(void)
 	free(b);
 }
 
+/* Read @w strictly to the end; @rec gets the records after the provider. */
+static unsigned int read_all(const uint64_t *w, size_t n,
+			     struct fxt_record *rec, unsigned int max,
+			     uint8_t **bytes, struct fxt_reader **r)
+{
+	struct fxt_record tmp;
+	unsigned int got = 0;
+	int ret;
+
+	*bytes = le_bytes(w, n);
+	*r = fxt_reader_open_mem(*bytes, n * 8, "pins.fxt", FXT_READER_STRICT);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(*r);
+	while ((ret = fxt_reader_next(*r, &tmp)) == 1) {
+		if (got >= 2 && got - 2 < max)
+			rec[got - 2] = tmp;
+		got++;
+	}
+	CU_ASSERT_EQUAL(ret, 0);
+	if (ret)
+		printf("\n%s\n", fxt_reader_error(*r));
+	return got - 2;
+}
+
+/*
+ * A string record and a thread record set table entries that a counter
+ * and a duration complete event then use by reference; each event's own
+ * word (counter id, end time) comes after its arguments.
+ */
+static void test_refs_and_event_words(void)
+{
+	const uint64_t w[] = {
+		MAGIC, PINFO, sw("pins"),
+		/* string 1 = "sched": [16..30] index, [32..46] length */
+		HDR(2, 2) | F(1, 16) | F(5, 32), sw("sched"),
+		/* string 2 = "load" */
+		HDR(2, 2) | F(2, 16) | F(4, 32), sw("load"),
+		/* thread 3 = (100, 101): [16..23] index */
+		HDR(3, 3) | F(3, 16), 100, 101,
+		/* counter, thread ref 3, "sched"/"load", int64 arg "v" */
+		HDR(4, 6) | F(1, 16) | F(1, 20) | F(3, 24) | F(1, 32) |
+			F(2, 48),
+		2000, ARG(3, 3), sw("v"), 77, 0xc0ffee,
+		/* duration complete, no args: end time last */
+		HDR(4, 3) | F(4, 16) | F(3, 24) | F(1, 32) | F(2, 48),
+		3000, 3500,
+	};
+	struct fxt_record rec[8];
+	struct fxt_reader *r;
+	uint8_t *b;
+	unsigned int n;
+
+	n = read_all(w, N(w), rec, 8, &b, &r);
+	CU_ASSERT_EQUAL_FATAL(n, 5);
+	CU_ASSERT_EQUAL(rec[0].type, FXT_REC_STRING);
+	CU_ASSERT_EQUAL(rec[0].string.index, 1);
+	CU_ASSERT(fxt_str_eq(rec[0].string.str, "sched"));
+	CU_ASSERT_EQUAL(rec[2].type, FXT_REC_THREAD);
+	CU_ASSERT_EQUAL(rec[2].thread.index, 3);
+	CU_ASSERT_EQUAL(rec[2].thread.thread.pid, 100);
+	CU_ASSERT_EQUAL(rec[2].thread.thread.tid, 101);
+	CU_ASSERT_EQUAL_FATAL(rec[3].type, FXT_REC_EVENT);
+	CU_ASSERT_EQUAL(rec[3].event.type, FXT_EVENT_COUNTER);
+	CU_ASSERT_EQUAL(rec[3].event.ts, 2000);
+	CU_ASSERT_EQUAL(rec[3].event.thread.pid, 100);
+	CU_ASSERT_EQUAL(rec[3].event.thread.tid, 101);
+	CU_ASSERT(fxt_str_eq(rec[3].event.category, "sched"));
+	CU_ASSERT(fxt_str_eq(rec[3].event.name, "load"));
+	CU_ASSERT_EQUAL_FATAL(rec[3].event.nargs, 1);
+	CU_ASSERT_EQUAL(rec[3].event.args[0].i64, 77);
+	CU_ASSERT_EQUAL(rec[3].event.id, 0xc0ffee);
+	CU_ASSERT_EQUAL_FATAL(rec[4].type, FXT_REC_EVENT);
+	CU_ASSERT_EQUAL(rec[4].event.type, FXT_EVENT_DURATION_COMPLETE);
+	CU_ASSERT_EQUAL(rec[4].event.ts, 3000);
+	CU_ASSERT_EQUAL(rec[4].event.end_ts, 3500);
+	CU_ASSERT_EQUAL(rec[4].event.nargs, 0);
+	fxt_reader_close(r);
+	free(b);
+}
+
+/*
+ * A (legacy) context switch with both threads inline, a log record and a
+ * kernel object record with an argument.
+ */
+static void test_switch_log_kernel_object(void)
+{
+	const uint64_t w[] = {
+		MAGIC, PINFO, sw("pins"),
+		/* cpu 5, outgoing state 3 (blocked), priorities 9 and 20 */
+		HDR(8, 6) | F(5, 16) | F(3, 24) | F(0, 28) | F(0, 36) |
+			F(9, 44) | F(20, 52),
+		4000, 10, 11, 12, 13,
+		/* log: [16..30] length 11, thread inline */
+		HDR(9, 6) | F(11, 16), 5000, 10, 11,
+		sw("hello, w"), sw("log"),
+		/* kernel object: type 2 (thread), name inline "worker",
+		 * one argument, koid 11 */
+		HDR(7, 6) | F(2, 16) | F(INL(6), 24) | F(1, 40), 11,
+		sw("worker"), ARG(8, 3), sw("p"), 10,
+	};
+	struct fxt_record rec[4];
+	struct fxt_reader *r;
+	uint8_t *b;
+	unsigned int n;
+
+	n = read_all(w, N(w), rec, 4, &b, &r);
+	CU_ASSERT_EQUAL_FATAL(n, 3);
+	CU_ASSERT_EQUAL_FATAL(rec[0].type, FXT_REC_SCHED);
+	CU_ASSERT_EQUAL(rec[0].sched.subtype, FXT_SCHED_LEGACY_SWITCH);
+	CU_ASSERT_EQUAL(rec[0].sched.ts, 4000);
+	CU_ASSERT_EQUAL(rec[0].sched.cpu, 5);
+	CU_ASSERT_EQUAL(rec[0].sched.out_state, 3);
+	CU_ASSERT_EQUAL(rec[0].sched.out.pid, 10);
+	CU_ASSERT_EQUAL(rec[0].sched.out.tid, 11);
+	CU_ASSERT_EQUAL(rec[0].sched.in.pid, 12);
+	CU_ASSERT_EQUAL(rec[0].sched.in.tid, 13);
+	CU_ASSERT_EQUAL(rec[0].sched.out_prio, 9);
+	CU_ASSERT_EQUAL(rec[0].sched.in_prio, 20);
+	CU_ASSERT_EQUAL_FATAL(rec[1].type, FXT_REC_LOG);
+	CU_ASSERT_EQUAL(rec[1].log.ts, 5000);
+	CU_ASSERT_EQUAL(rec[1].log.thread.pid, 10);
+	CU_ASSERT_EQUAL(rec[1].log.thread.tid, 11);
+	CU_ASSERT(fxt_str_eq(rec[1].log.msg, "hello, wlog"));
+	CU_ASSERT_EQUAL_FATAL(rec[2].type, FXT_REC_KERNEL_OBJ);
+	CU_ASSERT_EQUAL(rec[2].kobj.koid, 11);
+	CU_ASSERT_EQUAL(rec[2].kobj.obj_type, 2);
+	CU_ASSERT(fxt_str_eq(rec[2].kobj.name, "worker"));
+	CU_ASSERT_EQUAL_FATAL(rec[2].kobj.nargs, 1);
+	CU_ASSERT_EQUAL(rec[2].kobj.args[0].type, FXT_ARG_KOID);
+	CU_ASSERT_EQUAL(rec[2].kobj.args[0].koid, 10);
+	fxt_reader_close(r);
+	free(b);
+}
+
 static CU_TestInfo arg_tests[] = {
 	{ "an instant with every argument type, from the spec's bits",
 	  test_every_argument_type },
 	{ "int32 and uint32 values use all 32 bits", test_int32_full_width },
+	{ "string and thread refs; counter id and end time words",
+	  test_refs_and_event_words },
+	{ "context switch, log and kernel object records",
+	  test_switch_log_kernel_object },
 	CU_TEST_INFO_NULL,
 };
 
