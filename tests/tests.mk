@@ -51,8 +51,15 @@ tests/bench/bench-%: tests/bench/bench-%.o $(CORE_LIB)
 TEST_PROGS	+= $(UNIT_PROGS) $(FUZZ_PROGS) $(DAT_TOOLS)
 CLEAN_FILES	+= $(UNIT_PROGS) $(FUZZ_PROGS) $(BENCH_PROGS) $(DAT_TOOLS)
 
-test: all $(TEST_PROGS)
+.PHONY: test-progs mutate
+test-progs: all $(TEST_PROGS)
+
+test: test-progs
 	@tests/run-tests.sh
+
+# Deliberate breakages (tests/mutations/*.patch) the suite must catch.
+mutate: test-progs
+	@tests/mutate.sh
 
 fuzz: $(FUZZ_PROGS)
 	@for f in $(FUZZ_PROGS); do \
