@@ -21,7 +21,7 @@
 # tests/mutate.sh uses it to run the part of the suite a breakage hits.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit 1
 export TOP_SRCDIR=$top
 passed=0 failed=0
 log=$(mktemp) skips=$(mktemp); trap 'rm -f "$log" "$skips"' EXIT

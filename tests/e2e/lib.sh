@@ -48,10 +48,10 @@ shared_sample() {
 # (default: all of RECORDINGS).  They belong to the tree: a missing one is
 # a failed check, never a skip.
 recordings() {
-	local n
+	local n names=${*:-$RECORDINGS}
 
 	RECS=()
-	for n in ${@:-$RECORDINGS}; do
+	for n in $names; do
 		if [ -r "$SAMPLES/$n" ]; then
 			RECS+=("$SAMPLES/$n")
 		else
