@@ -51,8 +51,11 @@ tests/bench/bench-%: tests/bench/bench-%.o $(CORE_LIB)
 TEST_PROGS	+= $(UNIT_PROGS) $(FUZZ_PROGS) $(DAT_TOOLS)
 CLEAN_FILES	+= $(UNIT_PROGS) $(FUZZ_PROGS) $(BENCH_PROGS) $(DAT_TOOLS)
 
+# Everything the tests run, whichever .mk adds it and wherever: the list
+# is expanded again once all of them are read.
 .PHONY: test-progs mutate
-test-progs: all $(TEST_PROGS)
+.SECONDEXPANSION:
+test-progs: all $$(TEST_PROGS)
 
 test: test-progs
 	@tests/run-tests.sh
