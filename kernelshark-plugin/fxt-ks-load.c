@@ -422,6 +422,30 @@ static void restater_fold(struct loader *l, int64_t ts, int cpu, int32_t pid)
 		row_pop(d);
 }
 
+/*
+ * Is the instant @ev trace-fxt's NAME.cont of the row just added, the
+ * instant NAME at the same time on the same thread?  It holds that event's
+ * arguments past FXT_MAX_ARGS, which are the row's.
+ */
+static bool continues_last(const struct loader *l, const struct fxt_event *ev,
+			   int64_t ts, int32_t pid)
+{
+	const struct fxt_ks_data *d = l->d;
+	const struct fxt_ks_row *row;
+	const struct fxt_ks_event *e;
+
+	if (!folding(l) || l->last_instant == NO_ROW ||
+	    l->last_instant != d->nrows - 1 ||
+	    !tcfxt_has_suffix(ev->name, TCFXT_CONT_SUFFIX))
+		return false;
+	row = &d->rows[l->last_instant];
+	e = &d->events[row->event];
+	return row->ts == ts && row->pid == pid &&
+	       ev->name.len == e->name_len + strlen(TCFXT_CONT_SUFFIX) &&
+	       !memcmp(ev->name.ptr, e->name, e->name_len) &&
+	       fxt_str_eq(ev->category, e->category);
+}
+
 static int load_event(struct loader *l, const struct fxt_record *rec,
 		      int64_t ts)
 {
@@ -450,6 +474,9 @@ static int load_event(struct loader *l, const struct fxt_record *rec,
 		    !fxt_str_eq(ev->name, TCFXT_LOST_EVENTS))
 			return 0;
 	}
+	if (kind == FXT_EVENT_INSTANT && continues_last(l, ev, ts, pid))
+		return args_store(d, &d->rows[d->nrows - 1], ev->args,
+				  ev->nargs);
 	cpu = args_cpu(ev->args, ev->nargs);
 	if (kind != FXT_EVENT_INSTANT) {
 		if (restated(l, kind, ts, cpu, pid))

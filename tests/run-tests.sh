@@ -1,38 +1,78 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Run every test the tree has and end with one summary line.
-#  - unit programs (tests/unit/test-*): CUnit's verbose runner; their
-#    "tests" summary rows are added up;
+# Run every test the tree has and end with the list of what was skipped
+# and one summary line, "tests: N passed, N failed" (CI reads it).
+#  - unit programs (tests/unit/test-*): CUnit's verbose runner.  Its
+#    "tests" row is read whole: a test that did not run (Ran below Total,
+#    as when its suite's set-up fails) is a failure, and so is a suite
+#    that failed to set up or clean up;
 #  - fuzz targets (tests/fuzz/fuzz-*): replay the in-tree corpus, then a
 #    short run (FUZZ_TEST_SECONDS, default 15) - each counts as one test;
 #  - end-to-end scripts (tests/e2e/*.sh): each prints "ok - ..." or
-#    "not ok - ..." lines (tests/e2e/lib.sh), counted one by one.
+#    "not ok - ..." lines (tests/e2e/lib.sh), counted one by one; a script
+#    that does not end through e2e_exit (which checks its planned minimum)
+#    or checks nothing is a failure.
+# Only absent optional data may skip: every "# skip: why" line is
+# gathered and listed at the end.
+#
+# TESTS="PATTERN..." runs only the programs, fuzzers and scripts whose
+# path matches one of the shell patterns:
+# tests/mutate.sh uses it to run the part of the suite a breakage hits.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit 1
 export TOP_SRCDIR=$top
 passed=0 failed=0
-log=$(mktemp); trap 'rm -f "$log"' EXIT
+log=$(mktemp) skips=$(mktemp); trap 'rm -f "$log" "$skips"' EXIT
+
+selected() {
+	local p
+
+	[ -z "${TESTS:-}" ] && return 0
+	for p in $TESTS; do
+		# shellcheck disable=SC2053
+		[[ $1 == $p ]] && return 0
+	done
+	return 1
+}
+fail() {
+	echo "not ok - $*"
+	failed=$((failed + 1))
+}
+# keep_skips NAME: the "# skip:" lines of the last log, named
+keep_skips() {
+	sed -n "s|^# skip: *|$1: |p" "$log" >> "$skips"
+}
 
 for t in tests/unit/test-*; do
-	[ -x "$t" ] && [ "${t%.[co]}" = "$t" ] || continue
+	[ -x "$t" ] && [ "${t%.[cdo]}" = "$t" ] || continue
+	selected "$t" || continue
 	echo "=== unit: $t"
 	"$t" 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
-	row=$(awk '$1 == "tests" && NF >= 5 { print $4, $5 }' "$log" | tail -1)
+	keep_skips "$t"
+	# Run Summary: Type Total Ran Passed Failed Inactive
+	row=$(awk '$1 == "tests" && NF >= 6 { print $2, $3, $4, $5 }' "$log" | tail -1)
 	if [ -z "$row" ]; then
-		echo "not ok - $t did not finish (exit $rc)"
-		failed=$((failed + 1))
+		fail "$t did not finish (exit $rc)"
 		continue
 	fi
-	set -- $row
-	passed=$((passed + $1)); failed=$((failed + $2))
-	[ "$rc" -eq 0 ] || [ "$2" -ne 0 ] || { echo "not ok - $t exit $rc"; failed=$((failed + 1)); }
+	read -r total ran ok_n bad_n <<<"$row"
+	bad_suites=$(awk '$1 == "suites" && NF >= 6 { print $5 }' "$log" | tail -1)
+	passed=$((passed + ok_n)); failed=$((failed + bad_n))
+	before=$failed
+	[ "$ran" -ge "$total" ] ||
+		fail "$t: $ran of $total tests ran ($((total - ran)) did not: a suite's set-up failed?)"
+	[ "${bad_suites:-0}" -eq 0 ] ||
+		fail "$t: $bad_suites suite(s) failed to set up or clean up"
+	[ "$rc" -eq 0 ] || [ "$bad_n" -ne 0 ] || [ "$failed" -ne "$before" ] ||
+		fail "$t exit $rc"
 done
 
 for f in tests/fuzz/fuzz-*; do
 	[ -x "$f" ] && [ "${f%.c}" = "$f" ] || continue
+	selected "$f" || continue
 	n=${f##*/fuzz-}
 	corpus=tests/fuzz/corpus-$n
 	echo "=== fuzz: $f (corpus $corpus, ${FUZZ_TEST_SECONDS:-15}s)"
@@ -46,8 +86,7 @@ for f in tests/fuzz/fuzz-*; do
 		passed=$((passed + 1))
 	else
 		tail -30 "$log"
-		echo "not ok - $f found a fault (crash input kept in $(pwd))"
-		failed=$((failed + 1))
+		fail "$f found a fault (crash input kept in $(pwd))"
 	fi
 	rm -rf "$work"
 done
@@ -55,17 +94,29 @@ done
 for s in tests/e2e/*.sh; do
 	[ -f "$s" ] || continue
 	[ "$(basename "$s")" = lib.sh ] && continue
+	selected "$s" || continue
 	echo "=== e2e: $s"
 	bash "$s" 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
+	keep_skips "$s"
 	p=$(grep -c '^ok - ' "$log"); f=$(grep -c '^not ok - ' "$log")
 	passed=$((passed + p)); failed=$((failed + f))
-	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "not ok - $s exited $rc"
-		failed=$((failed + 1))
+	if ! grep -q '^# e2e: .* checks ran' "$log"; then
+		fail "$s ended (exit $rc) without reaching e2e_exit"
+	elif [ "$p" -eq 0 ] && [ "$f" -eq 0 ] &&
+	     ! grep -q '^# skip: ' "$log"; then
+		fail "$s checked nothing"
+	elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		fail "$s exited $rc"
 	fi
 done
 
 echo
+if [ -s "$skips" ]; then
+	echo "skipped ($(wc -l < "$skips")), for want of optional data:"
+	sed 's/^/  /' "$skips"
+else
+	echo "skipped: nothing"
+fi
 echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

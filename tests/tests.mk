@@ -50,11 +50,14 @@ tests/unit/test-fxt2dat: tests/unit/test-fxt2dat.o tests/unit/unit.o \
 	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(FXT2DAT_OBJS) \
 		$(UNIT_LIBS) $(TEP_LIBS) -lm
 
-# The mapping's pieces that need no libtracecmd, one program each.
+# The mapping's pieces, one program each, linked with the whole mapping
+# (its files call each other for task names and thread groups).
+MAP_OBJS	= $(filter trace-cmd-plugin/map-%.o,$(TC_PLUGIN_OBJS)) \
+		  plugins/eh-tep.o
 tests/unit/test-map-%: tests/unit/test-map-%.o tests/unit/unit.o \
-		       trace-cmd-plugin/map-%.o $(CORE_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o \
-		trace-cmd-plugin/map-$*.o $(UNIT_LIBS) $(TEP_LIBS) -lm
+		       $(MAP_OBJS) $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(MAP_OBJS) \
+		$(UNIT_LIBS) $(TC_LIBS) -ldl -lm
 
 DAT_TOOLS	:= tests/unit/dat-gen tests/unit/dat-rewrite
 tests/unit/dat-gen: tests/unit/dat-gen.o $(CORE_LIB)
@@ -116,8 +119,18 @@ TEST_PROGS	+= $(UNIT_PROGS) $(FUZZ_PROGS) $(DAT_TOOLS)
 CLEAN_FILES	+= $(UNIT_PROGS) $(FUZZ_PROGS) $(BENCH_PROGS) $(DAT_TOOLS) \
 		   $(E2E_TOOLS) $(TC_ITERATE)
 
-test: all $(TEST_PROGS)
+# Everything the tests run, whichever .mk adds it and wherever: the list
+# is expanded again once all of them are read.
+.PHONY: test-progs mutate
+.SECONDEXPANSION:
+test-progs: all $$(TEST_PROGS)
+
+test: test-progs
 	@tests/run-tests.sh
+
+# Deliberate breakages (tests/mutations/*.patch) the suite must catch.
+mutate: test-progs
+	@tests/mutate.sh
 
 fuzz: $(FUZZ_PROGS)
 	@for f in $(FUZZ_PROGS); do \

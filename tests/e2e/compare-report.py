@@ -4,10 +4,12 @@
 
 Every line of trace-cmd's output must have its twin, in the same order:
 same buffer, task, pid, CPU, timestamp, event name, and the same value
-for every field.  Values are compared as values when both sides are
-numbers (001 equals 1, 0x241 equals 577); anything else must be equal
-text.  Prints "lines N mismatches M" and the first mismatches; exits 1
-when anything differs.
+for every field.  Values are compared as values, in full, when both sides
+are numbers (001 equals 1, 0x241 equals 577, and a 64-bit -2 equals
+0xfffffffffffffffe); anything else must be equal text.  A side without
+a single event line is a failure: nothing compared is nothing proved.
+Prints "lines N mismatches M" and the first mismatches; exits 1 when
+anything differs.
 
 usage: compare-report.py TRACE-CMD-OUTPUT TRACE-FXT-OUTPUT
 """
@@ -40,8 +42,12 @@ def same_value(a, b):
     na, nb = number(a), number(b)
     if na is None or nb is None:
         return False
-    # the same bits printed signed on one side, unsigned on the other
-    return na == nb or (na - nb) % (1 << 64) == 0 or (na - nb) % (1 << 32) == 0
+    if na == nb:
+        return True
+    # A 64-bit field printed signed on one side (-2), unsigned on the other
+    # (0xfffffffffffffffe): the same 64 bits, compared in full.
+    lo, hi = min(na, nb), max(na, nb)
+    return -(1 << 63) <= lo < 0 and hi == lo + (1 << 64)
 
 
 def fields(rest):
@@ -86,6 +92,10 @@ def main():
         got = f.read().splitlines()
     mismatches = 0
     shown = 0
+    for name, lines in ((sys.argv[1], ref), (sys.argv[2], got)):
+        if not any(LINE.match(line) for line in lines):
+            print(f'{name}: not a single event line ({len(lines)} lines)')
+            mismatches += 1
     for i in range(max(len(ref), len(got))):
         a = ref[i] if i < len(ref) else '<missing>'
         b = got[i] if i < len(got) else '<missing>'

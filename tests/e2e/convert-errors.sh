@@ -7,9 +7,11 @@
 # a message that says what is wrong, and leave no output behind - not
 # even a temporary file - nor touch an existing output file.
 . "$(dirname "$0")/lib.sh"
+e2e_plan 16
 export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
-v6=$SAMPLES/sched-irq-timer.v6.dat
-v7=$TOP/samples/atrace-markers.dat
+recordings sched-v6.dat atrace-markers.dat
+v6=$SAMPLES/sched-v6.dat
+v7=$SAMPLES/atrace-markers.dat
 out=$TMP/out/trace.fxt
 mkdir -p "$TMP/out"
 
@@ -41,14 +43,12 @@ printf 'FxT\0\0\0\0\0 not Fuchsia' > "$TMP/other.fxt"
 expect_fail "a .fxt that is not FXT" "taken for FXT .*refused.*46 78 54 00 00 00 00 00" "$TMP/other.fxt" -o "$TMP/out/x.dat"
 expect_fail "missing input" "cannot read .*No such file" "$TMP/nope.dat" -o "$out"
 
-if [ -r "$v6" ]; then
-	size=$(stat -c %s "$v6")
-	for cut in 300 20000 $((size / 2)) $((size - 600)); do
-		head -c $cut "$v6" > "$TMP/cut.dat"
-		expect_fail "v6 cut to $cut of $size bytes" \
-			"truncated or corrupt" "$TMP/cut.dat" -o "$out"
-	done
-fi
+size=$(stat -c %s "$v6")
+for cut in 300 20000 $((size / 2)) $((size - 600)); do
+	head -c $cut "$v6" > "$TMP/cut.dat"
+	expect_fail "v6 cut to $cut of $size bytes" \
+		"truncated or corrupt" "$TMP/cut.dat" -o "$out"
+done
 size=$(stat -c %s "$v7")
 for cut in 300 50000 $((size - 4000)); do
 	head -c $cut "$v7" > "$TMP/cut.dat"
@@ -62,7 +62,7 @@ mkdir -p "$TMP/bin" "$TMP/home" "$TMP/empty"
 cp "$TRACE_FXT" "$TMP/bin/trace-fxt"
 installed=$(strings "$TMP/bin/trace-fxt" | grep -m1 '/trace-cmd/plugins$' || true)
 if [ -n "$installed" ] && [ -e "$installed/trace-fxt-input.so" ]; then
-	echo "# skip: missing plugin: one is installed in $installed, where trace-fxt always looks"
+	skip "missing plugin: one is installed in $installed, where trace-fxt always looks" 2
 else
 	TRACE_FXT="$TMP/bin/trace-fxt" HOME=$TMP/home \
 	TRACECMD_PLUGIN_DIR=$TMP/empty \

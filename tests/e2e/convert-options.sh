@@ -9,9 +9,10 @@
 . "$(dirname "$0")/lib.sh"
 COMPARE=$(dirname "$0")/compare-report.py
 PLUGIN=$TOP/trace-cmd-plugin/trace-fxt-input.so
-src=$SAMPLES/sched-irq-timer.dat
+e2e_plan 16
+recordings sched.dat two-buffers.dat
+src=$SAMPLES/sched.dat
 two=$SAMPLES/two-buffers.dat
-[ -r "$src" ] || src=$TOP/samples/atrace-markers.dat
 
 # A copy of the binary away from the build tree finds no plugin by itself.
 mkdir -p "$TMP/bin" "$TMP/env" "$TMP/home/.local/lib/trace-cmd/plugins" \
@@ -20,18 +21,20 @@ cp "$TRACE_FXT" "$TMP/bin/trace-fxt"
 cp "$PLUGIN" "$TMP/env/"
 cp "$PLUGIN" "$TMP/home/.local/lib/trace-cmd/plugins/"
 
+# named RC PLUGIN: the conversion exited 0 and named PLUGIN as its own
+named() { [ "$1" = 0 ] && grep -q "using plugin $2" "$TMP/err"; }
 HOME=$TMP/nohome TRACECMD_PLUGIN_DIR=$TMP/env \
 	"$TMP/bin/trace-fxt" convert "$src" -o "$TMP/a.fxt" 2> "$TMP/err"
-check "plugin found through \$TRACECMD_PLUGIN_DIR and named" \
-	grep -q "using plugin $TMP/env/trace-fxt-input.so" "$TMP/err"
+check "plugin found through \$TRACECMD_PLUGIN_DIR and named (exit $?)" \
+	named $? "$TMP/env/trace-fxt-input.so"
 HOME=$TMP/home TRACECMD_PLUGIN_DIR= \
 	"$TMP/bin/trace-fxt" convert "$src" -o "$TMP/b.fxt" 2> "$TMP/err"
-check "plugin found in ~/.local/lib/trace-cmd/plugins/ and named" \
-	grep -q "using plugin $TMP/home/.local/lib/trace-cmd/plugins/trace-fxt-input.so" "$TMP/err"
+check "plugin found in ~/.local/lib/trace-cmd/plugins/ and named (exit $?)" \
+	named $? "$TMP/home/.local/lib/trace-cmd/plugins/trace-fxt-input.so"
 HOME=$TMP/home TRACECMD_PLUGIN_DIR=$TMP/env \
 	"$TMP/bin/trace-fxt" convert "$src" -o "$TMP/c.fxt" 2> "$TMP/err"
-check "with both, \$TRACECMD_PLUGIN_DIR's copy converts, once" \
-	grep -q "using plugin $TMP/env/trace-fxt-input.so" "$TMP/err"
+check "with both, \$TRACECMD_PLUGIN_DIR's copy converts, once (exit $?)" \
+	named $? "$TMP/env/trace-fxt-input.so"
 same3() { cmp -s "$1" "$2" && cmp -s "$1" "$3"; }
 check "the three conversions are identical" \
 	same3 "$TMP/a.fxt" "$TMP/b.fxt" "$TMP/c.fxt"
@@ -40,7 +43,8 @@ export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
 trace-cmd report -R "$src" 2> /dev/null > "$TMP/all.ref"
 
 # --events: only those events, each still equal to trace-cmd's line
-$TRACE_FXT convert -q -e sched:sched_switch,timer "$src" -o "$TMP/e.fxt"
+check "-e sched:sched_switch,timer converts" \
+	$TRACE_FXT convert -q -e sched:sched_switch,timer "$src" -o "$TMP/e.fxt"
 $TRACE_FXT report --raw "$TMP/e.fxt" > "$TMP/e.got"
 trace-cmd report -R -F sched/sched_switch -F 'timer/.*' "$src" 2> /dev/null \
 	> "$TMP/e.ref"
@@ -48,7 +52,7 @@ check "-e sched:sched_switch,timer keeps what trace-cmd report -F keeps ($(($(wc
 	python3 "$COMPARE" "$TMP/e.ref" "$TMP/e.got"
 
 # --cpu
-$TRACE_FXT convert -q --cpu 1 "$src" -o "$TMP/c1.fxt"
+check "--cpu 1 converts" $TRACE_FXT convert -q --cpu 1 "$src" -o "$TMP/c1.fxt"
 $TRACE_FXT report --raw "$TMP/c1.fxt" > "$TMP/c1.got"
 { head -1 "$TMP/all.ref"; grep ' \[001\] ' "$TMP/all.ref"; } > "$TMP/c1.ref"
 check "--cpu 1 keeps CPU 1's events ($(($(wc -l < "$TMP/c1.ref") - 1)))" \
@@ -60,7 +64,8 @@ read -r p0 p1 < <(awk -F'[][]' 'NR > 1 { split($3, a, ":"); t[NR] = a[1] + 0 }
 	END { n = NR; printf "%.6f %.6f\n", t[int(n / 3)], t[int(2 * n / 3)] }' "$TMP/all.ref")
 t0=$(awk -v p="$p0" 'BEGIN { printf "%.7f", p - 0.0000005 }')
 t1=$(awk -v p="$p1" 'BEGIN { printf "%.10f", p + 0.0000004999 }')
-$TRACE_FXT convert -q --start "$t0" --end "$t1" "$src" -o "$TMP/t.fxt"
+check "--start $t0 --end $t1 converts" \
+	$TRACE_FXT convert -q --start "$t0" --end "$t1" "$src" -o "$TMP/t.fxt"
 $TRACE_FXT report --raw "$TMP/t.fxt" > "$TMP/t.got"
 { head -1 "$TMP/all.ref"; awk -v a="$p0" -v b="$p1" -F'[][]' 'NR > 1 {
 	split($3, x, ":"); if (x[1] + 0 >= a + 0 && x[1] + 0 <= b + 0) print }' \
@@ -70,18 +75,18 @@ check "--start $t0 --end $t1 keeps that range ($n events)" \
 	python3 "$COMPARE" "$TMP/t.ref" "$TMP/t.got"
 
 # --buffer
-if [ -r "$two" ]; then
+check "-B second converts" \
 	$TRACE_FXT convert -q -B second "$two" -o "$TMP/b2.fxt"
-	$TRACE_FXT report --raw "$TMP/b2.fxt" > "$TMP/b2.got"
-	trace-cmd report -R "$two" 2> /dev/null |
-		awk 'NR == 1 || /^second: /' > "$TMP/b2.ref"
-	check "-B second converts that buffer alone, as trace-cmd shows its lines" \
-		python3 "$COMPARE" "$TMP/b2.ref" "$TMP/b2.got"
-	check "-B second: one provider, named second" \
-		test "$($TRACE_FXT dump --json "$TMP/b2.fxt" | jq -r 'select(.kind == "provider_info") | .name')" = second
-fi
+$TRACE_FXT report --raw "$TMP/b2.fxt" > "$TMP/b2.got"
+trace-cmd report -R "$two" 2> /dev/null |
+	awk 'NR == 1 || /^second: /' > "$TMP/b2.ref"
+check "-B second keeps that buffer alone, as trace-cmd shows its lines" \
+	python3 "$COMPARE" "$TMP/b2.ref" "$TMP/b2.got"
+check "-B second: one provider, named second" \
+	test "$($TRACE_FXT dump --json "$TMP/b2.fxt" | jq -r 'select(.kind == "provider_info") | .name')" = second
 
 $TRACE_FXT convert --progress "$src" -o "$TMP/p.fxt" 2> "$TMP/err"
+check "--progress converts (exit $?)" test $? = 0
 check "--progress reports a percentage on stderr" grep -q '100%' "$TMP/err"
 check "--progress does not change the output" cmp -s "$TMP/p.fxt" "$TMP/a.fxt"
 e2e_exit

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# trace-fxt convert on real recordings: a v6 file, a zstd v7, an
-# uncompressed v7 (made here with trace-cmd convert), a two-buffer file,
-# and the committed samples (atrace markers, lost events, net events of up
-# to 19 fields - more than one FXT record holds).  For each:
+# trace-fxt convert on the project's recordings (tests/e2e/lib.sh's
+# RECORDINGS: v6, v7 zstd and v7 uncompressed files of one workload, two
+# buffers, a multi-threaded process, atrace markers, lost events, net
+# events of up to 19 fields - more than one FXT record holds).  For each:
 # conversion succeeds, trace-fxt check is clean, and every line of
 # `trace-cmd report -R` has its twin in `trace-fxt report --raw`
 # (compare-report.py).  Then the mapping's records are counted against
@@ -15,19 +15,9 @@ COMPARE=$(dirname "$0")/compare-report.py
 MODEL=$(dirname "$0")/perfetto-model.py
 export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
 
-files=()
-for f in "$SAMPLES/sched-irq-timer.v6.dat" "$SAMPLES/sched-irq-timer.dat" \
-	 "$SAMPLES/two-buffers.dat" "$TOP/samples/atrace-markers.dat" \
-	 "$TOP/samples/lost-events.dat" "$TOP/samples/net-events.dat"; do
-	if [ -r "$f" ]; then files+=("$f"); else echo "# no $f, skipped"; fi
-done
-if [ -r "$SAMPLES/sched-irq-timer.dat" ] &&
-   trace-cmd convert --compression none -i "$SAMPLES/sched-irq-timer.dat" \
-	-o "$TMP/uncompressed-v7.dat" > /dev/null 2>&1; then
-	files+=("$TMP/uncompressed-v7.dat")
-fi
-
-for f in "${files[@]}"; do
+e2e_plan 80
+recordings
+for f in "${RECS[@]}"; do
 	b=$(basename "$f" .dat)
 	fxt=$TMP/$b.fxt
 	ver=$(trace-cmd dump --summary "$f" 2>/dev/null |
@@ -70,8 +60,8 @@ for f in "${files[@]}"; do
 	n_tasks=$(sed -nE 's/^([a-z0-9_]*: )? *(.*-[0-9]+) +\[[0-9]+\].*/\2/p' \
 		  "$TMP/$b.ref" | grep -v '^<' | sort -u | wc -l)
 	n_kobj=$(count '.record == "kernel_object" and .obj_type == 2 and (.args // [] | map(.name) | index("source") | not)')
-	check "$b: a named thread object for every named task trace-cmd shows ($n_tasks <= $n_kobj)" \
-		test "$n_tasks" -le "$n_kobj"
+	check "$b: a named thread object for every named task trace-cmd shows (0 < $n_tasks <= $n_kobj)" \
+		test 0 -lt "$n_tasks" -a "$n_tasks" -le "$n_kobj"
 	n_prov=$(( $(trace-cmd report -R "$f" 2>/dev/null | grep -c '^second: ') > 0 ? 2 : 1 ))
 	check "$b: one provider per buffer ($n_prov)" \
 		test "$(count '.record == "metadata" and .kind == "provider_info"')" = "$n_prov"

@@ -11,6 +11,7 @@
 #    give the same `trace-cmd report -R` and `trace-cmd report`, line for
 #    line, as the originals.
 . "$(dirname "$0")/lib.sh"
+e2e_plan 79
 GEN=$TOP/tests/unit/dat-gen
 REWRITE=$TOP/tests/unit/dat-rewrite
 FORMATS=$TOP/tests/unit/dat-formats
@@ -101,7 +102,7 @@ check "sched: the zstd conversion reports the same" \
 
 # Re-encode real recordings.  libtracecmd hands out records and task names
 # but not the format, kallsyms or printk texts: those come from dump.
-for s in sched-irq-timer two-buffers; do
+for s in sched two-buffers; do
 	src=$SAMPLES/$s.dat
 	[ -r "$src" ] || { not_ok "sample $src is readable"; continue; }
 	trace-cmd dump --ftrace-events --events "$src" > "$TMP/fmt.txt" 2>/dev/null

@@ -9,9 +9,9 @@
 # reference here too), unchanged for everything else, and raw again
 # without the plugin.
 . "$(dirname "$0")/lib.sh"
+e2e_plan 9
 
 . "$(dirname "$0")/eventheader-sets.bash"
-e2e_plan 9
 GEN=$TOP/samples/eventheader-dat
 INFO=$TOP/tests/e2e/eventheader-kshark-info
 COMPARE=$TOP/tests/e2e/eventheader-compare.py

@@ -167,9 +167,9 @@ for set in "${EH_SETS[@]}"; do
 done
 rm -rf "$TMP/home/.local"
 
-# Real recordings: nothing changes.
-for f in "$SAMPLES"/*.dat; do
-	[ -f "$f" ] || continue
+# The project's recordings: nothing changes.
+recordings
+for f in "${RECS[@]}"; do
 	n=$(basename "$f" .dat)
 	report "r0-$n" "$f"
 	report "r1-$n" "$f" TRACEEVENT_PLUGIN_DIR="$PLUGDIR"

@@ -5,6 +5,7 @@
 # and on damaged copies of them: clean files pass, each fault is named
 # with the file and its offset, and dump delivers every record before it.
 . "$(dirname "$0")/lib.sh"
+e2e_plan 52
 SAMPLE=$TOP/samples/fxt-sample
 le=$TMP/le.fxt be=$TMP/be.fxt
 
@@ -63,11 +64,10 @@ check "check of the truncated file fails" \
 	bash -c "! $TRACE_FXT check $TMP/cut.fxt 2>/dev/null"
 
 # Not FXT at all, and no file.
-if [ -f "$SAMPLES/sched-irq-timer.dat" ]; then
-	out=$($TRACE_FXT check "$SAMPLES/sched-irq-timer.dat" 2>&1); rc=$?; out=${out%%$'\n'*}
-	check "check refuses a trace.dat: $out" \
-		bash -c "[ $rc -ne 0 ] && grep -q 'not an FXT file' <<<'$out'"
-fi
+recordings sched.dat
+out=$($TRACE_FXT check "$SAMPLES/sched.dat" 2>&1); rc=$?; out=${out%%$'\n'*}
+check "check refuses a trace.dat: $out" \
+	bash -c "[ $rc -ne 0 ] && grep -q 'not an FXT file' <<<'$out'"
 out=$($TRACE_FXT check $TMP/missing.fxt 2>&1); rc=$?
 check "check of a missing file says so: $out" \
 	bash -c "[ $rc -ne 0 ] && grep -q 'No such file' <<<'$out'"

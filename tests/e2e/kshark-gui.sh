@@ -7,6 +7,7 @@
 # (KSHARK_SHOT, default /tmp/kshark-gui-shot.png).  Skips with a "# skip:"
 # line where no X server can run.
 . "$(dirname "$0")/lib.sh"
+e2e_plan 3
 
 PLUGIN=$TOP/kernelshark-plugin/plugin-fxt.so
 SAMPLE_GEN=$TOP/samples/fxt-ks-sample
@@ -14,8 +15,8 @@ SHOT=${KSHARK_SHOT:-/tmp/kshark-gui-shot.png}
 
 for tool in xvfb-run kernelshark xdotool import convert; do
 	if ! command -v "$tool" >/dev/null; then
-		echo "# skip: $tool not installed, no GUI smoke test"
-		exit 0
+		skip "$tool not installed, no GUI smoke test" 3
+		e2e_exit
 	fi
 done
 if [ ! -f "$PLUGIN" ] || [ ! -x "$SAMPLE_GEN" ]; then
@@ -54,8 +55,8 @@ export PLUGIN TMP
 if ! timeout 90 xvfb-run -a -s "-screen 0 1280x1024x24" \
 		bash "$TMP/session.sh" 2>"$TMP/xvfb.err"; then
 	if grep -qi "cannot\|error\|failed" "$TMP/xvfb.err"; then
-		echo "# skip: no X server could run here: $(head -1 "$TMP/xvfb.err")"
-		exit 0
+		skip "no X server could run here: $(head -1 "$TMP/xvfb.err")" 3
+		e2e_exit
 	fi
 fi
 

@@ -14,6 +14,12 @@ TRACE_FXT=$TOP/trace-cmd-plugin/trace-fxt
 # larger recordings): a check that needs the latter skips without it.
 SAMPLES=$TOP/samples
 SHARED_SAMPLES=${SHARED_SAMPLES:-$TOP/../shared/samples}
+# The project's recordings, each made by a script in samples/: a v7
+# uncompressed, a v7 zstd and a v6 file of the same workload, two ftrace
+# buffers, a multi-threaded process with atrace markers, atrace markers,
+# lost events, events of many fields.
+RECORDINGS="sched.dat sched-zstd.dat sched-v6.dat two-buffers.dat threads.dat
+	    atrace-markers.dat lost-events.dat net-events.dat"
 E2E_FAILED=0
 E2E_CHECKS=0
 E2E_SKIPS=0
@@ -38,6 +44,21 @@ shared_sample() {
 	skip "no $SHARED (optional data beside the clone)" "${2:-1}"
 	return 1
 }
+# recordings [NAME...]: sets RECS to the paths of the named recordings
+# (default: all of RECORDINGS).  They belong to the tree: a missing one is
+# a failed check, never a skip.
+recordings() {
+	local n names=${*:-$RECORDINGS}
+
+	RECS=()
+	for n in $names; do
+		if [ -r "$SAMPLES/$n" ]; then
+			RECS+=("$SAMPLES/$n")
+		else
+			not_ok "the project's recording samples/$n is there"
+		fi
+	done
+}
 # check "what was checked" command...: ok when the command succeeds; its
 # output is shown only when it fails.
 check() {
@@ -53,8 +74,13 @@ e2e_plan() { E2E_PLAN=$1; }
 e2e_exit() {
 	local need=$((E2E_PLAN - E2E_SKIPS))
 
-	if [ "$E2E_CHECKS" -lt "$need" ]; then
+	if [ "$E2E_PLAN" -le 0 ]; then
+		not_ok "$(basename "$0"): declares no e2e_plan (how many checks it makes at least)"
+	elif [ "$E2E_CHECKS" -lt "$need" ]; then
 		not_ok "$(basename "$0"): $E2E_CHECKS checks ran, at least $need planned ($E2E_PLAN less $E2E_SKIPS skipped)"
 	fi
+	# tests/run-tests.sh reads this line: a script that does not get
+	# here (killed, exited early) fails.
+	echo "# e2e: $(basename "$0"): $E2E_CHECKS checks ran, $E2E_PLAN planned, $E2E_SKIPS skipped"
 	exit $E2E_FAILED
 }

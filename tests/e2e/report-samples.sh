@@ -17,11 +17,8 @@ mkdir -p "$TMP/home"
 export HOME=$TMP/home
 unset TRACEEVENT_PLUGIN_DIR
 
-files=()
-for f in "$SAMPLES/sched-irq-timer.dat" "$SAMPLES/sched-irq-timer.v6.dat" \
-	 "$SAMPLES/two-buffers.dat" "$TOP"/samples/*.dat; do
-	if [ -r "$f" ]; then files+=("$f"); else echo "# no $f, skipped"; fi
-done
+e2e_plan 30
+recordings
 
 total=0 mismatches=0
 # same NAME SOURCE.dat FILE.fxt [VAR=VALUE...]: the two reports agree
@@ -49,7 +46,7 @@ same() {
 		cmp "$TMP/$name.referr" "$TMP/$name.err"
 }
 
-for f in "${files[@]}"; do
+for f in "${RECS[@]}"; do
 	b=$(basename "$f" .dat)
 	if ! "$TRACE_FXT" convert -q "$f" -o "$TMP/$b.fxt"; then
 		not_ok "$b converts"
@@ -57,8 +54,8 @@ for f in "${files[@]}"; do
 	fi
 	same "$b" "$f" "$TMP/$b.fxt"
 done
-for b in sched-irq-timer two-buffers; do
-	[ -s "$TMP/$b.fxt" ] || continue
+for b in sched two-buffers; do
+	[ -s "$TMP/$b.fxt" ] || { not_ok "$b+plugins: $b converted"; continue; }
 	same "$b+plugins" "$SAMPLES/$b.dat" "$TMP/$b.fxt" \
 		TRACEEVENT_PLUGIN_DIR="$TOP/plugins"
 done
@@ -87,16 +84,19 @@ for set in "${EH_SETS[@]}"; do
 		"$VEC.linux.json" "$TMP/$l.eh+plugins.got"
 done
 
-# FXT from another producer keeps trace-fxt's own one-line layout
-if [ -x "$TOP/samples/fxt-sample" ] &&
-   "$TOP/samples/fxt-sample" "$TMP/other.fxt" > /dev/null 2>&1; then
-	"$TRACE_FXT" report "$TMP/other.fxt" > "$TMP/other.txt"
-	# every timestamped record: events, logs, scheduling, large blobs
-	# with their metadata (format 0)
-	check "report of a non-.dat FXT prints a line per timestamped record" \
-		test "$(wc -l < "$TMP/other.txt")" = \
-		"$("$TRACE_FXT" dump "$TMP/other.fxt" |
-		   grep -cE '^0x[0-9a-f]+ (event|log|scheduling|large large_blob format=0)')"
+# FXT from another producer keeps trace-fxt's own one-line layout: a line
+# per timestamped record samples/fxt-sample.c writes, counted in its
+# source: 4 x 11 events, a log, a large blob with metadata, 4 x 3
+# scheduling records, the closing instant; its four "checkpoint" instants
+# carry one argument of each type.
+args='marker=null i32=-42 u32=4000000000 i64=-5000000000 u64=18000000000000000000 ratio=3.1415926535897931 label=hello, "fxt" obj=0xffff888001234000 koid=101 ok=true'
+if "$TOP/samples/fxt-sample" "$TMP/other.fxt" > /dev/null 2>&1 &&
+   "$TRACE_FXT" report "$TMP/other.fxt" > "$TMP/other.txt"; then
+	check "report of a non-.dat FXT prints its 59 timestamped records, 4 checkpoints typed" \
+		test "$(wc -l < "$TMP/other.txt")" = 59 -a \
+		"$(grep -cF "app:checkpoint:            $args" "$TMP/other.txt")" = 4
+else
+	not_ok "fxt-sample writes a file that trace-fxt report reads"
 fi
 echo "# $total trace-cmd report lines compared, $mismatches differ"
 e2e_exit

@@ -18,12 +18,12 @@
 #    report of the fixture, and report --raw still equals -R (the
 #    trailing bytes are no field: -R does not print them).
 . "$(dirname "$0")/lib.sh"
+e2e_plan 20
 export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
 mkdir -p "$TMP/home"
 export HOME=$TMP/home
 unset TRACEEVENT_PLUGIN_DIR
 . "$(dirname "$0")/eventheader-sets.bash"
-e2e_plan 20
 GEN=$TOP/samples/eventheader-dat
 FORMATS=$TOP/samples/eventheader-formats
 COMPARE=$TOP/tests/e2e/compare-report.py

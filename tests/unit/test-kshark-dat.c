@@ -7,7 +7,10 @@
  * (category "trace-cmd": file info, cpustats, formats...) must not show:
  * the .fxt has exactly the .dat's entries.
  *
- * Skips (with a "# skip:" line) while trace-fxt cannot convert yet.
+ * Without arguments it compares the project's recordings (in samples/);
+ * with arguments, the .dat files named (tests/e2e/convert-eventheader.sh
+ * gives it its fixtures).  A recording that is missing or that trace-fxt
+ * fails to convert is a failure.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -53,39 +56,29 @@ static int suite_clean(void)
 	return system(cmd) ? -1 : 0;
 }
 
-static const char *sample_path(const char *name)
-{
-	static char buf[4096];
-	const char *samples = getenv("SAMPLES");
-
-	if (samples)
-		snprintf(buf, sizeof(buf), "%s/%s", samples, name);
-	else
-		snprintf(buf, sizeof(buf), "%s",
-			 unit_path("../shared/samples/"));
-	if (!samples)
-		strncat(buf, name, sizeof(buf) - strlen(buf) - 1);
-	return buf;
-}
-
-/* Convert @dat; false (after saying why) when the converter cannot. */
+/* Convert @dat; false (after saying why, as a failure) when that fails. */
 static bool convert(const char *dat, const char *fxt)
 {
 	const char *tool = unit_path("trace-cmd-plugin/trace-fxt");
 	char cmd[3 * 4096 + 64];
+	int ret;
 
 	if (access(dat, R_OK)) {
-		printf("\n# skip: %s: no such sample\n", dat);
+		printf("\n%s: cannot read it\n", dat);
+		CU_FAIL("the sample is there");
 		return false;
 	}
 	if (access(tool, X_OK)) {
-		printf("\n# skip: %s not built: cannot convert %s\n", tool, dat);
+		printf("\n%s is not built (make test builds it)\n", tool);
+		CU_FAIL("trace-fxt is built");
 		return false;
 	}
-	snprintf(cmd, sizeof(cmd), "'%s' convert '%s' -o '%s' >/dev/null 2>&1",
+	snprintf(cmd, sizeof(cmd), "'%s' convert -q '%s' -o '%s'",
 		 tool, dat, fxt);
-	if (system(cmd)) {
-		printf("\n# skip: trace-fxt cannot convert %s yet\n", dat);
+	ret = system(cmd);
+	if (ret) {
+		printf("\n%s: trace-fxt convert failed (status %d)\n", dat, ret);
+		CU_FAIL("trace-fxt converts the sample");
 		return false;
 	}
 	return true;
@@ -174,7 +167,6 @@ static void load_dat(const char *dat, struct side *s, int **pids,
 
 static void compare(const char *sample)
 {
-	char dat_copy[4096];
 	struct side dat = { 0 }, fxt = { 0 };
 	size_t i, bad_pos = 0, bad_name = 0, extra = 0;
 	struct kshark_entry **rows;
@@ -182,12 +174,8 @@ static void compare(const char *sample)
 	char fxt_path[4096];
 	int dat_sd, sd, *pids = NULL, *fxt_pids = NULL;
 	ssize_t fxt_npids;
-	const char *dat_path;
+	const char *dat_path = sample;
 
-	/* unit_path() answers in a static buffer: keep a copy. */
-	snprintf(dat_copy, sizeof(dat_copy), "%s",
-		 sample[0] == '/' ? sample : sample_path(sample));
-	dat_path = dat_copy;
 	snprintf(fxt_path, sizeof(fxt_path), "%s/%s.fxt", dir,
 		 strrchr(dat_path, '/') + 1);
 	if (!convert(dat_path, fxt_path))
@@ -261,32 +249,57 @@ static void compare(const char *sample)
 	kshark_close_all(ctx);
 }
 
-static void test_sched_irq_timer(void)
+/*
+ * The project's recordings (tests/e2e/lib.sh lists the same), by name
+ * under samples/; unit_path() answers in a static buffer, hence the copy.
+ */
+static void compare_sample(const char *name)
 {
-	compare("sched-irq-timer.dat");
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", unit_path("samples"), name);
+	compare(path);
 }
 
-static void test_two_buffers(void)
-{
-	compare("two-buffers.dat");
-}
-
-/* In-tree recordings (samples/) made for the converter's tests. */
-static void test_atrace_markers(void)
-{
-	compare(unit_path("samples/atrace-markers.dat"));
-}
-
-static void test_lost_events(void)
-{
-	compare(unit_path("samples/lost-events.dat"));
-}
+#define SAMPLE_TEST(fn, name)				\
+	static void fn(void)				\
+	{						\
+		compare_sample(name);			\
+	}
+SAMPLE_TEST(test_sched, "sched.dat")
+SAMPLE_TEST(test_sched_zstd, "sched-zstd.dat")
+SAMPLE_TEST(test_sched_v6, "sched-v6.dat")
+SAMPLE_TEST(test_two_buffers, "two-buffers.dat")
+SAMPLE_TEST(test_threads, "threads.dat")
+SAMPLE_TEST(test_atrace_markers, "atrace-markers.dat")
+SAMPLE_TEST(test_lost_events, "lost-events.dat")
+SAMPLE_TEST(test_net_events, "net-events.dat")
 
 static CU_TestInfo dat_tests[] = {
-	{ "sched-irq-timer.dat vs its .fxt", test_sched_irq_timer },
+	{ "sched.dat (v7) vs its .fxt", test_sched },
+	{ "sched-zstd.dat (v7, zstd) vs its .fxt", test_sched_zstd },
+	{ "sched-v6.dat vs its .fxt", test_sched_v6 },
 	{ "two-buffers.dat (every buffer) vs its .fxt", test_two_buffers },
+	{ "threads.dat vs its .fxt", test_threads },
 	{ "atrace-markers.dat vs its .fxt", test_atrace_markers },
 	{ "lost-events.dat vs its .fxt", test_lost_events },
+	{ "net-events.dat vs its .fxt", test_net_events },
+	CU_TEST_INFO_NULL,
+};
+
+static char **given;
+static int ngiven;
+
+static void test_given(void)
+{
+	int i;
+
+	for (i = 0; i < ngiven; i++)
+		compare(given[i]);
+}
+
+static CU_TestInfo given_tests[] = {
+	{ "the .dat files given vs their .fxt", test_given },
 	CU_TEST_INFO_NULL,
 };
 
@@ -296,4 +309,18 @@ static CU_SuiteInfo suites[] = {
 	CU_SUITE_INFO_NULL,
 };
 
-UNIT_MAIN(suites)
+static CU_SuiteInfo given_suites[] = {
+	{ "kshark .dat vs .fxt", suite_init, suite_clean, NULL, NULL,
+	  given_tests },
+	CU_SUITE_INFO_NULL,
+};
+
+int main(int argc, char **argv)
+{
+	if (argc > 1) {
+		given = argv + 1;
+		ngiven = argc - 1;
+		return unit_run(argv[0], given_suites);
+	}
+	return unit_run(argv[0], suites);
+}

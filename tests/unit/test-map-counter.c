@@ -6,10 +6,12 @@
  * offsets, and the FXT written is read back with the core's reader.
  *
  * cpu_frequency's format is the kernel's (tests/unit/dat-formats/, copied
- * from a 6.x kernel's tracefs); what it must become is the contract
- * Perfetto's FXT import puts on per-CPU frequency tracks (category
- * "power", arguments "cpu" and "value"), as MAPPING.md states it.  The
- * other formats are written here in the kernel's layout.
+ * from a 6.x kernel's tracefs); what it must become is what Perfetto's
+ * FXT import draws as one series per CPU holding only the value, in
+ * process 0 (fuchsia_trace_parser.cc makes a counter track per process,
+ * name, argument and id), as MAPPING.md states it.  rss_stat belongs to
+ * the process whose memory it counts.  The other formats are written
+ * here in the kernel's layout.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -51,6 +53,9 @@ static void run_start(struct run *t, const char *system, const char *text,
 	CU_ASSERT_EQUAL(fxt_write_provider_info(t->ctx.w, 1, "top", 3), 0);
 }
 
+/* The thread the record was written on: process 42, thread 43. */
+static const struct fxt_thread cur_thread = { .pid = 42, .tid = 43 };
+
 /* Write @data as a record at @ts; the first counter event read back. */
 static int run_write(struct run *t, void *data, int size, uint64_t ts,
 		     struct fxt_record *got, struct fxt_reader **r)
@@ -58,7 +63,7 @@ static int run_write(struct run *t, void *data, int size, uint64_t ts,
 	struct tep_record rec = { .ts = ts, .data = data, .size = size };
 	int ret;
 
-	ret = map_counter_write(&t->ctx, &t->buf, &t->me, &rec);
+	ret = map_counter_write(&t->ctx, &t->buf, &t->me, &rec, &cur_thread);
 	CU_ASSERT_EQUAL(fxt_writer_close(t->ctx.w), 0);
 	t->ctx.w = NULL;
 	fclose(t->fp);
@@ -124,21 +129,19 @@ static void test_cpu_frequency(void)
 	CU_ASSERT_EQUAL_FATAL(got.type, FXT_REC_EVENT);
 	CU_ASSERT_EQUAL(got.event.type, FXT_EVENT_COUNTER);
 	CU_ASSERT_EQUAL(got.event.ts, 12345);
-	CU_ASSERT(fxt_str_eq(got.event.category, "power"));
-	CU_ASSERT(fxt_str_eq(got.event.name, "cpu_frequency"));
-	CU_ASSERT_EQUAL(got.event.id, 2);
-	CU_ASSERT_EQUAL_FATAL(got.event.nargs, 2);
-	a = fxt_args_find(got.event.args, 2, "cpu");
-	CU_ASSERT(a && fxt_arg_bits(a) == 2);
-	a = fxt_args_find(got.event.args, 2, "value");
+	CU_ASSERT(fxt_str_eq(got.event.category, TCFXT_CAT_COUNTER));
+	CU_ASSERT(fxt_str_eq(got.event.name, "cpufreq.cpu2"));
+	CU_ASSERT_EQUAL(got.event.thread.pid, 0);
+	CU_ASSERT_EQUAL_FATAL(got.event.nargs, 1);
+	a = fxt_args_find(got.event.args, 1, "kHz");
 	CU_ASSERT(a && fxt_arg_bits(a) == 1800000);
 	printf("\n    power/cpu_frequency on CPU 2 at 1800000 kHz: counter "
-	       "power:cpu_frequency, cpu=2 value=1800000\n");
+	       "cpufreq.cpu2 kHz=1800000 in process 0\n");
 	run_end(&t, r);
 	free(text);
 }
 
-/* A signed value keeps its sign; the id field tells series apart. */
+/* A signed value keeps its sign; the member names the series. */
 static void test_signed_value(void)
 {
 	static const char rss_stat[] =
@@ -161,16 +164,20 @@ static void test_signed_value(void)
 	run_start(&t, "kmem", rss_stat, sizeof(rss_stat) - 1, 700);
 	CU_ASSERT_TRUE(map_counter_classify(&t.me));
 	put_le(data, 700, 2);
+	put_le(data + 8, 77, 4);			/* mm_id */
+	put_le(data + 12, 1, 4);			/* curr */
 	put_le(data + 16, 3, 4);			/* member */
 	put_le(data + 24, (uint64_t)-4096, 8);		/* size */
 	CU_ASSERT_EQUAL(run_write(&t, data, 32, 7, &got, &r), 0);
 	CU_ASSERT_EQUAL_FATAL(got.type, FXT_REC_EVENT);
 	CU_ASSERT_EQUAL(got.event.type, FXT_EVENT_COUNTER);
 	CU_ASSERT(fxt_str_eq(got.event.category, TCFXT_CAT_COUNTER));
-	CU_ASSERT(fxt_str_eq(got.event.name, "rss_stat"));
-	CU_ASSERT_EQUAL(got.event.id, 3);
+	/* MM_SHMEMPAGES, named as Perfetto names its own series */
+	CU_ASSERT(fxt_str_eq(got.event.name, "mem.rss.shmem"));
+	/* the current task's process, since curr says it is its memory */
+	CU_ASSERT_EQUAL(got.event.thread.pid, 42);
 	CU_ASSERT_EQUAL_FATAL(got.event.nargs, 1);
-	CU_ASSERT(fxt_str_eq(got.event.args[0].name, "size"));
+	CU_ASSERT(fxt_str_eq(got.event.args[0].name, "bytes"));
 	CU_ASSERT_EQUAL(got.event.args[0].type, FXT_ARG_INT64);
 	CU_ASSERT_EQUAL(got.event.args[0].i64, -4096);
 	run_end(&t, r);
@@ -217,9 +224,10 @@ static void test_classify(void)
 }
 
 static CU_TestInfo counter_tests[] = {
-	{ "the kernel's cpu_frequency: Perfetto's power counter",
+	{ "the kernel's cpu_frequency: one series for its CPU in process 0",
 	  test_cpu_frequency },
-	{ "rss_stat: a signed value, the member as id", test_signed_value },
+	{ "rss_stat: a signed value in its process, the member names the series",
+	  test_signed_value },
 	{ "a record short of its value field writes nothing",
 	  test_short_record },
 	{ "classify: listed events with their value field only",

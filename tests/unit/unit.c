@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * unit.c - run a program's CUnit suites with the verbose basic runner.
+ *
+ * CUnit counts a test whose suite set-up failed as neither run nor
+ * failed: such tests would vanish from the totals.  The exit status and
+ * the closing "# unit:" line count them as failures.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +24,7 @@ const char *unit_path(const char *rel)
 
 int unit_run(const char *program, CU_SuiteInfo *suites)
 {
-	unsigned int failed;
+	unsigned int total, ran, failed, bad_suites, not_run;
 
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 99;
@@ -31,7 +35,15 @@ int unit_run(const char *program, CU_SuiteInfo *suites)
 	}
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
+	total = CU_get_registry()->uiNumberOfTests;
+	ran = CU_get_number_of_tests_run();
 	failed = CU_get_number_of_tests_failed();
+	bad_suites = CU_get_number_of_suites_failed();
+	not_run = total > ran ? total - ran : 0;
+	/* tests/run-tests.sh reads this line; keep its words. */
+	printf("\n# unit: %s: %u of %u tests ran, %u failed, %u suites failed to set up or clean up\n",
+	       program, ran, total, failed, bad_suites);
 	CU_cleanup_registry();
+	failed += not_run + bad_suites;
 	return failed > 98 ? 98 : (int)failed;
 }

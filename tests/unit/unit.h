@@ -4,7 +4,8 @@
  *
  * A test program lists its suites in a CU_SuiteInfo array and calls
  * unit_run() from main(); the verbose runner prints every test's name and
- * result, and the exit status is the number of failed tests (capped).
+ * result, and the exit status is the number of failed tests plus the
+ * tests that did not run and the suites whose set-up failed (capped).
  */
 #ifndef _UNIT_H
 #define _UNIT_H
