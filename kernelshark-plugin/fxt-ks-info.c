@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * fxt-ks-info.c - the info column: a row's arguments as "name=value"
- * pairs, made only when KernelShark shows or searches that row.
+ * pairs, made only when KernelShark shows or searches that row; for the
+ * ftrace events of a converted provider, what libtraceevent prints of
+ * the record rebuilt from them (info and latency), as for the .dat.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fxt-ks.h"
+#include "report-tep.h"
 #include "tcfxt.h"
 
 /*
@@ -123,4 +127,57 @@ char *fxt_ks_info(const struct fxt_ks_data *d, const struct fxt_ks_row *row)
 		return NULL;
 	}
 	return buf;
+}
+
+/* A stored argument back as the FXT argument it was. */
+static void arg_restore(const struct fxt_ks_data *d,
+			const struct fxt_ks_event *ev,
+			const struct fxt_ks_arg *a, struct fxt_arg *out)
+{
+	const struct fxt_ks_field *f = &ev->fields[a->field];
+
+	memset(out, 0, sizeof(*out));
+	out->type = a->type;
+	out->name = fxt_str_make(f->name, f->len);
+	switch (a->type) {
+	case FXT_ARG_INT32:	out->i32 = (int32_t)a->v.i; break;
+	case FXT_ARG_UINT32:	out->u32 = (uint32_t)a->v.u; break;
+	case FXT_ARG_DOUBLE:	out->d = a->v.d; break;
+	case FXT_ARG_BOOL:	out->b = a->v.u != 0; break;
+	case FXT_ARG_STRING:
+		out->str = fxt_str_make(fxt_ks_arg_str(d, a), a->len);
+		break;
+	default:		out->u64 = a->v.u; break;
+	}
+}
+
+int fxt_ks_tep_text(struct fxt_ks_data *d, const struct fxt_ks_row *row,
+		    char **info, char **latency)
+{
+	const struct fxt_ks_event *ev = &d->events[row->event];
+	const struct fxt_ks_arg *a = d->args + row->arg;
+	struct fxt_event fe = { .type = FXT_EVENT_INSTANT };
+	struct fxt_arg *args;
+	unsigned int i;
+	int ret;
+
+	*info = *latency = NULL;
+	if (!d->tep || ev->missed || ev->kind != FXT_EVENT_INSTANT ||
+	    row->provider >= d->nproviders ||
+	    !d->providers[row->provider].from_trace_fxt || !row->nargs)
+		return -ENOENT;
+	args = malloc(row->nargs * sizeof(*args));
+	if (!args)
+		return -ENOMEM;
+	for (i = 0; i < row->nargs; i++)
+		arg_restore(d, ev, &a[i], &args[i]);
+	fe.category = fxt_str_make(ev->category, ev->cat_len);
+	fe.name = fxt_str_make(ev->name, ev->name_len);
+	fe.thread.tid = (uint64_t)row->pid;
+	fe.args = args;
+	fe.nargs = row->nargs;
+	ret = report_tep_event_text(d->tep, &fe, (uint64_t)row->ts, info,
+				    latency);
+	free(args);
+	return ret;
 }

@@ -98,6 +98,8 @@ struct fxt_ks_task {
 	bool		used;
 };
 
+struct report_tep;
+
 struct fxt_ks_provider {
 	uint32_t	id;
 	char		*name;
@@ -160,6 +162,11 @@ struct fxt_ks_data {
 	size_t			provider_mask;
 
 	int			n_cpus;
+	/*
+	 * libtraceevent with the formats, kallsyms and printk strings that
+	 * converted providers carry; NULL when the file has none.
+	 */
+	struct report_tep	*tep;
 	/* "FILE: offset 0x...: what" when decoding stopped early. */
 	char			*error;
 };
@@ -226,5 +233,13 @@ static inline bool fxt_ks_in_map(const struct fxt_ks_data *d, const void *p)
 
 /* Info column, dump line: malloc'ed strings (NULL on failure). */
 char *fxt_ks_info(const struct fxt_ks_data *d, const struct fxt_ks_row *row);
+/*
+ * Info and latency columns of an ftrace event of a converted provider, as
+ * KernelShark shows them for the .dat (libtraceevent prints them):
+ * malloc'ed, NULL when empty.  -ENOENT when @row is no such event or the
+ * file carries no format for it, -ENOMEM.
+ */
+int fxt_ks_tep_text(struct fxt_ks_data *d, const struct fxt_ks_row *row,
+		    char **info, char **latency);
 
 #endif /* _FXT_KS_H */

@@ -3,12 +3,17 @@
 # tests and benchmark use, and the rules of its tests (they link libkshark,
 # which the generic unit-test rule does not).
 
-EXTRA_CFLAGS_kernelshark-plugin = $(KS_CFLAGS)
+EXTRA_CFLAGS_kernelshark-plugin = $(KS_CFLAGS) -Itrace-cmd-plugin
 
 KS_PLUGIN	:= kernelshark-plugin/plugin-fxt.so
 KS_PLUGIN_OBJS	:= $(addprefix kernelshark-plugin/, \
 		     plugin-fxt.o fxt-ks-load.o fxt-ks-event.o \
 		     fxt-ks-table.o fxt-ks-info.o)
+# A converted file's info and latency columns are printed by the code
+# that prints `trace-fxt report`: report-tep.c and the fxt2dat rebuilding
+# it drives, linked in from trace-cmd-plugin/.
+KS_PLUGIN_OBJS	+= trace-cmd-plugin/report-tep.o \
+		   $(patsubst %.c,%.o,$(wildcard trace-cmd-plugin/fxt2dat-*.c))
 KS_SAMPLE	:= kernelshark-plugin/fxt-ks-sample
 KS_SAMPLE_OBJS	:= kernelshark-plugin/fxt-ks-sample.o
 # KernelShark 2.x finds no plugin by itself; this is where `make install`
@@ -19,7 +24,7 @@ KS_PLUGIN_DIR	?= $(LIBDIR)/kernelshark/plugins
 # core and everything else stay hidden.
 $(KS_PLUGIN): $(KS_PLUGIN_OBJS) $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -shared -Wl,-z,defs -o $@ $(KS_PLUGIN_OBJS) \
-		$(CORE_LIB) $(KS_LIBS) -lm
+		$(CORE_LIB) $(KS_LIBS) $(CORE_LIBS) -lm
 
 $(KS_SAMPLE): $(KS_SAMPLE_OBJS) $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ -lm

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,23 +108,60 @@ static char *fxt_get_task(struct kshark_data_stream *stream,
 	return strdup(name ? name : "<...>");
 }
 
+/*
+ * Info (@latency false) or latency column of an ftrace event of a
+ * converted provider, printed by libtraceevent; -ENOENT for other rows.
+ * The rebuilt record lives in the handle: one row at a time.
+ */
+static int tep_column(struct kshark_data_stream *stream,
+		      const struct fxt_ks_row *row, bool latency, char **out)
+{
+	struct fxt_ks_data *d = stream_data(stream);
+	char *info, *lat;
+	int ret;
+
+	pthread_mutex_lock(&stream->input_mutex);
+	ret = fxt_ks_tep_text(d, row, &info, &lat);
+	pthread_mutex_unlock(&stream->input_mutex);
+	if (ret < 0)
+		return ret;
+	*out = latency ? lat : info;
+	free(latency ? info : lat);
+	return 0;
+}
+
 static char *fxt_get_info(struct kshark_data_stream *stream,
 			  const struct kshark_entry *entry)
 {
 	struct fxt_ks_data *d = stream_data(stream);
 	const struct fxt_ks_row *row = entry_row(d, entry);
+	char *s;
 
-	return row ? fxt_ks_info(d, row) : NULL;
+	if (!row)
+		return NULL;
+	if (tep_column(stream, row, false, &s) != -ENOENT)
+		return s;
+	return fxt_ks_info(d, row);
 }
 
-/* The provider (ftrace buffer) of the entry, where there are several. */
+/*
+ * Latency column: the latency flags of a converted file's ftrace event,
+ * as trace.dat streams show them; for other producers the provider where
+ * the file has several.
+ */
 static char *fxt_aux_info(struct kshark_data_stream *stream,
 			  const struct kshark_entry *entry)
 {
 	struct fxt_ks_data *d = stream_data(stream);
 	const struct fxt_ks_row *row = entry_row(d, entry);
+	char *s;
 
-	if (!row || d->nproviders < 2 || row->provider >= d->nproviders)
+	if (!row || row->provider >= d->nproviders ||
+	    row_event_id(d, row) == KS_EVENT_OVERFLOW)
+		return NULL;
+	if (tep_column(stream, row, true, &s) != -ENOENT)
+		return s;
+	if (d->nproviders < 2 || d->providers[row->provider].from_trace_fxt)
 		return NULL;
 	return strdup(d->providers[row->provider].name);
 }

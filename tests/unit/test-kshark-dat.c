@@ -1,14 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test-kshark-dat - what KernelShark loads from a recording's .fxt (made
- * by `trace-fxt convert`) against what it loads from the .dat itself:
- * per ftrace buffer the same entries (time, CPU, pid, event name) and the
- * same task names.  The converter's file-level metadata instants
- * (category "trace-cmd": file info, cpustats, formats...) must not show:
- * the .fxt has exactly the .dat's entries.
+ * test-kshark-dat - what KernelShark shows of a recording's .fxt (made by
+ * `trace-fxt convert`) against what it shows of the .dat itself, column
+ * by column, through libkshark's own API: for every entry its time, CPU,
+ * pid, event name (kshark_get_event_name), task (kshark_get_task),
+ * latency (kshark_get_aux_info) and info (kshark_get_info).
  *
- * Skips (with a "# skip:" line) while trace-fxt cannot convert yet.
+ * Every project sample (samples/, every .dat) is compared, and the shared ones
+ * (../shared/samples/, every .dat) when they are there.  A .dat with several
+ * ftrace buffers is opened as KernelShark opens them all (a stream per
+ * buffer, kshark_tep_init_all_buffers) and its entries are put together:
+ * the .fxt is one stream that holds every buffer.  Entries are compared
+ * as sorted lists, so the order of equal-time entries does not matter;
+ * any other difference is one.
  */
+#include <glob.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,17 +25,22 @@
 #include "libkshark-tepdata.h"
 #include "unit.h"
 
+enum col { COL_EVENT, COL_TASK, COL_LATENCY, COL_INFO, NCOLS };
+
+static const char *const col_name[NCOLS] = {
+	"event", "task", "latency", "info",
+};
+
 struct row {
 	int64_t	ts;
 	int	cpu;
 	int	pid;
-	char	*name;
-	char	*buffer;
+	char	*col[NCOLS];
 };
 
 struct side {
 	struct row	*rows;
-	size_t		n;
+	size_t		n, cap;
 };
 
 static struct kshark_context *ctx;
@@ -53,48 +64,38 @@ static int suite_clean(void)
 	return system(cmd) ? -1 : 0;
 }
 
-static const char *sample_path(const char *name)
-{
-	static char buf[4096];
-	const char *samples = getenv("SAMPLES");
-
-	if (samples)
-		snprintf(buf, sizeof(buf), "%s/%s", samples, name);
-	else
-		snprintf(buf, sizeof(buf), "%s",
-			 unit_path("../shared/samples/"));
-	if (!samples)
-		strncat(buf, name, sizeof(buf) - strlen(buf) - 1);
-	return buf;
-}
-
 /* Convert @dat; false (after saying why) when the converter cannot. */
 static bool convert(const char *dat, const char *fxt)
 {
-	const char *tool = unit_path("trace-cmd-plugin/trace-fxt");
-	char cmd[3 * 4096 + 64];
+	char tool[4096], cmd[3 * 4096 + 64];
 
-	if (access(dat, R_OK)) {
-		printf("\n# skip: %s: no such sample\n", dat);
-		return false;
-	}
+	snprintf(tool, sizeof(tool), "%s",
+		 unit_path("trace-cmd-plugin/trace-fxt"));
 	if (access(tool, X_OK)) {
-		printf("\n# skip: %s not built: cannot convert %s\n", tool, dat);
+		CU_FAIL("trace-fxt is not built");
 		return false;
 	}
-	snprintf(cmd, sizeof(cmd), "'%s' convert '%s' -o '%s' >/dev/null 2>&1",
+	snprintf(cmd, sizeof(cmd), "'%s' convert -q '%s' -o '%s' >/dev/null",
 		 tool, dat, fxt);
 	if (system(cmd)) {
-		printf("\n# skip: trace-fxt cannot convert %s yet\n", dat);
+		printf("\n%s: trace-fxt convert failed\n", dat);
+		CU_FAIL("trace-fxt convert");
 		return false;
 	}
 	return true;
 }
 
+static int str_cmp(const char *a, const char *b)
+{
+	if (!a || !b)
+		return a ? 1 : b ? -1 : 0;
+	return strcmp(a, b);
+}
+
 static int row_cmp(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
-	int c;
+	int c, i;
 
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
@@ -102,191 +103,177 @@ static int row_cmp(const void *a, const void *b)
 		return x->cpu - y->cpu;
 	if (x->pid != y->pid)
 		return x->pid - y->pid;
-	c = strcmp(x->buffer, y->buffer);
-	return c ? c : strcmp(x->name, y->name);
+	for (i = 0; i < NCOLS; i++) {
+		c = str_cmp(x->col[i], y->col[i]);
+		if (c)
+			return c;
+	}
+	return 0;
 }
 
-static void side_add(struct side *s, const struct kshark_entry *e,
-		     const char *buffer, char *name)
+static void side_add(struct side *s, struct kshark_entry *e)
 {
 	struct row *r;
 
-	r = realloc(s->rows, (s->n + 1) * sizeof(*r));
-	CU_ASSERT_FATAL(r != NULL);
-	s->rows = r;
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 4096;
+		r = realloc(s->rows, s->cap * sizeof(*r));
+		CU_ASSERT_FATAL(r != NULL);
+		s->rows = r;
+	}
 	r = &s->rows[s->n++];
 	r->ts = e->ts;
 	r->cpu = e->cpu;
-	r->pid = e->pid;
-	r->name = name ? name : strdup("?");
-	r->buffer = strdup(buffer);
+	r->pid = kshark_get_pid(e);
+	r->col[COL_EVENT] = kshark_get_event_name(e);
+	r->col[COL_TASK] = kshark_get_task(e);
+	r->col[COL_LATENCY] = kshark_get_aux_info(e);
+	r->col[COL_INFO] = kshark_get_info(e);
 }
 
 static void side_free(struct side *s)
 {
 	size_t i;
+	int c;
 
-	for (i = 0; i < s->n; i++) {
-		free(s->rows[i].name);
-		free(s->rows[i].buffer);
-	}
+	for (i = 0; i < s->n; i++)
+		for (c = 0; c < NCOLS; c++)
+			free(s->rows[i].col[c]);
 	free(s->rows);
+	memset(s, 0, sizeof(*s));
 }
 
-static void free_entries(struct kshark_entry **rows, ssize_t n)
+static void load_stream(int sd, struct side *s)
 {
-	ssize_t i;
+	struct kshark_entry **rows = NULL;
+	ssize_t n, j;
 
-	for (i = 0; i < n; i++)
-		free(rows[i]);
+	n = kshark_load_entries(ctx, sd, &rows);
+	CU_ASSERT_FATAL(n >= 0);
+	for (j = 0; j < n; j++) {
+		side_add(s, rows[j]);
+		free(rows[j]);
+	}
 	free(rows);
 }
 
 /* Every buffer of the .dat, as KernelShark opens them all. */
-static void load_dat(const char *dat, struct side *s, int **pids,
-		     ssize_t *npids, int *top_sd)
+static void load_dat(const char *dat, struct side *s, int *nbuf)
 {
-	struct kshark_entry **rows;
-	int sd, nbuf, i;
-	ssize_t n, j;
+	int sd, i;
 
 	sd = kshark_open(ctx, dat);
 	CU_ASSERT_FATAL(sd >= 0);
-	*top_sd = sd;
-	nbuf = kshark_tep_init_all_buffers(ctx, sd);
-	CU_ASSERT_FATAL(nbuf >= 0);
-	for (i = sd; i <= sd + nbuf; i++) {
-		struct kshark_data_stream *st = kshark_get_data_stream(ctx, i);
-		const char *buffer;
-
-		CU_ASSERT_FATAL(st != NULL);
-		buffer = kshark_tep_is_top_stream(st) ? "top" : st->name;
-		n = kshark_load_entries(ctx, i, &rows);
-		CU_ASSERT_FATAL(n >= 0);
-		for (j = 0; j < n; j++)
-			side_add(s, rows[j], buffer,
-				 kshark_get_event_name(rows[j]));
-		free_entries(rows, n);
-	}
-	/* trace.dat streams learn their tasks while loading. */
-	*npids = kshark_get_task_pids(ctx, sd, pids);
+	*nbuf = kshark_tep_init_all_buffers(ctx, sd);
+	CU_ASSERT_FATAL(*nbuf >= 0);
+	for (i = sd; i <= sd + *nbuf; i++)
+		load_stream(i, s);
 }
 
-static void compare(const char *sample)
+static void show(const char *what, const struct row *r)
 {
-	char dat_copy[4096];
-	struct side dat = { 0 }, fxt = { 0 };
-	size_t i, bad_pos = 0, bad_name = 0, extra = 0;
-	struct kshark_entry **rows;
-	ssize_t n, j, npids = 0;
-	char fxt_path[4096];
-	int dat_sd, sd, *pids = NULL, *fxt_pids = NULL;
-	ssize_t fxt_npids;
-	const char *dat_path;
+	printf("  %s: %" PRId64 " cpu %d pid %d | %s | %s | %s | %s\n", what,
+	       r->ts, r->cpu, r->pid, r->col[COL_EVENT], r->col[COL_TASK],
+	       r->col[COL_LATENCY], r->col[COL_INFO]);
+}
 
-	/* unit_path() answers in a static buffer: keep a copy. */
-	snprintf(dat_copy, sizeof(dat_copy), "%s",
-		 sample[0] == '/' ? sample : sample_path(sample));
-	dat_path = dat_copy;
-	snprintf(fxt_path, sizeof(fxt_path), "%s/%s.fxt", dir,
-		 strrchr(dat_path, '/') + 1);
+static void compare(const char *dat_path)
+{
+	size_t i, bad_key = 0, bad[NCOLS] = { 0 }, shown = 0;
+	struct side dat = { 0 }, fxt = { 0 };
+	const char *base = strrchr(dat_path, '/') + 1;
+	char fxt_path[4096];
+	int nbuf, sd, c;
+
+	snprintf(fxt_path, sizeof(fxt_path), "%s/%s.fxt", dir, base);
 	if (!convert(dat_path, fxt_path))
 		return;
-
-	load_dat(dat_path, &dat, &pids, &npids, &dat_sd);
+	load_dat(dat_path, &dat, &nbuf);
 	sd = kshark_open(ctx, fxt_path);
 	CU_ASSERT_FATAL(sd >= 0);
-	n = kshark_load_entries(ctx, sd, &rows);
-	CU_ASSERT_FATAL(n > 0);
-	for (j = 0; j < n; j++) {
-		char *name = kshark_get_event_name(rows[j]);
-		char *buffer = kshark_get_aux_info(rows[j]);
-
-		if (name && !strncmp(name, "trace-cmd/", 10)) {
-			extra++;
-			free(name);
-		} else {
-			side_add(&fxt, rows[j], buffer ? buffer : "top", name);
-		}
-		free(buffer);
-	}
-	free_entries(rows, n);
+	load_stream(sd, &fxt);
 
 	qsort(dat.rows, dat.n, sizeof(*dat.rows), row_cmp);
 	qsort(fxt.rows, fxt.n, sizeof(*fxt.rows), row_cmp);
-	CU_ASSERT_EQUAL(extra, 0);
+	printf("\n# %s: %zu buffer(s), %zu entries from the .dat, %zu from "
+	       "the .fxt\n", base, (size_t)nbuf + 1, dat.n, fxt.n);
 	CU_ASSERT_EQUAL(fxt.n, dat.n);
 	for (i = 0; i < dat.n && i < fxt.n; i++) {
 		const struct row *a = &dat.rows[i], *b = &fxt.rows[i];
+		bool differs = false;
 
-		if (a->ts != b->ts || a->cpu != b->cpu || a->pid != b->pid ||
-		    strcmp(a->buffer, b->buffer)) {
-			if (!bad_pos++)
-				printf("\nfirst difference at %zu: .dat %s %" PRId64
-				       " cpu %d pid %d %s, .fxt %s %" PRId64
-				       " cpu %d pid %d %s\n", i, a->buffer,
-				       a->ts, a->cpu, a->pid, a->name,
-				       b->buffer, b->ts, b->cpu, b->pid,
-				       b->name);
-		} else if (strcmp(a->name, b->name)) {
-			if (!bad_name++)
-				printf("\nfirst name difference: %s vs %s\n",
-				       a->name, b->name);
+		if (a->ts != b->ts || a->cpu != b->cpu || a->pid != b->pid) {
+			bad_key++;
+			differs = true;
+		}
+		for (c = 0; c < NCOLS; c++) {
+			if (str_cmp(a->col[c], b->col[c])) {
+				bad[c]++;
+				differs = true;
+			}
+		}
+		if (differs && shown++ < 5) {
+			show(".dat", a);
+			show(".fxt", b);
 		}
 	}
-	CU_ASSERT_EQUAL(bad_pos, 0);
-	CU_ASSERT_EQUAL(bad_name, 0);
-
-	/* The same tasks, with the same names (top buffer's pids). */
-	fxt_npids = kshark_get_task_pids(ctx, sd, &fxt_pids);
-	CU_ASSERT(fxt_npids >= npids);
-	free(fxt_pids);
-	for (j = 0; j < npids; j++) {
-		char *a = kshark_comm_from_pid(dat_sd, pids[j]);
-		char *b = kshark_comm_from_pid(sd, pids[j]);
-
-		if (!a || !b || strcmp(a, b)) {
-			printf("\npid %d: .dat task %s, .fxt task %s\n",
-			       pids[j], a ? a : "(null)", b ? b : "(null)");
-			CU_FAIL("task names differ");
-		}
-		free(a);
-		free(b);
-	}
-	printf("\n# %s: %zu entries match, %zu trace-cmd/* extra, %zd tasks\n",
-	       strrchr(dat_path, '/') + 1, dat.n, extra, npids);
-	free(pids);
+	printf("# %s: differences in time/cpu/pid %zu", base, bad_key);
+	for (c = 0; c < NCOLS; c++)
+		printf(", %s %zu", col_name[c], bad[c]);
+	printf(" (of %zu entries compared)\n",
+	       dat.n < fxt.n ? dat.n : fxt.n);
+	CU_ASSERT_EQUAL(bad_key, 0);
+	for (c = 0; c < NCOLS; c++)
+		CU_ASSERT_EQUAL(bad[c], 0);
 	side_free(&dat);
 	side_free(&fxt);
 	kshark_close_all(ctx);
 }
 
-static void test_sched_irq_timer(void)
+static void compare_glob(const char *pattern, bool required)
 {
-	compare("sched-irq-timer.dat");
+	glob_t g;
+	size_t i;
+
+	if (glob(pattern, 0, NULL, &g)) {
+		printf("\n# skip: no %s\n", pattern);
+		if (required)
+			CU_FAIL("no samples");
+		return;
+	}
+	for (i = 0; i < g.gl_pathc; i++)
+		compare(g.gl_pathv[i]);
+	globfree(&g);
 }
 
-static void test_two_buffers(void)
+/* In-tree recordings (samples/): they must all be there. */
+static void test_project_samples(void)
 {
-	compare("two-buffers.dat");
+	char pattern[4096];
+	const char *samples = getenv("SAMPLES");
+
+	if (samples)
+		snprintf(pattern, sizeof(pattern), "%s/*.dat", samples);
+	else
+		snprintf(pattern, sizeof(pattern), "%s",
+			 unit_path("samples/*.dat"));
+	compare_glob(pattern, true);
 }
 
-/* In-tree recordings (samples/) made for the converter's tests. */
-static void test_atrace_markers(void)
+/* ../shared/samples: optional. */
+static void test_shared_samples(void)
 {
-	compare(unit_path("samples/atrace-markers.dat"));
-}
+	char pattern[4096];
 
-static void test_lost_events(void)
-{
-	compare(unit_path("samples/lost-events.dat"));
+	snprintf(pattern, sizeof(pattern), "%s",
+		 unit_path("../shared/samples/*.dat"));
+	compare_glob(pattern, false);
 }
 
 static CU_TestInfo dat_tests[] = {
-	{ "sched-irq-timer.dat vs its .fxt", test_sched_irq_timer },
-	{ "two-buffers.dat (every buffer) vs its .fxt", test_two_buffers },
-	{ "atrace-markers.dat vs its .fxt", test_atrace_markers },
-	{ "lost-events.dat vs its .fxt", test_lost_events },
+	{ "samples/*.dat vs their .fxt, every column", test_project_samples },
+	{ "../shared/samples/*.dat vs their .fxt, every column",
+	  test_shared_samples },
 	CU_TEST_INFO_NULL,
 };
 

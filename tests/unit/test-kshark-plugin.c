@@ -54,8 +54,8 @@ static int ev(struct fxt_writer *w, unsigned int type, uint64_t ts,
 
 /*
  * The fixture: one record of every kind, two providers with different
- * clocks, a record out of time order, and the converter's restated
- * scheduling records.  EXPECTED lists what KernelShark must show.
+ * clocks, a record out of time order, and a provider shaped as the
+ * converter writes them, with records beside its events.  EXPECTED lists what KernelShark must show.
  */
 static int write_fixture(const char *path, unsigned int flags)
 {
@@ -80,6 +80,13 @@ static int write_fixture(const char *path, unsigned int flags)
 		  .str = FXT_ARG_STR_NAME("B|10|x\tend\n") },
 	};
 	struct fxt_arg weight = ARG(FXT_ARG_INT32, "incoming_weight", i32, 5);
+	struct fxt_arg more = ARG(FXT_ARG_INT32, "more", i32, 7);
+	struct fxt_arg sw[] = {
+		ARG(FXT_ARG_UINT32, "cpu", u32, 1),
+		{ .type = FXT_ARG_STRING,
+		  .name = FXT_ARG_STR_NAME("prev_state.text"),
+		  .str = FXT_ARG_STR_NAME("S") },
+	};
 	struct fxt_legacy_switch lcs = {
 		.ts = 100, .cpu = 2, .out_state = FXT_THREAD_BLOCKED,
 		.out = thr(10, 11), .in = thr(10, 12),
@@ -123,10 +130,6 @@ static int write_fixture(const char *path, unsigned int flags)
 #define W(call) do { if (!ret) ret = (call); } while (0)
 	W(fxt_write_provider_info(w, 1, "main", 4));
 	W(fxt_write_init(w, 1000000000));
-	/* trace-fxt's mark: restatements in this provider fold, and it
-	 * is itself no entry. */
-	W(ev(w, FXT_EVENT_INSTANT, 10, thr(0, 0), "trace-cmd", "file_info",
-	     0, 0, &cpu0, 1));
 	W(fxt_write_kernel_object(w, 10, FXT_OBJ_PROCESS,
 				  fxt_str_make("proc", 4), NULL, 0));
 	W(fxt_write_kernel_object(w, 11, FXT_OBJ_THREAD,
@@ -165,20 +168,36 @@ static int write_fixture(const char *path, unsigned int flags)
 	W(ev(w, FXT_EVENT_INSTANT, 990, thr(40, 41), "cat", "anon", 0, 0,
 	     NULL, 0));
 	W(ev(w, FXT_EVENT_INSTANT, 50, t11, "cat", "late", 0, 0, NULL, 0));
-	/* The converter's sched_switch: instant, then the switch record. */
+	/*
+	 * A provider written by trace-fxt's converter (it begins with its
+	 * mark, itself no entry): the ftrace events (an instant whose first
+	 * argument is "cpu") are the entries, everything written beside them
+	 * folds into them, a ".cont" instant's arguments join its event's,
+	 * "<field>.text" renderings are no fields.  Same clock as "main".
+	 */
+	W(fxt_write_provider_info(w, 3, "conv", 4));
+	W(fxt_write_init(w, 1000000000));
+	W(ev(w, FXT_EVENT_INSTANT, 1050, thr(0, 0), "trace-cmd", "file_info",
+	     0, 0, &cpu0, 1));
+	/* sched_switch: instant, then the switch record. */
 	W(ev(w, FXT_EVENT_INSTANT, 1100, t11, "sched", "sched_switch", 0, 0,
-	     &cpu1, 1));
+	     sw, 2));
 	W(fxt_write_sched_switch(w, &cs2));
-	/* A wakeup restated the other way round, on another CPU. */
+	/* A wakeup written the other way round, on another CPU. */
 	W(fxt_write_sched_wakeup(w, &wk2));
 	W(ev(w, FXT_EVENT_INSTANT, 1200, thr(10, 12), "sched", "sched_waking",
 	     0, 0, &cpu0, 1));
-	/* A trace_marker write: instant, log, then its atrace meaning. */
+	W(ev(w, FXT_EVENT_INSTANT, 1200, thr(10, 12), "sched",
+	     "sched_waking.cont", 0, 0, &more, 1));
+	/* A trace_marker write: instant, log, its atrace meaning, and a
+	 * counter as for a counter-like event. */
 	W(ev(w, FXT_EVENT_INSTANT, 1300, t11, "ftrace", "print", 0, 0,
 	     marker, 2));
 	W(fxt_write_log(w, 1300, &t11, "B|10|x", 6));
 	W(ev(w, FXT_EVENT_DURATION_BEGIN, 1300, t11, "atrace", "x", 0, 0,
 	     NULL, 0));
+	W(ev(w, FXT_EVENT_COUNTER, 1300, t11, "counter", "x", 0, 0,
+	     &value, 1));
 	/* A second provider that counts microseconds. */
 	W(fxt_write_provider_info(w, 2, "second", 6));
 	W(fxt_write_init(w, 1000000));
@@ -236,9 +255,9 @@ static const struct expect EXPECTED[] = {
 	{ 980, 0, 0, "cat/idle", "<idle>", "", "main" },
 	{ 990, 0, 41, "cat/anon", "<...>", "", "main" },
 	{ 1000, 0, 21, "p2/e2", "<...>", "", "second" },
-	{ 1100, 1, 11, "sched/sched_switch", "eleven", "", "main" },
-	{ 1200, 0, 12, "sched/sched_waking", "twelve", "", "main" },
-	{ 1300, 1, 11, "ftrace/print", "eleven", "buf=B|10|x\\tend", "main" },
+	{ 1100, 1, 11, "sched/sched_switch", "eleven", "", NULL },
+	{ 1200, 0, 12, "sched/sched_waking", "twelve", "more=7", NULL },
+	{ 1300, 1, 11, "ftrace/print", "eleven", "buf=B|10|x\\tend", NULL },
 	{ 2000, 0, 21, "cat/inst (counter)", "<...>", "value=42 id=1",
 	  "second" },
 	{ 3000, 1, 21, "p2/own", "<...>", "", "second" },
