@@ -6,8 +6,9 @@
  * pid, event name (kshark_get_event_name), task (kshark_get_task),
  * latency (kshark_get_aux_info) and info (kshark_get_info).
  *
- * Every project sample (samples/, every .dat) is compared, and the shared ones
- * (../shared/samples/, every .dat) when they are there.  A .dat with several
+ * Every project sample (samples/, every .dat) is compared, the shared
+ * ones (../shared/samples/, every .dat) when they are there, and the
+ * recording $KSHARK_DAT names (make bench's, say).  A .dat with several
  * ftrace buffers is opened as KernelShark opens them all (a stream per
  * buffer, kshark_tep_init_all_buffers) and its entries are put together:
  * the .fxt is one stream that holds every buffer.  Entries are compared
@@ -270,10 +271,23 @@ static void test_shared_samples(void)
 	compare_glob(pattern, false);
 }
 
+/* KSHARK_DAT=FILE.dat: one more recording, e.g. make bench's. */
+static void test_more(void)
+{
+	const char *more = getenv("KSHARK_DAT");
+
+	if (!more || !*more) {
+		printf("\n# skip: KSHARK_DAT not set\n");
+		return;
+	}
+	compare(more);
+}
+
 static CU_TestInfo dat_tests[] = {
 	{ "samples/*.dat vs their .fxt, every column", test_project_samples },
 	{ "../shared/samples/*.dat vs their .fxt, every column",
 	  test_shared_samples },
+	{ "$KSHARK_DAT vs its .fxt, every column", test_more },
 	CU_TEST_INFO_NULL,
 };
 
