@@ -36,7 +36,7 @@ tests/unit/test-kshark-%.o: tests/unit/test-kshark-%.c
 tests/unit/test-kshark-%: tests/unit/test-kshark-%.o tests/unit/unit.o \
 			  $(CORE_LIB) $(KS_PLUGIN)
 	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(CORE_LIB) \
-		-lcunit $(KS_LIBS) -lm
+		-lcunit $(KS_LIBS) -ldl -lm
 
 # The benchmark's loader times kshark_open + kshark_load_entries; it
 # needs libkshark, so it has its own rule (the shorter stem wins).

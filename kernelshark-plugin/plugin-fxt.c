@@ -482,6 +482,33 @@ static void iface_init(struct kshark_generic_stream_interface *iface)
 	iface->load_matrix = fxt_load_matrix;
 }
 
+/*
+ * KernelShark gives a trace.dat stream its default plugins itself
+ * (kshark_tep_handle_plugins()), but no other stream.  missed_events
+ * draws KS_EVENT_OVERFLOW entries of any stream: a file with lost events
+ * gets it as the .dat does, when KernelShark has it loaded.  (sched_events
+ * takes trace.dat streams only: it reads their tep records.)
+ */
+static void stream_add_missed_events(struct kshark_data_stream *stream,
+				     const struct fxt_ks_data *d)
+{
+	struct kshark_context *ctx = NULL;
+	struct kshark_plugin_list *p;
+	unsigned int i;
+
+	for (i = 0; i < d->nevents; i++)
+		if (d->events[i].missed)
+			break;
+	if (i == d->nevents || !kshark_instance(&ctx))
+		return;
+	p = kshark_find_plugin_by_name(ctx->plugins, "missed_events");
+	if (!p || !p->process_interface)
+		return;
+	if (kshark_register_plugin_to_stream(stream, p->process_interface,
+					     true))
+		kshark_handle_all_dpis(stream, KSHARK_PLUGIN_INIT);
+}
+
 int kshark_input_initializer(struct kshark_data_stream *stream)
 {
 	struct kshark_generic_stream_interface *iface;
@@ -519,6 +546,7 @@ int kshark_input_initializer(struct kshark_data_stream *stream)
 		last = d->rows[i].pid;
 		kshark_hash_id_add(stream->tasks, last);
 	}
+	stream_add_missed_events(stream, d);
 	return 0;
 }
 

@@ -15,14 +15,17 @@
  * as sorted lists, so the order of equal-time entries does not matter;
  * any other difference is one.
  */
+#include <dlfcn.h>
 #include <glob.h>
 #include <inttypes.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "libkshark.h"
+#include "libkshark-plugin.h"
 #include "libkshark-tepdata.h"
 #include "unit.h"
 
@@ -283,11 +286,82 @@ static void test_more(void)
 	compare(more);
 }
 
+/* KernelShark's own plugins live beside libkshark. */
+static const char *ks_plugin_path(const char *name)
+{
+	static char buf[4096];
+	char lib[4096];
+	Dl_info info;
+
+	if (!dladdr((void *)kshark_instance, &info) || !info.dli_fname)
+		return NULL;
+	snprintf(lib, sizeof(lib), "%s", info.dli_fname);
+	snprintf(buf, sizeof(buf), "%s/kernelshark/plugins/plugin-%s.so",
+		 dirname(lib), name);
+	return access(buf, R_OK) ? NULL : buf;
+}
+
+/* Is plugin @name attached to stream @sd, loaded, drawing? */
+static bool stream_has_plugin(int sd, const char *name)
+{
+	struct kshark_data_stream *st = kshark_get_data_stream(ctx, sd);
+	struct kshark_dpi_list *p;
+
+	for (p = st ? st->plugins : NULL; p; p = p->next)
+		if (!strcmp(p->interface->name, name))
+			return (p->status & KSHARK_PLUGIN_LOADED) &&
+			       st->draw_handlers;
+	return false;
+}
+
+/*
+ * KernelShark's missed_events plugin draws the lost events of the .fxt
+ * as it draws those of the .dat: attached to the stream and loaded.
+ */
+static void test_missed_events_plugin(void)
+{
+	const char *path = ks_plugin_path("missed_events");
+	char dat[4096], fxt[4096], file[4096];
+	bool on_dat, on_fxt;
+	int sd;
+
+	if (!path) {
+		printf("\n# skip: KernelShark's missed_events plugin not "
+		       "installed\n");
+		return;
+	}
+	snprintf(file, sizeof(file), "%s", path);
+	CU_ASSERT_FATAL(kshark_register_plugin(ctx, "missed_events",
+					       file) != NULL);
+	snprintf(dat, sizeof(dat), "%s",
+		 unit_path("samples/lost-events.dat"));
+	snprintf(fxt, sizeof(fxt), "%s/missed.fxt", dir);
+	if (!convert(dat, fxt))
+		goto out;
+	sd = kshark_open(ctx, dat);
+	CU_ASSERT_FATAL(sd >= 0);
+	kshark_tep_handle_plugins(ctx, sd);
+	on_dat = stream_has_plugin(sd, "missed_events");
+	sd = kshark_open(ctx, fxt);
+	CU_ASSERT_FATAL(sd >= 0);
+	on_fxt = stream_has_plugin(sd, "missed_events");
+	printf("\n# missed_events plugin: on the .dat %s, on the .fxt %s\n",
+	       on_dat ? "loaded" : "not loaded",
+	       on_fxt ? "loaded" : "not loaded");
+	CU_ASSERT(on_dat);
+	CU_ASSERT(on_fxt);
+	kshark_close_all(ctx);
+out:
+	kshark_unregister_plugin(ctx, "missed_events", file);
+}
+
 static CU_TestInfo dat_tests[] = {
 	{ "samples/*.dat vs their .fxt, every column", test_project_samples },
 	{ "../shared/samples/*.dat vs their .fxt, every column",
 	  test_shared_samples },
 	{ "$KSHARK_DAT vs its .fxt, every column", test_more },
+	{ "missed_events plugin on the .fxt as on the .dat",
+	  test_missed_events_plugin },
 	CU_TEST_INFO_NULL,
 };
 
