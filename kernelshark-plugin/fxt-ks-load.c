@@ -31,6 +31,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <event-parse.h>
+
 #include "fxt-reader.h"
 #include "fxt-ks.h"
 #include "report-tep.h"
@@ -418,6 +420,13 @@ static int tep_gather(struct loader *l, const struct fxt_record *rec)
 	struct fxt_ks_data *d = l->d;
 
 	if (!d->tep) {
+		/*
+		 * The function plugin's options KernelShark sets before it
+		 * opens a .dat (kshark_tep_init_input()): its info column
+		 * shows the parent and no indentation.
+		 */
+		tep_plugin_add_option("ftrace:parent", "1");
+		tep_plugin_add_option("ftrace:indent", "0");
 		d->tep = report_tep_new(NULL, NULL);
 		if (!d->tep)
 			return -ENOMEM;
