@@ -110,8 +110,9 @@ static char *fxt_get_task(struct kshark_data_stream *stream,
 
 /*
  * Info (@latency false) or latency column of an ftrace event of a
- * converted provider, printed by libtraceevent; -ENOENT for other rows.
- * The rebuilt record lives in the handle: one row at a time.
+ * converted provider, printed by libtraceevent.  Negative for other rows
+ * and for a record libtraceevent cannot be given safely: the caller's own
+ * text then.  The rebuilt record lives in the handle: one row at a time.
  */
 static int tep_column(struct kshark_data_stream *stream,
 		      const struct fxt_ks_row *row, bool latency, char **out)
@@ -139,7 +140,7 @@ static char *fxt_get_info(struct kshark_data_stream *stream,
 
 	if (!row)
 		return NULL;
-	if (tep_column(stream, row, false, &s) != -ENOENT)
+	if (!tep_column(stream, row, false, &s))
 		return s;
 	return fxt_ks_info(d, row);
 }
@@ -159,7 +160,7 @@ static char *fxt_aux_info(struct kshark_data_stream *stream,
 	if (!row || row->provider >= d->nproviders ||
 	    row_event_id(d, row) == KS_EVENT_OVERFLOW)
 		return NULL;
-	if (tep_column(stream, row, true, &s) != -ENOENT)
+	if (!tep_column(stream, row, true, &s))
 		return s;
 	if (d->nproviders < 2 || d->providers[row->provider].from_trace_fxt)
 		return NULL;

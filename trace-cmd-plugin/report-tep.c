@@ -135,6 +135,49 @@ static uint32_t provider_of_buffer(struct report_tep *t, int buffer)
 	return 0;
 }
 
+/* Do @event's common fields lie in a record of @size bytes? */
+static bool common_fits(struct tep_event *event, size_t size)
+{
+	struct tep_format_field **fl = tep_event_common_fields(event);
+	bool fits = fl != NULL;
+	unsigned int i;
+
+	for (i = 0; fl && fl[i]; i++)
+		if (fl[i]->offset < 0 || fl[i]->size < 0 ||
+		    (size_t)fl[i]->offset + (size_t)fl[i]->size > size)
+			fits = false;
+	free(fl);
+	return fits;
+}
+
+/*
+ * Can libtraceevent read the record of @data's event without reading past
+ * it?  It finds every record's event through the common_type field of
+ * the first event it holds, and reads the common fields for the latency
+ * flags: a file whose formats disagree there (only a damaged or hostile
+ * one) would make it read elsewhere.  The event's own fields lie in the
+ * record (fxt2dat built it from its format).
+ */
+static bool record_fits(struct report_tep *t, const void *data, size_t size)
+{
+	struct tep_format_field *a, *b;
+	struct tep_event *first, *event;
+	unsigned long long id;
+
+	first = tep_get_event(t->tep, 0);
+	if (!data || !size || !first || !common_fits(first, size))
+		return false;
+	a = tep_find_common_field(first, "common_type");
+	if (!a || (a->size != 1 && a->size != 2 && a->size != 4 &&
+		   a->size != 8) || tep_read_number_field(a, data, &id))
+		return false;
+	event = tep_find_event(t->tep, (int)id);
+	if (!event || !common_fits(event, size))
+		return false;
+	b = tep_find_common_field(event, "common_type");
+	return b && a->offset == b->offset && a->size == b->size;
+}
+
 /*
  * @data as the ring buffer held it, in t->data: events are 4-byte
  * aligned, sizes included.
@@ -155,6 +198,8 @@ static int record_make(struct report_tep *t, struct tep_record *rec,
 	}
 	memcpy(t->data, data, len);
 	memset(t->data + len, 0, size - len);
+	if (!record_fits(t, t->data, size))
+		return -EINVAL;
 	memset(rec, 0, sizeof(*rec));
 	rec->ts = ts;
 	rec->cpu = cpu;
@@ -177,9 +222,11 @@ static int print_record(struct f2d_ctx *ctx, int buffer, unsigned int cpu,
 	struct tep_record rec;
 	struct tep_event *event;
 	size_t n;
+	int ret;
 
-	if (record_make(t, &rec, cpu, ts, data, len))
-		return -ENOMEM;
+	ret = record_make(t, &rec, cpu, ts, data, len);
+	if (ret < 0)
+		return ret;
 	trace_seq_reset(&t->s);
 	tep_print_event(t->tep, &t->s, &rec, "%16s-%-5d [%03d]",
 			TEP_PRINT_COMM, TEP_PRINT_PID, TEP_PRINT_CPU);
@@ -423,7 +470,7 @@ int report_tep_event_text(struct report_tep *t, const struct fxt_event *ev,
 		return -ENOENT;
 	f = f2d_format_find(c, ev->category.ptr, ev->category.len,
 			    ev->name.ptr, ev->name.len);
-	if (!f || !f->restored)
+	if (!f || !f->restored || f->no_print)
 		return -ENOENT;
 	/* fxt2dat's rebuilding, without its sink: the record stays here */
 	ret = f2d_rec_begin(c, f, (int32_t)ev->thread.tid);
