@@ -19,6 +19,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -115,6 +116,16 @@ static bool parse_survives(struct f2d_ctx *ctx, const char *system,
 	if (pid < 0)
 		return false;
 	if (!pid) {
+		/*
+		 * A crash here is the child's plain death: not one for a
+		 * crash handler of the host (a sanitizer's, a fuzzer's) to
+		 * report as its own.
+		 */
+		signal(SIGSEGV, SIG_DFL);
+		signal(SIGBUS, SIG_DFL);
+		signal(SIGFPE, SIG_DFL);
+		signal(SIGILL, SIG_DFL);
+		signal(SIGABRT, SIG_DFL);
 		fd = open("/dev/null", O_WRONLY);
 		if (fd >= 0)
 			dup2(fd, STDERR_FILENO);

@@ -52,6 +52,7 @@ struct report_tep {
 	void			*priv;
 	uint8_t			*data;		/* the record, padded */
 	size_t			cap;
+	size_t			used;		/* bytes of it not zero */
 	struct tep_usecs	*usecs;		/* time column, by provider */
 	size_t			nr_usecs;
 	bool			long_set;
@@ -135,6 +136,16 @@ static uint32_t provider_of_buffer(struct report_tep *t, int buffer)
 	return 0;
 }
 
+/*
+ * Zeros kept after every record handed to libtraceevent.  It trusts a
+ * record's text to end in a NUL and its __data_loc and __rel_loc fields
+ * (16-bit offset and length, a relative one from the end of a field that
+ * lies in the first 64 KiB) to point into it; a damaged file's records
+ * need neither: what they point at is then zeros, never another
+ * allocation.
+ */
+#define RECORD_SLACK	(3 * 65536 + 16)
+
 /* Do @event's common fields lie in a record of @size bytes? */
 static bool common_fits(struct tep_event *event, size_t size)
 {
@@ -188,16 +199,23 @@ static int record_make(struct report_tep *t, struct tep_record *rec,
 {
 	size_t size = (len + 3) & ~(size_t)3;
 
-	if (size > t->cap) {
-		uint8_t *p = realloc(t->data, size);
+	/* not even a common_type: nothing libtraceevent could read */
+	if (!len)
+		return -EINVAL;
+	if (size + RECORD_SLACK > t->cap) {
+		uint8_t *p = realloc(t->data, size + RECORD_SLACK);
 
 		if (!p)
 			return -ENOMEM;
+		memset(p + t->cap, 0, size + RECORD_SLACK - t->cap);
 		t->data = p;
-		t->cap = size;
+		t->cap = size + RECORD_SLACK;
 	}
 	memcpy(t->data, data, len);
-	memset(t->data + len, 0, size - len);
+	/* zero again what the last record wrote past this one */
+	if (t->used > len)
+		memset(t->data + len, 0, t->used - len);
+	t->used = len;
 	if (!record_fits(t, t->data, size))
 		return -EINVAL;
 	memset(rec, 0, sizeof(*rec));
