@@ -70,6 +70,11 @@ struct fxt_ks_event {
 	char			*label;	/* what KernelShark shows */
 	/* trace-fxt's record of lost events: KernelShark's missed_events */
 	bool			missed;
+	/*
+	 * A context switch (the kernel's sched/sched_switch or an FXT
+	 * one): its field naming the task switched in, else -1.
+	 */
+	int			next_pid_field;
 	uint32_t		cat_len;
 	uint32_t		name_len;
 	uint32_t		hash;

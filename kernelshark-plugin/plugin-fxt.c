@@ -34,6 +34,32 @@ static int row_event_id(const struct fxt_ks_data *d,
 	return d->events[row->event].missed ? KS_EVENT_OVERFLOW : row->event;
 }
 
+/*
+ * The pid an entry is drawn with.  KernelShark's sched_events plugin
+ * draws a trace.dat stream's sched_switch entries as the task switched
+ * in (it sets the entry's pid to next_pid, and the pid column still says
+ * the record's); that plugin takes trace.dat streams only, so context
+ * switches here are drawn that way from the start: the CPU plots show
+ * who runs after each switch, as for the .dat.  Returns the row's own
+ * pid (and false) for every other row.
+ */
+static bool row_drawn_pid(const struct fxt_ks_data *d,
+			  const struct fxt_ks_row *row, int32_t *pid)
+{
+	const struct fxt_ks_event *ev = &d->events[row->event];
+	const struct fxt_ks_arg *a;
+
+	*pid = row->pid;
+	if (ev->next_pid_field < 0)
+		return false;
+	a = fxt_ks_row_arg(d, row, ev->next_pid_field);
+	if (!a || a->where != FXT_KS_VALUE || a->type == FXT_ARG_DOUBLE ||
+	    a->v.i < 0 || a->v.i > INT32_MAX)
+		return false;
+	*pid = (int32_t)a->v.i;
+	return true;
+}
+
 static const struct fxt_ks_row *entry_row(const struct fxt_ks_data *d,
 					  const struct kshark_entry *entry)
 {
@@ -374,7 +400,9 @@ static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
 		e->stream_id = stream->stream_id;
 		e->event_id = (int16_t)row_event_id(d, row);
 		e->cpu = row->cpu;
-		e->pid = row->pid;
+		/* the pid column still asks the row (fxt_get_pid) */
+		if (row_drawn_pid(d, row, &e->pid))
+			e->visible &= ~KS_PLUGIN_UNTOUCHED_MASK;
 		e->offset = (int64_t)i;
 		e->ts = row->ts;
 		/* Collections walk entries CPU by CPU through next. */
@@ -426,7 +454,7 @@ static ssize_t fxt_load_matrix(struct kshark_data_stream *stream,
 		if (cpu_array)
 			(*cpu_array)[i] = row->cpu;
 		if (pid_array)
-			(*pid_array)[i] = row->pid;
+			row_drawn_pid(d, row, &(*pid_array)[i]);
 		if (offset_array)
 			(*offset_array)[i] = (int64_t)i;
 		if (ts_array)
@@ -541,11 +569,19 @@ int kshark_input_initializer(struct kshark_data_stream *stream)
 	stream->n_events = (int)d->nevents;
 	/* pid 0 is the idle thread, as in the converter and Perfetto. */
 	stream->idle_pid = 0;
+	/*
+	 * The tasks as a .dat stream learns them, by the pid each entry is
+	 * drawn with; KernelShark gives each its colour by its place among
+	 * them.
+	 */
 	for (i = 0; i < d->nrows; i++) {
-		if (d->rows[i].pid == last)
+		int32_t pid;
+
+		row_drawn_pid(d, &d->rows[i], &pid);
+		if (pid == last)
 			continue;
-		last = d->rows[i].pid;
-		kshark_hash_id_add(stream->tasks, last);
+		last = pid;
+		kshark_hash_id_add(stream->tasks, pid);
 	}
 	stream_add_missed_events(stream, d);
 	return 0;
