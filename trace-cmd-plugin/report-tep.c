@@ -52,13 +52,13 @@ struct report_tep {
 	void			*priv;
 	uint8_t			*data;		/* the record, padded */
 	size_t			cap;
-	size_t			used;		/* bytes of it not zero */
+	size_t			used;		/* its bytes not zero */
 	struct tep_usecs	*usecs;		/* time column, by provider */
 	size_t			nr_usecs;
 	bool			long_set;
 	bool			feeding;	/* ".cont"s go to the context */
 	bool			skipping;	/* ".cont"s of carried metadata */
-	bool			gather_cont;	/* ".cont"s go to gathering */
+	bool			gather_cont;	/* ".cont"s: gathered */
 	char			err[256];
 };
 

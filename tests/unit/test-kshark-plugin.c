@@ -55,7 +55,8 @@ static int ev(struct fxt_writer *w, unsigned int type, uint64_t ts,
 /*
  * The fixture: one record of every kind, two providers with different
  * clocks, a record out of time order, and a provider shaped as the
- * converter writes them, with records beside its events.  EXPECTED lists what KernelShark must show.
+ * converter writes them, with records beside its events.  EXPECTED lists
+ * what KernelShark must show.
  */
 static int write_fixture(const char *path, unsigned int flags)
 {
@@ -244,7 +245,8 @@ static const struct expect EXPECTED[] = {
 	{ 400, 2, 11, "cat/count", "eleven", "value=42 id=7", "main", 0 },
 	{ 500, 2, 12, "cat/dur (begin)", "twelve", "", "main", 0 },
 	{ 600, 2, 12, "cat/dur (end)", "twelve", "", "main", 0 },
-	{ 700, 2, 12, "cat/comp (complete)", "twelve", "duration=50", "main", 0 },
+	{ 700, 2, 12, "cat/comp (complete)", "twelve", "duration=50", "main",
+	  0 },
 	{ 800, 2, 11, "cat/as (async begin)", "eleven", "id=9", "main", 0 },
 	{ 810, 2, 11, "cat/as (async instant)", "eleven", "id=9", "main", 0 },
 	{ 820, 2, 11, "cat/as (async end)", "eleven", "id=9", "main", 0 },
