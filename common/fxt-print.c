@@ -45,10 +45,22 @@ static int out_end(struct out *o)
 	return (int)o->len;
 }
 
+static bool has_control(struct fxt_str s)
+{
+	uint32_t i;
+
+	for (i = 0; i < s.len; i++)
+		if ((unsigned char)s.ptr[i] < 0x20 || s.ptr[i] == 0x7f)
+			return true;
+	return false;
+}
+
 static void out_str(struct out *o, struct fxt_str s, unsigned int flags)
 {
 	uint32_t i;
 
+	if ((flags & FXT_PRINT_QUOTE_NEEDED) && has_control(s))
+		flags |= FXT_PRINT_QUOTE;
 	if (!(flags & FXT_PRINT_QUOTE)) {
 		for (i = 0; i < s.len; i++)
 			out_c(o, s.ptr[i]);

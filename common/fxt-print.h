@@ -15,6 +15,12 @@ enum fxt_print_flags {
 	FXT_PRINT_QUOTE		= 1 << 0,
 	/* Values prefixed by their type: int32(-1), koid(5) (dumps). */
 	FXT_PRINT_TYPED		= 1 << 1,
+	/*
+	 * Strings as they are, as trace-cmd report shows text, but quoted
+	 * as FXT_PRINT_QUOTE when they hold what one line cannot show (a
+	 * control character) (info columns).
+	 */
+	FXT_PRINT_QUOTE_NEEDED	= 1 << 2,
 };
 
 /**

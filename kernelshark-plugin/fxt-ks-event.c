@@ -264,6 +264,13 @@ int fxt_ks_events_label(struct fxt_ks_data *d)
 		ev->missed = ev->kind == FXT_EVENT_INSTANT &&
 			     !strcmp(ev->category, TCFXT_CAT) &&
 			     !strcmp(ev->name, TCFXT_LOST_EVENTS);
+		ev->next_pid_field = -1;
+		if (ev->kind == FXT_KS_SWITCH ||
+		    (ev->kind == FXT_EVENT_INSTANT &&
+		     !strcmp(ev->category, "sched") &&
+		     !strcmp(ev->name, "sched_switch")))
+			ev->next_pid_field = fxt_ks_field_find(d, (int)i,
+							       "next_pid");
 		free(ev->label);
 		if (asprintf(&ev->label, "%s/%s%s", ev->category, ev->name,
 			     suffix) < 0) {

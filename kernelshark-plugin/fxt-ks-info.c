@@ -1,90 +1,81 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * fxt-ks-info.c - the info column: a row's arguments as "name=value"
- * pairs, made only when KernelShark shows or searches that row.
+ * pairs, made only when KernelShark shows or searches that row; for the
+ * ftrace events of a converted provider, what libtraceevent prints of
+ * the record rebuilt from them (info and latency), as for the .dat.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fxt-ks.h"
+#include "fxt-print.h"
+#include "report-tep.h"
 #include "tcfxt.h"
 
-/*
- * One row of KernelShark's table per entry: control characters are
- * escaped, and a trailing newline (trace_marker text has one) dropped as
- * trace.dat streams drop it.
- */
-static void print_text(FILE *f, const char *s, size_t len)
+/* A stored argument back as the FXT argument it was. */
+static void arg_restore(const struct fxt_ks_data *d,
+			const struct fxt_ks_event *ev,
+			const struct fxt_ks_arg *a, struct fxt_arg *out)
 {
-	size_t i, run = 0;
+	const struct fxt_ks_field *f = &ev->fields[a->field];
 
-	if (len && s[len - 1] == '\n')
-		len--;
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c >= 0x20 && c != 0x7f)
-			continue;
-		fwrite(s + run, 1, i - run, f);
-		run = i + 1;
-		if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else
-			fprintf(f, "\\x%02x", c);
+	memset(out, 0, sizeof(*out));
+	out->type = a->type;
+	out->name = fxt_str_make(f->name, f->len);
+	switch (a->type) {
+	case FXT_ARG_INT32:	out->i32 = (int32_t)a->v.i; break;
+	case FXT_ARG_UINT32:	out->u32 = (uint32_t)a->v.u; break;
+	case FXT_ARG_DOUBLE:	out->d = a->v.d; break;
+	case FXT_ARG_BOOL:	out->b = a->v.u != 0; break;
+	case FXT_ARG_STRING:
+		out->str = fxt_str_make(fxt_ks_arg_str(d, a), a->len);
+		break;
+	default:		out->u64 = a->v.u; break;
 	}
-	fwrite(s + run, 1, len - run, f);
 }
 
+/*
+ * "name=value" as trace-fxt report and plugin_fxt.so print the arguments
+ * of other producers' events: the core's rendering of each value (FXT
+ * arguments as they were, pointers in hex), text in quotes only where
+ * one row of the table could not show it.
+ */
 static void print_arg(FILE *f, const struct fxt_ks_data *d,
 		      const struct fxt_ks_event *ev,
 		      const struct fxt_ks_arg *a)
 {
-	const char *name = ev->fields[a->field].name;
+	char small[128], *buf = small;
+	struct fxt_arg arg;
 	const char *s;
+	int n;
 
-	switch (a->type) {
-	case FXT_ARG_NULL:
-		fputs(name, f);
-		break;
-	case FXT_ARG_INT32:
-	case FXT_ARG_INT64:
-		fprintf(f, "%s=%" PRId64, name, a->v.i);
-		break;
-	case FXT_ARG_UINT32:
-	case FXT_ARG_UINT64:
-	case FXT_ARG_KOID:
-		fprintf(f, "%s=%" PRIu64, name, a->v.u);
-		break;
-	case FXT_ARG_POINTER:
-		fprintf(f, "%s=0x%" PRIx64, name, a->v.u);
-		break;
-	case FXT_ARG_DOUBLE:
-		fprintf(f, "%s=%g", name, a->v.d);
-		break;
-	case FXT_ARG_BOOL:
-		fprintf(f, "%s=%s", name, a->v.u ? "true" : "false");
-		break;
-	case FXT_ARG_STRING:
-		s = fxt_ks_arg_str(d, a);
-		fprintf(f, "%s=", name);
-		if (s)
-			print_text(f, s, a->len);
-		break;
-	case FXT_KS_ARG_STATE:
+	if (a->type == FXT_KS_ARG_STATE) {
 		s = fxt_thread_state_name((unsigned int)a->v.u);
 		if (s)
-			fprintf(f, "%s=%s", name, s);
+			fprintf(f, "%s=%s", ev->fields[a->field].name, s);
 		else
-			fprintf(f, "%s=%" PRIu64, name, a->v.u);
-		break;
-	default:
-		fputs(name, f);
-		break;
+			fprintf(f, "%s=%" PRIu64, ev->fields[a->field].name,
+				a->v.u);
+		return;
 	}
+	arg_restore(d, ev, a, &arg);
+	fprintf(f, "%s=", ev->fields[a->field].name);
+	n = fxt_print_arg_value(small, sizeof(small), &arg,
+				FXT_PRINT_QUOTE_NEEDED);
+	if (n >= (int)sizeof(small)) {
+		buf = malloc((size_t)n + 1);
+		if (!buf)
+			return;
+		fxt_print_arg_value(buf, (size_t)n + 1, &arg,
+				    FXT_PRINT_QUOTE_NEEDED);
+	}
+	fwrite(buf, 1, (size_t)n, f);
+	if (buf != small)
+		free(buf);
 }
 
 char *fxt_ks_info(const struct fxt_ks_data *d, const struct fxt_ks_row *row)
@@ -123,4 +114,35 @@ char *fxt_ks_info(const struct fxt_ks_data *d, const struct fxt_ks_row *row)
 		return NULL;
 	}
 	return buf;
+}
+
+int fxt_ks_tep_text(struct fxt_ks_data *d, const struct fxt_ks_row *row,
+		    char **info, char **latency)
+{
+	const struct fxt_ks_event *ev = &d->events[row->event];
+	const struct fxt_ks_arg *a = d->args + row->arg;
+	struct fxt_event fe = { .type = FXT_EVENT_INSTANT };
+	struct fxt_arg *args;
+	unsigned int i;
+	int ret;
+
+	*info = *latency = NULL;
+	if (!d->tep || ev->missed || ev->kind != FXT_EVENT_INSTANT ||
+	    row->provider >= d->nproviders ||
+	    !d->providers[row->provider].from_trace_fxt || !row->nargs)
+		return -ENOENT;
+	args = malloc(row->nargs * sizeof(*args));
+	if (!args)
+		return -ENOMEM;
+	for (i = 0; i < row->nargs; i++)
+		arg_restore(d, ev, &a[i], &args[i]);
+	fe.category = fxt_str_make(ev->category, ev->cat_len);
+	fe.name = fxt_str_make(ev->name, ev->name_len);
+	fe.thread.tid = (uint64_t)row->pid;
+	fe.args = args;
+	fe.nargs = row->nargs;
+	ret = report_tep_event_text(d->tep, &fe, (uint64_t)row->ts, info,
+				    latency);
+	free(args);
+	return ret;
 }

@@ -8,20 +8,19 @@
  * argument, else the CPU where its thread last ran according to the
  * context switches decoded so far, else FXT_KS_FALLBACK_CPU.
  *
- * trace-fxt's converter writes some ftrace events more than once: the
- * instant event that keeps every field (and a `cpu` argument), plus what
- * Perfetto needs to draw them - a scheduling record for sched_switch and
- * sched_waking/wakeup, a log record and maybe an atrace duration, counter
- * or async event for a trace_marker write.  A record right next to such
- * an instant, with the same timestamp and the same CPU (scheduling
- * records; any CPU for a wakeup, whose CPU is the target's) or the same
- * thread (logs and non-instant events), is taken for a restatement and
- * folded into the instant, so that the entries are those of the original
- * trace.dat.  Only in providers that trace-fxt wrote (they begin with its
- * trace-cmd/file_info instant): other producers' records are never folded.
- * In those providers the "trace-cmd" instants that describe the file
- * (file_info, cpustats, event formats, kallsyms, printk) are no rows
- * either; trace-cmd/lost_events becomes KernelShark's missed_events.
+ * A provider that trace-fxt's converter wrote (it begins with the
+ * converter's trace-cmd/file_info instant) loads as the .dat it came
+ * from: its rows are the ftrace events alone, the instants whose first
+ * argument is TCFXT_ARG_CPU.  Everything else the converter writes beside
+ * them for other viewers (scheduling, log and atrace records, counters,
+ * blobs, anything not an ftrace instant) is no row, the arguments of an
+ * event's TCFXT_CONT_SUFFIX instants join the event's row, and the
+ * field renderings (TCFXT_TEXT_SUFFIX) are left to libtraceevent.  The
+ * converter's file metadata (trace-cmd/ instants) is no row either, except
+ * trace-cmd/lost_events, which becomes KernelShark's missed_events; the
+ * metadata and the task names go to a libtraceevent handle
+ * (report-tep.h) that prints the info and latency columns on demand.
+ * Other producers' records are never folded.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,8 +31,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <event-parse.h>
+
 #include "fxt-reader.h"
 #include "fxt-ks.h"
+#include "report-tep.h"
 #include "tcfxt.h"
 
 #define NO_ROW	SIZE_MAX
@@ -41,10 +43,8 @@
 struct loader {
 	struct fxt_ks_data	*d;
 	struct fxt_reader	*r;
-	/* Row of the last instant that carried a `cpu` argument. */
-	size_t			last_instant;
-	/* Row of the last record that could restate an instant after it. */
-	size_t			last_restater;
+	/* Row of the last ftrace event of a converted provider. */
+	size_t			last_ftrace;
 	uint32_t		provider_id;
 	uint16_t		provider;
 	bool			provider_known;
@@ -242,13 +242,6 @@ static struct fxt_ks_row *row_add(struct loader *l, uint32_t provider_id,
 	return row;
 }
 
-/* Drop the last row and its arguments. */
-static void row_pop(struct fxt_ks_data *d)
-{
-	d->nrows--;
-	d->nargs = d->rows[d->nrows].arg;
-}
-
 /*
  * Room for one more argument of @row in *@slot, or NULL there when the
  * argument is to be dropped: its event has all the field names it can
@@ -366,84 +359,79 @@ static int args_store(struct fxt_ks_data *d, struct fxt_ks_row *row,
 	return 0;
 }
 
-/* Does the current provider come from trace-fxt's converter? */
-static bool folding(const struct loader *l)
+/*
+ * Is provider @prov (an index) one that trace-fxt's converter wrote?  Its
+ * records fold into the ftrace events they accompany.
+ */
+static bool folding(const struct loader *l, int prov)
 {
-	return l->provider_known && l->d->providers[l->provider].from_trace_fxt;
+	return l->d->providers[prov].from_trace_fxt;
 }
 
-/* Could a record of @kind at @ts, @cpu, @pid restate the instant @inst? */
-static bool restate_match(const struct fxt_ks_row *inst, unsigned int kind,
-			  int64_t ts, int cpu, int32_t pid)
+/* An ftrace event of a converted provider: its `cpu` argument first. */
+static bool is_ftrace(const struct fxt_event *ev)
 {
-	if (inst->ts != ts)
-		return false;
-	switch (kind) {
-	case FXT_KS_SWITCH:
-		return inst->cpu == cpu;
-	case FXT_KS_WAKEUP:
-		return true;
-	default:
-		return inst->pid == pid;
-	}
-}
-
-/* Is the record about to become a row a restatement of the last one? */
-static bool restated(struct loader *l, unsigned int kind, int64_t ts,
-		     int cpu, int32_t pid)
-{
-	struct fxt_ks_data *d = l->d;
-
-	return folding(l) && l->last_instant != NO_ROW &&
-	       l->last_instant == d->nrows - 1 &&
-	       restate_match(&d->rows[l->last_instant], kind, ts, cpu, pid);
-}
-
-/* After a restatable record that became a row: an instant may follow. */
-static void restater_added(struct loader *l)
-{
-	l->last_instant = NO_ROW;
-	l->last_restater = l->d->nrows - 1;
-}
-
-/* Before an instant with a `cpu` argument: drop the row it restates. */
-static void restater_fold(struct loader *l, int64_t ts, int cpu, int32_t pid)
-{
-	struct fxt_ks_data *d = l->d;
-	struct fxt_ks_row inst = { .ts = ts, .cpu = (int16_t)cpu, .pid = pid };
-	const struct fxt_ks_row *prev;
-
-	if (!folding(l) || l->last_restater == NO_ROW ||
-	    l->last_restater != d->nrows - 1)
-		return;
-	prev = &d->rows[l->last_restater];
-	if (restate_match(&inst, d->events[prev->event].kind, prev->ts,
-			  prev->cpu, prev->pid))
-		row_pop(d);
+	return ev->type == FXT_EVENT_INSTANT && ev->nargs &&
+	       ev->args[0].type == FXT_ARG_UINT32 &&
+	       fxt_str_eq(ev->args[0].name, TCFXT_ARG_CPU);
 }
 
 /*
- * Is the instant @ev trace-fxt's NAME.cont of the row just added, the
- * instant NAME at the same time on the same thread?  It holds that event's
- * arguments past FXT_MAX_ARGS, which are the row's.
+ * Arguments of a converted ftrace event (or of its continuation) onto
+ * @row, but for the renderings of fields that libtraceevent prints.
  */
-static bool continues_last(const struct loader *l, const struct fxt_event *ev,
-			   int64_t ts, int32_t pid)
+static int ftrace_args_store(struct fxt_ks_data *d, struct fxt_ks_row *row,
+			     const struct fxt_arg *args, unsigned int nargs)
 {
-	const struct fxt_ks_data *d = l->d;
-	const struct fxt_ks_row *row;
-	const struct fxt_ks_event *e;
+	unsigned int i, run = 0;
+	int ret;
 
-	if (!folding(l) || l->last_instant == NO_ROW ||
-	    l->last_instant != d->nrows - 1 ||
-	    !tcfxt_has_suffix(ev->name, TCFXT_CONT_SUFFIX))
-		return false;
-	row = &d->rows[l->last_instant];
-	e = &d->events[row->event];
-	return row->ts == ts && row->pid == pid &&
-	       ev->name.len == e->name_len + strlen(TCFXT_CONT_SUFFIX) &&
-	       !memcmp(ev->name.ptr, e->name, e->name_len) &&
-	       fxt_str_eq(ev->category, e->category);
+	for (i = 0; i < nargs; i++) {
+		if (!tcfxt_has_suffix(args[i].name, TCFXT_TEXT_SUFFIX))
+			continue;
+		ret = args_store(d, row, args + run, i - run);
+		if (ret)
+			return ret;
+		run = i + 1;
+	}
+	return args_store(d, row, args + run, nargs - run);
+}
+
+/*
+ * A record of a converted provider that is no ftrace event: what the
+ * converter wrote beside one.  Its continuation's arguments join the
+ * event's row; the rest is no row.
+ */
+static int fold_event(struct loader *l, const struct fxt_event *ev)
+{
+	struct fxt_ks_data *d = l->d;
+
+	if (ev->type != FXT_EVENT_INSTANT ||
+	    !tcfxt_has_suffix(ev->name, TCFXT_CONT_SUFFIX) ||
+	    l->last_ftrace == NO_ROW || l->last_ftrace != d->nrows - 1)
+		return 0;
+	return ftrace_args_store(d, &d->rows[l->last_ftrace], ev->args,
+				 ev->nargs) ? -ENOMEM : 0;
+}
+
+/* Converted providers' metadata and task names, for libtraceevent. */
+static int tep_gather(struct loader *l, const struct fxt_record *rec)
+{
+	struct fxt_ks_data *d = l->d;
+
+	if (!d->tep) {
+		/*
+		 * The function plugin's options KernelShark sets before it
+		 * opens a .dat (kshark_tep_init_input()): its info column
+		 * shows the parent and no indentation.
+		 */
+		tep_plugin_add_option("ftrace:parent", "1");
+		tep_plugin_add_option("ftrace:indent", "0");
+		d->tep = report_tep_new(NULL, NULL);
+		if (!d->tep)
+			return -ENOMEM;
+	}
+	return report_tep_gather(d->tep, l->r, rec);
 }
 
 static int load_event(struct loader *l, const struct fxt_record *rec,
@@ -454,44 +442,46 @@ static int load_event(struct loader *l, const struct fxt_record *rec,
 	int32_t pid = pid_of(ev->thread.tid);
 	unsigned int kind = ev->type;
 	struct fxt_ks_row *row;
-	int cpu, ret = 0;
+	int prov, cpu, ret = 0;
 
 	if (kind >= FXT_EVENT_TYPE_COUNT)
 		kind = FXT_KS_OTHER;
-	if (kind == FXT_EVENT_INSTANT && tcfxt_is_meta(ev->category)) {
-		int prov = provider_index(l, rec->provider_id);
-
-		if (prov < 0)
-			return prov;
+	prov = provider_index(l, rec->provider_id);
+	if (prov < 0)
+		return prov;
+	if (kind == FXT_EVENT_INSTANT && tcfxt_is_meta(ev->category) &&
+	    fxt_str_eq(ev->name, TCFXT_FILE_INFO))
+		d->providers[prov].from_trace_fxt = true;
+	if (folding(l, prov)) {
+		ret = tep_gather(l, rec);
+		if (ret < 0)
+			return ret;
 		/*
-		 * trace-fxt's file metadata (file_info, which marks the
-		 * provider, cpustats, event formats, kallsyms...) describes
-		 * the trace; it is no event of the .dat's.  Lost events are.
+		 * trace-fxt's file metadata (file_info, cpustats, event
+		 * formats, kallsyms...) describes the trace; it is no event
+		 * of the .dat's.  Lost events are.
 		 */
-		if (fxt_str_eq(ev->name, TCFXT_FILE_INFO))
-			d->providers[prov].from_trace_fxt = true;
-		if (d->providers[prov].from_trace_fxt &&
+		if (kind == FXT_EVENT_INSTANT && tcfxt_is_meta(ev->category) &&
 		    !fxt_str_eq(ev->name, TCFXT_LOST_EVENTS))
 			return 0;
+		if (!tcfxt_is_meta(ev->category) && !is_ftrace(ev))
+			return fold_event(l, ev);
 	}
-	if (kind == FXT_EVENT_INSTANT && continues_last(l, ev, ts, pid))
-		return args_store(d, &d->rows[d->nrows - 1], ev->args,
-				  ev->nargs);
 	cpu = args_cpu(ev->args, ev->nargs);
-	if (kind != FXT_EVENT_INSTANT) {
-		if (restated(l, kind, ts, cpu, pid))
-			return 0;
-	} else if (cpu >= 0) {
-		restater_fold(l, ts, cpu, pid);
-	}
-	l->last_restater = NO_ROW;
-	l->last_instant = NO_ROW;
+	l->last_ftrace = NO_ROW;
 
 	row = row_add(l, rec->provider_id, ts, pid,
 		      cpu >= 0 ? cpu : thread_cpu(l, pid),
 		      fxt_ks_event_get(d, kind, ev->category, ev->name));
 	if (!row)
 		return -ENOMEM;
+	if (folding(l, prov)) {
+		if (ftrace_args_store(d, row, ev->args, ev->nargs))
+			return -ENOMEM;
+		if (!tcfxt_is_meta(ev->category))
+			l->last_ftrace = d->nrows - 1;
+		return 0;
+	}
 	if (args_store(d, row, ev->args, ev->nargs))
 		return -ENOMEM;
 
@@ -515,10 +505,6 @@ static int load_event(struct loader *l, const struct fxt_record *rec,
 	default:
 		break;
 	}
-	if (kind != FXT_EVENT_INSTANT)
-		restater_added(l);
-	else if (cpu >= 0)
-		l->last_instant = d->nrows - 1;
 	return ret;
 }
 
@@ -530,16 +516,6 @@ static void task_set_cpu(struct loader *l, int32_t pid, int cpu)
 		t->cpu = (int16_t)cpu;
 }
 
-static bool inferred(const struct fxt_record *rec)
-{
-	unsigned int i;
-
-	for (i = 0; i < rec->sched.nargs; i++)
-		if (fxt_str_eq(rec->sched.args[i].name, TCFXT_ARG_INFERRED))
-			return true;
-	return false;
-}
-
 static int load_sched(struct loader *l, const struct fxt_record *rec,
 		      int64_t ts)
 {
@@ -549,18 +525,19 @@ static int load_sched(struct loader *l, const struct fxt_record *rec,
 	int32_t out = pid_of(rec->sched.out.tid);
 	int32_t in = pid_of(rec->sched.in.tid);
 	struct fxt_ks_row *row;
+	int prov;
 
 	if (rec->sched.subtype > FXT_SCHED_WAKEUP)
-		return 0;
-	/* a switch the converter inferred is no event of the recording */
-	if (folding(l) && inferred(rec))
 		return 0;
 	if (!wakeup && cpu >= 0) {
 		task_set_cpu(l, out, cpu);
 		task_set_cpu(l, in, cpu);
 	}
-	if (restated(l, wakeup ? FXT_KS_WAKEUP : FXT_KS_SWITCH, ts, cpu,
-		     wakeup ? in : out))
+	prov = provider_index(l, rec->provider_id);
+	if (prov < 0)
+		return prov;
+	/* the converter's restatement of a sched_switch or wakeup */
+	if (folding(l, prov))
 		return 0;
 
 	if (cpu < 0)
@@ -592,7 +569,6 @@ static int load_sched(struct loader *l, const struct fxt_record *rec,
 	if (rec->sched.subtype != FXT_SCHED_LEGACY_SWITCH &&
 	    args_store(d, row, rec->sched.args, rec->sched.nargs))
 		return -ENOMEM;
-	restater_added(l);
 	return 0;
 }
 
@@ -605,7 +581,11 @@ static int load_log(struct loader *l, const struct fxt_record *rec,
 	struct fxt_ks_arg *a;
 	int ret;
 
-	if (restated(l, FXT_KS_LOG, ts, -1, pid))
+	ret = provider_index(l, rec->provider_id);
+	if (ret < 0)
+		return ret;
+	/* the converter's restatement of a trace_marker write */
+	if (folding(l, ret))
 		return 0;
 	row = row_add(l, rec->provider_id, ts, pid, thread_cpu(l, pid),
 		      fxt_ks_event_get(d, FXT_KS_LOG, str_fxt, str_log));
@@ -616,7 +596,6 @@ static int load_log(struct loader *l, const struct fxt_record *rec,
 		return ret;
 	if (a && arg_set_str(d, a, rec->log.msg))
 		return -ENOMEM;
-	restater_added(l);
 	return 0;
 }
 
@@ -627,8 +606,14 @@ static int load_large(struct loader *l, const struct fxt_record *rec,
 	int32_t pid = pid_of(rec->large.thread.tid);
 	int cpu = args_cpu(rec->large.args, rec->large.nargs);
 	struct fxt_ks_row *row;
+	int prov;
 
-	l->last_instant = l->last_restater = NO_ROW;
+	prov = provider_index(l, rec->provider_id);
+	if (prov < 0)
+		return prov;
+	if (folding(l, prov))
+		return 0;
+	l->last_ftrace = NO_ROW;
 	row = row_add(l, rec->provider_id, ts, pid,
 		      cpu >= 0 ? cpu : thread_cpu(l, pid),
 		      fxt_ks_event_get(d, FXT_KS_LARGE_BLOB,
@@ -649,6 +634,12 @@ static int load_kobj(struct loader *l, const struct fxt_record *rec)
 	struct fxt_ks_task *t;
 	int64_t off;
 
+	if (d->tep) {
+		int ret = report_tep_gather(d->tep, l->r, rec);
+
+		if (ret < 0)
+			return ret;
+	}
 	if ((type != FXT_OBJ_THREAD && type != FXT_OBJ_PROCESS) ||
 	    !rec->kobj.name.len)
 		return 0;
@@ -739,8 +730,7 @@ int fxt_ks_data_load(struct fxt_ks_data *d, const char *path)
 {
 	struct loader l = {
 		.d = d,
-		.last_instant = NO_ROW,
-		.last_restater = NO_ROW,
+		.last_ftrace = NO_ROW,
 	};
 	struct fxt_record rec;
 	int ret;
@@ -786,6 +776,16 @@ int fxt_ks_data_load(struct fxt_ks_data *d, const char *path)
 			goto fail;
 		}
 	}
+	if (d->tep) {
+		ret = report_tep_ready(d->tep, l.r);
+		if (ret == -ENOMEM)
+			goto fail;
+		/* no formats carried: the arguments are the info then */
+		if (ret < 0) {
+			report_tep_close(d->tep);
+			d->tep = NULL;
+		}
+	}
 	/* what the reader skipped or read in part: said once */
 	if (fxt_reader_warned_records(l.r))
 		fprintf(stderr, "plugin-fxt: %llu record%s skipped or not "
@@ -822,6 +822,7 @@ void fxt_ks_data_free(struct fxt_ks_data *d)
 	if (d->map)
 		munmap((void *)d->map, d->map_len);
 	fxt_ks_events_free(d);
+	report_tep_close(d->tep);
 	for (i = 0; i < d->nproviders; i++)
 		free(d->providers[i].name);
 	free(d->providers);

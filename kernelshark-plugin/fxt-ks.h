@@ -70,6 +70,11 @@ struct fxt_ks_event {
 	char			*label;	/* what KernelShark shows */
 	/* trace-fxt's record of lost events: KernelShark's missed_events */
 	bool			missed;
+	/*
+	 * A context switch (the kernel's sched/sched_switch or an FXT
+	 * one): its field naming the task switched in, else -1.
+	 */
+	int			next_pid_field;
 	uint32_t		cat_len;
 	uint32_t		name_len;
 	uint32_t		hash;
@@ -97,6 +102,8 @@ struct fxt_ks_task {
 	bool		named_thread;	/* named by a thread object */
 	bool		used;
 };
+
+struct report_tep;
 
 struct fxt_ks_provider {
 	uint32_t	id;
@@ -160,6 +167,11 @@ struct fxt_ks_data {
 	size_t			provider_mask;
 
 	int			n_cpus;
+	/*
+	 * libtraceevent with the formats, kallsyms and printk strings that
+	 * converted providers carry; NULL when the file has none.
+	 */
+	struct report_tep	*tep;
 	/* "FILE: offset 0x...: what" when decoding stopped early. */
 	char			*error;
 };
@@ -226,5 +238,13 @@ static inline bool fxt_ks_in_map(const struct fxt_ks_data *d, const void *p)
 
 /* Info column, dump line: malloc'ed strings (NULL on failure). */
 char *fxt_ks_info(const struct fxt_ks_data *d, const struct fxt_ks_row *row);
+/*
+ * Info and latency columns of an ftrace event of a converted provider, as
+ * KernelShark shows them for the .dat (libtraceevent prints them):
+ * malloc'ed, NULL when empty.  -ENOENT when @row is no such event or the
+ * file carries no format for it, -ENOMEM.
+ */
+int fxt_ks_tep_text(struct fxt_ks_data *d, const struct fxt_ks_row *row,
+		    char **info, char **latency);
 
 #endif /* _FXT_KS_H */

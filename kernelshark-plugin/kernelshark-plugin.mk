@@ -2,12 +2,17 @@
 # KernelShark data-readout plugin (plugin-fxt.so).  Its sample producer
 # is in samples.mk, its tests' and benchmark's rules in tests.mk.
 
-EXTRA_CFLAGS_kernelshark-plugin = $(KS_CFLAGS)
+EXTRA_CFLAGS_kernelshark-plugin = $(KS_CFLAGS) -Itrace-cmd-plugin
 
 KS_PLUGIN	:= kernelshark-plugin/plugin-fxt.so
 KS_PLUGIN_OBJS	:= $(addprefix kernelshark-plugin/, \
 		     plugin-fxt.o fxt-ks-load.o fxt-ks-event.o \
 		     fxt-ks-table.o fxt-ks-info.o)
+# A converted file's info and latency columns are printed by the code
+# that prints `trace-fxt report`: report-tep.c and the fxt2dat rebuilding
+# it drives, linked in from trace-cmd-plugin/.
+KS_PLUGIN_OBJS	+= trace-cmd-plugin/report-tep.o \
+		   $(patsubst %.c,%.o,$(wildcard trace-cmd-plugin/fxt2dat-*.c))
 # KernelShark 2.x finds no plugin by itself; this is where `make install`
 # puts it and where the README's `kernelshark -p` points.
 KS_PLUGIN_DIR	?= $(LIBDIR)/kernelshark/plugins

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,32 @@ static int row_event_id(const struct fxt_ks_data *d,
 			const struct fxt_ks_row *row)
 {
 	return d->events[row->event].missed ? KS_EVENT_OVERFLOW : row->event;
+}
+
+/*
+ * The pid an entry is drawn with.  KernelShark's sched_events plugin
+ * draws a trace.dat stream's sched_switch entries as the task switched
+ * in (it sets the entry's pid to next_pid, and the pid column still says
+ * the record's); that plugin takes trace.dat streams only, so context
+ * switches here are drawn that way from the start: the CPU plots show
+ * who runs after each switch, as for the .dat.  Returns the row's own
+ * pid (and false) for every other row.
+ */
+static bool row_drawn_pid(const struct fxt_ks_data *d,
+			  const struct fxt_ks_row *row, int32_t *pid)
+{
+	const struct fxt_ks_event *ev = &d->events[row->event];
+	const struct fxt_ks_arg *a;
+
+	*pid = row->pid;
+	if (ev->next_pid_field < 0)
+		return false;
+	a = fxt_ks_row_arg(d, row, ev->next_pid_field);
+	if (!a || a->where != FXT_KS_VALUE || a->type == FXT_ARG_DOUBLE ||
+	    a->v.i < 0 || a->v.i > INT32_MAX)
+		return false;
+	*pid = (int32_t)a->v.i;
+	return true;
 }
 
 static const struct fxt_ks_row *entry_row(const struct fxt_ks_data *d,
@@ -107,23 +134,61 @@ static char *fxt_get_task(struct kshark_data_stream *stream,
 	return strdup(name ? name : "<...>");
 }
 
+/*
+ * Info (@latency false) or latency column of an ftrace event of a
+ * converted provider, printed by libtraceevent.  Negative for other rows
+ * and for a record libtraceevent cannot be given safely: the caller's own
+ * text then.  The rebuilt record lives in the handle: one row at a time.
+ */
+static int tep_column(struct kshark_data_stream *stream,
+		      const struct fxt_ks_row *row, bool latency, char **out)
+{
+	struct fxt_ks_data *d = stream_data(stream);
+	char *info, *lat;
+	int ret;
+
+	pthread_mutex_lock(&stream->input_mutex);
+	ret = fxt_ks_tep_text(d, row, &info, &lat);
+	pthread_mutex_unlock(&stream->input_mutex);
+	if (ret < 0)
+		return ret;
+	*out = latency ? lat : info;
+	free(latency ? info : lat);
+	return 0;
+}
+
 static char *fxt_get_info(struct kshark_data_stream *stream,
 			  const struct kshark_entry *entry)
 {
 	struct fxt_ks_data *d = stream_data(stream);
 	const struct fxt_ks_row *row = entry_row(d, entry);
+	char *s;
 
-	return row ? fxt_ks_info(d, row) : NULL;
+	if (!row)
+		return NULL;
+	if (!tep_column(stream, row, false, &s))
+		return s;
+	return fxt_ks_info(d, row);
 }
 
-/* The provider (ftrace buffer) of the entry, where there are several. */
+/*
+ * Latency column: the latency flags of a converted file's ftrace event,
+ * as trace.dat streams show them; for other producers the provider where
+ * the file has several.
+ */
 static char *fxt_aux_info(struct kshark_data_stream *stream,
 			  const struct kshark_entry *entry)
 {
 	struct fxt_ks_data *d = stream_data(stream);
 	const struct fxt_ks_row *row = entry_row(d, entry);
+	char *s;
 
-	if (!row || d->nproviders < 2 || row->provider >= d->nproviders)
+	if (!row || row->provider >= d->nproviders ||
+	    row_event_id(d, row) == KS_EVENT_OVERFLOW)
+		return NULL;
+	if (!tep_column(stream, row, true, &s))
+		return s;
+	if (d->nproviders < 2 || d->providers[row->provider].from_trace_fxt)
 		return NULL;
 	return strdup(d->providers[row->provider].name);
 }
@@ -335,7 +400,9 @@ static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
 		e->stream_id = stream->stream_id;
 		e->event_id = (int16_t)row_event_id(d, row);
 		e->cpu = row->cpu;
-		e->pid = row->pid;
+		/* the pid column still asks the row (fxt_get_pid) */
+		if (row_drawn_pid(d, row, &e->pid))
+			e->visible &= ~KS_PLUGIN_UNTOUCHED_MASK;
 		e->offset = (int64_t)i;
 		e->ts = row->ts;
 		/* Collections walk entries CPU by CPU through next. */
@@ -387,7 +454,7 @@ static ssize_t fxt_load_matrix(struct kshark_data_stream *stream,
 		if (cpu_array)
 			(*cpu_array)[i] = row->cpu;
 		if (pid_array)
-			(*pid_array)[i] = row->pid;
+			row_drawn_pid(d, row, &(*pid_array)[i]);
 		if (offset_array)
 			(*offset_array)[i] = (int64_t)i;
 		if (ts_array)
@@ -444,6 +511,33 @@ static void iface_init(struct kshark_generic_stream_interface *iface)
 	iface->load_matrix = fxt_load_matrix;
 }
 
+/*
+ * KernelShark gives a trace.dat stream its default plugins itself
+ * (kshark_tep_handle_plugins()), but no other stream.  missed_events
+ * draws KS_EVENT_OVERFLOW entries of any stream: a file with lost events
+ * gets it as the .dat does, when KernelShark has it loaded.  (sched_events
+ * takes trace.dat streams only: it reads their tep records.)
+ */
+static void stream_add_missed_events(struct kshark_data_stream *stream,
+				     const struct fxt_ks_data *d)
+{
+	struct kshark_context *ctx = NULL;
+	struct kshark_plugin_list *p;
+	unsigned int i;
+
+	for (i = 0; i < d->nevents; i++)
+		if (d->events[i].missed)
+			break;
+	if (i == d->nevents || !kshark_instance(&ctx))
+		return;
+	p = kshark_find_plugin_by_name(ctx->plugins, "missed_events");
+	if (!p || !p->process_interface)
+		return;
+	if (kshark_register_plugin_to_stream(stream, p->process_interface,
+					     true))
+		kshark_handle_all_dpis(stream, KSHARK_PLUGIN_INIT);
+}
+
 int kshark_input_initializer(struct kshark_data_stream *stream)
 {
 	struct kshark_generic_stream_interface *iface;
@@ -475,12 +569,21 @@ int kshark_input_initializer(struct kshark_data_stream *stream)
 	stream->n_events = (int)d->nevents;
 	/* pid 0 is the idle thread, as in the converter and Perfetto. */
 	stream->idle_pid = 0;
+	/*
+	 * The tasks as a .dat stream learns them, by the pid each entry is
+	 * drawn with; KernelShark gives each its colour by its place among
+	 * them.
+	 */
 	for (i = 0; i < d->nrows; i++) {
-		if (d->rows[i].pid == last)
+		int32_t pid;
+
+		row_drawn_pid(d, &d->rows[i], &pid);
+		if (pid == last)
 			continue;
-		last = d->rows[i].pid;
-		kshark_hash_id_add(stream->tasks, last);
+		last = pid;
+		kshark_hash_id_add(stream->tasks, pid);
 	}
+	stream_add_missed_events(stream, d);
 	return 0;
 }
 

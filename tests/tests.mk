@@ -32,7 +32,7 @@ tests/unit/test-kshark-%.o: tests/unit/test-kshark-%.c
 tests/unit/test-kshark-%: tests/unit/test-kshark-%.o tests/unit/unit.o \
 			  $(CORE_LIB) $(KS_PLUGIN)
 	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(CORE_LIB) \
-		$(CORE_LIBS) -lcunit $(KS_LIBS) -lm
+		$(CORE_LIBS) -lcunit $(KS_LIBS) -ldl -lm
 
 # plugin_fxt.so's test dlopen()s the plugin and calls it as
 # libtraceevent does.
@@ -95,6 +95,17 @@ tests/fuzz/fuzz-fxt2dat: tests/fuzz/fuzz-fxt2dat.c $(CORE_SRCS) $(FXT2DAT_SRCS) 
 	$(CLANG) $(FUZZ_CFLAGS) -Itrace-cmd-plugin \
 		$(TEP_CFLAGS) -o $@ $< \
 		$(CORE_SRCS) $(FXT2DAT_SRCS) $(CORE_LIBS) \
+		$(TEP_LIBS) -lm
+
+# plugin-fxt.so's decoding and text, without libkshark (plugin-fxt.c).
+KS_FUZZ_SRCS	:= $(addprefix kernelshark-plugin/, fxt-ks-load.c \
+		   fxt-ks-event.c fxt-ks-table.c fxt-ks-info.c) \
+		   trace-cmd-plugin/report-tep.c
+tests/fuzz/fuzz-kshark: tests/fuzz/fuzz-kshark.c $(CORE_SRCS) $(FXT2DAT_SRCS) \
+		$(KS_FUZZ_SRCS) kernelshark-plugin/fxt-ks.h
+	$(CLANG) $(FUZZ_CFLAGS) -Ikernelshark-plugin -Itrace-cmd-plugin \
+		$(TEP_CFLAGS) -o $@ $< \
+		$(CORE_SRCS) $(FXT2DAT_SRCS) $(KS_FUZZ_SRCS) $(CORE_LIBS) \
 		$(TEP_LIBS) -lm
 
 BENCH_SRCS	:= $(wildcard tests/bench/bench-*.c)

@@ -89,6 +89,7 @@ struct f2d_format {
 	int			id;
 	unsigned int		fixed;		/* bytes before dynamic data */
 	bool			restored;	/* from trace-cmd:event_format */
+	bool			no_print;	/* print fmt not parsed */
 };
 
 struct f2d_prov {

@@ -17,6 +17,10 @@
  * hence a first pass that feeds only them (and the task names) to the
  * fxt2dat context; the second pass feeds the events to the same context,
  * whose formats are then already parsed in the tep.
+ *
+ * KernelShark's plugin (kernelshark-plugin/) decodes the file in its own
+ * single pass: it gathers record by record (report_tep_gather) and asks
+ * for one event's info and latency text at a time, when a row is shown.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -48,11 +52,13 @@ struct report_tep {
 	void			*priv;
 	uint8_t			*data;		/* the record, padded */
 	size_t			cap;
+	size_t			used;		/* its bytes not zero */
 	struct tep_usecs	*usecs;		/* time column, by provider */
 	size_t			nr_usecs;
 	bool			long_set;
 	bool			feeding;	/* ".cont"s go to the context */
 	bool			skipping;	/* ".cont"s of carried metadata */
+	bool			gather_cont;	/* ".cont"s: gathered */
 	char			err[256];
 };
 
@@ -131,6 +137,97 @@ static uint32_t provider_of_buffer(struct report_tep *t, int buffer)
 }
 
 /*
+ * Zeros kept after every record handed to libtraceevent.  It trusts a
+ * record's text to end in a NUL and its __data_loc and __rel_loc fields
+ * (16-bit offset and length, a relative one from the end of a field that
+ * lies in the first 64 KiB) to point into it; a damaged file's records
+ * need neither: what they point at is then zeros, never another
+ * allocation.
+ */
+#define RECORD_SLACK	(3 * 65536 + 16)
+
+/* Do @event's common fields lie in a record of @size bytes? */
+static bool common_fits(struct tep_event *event, size_t size)
+{
+	struct tep_format_field **fl = tep_event_common_fields(event);
+	bool fits = fl != NULL;
+	unsigned int i;
+
+	for (i = 0; fl && fl[i]; i++)
+		if (fl[i]->offset < 0 || fl[i]->size < 0 ||
+		    (size_t)fl[i]->offset + (size_t)fl[i]->size > size)
+			fits = false;
+	free(fl);
+	return fits;
+}
+
+/*
+ * Can libtraceevent read the record of @data's event without reading past
+ * it?  It finds every record's event through the common_type field of
+ * the first event it holds, and reads the common fields for the latency
+ * flags: a file whose formats disagree there (only a damaged or hostile
+ * one) would make it read elsewhere.  The event's own fields lie in the
+ * record (fxt2dat built it from its format).
+ */
+static bool record_fits(struct report_tep *t, const void *data, size_t size)
+{
+	struct tep_format_field *a, *b;
+	struct tep_event *first, *event;
+	unsigned long long id;
+
+	first = tep_get_event(t->tep, 0);
+	if (!data || !size || !first || !common_fits(first, size))
+		return false;
+	a = tep_find_common_field(first, "common_type");
+	if (!a || (a->size != 1 && a->size != 2 && a->size != 4 &&
+		   a->size != 8) || tep_read_number_field(a, data, &id))
+		return false;
+	event = tep_find_event(t->tep, (int)id);
+	if (!event || !common_fits(event, size))
+		return false;
+	b = tep_find_common_field(event, "common_type");
+	return b && a->offset == b->offset && a->size == b->size;
+}
+
+/*
+ * @data as the ring buffer held it, in t->data: events are 4-byte
+ * aligned, sizes included.
+ */
+static int record_make(struct report_tep *t, struct tep_record *rec,
+		       unsigned int cpu, uint64_t ts, const void *data,
+		       size_t len)
+{
+	size_t size = (len + 3) & ~(size_t)3;
+
+	/* not even a common_type: nothing libtraceevent could read */
+	if (!len)
+		return -EINVAL;
+	if (size + RECORD_SLACK > t->cap) {
+		uint8_t *p = realloc(t->data, size + RECORD_SLACK);
+
+		if (!p)
+			return -ENOMEM;
+		memset(p + t->cap, 0, size + RECORD_SLACK - t->cap);
+		t->data = p;
+		t->cap = size + RECORD_SLACK;
+	}
+	memcpy(t->data, data, len);
+	/* zero again what the last record wrote past this one */
+	if (t->used > len)
+		memset(t->data + len, 0, t->used - len);
+	t->used = len;
+	if (!record_fits(t, t->data, size))
+		return -EINVAL;
+	memset(rec, 0, sizeof(*rec));
+	rec->ts = ts;
+	rec->cpu = cpu;
+	rec->size = size;
+	rec->data = t->data;
+	rec->record_size = size;
+	return 0;
+}
+
+/*
  * One rebuilt record, printed in trace_show_data()'s default layout:
  * comm-pid [cpu] time: name: (padded to 20) info.
  */
@@ -139,26 +236,15 @@ static int print_record(struct f2d_ctx *ctx, int buffer, unsigned int cpu,
 {
 	static const char spaces[] = "                    ";
 	struct report_tep *t = ctx->sink_priv;
-	/* the ring buffer keeps events 4-byte aligned, sizes included */
-	size_t size = (len + 3) & ~(size_t)3;
 	uint32_t provider_id = provider_of_buffer(t, buffer);
-	struct tep_record rec = { .ts = ts, .cpu = cpu, .size = size };
+	struct tep_record rec;
 	struct tep_event *event;
 	size_t n;
+	int ret;
 
-	if (size > t->cap) {
-		uint8_t *p = realloc(t->data, size);
-
-		if (!p)
-			return -ENOMEM;
-		t->data = p;
-		t->cap = size;
-	}
-	memcpy(t->data, data, len);
-	memset(t->data + len, 0, size - len);
-	rec.data = t->data;
-	rec.record_size = size;
-
+	ret = record_make(t, &rec, cpu, ts, data, len);
+	if (ret < 0)
+		return ret;
 	trace_seq_reset(&t->s);
 	tep_print_event(t->tep, &t->s, &rec, "%16s-%-5d [%03d]",
 			TEP_PRINT_COMM, TEP_PRINT_PID, TEP_PRINT_CPU);
@@ -195,6 +281,36 @@ static int feed(struct report_tep *t, struct fxt_reader *rd,
 	return ret;
 }
 
+static int gather_step(struct report_tep *t, struct fxt_reader *rd,
+		       const struct fxt_record *rec)
+{
+	const struct fxt_event *ev = &rec->event;
+	int ret;
+
+	if (rec->type == FXT_REC_KERNEL_OBJ)
+		return feed(t, rd, rec);
+	if (rec->type != FXT_REC_EVENT || ev->type != FXT_EVENT_INSTANT)
+		return 0;
+	if (is_cont(ev))
+		return t->gather_cont ? feed(t, rd, rec) : 0;
+	/* lost events are the second pass's */
+	t->gather_cont = is_trace_cmd(ev) &&
+			 !fxt_str_eq(ev->name, TCFXT_LOST_EVENTS);
+	if (!t->gather_cont)
+		return 0;
+	ret = feed(t, rd, rec);
+	if (ret >= 0 && fxt_str_eq(ev->name, TCFXT_FILE_INFO))
+		ret = note_file_info(t, rec);
+	if (ret < 0)
+		return ret;
+	/* formats parsed from here on see the file's long size */
+	if (!t->long_set && t->ctx.info_long_size) {
+		tep_set_long_size(t->tep, t->ctx.info_long_size);
+		t->long_set = true;
+	}
+	return 0;
+}
+
 /*
  * First pass: what the tep needs before any event is printed - the
  * carried trace-cmd metadata with its continuations, and task names.
@@ -203,38 +319,14 @@ static int gather(struct report_tep *t, const char *path)
 {
 	struct fxt_reader *rd = fxt_reader_open(path, 0);
 	struct fxt_record rec;
-	bool cont = false;
 	int ret;
 
 	if (!rd)
 		return -errno;
 	while ((ret = fxt_reader_next(rd, &rec)) > 0) {
-		const struct fxt_event *ev = &rec.event;
-
-		if (rec.type == FXT_REC_KERNEL_OBJ) {
-			ret = feed(t, rd, &rec);
-		} else if (rec.type != FXT_REC_EVENT ||
-			   ev->type != FXT_EVENT_INSTANT) {
-			continue;
-		} else if (is_cont(ev)) {
-			ret = cont ? feed(t, rd, &rec) : 0;
-		} else {
-			/* lost events are the second pass's */
-			cont = is_trace_cmd(ev) &&
-			       !fxt_str_eq(ev->name, TCFXT_LOST_EVENTS);
-			if (!cont)
-				continue;
-			ret = feed(t, rd, &rec);
-			if (ret >= 0 && fxt_str_eq(ev->name, TCFXT_FILE_INFO))
-				ret = note_file_info(t, &rec);
-		}
+		ret = gather_step(t, rd, &rec);
 		if (ret < 0)
 			break;
-		/* formats parsed from here on see the file's long size */
-		if (!t->long_set && t->ctx.info_long_size) {
-			tep_set_long_size(t->tep, t->ctx.info_long_size);
-			t->long_set = true;
-		}
 	}
 	if (ret == 0) {
 		t->ctx.r = rd;
@@ -278,17 +370,11 @@ static bool has_carried_formats(struct report_tep *t)
 	return false;
 }
 
-struct report_tep *report_tep_open(const char *path, report_line_fn fn,
-				   void *priv)
+struct report_tep *report_tep_new(report_line_fn fn, void *priv)
 {
 	struct report_tep *t;
 	struct tep_handle *tep;
-	struct stat st;
-	int ret;
 
-	/* two passes: a pipe can be read only once */
-	if (stat(path, &st) || !S_ISREG(st.st_mode))
-		return NULL;
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
@@ -297,6 +383,7 @@ struct report_tep *report_tep_open(const char *path, report_line_fn fn,
 	trace_seq_init(&t->s);
 	tep = tep_alloc();
 	if (!tep) {
+		trace_seq_destroy(&t->s);
 		free(t);
 		return NULL;
 	}
@@ -312,6 +399,47 @@ struct report_tep *report_tep_open(const char *path, report_line_fn fn,
 							  TEP_LITTLE_ENDIAN);
 	fxt2dat_feed_init(&t->ctx, tep, print_record, t, &t->st, t->err,
 			  sizeof(t->err));
+	return t;
+}
+
+int report_tep_gather(struct report_tep *t, struct fxt_reader *rd,
+		      const struct fxt_record *rec)
+{
+	int ret = gather_step(t, rd, rec);
+
+	t->ctx.r = NULL;
+	return ret;
+}
+
+int report_tep_ready(struct report_tep *t, struct fxt_reader *rd)
+{
+	int ret;
+
+	t->ctx.r = rd;
+	ret = fxt2dat_feed_flush(&t->ctx);
+	t->ctx.r = NULL;
+	if (ret < 0)
+		return ret;
+	t->gather_cont = false;
+	if (!has_carried_formats(t))
+		return -ENODATA;
+	tep_complete(t);
+	return 0;
+}
+
+struct report_tep *report_tep_open(const char *path, report_line_fn fn,
+				   void *priv)
+{
+	struct report_tep *t;
+	struct stat st;
+	int ret;
+
+	/* two passes: a pipe can be read only once */
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return NULL;
+	t = report_tep_new(fn, priv);
+	if (!t)
+		return NULL;
 	ret = gather(t, path);
 	if (ret < 0 || !has_carried_formats(t)) {
 		report_tep_close(t);
@@ -320,6 +448,68 @@ struct report_tep *report_tep_open(const char *path, report_line_fn fn,
 	}
 	tep_complete(t);
 	return t;
+}
+
+/* @seq's text, one final newline dropped; NULL when empty. */
+static char *seq_take(struct trace_seq *seq)
+{
+	size_t n;
+	char *s;
+
+	trace_seq_terminate(seq);
+	if (seq->state != TRACE_SEQ__GOOD)
+		return NULL;
+	n = seq->len;
+	if (n && seq->buffer[n - 1] == '\n')
+		n--;
+	if (!n)
+		return NULL;
+	s = malloc(n + 1);
+	if (!s)
+		return NULL;
+	memcpy(s, seq->buffer, n);
+	s[n] = '\0';
+	return s;
+}
+
+int report_tep_event_text(struct report_tep *t, const struct fxt_event *ev,
+			  uint64_t ts, char **info, char **latency)
+{
+	struct f2d_ctx *c = &t->ctx;
+	struct tep_record rec;
+	struct f2d_format *f;
+	int ret;
+
+	*info = NULL;
+	*latency = NULL;
+	if (ev->type != FXT_EVENT_INSTANT || !ev->nargs ||
+	    ev->args[0].type != FXT_ARG_UINT32 ||
+	    !fxt_str_eq(ev->args[0].name, TCFXT_ARG_CPU))
+		return -ENOENT;
+	f = f2d_format_find(c, ev->category.ptr, ev->category.len,
+			    ev->name.ptr, ev->name.len);
+	if (!f || !f->restored || f->no_print)
+		return -ENOENT;
+	/* fxt2dat's rebuilding, without its sink: the record stays here */
+	ret = f2d_rec_begin(c, f, (int32_t)ev->thread.tid);
+	if (ret < 0)
+		return ret;
+	c->rec_fmt = f;
+	c->rec_field = 0;
+	ret = f2d_ftrace_args(c, ev->args + 1, ev->nargs - 1);
+	if (ret < 0)
+		return ret;
+	ret = record_make(t, &rec, ev->args[0].u32, ts, c->rec.data,
+			  c->rec.len);
+	if (ret < 0)
+		return ret;
+	trace_seq_reset(&t->s);
+	tep_print_event(t->tep, &t->s, &rec, "%s", TEP_PRINT_LATENCY);
+	*latency = seq_take(&t->s);
+	trace_seq_reset(&t->s);
+	tep_print_event(t->tep, &t->s, &rec, "%s", TEP_PRINT_INFO);
+	*info = seq_take(&t->s);
+	return 0;
 }
 
 int report_tep_take(struct report_tep *t, struct fxt_reader *rd,

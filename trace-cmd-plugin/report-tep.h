@@ -38,6 +38,27 @@ typedef void (*report_line_fn)(void *priv, uint32_t provider_id,
 struct report_tep *report_tep_open(const char *path, report_line_fn fn,
 				   void *priv);
 /*
+ * The same, for a host that reads the file itself, once: new, then every
+ * record offered to gather (the reader @rd is only used during the call),
+ * then ready, which says -ENODATA when the file carried no event format
+ * (the caller prints its own layout then) or another negative errno.
+ * @fn may be NULL when nothing is printed through report_tep_take().
+ */
+struct report_tep *report_tep_new(report_line_fn fn, void *priv);
+int report_tep_gather(struct report_tep *t, struct fxt_reader *rd,
+		      const struct fxt_record *rec);
+int report_tep_ready(struct report_tep *t, struct fxt_reader *rd);
+/*
+ * What libtraceevent prints of one ftrace event @ev (an instant as the
+ * converter wrote it: the `cpu` argument first, the arguments of its
+ * ".cont" instants appended) at @ts ns: *@info as TEP_PRINT_INFO and
+ * *@latency as TEP_PRINT_LATENCY print it (KernelShark's info and latency
+ * columns of a .dat), one final newline dropped, malloc'ed, NULL when
+ * empty.  -ENOENT when the file carries no format for @ev.
+ */
+int report_tep_event_text(struct report_tep *t, const struct fxt_event *ev,
+			  uint64_t ts, char **info, char **latency);
+/*
  * Offer the next record of the second pass: 1 when it is the tep's (an
  * ftrace event rebuilt, perhaps printed later, or the continuation of
  * one or of carried metadata), 0 when the caller handles it, negative

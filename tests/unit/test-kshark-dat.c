@@ -1,38 +1,51 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test-kshark-dat - what KernelShark loads from a recording's .fxt (made
- * by `trace-fxt convert`) against what it loads from the .dat itself:
- * per ftrace buffer the same entries (time, CPU, pid, event name) and the
- * same task names.  The converter's file-level metadata instants
- * (category "trace-cmd": file info, cpustats, formats...) must not show:
- * the .fxt has exactly the .dat's entries.
+ * test-kshark-dat - what KernelShark shows of a recording's .fxt (made by
+ * `trace-fxt convert`) against what it shows of the .dat itself, column
+ * by column, through libkshark's own API: for every entry its time, CPU,
+ * pid, event name (kshark_get_event_name), task (kshark_get_task),
+ * latency (kshark_get_aux_info) and info (kshark_get_info).
  *
- * Without arguments it compares the project's recordings (in samples/);
- * with arguments, the .dat files named (tests/e2e/convert-eventheader.sh
- * gives it its fixtures).  A recording that is missing or that trace-fxt
- * fails to convert is a failure.
+ * Every project sample (samples/, every .dat: all eight must be there)
+ * is compared, the shared ones (../shared/samples/, every .dat) when they
+ * are there, and the recording $KSHARK_DAT names (make bench's, say).
+ * Given .dat files as arguments, it compares those instead.  A .dat with several
+ * ftrace buffers is opened as KernelShark opens them all (a stream per
+ * buffer, kshark_tep_init_all_buffers) and its entries are put together:
+ * the .fxt is one stream that holds every buffer.  Entries are compared
+ * as sorted lists, so the order of equal-time entries does not matter;
+ * any other difference is one.
  */
+#include <dlfcn.h>
+#include <glob.h>
 #include <inttypes.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "libkshark.h"
+#include "libkshark-plugin.h"
 #include "libkshark-tepdata.h"
 #include "unit.h"
+
+enum col { COL_EVENT, COL_TASK, COL_LATENCY, COL_INFO, NCOLS };
+
+static const char *const col_name[NCOLS] = {
+	"event", "task", "latency", "info",
+};
 
 struct row {
 	int64_t	ts;
 	int	cpu;
 	int	pid;
-	char	*name;
-	char	*buffer;
+	char	*col[NCOLS];
 };
 
 struct side {
 	struct row	*rows;
-	size_t		n;
+	size_t		n, cap;
 };
 
 static struct kshark_context *ctx;
@@ -56,38 +69,38 @@ static int suite_clean(void)
 	return system(cmd) ? -1 : 0;
 }
 
-/* Convert @dat; false (after saying why, as a failure) when that fails. */
+/* Convert @dat; false (after saying why) when the converter cannot. */
 static bool convert(const char *dat, const char *fxt)
 {
-	const char *tool = unit_path("trace-cmd-plugin/trace-fxt");
-	char cmd[3 * 4096 + 64];
-	int ret;
+	char tool[4096], cmd[3 * 4096 + 64];
 
-	if (access(dat, R_OK)) {
-		printf("\n%s: cannot read it\n", dat);
-		CU_FAIL("the sample is there");
-		return false;
-	}
+	snprintf(tool, sizeof(tool), "%s",
+		 unit_path("trace-cmd-plugin/trace-fxt"));
 	if (access(tool, X_OK)) {
-		printf("\n%s is not built (make test builds it)\n", tool);
-		CU_FAIL("trace-fxt is built");
+		CU_FAIL("trace-fxt is not built");
 		return false;
 	}
-	snprintf(cmd, sizeof(cmd), "'%s' convert -q '%s' -o '%s'",
+	snprintf(cmd, sizeof(cmd), "'%s' convert -q '%s' -o '%s' >/dev/null",
 		 tool, dat, fxt);
-	ret = system(cmd);
-	if (ret) {
-		printf("\n%s: trace-fxt convert failed (status %d)\n", dat, ret);
-		CU_FAIL("trace-fxt converts the sample");
+	if (system(cmd)) {
+		printf("\n%s: trace-fxt convert failed\n", dat);
+		CU_FAIL("trace-fxt convert");
 		return false;
 	}
 	return true;
 }
 
+static int str_cmp(const char *a, const char *b)
+{
+	if (!a || !b)
+		return a ? 1 : b ? -1 : 0;
+	return strcmp(a, b);
+}
+
 static int row_cmp(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
-	int c;
+	int c, i;
 
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
@@ -95,195 +108,271 @@ static int row_cmp(const void *a, const void *b)
 		return x->cpu - y->cpu;
 	if (x->pid != y->pid)
 		return x->pid - y->pid;
-	c = strcmp(x->buffer, y->buffer);
-	return c ? c : strcmp(x->name, y->name);
+	for (i = 0; i < NCOLS; i++) {
+		c = str_cmp(x->col[i], y->col[i]);
+		if (c)
+			return c;
+	}
+	return 0;
 }
 
-static void side_add(struct side *s, const struct kshark_entry *e,
-		     const char *buffer, char *name)
+static void side_add(struct side *s, struct kshark_entry *e)
 {
 	struct row *r;
 
-	r = realloc(s->rows, (s->n + 1) * sizeof(*r));
-	CU_ASSERT_FATAL(r != NULL);
-	s->rows = r;
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 4096;
+		r = realloc(s->rows, s->cap * sizeof(*r));
+		CU_ASSERT_FATAL(r != NULL);
+		s->rows = r;
+	}
 	r = &s->rows[s->n++];
 	r->ts = e->ts;
 	r->cpu = e->cpu;
-	r->pid = e->pid;
-	r->name = name ? name : strdup("?");
-	r->buffer = strdup(buffer);
+	r->pid = kshark_get_pid(e);
+	r->col[COL_EVENT] = kshark_get_event_name(e);
+	r->col[COL_TASK] = kshark_get_task(e);
+	r->col[COL_LATENCY] = kshark_get_aux_info(e);
+	r->col[COL_INFO] = kshark_get_info(e);
 }
 
 static void side_free(struct side *s)
 {
 	size_t i;
+	int c;
 
-	for (i = 0; i < s->n; i++) {
-		free(s->rows[i].name);
-		free(s->rows[i].buffer);
-	}
+	for (i = 0; i < s->n; i++)
+		for (c = 0; c < NCOLS; c++)
+			free(s->rows[i].col[c]);
 	free(s->rows);
+	memset(s, 0, sizeof(*s));
 }
 
-static void free_entries(struct kshark_entry **rows, ssize_t n)
+static void load_stream(int sd, struct side *s)
 {
-	ssize_t i;
+	struct kshark_entry **rows = NULL;
+	ssize_t n, j;
 
-	for (i = 0; i < n; i++)
-		free(rows[i]);
+	n = kshark_load_entries(ctx, sd, &rows);
+	CU_ASSERT_FATAL(n >= 0);
+	for (j = 0; j < n; j++) {
+		side_add(s, rows[j]);
+		free(rows[j]);
+	}
 	free(rows);
 }
 
 /* Every buffer of the .dat, as KernelShark opens them all. */
-static void load_dat(const char *dat, struct side *s, int **pids,
-		     ssize_t *npids, int *top_sd)
+static void load_dat(const char *dat, struct side *s, int *nbuf)
 {
-	struct kshark_entry **rows;
-	int sd, nbuf, i;
-	ssize_t n, j;
+	int sd, i;
 
 	sd = kshark_open(ctx, dat);
 	CU_ASSERT_FATAL(sd >= 0);
-	*top_sd = sd;
-	nbuf = kshark_tep_init_all_buffers(ctx, sd);
-	CU_ASSERT_FATAL(nbuf >= 0);
-	for (i = sd; i <= sd + nbuf; i++) {
-		struct kshark_data_stream *st = kshark_get_data_stream(ctx, i);
-		const char *buffer;
-
-		CU_ASSERT_FATAL(st != NULL);
-		buffer = kshark_tep_is_top_stream(st) ? "top" : st->name;
-		n = kshark_load_entries(ctx, i, &rows);
-		CU_ASSERT_FATAL(n >= 0);
-		for (j = 0; j < n; j++)
-			side_add(s, rows[j], buffer,
-				 kshark_get_event_name(rows[j]));
-		free_entries(rows, n);
-	}
-	/* trace.dat streams learn their tasks while loading. */
-	*npids = kshark_get_task_pids(ctx, sd, pids);
+	*nbuf = kshark_tep_init_all_buffers(ctx, sd);
+	CU_ASSERT_FATAL(*nbuf >= 0);
+	for (i = sd; i <= sd + *nbuf; i++)
+		load_stream(i, s);
 }
 
-static void compare(const char *sample)
+static void show(const char *what, const struct row *r)
 {
-	struct side dat = { 0 }, fxt = { 0 };
-	size_t i, bad_pos = 0, bad_name = 0, extra = 0;
-	struct kshark_entry **rows;
-	ssize_t n, j, npids = 0;
-	char fxt_path[4096];
-	int dat_sd, sd, *pids = NULL, *fxt_pids = NULL;
-	ssize_t fxt_npids;
-	const char *dat_path = sample;
+	printf("  %s: %" PRId64 " cpu %d pid %d | %s | %s | %s | %s\n", what,
+	       r->ts, r->cpu, r->pid, r->col[COL_EVENT], r->col[COL_TASK],
+	       r->col[COL_LATENCY], r->col[COL_INFO]);
+}
 
-	snprintf(fxt_path, sizeof(fxt_path), "%s/%s.fxt", dir,
-		 strrchr(dat_path, '/') + 1);
+static void compare(const char *dat_path)
+{
+	size_t i, bad_key = 0, bad[NCOLS] = { 0 }, shown = 0;
+	struct side dat = { 0 }, fxt = { 0 };
+	const char *base = strrchr(dat_path, '/') + 1;
+	char fxt_path[4096];
+	int nbuf, sd, c;
+
+	snprintf(fxt_path, sizeof(fxt_path), "%s/%s.fxt", dir, base);
 	if (!convert(dat_path, fxt_path))
 		return;
-
-	load_dat(dat_path, &dat, &pids, &npids, &dat_sd);
+	load_dat(dat_path, &dat, &nbuf);
 	sd = kshark_open(ctx, fxt_path);
 	CU_ASSERT_FATAL(sd >= 0);
-	n = kshark_load_entries(ctx, sd, &rows);
-	CU_ASSERT_FATAL(n > 0);
-	for (j = 0; j < n; j++) {
-		char *name = kshark_get_event_name(rows[j]);
-		char *buffer = kshark_get_aux_info(rows[j]);
-
-		if (name && !strncmp(name, "trace-cmd/", 10)) {
-			extra++;
-			free(name);
-		} else {
-			side_add(&fxt, rows[j], buffer ? buffer : "top", name);
-		}
-		free(buffer);
-	}
-	free_entries(rows, n);
+	load_stream(sd, &fxt);
 
 	qsort(dat.rows, dat.n, sizeof(*dat.rows), row_cmp);
 	qsort(fxt.rows, fxt.n, sizeof(*fxt.rows), row_cmp);
-	CU_ASSERT_EQUAL(extra, 0);
+	printf("\n# %s: %zu buffer(s), %zu entries from the .dat, %zu from "
+	       "the .fxt\n", base, (size_t)nbuf + 1, dat.n, fxt.n);
 	CU_ASSERT_EQUAL(fxt.n, dat.n);
 	for (i = 0; i < dat.n && i < fxt.n; i++) {
 		const struct row *a = &dat.rows[i], *b = &fxt.rows[i];
+		bool differs = false;
 
-		if (a->ts != b->ts || a->cpu != b->cpu || a->pid != b->pid ||
-		    strcmp(a->buffer, b->buffer)) {
-			if (!bad_pos++)
-				printf("\nfirst difference at %zu: .dat %s %" PRId64
-				       " cpu %d pid %d %s, .fxt %s %" PRId64
-				       " cpu %d pid %d %s\n", i, a->buffer,
-				       a->ts, a->cpu, a->pid, a->name,
-				       b->buffer, b->ts, b->cpu, b->pid,
-				       b->name);
-		} else if (strcmp(a->name, b->name)) {
-			if (!bad_name++)
-				printf("\nfirst name difference: %s vs %s\n",
-				       a->name, b->name);
+		if (a->ts != b->ts || a->cpu != b->cpu || a->pid != b->pid) {
+			bad_key++;
+			differs = true;
+		}
+		for (c = 0; c < NCOLS; c++) {
+			if (str_cmp(a->col[c], b->col[c])) {
+				bad[c]++;
+				differs = true;
+			}
+		}
+		if (differs && shown++ < 5) {
+			show(".dat", a);
+			show(".fxt", b);
 		}
 	}
-	CU_ASSERT_EQUAL(bad_pos, 0);
-	CU_ASSERT_EQUAL(bad_name, 0);
-
-	/* The same tasks, with the same names (top buffer's pids). */
-	fxt_npids = kshark_get_task_pids(ctx, sd, &fxt_pids);
-	CU_ASSERT(fxt_npids >= npids);
-	free(fxt_pids);
-	for (j = 0; j < npids; j++) {
-		char *a = kshark_comm_from_pid(dat_sd, pids[j]);
-		char *b = kshark_comm_from_pid(sd, pids[j]);
-
-		if (!a || !b || strcmp(a, b)) {
-			printf("\npid %d: .dat task %s, .fxt task %s\n",
-			       pids[j], a ? a : "(null)", b ? b : "(null)");
-			CU_FAIL("task names differ");
-		}
-		free(a);
-		free(b);
-	}
-	printf("\n# %s: %zu entries match, %zu trace-cmd/* extra, %zd tasks\n",
-	       strrchr(dat_path, '/') + 1, dat.n, extra, npids);
-	free(pids);
+	printf("# %s: differences in time/cpu/pid %zu", base, bad_key);
+	for (c = 0; c < NCOLS; c++)
+		printf(", %s %zu", col_name[c], bad[c]);
+	printf(" (of %zu entries compared)\n",
+	       dat.n < fxt.n ? dat.n : fxt.n);
+	CU_ASSERT_EQUAL(bad_key, 0);
+	for (c = 0; c < NCOLS; c++)
+		CU_ASSERT_EQUAL(bad[c], 0);
 	side_free(&dat);
 	side_free(&fxt);
 	kshark_close_all(ctx);
 }
 
-/*
- * The project's recordings (tests/e2e/lib.sh lists the same), by name
- * under samples/; unit_path() answers in a static buffer, hence the copy.
- */
-static void compare_sample(const char *name)
-{
-	char path[4096];
+/* The project's recordings (samples/record.sh and its derived two). */
+#define NR_PROJECT_SAMPLES	8
 
-	snprintf(path, sizeof(path), "%s/%s", unit_path("samples"), name);
-	compare(path);
+static void compare_glob(const char *pattern, size_t required)
+{
+	glob_t g;
+	size_t i;
+
+	if (glob(pattern, 0, NULL, &g)) {
+		if (required) {
+			CU_FAIL("no samples");
+		} else {
+			printf("\n# skip: no %s (optional data)\n", pattern);
+		}
+		return;
+	}
+	if (g.gl_pathc < required) {
+		printf("\n# %zu of the %zu recordings %s\n", g.gl_pathc,
+		       required, pattern);
+		CU_FAIL("a project recording is missing");
+	}
+	for (i = 0; i < g.gl_pathc; i++)
+		compare(g.gl_pathv[i]);
+	globfree(&g);
 }
 
-#define SAMPLE_TEST(fn, name)				\
-	static void fn(void)				\
-	{						\
-		compare_sample(name);			\
+/* In-tree recordings (samples/): they must all be there. */
+static void test_project_samples(void)
+{
+	char pattern[4096];
+	const char *samples = getenv("SAMPLES");
+
+	if (samples)
+		snprintf(pattern, sizeof(pattern), "%s/*.dat", samples);
+	else
+		snprintf(pattern, sizeof(pattern), "%s",
+			 unit_path("samples/*.dat"));
+	compare_glob(pattern, NR_PROJECT_SAMPLES);
+}
+
+/* ../shared/samples: optional. */
+static void test_shared_samples(void)
+{
+	char pattern[4096];
+
+	snprintf(pattern, sizeof(pattern), "%s",
+		 unit_path("../shared/samples/*.dat"));
+	compare_glob(pattern, 0);
+}
+
+/* KSHARK_DAT=FILE.dat: one more recording, e.g. make bench's. */
+static void test_more(void)
+{
+	const char *more = getenv("KSHARK_DAT");
+
+	if (!more || !*more) {
+		printf("\n# skip: KSHARK_DAT not set\n");
+		return;
 	}
-SAMPLE_TEST(test_sched, "sched.dat")
-SAMPLE_TEST(test_sched_zstd, "sched-zstd.dat")
-SAMPLE_TEST(test_sched_v6, "sched-v6.dat")
-SAMPLE_TEST(test_two_buffers, "two-buffers.dat")
-SAMPLE_TEST(test_threads, "threads.dat")
-SAMPLE_TEST(test_atrace_markers, "atrace-markers.dat")
-SAMPLE_TEST(test_lost_events, "lost-events.dat")
-SAMPLE_TEST(test_net_events, "net-events.dat")
+	compare(more);
+}
+
+/* KernelShark's own plugins live beside libkshark. */
+static const char *ks_plugin_path(const char *name)
+{
+	static char buf[4096];
+	char lib[4096];
+	Dl_info info;
+
+	if (!dladdr((void *)kshark_instance, &info) || !info.dli_fname)
+		return NULL;
+	snprintf(lib, sizeof(lib), "%s", info.dli_fname);
+	snprintf(buf, sizeof(buf), "%s/kernelshark/plugins/plugin-%s.so",
+		 dirname(lib), name);
+	return access(buf, R_OK) ? NULL : buf;
+}
+
+/* Is plugin @name attached to stream @sd, loaded, drawing? */
+static bool stream_has_plugin(int sd, const char *name)
+{
+	struct kshark_data_stream *st = kshark_get_data_stream(ctx, sd);
+	struct kshark_dpi_list *p;
+
+	for (p = st ? st->plugins : NULL; p; p = p->next)
+		if (!strcmp(p->interface->name, name))
+			return (p->status & KSHARK_PLUGIN_LOADED) &&
+			       st->draw_handlers;
+	return false;
+}
+
+/*
+ * KernelShark's missed_events plugin draws the lost events of the .fxt
+ * as it draws those of the .dat: attached to the stream and loaded.
+ */
+static void test_missed_events_plugin(void)
+{
+	const char *path = ks_plugin_path("missed_events");
+	char dat[4096], fxt[4096], file[4096];
+	bool on_dat, on_fxt;
+	int sd;
+
+	if (!path) {
+		printf("\n# skip: KernelShark's missed_events plugin not "
+		       "installed\n");
+		return;
+	}
+	snprintf(file, sizeof(file), "%s", path);
+	CU_ASSERT_FATAL(kshark_register_plugin(ctx, "missed_events",
+					       file) != NULL);
+	snprintf(dat, sizeof(dat), "%s",
+		 unit_path("samples/lost-events.dat"));
+	snprintf(fxt, sizeof(fxt), "%s/missed.fxt", dir);
+	if (!convert(dat, fxt))
+		goto out;
+	sd = kshark_open(ctx, dat);
+	CU_ASSERT_FATAL(sd >= 0);
+	kshark_tep_handle_plugins(ctx, sd);
+	on_dat = stream_has_plugin(sd, "missed_events");
+	sd = kshark_open(ctx, fxt);
+	CU_ASSERT_FATAL(sd >= 0);
+	on_fxt = stream_has_plugin(sd, "missed_events");
+	printf("\n# missed_events plugin: on the .dat %s, on the .fxt %s\n",
+	       on_dat ? "loaded" : "not loaded",
+	       on_fxt ? "loaded" : "not loaded");
+	CU_ASSERT(on_dat);
+	CU_ASSERT(on_fxt);
+	kshark_close_all(ctx);
+out:
+	kshark_unregister_plugin(ctx, "missed_events", file);
+}
 
 static CU_TestInfo dat_tests[] = {
-	{ "sched.dat (v7) vs its .fxt", test_sched },
-	{ "sched-zstd.dat (v7, zstd) vs its .fxt", test_sched_zstd },
-	{ "sched-v6.dat vs its .fxt", test_sched_v6 },
-	{ "two-buffers.dat (every buffer) vs its .fxt", test_two_buffers },
-	{ "threads.dat vs its .fxt", test_threads },
-	{ "atrace-markers.dat vs its .fxt", test_atrace_markers },
-	{ "lost-events.dat vs its .fxt", test_lost_events },
-	{ "net-events.dat vs its .fxt", test_net_events },
+	{ "samples/*.dat vs their .fxt, every column", test_project_samples },
+	{ "../shared/samples/*.dat vs their .fxt, every column",
+	  test_shared_samples },
+	{ "$KSHARK_DAT vs its .fxt, every column", test_more },
+	{ "missed_events plugin on the .fxt as on the .dat",
+	  test_missed_events_plugin },
 	CU_TEST_INFO_NULL,
 };
 
@@ -299,7 +388,7 @@ static void test_given(void)
 }
 
 static CU_TestInfo given_tests[] = {
-	{ "the .dat files given vs their .fxt", test_given },
+	{ "the .dat files given vs their .fxt, every column", test_given },
 	CU_TEST_INFO_NULL,
 };
 

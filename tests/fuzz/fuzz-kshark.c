@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fuzz-kshark.c - libFuzzer target: what plugin-fxt.so does with an
+ * untrusted FXT file inside KernelShark, in process: decode it
+ * (fxt_ks_data_load, which also hands a converted file's formats,
+ * kallsyms and printk lines to libtraceevent), then make the info and
+ * latency text of every entry, as the table does when it shows them.
+ *
+ * The input goes to a memfd that the loader maps by its /proc path.
+ * Whatever the bytes, loading must end and free what it took, and a
+ * refused file must say why; a sanitizer stops the run otherwise.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "fxt-ks.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+const char *__lsan_default_suppressions(void);
+
+/* As fuzz-fxt2dat.c: libtraceevent 1.7.1's own leak on bad formats. */
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:tep_parse_event\n";
+}
+
+static void rows_print(struct fxt_ks_data *d)
+{
+	char *info, *latency;
+	size_t i;
+
+	for (i = 0; i < d->nrows; i++) {
+		if (!fxt_ks_tep_text(d, &d->rows[i], &info, &latency)) {
+			free(info);
+			free(latency);
+		}
+		free(fxt_ks_info(d, &d->rows[i]));
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fxt_ks_data d;
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	fd = memfd_create("fuzz-kshark", MFD_CLOEXEC);
+	if (fd < 0)
+		abort();
+	n = size ? write(fd, data, size) : 0;
+	if (n != (ssize_t)size)
+		abort();
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	if (!fxt_ks_data_load(&d, path)) {
+		rows_print(&d);
+		fxt_ks_data_free(&d);
+	}
+	close(fd);
+	return 0;
+}
