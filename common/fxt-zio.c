@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <zlib.h>
@@ -354,6 +355,53 @@ ssize_t fxt_zin_read(struct fxt_zin *z, void *buf, size_t n)
 const char *fxt_zin_error(const struct fxt_zin *z)
 {
 	return z->err;
+}
+
+int fxt_zip_map(int fd, enum fxt_zip kind, void **map, size_t *len)
+{
+	struct fxt_zin *z = fxt_zin_create(fd, kind, NULL, 0);
+	size_t cap = 1u << 20, used = 0;
+	uint8_t *m;
+	ssize_t n;
+
+	if (!z)
+		return -errno;
+	m = mmap(NULL, cap, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED) {
+		fxt_zin_destroy(z);
+		return -ENOMEM;
+	}
+	for (;;) {
+		if (used == cap) {
+			void *nm = mremap(m, cap, 2 * cap, MREMAP_MAYMOVE);
+
+			if (nm == MAP_FAILED) {
+				n = -ENOMEM;
+				break;
+			}
+			m = nm;
+			cap *= 2;
+		}
+		n = fxt_zin_read(z, m + used, cap - used);
+		if (n <= 0)
+			break;
+		used += (size_t)n;
+	}
+	fxt_zin_destroy(z);
+	if (n < 0 || !used) {
+		munmap(m, cap);
+		return n < 0 ? (int)n : -ENODATA;
+	}
+	/* give back what the last doubling did not use */
+	if (cap - used >= 4096) {
+		size_t keep = (used + 4095) & ~(size_t)4095;
+
+		munmap(m + keep, cap - keep);
+	}
+	*map = m;
+	*len = used;
+	return 0;
 }
 
 void fxt_zin_destroy(struct fxt_zin *z)

@@ -124,6 +124,22 @@ ssize_t fxt_zin_read(struct fxt_zin *z, void *buf, size_t n);
 const char *fxt_zin_error(const struct fxt_zin *z);
 
 /**
+ * fxt_zip_map() - decompress a whole input into anonymous memory
+ * @fd: the compressed input, read from its current offset
+ * @kind: FXT_ZIP_GZIP or FXT_ZIP_ZSTD
+ * @map: set to the memory, page-aligned; munmap(*map, *len) frees it
+ * @len: set to the number of decompressed bytes (at least 1)
+ *
+ * For readers that need the decoded file at random (KernelShark's plugin
+ * keeps offsets into it): the memory is what mapping the plain file
+ * would take, grown as the stream decompresses.
+ *
+ * Return: 0, -ENODATA for an empty stream, -EBADMSG for corrupt or cut
+ * data, or another negative errno.
+ */
+int fxt_zip_map(int fd, enum fxt_zip kind, void **map, size_t *len);
+
+/**
  * fxt_zin_destroy() - free @z (NULL is allowed)
  * @z: the decompressor
  */

@@ -34,6 +34,7 @@
 #include <event-parse.h>
 
 #include "fxt-reader.h"
+#include "fxt-zio.h"
 #include "fxt-ks.h"
 #include "report-tep.h"
 #include "tcfxt.h"
@@ -693,9 +694,10 @@ static int load_record(struct loader *l, const struct fxt_record *rec)
 
 static int map_file(struct fxt_ks_data *d, const char *path)
 {
+	enum fxt_zip kind;
 	struct stat st;
 	void *map;
-	int fd;
+	int fd, ret;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -709,13 +711,25 @@ static int map_file(struct fxt_ks_data *d, const char *path)
 		return -ENODATA;
 	}
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
+	if (map == MAP_FAILED) {
+		close(fd);
 		return -errno;
-	/* Decoding reads straight through; info strings come later. */
-	madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
-	d->map = map;
+	}
 	d->map_len = (size_t)st.st_size;
+	kind = fxt_zip_detect(map, d->map_len);
+	if (kind != FXT_ZIP_NONE) {
+		/* gzip'd or zstd'd: the decoded file, whole, in memory */
+		munmap(map, d->map_len);
+		ret = fxt_zip_map(fd, kind, &map, &d->map_len);
+		if (ret < 0) {
+			close(fd);
+			return ret;
+		}
+	}
+	close(fd);
+	/* Decoding reads straight through; info strings come later. */
+	madvise(map, d->map_len, MADV_SEQUENTIAL);
+	d->map = map;
 	/* Room for a typical file at once: growing by copies costs more. */
 	d->rows_cap = d->map_len / 48 + 1024;
 	d->args_cap = d->map_len / 12 + 4096;

@@ -19,6 +19,7 @@
 
 #include "plugin-fxt.h"
 #include "fxt-ks.h"
+#include "fxt-zio.h"
 
 static struct fxt_ks_data *stream_data(struct kshark_data_stream *stream)
 {
@@ -468,7 +469,10 @@ const char *kshark_input_format(void)
 	return PLUGIN_FXT_FORMAT;
 }
 
-/* An FXT file starts with the magic number record, in either byte order. */
+/*
+ * An FXT file starts with the magic number record, in either byte order;
+ * so does what a gzip'd or zstd'd one decompresses to.
+ */
 bool kshark_input_check(const char *file, char **format)
 {
 	static const uint8_t le[8] = { 0x10, 0x00, 0x04, 0x46,
@@ -476,6 +480,7 @@ bool kshark_input_check(const char *file, char **format)
 	static const uint8_t be[8] = { 0x00, 0x16, 0x54, 0x78,
 				       0x46, 0x04, 0x00, 0x10 };
 	uint8_t word[8];
+	enum fxt_zip kind;
 	ssize_t n;
 	int fd;
 
@@ -486,6 +491,19 @@ bool kshark_input_check(const char *file, char **format)
 	if (fd < 0)
 		return false;
 	n = pread(fd, word, sizeof(word), 0);
+	kind = n > 0 ? fxt_zip_detect(word, (size_t)n) : FXT_ZIP_NONE;
+	if (kind != FXT_ZIP_NONE) {
+		struct fxt_zin *z = fxt_zin_create(fd, kind, NULL, 0);
+		size_t got = 0;
+
+		n = 0;
+		while (z && got < sizeof(word) &&
+		       (n = fxt_zin_read(z, word + got,
+					 sizeof(word) - got)) > 0)
+			got += (size_t)n;
+		fxt_zin_destroy(z);
+		n = (ssize_t)got;
+	}
 	close(fd);
 	return n == (ssize_t)sizeof(word) &&
 	       (!memcmp(word, le, sizeof(le)) || !memcmp(word, be, sizeof(be)));

@@ -7,7 +7,7 @@
 # to .dat) takes a compressed file as the plain one, by content, not
 # name; damaged compressed input fails with a message, not a crash.
 . "$(dirname "$0")/lib.sh"
-e2e_plan 20
+e2e_plan 22
 
 in=$SAMPLES/two-buffers.dat
 "$TRACE_FXT" convert -q "$in" -o "$TMP/plain.fxt" ||
@@ -43,6 +43,14 @@ sys.exit(0 if d.eof and not d.unused_data else 1)" "$out"
 		bash -c "'$TRACE_FXT' convert -q '$out' -o '$TMP/back-$kind.dat' &&
 			 cmp <(trace-cmd report -R '$TMP/back-$kind.dat' 2>/dev/null) \
 			     <(trace-cmd report -R '$in' 2>/dev/null)"
+done
+
+# KernelShark: libkshark's view of the compressed .fxt, every column of
+# every entry, is the .dat's (test-kshark-dat compares them)
+for kind in gz zst; do
+	check "KernelShark shows $in's .fxt.$kind as its .dat, every column" \
+		bash -c "KSHARK_FXT_SUFFIX=.fxt.$kind '$TOP/tests/unit/test-kshark-dat' '$in' |
+			 grep -E '^# two-buffers.dat: differences in time/cpu/pid 0, event 0, task 0, latency 0, info 0 \(of [1-9]'"
 done
 
 check "--compression gzip writes gzip whatever the name" \

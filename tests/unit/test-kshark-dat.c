@@ -9,7 +9,8 @@
  * Every project sample (samples/, every .dat: all eight must be there)
  * is compared, the shared ones (../shared/samples/, every .dat) when they
  * are there, and the recording $KSHARK_DAT names (make bench's, say).
- * Given .dat files as arguments, it compares those instead.  A .dat with several
+ * Given .dat files as arguments, it compares those instead;
+ * KSHARK_FXT_SUFFIX=.fxt.gz or .fxt.zst converts to compressed FXT.  A .dat with several
  * ftrace buffers is opened as KernelShark opens them all (a stream per
  * buffer, kshark_tep_init_all_buffers) and its entries are put together:
  * the .fxt is one stream that holds every buffer.  Entries are compared
@@ -190,7 +191,10 @@ static void compare(const char *dat_path)
 	char fxt_path[4096];
 	int nbuf, sd, c;
 
-	snprintf(fxt_path, sizeof(fxt_path), "%s/%s.fxt", dir, base);
+	/* KSHARK_FXT_SUFFIX=.fxt.gz (or .zst): compare compressed FXT */
+	snprintf(fxt_path, sizeof(fxt_path), "%s/%s%s", dir, base,
+		 getenv("KSHARK_FXT_SUFFIX") ? getenv("KSHARK_FXT_SUFFIX") :
+		 ".fxt");
 	if (!convert(dat_path, fxt_path))
 		return;
 	load_dat(dat_path, &dat, &nbuf);
