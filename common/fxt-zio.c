@@ -276,6 +276,19 @@ static ssize_t zin_fill(struct fxt_zin *z)
 	return n;
 }
 
+/*
+ * Compressed bytes to decode: > 0 available, 0 at a clean end, < 0 an
+ * error, among them the end of the input inside a member or frame.
+ */
+static ssize_t zin_more(struct fxt_zin *z)
+{
+	ssize_t got = zin_fill(z);
+
+	if (!got && z->in_stream)
+		return zin_bad(z, "stream truncated");
+	return got;
+}
+
 static ssize_t zin_gzip(struct fxt_zin *z, void *buf, size_t n)
 {
 	uInt want = n > UINT32_MAX ? UINT32_MAX : (uInt)n;
@@ -284,14 +297,12 @@ static ssize_t zin_gzip(struct fxt_zin *z, void *buf, size_t n)
 	z->gz.avail_out = want;
 	while (z->gz.avail_out == want) {
 		size_t before;
-		ssize_t got = zin_fill(z);
+		ssize_t got = zin_more(z);
 		int ret;
 
-		if (got < 0)
-			return got;
-		if (!got) {
-			if (z->in_stream)
-				return zin_bad(z, "stream truncated");
+		if (got <= 0) {
+			if (got < 0)
+				return got;
 			break;
 		}
 		if (!z->in_stream) {
@@ -321,14 +332,12 @@ static ssize_t zin_zstd(struct fxt_zin *z, void *buf, size_t n)
 
 	while (!out.pos) {
 		ZSTD_inBuffer in;
-		ssize_t got = zin_fill(z);
+		ssize_t got = zin_more(z);
 		size_t ret;
 
-		if (got < 0)
-			return got;
-		if (!got) {
-			if (z->in_stream)
-				return zin_bad(z, "stream truncated");
+		if (got <= 0) {
+			if (got < 0)
+				return got;
 			break;
 		}
 		in = (ZSTD_inBuffer){ z->in, z->in_len, 0 };
