@@ -84,7 +84,10 @@ static int fmts_index_printk(struct map_formats *f)
 		f->printk[f->nr_printk++].len = nl - p;
 		p = nl;
 	}
-	qsort(f->printk, f->nr_printk, sizeof(*f->printk), cmp_printk);
+	/* qsort(NULL, 0, ...) is undefined: a .dat may have no printk */
+	if (f->nr_printk)
+		qsort(f->printk, f->nr_printk, sizeof(*f->printk),
+		      cmp_printk);
 	return 0;
 }
 
