@@ -27,6 +27,7 @@
 
 #include "fxt-format.h"
 #include "fxt-input.h"
+#include "datcheck.h"
 #include "fxt2dat.h"
 #include "out-file.h"
 #include "trace-fxt.h"
@@ -279,6 +280,7 @@ static int convert(struct convert_args *a, struct fxt_input_req *req)
 {
 	struct tracecmd_input *handle;
 	struct out_file *out;
+	char why[256];
 	int ret, err;
 
 	if (!file_has_magic(a->in, "\x17\x08\x44tracing", 10, &err)) {
@@ -295,6 +297,16 @@ static int convert(struct convert_args *a, struct fxt_input_req *req)
 		else
 			trace_fxt_err("%s is not a trace-cmd trace file "
 				      "(no trace.dat magic)", a->in);
+		return 1;
+	}
+	/* libtracecmd trusts the file's sizes: check them first */
+	ret = datcheck_file(a->in, why, sizeof(why));
+	if (ret) {
+		if (ret == -EBADMSG)
+			trace_fxt_err("%s: %s", a->in, why);
+		else
+			trace_fxt_err("cannot read %s: %s", a->in,
+				      strerror(-ret));
 		return 1;
 	}
 	tracecmd_set_loglevel(TEP_LOG_CRITICAL);

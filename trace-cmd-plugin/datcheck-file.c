@@ -1,0 +1,970 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * datcheck-file.c - a trace.dat checked against its own size before
+ * libtracecmd reads it (datcheck.h).
+ *
+ * The walk reads what libtracecmd 3.1.6 reads, in the same order and with
+ * the same counts, but every size, offset and count is first compared with
+ * what contains it: the file, a section, a decompressed section, a page.
+ * Only what can make those libraries read out of bounds, loop or fail
+ * unsafely is refused; anything they handle with an error of their own is
+ * left to them.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <zstd.h>
+
+#include "datcheck.h"
+
+/*
+ * Option and section ids (trace-cmd.dat.v7(5); v6 shares the option ids).
+ * The one list of them in this module, until the core owns one.
+ */
+enum {
+	DC_ID_DONE		= 0,
+	DC_ID_DATE		= 1,
+	DC_ID_CPUSTAT		= 2,
+	DC_ID_BUFFER		= 3,
+	DC_ID_TRACECLOCK	= 4,
+	DC_ID_UNAME		= 5,
+	DC_ID_HOOK		= 6,
+	DC_ID_OFFSET		= 7,
+	DC_ID_CPUCOUNT		= 8,
+	DC_ID_VERSION		= 9,
+	DC_ID_PROCMAPS		= 10,
+	DC_ID_GUEST		= 13,
+	DC_ID_STRINGS		= 15,
+	DC_ID_HEADER_INFO	= 16,
+	DC_ID_FTRACE_EVENTS	= 17,
+	DC_ID_EVENT_FORMATS	= 18,
+	DC_ID_KALLSYMS		= 19,
+	DC_ID_PRINTK		= 20,
+	DC_ID_CMDLINES		= 21,
+	DC_ID_BUFFER_TEXT	= 22,
+	DC_ID_BTF_FILE		= 23,
+	DC_ID_LAST_BOOT_INFO	= 24,
+	DC_ID_MODULES_FILE	= 25,
+	DC_NR_IDS
+};
+
+#define DC_MAGIC		"\x17\x08\x44tracing"
+#define DC_MAGIC_LEN		10
+#define DC_SEC_COMPRESSED	0x1
+#define DC_SEC_HEADER		16	/* id 2, flags 2, string 4, size 8 */
+/* the ring-buffer page's commit word and kbuffer's event types */
+#define DC_COMMIT_MASK		((1u << 27) - 1)
+#define DC_MISSING_EVENTS	(1u << 31)
+#define DC_MISSING_STORED	(1u << 30)
+#define DC_TYPE_PADDING		29
+#define DC_TYPE_TIME_EXTEND	30
+#define DC_TYPE_TIME_STAMP	31
+#define DC_MIN_EVENT		8	/* the common fields every event has */
+/* what no real recording exceeds; beyond it the libraries' sizes wrap */
+#define DC_MIN_PAGE		4096u
+#define DC_MAX_PAGE		(1u << 24)
+#define DC_MAX_CPUS		65536u
+#define DC_MAX_INFLATE		(512u << 20)
+#define DC_MAX_OPT_SECTIONS	256
+#define DC_MAX_BUFFERS		4096
+
+/* One buffer's CPU data, known from its option, checked once headers are. */
+struct dc_buffer {
+	uint64_t	section;	/* v7: its BUFFER section; v6: 0 */
+	uint32_t	page_size;
+	uint32_t	cpus;
+	uint64_t	opt_at;		/* where the option lies, for messages */
+	const uint8_t	*cpu_list;	/* cpus x (cpu 4, offset 8, size 8) */
+};
+
+struct dc_file {
+	const uint8_t	*p;
+	size_t		len;
+	bool		big;
+	bool		v7;
+	bool		zstd;
+	unsigned int	long_size;
+	unsigned int	commit_size;	/* header_page's commit: 4 or 8 */
+	uint32_t	page_size;
+	uint32_t	cpus;		/* v6: header count, CPUCOUNT option */
+	uint64_t	sections[DC_NR_IDS];
+	struct dc_buffer *bufs;
+	unsigned int	nr_bufs;
+	char		*err;
+	size_t		errlen;
+	int		ret;
+};
+
+/* Bytes being walked: the file, or one decompressed section of it. */
+struct dc_cur {
+	struct dc_file	*f;
+	const uint8_t	*p;
+	size_t		len;
+	size_t		pos;
+	uint64_t	base;		/* file offset of p[0], or the section's */
+	bool		inflated;
+	const char	*in;		/* what contains the bytes, for messages */
+};
+
+static int __attribute__((format(printf, 3, 4)))
+dc_fail(struct dc_cur *c, size_t pos, const char *fmt, ...)
+{
+	struct dc_file *f = c->f;
+	va_list ap;
+	int n;
+
+	if (f->ret)
+		return f->ret;
+	f->ret = -EBADMSG;
+	if (c->inflated)
+		n = snprintf(f->err, f->errlen, "offset 0x%llx: %s, byte %zu "
+			     "decompressed: ", (unsigned long long)c->base,
+			     c->in, pos);
+	else
+		n = snprintf(f->err, f->errlen, "offset 0x%llx: ",
+			     (unsigned long long)(c->base + pos));
+	if (n < 0 || (size_t)n >= f->errlen)
+		return f->ret;
+	va_start(ap, fmt);
+	vsnprintf(f->err + n, f->errlen - n, fmt, ap);
+	va_end(ap);
+	return f->ret;
+}
+
+static uint64_t dc_num(const struct dc_file *f, const uint8_t *p,
+		       unsigned int n)
+{
+	uint64_t v = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		v |= (uint64_t)p[f->big ? n - 1 - i : i] << (8 * i);
+	return v;
+}
+
+static const uint8_t *dc_take(struct dc_cur *c, uint64_t n, const char *what)
+{
+	const uint8_t *p;
+
+	if (c->f->ret)
+		return NULL;
+	if (n > c->len - c->pos) {
+		dc_fail(c, c->pos, "%s (%llu bytes) runs past the end of %s "
+			"(%zu bytes left)", what, (unsigned long long)n, c->in,
+			c->len - c->pos);
+		return NULL;
+	}
+	p = c->p + c->pos;
+	c->pos += n;
+	return p;
+}
+
+static int dc_u(struct dc_cur *c, unsigned int n, const char *what,
+		uint64_t *v)
+{
+	const uint8_t *p = dc_take(c, n, what);
+
+	*v = p ? dc_num(c->f, p, n) : 0;
+	return p ? 0 : -EBADMSG;
+}
+
+static const char *dc_str(struct dc_cur *c, const char *what)
+{
+	const char *s = (const char *)c->p + c->pos;
+	size_t n;
+
+	if (c->f->ret)
+		return NULL;
+	n = strnlen(s, c->len - c->pos);
+	if (n == c->len - c->pos) {
+		dc_fail(c, c->pos, "%s has no terminating NUL before the end "
+			"of %s", what, c->in);
+		return NULL;
+	}
+	c->pos += n + 1;
+	return s;
+}
+
+/* A size-prefixed blob: @sz-byte size, then that many bytes. */
+static int dc_blob(struct dc_cur *c, unsigned int sz, const char *what)
+{
+	uint64_t n;
+
+	if (dc_u(c, sz, what, &n))
+		return -EBADMSG;
+	return dc_take(c, n, what) ? 0 : -EBADMSG;
+}
+
+static bool dc_pow2_page(uint64_t v)
+{
+	return v >= DC_MIN_PAGE && v <= DC_MAX_PAGE && !(v & (v - 1));
+}
+
+/* ---- the metadata ---- */
+
+/* "size:N;" of the field named @name in a format text; 0 if absent. */
+static unsigned int dc_field_size(const uint8_t *text, size_t len,
+				  const char *name)
+{
+	char key[32];
+	const char *p, *nl, *end = (const char *)text + len;
+	size_t k = snprintf(key, sizeof(key), " %s;", name);
+
+	p = memmem(text, len, key, k);
+	if (!p)
+		return 0;
+	nl = memchr(p, '\n', end - p);
+	if (!nl)
+		nl = end;
+	p = memmem(p, nl - p, "size:", 5);
+	if (!p)
+		return 0;
+	return (unsigned int)strtoul(p + 5, NULL, 10);
+}
+
+/* "header_page\0" size(8) text "header_event\0" size(8) text */
+static int dc_headers(struct dc_cur *c)
+{
+	struct dc_file *f = c->f;
+	const char *name;
+	const uint8_t *text;
+	uint64_t n;
+	size_t at;
+
+	name = dc_str(c, "the header_page name");
+	if (name && strcmp(name, "header_page"))
+		return dc_fail(c, c->pos - strlen(name) - 1, "\"header_page\" "
+			       "expected, found \"%.20s\"", name);
+	at = c->pos;
+	if (dc_u(c, 8, "the header_page size", &n))
+		return -EBADMSG;
+	text = dc_take(c, n, "the header_page text");
+	if (!text)
+		return -EBADMSG;
+	/* an empty header_page: libtraceevent takes the file's long size */
+	f->commit_size = n ? dc_field_size(text, n, "commit") : f->long_size;
+	if (f->commit_size != 4 && f->commit_size != 8)
+		return dc_fail(c, at, "header_page: the commit field's size "
+			       "is %u, not 4 or 8", f->commit_size);
+	name = dc_str(c, "the header_event name");
+	if (name && strcmp(name, "header_event"))
+		return dc_fail(c, c->pos - strlen(name) - 1, "\"header_event\" "
+			       "expected, found \"%.20s\"", name);
+	return dc_blob(c, 8, "the header_event text");
+}
+
+static int dc_ftrace_formats(struct dc_cur *c)
+{
+	uint64_t n, i;
+
+	if (dc_u(c, 4, "the ftrace format count", &n))
+		return -EBADMSG;
+	for (i = 0; i < n; i++)
+		if (dc_blob(c, 8, "an ftrace event format"))
+			return -EBADMSG;
+	return 0;
+}
+
+static int dc_event_formats(struct dc_cur *c)
+{
+	uint64_t nsys, n, s, i;
+
+	if (dc_u(c, 4, "the event system count", &nsys))
+		return -EBADMSG;
+	for (s = 0; s < nsys; s++) {
+		if (!dc_str(c, "an event system name") ||
+		    dc_u(c, 4, "the system's event count", &n))
+			return -EBADMSG;
+		for (i = 0; i < n; i++)
+			if (dc_blob(c, 8, "an event format"))
+				return -EBADMSG;
+	}
+	return 0;
+}
+
+/* ---- ring-buffer pages ---- */
+
+/*
+ * One page as kbuffer walks it: the commit word, then event headers up to
+ * the committed size.  Every event lies inside the commit, no padding
+ * goes backwards (kbuffer would loop), every event holds the common
+ * fields.
+ */
+static int dc_page(struct dc_cur *c, size_t at, uint32_t page_size)
+{
+	struct dc_file *f = c->f;
+	const uint8_t *pg = c->p + at, *d;
+	unsigned int start = f->commit_size == 8 ? 16 : 12;
+	uint32_t area = page_size - start, size, curr, next, v, type;
+	uint64_t commit = dc_num(f, pg + 8, f->commit_size);
+	int64_t length;
+
+	size = (uint32_t)commit & DC_COMMIT_MASK;
+	if (size > area)
+		return dc_fail(c, at + 8, "page commit size %u is larger than "
+			       "the page's %u data bytes (commit word 0x%llx)",
+			       size, area, (unsigned long long)commit);
+	if ((commit & DC_MISSING_EVENTS) && (commit & DC_MISSING_STORED) &&
+	    size + f->commit_size > area)
+		return dc_fail(c, at + 8, "page commit size %u leaves no room "
+			       "for the lost-event count", size);
+	d = pg + start;
+	for (curr = 0; curr < size; curr = next) {
+		if (area - curr < 8)
+			return dc_fail(c, at + start + curr, "event header at "
+				       "the end of the page");
+		v = (uint32_t)dc_num(f, d + curr, 4);
+		type = f->big ? v >> 27 : v & 0x1f;
+		switch (type) {
+		case DC_TYPE_PADDING:
+			next = curr + 4 + (uint32_t)dc_num(f, d + curr + 4, 4);
+			if (next <= curr)
+				return dc_fail(c, at + start + curr, "padding "
+					       "of the page goes backwards");
+			continue;
+		case DC_TYPE_TIME_EXTEND:
+		case DC_TYPE_TIME_STAMP:
+			next = curr + 8;
+			continue;
+		case 0:
+			length = (int64_t)dc_num(f, d + curr + 4, 4) - 4;
+			length = (length + 3) & ~3LL;
+			curr += 8;
+			break;
+		default:
+			length = type * 4;
+			curr += 4;
+			break;
+		}
+		if (length < DC_MIN_EVENT || length > size - curr)
+			return dc_fail(c, at + start + curr - (type ? 4 : 8),
+				       "event of %lld bytes: outside the "
+				       "page's %u committed bytes or shorter "
+				       "than the common fields",
+				       (long long)length, size);
+		next = curr + (uint32_t)length;
+	}
+	return 0;
+}
+
+static int dc_pages(struct dc_cur *c, size_t at, uint64_t size,
+		    uint32_t page_size)
+{
+	uint64_t off;
+
+	if (size % page_size)
+		return dc_fail(c, at, "CPU data of %llu bytes is not a whole "
+			       "number of %u-byte pages",
+			       (unsigned long long)size, page_size);
+	for (off = 0; off < size; off += page_size)
+		if (dc_page(c, at + off, page_size))
+			return -EBADMSG;
+	return 0;
+}
+
+/* zstd data of @csize bytes at @p into exactly @usize bytes (malloc'ed) */
+static uint8_t *dc_inflate(struct dc_cur *c, size_t at, const uint8_t *p,
+			   uint64_t csize, uint64_t usize)
+{
+	uint8_t *out;
+	size_t got;
+
+	if (usize > DC_MAX_INFLATE) {
+		dc_fail(c, at, "claims %llu bytes once decompressed",
+			(unsigned long long)usize);
+		return NULL;
+	}
+	out = malloc(usize ? usize : 1);
+	if (!out) {
+		c->f->ret = -ENOMEM;
+		return NULL;
+	}
+	got = ZSTD_decompress(out, usize, p, csize);
+	if (ZSTD_isError(got) || got != usize) {
+		dc_fail(c, at, "compressed data does not decompress to the "
+			"%llu bytes it claims (%s)", (unsigned long long)usize,
+			ZSTD_isError(got) ? ZSTD_getErrorName(got) :
+			"size differs");
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+/* v7 compressed CPU data: count(4), then chunks of csize(4) usize(4) data */
+static int dc_cpu_chunks(struct dc_cur *file, size_t at, uint64_t size,
+			 uint32_t page_size)
+{
+	struct dc_cur c = *file;
+	uint64_t count, i, csize, usize;
+	const uint8_t *z;
+	uint8_t *page_data;
+	size_t zat;
+	int ret;
+
+	/*
+	 * libtracecmd reads the chunks from the file as counted; the
+	 * recorded size leaves out the count itself.
+	 */
+	c.p = file->p + at;
+	c.len = file->len - at;
+	c.pos = 0;
+	c.base = at;
+	c.in = "the CPU's compressed data";
+	if (dc_u(&c, 4, "the chunk count", &count))
+		return -EBADMSG;
+	for (i = 0; i < count; i++) {
+		if (dc_u(&c, 4, "a chunk's compressed size", &csize) ||
+		    dc_u(&c, 4, "a chunk's size", &usize))
+			return -EBADMSG;
+		zat = c.pos - 8;
+		if (!usize || usize % page_size)
+			return dc_fail(&c, zat, "chunk of %llu bytes is not a "
+				       "whole number of %u-byte pages",
+				       (unsigned long long)usize, page_size);
+		z = dc_take(&c, csize, "a compressed chunk");
+		if (!z)
+			return -EBADMSG;
+		page_data = dc_inflate(&c, zat, z, csize, usize);
+		if (!page_data)
+			return c.f->ret;
+		{
+			struct dc_cur pc = {
+				.f = c.f, .p = page_data, .len = usize,
+				.base = at + zat, .inflated = true,
+				.in = "a CPU data chunk",
+			};
+
+			ret = dc_pages(&pc, 0, usize, page_size);
+		}
+		free(page_data);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int dc_cpu_data(struct dc_cur *file, uint64_t off, uint64_t size,
+		       uint32_t page_size, bool compressed, size_t opt_at)
+{
+	if (!size)
+		return 0;
+	if (off > file->len || size > file->len - off)
+		return dc_fail(file, opt_at, "CPU data at 0x%llx of %llu bytes "
+			       "lies beyond the end of the file (%zu bytes)",
+			       (unsigned long long)off,
+			       (unsigned long long)size, file->len);
+	if (compressed)
+		return dc_cpu_chunks(file, off, size, page_size);
+	return dc_pages(file, off, size, page_size);
+}
+
+/* ---- options ---- */
+
+static const char *const dc_string_opts[DC_NR_IDS] = {
+	[DC_ID_DATE] = "DATE", [DC_ID_CPUSTAT] = "CPUSTAT",
+	[DC_ID_TRACECLOCK] = "TRACECLOCK", [DC_ID_UNAME] = "UNAME",
+	[DC_ID_HOOK] = "HOOK", [DC_ID_OFFSET] = "OFFSET",
+	[DC_ID_VERSION] = "VERSION", [DC_ID_PROCMAPS] = "PROCMAPS",
+	[DC_ID_LAST_BOOT_INFO] = "LAST_BOOT_INFO",
+};
+
+/* GUEST: name, trace id(8), vcpus(4), vcpus x (cpu(4) < vcpus, pid(4)) */
+static int dc_opt_guest(struct dc_cur *c)
+{
+	uint64_t n, i, cpu, pid;
+
+	if (!dc_str(c, "the guest name") || dc_u(c, 8, "the guest id", &n) ||
+	    dc_u(c, 4, "the guest CPU count", &n))
+		return -EBADMSG;
+	for (i = 0; i < n; i++) {
+		if (dc_u(c, 4, "a guest CPU", &cpu) ||
+		    dc_u(c, 4, "a guest CPU's pid", &pid))
+			return -EBADMSG;
+		if (cpu >= n)
+			return dc_fail(c, c->pos - 8, "guest CPU %llu of %llu",
+				       (unsigned long long)cpu,
+				       (unsigned long long)n);
+	}
+	return 0;
+}
+
+/* BUFFER: offset(8) name [clock page_size(4) cpus(4) cpus x 20 bytes] */
+static int dc_opt_buffer(struct dc_cur *c, bool latency)
+{
+	struct dc_file *f = c->f;
+	struct dc_buffer b = { .opt_at = c->base + c->pos };
+	struct dc_buffer *nb;
+	uint64_t v, i, cpu;
+
+	if (dc_u(c, 8, "the buffer's offset", &b.section) ||
+	    !dc_str(c, "the buffer's name"))
+		return -EBADMSG;
+	if (!f->v7) {
+		/* v6: the offset leads to the instance's own flyrecord */
+		b.page_size = f->page_size;
+		b.cpus = f->cpus;
+	} else {
+		if (!dc_str(c, "the buffer's clock"))
+			return -EBADMSG;
+		if (latency)
+			return 0;
+		if (dc_u(c, 4, "the buffer's page size", &v))
+			return -EBADMSG;
+		if (!dc_pow2_page(v))
+			return dc_fail(c, c->pos - 4, "buffer page size %llu",
+				       (unsigned long long)v);
+		b.page_size = v;
+		if (dc_u(c, 4, "the buffer's CPU count", &v))
+			return -EBADMSG;
+		if (v > DC_MAX_CPUS)
+			return dc_fail(c, c->pos - 4, "%llu CPUs",
+				       (unsigned long long)v);
+		b.cpus = v;
+		b.cpu_list = c->p + c->pos;
+		if (!dc_take(c, (uint64_t)b.cpus * 20, "the buffer's CPU list"))
+			return -EBADMSG;
+		for (i = 0; i < b.cpus; i++) {
+			cpu = dc_num(f, b.cpu_list + 20 * i, 4);
+			if (cpu >= DC_MAX_CPUS)
+				return dc_fail(c, c->pos - 20 * (b.cpus - i),
+					       "CPU %llu",
+					       (unsigned long long)cpu);
+		}
+	}
+	if (f->nr_bufs == DC_MAX_BUFFERS)
+		return dc_fail(c, c->pos, "more than %d buffers",
+			       DC_MAX_BUFFERS);
+	nb = realloc(f->bufs, (f->nr_bufs + 1) * sizeof(*nb));
+	if (!nb)
+		return f->ret = -ENOMEM;
+	f->bufs = nb;
+	f->bufs[f->nr_bufs++] = b;
+	return 0;
+}
+
+/*
+ * The options of a v6 file or of one v7 options section; *@next is the
+ * next v7 options section (0: none).
+ */
+static int dc_options(struct dc_cur *c, uint64_t *next)
+{
+	struct dc_file *f = c->f;
+	uint64_t id, size, v;
+	const uint8_t *data;
+	size_t at;
+
+	*next = 0;
+	for (;;) {
+		at = c->pos;
+		if (dc_u(c, 2, "an option id", &id))
+			return -EBADMSG;
+		if (!f->v7 && id == DC_ID_DONE)
+			return 0;
+		if (dc_u(c, 4, "an option size", &size))
+			return -EBADMSG;
+		data = dc_take(c, size, "an option's data");
+		if (!data)
+			return -EBADMSG;
+		if (id < DC_NR_IDS && dc_string_opts[id] &&
+		    (!size || data[size - 1]))
+			return dc_fail(c, at, "option %s: its string has no "
+				       "terminating NUL", dc_string_opts[id]);
+		{
+			struct dc_cur o = *c;
+
+			o.p = data;
+			o.len = size;
+			o.pos = 0;
+			o.base = c->base + (data - c->p);
+			o.in = "the option";
+			if (c->inflated)
+				o.base = c->base;
+			switch (id) {
+			case DC_ID_DONE:
+				if (dc_u(&o, 8, "the next options offset",
+					 next))
+					return -EBADMSG;
+				return 0;
+			case DC_ID_CPUCOUNT:
+				if (dc_u(&o, 4, "the CPU count", &v))
+					return -EBADMSG;
+				if (v > DC_MAX_CPUS)
+					return dc_fail(c, at, "CPUCOUNT %llu",
+						(unsigned long long)v);
+				f->cpus = v;
+				break;
+			case DC_ID_GUEST:
+				if (dc_opt_guest(&o))
+					return -EBADMSG;
+				break;
+			case DC_ID_BUFFER:
+			case DC_ID_BUFFER_TEXT:
+				if (dc_opt_buffer(&o, id == DC_ID_BUFFER_TEXT))
+					return -EBADMSG;
+				break;
+			case DC_ID_HEADER_INFO: case DC_ID_FTRACE_EVENTS:
+			case DC_ID_EVENT_FORMATS: case DC_ID_KALLSYMS:
+			case DC_ID_PRINTK: case DC_ID_CMDLINES:
+			case DC_ID_BTF_FILE: case DC_ID_MODULES_FILE:
+				if (f->v7 && size >= 8)
+					f->sections[id] = dc_num(f, data, 8);
+				break;
+			}
+		}
+	}
+}
+
+/* ---- version 7 sections ---- */
+
+/*
+ * The section at @off, which must have id @id: @out covers its payload,
+ * decompressed into *@owned when compressed.  *@flags gets its flags.
+ */
+static int dc_section(struct dc_cur *file, uint64_t off, unsigned int id,
+		      const char *what, struct dc_cur *out, uint8_t **owned,
+		      unsigned int *flags)
+{
+	struct dc_cur c = *file;
+	uint64_t sid, fl, desc, size, csize, usize;
+	const uint8_t *z;
+
+	*owned = NULL;
+	c.pos = off;
+	if (off > file->len)
+		return dc_fail(&c, off, "the %s section lies beyond the end "
+			       "of the file (%zu bytes)", what, file->len);
+	if (dc_u(&c, 2, "a section id", &sid) ||
+	    dc_u(&c, 2, "a section's flags", &fl) ||
+	    dc_u(&c, 4, "a section's description", &desc) ||
+	    dc_u(&c, 8, "a section's size", &size))
+		return -EBADMSG;
+	if (sid != id)
+		return dc_fail(&c, off, "section id %llu where the options "
+			       "place the %s section (id %u)",
+			       (unsigned long long)sid, what, id);
+	*flags = fl;
+	*out = c;
+	out->in = what;
+	if (!(fl & DC_SEC_COMPRESSED) || id == DC_ID_BUFFER) {
+		/* flyrecord CPU data is compressed in chunks of its own */
+		if (id == DC_ID_BUFFER)
+			return 0;
+		out->p = c.p + c.pos;
+		out->base = c.base + c.pos;
+		out->pos = 0;
+		out->len = size;
+		if (!dc_take(&c, size, "the section"))
+			return -EBADMSG;
+		return 0;
+	}
+	if (!c.f->zstd)
+		return dc_fail(&c, off, "compressed %s section in a file "
+			       "that names no compression", what);
+	if (size < 8 || dc_u(&c, 4, "the compressed size", &csize) ||
+	    dc_u(&c, 4, "the decompressed size", &usize))
+		return size < 8 ? dc_fail(&c, off, "compressed section of "
+					  "%llu bytes",
+					  (unsigned long long)size) : -EBADMSG;
+	if (csize > size - 8)
+		return dc_fail(&c, off, "compressed size %llu exceeds the "
+			       "section's %llu bytes",
+			       (unsigned long long)csize,
+			       (unsigned long long)size);
+	z = dc_take(&c, csize, "the compressed data");
+	if (!z)
+		return -EBADMSG;
+	*owned = dc_inflate(&c, off, z, csize, usize);
+	if (!*owned)
+		return c.f->ret;
+	*out = (struct dc_cur){ .f = c.f, .p = *owned, .len = usize,
+				.base = off, .inflated = true, .in = what };
+	return 0;
+}
+
+/* libtracecmd collects STRINGS by walking sections from the header on */
+static int dc_strings(struct dc_cur *file, size_t pos)
+{
+	struct dc_cur s;
+	uint8_t *owned;
+	unsigned int fl;
+	uint64_t id, size;
+
+	while (file->len - pos >= DC_SEC_HEADER) {
+		id = dc_num(file->f, file->p + pos, 2);
+		size = dc_num(file->f, file->p + pos + 8, 8);
+		if (size > file->len - pos - DC_SEC_HEADER)
+			return 0;	/* where libtracecmd's walk stops too */
+		if (id == DC_ID_STRINGS) {
+			if (dc_section(file, pos, DC_ID_STRINGS, "strings", &s,
+				       &owned, &fl))
+				return -EBADMSG;
+			free(owned);
+		}
+		pos += DC_SEC_HEADER + size;
+	}
+	return 0;
+}
+
+typedef int (*dc_body_fn)(struct dc_cur *c);
+
+static int dc_kallsyms(struct dc_cur *c)
+{
+	return dc_blob(c, 4, "the kallsyms text");
+}
+
+static int dc_printk(struct dc_cur *c)
+{
+	return dc_blob(c, 4, "the printk formats");
+}
+
+static int dc_cmdlines(struct dc_cur *c)
+{
+	return dc_blob(c, 8, "the saved command lines");
+}
+
+static const struct {
+	unsigned int	id;
+	const char	*name;
+	dc_body_fn	body;
+} dc_meta_sections[] = {
+	{ DC_ID_HEADER_INFO,	"headers",	 dc_headers },
+	{ DC_ID_FTRACE_EVENTS,	"ftrace events", dc_ftrace_formats },
+	{ DC_ID_EVENT_FORMATS,	"event formats", dc_event_formats },
+	{ DC_ID_KALLSYMS,	"kallsyms",	 dc_kallsyms },
+	{ DC_ID_PRINTK,		"printk",	 dc_printk },
+	{ DC_ID_CMDLINES,	"command lines", dc_cmdlines },
+};
+
+static int dc_buffers(struct dc_cur *file)
+{
+	struct dc_file *f = file->f;
+	struct dc_buffer *b;
+	struct dc_cur s;
+	uint8_t *owned;
+	unsigned int i, cpu, fl = 0;
+	const uint8_t *e;
+
+	for (i = 0; i < f->nr_bufs; i++) {
+		b = &f->bufs[i];
+		if (dc_section(file, b->section, DC_ID_BUFFER, "flyrecord", &s,
+			       &owned, &fl))
+			return -EBADMSG;
+		if ((fl & DC_SEC_COMPRESSED) && !f->zstd)
+			return dc_fail(file, b->section, "compressed CPU data "
+				       "in a file that names no compression");
+		for (cpu = 0; cpu < b->cpus; cpu++) {
+			e = b->cpu_list + 20 * cpu;
+			if (dc_cpu_data(file, dc_num(f, e + 4, 8),
+					dc_num(f, e + 12, 8), b->page_size,
+					fl & DC_SEC_COMPRESSED, b->opt_at))
+				return -EBADMSG;
+		}
+	}
+	return 0;
+}
+
+static int dc_v7(struct dc_cur *c)
+{
+	struct dc_file *f = c->f;
+	uint64_t opt, next;
+	struct dc_cur s;
+	uint8_t *owned;
+	unsigned int fl, i;
+	const char *name;
+	int n, ret;
+
+	name = dc_str(c, "the compression name");
+	if (!name || !dc_str(c, "the compression version"))
+		return -EBADMSG;
+	if (!strcmp(name, "zstd"))
+		f->zstd = true;
+	else if (strcmp(name, "none"))
+		return dc_fail(c, c->pos, "compression \"%.20s\": only none "
+			       "and zstd are read", name);
+	if (dc_u(c, 8, "the options offset", &opt))
+		return -EBADMSG;
+	if (dc_strings(c, c->pos))
+		return -EBADMSG;
+	for (n = 0; opt; n++) {
+		if (n == DC_MAX_OPT_SECTIONS)
+			return dc_fail(c, 0, "more than %d options sections "
+				       "(a loop?)", DC_MAX_OPT_SECTIONS);
+		if (dc_section(c, opt, DC_ID_DONE, "options", &s, &owned, &fl))
+			return -EBADMSG;
+		ret = dc_options(&s, &next);
+		free(owned);
+		if (ret)
+			return ret;
+		opt = next;
+	}
+	if (!f->sections[DC_ID_HEADER_INFO])
+		return dc_fail(c, 0, "no header_page and header_event (no "
+			       "HEADER_INFO option)");
+	for (i = 0; i < sizeof(dc_meta_sections) /
+			sizeof(dc_meta_sections[0]); i++) {
+		unsigned int id = dc_meta_sections[i].id;
+
+		if (!f->sections[id])
+			continue;
+		if (dc_section(c, f->sections[id], id,
+			       dc_meta_sections[i].name, &s, &owned, &fl))
+			return -EBADMSG;
+		ret = dc_meta_sections[i].body(&s);
+		free(owned);
+		if (ret)
+			return ret;
+	}
+	for (i = DC_ID_BTF_FILE; i < DC_NR_IDS; i++)
+		if (f->sections[i] && f->sections[i] > c->len)
+			return dc_fail(c, 0, "section %u at 0x%llx is beyond "
+				       "the end of the file", i,
+				       (unsigned long long)f->sections[i]);
+	return dc_buffers(c);
+}
+
+/* ---- version 6 ---- */
+
+/* [options] then "flyrecord\0" and its CPU list, or "latency  \0" */
+static int dc_v6_data(struct dc_cur *c, bool top)
+{
+	struct dc_file *f = c->f;
+	const uint8_t *tag;
+	uint64_t next, off, size, cpu;
+	size_t at;
+
+	tag = dc_take(c, 10, "the data type (options, flyrecord, latency)");
+	if (tag && !memcmp(tag, "options  ", 10)) {
+		if (dc_options(c, &next))
+			return -EBADMSG;
+		tag = dc_take(c, 10, "the data type (flyrecord, latency)");
+	}
+	if (!tag)
+		return -EBADMSG;
+	if (!memcmp(tag, "latency  ", 10))
+		return 0;
+	if (memcmp(tag, "flyrecord", 10))
+		return dc_fail(c, c->pos - 10, "\"flyrecord\" expected");
+	for (cpu = 0; cpu < f->cpus; cpu++) {
+		at = c->pos;
+		if (dc_u(c, 8, "a CPU data offset", &off) ||
+		    dc_u(c, 8, "a CPU data size", &size) ||
+		    dc_cpu_data(c, off, size, f->page_size, false, at))
+			return -EBADMSG;
+	}
+	if (!top)
+		return 0;
+	/* v6 instances: at each BUFFER offset, the same again */
+	for (cpu = 0; cpu < f->nr_bufs; cpu++) {
+		struct dc_cur b = *c;
+
+		if (f->bufs[cpu].section > c->len)
+			return dc_fail(c, 0, "buffer at 0x%llx is beyond the "
+				       "end of the file",
+				       (unsigned long long)f->bufs[cpu].section);
+		b.pos = f->bufs[cpu].section;
+		if (dc_v6_data(&b, false))
+			return -EBADMSG;
+	}
+	return 0;
+}
+
+static int dc_v6(struct dc_cur *c)
+{
+	struct dc_file *f = c->f;
+	uint64_t v;
+
+	if (dc_headers(c) || dc_ftrace_formats(c) || dc_event_formats(c) ||
+	    dc_kallsyms(c) || dc_printk(c) || dc_cmdlines(c) ||
+	    dc_u(c, 4, "the CPU count", &v))
+		return -EBADMSG;
+	if (v > DC_MAX_CPUS)
+		return dc_fail(c, c->pos - 4, "%llu CPUs",
+			       (unsigned long long)v);
+	f->cpus = v;
+	return dc_v6_data(c, true);
+}
+
+int datcheck_buf(const uint8_t *p, size_t len, char *err, size_t errlen)
+{
+	struct dc_file f = { .p = p, .len = len, .err = err,
+			     .errlen = errlen };
+	struct dc_cur c = { .f = &f, .p = p, .len = len, .in = "the file" };
+	const char *version;
+	uint64_t v;
+	long ver;
+
+	if (errlen)
+		err[0] = '\0';
+	if (len < DC_MAGIC_LEN || memcmp(p, DC_MAGIC, DC_MAGIC_LEN))
+		return dc_fail(&c, 0, "no trace.dat magic");
+	c.pos = DC_MAGIC_LEN;
+	version = dc_str(&c, "the file version");
+	if (!version)
+		return f.ret;
+	ver = strtol(version, NULL, 10);
+	if (ver != 6 && ver != 7)
+		return dc_fail(&c, DC_MAGIC_LEN, "file version \"%.10s\": only "
+			       "6 and 7 are read", version);
+	f.v7 = ver == 7;
+	if (dc_u(&c, 1, "the byte order", &v))
+		return f.ret;
+	if (v > 1)
+		return dc_fail(&c, c.pos - 1, "byte order %llu, not 0 or 1",
+			       (unsigned long long)v);
+	f.big = v;
+	if (dc_u(&c, 1, "the long size", &v))
+		return f.ret;
+	if (v != 4 && v != 8)
+		return dc_fail(&c, c.pos - 1, "long size %llu, not 4 or 8",
+			       (unsigned long long)v);
+	f.long_size = v;
+	if (dc_u(&c, 4, "the page size", &v))
+		return f.ret;
+	if (!dc_pow2_page(v))
+		return dc_fail(&c, c.pos - 4, "page size %llu is not a power "
+			       "of two from %u to %u", (unsigned long long)v,
+			       DC_MIN_PAGE, DC_MAX_PAGE);
+	f.page_size = v;
+	if (f.v7)
+		dc_v7(&c);
+	else
+		dc_v6(&c);
+	free(f.bufs);
+	return f.ret;
+}
+
+int datcheck_file(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	void *map;
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	if (!st.st_size) {
+		close(fd);
+		return datcheck_buf((const uint8_t *)"", 0, err, errlen);
+	}
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return -errno;
+	ret = datcheck_buf(map, st.st_size, err, errlen);
+	munmap(map, st.st_size);
+	return ret;
+}
