@@ -43,6 +43,16 @@ tests/fuzz/fuzz-fxt2dat: tests/fuzz/fuzz-fxt2dat.c $(CORE_SRCS) $(FXT2DAT_SRCS) 
 		$(CORE_SRCS) $(FXT2DAT_SRCS) $(CORE_LIBS) \
 		$(TEP_LIBS) -lm
 
+# The .dat input path whole: the check, libtracecmd, the plugin's mapping.
+DAT_FUZZ_SRCS	:= trace-cmd-plugin/datcheck-file.c \
+		   $(wildcard trace-cmd-plugin/map-*.c) plugins/eh-tep.c
+tests/fuzz/fuzz-dat: tests/fuzz/fuzz-dat.c $(CORE_SRCS) $(DAT_FUZZ_SRCS) \
+		trace-cmd-plugin/datcheck.h
+	$(CLANG) $(FUZZ_CFLAGS) -Itrace-cmd-plugin -Iplugins \
+		$(TC_CFLAGS) -o $@ $< \
+		$(CORE_SRCS) $(DAT_FUZZ_SRCS) $(CORE_LIBS) \
+		$(TC_LIBS) -ldl -lm
+
 BENCH_SRCS	:= $(wildcard tests/bench/bench-*.c)
 BENCH_PROGS	:= $(BENCH_SRCS:.c=)
 tests/bench/bench-%: tests/bench/bench-%.o $(CORE_LIB)
