@@ -477,6 +477,45 @@ static const char *const dc_string_opts[DC_NR_IDS] = {
 	[DC_ID_LAST_BOOT_INFO] = "LAST_BOOT_INFO",
 };
 
+/*
+ * HOOK: "[sys:]event,match[,pid]/[sys:]event,match[,flags]".  libtracecmd
+ * 3.1.6 dereferences the NULL its parser returns for anything else, so
+ * the same tokens are taken here, in the same order, on a copy.
+ */
+static bool dc_hook_ok(const char *arg)
+{
+	char *str = strdup(arg), *tok, *save = NULL;
+	bool ok = false;
+	int half;
+
+	/* libtracecmd measures a leading token from arg[0]: keep them equal */
+	if (!str || *arg == ':' || *arg == ',') {
+		free(str);
+		return false;
+	}
+	for (half = 0, tok = strtok_r(str, ":,", &save); half < 2; half++) {
+		if (!tok)
+			goto out;
+		/* a token that ended at ':' was the system */
+		if (arg[tok - str + strlen(tok)] == ':' &&
+		    !strtok_r(NULL, ",", &save))
+			goto out;
+		tok = strtok_r(NULL, half ? "," : ",/", &save);
+		if (!tok)
+			goto out;
+		/* then the pid (start) or the flags (end), if a ',' follows */
+		if (arg[tok - str + strlen(tok)] == ',' &&
+		    !strtok_r(NULL, half ? "" : "/", &save))
+			goto out;
+		if (!half)
+			tok = strtok_r(NULL, ":,", &save);
+	}
+	ok = true;
+out:
+	free(str);
+	return ok;
+}
+
 /* GUEST: name, trace id(8), vcpus(4), vcpus x (cpu(4) < vcpus, pid(4)) */
 static int dc_opt_guest(struct dc_cur *c)
 {
@@ -605,6 +644,12 @@ static int dc_options(struct dc_cur *c, uint64_t *next)
 			case DC_ID_GUEST:
 				if (dc_opt_guest(&o))
 					return -EBADMSG;
+				break;
+			case DC_ID_HOOK:
+				if (!dc_hook_ok((const char *)data))
+					return dc_fail(c, at, "option HOOK: "
+						       "\"%.40s\" is no hook",
+						       data);
 				break;
 			case DC_ID_BUFFER:
 			case DC_ID_BUFFER_TEXT:
