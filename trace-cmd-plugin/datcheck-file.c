@@ -766,9 +766,55 @@ static int dc_kallsyms(struct dc_cur *c)
 	return dc_blob(c, 4, "the kallsyms text");
 }
 
+/*
+ * libtraceevent 1.7's tep_parse_printk_formats() takes, per line, what
+ * follows the first ':' plus one character, drops a leading '"', then
+ * looks two characters before the last: a line without that much reads
+ * outside its copy.  Lines are taken as it takes them (up to a NUL,
+ * empty lines skipped, leading ':' skipped).
+ */
+static int dc_printk_text(struct dc_cur *c, const uint8_t *text, size_t len)
+{
+	const char *p = (const char *)text, *end, *eol, *colon, *fmt;
+	size_t at;
+
+	end = p + strnlen(p, len);
+	for (; p < end; p = eol + 1) {
+		eol = memchr(p, '\n', end - p);
+		if (!eol)
+			eol = end;
+		at = (const uint8_t *)p - c->p;
+		while (p < eol && *p == ':')
+			p++;
+		if (p == eol)
+			continue;
+		colon = memchr(p, ':', eol - p);
+		if (!colon || colon + 1 >= eol)
+			return dc_fail(c, at, "printk line \"%.*s\": no format "
+				       "after its ':'", (int)(eol - p > 40 ? 40 :
+				       eol - p), p);
+		fmt = colon + 2;
+		if (fmt < eol && *fmt == '"')
+			fmt++;
+		if (eol - fmt < 3)
+			return dc_fail(c, at, "printk line \"%.*s\": format "
+				       "shorter than 3 characters",
+				       (int)(eol - p > 40 ? 40 : eol - p), p);
+	}
+	return 0;
+}
+
 static int dc_printk(struct dc_cur *c)
 {
-	return dc_blob(c, 4, "the printk formats");
+	uint64_t n;
+	const uint8_t *text;
+
+	if (dc_u(c, 4, "the printk formats size", &n))
+		return -EBADMSG;
+	text = dc_take(c, n, "the printk formats");
+	if (!text)
+		return -EBADMSG;
+	return dc_printk_text(c, text, n);
 }
 
 static int dc_cmdlines(struct dc_cur *c)
