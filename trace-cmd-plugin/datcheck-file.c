@@ -887,8 +887,9 @@ static int dc_v7(struct dc_cur *c)
 		return -EBADMSG;
 	for (n = 0; opt; n++) {
 		if (n == DC_MAX_OPT_SECTIONS)
-			return dc_fail(c, 0, "more than %d options sections "
-				       "(a loop?)", DC_MAX_OPT_SECTIONS);
+			return dc_fail(c, opt, "more than %d options "
+				       "sections (a loop?)",
+				       DC_MAX_OPT_SECTIONS);
 		if (dc_section(c, opt, DC_ID_DONE, "options", &s, &owned, &fl))
 			return -EBADMSG;
 		ret = dc_options(&s, &next);

@@ -10,7 +10,7 @@
 # libtraceevent's kbuffer read past the page (SIGSEGV).
 . "$(dirname "$0")/lib.sh"
 export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
-e2e_plan 16
+e2e_plan 17
 src=$SAMPLES/lost-events.dat
 d=$TMP/d
 mkdir -p "$d/out"
@@ -102,7 +102,7 @@ refused "page size 0" "page size 0 is not a power of two" "$d/bad.dat"
 patch "$src" 13 07
 refused "long size 7" "long size 7" "$d/bad.dat"
 patch "$src" 18 7a6c69
-refused "compression zli" "compression" "$d/bad.dat"
+refused "unknown compression name" "compression" "$d/bad.dat"
 uname=$(grep -boa 'Linux vm' "$d/v7.dat" | head -1 | cut -d: -f1)
 if [ -n "$uname" ]; then
 	end=$(python3 -c "import sys; b=open(sys.argv[1],'rb').read(); print(b.index(b'\0', $uname))" "$d/v7.dat")
@@ -114,6 +114,18 @@ fi
 opts=$(python3 -c "import sys; b=open(sys.argv[1],'rb').read(); print(b.index(b'\0', b.index(b'\0', 18) + 1) + 1)" "$d/v7.dat")
 patch "$d/v7.dat" "$opts" ffffff7f00000000
 refused "options offset beyond the file" "options section lies beyond" "$d/bad.dat"
+
+# the options section's DONE leading back to itself: libtracecmd would
+# follow it for ever
+sec=$(trace-cmd dump --options -i "$d/v7.dat" 2>/dev/null |
+      sed -n 's/.*Section 0 @ \([0-9]*\): "options", flags 0x0, \([0-9]*\) bytes.*/\1 \2/p' | head -1)
+if [ -n "$sec" ]; then
+	set -- $sec
+	patch "$d/v7.dat" $(($1 + 16 + $2 - 8)) "$(printf '%016x' "$1" | sed 's/../& /g' | awk '{ for (i = NF; i; i--) printf "%s", $i }')"
+	refused "options sections in a loop" "options sections" "$d/bad.dat"
+else
+	not_ok "trace-cmd dump names the options section"
+fi
 
 check "the undamaged v6 and v7 copies convert" \
 	bash -c "'$TRACE_FXT' convert -q '$d/v6.dat' -o '$d/a.fxt' &&
