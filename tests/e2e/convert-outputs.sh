@@ -53,29 +53,33 @@ check "-o - (FXT -> .dat) into a pipe writes the .dat" \
 check "the .dat from a pipe is read by trace-cmd report" \
 	trace-cmd report -i "$d/pipe.dat" -q
 
-# a character device is written in place, never replaced
-for dir in dat fxt; do
-	[ $dir = dat ] && src=$d/in.dat || src=$d/in.fxt
-	$TRACE_FXT convert -q "$src" -o /dev/null 2> "$TMP/err"
-	rc=$?
-	if [ $rc -eq 0 ] && [ -c /dev/null ] &&
-	   [ "$(stat -c %t:%T /dev/null)" = 1:3 ]; then
-		ok "-o /dev/null from .$dir: exit 0, /dev/null still the 1:3 character device"
-	else
-		not_ok "-o /dev/null from .$dir: exit $rc, $(ls -l /dev/null)"
-	fi
-done
-if [ -w /dev/full ]; then
-	$TRACE_FXT convert -q "$d/in.fxt" -o /dev/full 2> "$TMP/err"
+# a character device is written in place, never replaced.  Private nodes
+# of the null and full devices: a regression must not replace the
+# system's /dev/null (as the temp-file-and-rename of old did).
+if mknod -m 666 "$d/null" c 1 3 2> /dev/null &&
+   mknod -m 666 "$d/full" c 1 7 2> /dev/null; then
+	for dir in dat fxt; do
+		[ $dir = dat ] && src=$d/in.dat || src=$d/in.fxt
+		$TRACE_FXT convert -q "$src" -o "$d/null" 2> "$TMP/err"
+		rc=$?
+		if [ $rc -eq 0 ] && [ -c "$d/null" ] &&
+		   [ "$(stat -c %t:%T "$d/null")" = 1:3 ]; then
+			ok "-o NULL-DEVICE from .$dir: exit 0, still the 1:3 character device"
+		else
+			not_ok "-o NULL-DEVICE from .$dir: exit $rc, $(ls -l "$d/null")"
+		fi
+	done
+	$TRACE_FXT convert -q "$d/in.fxt" -o "$d/full" 2> "$TMP/err"
 	rc=$?
 	if [ $rc -ne 0 ] && grep -q "No space left" "$TMP/err" &&
-	   [ -c /dev/full ]; then
-		ok "-o /dev/full: exit $rc, \"$(cat "$TMP/err")\", still a device"
+	   [ -c "$d/full" ]; then
+		ok "-o FULL-DEVICE: exit $rc, \"$(sed "s|$d/||" "$TMP/err")\", still a device"
 	else
-		not_ok "-o /dev/full fails and stays a device (exit $rc, $(ls -l /dev/full))"
+		not_ok "-o FULL-DEVICE fails and stays a device (exit $rc, $(ls -l "$d/full"))"
 	fi
+	rm -f "$d/null" "$d/full"
 else
-	not_ok "/dev/full is writable"
+	skip "mknod needs CAP_MKNOD: no private character device to write" 3
 fi
 
 # a FIFO is written in place: its reader gets the whole output
