@@ -74,6 +74,12 @@ void map_sched_classify(struct map_event *me)
 			me->special = MAP_SPECIAL_TASK_NAME;
 }
 
+/*
+ * The kernel's PID_MAX_LIMIT: no real pid reaches it, and the per-pid
+ * table must not grow to what a damaged record claims (2^31 bytes).
+ */
+#define MAP_PID_LIMIT	(1 << 22)
+
 /* Bit per pid: named from cmdlines (1) or from an event (2). */
 static int map_named_grow(struct map_ctx *ctx, int pid)
 {
@@ -128,7 +134,8 @@ int map_sched_thread(struct map_ctx *ctx, struct map_buffer *buf,
 
 	thread->pid = pid;
 	thread->tid = pid;
-	if (pid < 0)
+	/* beyond any real pid: the thread is used, never named */
+	if (pid < 0 || pid >= MAP_PID_LIMIT)
 		return 0;
 	if (pid < ctx->nr_named && ctx->named[pid])
 		return 0;
@@ -157,7 +164,7 @@ static int map_event_name(struct map_ctx *ctx, struct map_buffer *buf,
 	int len, ret;
 
 	if (!pf || !cf || !map_field_u64(buf, rec, pf, &pid) ||
-	    pid > INT_MAX || !pid)
+	    pid >= MAP_PID_LIMIT || !pid)
 		return 0;
 	ret = map_sched_thread(ctx, buf, pid, &th);
 	if (ret < 0)
