@@ -87,7 +87,8 @@ mkfifo "$d/fifo"
 for dir in dat fxt; do
 	[ $dir = dat ] && src=$d/in.dat ref=$d/ref.fxt ||
 		src=$d/in.fxt ref=$d/ref.dat
-	cat "$d/fifo" > "$d/fifo.out" &
+	# bounded: a regression that replaces the FIFO would leave it waiting
+	timeout 60 cat "$d/fifo" > "$d/fifo.out" &
 	reader=$!
 	$TRACE_FXT convert -q "$src" -o "$d/fifo" 2> "$TMP/err"
 	rc=$?
