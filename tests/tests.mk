@@ -18,6 +18,11 @@ tests/unit/test-dat-%: tests/unit/test-dat-%.o tests/unit/unit.o $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(UNIT_LIBS) \
 		$(TRACECMD_LIBS) -lm
 
+# The .dat check (trace-cmd-plugin/datcheck-file.c) against libtracecmd.
+tests/unit/test-dat-check: tests/unit/test-dat-check.o tests/unit/unit.o \
+		trace-cmd-plugin/datcheck-file.o $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(UNIT_LIBS) $(TRACECMD_LIBS) -lm
+
 DAT_TOOLS	:= tests/unit/dat-gen tests/unit/dat-rewrite
 tests/unit/dat-gen: tests/unit/dat-gen.o $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(CORE_LIB) $(CORE_LIBS)
