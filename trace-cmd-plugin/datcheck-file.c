@@ -76,6 +76,13 @@ enum {
 #define DC_MAX_OPT_SECTIONS	256
 #define DC_MAX_BUFFERS		4096
 
+/*
+ * libtracecmd opens latency traces (text, no ring-buffer pages), but its
+ * per-CPU calls then crash on them (tracecmd_get_first_ts): refused.
+ */
+#define DC_LATENCY	"latency trace: its data is text, not ring-buffer " \
+			"pages; nothing to convert"
+
 /* One buffer's CPU data, known from its option, checked once headers are. */
 struct dc_buffer {
 	uint64_t	section;	/* v7: its BUFFER section; v6: 0 */
@@ -555,7 +562,7 @@ static int dc_opt_buffer(struct dc_cur *c, bool latency)
 		if (!dc_str(c, "the buffer's clock"))
 			return -EBADMSG;
 		if (latency)
-			return 0;
+			return dc_fail(c, 0, DC_LATENCY);
 		if (dc_u(c, 4, "the buffer's page size", &v))
 			return -EBADMSG;
 		if (!dc_pow2_page(v))
@@ -942,7 +949,7 @@ static int dc_v6_data(struct dc_cur *c, bool top)
 	if (!tag)
 		return -EBADMSG;
 	if (!memcmp(tag, "latency  ", 10))
-		return 0;
+		return dc_fail(c, c->pos - 10, DC_LATENCY);
 	if (memcmp(tag, "flyrecord", 10))
 		return dc_fail(c, c->pos - 10, "\"flyrecord\" expected");
 	for (cpu = 0; cpu < f->cpus; cpu++) {

@@ -13,6 +13,8 @@
  * header, the CPU data of every buffer page by page (zstd chunks
  * decompressed), and each event header inside the pages - and refuses the
  * first thing that lies outside the file or outside its container.
+ * Latency traces (text instead of pages) are refused too: libtracecmd
+ * opens them, but its per-CPU calls crash on them.
  */
 #ifndef _DATCHECK_H
 #define _DATCHECK_H

@@ -10,7 +10,7 @@
 # libtraceevent's kbuffer read past the page (SIGSEGV).
 . "$(dirname "$0")/lib.sh"
 export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
-e2e_plan 17
+e2e_plan 18
 src=$SAMPLES/lost-events.dat
 d=$TMP/d
 mkdir -p "$d/out"
@@ -92,6 +92,10 @@ if [ -n "$v6_cpu0" ] && [ -n "$v7_cpu0" ]; then
 	list=$(grep -boa 'flyrecord' "$d/v6.dat" | tail -1 | cut -d: -f1)
 	patch "$d/v6.dat" $((list + 10)) ffffffffffff0000
 	refused "v6 CPU data offset beyond the file" "CPU data at" "$d/bad.dat"
+	# a latency trace: libtracecmd opens it, then tracecmd_get_first_ts
+	# crashes on its missing CPU data
+	patch "$d/v6.dat" "$list" 6c6174656e6379202000
+	refused "v6 latency trace" "latency trace" "$d/bad.dat"
 else
 	not_ok "trace-cmd dump names the CPU data offsets ($v6_cpu0, $v7_cpu0)"
 fi
