@@ -102,6 +102,7 @@ struct dc_file {
 	unsigned int	commit_size;	/* header_page's commit: 4 or 8 */
 	uint32_t	page_size;
 	uint32_t	cpus;		/* v6: header count, CPUCOUNT option */
+	bool		has_clock;	/* a TRACECLOCK option was seen */
 	uint64_t	sections[DC_NR_IDS];
 	struct dc_buffer *bufs;
 	unsigned int	nr_bufs;
@@ -485,6 +486,25 @@ static const char *const dc_string_opts[DC_NR_IDS] = {
 };
 
 /*
+ * A trace_clock text ("local [global] ..."): libtracecmd takes the first
+ * space-separated word that starts with '[' and sscanf()s what lies
+ * between the brackets - NULL, and a crash, when nothing does.
+ */
+static bool dc_clock_ok(const uint8_t *text, size_t len)
+{
+	const char *p = (const char *)text, *end = p + strnlen(p, len), *w;
+
+	for (; p < end; p = w + 1) {
+		w = memchr(p, ' ', end - p);
+		if (!w)
+			w = end;
+		if (w > p && *p == '[')
+			return p + strspn(p, "[]") < w;
+	}
+	return true;
+}
+
+/*
  * HOOK: "[sys:]event,match[,pid]/[sys:]event,match[,flags]".  libtracecmd
  * 3.1.6 dereferences the NULL its parser returns for anything else, so
  * the same tokens are taken here, in the same order, on a copy.
@@ -651,6 +671,13 @@ static int dc_options(struct dc_cur *c, uint64_t *next)
 			case DC_ID_GUEST:
 				if (dc_opt_guest(&o))
 					return -EBADMSG;
+				break;
+			case DC_ID_TRACECLOCK:
+				f->has_clock = true;
+				if (!dc_clock_ok(data, size))
+					return dc_fail(c, at, "option "
+						       "TRACECLOCK: no clock "
+						       "name in its brackets");
 				break;
 			case DC_ID_HOOK:
 				if (!dc_hook_ok((const char *)data))
@@ -961,6 +988,17 @@ static int dc_v6_data(struct dc_cur *c, bool top)
 	}
 	if (!top)
 		return 0;
+	/*
+	 * With a TRACECLOCK option, libtracecmd reads a trace_clock text
+	 * after the CPU list; one it cannot read makes it use "local".
+	 */
+	if (f->has_clock && c->len - c->pos >= 8) {
+		size = dc_num(f, c->p + c->pos, 8);
+		if (size <= c->len - c->pos - 8 &&
+		    !dc_clock_ok(c->p + c->pos + 8, size))
+			return dc_fail(c, c->pos, "trace_clock text: no clock "
+				       "name in its brackets");
+	}
 	/* v6 instances: at each BUFFER offset, the same again */
 	for (cpu = 0; cpu < f->nr_bufs; cpu++) {
 		struct dc_cur b = *c;

@@ -10,7 +10,7 @@
 # libtraceevent's kbuffer read past the page (SIGSEGV).
 . "$(dirname "$0")/lib.sh"
 export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
-e2e_plan 18
+e2e_plan 19
 src=$SAMPLES/lost-events.dat
 d=$TMP/d
 mkdir -p "$d/out"
@@ -114,6 +114,15 @@ if [ -n "$uname" ]; then
 	refused "UNAME option without its NUL" "option UNAME" "$d/bad.dat"
 else
 	not_ok "the v7 copy has a UNAME option"
+fi
+# a trace_clock option whose bracketed word is empty: sscanf(NULL) in
+# libtracecmd's extract_trace_clock
+clock=$(grep -boa '\[local\]' "$d/v7.dat" | head -1 | cut -d: -f1)
+if [ -n "$clock" ]; then
+	patch "$d/v7.dat" "$clock" 5b5d2020202020
+	refused "TRACECLOCK option \"[]\"" "option TRACECLOCK" "$d/bad.dat"
+else
+	not_ok "the v7 copy has a TRACECLOCK option"
 fi
 opts=$(python3 -c "import sys; b=open(sys.argv[1],'rb').read(); print(b.index(b'\0', b.index(b'\0', 18) + 1) + 1)" "$d/v7.dat")
 patch "$d/v7.dat" "$opts" ffffff7f00000000
