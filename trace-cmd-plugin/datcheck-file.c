@@ -17,10 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <event-parse.h>
 #include <zstd.h>
 
 #include "datcheck.h"
@@ -92,6 +95,14 @@ struct dc_buffer {
 	const uint8_t	*cpu_list;	/* cpus x (cpu 4, offset 8, size 8) */
 };
 
+/* A format text as libtracecmd will hand it to tep_parse_event(). */
+struct dc_format {
+	char		*system;
+	char		*text;
+	size_t		len;
+	uint64_t	at;		/* its offset, or its section's */
+};
+
 struct dc_file {
 	const uint8_t	*p;
 	size_t		len;
@@ -106,6 +117,8 @@ struct dc_file {
 	uint64_t	sections[DC_NR_IDS];
 	struct dc_buffer *bufs;
 	unsigned int	nr_bufs;
+	struct dc_format *fmts;		/* every format text, for the probe */
+	unsigned int	nr_fmts;
 	char		*err;
 	size_t		errlen;
 	int		ret;
@@ -269,6 +282,41 @@ static int dc_headers(struct dc_cur *c)
 	return dc_blob(c, 8, "the header_event text");
 }
 
+/* Keep a copy of the format text just taken (the last @len bytes). */
+static int dc_keep_format(struct dc_cur *c, const char *system, uint64_t len)
+{
+	struct dc_file *f = c->f;
+	struct dc_format *n, *fm;
+
+	n = realloc(f->fmts, (f->nr_fmts + 1) * sizeof(*n));
+	if (!n)
+		return f->ret = -ENOMEM;
+	f->fmts = n;
+	fm = &f->fmts[f->nr_fmts];
+	fm->system = strdup(system);
+	fm->text = malloc(len + 1);
+	if (!fm->system || !fm->text) {
+		free(fm->system);
+		free(fm->text);
+		return f->ret = -ENOMEM;
+	}
+	memcpy(fm->text, c->p + c->pos - len, len);
+	fm->text[len] = '\0';
+	fm->len = len;
+	fm->at = c->inflated ? c->base : c->base + c->pos - len;
+	f->nr_fmts++;
+	return 0;
+}
+
+static int dc_format(struct dc_cur *c, const char *system, const char *what)
+{
+	uint64_t n;
+
+	if (dc_u(c, 8, what, &n) || !dc_take(c, n, what))
+		return -EBADMSG;
+	return dc_keep_format(c, system, n);
+}
+
 static int dc_ftrace_formats(struct dc_cur *c)
 {
 	uint64_t n, i;
@@ -276,7 +324,7 @@ static int dc_ftrace_formats(struct dc_cur *c)
 	if (dc_u(c, 4, "the ftrace format count", &n))
 		return -EBADMSG;
 	for (i = 0; i < n; i++)
-		if (dc_blob(c, 8, "an ftrace event format"))
+		if (dc_format(c, "ftrace", "an ftrace event format"))
 			return -EBADMSG;
 	return 0;
 }
@@ -288,11 +336,12 @@ static int dc_event_formats(struct dc_cur *c)
 	if (dc_u(c, 4, "the event system count", &nsys))
 		return -EBADMSG;
 	for (s = 0; s < nsys; s++) {
-		if (!dc_str(c, "an event system name") ||
-		    dc_u(c, 4, "the system's event count", &n))
+		const char *system = dc_str(c, "an event system name");
+
+		if (!system || dc_u(c, 4, "the system's event count", &n))
 			return -EBADMSG;
 		for (i = 0; i < n; i++)
-			if (dc_blob(c, 8, "an event format"))
+			if (dc_format(c, system, "an event format"))
 				return -EBADMSG;
 	}
 	return 0;
@@ -1030,6 +1079,91 @@ static int dc_v6(struct dc_cur *c)
 	return dc_v6_data(c, true);
 }
 
+/* ---- the format parser ---- */
+
+/* How long the parser may take over every format of a file. */
+#define DC_PROBE_SECONDS	30
+
+/*
+ * libtraceevent 1.7's format parser dereferences NULL on some broken
+ * print formats (an operator inside __print_symbolic()'s first argument,
+ * among others) and nothing short of its own grammar says which.  So the
+ * texts libtracecmd will hand it are first parsed in a child process,
+ * which tells the parent, through a pipe, which format it is at: a child
+ * killed by a signal names the format that killed it.
+ */
+static int dc_probe_formats(struct dc_file *f)
+{
+	struct dc_cur c = { .f = f, .in = "the file" };
+	struct tep_handle *tep;
+	uint32_t i, at = 0;
+	int fds[2], status, null;
+	pid_t pid;
+
+	if (!f->nr_fmts)
+		return 0;
+	if (pipe(fds))
+		return 0;		/* no probe: libtracecmd as before */
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return 0;
+	}
+	if (!pid) {
+		static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE,
+					     SIGABRT };
+
+		/* die of the fault, not of a handler someone installed */
+		for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+			signal(fatal[i], SIG_DFL);
+		close(fds[0]);
+		null = open("/dev/null", O_WRONLY);
+		if (null >= 0)
+			dup2(null, STDERR_FILENO);
+		alarm(DC_PROBE_SECONDS);
+		tep = tep_alloc();
+		for (i = 0; tep && i < f->nr_fmts; i++) {
+			if (write(fds[1], &i, sizeof(i)) != sizeof(i))
+				break;
+			tep_parse_event(tep, f->fmts[i].text, f->fmts[i].len,
+					f->fmts[i].system);
+		}
+		_exit(0);
+	}
+	close(fds[1]);
+	while (read(fds[0], &i, sizeof(i)) == sizeof(i))
+		at = i;
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	c.p = f->p;
+	c.len = f->len;
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	if (!WIFSIGNALED(status))
+		return dc_fail(&c, f->fmts[at].at, "event format (%s) makes "
+			       "libtraceevent's parser exit (status %d)",
+			       f->fmts[at].system, WEXITSTATUS(status));
+	return dc_fail(&c, f->fmts[at].at, "event format (%s) %s "
+		       "libtraceevent's parser (%s)", f->fmts[at].system,
+		       WTERMSIG(status) == SIGALRM ? "hangs" : "crashes",
+		       strsignal(WTERMSIG(status)));
+}
+
+static void dc_free(struct dc_file *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < f->nr_fmts; i++) {
+		free(f->fmts[i].system);
+		free(f->fmts[i].text);
+	}
+	free(f->fmts);
+	free(f->bufs);
+}
+
 int datcheck_buf(const uint8_t *p, size_t len, char *err, size_t errlen)
 {
 	struct dc_file f = { .p = p, .len = len, .err = err,
@@ -1075,7 +1209,9 @@ int datcheck_buf(const uint8_t *p, size_t len, char *err, size_t errlen)
 		dc_v7(&c);
 	else
 		dc_v6(&c);
-	free(f.bufs);
+	if (!f.ret)
+		dc_probe_formats(&f);
+	dc_free(&f);
 	return f.ret;
 }
 

@@ -10,7 +10,7 @@
 # libtraceevent's kbuffer read past the page (SIGSEGV).
 . "$(dirname "$0")/lib.sh"
 export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
-e2e_plan 19
+e2e_plan 20
 src=$SAMPLES/lost-events.dat
 d=$TMP/d
 mkdir -p "$d/out"
@@ -123,6 +123,16 @@ if [ -n "$clock" ]; then
 	refused "TRACECLOCK option \"[]\"" "option TRACECLOCK" "$d/bad.dat"
 else
 	not_ok "the v7 copy has a TRACECLOCK option"
+fi
+# an event format whose print format libtraceevent's parser dies on
+# (an operator inside __print_symbolic's first argument)
+sym=$(grep -boa '__print_symbolic(REC->vec,' "$d/v7.dat" | head -1 | cut -d: -f1)
+if [ -n "$sym" ]; then
+	patch "$d/v7.dat" $((sym + 24)) 3f
+	refused "print format that crashes libtraceevent" \
+		"event format \(irq\) crashes libtraceevent's parser" "$d/bad.dat"
+else
+	not_ok "the v7 copy has the irq softirq format"
 fi
 opts=$(python3 -c "import sys; b=open(sys.argv[1],'rb').read(); print(b.index(b'\0', b.index(b'\0', 18) + 1) + 1)" "$d/v7.dat")
 patch "$d/v7.dat" "$opts" ffffff7f00000000
