@@ -231,24 +231,24 @@ static bool dc_pow2_page(uint64_t v)
 
 /* ---- the metadata ---- */
 
-/* "size:N;" of the field named @name in a format text; 0 if absent. */
-static unsigned int dc_field_size(const uint8_t *text, size_t len,
-				  const char *name)
+/* The commit field's size libtraceevent reads from a header_page text. */
+static unsigned int dc_header_page_commit(struct dc_file *f,
+					  const uint8_t *text, size_t len)
 {
-	char key[32];
-	const char *p, *nl, *end = (const char *)text + len;
-	size_t k = snprintf(key, sizeof(key), " %s;", name);
+	struct tep_handle *tep = tep_alloc();
+	char *copy = malloc(len);
+	int size = 0;
 
-	p = memmem(text, len, key, k);
-	if (!p)
-		return 0;
-	nl = memchr(p, '\n', end - p);
-	if (!nl)
-		nl = end;
-	p = memmem(p, nl - p, "size:", 5);
-	if (!p)
-		return 0;
-	return (unsigned int)strtoul(p + 5, NULL, 10);
+	if (!tep || !copy) {
+		f->ret = -ENOMEM;
+	} else {
+		memcpy(copy, text, len);
+		tep_parse_header_page(tep, copy, len, f->long_size);
+		size = tep_get_header_page_size(tep);
+	}
+	free(copy);
+	tep_free(tep);
+	return size < 0 ? 0 : size;
 }
 
 /* "header_page\0" size(8) text "header_event\0" size(8) text */
@@ -270,11 +270,21 @@ static int dc_headers(struct dc_cur *c)
 	text = dc_take(c, n, "the header_page text");
 	if (!text)
 		return -EBADMSG;
-	/* an empty header_page: libtraceevent takes the file's long size */
-	f->commit_size = n ? dc_field_size(text, n, "commit") : f->long_size;
+	/*
+	 * The page layout is what libtraceevent makes of this text (and
+	 * libtracecmd then reads pages with): ask it.  An empty text is the
+	 * pre-2.6.31 page format, which kbuffer walks differently.
+	 */
+	if (!n)
+		return dc_fail(c, at, "header_page is empty (the old page "
+			       "format, not read here)");
+	f->commit_size = dc_header_page_commit(f, text, n);
+	if (f->ret)
+		return f->ret;
 	if (f->commit_size != 4 && f->commit_size != 8)
-		return dc_fail(c, at, "header_page: the commit field's size "
-			       "is %u, not 4 or 8", f->commit_size);
+		return dc_fail(c, at, "header_page: libtraceevent reads a "
+			       "commit field of %u bytes, not 4 or 8",
+			       f->commit_size);
 	name = dc_str(c, "the header_event name");
 	if (name && strcmp(name, "header_event"))
 		return dc_fail(c, c->pos - strlen(name) - 1, "\"header_event\" "
@@ -620,8 +630,12 @@ static int dc_opt_buffer(struct dc_cur *c, bool latency)
 	struct dc_buffer *nb;
 	uint64_t v, i, cpu;
 
-	if (dc_u(c, 8, "the buffer's offset", &b.section) ||
-	    !dc_str(c, "the buffer's name"))
+	const char *name;
+
+	if (dc_u(c, 8, "the buffer's offset", &b.section))
+		return -EBADMSG;
+	name = dc_str(c, "the buffer's name");
+	if (!name)
 		return -EBADMSG;
 	if (!f->v7) {
 		/* v6: the offset leads to the instance's own flyrecord */
@@ -637,7 +651,11 @@ static int dc_opt_buffer(struct dc_cur *c, bool latency)
 		if (!dc_pow2_page(v))
 			return dc_fail(c, c->pos - 4, "buffer page size %llu",
 				       (unsigned long long)v);
-		b.page_size = v;
+		/*
+		 * libtracecmd reads an instance with its own page size, the
+		 * top buffer ("") with the file's.
+		 */
+		b.page_size = *name ? v : f->page_size;
 		if (dc_u(c, 4, "the buffer's CPU count", &v))
 			return -EBADMSG;
 		if (v > DC_MAX_CPUS)
