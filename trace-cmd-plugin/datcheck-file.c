@@ -847,8 +847,15 @@ static int dc_strings(struct dc_cur *file, size_t pos)
 	while (file->len - pos >= DC_SEC_HEADER) {
 		id = dc_num(file->f, file->p + pos, 2);
 		size = dc_num(file->f, file->p + pos + 8, 8);
+		/*
+		 * libtracecmd's walk stops at a section past the end, but
+		 * not before it allocated what a STRINGS one claims.
+		 */
 		if (size > file->len - pos - DC_SEC_HEADER)
-			return 0;	/* where libtracecmd's walk stops too */
+			return id != DC_ID_STRINGS ? 0 :
+			       dc_fail(file, pos, "strings section of %llu "
+				       "bytes runs past the end of the file",
+				       (unsigned long long)size);
 		if (id == DC_ID_STRINGS) {
 			if (dc_section(file, pos, DC_ID_STRINGS, "strings", &s,
 				       &owned, &fl))
