@@ -29,6 +29,7 @@ enum dat_option {
 	DAT_OPTION_VERSION	= 9,	/* string: recorder */
 	DAT_OPTION_PROCMAPS	= 10,	/* string */
 	DAT_OPTION_TRACEID	= 11,	/* 8-byte number */
+	DAT_OPTION_GUEST	= 13,	/* a guest's description */
 	DAT_OPTION_TSC2NSEC	= 14,	/* mult(4) shift(4) offset(8) */
 	DAT_OPTION_STRINGS	= 15,	/* the sections' descriptions */
 	DAT_OPTION_HEADER_INFO	= 16,	/* header_page, header_event */
@@ -37,9 +38,32 @@ enum dat_option {
 	DAT_OPTION_KALLSYMS	= 19,
 	DAT_OPTION_PRINTK	= 20,	/* printk_formats */
 	DAT_OPTION_CMDLINES	= 21,	/* saved command lines */
+	DAT_OPTION_BUFFER_TEXT	= 22,	/* a latency trace's text buffer */
+	DAT_OPTION_BTF_FILE	= 23,
+	DAT_OPTION_LAST_BOOT_INFO = 24,
+	DAT_OPTION_MODULES_FILE	= 25,
+	DAT_OPTION_NR,			/* one past the last known id */
 };
 
 /* A section header's flags: the payload is compressed. */
 #define DAT_SECTION_COMPRESSED	1
+
+/*
+ * A ring-buffer page (the kernel's and libtraceevent's kbuffer): a
+ * timestamp, then a commit word whose low bits are the bytes of events
+ * and whose top bits say events were lost (and their count stored after
+ * the data); each event starts with a word of type_len (5 bits) and time
+ * delta (27 bits).
+ */
+#define DAT_COMMIT_MASK		((1u << 27) - 1)
+#define DAT_MISSED_EVENTS	(1u << 31)
+#define DAT_MISSED_STORED	(1u << 30)
+enum dat_event_type {
+	DAT_TYPE_LEN_MAX	= 28,	/* largest length type_len */
+	DAT_TYPE_PADDING	= 29,
+	DAT_TYPE_TIME_EXTEND	= 30,
+	DAT_TYPE_TIME_STAMP	= 31,
+};
+#define DAT_DELTA_BITS		27
 
 #endif /* _DAT_FORMAT_H */

@@ -30,20 +30,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dat-format.h"
 #include "dat-intern.h"
 
-enum {
-	DAT_TYPE_LEN_MAX	= 28,	/* largest length type_len */
-	DAT_TYPE_TIME_EXTEND	= 30,
-	DAT_DELTA_BITS		= 27,
-	/* A time extend carries 27 + 32 bits of delta. */
-	DAT_EXTEND_BITS		= 59,
-};
-
+/* A time extend carries 27 + 32 bits of delta. */
+#define DAT_EXTEND_BITS	(DAT_DELTA_BITS + 32)
 #define DAT_SMALL_MAX	(DAT_TYPE_LEN_MAX * 4)
-#define DAT_COMMIT_MASK	((1u << 27) - 1)
-#define DAT_MISSED_EVENTS	(1u << 31)
-#define DAT_MISSED_STORED	(1u << 30)
 
 static size_t dat_align4(size_t n)
 {

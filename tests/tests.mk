@@ -59,6 +59,11 @@ tests/unit/test-map-%: tests/unit/test-map-%.o tests/unit/unit.o \
 	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(MAP_OBJS) \
 		$(UNIT_LIBS) $(TC_LIBS) -ldl -lm
 
+# The .dat check (trace-cmd-plugin/datcheck-file.c) against libtracecmd.
+tests/unit/test-dat-check: tests/unit/test-dat-check.o tests/unit/unit.o \
+		trace-cmd-plugin/datcheck-file.o $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(UNIT_LIBS) $(TRACECMD_LIBS) -lm
+
 DAT_TOOLS	:= tests/unit/dat-gen tests/unit/dat-rewrite
 tests/unit/dat-gen: tests/unit/dat-gen.o $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(CORE_LIB) $(CORE_LIBS)
@@ -107,6 +112,16 @@ tests/fuzz/fuzz-kshark: tests/fuzz/fuzz-kshark.c $(CORE_SRCS) $(FXT2DAT_SRCS) \
 		$(TEP_CFLAGS) -o $@ $< \
 		$(CORE_SRCS) $(FXT2DAT_SRCS) $(KS_FUZZ_SRCS) $(CORE_LIBS) \
 		$(TEP_LIBS) -lm
+
+# The .dat input path whole: the check, libtracecmd, the plugin's mapping.
+DAT_FUZZ_SRCS	:= trace-cmd-plugin/datcheck-file.c \
+		   $(wildcard trace-cmd-plugin/map-*.c) plugins/eh-tep.c
+tests/fuzz/fuzz-dat: tests/fuzz/fuzz-dat.c $(CORE_SRCS) $(DAT_FUZZ_SRCS) \
+		trace-cmd-plugin/datcheck.h
+	$(CLANG) $(FUZZ_CFLAGS) -Itrace-cmd-plugin -Iplugins \
+		$(TC_CFLAGS) -o $@ $< \
+		$(CORE_SRCS) $(DAT_FUZZ_SRCS) $(CORE_LIBS) \
+		$(TC_LIBS) -ldl -lm
 
 BENCH_SRCS	:= $(wildcard tests/bench/bench-*.c)
 BENCH_PROGS	:= $(BENCH_SRCS:.c=)

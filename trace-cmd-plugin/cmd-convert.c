@@ -7,11 +7,10 @@
  * load its plugins (its system directory, $TRACECMD_PLUGIN_DIR,
  * ~/.local/lib/trace-cmd/plugins/).  If none of them took the request it
  * tries trace-fxt-input.so in the install directory and then next to the
- * trace-fxt binary (the build tree).  The FXT goes to a temporary file
- * beside OUT that is renamed over OUT only once it is complete.
- *
- * FXT input goes the other way, through the core's .dat writer
- * (fxt2dat-*.c), with the same temporary-file discipline.
+ * trace-fxt binary (the build tree).  FXT input goes the other way,
+ * through the core's .dat writer (fxt2dat-*.c).  Either output is
+ * written through out-file.h, which never destroys the input or an
+ * existing output.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -29,7 +28,9 @@
 #include "fxt-format.h"
 #include "fxt-input.h"
 #include "fxt-zio.h"
+#include "datcheck.h"
 #include "fxt2dat.h"
+#include "out-file.h"
 #include "trace-fxt.h"
 
 #ifndef TRACE_FXT_PLUGIN_DIR
@@ -261,69 +262,11 @@ static int run_plugin(struct tracecmd_input *handle, struct fxt_input_req *req)
 	return req->res.done ? 0 : -ENOENT;
 }
 
-/* FXT -> .dat: through the core's writer, into a temporary file. */
-/*
- * The output is written to OUT.XXXXXX beside OUT and renamed over OUT only
- * once it is complete, so that a failed conversion leaves no partial file
- * and an existing OUT untouched.  Each step reports its own failure.
- */
-struct out_file {
-	const char	*path;
-	char		*tmp;
-	int		fd;
-};
-
-static int out_open(struct out_file *o, const char *path)
-{
-	o->path = path;
-	o->fd = -1;
-	if (asprintf(&o->tmp, "%s.XXXXXX", path) < 0) {
-		o->tmp = NULL;
-		trace_fxt_err("cannot write %s: out of memory", path);
-		return -1;
-	}
-	o->fd = mkstemp(o->tmp);
-	if (o->fd < 0) {
-		trace_fxt_err("cannot write %s: %s", path, strerror(errno));
-		free(o->tmp);
-		o->tmp = NULL;
-		return -1;
-	}
-	fchmod(o->fd, 0644 & ~umask(umask(0)));
-	return 0;
-}
-
-static void out_discard(struct out_file *o)
-{
-	if (o->fd >= 0)
-		close(o->fd);
-	if (o->tmp)
-		unlink(o->tmp);
-	free(o->tmp);
-	o->fd = -1;
-	o->tmp = NULL;
-}
-
-static int out_commit(struct out_file *o)
-{
-	int ret = close(o->fd);
-
-	o->fd = -1;
-	if (ret || rename(o->tmp, o->path)) {
-		trace_fxt_err("cannot write %s: %s", o->path, strerror(errno));
-		out_discard(o);
-		return -1;
-	}
-	free(o->tmp);
-	o->tmp = NULL;
-	return 0;
-}
-
 static int convert_fxt(struct convert_args *a)
 {
 	struct fxt2dat_opts o = { .compression = a->compression };
 	struct fxt2dat_stats st;
-	struct out_file out;
+	struct out_file *out;
 	char err[512] = "";
 	int ret;
 
@@ -338,16 +281,19 @@ static int convert_fxt(struct convert_args *a)
 		trace_fxt_err("compression '%s': none or zstd", a->compression);
 		return 2;
 	}
-	if (out_open(&out, a->out))
+	/* the .dat writer patches offsets and may start over */
+	out = out_file_open(a->out, a->in, OUT_FILE_SEEK);
+	if (!out)
 		return 1;
-	ret = fxt2dat_convert(a->in, out.fd, &o, &st, err, sizeof(err));
+	ret = fxt2dat_convert(a->in, out_file_fd(out), &o, &st, err,
+			      sizeof(err));
 	if (ret < 0) {
 		trace_fxt_err("converting %s failed: %s", a->in,
 			      err[0] ? err : strerror(-ret));
-		out_discard(&out);
+		out_file_discard(out);
 		return 1;
 	}
-	if (out_commit(&out))
+	if (out_file_commit(out))
 		return 1;
 	/* what the reader could not read is said even with -q */
 	if (st.unread)
@@ -372,7 +318,8 @@ static int convert_fxt(struct convert_args *a)
 static int convert(struct convert_args *a, struct fxt_input_req *req)
 {
 	struct tracecmd_input *handle;
-	struct out_file out;
+	struct out_file *out;
+	char why[256];
 	int ret, err, zip;
 
 	if (!file_has_magic(a->in, "\x17\x08\x44tracing", 10, &err)) {
@@ -390,6 +337,16 @@ static int convert(struct convert_args *a, struct fxt_input_req *req)
 				   8, &err))
 			return convert_fxt(a);
 		say_refused(a->in);
+		return 1;
+	}
+	/* libtracecmd trusts the file's sizes: check them first */
+	ret = datcheck_file(a->in, why, sizeof(why));
+	if (ret) {
+		if (ret == -EBADMSG)
+			trace_fxt_err("%s: %s", a->in, why);
+		else
+			trace_fxt_err("cannot read %s: %s", a->in,
+				      strerror(-ret));
 		return 1;
 	}
 	tracecmd_set_loglevel(TEP_LOG_CRITICAL);
@@ -420,17 +377,18 @@ static int convert(struct convert_args *a, struct fxt_input_req *req)
 		return 2;
 	}
 	req->opts.compress = (unsigned int)zip;
-	if (out_open(&out, a->out)) {
+	out = out_file_open(a->out, a->in, 0);
+	if (!out) {
 		tracecmd_close(handle);
 		return 1;
 	}
-	req->out_fd = out.fd;
+	req->out_fd = out_file_fd(out);
 
 	ret = run_plugin(handle, req);
 	tracecmd_close(handle);
 	if (ret == -ENOENT) {
 		say_searched();
-		out_discard(&out);
+		out_file_discard(out);
 		return 1;
 	}
 	if (!a->quiet)
@@ -440,10 +398,10 @@ static int convert(struct convert_args *a, struct fxt_input_req *req)
 		trace_fxt_err("converting %s failed: %s", a->in,
 			      req->res.error[0] ? req->res.error :
 			      strerror(-req->res.status));
-		out_discard(&out);
+		out_file_discard(out);
 		return 1;
 	}
-	if (out_commit(&out))
+	if (out_file_commit(out))
 		return 1;
 	if (!a->quiet)
 		fprintf(stderr, "trace-fxt: %s -> %s: %llu of %llu events, "

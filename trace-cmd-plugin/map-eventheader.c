@@ -98,7 +98,8 @@ static int buf_room(struct map_eh *m, struct map_eh_buf *b, size_t more)
 static void buf_add(struct map_eh *m, struct map_eh_buf *b, const void *s,
 		    size_t n)
 {
-	if (buf_room(m, b, n))
+	/* memcpy with NULL is undefined even for 0 bytes; b->p starts NULL */
+	if (!n || buf_room(m, b, n))
 		return;
 	memcpy(b->p + b->len, s, n);
 	b->len += n;

@@ -71,8 +71,13 @@ static int cmp_printk(const void *a, const void *b)
 
 static int fmts_index_printk(struct map_formats *f)
 {
-	char *p = f->meta.printk.text, *end = p + f->meta.printk.len, *nl;
+	char *p = f->meta.printk.text, *end, *nl;
 	size_t cap = 0;
+
+	/* no printk section: NULL + 0 is undefined too */
+	if (!p)
+		return 0;
+	end = p + f->meta.printk.len;
 
 	while (p && p < end) {
 		nl = memchr(p, '\n', end - p);
@@ -91,7 +96,10 @@ static int fmts_index_printk(struct map_formats *f)
 		f->printk[f->nr_printk++].len = nl - p;
 		p = nl;
 	}
-	qsort(f->printk, f->nr_printk, sizeof(*f->printk), cmp_printk);
+	/* qsort(NULL, 0, ...) is undefined: a .dat may have no printk */
+	if (f->nr_printk)
+		qsort(f->printk, f->nr_printk, sizeof(*f->printk),
+		      cmp_printk);
 	return 0;
 }
 

@@ -83,15 +83,21 @@ void map_sched_classify(struct map_event *me)
 }
 
 /*
+ * The kernel's PID_MAX_LIMIT: no real pid reaches it, and the per-pid
+ * table must not grow to what a damaged record claims (2^31 bytes).
+ */
+#define MAP_PID_LIMIT	(1 << 22)
+
+/*
  * The conversion's record of @pid, growing the table as needed; NULL
- * for a negative pid or when out of memory.
+ * for a pid outside [0, MAP_PID_LIMIT) or when out of memory.
  */
 struct map_task *map_task_get(struct map_ctx *ctx, int pid)
 {
 	struct map_task *t;
 	int n, i;
 
-	if (pid < 0)
+	if (pid < 0 || pid >= MAP_PID_LIMIT)
 		return NULL;
 	if (pid < ctx->nr_tasks)
 		return &ctx->tasks[pid];
@@ -133,9 +139,12 @@ static int map_announce(struct map_ctx *ctx, struct map_buffer *buf,
 	struct fxt_arg args[2];
 	unsigned int n = 0;
 	int tgid = map_tgid(ctx, pid);
-	struct map_task *leader = map_task_get(ctx, tgid);
+	struct map_task *leader;
 	int ret;
 
+	if (pid < 0 || pid >= MAP_PID_LIMIT)
+		return 0;	/* a damaged record's: never named */
+	leader = map_task_get(ctx, tgid);
 	if (!leader)
 		return -ENOMEM;
 	if (from_event) {
@@ -173,7 +182,8 @@ int map_sched_thread(struct map_ctx *ctx, struct map_buffer *buf,
 
 	thread->pid = pid < 0 ? pid : map_tgid(ctx, pid);
 	thread->tid = pid;
-	if (pid < 0)
+	/* beyond any real pid: the thread is used, never named */
+	if (pid < 0 || pid >= MAP_PID_LIMIT)
 		return 0;
 	if (pid < ctx->nr_tasks && ctx->tasks[pid].named)
 		return 0;
@@ -202,7 +212,7 @@ static int map_event_name(struct map_ctx *ctx, struct map_buffer *buf,
 	int len, ret;
 
 	if (!pf || !cf || !map_field_u64(buf, rec, pf, &pid) ||
-	    pid > INT_MAX || !pid)
+	    pid >= MAP_PID_LIMIT || !pid)
 		return 0;
 	ret = map_sched_thread(ctx, buf, pid, &th);
 	if (ret < 0)
@@ -366,8 +376,8 @@ static int map_switch(struct map_ctx *ctx, struct map_buffer *buf,
 
 	if (!map_field_u64(buf, rec, me->sf[0], &prev) ||
 	    !map_field_u64(buf, rec, me->sf[1], &next) ||
-	    prev > INT_MAX || next > INT_MAX)
-		return 0;
+	    prev >= MAP_PID_LIMIT || next >= MAP_PID_LIMIT)
+		return 0;	/* damaged: the instant keeps what it says */
 	map_field_u64(buf, rec, me->sf[2], &pprio);
 	map_field_u64(buf, rec, me->sf[3], &nprio);
 	map_field_u64(buf, rec, me->sf[4], &state);

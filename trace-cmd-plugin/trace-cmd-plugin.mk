@@ -2,8 +2,9 @@
 # The trace-fxt command and the trace-cmd input plugin it hosts.
 #
 #  - trace-fxt: trace-fxt.c, every cmd-*.c (one subcommand each),
-#    report-*.c (report's libtraceevent printing) and fxt2dat-*.c
-#    (FXT -> .dat through the core's .dat writer);
+#    report-*.c (report's libtraceevent printing), fxt2dat-*.c
+#    (FXT -> .dat through the core's .dat writer), out-*.c (how outputs
+#    are written) and datcheck-*.c (a .dat checked before libtracecmd);
 #  - trace-fxt-input.so: plugin-*.c and map-*.c (the ftrace-to-FXT
 #    mapping), the core linked in, only the libtracecmd plugin entry
 #    points exported.
@@ -20,7 +21,9 @@ TRACE_FXT	:= trace-cmd-plugin/trace-fxt
 TRACE_FXT_SRCS	:= trace-cmd-plugin/trace-fxt.c \
 		   $(wildcard trace-cmd-plugin/cmd-*.c) \
 		   $(wildcard trace-cmd-plugin/report-*.c) \
-		   $(wildcard trace-cmd-plugin/fxt2dat-*.c)
+		   $(wildcard trace-cmd-plugin/fxt2dat-*.c) \
+		   $(wildcard trace-cmd-plugin/out-*.c) \
+		   $(wildcard trace-cmd-plugin/datcheck-*.c)
 TRACE_FXT_OBJS	:= $(TRACE_FXT_SRCS:.c=.o)
 
 TC_PLUGIN	:= trace-cmd-plugin/trace-fxt-input.so

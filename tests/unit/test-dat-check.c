@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test-dat-check.c - datcheck.h on trace.dat v6 files built here byte by
+ * byte from trace-cmd.dat.v6(5) and the kernel's ring-buffer page layout,
+ * in both byte orders.
+ *
+ * The well-formed files are first read by the real libtracecmd (its
+ * records counted), so that what the check accepts is what the reader
+ * reads - in particular the big-endian event headers, whose type_len sits
+ * in the top bits.  Then single faults are put in and each must be
+ * refused with its offset: the commit word, an event's length, padding
+ * that goes backwards, the CPU data beyond the file, every cut.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <trace-cmd.h>
+
+#include "unit.h"
+#include "../../trace-cmd-plugin/datcheck.h"
+
+#define PAGE		4096
+#define NR_EVENTS	3
+
+struct bytes {
+	uint8_t		data[3 * PAGE];
+	size_t		len;
+	int		big;
+	size_t		cpu_list;	/* where CPU 0's offset and size are */
+	size_t		page;		/* the page's offset */
+};
+
+static void put(struct bytes *b, uint64_t v, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		b->data[b->len + i] = v >> (8 * (b->big ? n - 1 - i : i));
+	b->len += n;
+}
+
+static void put_raw(struct bytes *b, const void *p, size_t n)
+{
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+}
+
+static void put_text(struct bytes *b, const char *s, unsigned int sz)
+{
+	put(b, strlen(s), sz);
+	put_raw(b, s, strlen(s));
+}
+
+static const char header_page[] =
+	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
+static const char header_event[] =
+	"# compressed entry header\n"
+	"\ttype_len    :    5 bits\n"
+	"\ttime_delta  :   27 bits\n"
+	"\tarray       :   32 bits\n\n"
+	"\tpadding     : type == 29\n"
+	"\ttime_extend : type == 30\n"
+	"\ttime_stamp : type == 31\n"
+	"\tdata max type_len  == 28\n";
+
+/* An event header word: type_len in the low bits (LE) or top bits (BE). */
+static uint32_t ev_word(const struct bytes *b, unsigned int type_len,
+			unsigned int delta)
+{
+	return b->big ? type_len << 27 | delta : delta << 5 | type_len;
+}
+
+/* One CPU, one page, NR_EVENTS events of 16 bytes (type_len 4). */
+static void build(struct bytes *b, int big)
+{
+	unsigned int i;
+
+	memset(b, 0, sizeof(*b));
+	b->big = big;
+	put_raw(b, "\x17\x08\x44tracing6", 11);
+	put(b, 0, 1);			/* the version's NUL */
+	put(b, big, 1);
+	put(b, 8, 1);			/* long size */
+	put(b, PAGE, 4);
+	put_raw(b, "header_page", 12);
+	put_text(b, header_page, 8);
+	put_raw(b, "header_event", 13);
+	put_text(b, header_event, 8);
+	put(b, 0, 4);			/* ftrace formats */
+	put(b, 0, 4);			/* event systems */
+	put(b, 0, 4);			/* kallsyms */
+	put(b, 0, 4);			/* printk */
+	put_text(b, "42 test\n", 8);	/* cmdlines */
+	put(b, 1, 4);			/* CPUs */
+	put_raw(b, "options  ", 10);
+	put(b, 0, 2);			/* no options */
+	put_raw(b, "flyrecord", 10);
+	b->cpu_list = b->len;
+	put(b, PAGE, 8);
+	put(b, PAGE, 8);
+	b->len = PAGE;			/* the page, page-aligned */
+	b->page = b->len;
+	put(b, 1000000, 8);		/* timestamp */
+	put(b, NR_EVENTS * 20, 8);	/* commit: 3 x (4 + 16) */
+	for (i = 0; i < NR_EVENTS; i++) {
+		put(b, ev_word(b, 4, 100), 4);
+		put(b, 0x1234, 2);	/* common_type */
+		put(b, 0, 1);
+		put(b, 0, 1);
+		put(b, 42, 4);		/* pid */
+		put(b, i, 8);
+	}
+	b->len = 2 * PAGE;
+}
+
+static int write_tmp(const struct bytes *b, char *path)
+{
+	int fd;
+
+	strcpy(path, "/tmp/test-dat-check-XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0)
+		return -1;
+	if (write(fd, b->data, b->len) != (ssize_t)b->len) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+static int count_one(struct tracecmd_input *h, struct tep_record *r,
+		     int cpu, void *priv)
+{
+	(*(int *)priv)++;
+	return 0;
+}
+
+/* Records libtracecmd reads from @b; -1 if it cannot open it. */
+static int tracecmd_count(const struct bytes *b)
+{
+	struct tracecmd_input *h;
+	char path[64];
+	int n = 0;
+
+	if (write_tmp(b, path))
+		return -1;
+	h = tracecmd_open(path, 0);
+	unlink(path);
+	if (!h)
+		return -1;
+	if (tracecmd_iterate_events(h, NULL, 0, count_one, &n) < 0)
+		n = -1;
+	tracecmd_close(h);
+	return n;
+}
+
+static void expect_ok(const struct bytes *b, const char *what)
+{
+	char err[256];
+	int ret = datcheck_buf(b->data, b->len, err, sizeof(err));
+
+	printf("\n    %s: %s", what, ret ? err : "accepted");
+	CU_ASSERT_EQUAL(ret, 0);
+}
+
+static void expect_refused(const struct bytes *b, const char *what,
+			   size_t off, const char *words)
+{
+	char err[256], want[32];
+	int ret = datcheck_buf(b->data, b->len, err, sizeof(err));
+
+	printf("\n    %s: %s", what, ret ? err : "ACCEPTED");
+	snprintf(want, sizeof(want), "offset 0x%zx: ", off);
+	CU_ASSERT_EQUAL(ret, -EBADMSG);
+	CU_ASSERT_EQUAL(strncmp(err, want, strlen(want)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, words));
+}
+
+static void test_well_formed(void)
+{
+	struct bytes b;
+	int big, n;
+
+	for (big = 0; big < 2; big++) {
+		build(&b, big);
+		/* the reader itself reads what was built */
+		n = tracecmd_count(&b);
+		printf("\n    libtracecmd reads %d of %d events", n, NR_EVENTS);
+		CU_ASSERT_EQUAL(n, NR_EVENTS);
+		expect_ok(&b, big ? "big endian" : "little endian");
+	}
+}
+
+static void patch(struct bytes *b, size_t off, uint64_t v, unsigned int n)
+{
+	size_t len = b->len;
+
+	b->len = off;
+	put(b, v, n);
+	b->len = len;
+}
+
+static void test_page_faults(void)
+{
+	struct bytes b;
+	int big;
+
+	for (big = 0; big < 2; big++) {
+		build(&b, big);
+		patch(&b, b.page + 8, ~0ULL, 8);
+		expect_refused(&b, "commit all 0xFF", b.page + 8,
+			       "page commit size 134217727");
+		build(&b, big);
+		patch(&b, b.page + 8, PAGE - 16 + 1, 8);
+		expect_refused(&b, "commit one past the page", b.page + 8,
+			       "larger than the page");
+		build(&b, big);
+		/* the second event claims 28 * 4 bytes */
+		patch(&b, b.page + 16 + 20, ev_word(&b, 28, 0), 4);
+		expect_refused(&b, "event past the commit", b.page + 16 + 20,
+			       "event of 112 bytes");
+		build(&b, big);
+		/* the second event: padding back to the first */
+		patch(&b, b.page + 16 + 20, ev_word(&b, 29, 0), 4);
+		patch(&b, b.page + 16 + 24, (uint32_t)-24, 4);
+		expect_refused(&b, "padding backwards", b.page + 16 + 20,
+			       "goes backwards");
+		build(&b, big);
+		patch(&b, b.page + 16, ev_word(&b, 1, 0), 4);
+		expect_refused(&b, "event shorter than the common fields",
+			       b.page + 16, "shorter than the common fields");
+	}
+}
+
+static void test_layout_faults(void)
+{
+	struct bytes b, cut;
+	char err[256];
+	size_t n, bad = 0;
+	int big;
+
+	for (big = 0; big < 2; big++) {
+		build(&b, big);
+		patch(&b, b.cpu_list, PAGE * 2, 8);
+		expect_refused(&b, "CPU data past the end", b.cpu_list,
+			       "beyond the end of the file");
+		build(&b, big);
+		patch(&b, b.cpu_list + 8, 100, 8);
+		expect_refused(&b, "CPU data not whole pages", PAGE,
+			       "not a whole number");
+		build(&b, big);
+		patch(&b, 14, 1000, 4);
+		expect_refused(&b, "page size 1000", 14, "not a power of two");
+		build(&b, big);
+		for (n = 0; n < b.page + 16; n++) {
+			cut = b;
+			cut.len = n;
+			if (!datcheck_buf(cut.data, cut.len, err, sizeof(err)) ||
+			    strncmp(err, "offset 0x", 9))
+				bad++;
+		}
+		printf("\n    every cut of the first %zu bytes refused with "
+		       "an offset: %zu exceptions", b.page + 16, bad);
+		CU_ASSERT_EQUAL(bad, 0);
+	}
+}
+
+static CU_TestInfo dat_check_tests[] = {
+	{ "well-formed v6, both byte orders, read by libtracecmd",
+	  test_well_formed },
+	{ "ring-buffer page faults refused", test_page_faults },
+	{ "layout faults and cuts refused", test_layout_faults },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+	{ "datcheck", NULL, NULL, NULL, NULL, dat_check_tests },
+	CU_SUITE_INFO_NULL,
+};
+
+UNIT_MAIN(suites)
