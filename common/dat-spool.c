@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "anon-file.h"
 #include "dat-intern.h"
 
 struct dat_spool {
@@ -23,26 +24,6 @@ struct dat_spool {
 	unsigned int	page_size;
 	int64_t		slots;
 };
-
-static int dat_spool_open(const char *dir)
-{
-	char *path;
-	int fd;
-
-#ifdef O_TMPFILE
-	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (fd >= 0)
-		return fd;
-#endif
-	/* filesystems without O_TMPFILE: create, then unlink at once */
-	if (asprintf(&path, "%s/dat-spool-XXXXXX", dir) < 0)
-		return -1;
-	fd = mkostemp(path, O_CLOEXEC);
-	if (fd >= 0)
-		unlink(path);
-	free(path);
-	return fd;
-}
 
 struct dat_spool *dat_spool_create(const char *dir, unsigned int page_size)
 {
@@ -57,7 +38,7 @@ struct dat_spool *dat_spool_create(const char *dir, unsigned int page_size)
 	if (!sp)
 		return NULL;
 	sp->page_size = page_size;
-	sp->fd = dat_spool_open(dir);
+	sp->fd = anon_file_open(dir);
 	if (sp->fd < 0) {
 		free(sp);
 		return NULL;

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "anon-file.h"
 #include "out-file.h"
 #include "trace-fxt.h"
 
@@ -121,26 +122,6 @@ static char *out_dir(const char *path)
 	return d;
 }
 
-/* An unnamed read-write file in @dir, or a named one unlinked at once. */
-static int out_anon(const char *dir)
-{
-	char *name;
-	int fd;
-
-#ifdef O_TMPFILE
-	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (fd >= 0)
-		return fd;
-#endif
-	if (asprintf(&name, "%s/trace-fxt-XXXXXX", dir) < 0)
-		return -1;
-	fd = mkostemp(name, O_CLOEXEC);
-	if (fd >= 0)
-		unlink(name);
-	free(name);
-	return fd;
-}
-
 static int out_open_replace(struct out_file *o, const struct stat *old)
 {
 	mode_t mask = umask(0);
@@ -192,7 +173,7 @@ static int out_open_in_place(struct out_file *o, unsigned int flags)
 		o->fd = o->dest;
 		return 0;
 	}
-	o->fd = out_anon(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	o->fd = anon_file_open(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (o->fd < 0) {
 		out_err(o, "temporary file", errno);
 		return -1;
