@@ -3,6 +3,7 @@
  * fxt-zio.c - gzip (zlib) and zstd streams for FXT files.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -79,14 +80,34 @@ static int write_all(int fd, const uint8_t *p, size_t n)
 
 /* ---- compressing ----------------------------------------------------- */
 
+/*
+ * The writer fills one batch while a thread compresses the other, so
+ * compression takes the second core instead of adding to the first's
+ * time.  Batches are compressed in order: the bytes are those of a
+ * compression in one go.
+ */
+#define ZOUT_BATCH	(1u << 20)
+
 struct fxt_zout {
 	enum fxt_zip	kind;
 	int		fd;
-	int		err;
+	int		err;	/* the thread's; read after waiting for it */
 	z_stream	gz;
 	ZSTD_CStream	*zs;
 	uint8_t		out[ZIO_CHUNK];
+
+	bool		threaded;
+	pthread_t	thread;
+	pthread_mutex_t	lock;
+	pthread_cond_t	cond;
+	bool		busy;		/* the thread holds work */
+	bool		last;		/* work is the stream's end */
+	bool		quit;
+	uint8_t		*fill, *work;
+	size_t		fill_len, work_len;
 };
+
+static void zout_start_thread(struct fxt_zout *z);
 
 struct fxt_zout *fxt_zout_create(int fd, enum fxt_zip kind)
 {
@@ -104,16 +125,20 @@ struct fxt_zout *fxt_zout_create(int fd, enum fxt_zip kind)
 	if (kind == FXT_ZIP_GZIP) {
 		/* 16 + window bits: a gzip header and trailer, not zlib's */
 		if (deflateInit2(&z->gz, ZIO_GZIP_LEVEL, Z_DEFLATED,
-				 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) == Z_OK)
+				 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) == Z_OK) {
+			zout_start_thread(z);
 			return z;
+		}
 	} else {
 		/* with a checksum, as zstd(1) writes: damage is detected */
 		z->zs = ZSTD_createCStream();
 		if (z->zs && !ZSTD_isError(ZSTD_initCStream(z->zs,
 							   ZIO_ZSTD_LEVEL)) &&
 		    !ZSTD_isError(ZSTD_CCtx_setParameter(z->zs,
-					ZSTD_c_checksumFlag, 1)))
+					ZSTD_c_checksumFlag, 1))) {
+			zout_start_thread(z);
 			return z;
+		}
 		ZSTD_freeCStream(z->zs);
 	}
 	free(z);
@@ -170,18 +195,104 @@ static int zout_feed(struct fxt_zout *z, const void *p, size_t n, bool end)
 	return z->err;
 }
 
+static void *zout_thread(void *arg)
+{
+	struct fxt_zout *z = arg;
+
+	pthread_mutex_lock(&z->lock);
+	for (;;) {
+		while (!z->busy && !z->quit)
+			pthread_cond_wait(&z->cond, &z->lock);
+		if (!z->busy)
+			break;
+		pthread_mutex_unlock(&z->lock);
+		zout_feed(z, z->work, z->work_len, z->last);
+		pthread_mutex_lock(&z->lock);
+		z->busy = false;
+		pthread_cond_broadcast(&z->cond);
+	}
+	pthread_mutex_unlock(&z->lock);
+	return NULL;
+}
+
+/* Wait for the thread, then give it the filled batch. */
+static int zout_hand_off(struct fxt_zout *z, bool last)
+{
+	uint8_t *t;
+	int err;
+
+	pthread_mutex_lock(&z->lock);
+	while (z->busy)
+		pthread_cond_wait(&z->cond, &z->lock);
+	err = z->err;
+	if (!err) {
+		t = z->work;
+		z->work = z->fill;
+		z->fill = t;
+		z->work_len = z->fill_len;
+		z->fill_len = 0;
+		z->last = last;
+		z->busy = true;
+		pthread_cond_broadcast(&z->cond);
+	}
+	pthread_mutex_unlock(&z->lock);
+	return err;
+}
+
+static void zout_start_thread(struct fxt_zout *z)
+{
+	z->fill = malloc(ZOUT_BATCH);
+	z->work = malloc(ZOUT_BATCH);
+	if (z->fill && z->work &&
+	    !pthread_mutex_init(&z->lock, NULL)) {
+		if (!pthread_cond_init(&z->cond, NULL)) {
+			if (!pthread_create(&z->thread, NULL, zout_thread, z)) {
+				z->threaded = true;
+				return;
+			}
+			pthread_cond_destroy(&z->cond);
+		}
+		pthread_mutex_destroy(&z->lock);
+	}
+	/* no thread: compress in the caller, as it writes */
+	free(z->fill);
+	free(z->work);
+	z->fill = z->work = NULL;
+}
+
 int fxt_zout_write(struct fxt_zout *z, const void *p, size_t n)
 {
-	/* zlib counts input in uInt: feed very large buffers in parts */
-	while (n > ZIO_CHUNK * 64) {
-		int ret = zout_feed(z, p, ZIO_CHUNK * 64, false);
+	const uint8_t *b = p;
 
-		if (ret)
-			return ret;
-		p = (const uint8_t *)p + ZIO_CHUNK * 64;
-		n -= ZIO_CHUNK * 64;
+	if (!z->threaded) {
+		/* zlib counts input in uInt: feed large buffers in parts */
+		while (n > ZOUT_BATCH) {
+			int ret = zout_feed(z, b, ZOUT_BATCH, false);
+
+			if (ret)
+				return ret;
+			b += ZOUT_BATCH;
+			n -= ZOUT_BATCH;
+		}
+		return zout_feed(z, b, n, false);
 	}
-	return zout_feed(z, p, n, false);
+	while (n) {
+		size_t k = ZOUT_BATCH - z->fill_len;
+
+		if (k > n)
+			k = n;
+		memcpy(z->fill + z->fill_len, b, k);
+		z->fill_len += k;
+		b += k;
+		n -= k;
+		if (z->fill_len == ZOUT_BATCH) {
+			int ret = zout_hand_off(z, false);
+
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
 }
 
 int fxt_zout_close(struct fxt_zout *z)
@@ -190,7 +301,23 @@ int fxt_zout_close(struct fxt_zout *z)
 
 	if (!z)
 		return 0;
-	ret = zout_feed(z, NULL, 0, true);
+	if (z->threaded) {
+		zout_hand_off(z, true);
+		pthread_mutex_lock(&z->lock);
+		while (z->busy)
+			pthread_cond_wait(&z->cond, &z->lock);
+		z->quit = true;
+		pthread_cond_broadcast(&z->cond);
+		pthread_mutex_unlock(&z->lock);
+		pthread_join(z->thread, NULL);
+		pthread_cond_destroy(&z->cond);
+		pthread_mutex_destroy(&z->lock);
+		free(z->fill);
+		free(z->work);
+		ret = z->err;
+	} else {
+		ret = zout_feed(z, NULL, 0, true);
+	}
 	if (z->kind == FXT_ZIP_GZIP)
 		deflateEnd(&z->gz);
 	else

@@ -8,7 +8,9 @@
  * at the end of the first gzip member, so the writer makes exactly one.
  * zstd is for our own tools (and `zstd -d`).  Both directions stream:
  * nothing holds the whole file, and readers recognise a compressed input
- * by its magic bytes, never by its name.
+ * by its magic bytes, never by its name.  Compressing runs on a thread of
+ * its own, a batch behind the writer, with the same bytes as a one-go
+ * compression.
  */
 #ifndef _FXT_ZIO_H
 #define _FXT_ZIO_H
