@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fd-io.h"
 #include "fxt-intern.h"
 #include "fxt-writer.h"
 #include "fxt-zio.h"
@@ -167,18 +168,7 @@ static int out_write(struct fxt_writer *w, const void *p, size_t n)
 			return -(errno ? errno : EIO);
 		return 0;
 	}
-	while (n) {
-		ssize_t r = write(w->fd, b, n);
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		b += r;
-		n -= (size_t)r;
-	}
-	return 0;
+	return fd_write_all(w->fd, b, n);
 }
 
 int fxt_writer_flush(struct fxt_writer *w)

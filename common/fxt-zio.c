@@ -15,6 +15,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "fd-io.h"
 #include "fxt-zio.h"
 
 #define ZIO_CHUNK	(256u * 1024)
@@ -60,22 +61,6 @@ int fxt_zip_parse(const char *s)
 	if (!strcmp(s, "none"))
 		return FXT_ZIP_NONE;
 	return -EINVAL;
-}
-
-static int write_all(int fd, const uint8_t *p, size_t n)
-{
-	while (n) {
-		ssize_t r = write(fd, p, n);
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += r;
-		n -= (size_t)r;
-	}
-	return 0;
 }
 
 /* ---- compressing ----------------------------------------------------- */
@@ -159,7 +144,7 @@ static int zout_gzip(struct fxt_zout *z, const void *p, size_t n, bool end)
 		ret = deflate(&z->gz, end ? Z_FINISH : Z_NO_FLUSH);
 		if (ret == Z_STREAM_ERROR)
 			return -EIO;
-		ret = write_all(z->fd, z->out, sizeof(z->out) - z->gz.avail_out);
+		ret = fd_write_all(z->fd, z->out, sizeof(z->out) - z->gz.avail_out);
 		if (ret)
 			return ret;
 	} while (z->gz.avail_out == 0 || (end && z->gz.avail_in));
@@ -179,7 +164,7 @@ static int zout_zstd(struct fxt_zout *z, const void *p, size_t n, bool end)
 			   : ZSTD_compressStream(z->zs, &out, &in);
 		if (ZSTD_isError(left))
 			return -EIO;
-		ret = write_all(z->fd, z->out, out.pos);
+		ret = fd_write_all(z->fd, z->out, out.pos);
 		if (ret)
 			return ret;
 	} while (in.pos < in.size || (end && left));

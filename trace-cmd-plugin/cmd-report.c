@@ -690,11 +690,15 @@ int cmd_report(int argc, char **argv)
 	if (!r.raw)
 		r.tep = report_tep_open(argv[optind], tep_line, &r);
 	while ((ret = fxt_reader_next(rd, &rec)) > 0) {
+		/* the current provider's: it may change at any record */
+		uint64_t tps;
+
 		took = r.tep ? report_tep_take(r.tep, rd, &rec) : 0;
 		if (took < 0)
 			break;
 		if (took)
 			continue;
+		tps = fxt_reader_ticks_per_second(rd);
 		switch (rec.type) {
 		case FXT_REC_METADATA:
 			if (rec.meta.type == FXT_META_PROVIDER_INFO)
@@ -705,23 +709,19 @@ int cmd_report(int argc, char **argv)
 			report_kobj(&r, &rec);
 			break;
 		case FXT_REC_EVENT:
-			report_event(&r, &rec,
-				     fxt_reader_ticks_per_second(rd));
+			report_event(&r, &rec, tps);
 			break;
 		case FXT_REC_SCHED:
 			if (!from_converter(&r, &rec))
-				report_sched(&r, &rec,
-					     fxt_reader_ticks_per_second(rd));
+				report_sched(&r, &rec, tps);
 			break;
 		case FXT_REC_LOG:
 			if (!from_converter(&r, &rec))
-				report_log(&r, &rec,
-					   fxt_reader_ticks_per_second(rd));
+				report_log(&r, &rec, tps);
 			break;
 		case FXT_REC_LARGE:
 			if (!from_converter(&r, &rec))
-				report_large(&r, &rec,
-					     fxt_reader_ticks_per_second(rd));
+				report_large(&r, &rec, tps);
 			break;
 		}
 	}

@@ -28,6 +28,7 @@
 
 #include <trace-cmd.h>
 
+#include "fd-io.h"
 #include "datcheck.h"
 #include "fxt-input.h"
 #include "map.h"
@@ -186,20 +187,6 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max,
 	return size;
 }
 
-static int write_all(int fd, const uint8_t *p, size_t n)
-{
-	ssize_t r;
-
-	while (n) {
-		r = write(fd, p, n);
-		if (r <= 0)
-			return -1;
-		p += r;
-		n -= r;
-	}
-	return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fxt_input_opts opts = { .end_ts = UINT64_MAX };
@@ -219,7 +206,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	in = memfd_create("fuzz-dat-in", MFD_CLOEXEC);
 	out = memfd_create("fuzz-dat-out", MFD_CLOEXEC);
-	if (in < 0 || out < 0 || write_all(in, data, size))
+	if (in < 0 || out < 0 || fd_write_all(in, data, size))
 		abort();
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", in);
 	opts.path = path;

@@ -17,21 +17,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "fd-io.h"
 #include "fxt2dat.h"
-
-static int write_all(int fd, const uint8_t *p, size_t n)
-{
-	ssize_t r;
-
-	while (n) {
-		r = write(fd, p, n);
-		if (r <= 0)
-			return -1;
-		p += r;
-		n -= r;
-	}
-	return 0;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 const char *__lsan_default_suppressions(void);
@@ -55,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	in = memfd_create("fuzz-fxt2dat-in", MFD_CLOEXEC);
 	out = memfd_create("fuzz-fxt2dat-out", MFD_CLOEXEC);
-	if (in < 0 || out < 0 || write_all(in, data, size))
+	if (in < 0 || out < 0 || fd_write_all(in, data, size))
 		abort();
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", in);
 	ret = fxt2dat_convert(path, out, &o, &st, err, sizeof(err));
