@@ -308,6 +308,7 @@ static void map_ctx_free(struct map_ctx *ctx)
 	free(ctx->cpus);
 	map_formats_free(ctx);
 	map_eventheader_free(ctx);
+	map_text_free(ctx);
 	trace_seq_destroy(&ctx->seq);
 }
 

@@ -513,7 +513,7 @@ int map_event_write(struct map_ctx *ctx, struct map_buffer *buf,
 		.name = me->name,
 	};
 	struct fxt_arg *args = map_args_room(ctx, max);
-	uint64_t v;
+	uint64_t v = 0;
 	int ret;
 
 	if (!args)
@@ -598,11 +598,17 @@ int map_event_write(struct map_ctx *ctx, struct map_buffer *buf,
 		if (mf->has_text) {
 			struct fxt_arg *t = &args[n++];
 
+			t->name = mf->text_name;
+			t->type = FXT_ARG_STRING;
+			/* has_text fields are numbers: v is the value */
+			if (f->offset + f->size <= rec->size &&
+			    map_text_lookup(ctx, mf, v, &t->str))
+				continue;
 			start = ctx->seq.len;
 			tep_print_field_content(&ctx->seq, rec->data,
 						rec->size, f);
-			t->name = mf->text_name;
-			t->type = FXT_ARG_STRING;
+			map_text_store(ctx, mf, v, ctx->seq.buffer + start,
+				       ctx->seq.len - start);
 			if (nt < 64)
 				refs[nt++] = (struct map_text_ref){
 					n - 1, start, ctx->seq.len - start };

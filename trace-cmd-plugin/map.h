@@ -87,6 +87,7 @@ struct map_buffer {
 
 struct map_formats;
 struct map_eh;
+struct map_text;
 
 /* map-sched.c: what the conversion knows of one pid. */
 struct map_task {
@@ -146,6 +147,7 @@ struct map_ctx {
 	struct trace_seq	seq;		/* scratch for .text values */
 	struct map_formats	*fmts;		/* map-formats.c's state */
 	struct map_eh		*eh;		/* map-eventheader.c's state */
+	struct map_text		*text;		/* map-text.c's cache */
 	/* interned names used on every event */
 	struct fxt_str		s_cpu;
 	struct fxt_str		s_flags;
@@ -249,6 +251,16 @@ int map_formats_start(struct map_ctx *ctx, uint64_t ts);
 int map_formats_event(struct map_ctx *ctx, struct map_buffer *buf,
 		      struct map_event *me, struct tep_record *rec);
 void map_formats_free(struct map_ctx *ctx);
+
+/*
+ * map-text.c: "<field>.text" renderings by (field, value).  A lookup
+ * that misses says where map_text_store() keeps the rendering made next.
+ */
+bool map_text_lookup(struct map_ctx *ctx, const struct map_field *mf,
+		     uint64_t value, struct fxt_str *out);
+void map_text_store(struct map_ctx *ctx, const struct map_field *mf,
+		    uint64_t value, const char *text, size_t len);
+void map_text_free(struct map_ctx *ctx);
 
 /* map-options.c */
 int map_meta_thread(struct map_ctx *ctx, struct fxt_thread *thread);
