@@ -175,3 +175,10 @@ $(THREADS_DAT_GEN): tests/e2e/threads-dat-gen.o $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(CORE_LIB) $(CORE_LIBS)
 TEST_PROGS	+= $(THREADS_DAT_GEN)
 CLEAN_FILES	+= $(THREADS_DAT_GEN)
+
+# convert-arrays.sh's events with integer arrays, written by the core.
+ARRAYS_DAT_GEN	:= tests/e2e/arrays-dat-gen
+$(ARRAYS_DAT_GEN): tests/e2e/arrays-dat-gen.o $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(CORE_LIB) $(CORE_LIBS)
+TEST_PROGS	+= $(ARRAYS_DAT_GEN)
+CLEAN_FILES	+= $(ARRAYS_DAT_GEN)

@@ -321,6 +321,69 @@ static bool is_text_of(const struct fxt_arg *t, const struct fxt_arg *a)
 	       tcfxt_has_suffix(t->name, TCFXT_TEXT_SUFFIX);
 }
 
+/*
+ * Whether @a is element @k of the array @base names: map-array.c's
+ * "<field>[k]" arguments, an integer of the element's width each.
+ */
+static bool is_element(const struct fxt_arg *a, const struct fxt_str *base,
+		       unsigned int k)
+{
+	char idx[16];
+	int n = snprintf(idx, sizeof(idx), "[%u]", k);
+
+	if (a->type != FXT_ARG_INT32 && a->type != FXT_ARG_UINT32 &&
+	    a->type != FXT_ARG_INT64 && a->type != FXT_ARG_UINT64)
+		return false;
+	return a->name.len == base->len + n &&
+	       !memcmp(a->name.ptr, base->ptr, base->len) &&
+	       !memcmp(a->name.ptr + base->len, idx, n);
+}
+
+/*
+ * A converted small integer array ("<field>[0]", "[1]", ... from @i) as
+ * -R prints it: " field=ARRAY[xx, ...]", each element's bytes in the
+ * little-endian order they had.  Returns the arguments it took, 0 if @i
+ * starts none.
+ */
+static unsigned int put_elements(struct report *r, const struct fxt_arg *args,
+				 unsigned int nargs, unsigned int i)
+{
+	static const char hex[] = "0123456789abcdef";
+	const struct fxt_arg *a = &args[i];
+	struct fxt_str base;
+	unsigned int k, b, width;
+	uint64_t v;
+	char xx[4];
+
+	if (a->name.len < 4 ||
+	    memcmp(a->name.ptr + a->name.len - 3, "[0]", 3))
+		return 0;
+	base = fxt_str_make(a->name.ptr, a->name.len - 3);
+	if (!is_element(a, &base, 0))
+		return 0;
+	line_add(r, " ", 1);
+	line_add(r, base.ptr, base.len);
+	line_add(r, "=ARRAY[", 7);
+	for (k = 0; i + k < nargs && is_element(&args[i + k], &base, k); k++) {
+		a = &args[i + k];
+		width = a->type == FXT_ARG_INT32 || a->type == FXT_ARG_UINT32 ?
+			4 : 8;
+		v = width == 4 ? a->u32 : a->u64;
+		for (b = 0; b < width; b++, v >>= 8) {
+			xx[0] = ',';
+			xx[1] = ' ';
+			xx[2] = hex[(v >> 4) & 15];
+			xx[3] = hex[v & 15];
+			if (k || b)
+				line_add(r, xx, 4);
+			else
+				line_add(r, xx + 2, 2);
+		}
+	}
+	line_add(r, "]", 1);
+	return k;
+}
+
 /* " name=value" for each field argument, from argument @i on. */
 static void put_fields(struct report *r, const struct fxt_arg *args,
 		       unsigned int nargs, unsigned int i)
@@ -332,6 +395,14 @@ static void put_fields(struct report *r, const struct fxt_arg *args,
 			continue;
 		if (r->pending_ftrace && fxt_str_eq(a->name, TCFXT_ARG_TRAILING))
 			continue;
+		if (r->pending_ftrace) {
+			unsigned int took = put_elements(r, args, nargs, i);
+
+			if (took) {
+				i += took - 1;
+				continue;
+			}
+		}
 		line_add(r, " ", 1);
 		line_add(r, a->name.ptr, a->name.len);
 		line_add(r, "=", 1);

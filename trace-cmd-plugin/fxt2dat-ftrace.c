@@ -9,7 +9,8 @@
  * field, each perhaps followed by "<field>.text" (a rendering, skipped
  * here) and continued by "<event>.cont" instants.  Integers and pointers
  * go into the field at its width; strings into char arrays, __data_loc
- * and flexible arrays; "ARRAY[xx, ...]" back into the bytes it shows.
+ * and flexible arrays; "ARRAY[xx, ...]" back into the bytes it shows,
+ * "<field>[k]" elements of small integer arrays each at its offset.
  * A last TCFXT_ARG_TRAILING (same text) is the bytes the record held past
  * its fields, appended after all the fields put in.
  */
@@ -115,6 +116,49 @@ static bool name_is(struct fxt_str s, const char *name, size_t nlen)
 	return s.len == nlen && !memcmp(s.ptr, name, nlen);
 }
 
+/*
+ * "<field>[k]": element k of a small integer array, which map-array.c
+ * writes one argument an element, of the element's width: put at its
+ * offset, in the record's byte order as any integer field.  False when
+ * @a is no such element of a field of @f.
+ */
+static bool put_element(struct f2d_ctx *ctx, struct f2d_format *f,
+			const struct fxt_arg *a)
+{
+	const char *open = memchr(a->name.ptr, '[', a->name.len);
+	struct tep_format_field *fl = NULL, elem;
+	unsigned long k = 0;
+	size_t i, nlen;
+
+	if (!open || a->name.len < 4 || a->name.ptr[a->name.len - 1] != ']')
+		return false;
+	nlen = open - a->name.ptr;
+	for (i = nlen + 1; i < a->name.len - 1; i++) {
+		if (a->name.ptr[i] < '0' || a->name.ptr[i] > '9' || k > 0xffff)
+			return false;
+		k = k * 10 + (a->name.ptr[i] - '0');
+	}
+	if (i == nlen + 1 || a->type == FXT_ARG_STRING)
+		return false;
+	for (i = 0; i < f->nr_fields; i++) {
+		fl = f->fields[i];
+		if (name_is(fxt_str_make(a->name.ptr, nlen), fl->name,
+			    strlen(fl->name)))
+			break;
+	}
+	if (i == f->nr_fields || !(fl->flags & TEP_FIELD_IS_ARRAY) ||
+	    fl->flags & TEP_FIELD_IS_DYNAMIC ||
+	    (fl->elementsize != 4 && fl->elementsize != 8) ||
+	    k >= (unsigned long)fl->arraylen ||
+	    fl->arraylen * fl->elementsize > (unsigned int)fl->size)
+		return true;	/* an element, of nothing this record has */
+	elem = *fl;
+	elem.offset += k * fl->elementsize;
+	elem.size = fl->elementsize;
+	f2d_put_field_int(&ctx->rec, &elem, fxt_arg_bits(a));
+	return true;
+}
+
 int f2d_ftrace_args(struct f2d_ctx *ctx, const struct fxt_arg *args,
 		    unsigned int nargs)
 {
@@ -153,6 +197,8 @@ int f2d_ftrace_args(struct f2d_ctx *ctx, const struct fxt_arg *args,
 				break;
 			}
 		}
+		if (!fl && put_element(ctx, f, a))
+			continue;
 		if (!fl)
 			continue;	/* "<field>.text" and the like */
 		ret = put_arg(ctx, fl, a);

@@ -6,13 +6,15 @@
  * first, common_flags and common_preempt_count when not zero, then one
  * argument per field in format order.  Integers keep their size and sign
  * (s8..s32 -> int32, u8..u32 -> uint32, 64-bit -> int64/uint64), pointer
- * fields are pointers, strings are strings, and any other array is kept
+ * fields are pointers, strings are strings, small integer arrays are an
+ * argument an element (map-array.c), and any other array is kept
  * byte for byte as the text "ARRAY[xx, yy, ...]" that trace-cmd report -R
  * prints for it.  A field that -R shows through the event's print format
  * as something other than its number (%ps symbols, %s of a kernel
  * string) is followed by "<field>.text" holding that rendering, so the
  * FXT alone reproduces -R (hex or octal without a "0x" counts as such a
- * rendering: "1200000" cannot be read back as a number without it).
+ * rendering: "1200000" cannot be read back as a number without it); the
+ * renderings are made once per field and value (map-text.c).
  * Bytes the record holds past its fields (an EventHeader payload after
  * its six header fields; for kernel events only runs longer than an
  * entry's alignment padding) follow as one last argument,
@@ -282,6 +284,10 @@ static struct map_event *map_event_new(struct map_ctx *ctx,
 			me->fields[i].text_name =
 				map_intern(ctx, me->fields[i].field->name,
 					   TCFXT_TEXT_SUFFIX);
+	if (map_array_classify(ctx, me) < 0) {
+		map_event_free(me);
+		return NULL;
+	}
 	map_sched_classify(me);
 	if (!me->special && map_counter_classify(me))
 		me->special = MAP_SPECIAL_COUNTER;
@@ -292,8 +298,12 @@ static struct map_event *map_event_new(struct map_ctx *ctx,
 
 void map_event_free(struct map_event *me)
 {
+	unsigned int i;
+
 	if (!me)
 		return;
+	for (i = 0; me->fields && i < me->nr_fields; i++)
+		free(me->fields[i].elem_names);
 	free(me->fields);
 	free(me);
 }
@@ -502,7 +512,8 @@ int map_event_write(struct map_ctx *ctx, struct map_buffer *buf,
 		    struct map_event *me, struct tep_record *rec,
 		    const struct fxt_thread *thread)
 {
-	unsigned int max = 4 + 2 * me->nr_fields, n = 0, i, nt = 0;
+	unsigned int max = 4 + 2 * me->nr_fields + me->extra_args;
+	unsigned int n = 0, i, nt = 0;
 	unsigned int tr_start, tr_len;
 	struct map_text_ref refs[64 + 1];	/* fields' 64, trailing bytes */
 	struct fxt_event ev = {
@@ -571,6 +582,9 @@ int map_event_write(struct map_ctx *ctx, struct map_buffer *buf,
 				a->u64 = v;
 			}
 			break;
+		case MAP_FIELD_ELEMS:
+			n = n - 1 + map_array_args(mf, rec, a);
+			continue;
 		case MAP_FIELD_STRING:
 		case MAP_FIELD_ARRAY:
 			off = len = 0;

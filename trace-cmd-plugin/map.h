@@ -30,12 +30,14 @@ enum map_field_kind {
 	MAP_FIELD_POINTER,	/* pointer-sized pointer field */
 	MAP_FIELD_STRING,	/* char array or __data_loc string */
 	MAP_FIELD_ARRAY,	/* any other array: "ARRAY[..]" text */
+	MAP_FIELD_ELEMS,	/* small integer array: an arg an element */
 };
 
 struct map_field {
 	struct tep_format_field	*field;
 	struct fxt_str		name;
 	struct fxt_str		text_name;	/* name + ".text" if has_text */
+	struct fxt_str		*elem_names;	/* MAP_FIELD_ELEMS: "name[k]" */
 	enum map_field_kind	kind;
 	unsigned int		arg_type;	/* enum fxt_arg_type */
 	bool			has_text;	/* -R prints it by print fmt */
@@ -53,6 +55,7 @@ struct map_event {
 	struct fxt_str		trailing_name;	/* TCFXT_ARG_TRAILING */
 	unsigned int		fixed_end;	/* end of the last fixed field */
 	unsigned int		nr_fields;
+	unsigned int		extra_args;	/* elements past one per field */
 	struct map_field	*fields;
 	bool			keep;		/* passes the event filter */
 	bool			user_data;	/* user_events: bytes past fields */
@@ -213,6 +216,11 @@ static inline bool map_field_u64(struct map_buffer *buf,
 }
 int map_field_str(struct tep_record *rec, struct tep_format_field *f,
 		  const char **s);
+
+/* map-array.c: small integer arrays, one argument an element */
+int map_array_classify(struct map_ctx *ctx, struct map_event *me);
+unsigned int map_array_args(const struct map_field *mf,
+			    const struct tep_record *rec, struct fxt_arg *args);
 
 /* map-sched.c */
 void map_sched_classify(struct map_event *me);
