@@ -338,6 +338,7 @@ static void fmts_classify(struct map_event *me, int long_size)
 		struct map_field *mf = &me->fields[i];
 		bool number = mf->kind != MAP_FIELD_STRING &&
 			      mf->kind != MAP_FIELD_ARRAY &&
+			      mf->kind != MAP_FIELD_ELEMS &&
 			      mf->field->size >= 4;
 
 		mf->sym_field = number &&

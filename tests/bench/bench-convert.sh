@@ -5,10 +5,12 @@
 #
 # On two recordings of >= 500k events each that samples/record.sh makes
 # here (root and tracefs needed) and keeps in $BENCH_DIR: a sched-heavy
-# one and a kmem-heavy one (or BENCH_DAT=file alone).  Reported, best of
-# $BENCH_RUNS runs each:
+# one and a kmem-heavy one (or BENCH_DAT=file alone).  Reported:
 #   trace-fxt convert time / `trace-cmd report > /dev/null`
 #   trace-fxt convert time / bare tracecmd_iterate_events pass
+# as the median of $BENCH_RUNS rounds, each round running the three one
+# after the other (alternating, so that load from elsewhere on the
+# machine weighs on all three alike), and the best time of each;
 #   FXT size / the .dat's uncompressed CPU data
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -38,9 +40,18 @@ measure() { # DAT
 	events=$("$ITERATE" "$dat" 2>/dev/null || echo 0)
 	echo "input: $dat, $events events, $(stat -c %s "$dat") bytes"
 	[ "$events" -gt 0 ] || return 1
-	t_report=$(best trace-cmd report "$dat")
-	t_iter=$(best "$ITERATE" "$dat")
-	t_conv=$(best "$TRACE_FXT" convert -q "$dat" -o "$work/out.fxt")
+	local i tr ti tc r_rep=() r_iter=()
+	t_report= t_iter= t_conv=
+	for ((i = 0; i < RUNS; i++)); do
+		tr=$(once trace-cmd report "$dat")
+		ti=$(once "$ITERATE" "$dat")
+		tc=$(once "$TRACE_FXT" convert -q "$dat" -o "$work/out.fxt")
+		r_rep+=("$(ratio "$tc" "$tr")")
+		r_iter+=("$(ratio "$tc" "$ti")")
+		t_report=$(printf '%s\n' $t_report "$tr" | sort -g | head -1)
+		t_iter=$(printf '%s\n' $t_iter "$ti" | sort -g | head -1)
+		t_conv=$(printf '%s\n' $t_conv "$tc" | sort -g | head -1)
+	done
 	fxt_size=$(stat -c %s "$work/out.fxt")
 	t_gz=$(best "$TRACE_FXT" convert -q "$dat" -o "$work/out.fxt.gz")
 	gz_size=$(stat -c %s "$work/out.fxt.gz")
@@ -55,14 +66,14 @@ measure() { # DAT
 	      sed -n 's/.* \([0-9][0-9]*\) bytes flyrecord data.*/\1/p' |
 	      awk '{ s += $1 } END { print s + 0 }')
 
-	printf '  %-44s %8s s\n' "trace-cmd report > /dev/null" "$t_report"
-	printf '  %-44s %8s s\n' "bare tracecmd_iterate_events_multi" "$t_iter"
-	printf '  %-44s %8s s  (%s events/s)\n' "trace-fxt convert" "$t_conv" \
+	printf '  %-44s %8s s (best)\n' "trace-cmd report > /dev/null" "$t_report"
+	printf '  %-44s %8s s (best)\n' "bare tracecmd_iterate_events_multi" "$t_iter"
+	printf '  %-44s %8s s (best) (%s events/s)\n' "trace-fxt convert" "$t_conv" \
 		"$(echo "$events / $t_conv" | bc 2>/dev/null)"
-	printf '  %-44s %8s   (aim <= 0.2)\n' "convert / trace-cmd report" \
-		"$(ratio "$t_conv" "$t_report")"
-	printf '  %-44s %8s   (aim <= 1.3)\n' "convert / bare iteration" \
-		"$(ratio "$t_conv" "$t_iter")"
+	printf '  %-44s %8s   (median of %s alternating rounds; aim <= 0.2)\n' \
+		"convert / trace-cmd report" "$(median "${r_rep[@]}")" "$RUNS"
+	printf '  %-44s %8s   (median of %s alternating rounds; aim <= 1.3)\n' \
+		"convert / bare iteration" "$(median "${r_iter[@]}")" "$RUNS"
 	printf '  %-44s %8s   (%s FXT bytes, %s bytes of CPU data)\n' \
 		"FXT size / uncompressed CPU data" "$(ratio "$fxt_size" "$raw")" \
 		"$fxt_size" "$raw"

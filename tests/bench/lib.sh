@@ -64,3 +64,19 @@ best() {
 	done
 	printf '%.3f\n' "$best"
 }
+
+# once CMD...: run CMD once (output discarded) and print its wall time in
+# seconds, or 0 (and a note on stderr) if it failed.
+once() {
+	local t0 t1
+	t0=$(date +%s.%N)
+	"$@" > /dev/null 2>&1 || { echo "FAILED: $*" >&2; echo 0; return; }
+	t1=$(date +%s.%N)
+	printf '%.3f\n' "$(echo "$t1 - $t0" | bc -l)"
+}
+
+# median X...: the median of the numbers given (the lower middle one of
+# an even count).
+median() {
+	printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"
+}
