@@ -21,7 +21,6 @@
  * Arguments beyond the format's 15 go to "<name>.cont" events right
  * after, on the same thread and timestamp.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,8 +203,12 @@ static void map_event_extent(struct map_event *me,
 	}
 }
 
-static struct map_event *map_event_new(struct map_ctx *ctx,
-				       struct tep_event *event)
+/*
+ * What the mapping makes of @event: its names interned, each field's
+ * argument type, which fields -R shows as text.  Special events are
+ * map-dispatch.c's concern.
+ */
+struct map_event *map_event_new(struct map_ctx *ctx, struct tep_event *event)
 {
 	struct map_event *me;
 	struct tep_format_field **fields;
@@ -282,11 +285,6 @@ static struct map_event *map_event_new(struct map_ctx *ctx,
 			me->fields[i].text_name =
 				map_intern(ctx, me->fields[i].field->name,
 					   TCFXT_TEXT_SUFFIX);
-	map_sched_classify(me);
-	if (!me->special && map_counter_classify(me))
-		me->special = MAP_SPECIAL_COUNTER;
-	if (!me->special && map_eventheader_classify(me))
-		me->special = MAP_SPECIAL_EVENTHEADER;
 	return me;
 }
 
@@ -296,182 +294,6 @@ void map_event_free(struct map_event *me)
 		return;
 	free(me->fields);
 	free(me);
-}
-
-struct map_event *map_event_get(struct map_ctx *ctx, struct map_buffer *buf,
-				struct tep_record *rec)
-{
-	struct tep_event *event;
-	uint64_t v;
-	int id;
-
-	if (map_field_u64(buf, rec, ctx->common_type, &v))
-		id = v;
-	else
-		id = tep_data_type(buf->tep, rec);
-	if (id < 0)
-		return NULL;
-	if (id < buf->nr_events && buf->events[id])
-		return buf->events[id];
-	if (id >= buf->nr_events) {
-		int n = id + 64;
-		struct map_event **ev = realloc(buf->events, n * sizeof(*ev));
-
-		if (!ev)
-			return NULL;
-		memset(ev + buf->nr_events, 0,
-		       (n - buf->nr_events) * sizeof(*ev));
-		buf->events = ev;
-		buf->nr_events = n;
-	}
-	event = tep_find_event(buf->tep, id);
-	if (!event)
-		return NULL;
-	buf->events[id] = map_event_new(ctx, event);
-	return buf->events[id];
-}
-
-/* Bounds of an array field's bytes in the record (dynamic or fixed). */
-static bool map_field_span(struct tep_record *rec, struct tep_format_field *f,
-			   unsigned int *off, unsigned int *len)
-{
-	unsigned long long v;
-
-	if (f->offset + f->size > rec->size)
-		return false;
-	if (!(f->flags & TEP_FIELD_IS_DYNAMIC)) {
-		*off = f->offset;
-		/* a flexible array ("char buf[]") runs to the record's end */
-		*len = f->size ? f->size : rec->size - f->offset;
-		return true;
-	}
-	v = tep_read_number(f->event->tep, (char *)rec->data + f->offset,
-			    f->size);
-	*off = v & 0xffff;
-	*len = (v >> 16) & 0xffff;
-	if (f->flags & TEP_FIELD_IS_RELATIVE)
-		*off += f->offset + f->size;
-	if (*off > (unsigned int)rec->size)
-		*off = rec->size;
-	if (*off + *len > (unsigned int)rec->size)
-		*len = rec->size - *off;
-	return true;
-}
-
-/* A string field's text (up to its NUL); returns its length or -1. */
-int map_field_str(struct tep_record *rec, struct tep_format_field *f,
-		  const char **s)
-{
-	unsigned int off, len;
-	const char *p;
-
-	if (!f || !map_field_span(rec, f, &off, &len))
-		return -1;
-	p = (const char *)rec->data + off;
-	*s = p;
-	return strnlen(p, len);
-}
-
-/* libtraceevent's test for printing a char array as a string. */
-static bool map_printable(const char *p, unsigned int len)
-{
-	unsigned int i;
-
-	for (i = 0; i < len && p[i]; i++)
-		if (!isprint((unsigned char)p[i]) &&
-		    !isspace((unsigned char)p[i]))
-			return false;
-	return true;
-}
-
-static const char map_hex[] = "0123456789abcdef";
-
-/*
- * "ARRAY[xx, xx, ...]", as trace-cmd report -R prints an array field.
- * Built in a local buffer and handed over in pieces: trace_seq's per-
- * character calls were the conversion's largest cost on syscall events.
- */
-static int map_array_text(struct map_ctx *ctx, const unsigned char *p,
-			  unsigned int len)
-{
-	char buf[1024];
-	unsigned int i, n = 6;
-
-	memcpy(buf, "ARRAY[", 6);
-	for (i = 0; i < len; i++) {
-		if (n > sizeof(buf) - 6) {
-			buf[n] = 0;
-			trace_seq_puts(&ctx->seq, buf);
-			n = 0;
-		}
-		if (i) {
-			buf[n++] = ',';
-			buf[n++] = ' ';
-		}
-		buf[n++] = map_hex[p[i] >> 4];
-		buf[n++] = map_hex[p[i] & 15];
-	}
-	buf[n++] = ']';
-	buf[n] = 0;
-	trace_seq_puts(&ctx->seq, buf);
-	return 0;
-}
-
-/*
- * Bytes of @rec past what its fields cover: past the fixed fields, the
- * data of every __data_loc one and a flexible string's NUL.  The .dat writer pads a record to
- * 4 bytes with zeroes itself, so such padding alone is not carried;
- * anything else is (EventHeader payloads follow a format of six
- * fields), so that fxt2dat restores the record's length and bytes.
- * Returns the number of bytes, their start in *@start.
- */
-static unsigned int map_trailing(struct map_event *me, struct tep_record *rec,
-				 unsigned int *start)
-{
-	unsigned int end = me->fixed_end, size = rec->size, i, off, len;
-	const unsigned char *p = rec->data;
-
-	if (rec->size <= 0 || end >= size)
-		return 0;
-	for (i = 0; i < me->nr_fields; i++) {
-		struct map_field *mf = &me->fields[i];
-		struct tep_format_field *f = mf->field;
-		bool flex = !f->size && f->flags & TEP_FIELD_IS_ARRAY &&
-			    !(f->flags & TEP_FIELD_IS_DYNAMIC);
-
-		if (!(flex || f->flags & TEP_FIELD_IS_DYNAMIC) ||
-		    !map_field_span(rec, f, &off, &len))
-			continue;
-		/*
-		 * A flexible array runs to the record's end, but written as
-		 * a string it ends at its NUL: what a trace_marker write
-		 * left after that is trailing.
-		 */
-		if (flex && mf->kind == MAP_FIELD_STRING)
-			len = strnlen((char *)p + off, len) + 1;
-		else if (flex)
-			return 0;
-		if (off + len > end)
-			end = off + len;
-	}
-	if (end >= size)
-		return 0;
-	/*
-	 * Fewer than 8 bytes past the fields of a kernel event are the
-	 * alignment padding of its entry (whatever the ring buffer held
-	 * there): no meaning, not carried.  user_events carry what the
-	 * writer put past the declared fields (EventHeader payloads).
-	 */
-	if (size - end < 8 && !me->user_data)
-		return 0;
-	if (size <= ((end + 3) & ~3u)) {
-		for (i = end; i < size && !p[i]; i++)
-			;
-		if (i == size)
-			return 0;
-	}
-	*start = end;
-	return size - end;
 }
 
 static struct fxt_arg *map_args_room(struct map_ctx *ctx, unsigned int n)
@@ -577,7 +399,7 @@ int map_event_write(struct map_ctx *ctx, struct map_buffer *buf,
 			map_field_span(rec, f, &off, &len);
 			start = ctx->seq.len;
 			if (mf->kind == MAP_FIELD_STRING &&
-			    map_printable((char *)rec->data + off, len)) {
+			    map_field_printable((char *)rec->data + off, len)) {
 				a->str = fxt_str_make((char *)rec->data + off,
 						      strnlen((char *)rec->data
 							      + off, len));
@@ -588,7 +410,7 @@ int map_event_write(struct map_ctx *ctx, struct map_buffer *buf,
 			 * it met one that does not print; so do we.
 			 */
 			mf->kind = MAP_FIELD_ARRAY;
-			map_array_text(ctx, (unsigned char *)rec->data + off,
+			map_field_array_text(ctx, (unsigned char *)rec->data + off,
 				       len);
 			if (nt < 64)
 				refs[nt++] = (struct map_text_ref){
@@ -608,13 +430,13 @@ int map_event_write(struct map_ctx *ctx, struct map_buffer *buf,
 					n - 1, start, ctx->seq.len - start };
 		}
 	}
-	tr_len = map_trailing(me, rec, &tr_start);
+	tr_len = map_field_trailing(me, rec, &tr_start);
 	if (tr_len) {
 		unsigned int start = ctx->seq.len;
 
 		args[n].name = me->trailing_name;
 		args[n++].type = FXT_ARG_STRING;
-		map_array_text(ctx, (unsigned char *)rec->data + tr_start,
+		map_field_array_text(ctx, (unsigned char *)rec->data + tr_start,
 			       tr_len);
 		refs[nt++] = (struct map_text_ref){
 			n - 1, start, ctx->seq.len - start };
