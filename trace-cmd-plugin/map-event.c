@@ -312,35 +312,38 @@ static struct fxt_arg *map_args_room(struct map_ctx *ctx, unsigned int n)
 
 /*
  * Text arguments point into ctx->seq; it only grows while one event is
- * built, so remember offsets and fix the pointers up at the end.
+ * built, so remember offsets and fix the pointers up at the end.  Up to
+ * MAP_FIELD_TEXTS of the fields' texts, and the trailing bytes.
  */
+#define MAP_FIELD_TEXTS	64
+
 struct map_text_ref {
 	unsigned int	arg;
 	unsigned int	off;
 	unsigned int	len;
 };
 
-int map_event_write(struct map_ctx *ctx, struct map_buffer *buf,
-		    struct map_event *me, struct tep_record *rec,
-		    const struct fxt_thread *thread)
-{
-	unsigned int max = 4 + 2 * me->nr_fields, n = 0, i, nt = 0;
-	unsigned int tr_start, tr_len;
-	struct map_text_ref refs[64 + 1];	/* fields' 64, trailing bytes */
-	struct fxt_event ev = {
-		.type = FXT_EVENT_INSTANT,
-		.ts = rec->ts,
-		.thread = *thread,
-		.category = me->category,
-		.name = me->name,
-	};
-	struct fxt_arg *args = map_args_room(ctx, max);
-	uint64_t v;
-	int ret;
+struct map_texts {
+	struct map_text_ref	ref[MAP_FIELD_TEXTS + 1];
+	unsigned int		n;
+};
 
-	if (!args)
-		return -ENOMEM;
-	trace_seq_reset(&ctx->seq);
+/* Argument @arg holds what ctx->seq gained since @start. */
+static void map_text_add(struct map_ctx *ctx, struct map_texts *t,
+			 unsigned int arg, unsigned int start)
+{
+	t->ref[t->n++] = (struct map_text_ref){
+		arg, start, ctx->seq.len - start };
+}
+
+/* The record's CPU, its common flags and preempt count when not zero. */
+static unsigned int map_event_common_args(struct map_ctx *ctx,
+					  struct map_buffer *buf,
+					  struct tep_record *rec,
+					  struct fxt_arg *args)
+{
+	unsigned int n = 0;
+	uint64_t v;
 
 	args[n].type = FXT_ARG_UINT32;
 	args[n].name = ctx->s_cpu;
@@ -355,116 +358,188 @@ int map_event_write(struct map_ctx *ctx, struct map_buffer *buf,
 		args[n].name = ctx->s_preempt;
 		args[n++].u32 = v;
 	}
+	return n;
+}
+
+/* An integer or pointer field's value, in @a typed by @mf. */
+static void map_event_int_arg(struct map_buffer *buf, struct tep_record *rec,
+			      struct map_field *mf, struct fxt_arg *a)
+{
+	struct tep_format_field *f = mf->field;
+	uint64_t v = 0;
+
+	map_field_u64(buf, rec, f, &v);
+	if (mf->arg_type == FXT_ARG_INT32) {
+		/* sign-extend from the field's own width */
+		int shift = 64 - 8 * (f->size ? f->size : 4);
+
+		a->i32 = (int64_t)(v << shift) >> shift;
+	} else if (mf->arg_type == FXT_ARG_UINT32) {
+		a->u32 = v;
+	} else if (mf->arg_type == FXT_ARG_UINT64 && v <= UINT32_MAX) {
+		/*
+		 * A 64-bit field whose value fits 32 bits takes one word,
+		 * not two; the format says its width to whoever rebuilds
+		 * the record.
+		 */
+		a->type = FXT_ARG_UINT32;
+		a->u32 = v;
+	} else if (mf->arg_type == FXT_ARG_INT64 &&
+		   (int64_t)v == (int32_t)v) {
+		a->type = FXT_ARG_INT32;
+		a->i32 = (int32_t)v;
+	} else {
+		a->u64 = v;
+	}
+}
+
+/*
+ * A string or array field in @args[@arg]: the string itself if it
+ * prints, else its bytes as "ARRAY[..]" text in ctx->seq.
+ */
+static void map_event_array_arg(struct map_ctx *ctx, struct tep_record *rec,
+				struct map_field *mf, struct fxt_arg *args,
+				unsigned int arg, struct map_texts *t)
+{
+	unsigned int off = 0, len = 0, start = ctx->seq.len;
+	const char *p;
+
+	map_field_span(rec, mf->field, &off, &len);
+	p = (const char *)rec->data + off;
+	if (mf->kind == MAP_FIELD_STRING && map_field_printable(p, len)) {
+		args[arg].str = fxt_str_make(p, strnlen(p, len));
+		return;
+	}
+	/*
+	 * -R stops treating a char array as a string once it met one that
+	 * does not print; so do we.
+	 */
+	mf->kind = MAP_FIELD_ARRAY;
+	map_field_array_text(ctx, (const unsigned char *)p, len);
+	if (t->n < MAP_FIELD_TEXTS)
+		map_text_add(ctx, t, arg, start);
+}
+
+/* What -R shows of @mf through the print format, in @args[@arg]. */
+static void map_event_text_arg(struct map_ctx *ctx, struct tep_record *rec,
+			       struct map_field *mf, struct fxt_arg *args,
+			       unsigned int arg, struct map_texts *t)
+{
+	unsigned int start = ctx->seq.len;
+
+	tep_print_field_content(&ctx->seq, rec->data, rec->size, mf->field);
+	args[arg].name = mf->text_name;
+	args[arg].type = FXT_ARG_STRING;
+	if (t->n < MAP_FIELD_TEXTS)
+		map_text_add(ctx, t, arg, start);
+}
+
+/* One argument per field, and its .text; returns the arguments' end. */
+static unsigned int map_event_field_args(struct map_ctx *ctx,
+					 struct map_buffer *buf,
+					 struct map_event *me,
+					 struct tep_record *rec,
+					 struct fxt_arg *args, unsigned int n,
+					 struct map_texts *t)
+{
+	unsigned int i;
 
 	for (i = 0; i < me->nr_fields; i++) {
 		struct map_field *mf = &me->fields[i];
-		struct tep_format_field *f = mf->field;
-		struct fxt_arg *a = &args[n++];
-		unsigned int off, len, start;
+		struct fxt_arg *a = &args[n];
 
 		a->name = mf->name;
 		a->type = mf->arg_type;
-		switch (mf->kind) {
-		case MAP_FIELD_INT:
-		case MAP_FIELD_POINTER:
-			v = 0;
-			map_field_u64(buf, rec, f, &v);
-			if (mf->arg_type == FXT_ARG_INT32) {
-				/* sign-extend from the field's own width */
-				int shift = 64 - 8 * (f->size ? f->size : 4);
-
-				a->i32 = (int64_t)(v << shift) >> shift;
-			} else if (mf->arg_type == FXT_ARG_UINT32) {
-				a->u32 = v;
-			} else if (mf->arg_type == FXT_ARG_UINT64 &&
-				   v <= UINT32_MAX) {
-				/*
-				 * A 64-bit field whose value fits 32 bits
-				 * takes one word, not two; the format says
-				 * its width to whoever rebuilds the record.
-				 */
-				a->type = FXT_ARG_UINT32;
-				a->u32 = v;
-			} else if (mf->arg_type == FXT_ARG_INT64 &&
-				   (int64_t)v == (int32_t)v) {
-				a->type = FXT_ARG_INT32;
-				a->i32 = (int32_t)v;
-			} else {
-				a->u64 = v;
-			}
-			break;
-		case MAP_FIELD_STRING:
-		case MAP_FIELD_ARRAY:
-			off = len = 0;
-			map_field_span(rec, f, &off, &len);
-			start = ctx->seq.len;
-			if (mf->kind == MAP_FIELD_STRING &&
-			    map_field_printable((char *)rec->data + off, len)) {
-				a->str = fxt_str_make((char *)rec->data + off,
-						      strnlen((char *)rec->data
-							      + off, len));
-				break;
-			}
-			/*
-			 * -R stops treating a char array as a string once
-			 * it met one that does not print; so do we.
-			 */
-			mf->kind = MAP_FIELD_ARRAY;
-			map_field_array_text(ctx, (unsigned char *)rec->data + off,
-				       len);
-			if (nt < 64)
-				refs[nt++] = (struct map_text_ref){
-					n - 1, start, ctx->seq.len - start };
-			break;
-		}
-		if (mf->has_text) {
-			struct fxt_arg *t = &args[n++];
-
-			start = ctx->seq.len;
-			tep_print_field_content(&ctx->seq, rec->data,
-						rec->size, f);
-			t->name = mf->text_name;
-			t->type = FXT_ARG_STRING;
-			if (nt < 64)
-				refs[nt++] = (struct map_text_ref){
-					n - 1, start, ctx->seq.len - start };
-		}
+		if (mf->kind == MAP_FIELD_INT || mf->kind == MAP_FIELD_POINTER)
+			map_event_int_arg(buf, rec, mf, a);
+		else
+			map_event_array_arg(ctx, rec, mf, args, n, t);
+		n++;
+		if (mf->has_text)
+			map_event_text_arg(ctx, rec, mf, args, n++, t);
 	}
+	return n;
+}
+
+/* The bytes past the fields, if any, as the last argument. */
+static unsigned int map_event_trailing_arg(struct map_ctx *ctx,
+					   struct map_event *me,
+					   struct tep_record *rec,
+					   struct fxt_arg *args, unsigned int n,
+					   struct map_texts *t)
+{
+	unsigned int tr_start, tr_len, start = ctx->seq.len;
+
 	tr_len = map_field_trailing(me, rec, &tr_start);
-	if (tr_len) {
-		unsigned int start = ctx->seq.len;
+	if (!tr_len)
+		return n;
+	args[n].name = me->trailing_name;
+	args[n].type = FXT_ARG_STRING;
+	map_field_array_text(ctx, (const unsigned char *)rec->data + tr_start,
+			     tr_len);
+	map_text_add(ctx, t, n, start);
+	return n + 1;
+}
 
-		args[n].name = me->trailing_name;
-		args[n++].type = FXT_ARG_STRING;
-		map_field_array_text(ctx, (unsigned char *)rec->data + tr_start,
-			       tr_len);
-		refs[nt++] = (struct map_text_ref){
-			n - 1, start, ctx->seq.len - start };
-	}
-	for (i = 0; i < nt; i++)
-		args[refs[i].arg].str = fxt_str_make(ctx->seq.buffer +
-						     refs[i].off, refs[i].len);
+/*
+ * @ev with @n arguments: the first record takes 15, "<name>.cont"
+ * records the rest.  A record too big for the format sheds its texts.
+ */
+static int map_event_emit(struct map_ctx *ctx, struct map_event *me,
+			  struct fxt_event *ev, struct fxt_arg *args,
+			  unsigned int n)
+{
+	unsigned int i, j, k;
+	int ret;
 
-	/* The first record takes 15 arguments, continuations the rest. */
 	for (i = 0; i < n || i == 0; i += FXT_MAX_ARGS) {
-		ev.args = args + i;
-		ev.nargs = n - i < FXT_MAX_ARGS ? n - i : FXT_MAX_ARGS;
+		ev->args = args + i;
+		ev->nargs = n - i < FXT_MAX_ARGS ? n - i : FXT_MAX_ARGS;
 		if (i)
-			ev.name = me->cont_name;
-		ret = fxt_write_event(ctx->w, &ev);
+			ev->name = me->cont_name;
+		ret = fxt_write_event(ctx->w, ev);
 		if (ret == -E2BIG) {
-			/* too big for one record: shed the text renderings */
-			unsigned int j, k = 0;
-
-			for (j = 0; j < ev.nargs; j++)
-				if (ev.args[j].type != FXT_ARG_STRING)
-					args[i + k++] = ev.args[j];
-			ev.nargs = k;
-			ret = fxt_write_event(ctx->w, &ev);
+			for (j = 0, k = 0; j < ev->nargs; j++)
+				if (ev->args[j].type != FXT_ARG_STRING)
+					args[i + k++] = ev->args[j];
+			ev->nargs = k;
+			ret = fxt_write_event(ctx->w, ev);
 		}
 		if (ret < 0)
 			return ret;
 	}
+	return 0;
+}
+
+int map_event_write(struct map_ctx *ctx, struct map_buffer *buf,
+		    struct map_event *me, struct tep_record *rec,
+		    const struct fxt_thread *thread)
+{
+	struct fxt_event ev = {
+		.type = FXT_EVENT_INSTANT,
+		.ts = rec->ts,
+		.thread = *thread,
+		.category = me->category,
+		.name = me->name,
+	};
+	struct fxt_arg *args = map_args_room(ctx, 4 + 2 * me->nr_fields);
+	struct map_texts t = { .n = 0 };
+	unsigned int n, i;
+	int ret;
+
+	if (!args)
+		return -ENOMEM;
+	trace_seq_reset(&ctx->seq);
+	n = map_event_common_args(ctx, buf, rec, args);
+	n = map_event_field_args(ctx, buf, me, rec, args, n, &t);
+	n = map_event_trailing_arg(ctx, me, rec, args, n, &t);
+	for (i = 0; i < t.n; i++)
+		args[t.ref[i].arg].str = fxt_str_make(ctx->seq.buffer +
+						      t.ref[i].off,
+						      t.ref[i].len);
+	ret = map_event_emit(ctx, me, &ev, args, n);
+	if (ret < 0)
+		return ret;
 	ctx->events_out++;
 	return 0;
 }
