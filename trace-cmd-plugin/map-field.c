@@ -104,9 +104,10 @@ void map_field_array_text(struct map_ctx *ctx, const unsigned char *p,
 /*
  * Bytes of @rec past what its fields cover: past the fixed fields, the
  * data of every __data_loc one and a flexible string's NUL.  The .dat
- * writer pads a record to 4 bytes with zeroes itself, so such padding alone is not carried;
- * anything else is (EventHeader payloads follow a format of six
- * fields), so that fxt2dat restores the record's length and bytes.
+ * writer pads a record to 4 bytes with zeroes itself, so such padding
+ * alone is not carried; anything else is (EventHeader payloads follow a
+ * format of six fields), so that fxt2dat restores the record's length
+ * and bytes.
  * Returns the number of bytes, their start in *@start.
  */
 unsigned int map_field_trailing(struct map_event *me, struct tep_record *rec,

@@ -206,7 +206,7 @@ struct map_counter_def {
 enum map_wake {
 	MAP_WAKE_NEW,		/* sched_wakeup_new: always written */
 	MAP_WAKE_WAKING,	/* sched_waking: makes sched_wakeup redundant */
-	MAP_WAKE_UP,		/* sched_wakeup: only in traces without waking */
+	MAP_WAKE_UP,		/* sched_wakeup: unless sched_waking was seen */
 };
 
 /*

@@ -104,24 +104,11 @@ static void put_le(uint8_t *p, uint64_t v, unsigned int n)
 	}
 }
 
-static char *slurp(const char *rel, size_t *len)
-{
-	FILE *f = fopen(unit_path(rel), "r");
-	char *buf;
-
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	buf = calloc(1, 8192);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
-	*len = fread(buf, 1, 8191, f);
-	fclose(f);
-	return buf;
-}
-
 static void test_cpu_frequency(void)
 {
 	size_t len;
-	char *text = slurp("tests/unit/dat-formats/cpu_frequency.format",
-			   &len);
+	char *text = unit_slurp("tests/unit/dat-formats/cpu_frequency.format",
+				&len);
 	uint8_t data[16] = { 0 };
 	const struct fxt_arg *a;
 	struct fxt_reader *r;
@@ -195,8 +182,8 @@ static void test_signed_value(void)
 static void test_short_record(void)
 {
 	size_t len;
-	char *text = slurp("tests/unit/dat-formats/cpu_frequency.format",
-			   &len);
+	char *text = unit_slurp("tests/unit/dat-formats/cpu_frequency.format",
+				&len);
 	uint8_t data[16] = { 0 };
 	struct fxt_reader *r;
 	struct fxt_record got;
@@ -219,8 +206,8 @@ static void test_classify(void)
 		"\tfield:u32 other;\toffset:8;\tsize:4;\tsigned:0;\n\n"
 		"print fmt: \"%u\", REC->other\n";
 	size_t len;
-	char *text = slurp("tests/unit/dat-formats/sched_switch.format",
-			   &len);
+	char *text = unit_slurp("tests/unit/dat-formats/sched_switch.format",
+				&len);
 	struct run t;
 
 	run_start(&t, "sched", text, len, 372);

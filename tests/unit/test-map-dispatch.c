@@ -74,19 +74,6 @@ static const struct map_special *classify_fields(const char *system,
 	return classify_text(system, text, n, 100, me);
 }
 
-static char *slurp(const char *rel, size_t *len)
-{
-	FILE *f = fopen(unit_path(rel), "r");
-	char *buf;
-
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	buf = calloc(1, 8192);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
-	*len = fread(buf, 1, 8191, f);
-	fclose(f);
-	return buf;
-}
-
 /* Every row writes; a named event has one row; catch-alls come last. */
 static void test_table_shape(void)
 {
@@ -110,11 +97,13 @@ static void test_table_shape(void)
 		/* no catch-all before a named row: it would shadow it */
 		for (j = 0; j < i; j++)
 			CU_ASSERT_PTR_NOT_NULL(map_specials[j].name);
-		for (j = i + 1; j < map_nr_specials; j++)
-			if (map_specials[j].name)
-				CU_ASSERT(strcmp(s->system,
-						 map_specials[j].system) ||
-					  strcmp(s->name, map_specials[j].name));
+		for (j = i + 1; j < map_nr_specials; j++) {
+			const struct map_special *o = &map_specials[j];
+
+			if (o->name)
+				CU_ASSERT(strcmp(s->system, o->system) ||
+					  strcmp(s->name, o->name));
+		}
 	}
 	printf("\n    %u rows, %u of them named events, each once\n",
 	       map_nr_specials, named);
@@ -175,14 +164,14 @@ static void test_kernel_formats(void)
 	char *text;
 	int i;
 
-	text = slurp("tests/unit/dat-formats/sched_switch.format", &len);
+	text = unit_slurp("tests/unit/dat-formats/sched_switch.format", &len);
 	s = classify_text("sched", text, len, 372, &me);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	CU_ASSERT_PTR_EQUAL(s->write, map_sched_switch_write);
 	for (i = 0; i < 7; i++)
 		CU_ASSERT_PTR_NOT_NULL(me.sf[i]);
 	free(text);
-	text = slurp("tests/unit/dat-formats/sched_wakeup.format", &len);
+	text = unit_slurp("tests/unit/dat-formats/sched_wakeup.format", &len);
 	CU_ASSERT_FATAL(strstr(text, "ID: ") != NULL);
 	s = classify_text("sched", text, len, atoi(strstr(text, "ID: ") + 4),
 			  &me);
