@@ -42,7 +42,8 @@ static bool map_array_fits(struct map_event *me, struct map_field *mf)
 
 int map_array_classify(struct map_ctx *ctx, struct map_event *me)
 {
-	unsigned int i, k, nargs = 3 + 1;	/* cpu, flags, preempt, trailing */
+	/* cpu, common_flags, common_preempt_count, trailing bytes */
+	unsigned int i, k, nargs = 3 + 1;
 	bool any = false;
 	char name[256];
 

@@ -21,12 +21,12 @@
 #include "map.h"
 
 #define MAP_TEXT_SLOTS	4096		/* power of two */
-#define MAP_TEXT_MAX	72		/* longer renderings are not kept */
+#define MAP_TEXT_MAX	72		/* longer ones are not kept */
 
 struct map_text_slot {
 	const struct map_field	*mf;	/* NULL: empty */
 	uint64_t		value;
-	uint64_t		stamp;	/* record that last filled or used it */
+	uint64_t		stamp;	/* record that last filled/used it */
 	uint32_t		id;	/* writer's id, 0 until seen twice */
 	uint32_t		len;
 	char			text[MAP_TEXT_MAX];
@@ -34,7 +34,7 @@ struct map_text_slot {
 
 struct map_text {
 	struct map_text_slot	slots[MAP_TEXT_SLOTS];
-	struct map_text_slot	*miss;	/* where map_text_store() goes */
+	struct map_text_slot	*miss;	/* map_text_store()'s slot */
 };
 
 static struct map_text_slot *map_text_slot(struct map_text *t,
