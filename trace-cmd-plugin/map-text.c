@@ -26,7 +26,7 @@
 struct map_text_slot {
 	const struct map_field	*mf;	/* NULL: empty */
 	uint64_t		value;
-	uint64_t		stamp;	/* record that last filled/used it */
+	uint64_t		stamp;	/* the record last using it */
 	uint32_t		id;	/* writer's id, 0 until seen twice */
 	uint32_t		len;
 	char			text[MAP_TEXT_MAX];
