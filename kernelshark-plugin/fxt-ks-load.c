@@ -77,35 +77,15 @@ static int64_t ticks_to_ns(uint64_t ticks, uint64_t tps)
 	return ns > INT64_MAX ? INT64_MAX : (int64_t)ns;
 }
 
-static bool arg_is_int(unsigned int type)
-{
-	return type == FXT_ARG_INT32 || type == FXT_ARG_UINT32 ||
-	       type == FXT_ARG_INT64 || type == FXT_ARG_UINT64;
-}
-
-static int64_t arg_int(const struct fxt_arg *a)
-{
-	switch (a->type) {
-	case FXT_ARG_INT32:	return a->i32;
-	case FXT_ARG_UINT32:	return a->u32;
-	case FXT_ARG_INT64:	return a->i64;
-	default:		return (int64_t)a->u64;
-	}
-}
-
 /* The `cpu` argument of a record, or -1. */
 static int args_cpu(const struct fxt_arg *args, unsigned int nargs)
 {
-	unsigned int i;
+	const struct fxt_arg *a = fxt_args_find(args, nargs, TCFXT_ARG_CPU);
 	int64_t v;
 
-	for (i = 0; i < nargs; i++) {
-		if (!arg_is_int(args[i].type) || !fxt_str_eq(args[i].name, TCFXT_ARG_CPU))
-			continue;
-		v = arg_int(&args[i]);
-		return v >= 0 && v < FXT_KS_MAX_CPU ? (int)v : -1;
-	}
-	return -1;
+	if (!fxt_arg_int(a, &v))
+		return -1;
+	return v >= 0 && v < FXT_KS_MAX_CPU ? (int)v : -1;
 }
 
 static int thread_cpu(struct loader *l, int32_t pid)
@@ -115,17 +95,12 @@ static int thread_cpu(struct loader *l, int32_t pid)
 	return t && t->cpu >= 0 ? t->cpu : FXT_KS_FALLBACK_CPU;
 }
 
-static size_t provider_hash(uint32_t id, size_t mask)
-{
-	return (size_t)((id * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
-}
-
 /* Slot of @id in the index: where it is, or the free slot for it. */
 static size_t provider_slot(const struct fxt_ks_data *d, uint32_t id)
 {
 	size_t h;
 
-	for (h = provider_hash(id, d->provider_mask); d->provider_slots[h];
+	for (h = fxt_provider_hash(id, d->provider_mask); d->provider_slots[h];
 	     h = (h + 1) & d->provider_mask)
 		if (d->providers[d->provider_slots[h] - 1].id == id)
 			break;
