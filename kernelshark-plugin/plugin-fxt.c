@@ -44,21 +44,10 @@ static int row_event_id(const struct fxt_ks_data *d,
  * who runs after each switch, as for the .dat.  Returns the row's own
  * pid (and false) for every other row.
  */
-static bool row_drawn_pid(const struct fxt_ks_data *d,
-			  const struct fxt_ks_row *row, int32_t *pid)
+static bool row_drawn_pid(const struct fxt_ks_row *row, int32_t *pid)
 {
-	const struct fxt_ks_event *ev = &d->events[row->event];
-	const struct fxt_ks_arg *a;
-
-	*pid = row->pid;
-	if (ev->next_pid_field < 0)
-		return false;
-	a = fxt_ks_row_arg(d, row, ev->next_pid_field);
-	if (!a || a->where != FXT_KS_VALUE || a->type == FXT_ARG_DOUBLE ||
-	    a->v.i < 0 || a->v.i > INT32_MAX)
-		return false;
-	*pid = (int32_t)a->v.i;
-	return true;
+	*pid = row->drawn_pid >= 0 ? row->drawn_pid : row->pid;
+	return row->drawn_pid >= 0;
 }
 
 static const struct fxt_ks_row *entry_row(const struct fxt_ks_data *d,
@@ -306,29 +295,29 @@ fxt_get_field_type(struct kshark_data_stream *stream,
 	return i < 0 ? KS_INVALID_FIELD : field_format(ev->fields[i].type);
 }
 
-static int row_field_int64(const struct fxt_ks_data *d,
+static int row_field_int64(struct fxt_ks_data *d,
 			   const struct fxt_ks_row *row, const char *field,
 			   int64_t *val)
 {
-	const struct fxt_ks_arg *a;
-	int i;
+	const struct fxt_ks_arg *args, *a;
+	unsigned int n;
+	int i, ret;
 
 	i = fxt_ks_field_find(d, row->event, field);
 	if (i < 0)
 		return -EINVAL;
-	a = fxt_ks_row_arg(d, row, i);
+	n = fxt_ks_row_args_get(d, row, &args);
+	a = fxt_ks_args_field(args, n, i);
 	if (!a)
-		return -ENOENT;
-	switch (field_format(a->type)) {
-	case KS_INTEGER_FIELD:
-		*val = a->v.i;
-		return 0;
-	case KS_FLOAT_FIELD:
-		*val = (int64_t)a->v.d;
-		return 0;
-	default:
-		return -EINVAL;
-	}
+		ret = -ENOENT;
+	else if (field_format(a->type) == KS_INTEGER_FIELD)
+		*val = a->v.i, ret = 0;
+	else if (field_format(a->type) == KS_FLOAT_FIELD)
+		*val = (int64_t)a->v.d, ret = 0;
+	else
+		ret = -EINVAL;
+	fxt_ks_row_args_put(d);
+	return ret;
 }
 
 static int fxt_read_event_field(struct kshark_data_stream *stream,
@@ -402,7 +391,7 @@ static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
 		e->event_id = (int16_t)row_event_id(d, row);
 		e->cpu = row->cpu;
 		/* the pid column still asks the row (fxt_get_pid) */
-		if (row_drawn_pid(d, row, &e->pid))
+		if (row_drawn_pid(row, &e->pid))
 			e->visible &= ~KS_PLUGIN_UNTOUCHED_MASK;
 		e->offset = (int64_t)i;
 		e->ts = row->ts;
@@ -455,7 +444,7 @@ static ssize_t fxt_load_matrix(struct kshark_data_stream *stream,
 		if (cpu_array)
 			(*cpu_array)[i] = row->cpu;
 		if (pid_array)
-			row_drawn_pid(d, row, &(*pid_array)[i]);
+			row_drawn_pid(row, &(*pid_array)[i]);
 		if (offset_array)
 			(*offset_array)[i] = (int64_t)i;
 		if (ts_array)
@@ -595,7 +584,7 @@ int kshark_input_initializer(struct kshark_data_stream *stream)
 	for (i = 0; i < d->nrows; i++) {
 		int32_t pid;
 
-		row_drawn_pid(d, &d->rows[i], &pid);
+		row_drawn_pid(&d->rows[i], &pid);
 		if (pid == last)
 			continue;
 		last = pid;
