@@ -183,6 +183,8 @@ static int provider_index(struct loader *l, uint32_t id)
 		p->id = id;
 		p->from_trace_fxt = false;
 		p->str_set = NULL;
+		p->buffer = NULL;
+		p->cpus = 0;
 		d->provider_slots[provider_slot(d, id)] = i + 1;
 		d->nproviders++;
 	}
@@ -461,6 +463,31 @@ static int tep_gather(struct loader *l, const struct fxt_record *rec)
 	return report_tep_gather(d->tep, l->r, rec);
 }
 
+/*
+ * A provider the converter wrote: which ftrace buffer of the .dat, on how
+ * many CPUs (KernelShark opens each buffer of a .dat as a stream).  A
+ * restatement says it again.
+ */
+static int note_file_info(struct fxt_ks_provider *p,
+			  const struct fxt_event *ev)
+{
+	const struct fxt_arg *a;
+	int64_t v;
+
+	p->from_trace_fxt = true;
+	a = fxt_args_find(ev->args, ev->nargs, TCFXT_INFO_BUFFER);
+	if (a && a->type == FXT_ARG_STRING) {
+		free(p->buffer);
+		p->buffer = strndup(a->str.ptr, a->str.len);
+		if (!p->buffer)
+			return -ENOMEM;
+	}
+	a = fxt_args_find(ev->args, ev->nargs, TCFXT_INFO_CPUS);
+	if (fxt_arg_int(a, &v) && v > 0 && v <= FXT_KS_MAX_CPU)
+		p->cpus = (int)v;
+	return 0;
+}
+
 static int load_event(struct loader *l, const struct fxt_record *rec,
 		      int64_t ts)
 {
@@ -477,8 +504,11 @@ static int load_event(struct loader *l, const struct fxt_record *rec,
 	if (prov < 0)
 		return prov;
 	if (kind == FXT_EVENT_INSTANT && tcfxt_is_meta(ev->category) &&
-	    fxt_str_eq(ev->name, TCFXT_FILE_INFO))
-		d->providers[prov].from_trace_fxt = true;
+	    fxt_str_eq(ev->name, TCFXT_FILE_INFO)) {
+		ret = note_file_info(&d->providers[prov], ev);
+		if (ret < 0)
+			return ret;
+	}
 	if (folding(l, prov)) {
 		ret = tep_gather(l, rec);
 		if (ret < 0)
@@ -931,6 +961,7 @@ void fxt_ks_data_free(struct fxt_ks_data *d)
 	for (i = 0; i < d->nproviders; i++) {
 		free(d->providers[i].name);
 		free(d->providers[i].str_set);
+		free(d->providers[i].buffer);
 	}
 	free(d->providers);
 	free(d->provider_slots);

@@ -135,6 +135,12 @@ struct fxt_ks_provider {
 	char		*name;
 	/* Began with trace-fxt's trace-cmd/file_info: restatements fold. */
 	bool		from_trace_fxt;
+	/*
+	 * What that file_info says: the ftrace buffer (NULL when it does
+	 * not say), its CPU count (0 when it does not say).
+	 */
+	char		*buffer;
+	int		cpus;
 	/* string indexes set so far (a bit each), NULL before the first */
 	uint64_t	*str_set;
 };
