@@ -331,6 +331,177 @@ static void test_more(void)
 	compare(more);
 }
 
+/*
+ * What KernelShark's sched_events plugin reads, read the way a plugin
+ * that is not tied to trace.dat streams reads it (latency_plot.c does:
+ * kshark_find_event_id(), kshark_register_event_handler(), and in the
+ * handler kshark_read_record_field_int() of the record it is given):
+ * every wakeup's pid (sched_waking, else sched_wakeup, as sched_events'
+ * define_wakeup_event() picks) and every sched_switch's next_pid and
+ * prev_state, as KernelShark loads the stream.  From them the wakeup
+ * latencies sched_events draws: a wakeup of a task to its next switch in.
+ */
+struct field_val {
+	int64_t	ts;
+	int	what;	/* 0 wakeup pid, 1 next_pid, 2 prev_state */
+	int64_t	val;
+};
+
+static struct {
+	struct field_val	*v;
+	size_t			n, cap, unread;
+} fv;
+
+static void fv_add(int64_t ts, int what, int64_t val)
+{
+	if (fv.n == fv.cap) {
+		fv.cap = fv.cap ? 2 * fv.cap : 1024;
+		fv.v = realloc(fv.v, fv.cap * sizeof(*fv.v));
+		CU_ASSERT_FATAL(fv.v != NULL);
+	}
+	fv.v[fv.n].ts = ts;
+	fv.v[fv.n].what = what;
+	fv.v[fv.n++].val = val;
+}
+
+static void on_wakeup(struct kshark_data_stream *stream, void *rec,
+		      struct kshark_entry *e)
+{
+	int64_t v;
+
+	if (kshark_read_record_field_int(stream, rec, "pid", &v))
+		fv.unread++;
+	else
+		fv_add(e->ts, 0, v);
+}
+
+static void on_switch(struct kshark_data_stream *stream, void *rec,
+		      struct kshark_entry *e)
+{
+	int64_t v;
+
+	if (kshark_read_record_field_int(stream, rec, "next_pid", &v))
+		fv.unread++;
+	else
+		fv_add(e->ts, 1, v);
+	if (kshark_read_record_field_int(stream, rec, "prev_state", &v))
+		fv.unread++;
+	else
+		fv_add(e->ts, 2, v);
+}
+
+static int fv_cmp(const void *a, const void *b)
+{
+	const struct field_val *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->what != y->what)
+		return x->what - y->what;
+	return (x->val > y->val) - (x->val < y->val);
+}
+
+/* Wakeup to next switch in of the woken task: how many, ns in all. */
+static void fv_latencies(size_t *pairs, int64_t *total)
+{
+	size_t i, j;
+
+	*pairs = 0;
+	*total = 0;
+	for (i = 0; i < fv.n; i++) {
+		if (fv.v[i].what != 0)
+			continue;
+		for (j = i + 1; j < fv.n; j++) {
+			if (fv.v[j].what == 0 && fv.v[j].val == fv.v[i].val)
+				break;	/* woken again first: that one counts */
+			if (fv.v[j].what == 1 && fv.v[j].val == fv.v[i].val) {
+				(*pairs)++;
+				*total += fv.v[j].ts - fv.v[i].ts;
+				break;
+			}
+		}
+	}
+}
+
+/* Load stream @sd with the handlers on; the values, sorted, in fv. */
+static void sched_fields(int sd, bool *found)
+{
+	struct kshark_data_stream *st = kshark_get_data_stream(ctx, sd);
+	struct kshark_entry **rows = NULL;
+	int sw, wk;
+	ssize_t n, i;
+
+	memset(&fv, 0, sizeof(fv));
+	CU_ASSERT_FATAL(st != NULL);
+	sw = kshark_find_event_id(st, "sched/sched_switch");
+	wk = kshark_find_event_id(st, "sched/sched_waking");
+	if (wk < 0)
+		wk = kshark_find_event_id(st, "sched/sched_wakeup");
+	*found = sw >= 0 && wk >= 0;
+	if (!*found)
+		return;
+	kshark_register_event_handler(st, sw, on_switch);
+	kshark_register_event_handler(st, wk, on_wakeup);
+	n = kshark_load_entries(ctx, sd, &rows);
+	CU_ASSERT(n > 0);
+	for (i = 0; i < n; i++)
+		free(rows[i]);
+	free(rows);
+	kshark_unregister_event_handler(st, sw, on_switch);
+	kshark_unregister_event_handler(st, wk, on_wakeup);
+	qsort(fv.v, fv.n, sizeof(*fv.v), fv_cmp);
+}
+
+static void test_sched_fields(void)
+{
+	static const char *const names[] = {
+		"sched.dat", "sched-v6.dat", "threads.dat", "two-buffers.dat",
+	};
+	size_t i, k, pairs[2], differ, ndat;
+	struct field_val *dat_v;
+	char dat[4096], fxt[4096];
+	bool found[2];
+	int64_t total[2];
+	int sd;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(dat, sizeof(dat), "%s/%s",
+			 unit_path("samples"), names[i]);
+		snprintf(fxt, sizeof(fxt), "%s/fields-%s.fxt", dir, names[i]);
+		if (!convert(dat, fxt))
+			continue;
+		sd = kshark_open(ctx, dat);
+		CU_ASSERT_FATAL(sd >= 0);
+		sched_fields(sd, &found[0]);
+		fv_latencies(&pairs[0], &total[0]);
+		CU_ASSERT_EQUAL(fv.unread, 0);
+		dat_v = fv.v;
+		ndat = fv.n;
+		sd = kshark_open(ctx, fxt);
+		CU_ASSERT_FATAL(sd >= 0);
+		sched_fields(sd, &found[1]);
+		fv_latencies(&pairs[1], &total[1]);
+		differ = fv.unread;
+		for (k = 0; k < ndat && k < fv.n; k++)
+			differ += fv_cmp(&dat_v[k], &fv.v[k]) != 0;
+		differ += ndat > fv.n ? ndat - fv.n : fv.n - ndat;
+		printf("\n# %s: switch and wakeup events found: .dat %s, .fxt "
+		       "%s; %zu / %zu field values read, %zu differ; wakeup "
+		       "latencies: .dat %zu (%" PRId64 " ns), .fxt %zu (%"
+		       PRId64 " ns)\n", names[i], found[0] ? "yes" : "no",
+		       found[1] ? "yes" : "no", ndat, fv.n, differ, pairs[0],
+		       total[0], pairs[1], total[1]);
+		CU_ASSERT(found[0] && found[1]);
+		CU_ASSERT(ndat > 0);
+		CU_ASSERT_EQUAL(differ, 0);
+		CU_ASSERT_EQUAL(pairs[0], pairs[1]);
+		CU_ASSERT_EQUAL(total[0], total[1]);
+		free(dat_v);
+		free(fv.v);
+		kshark_close_all(ctx);
+	}
+}
+
 /* KernelShark's own plugins live beside libkshark. */
 static const char *ks_plugin_path(const char *name)
 {
@@ -405,6 +576,8 @@ static CU_TestInfo dat_tests[] = {
 	{ "../shared/samples/*.dat vs their .fxt, every column",
 	  test_shared_samples },
 	{ "$KSHARK_DAT vs its .fxt, every column", test_more },
+	{ "sched_switch and wakeup fields through the generic plugin API",
+	  test_sched_fields },
 	{ "missed_events plugin on the .fxt as on the .dat",
 	  test_missed_events_plugin },
 	CU_TEST_INFO_NULL,
