@@ -49,8 +49,8 @@ struct loader {
 	/*
 	 * Converted providers' rows are reread from the file when asked
 	 * about (fxt-ks-reread.c) rather than stored: -EAGAIN ends the
-	 * load when a string or thread index is set a second time, as the
-	 * file's last tables would then no longer read every record.
+	 * load when a string index is set a second time, as the file's
+	 * last string tables would then no longer read every record.
 	 */
 	bool			reread;
 	uint32_t		provider_id;

@@ -5,9 +5,10 @@
  *
  * Loading a file walks every record a single time.  Each timestamped
  * record becomes a row (time, CPU, pid, event id) plus a run of stored
- * arguments; nothing is formatted as text until KernelShark asks for a
- * particular row, so a reload costs one allocation per entry and no
- * decoding at all.
+ * arguments, or, for a converted file's ftrace events, the offset of its
+ * record, decoded again when asked about (fxt-ks-reread.c); nothing is
+ * formatted as text until KernelShark asks for a particular row, so a
+ * reload costs one allocation per entry and no decoding at all.
  */
 #ifndef _FXT_KS_H
 #define _FXT_KS_H

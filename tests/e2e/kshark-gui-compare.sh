@@ -5,13 +5,15 @@
 # the .fxt trace-fxt converts from it, with plugin-fxt.so: the two windows
 # (graph with its CPU plots, table with its first rows, missed-events
 # marks) must be the same picture, pixel for pixel.  KernelShark loads its
-# own default plugins for the .dat, as a user sees it.  Screenshots stay in
-# KSHARK_SHOTS (default /tmp/kshark-gui-compare).  two-buffers has two
-# ftrace buffers: both windows show a stream per buffer.
+# own default plugins for the .dat, as a user sees it.  Screenshots stay
+# in KSHARK_SHOTS (default: a new /tmp/kshark-gui-compare.XXXXXX, said on
+# the first line).  two-buffers has two ftrace buffers: both windows show
+# a stream per buffer.
 . "$(dirname "$0")/lib.sh"
 
 PLUGIN=$TOP/kernelshark-plugin/plugin-fxt.so
-SHOTS=${KSHARK_SHOTS:-/tmp/kshark-gui-compare}
+# a directory of its own: runs at the same time do not share screenshots
+SHOTS=${KSHARK_SHOTS:-$(mktemp -d /tmp/kshark-gui-compare.XXXXXX)}
 NAMES="atrace-markers lost-events net-events two-buffers"
 e2e_plan 4
 
@@ -22,6 +24,7 @@ for tool in xvfb-run kernelshark xdotool import compare identify; do
 	fi
 done
 mkdir -p "$SHOTS"
+echo "# screenshots in $SHOTS"
 for n in $NAMES; do
 	cp "$SAMPLES/$n.dat" "$TMP/$n.dat"
 	"$TRACE_FXT" convert -q "$TMP/$n.dat" -o "$TMP/$n.fxt" ||
