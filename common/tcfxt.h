@@ -35,6 +35,7 @@
 #define TCFXT_PROCMAPS		"procmaps"	/* a PROCMAPS option's text */
 
 /* Arguments of TCFXT_FILE_INFO: what the .dat's initial header says. */
+#define TCFXT_INFO_BUFFER	"buffer"	/* the ftrace buffer's name */
 #define TCFXT_INFO_UNAME	"uname"
 #define TCFXT_INFO_VERSION	"version"
 #define TCFXT_INFO_CLOCK	"clock"
@@ -42,6 +43,8 @@
 #define TCFXT_INFO_PAGE_SIZE	"page_size"
 #define TCFXT_INFO_LONG_SIZE	"long_size"
 #define TCFXT_INFO_IN_USECS	"in_usecs"	/* timestamps in us, not ns */
+/* The top buffer's name (its provider's too); instances keep theirs. */
+#define TCFXT_TOP_BUFFER	"top"
 
 /* Arguments of the other metadata instants. */
 #define TCFXT_ARG_TEXT		"text"		/* cpustats, kallsyms, printk */
