@@ -19,13 +19,14 @@
 #    recording);
 #  - trace-fxt convert takes it (the .dat check accepts big-endian files)
 #    and the FXT's file_info says big_endian;
-#  - trace-fxt report of that FXT equals trace-cmd report of the twin;
+#  - trace-fxt report of that FXT equals trace-cmd report of the twin,
+#    and report --raw equals report -R (compare-report.py);
 #  - FXT -> .dat writes a big-endian file again, whose trace-cmd report
 #    and report -R equal the twin's (every event keeps its meaning:
 #    EventHeader header fields and payload agree on the order), and for
 #    EventHeader every vector decodes as the set's reference.
 . "$(dirname "$0")/lib.sh"
-e2e_plan 76
+e2e_plan 88
 export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
 mkdir -p "$TMP/home"
 export HOME=$TMP/home
@@ -88,19 +89,22 @@ trip() {
 	env "$e" "$TRACE_FXT" report "$t.fxt" > "$t.fxt.txt" 2>/dev/null
 	same "$k: trace-fxt report of its FXT equals trace-cmd report of it" \
 		"$t.be" "$t.fxt.txt"
+	trace-cmd report -R "$be" > "$t.be.R" 2>/dev/null
+	"$TRACE_FXT" report --raw "$t.fxt" > "$t.fxt.raw" 2>/dev/null
+	check "$k: trace-fxt report --raw of its FXT equals trace-cmd report -R of it" \
+		python3 "$TOP/tests/e2e/compare-report.py" "$t.be.R" "$t.fxt.raw"
 	"$TRACE_FXT" convert -q "$t.fxt" -o "$t.back.dat" 2>/dev/null
 	check "$k: FXT -> .dat writes it big endian, as the source" \
 		test "$(order "$t.back.dat")" = big
 	env "$e" trace-cmd report "$t.back.dat" > "$t.back" 2>/dev/null
 	same "$k: trace-cmd report of FXT -> .dat equals that of the big-endian source" \
 		"$t.be" "$t.back"
-	trace-cmd report -R "$be" > "$t.be.R" 2>/dev/null
 	trace-cmd report -R "$t.back.dat" > "$t.back.R" 2>/dev/null
 	same "$k: trace-cmd report -R of FXT -> .dat equals the source's" \
 		"$t.be.R" "$t.back.R"
 }
 
-# The recordings: 8 kinds, 6 checks each.
+# The recordings: 8 kinds, 7 checks each.
 recordings
 for le in "${RECS[@]}"; do
 	k=$(basename "$le" .dat)
@@ -122,10 +126,10 @@ for le in "${RECS[@]}"; do
 	trip "$k" "$le" "$be"
 done
 
-# EventHeader: each set in the top buffer and with an instance, 7 checks.
+# EventHeader: each set in the top buffer and with an instance, 8 checks.
 PLUG=TRACEEVENT_PLUGIN_DIR=$TOP/plugins
 eh_sets
-[ ${#EH_SETS[@]} = 1 ] && skip "LinuxTracepoints' vectors: 14 checks" 14
+[ ${#EH_SETS[@]} = 1 ] && skip "LinuxTracepoints' vectors: 16 checks" 16
 for set in "${EH_SETS[@]}"; do
 	l=${set%%:*} VEC=${set#*:}
 	for v in eh:"" eh-instance:-b; do
