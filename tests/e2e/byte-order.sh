@@ -20,13 +20,14 @@
 #  - trace-fxt convert takes it (the .dat check accepts big-endian files)
 #    and the FXT's file_info says big_endian;
 #  - trace-fxt report of that FXT equals trace-cmd report of the twin,
-#    and report --raw equals report -R (compare-report.py);
+#    and report --raw equals report -R (compare-report.py); KernelShark
+#    shows the FXT as it shows the twin (tests/unit/test-kshark-dat);
 #  - FXT -> .dat writes a big-endian file again, whose trace-cmd report
 #    and report -R equal the twin's (every event keeps its meaning:
 #    EventHeader header fields and payload agree on the order), and for
 #    EventHeader every vector decodes as the set's reference.
 . "$(dirname "$0")/lib.sh"
-e2e_plan 88
+e2e_plan 100
 export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
 mkdir -p "$TMP/home"
 export HOME=$TMP/home
@@ -36,8 +37,10 @@ BEGEN=$TOP/tests/e2e/dat-be-gen
 EHGEN=$TOP/samples/eventheader-dat
 FORMATS=$TOP/samples/eventheader-formats
 EHCOMPARE=$TOP/tests/e2e/eventheader-compare.py
+# KernelShark's view of a .dat and of its conversion, entry by entry
+KSDAT=$TOP/tests/unit/test-kshark-dat
 
-for f in "$BEGEN" "$EHGEN" "$TRACE_FXT" \
+for f in "$BEGEN" "$EHGEN" "$TRACE_FXT" "$KSDAT" \
 	 "$TOP/trace-cmd-plugin/trace-fxt-input.so" \
 	 "$TOP/plugins/plugin_eventheader.so"; do
 	[ -x "$f" ] || [ -f "$f" ] || { not_ok "$f is not built"; e2e_exit; }
@@ -93,6 +96,11 @@ trip() {
 	"$TRACE_FXT" report --raw "$t.fxt" > "$t.fxt.raw" 2>/dev/null
 	check "$k: trace-fxt report --raw of its FXT equals trace-cmd report -R of it" \
 		python3 "$TOP/tests/e2e/compare-report.py" "$t.be.R" "$t.fxt.raw"
+	cp "$be" "$t.ks.dat"
+	env "$e" "$KSDAT" "$t.ks.dat" > "$t.ks.out" 2>&1
+	check "$k: KernelShark shows its FXT as it shows the big-endian .dat, every column" \
+		grep -qE "^# $k.ks.dat: differences in time/cpu/pid 0, event 0, task 0, latency 0, info 0 \(of [1-9]" \
+		"$t.ks.out"
 	"$TRACE_FXT" convert -q "$t.fxt" -o "$t.back.dat" 2>/dev/null
 	check "$k: FXT -> .dat writes it big endian, as the source" \
 		test "$(order "$t.back.dat")" = big
@@ -104,7 +112,7 @@ trip() {
 		"$t.be.R" "$t.back.R"
 }
 
-# The recordings: 8 kinds, 7 checks each.
+# The recordings: 8 kinds, 8 checks each.
 recordings
 for le in "${RECS[@]}"; do
 	k=$(basename "$le" .dat)
@@ -126,10 +134,10 @@ for le in "${RECS[@]}"; do
 	trip "$k" "$le" "$be"
 done
 
-# EventHeader: each set in the top buffer and with an instance, 8 checks.
+# EventHeader: each set in the top buffer and with an instance, 9 checks.
 PLUG=TRACEEVENT_PLUGIN_DIR=$TOP/plugins
 eh_sets
-[ ${#EH_SETS[@]} = 1 ] && skip "LinuxTracepoints' vectors: 16 checks" 16
+[ ${#EH_SETS[@]} = 1 ] && skip "LinuxTracepoints' vectors: 18 checks" 18
 for set in "${EH_SETS[@]}"; do
 	l=${set%%:*} VEC=${set#*:}
 	for v in eh:"" eh-instance:-b; do
