@@ -52,6 +52,10 @@ endif
 %.o: %.c
 	$(CC) $(ALL_CFLAGS) $(EXTRA_CFLAGS_$(@D)) -MMD -MP -c -o $@ $<
 
+# Objects made on the way to a test or tool are kept (make would delete
+# them as intermediates), so the next run relinks only what changed.
+.SECONDARY:
+
 include common/common.mk
 include trace-cmd-plugin/trace-cmd-plugin.mk
 include kernelshark-plugin/kernelshark-plugin.mk
