@@ -5,9 +5,9 @@
  * Each provider starts with an instant event trace-cmd:file_info whose
  * arguments are what libtracecmd tells about the file and the buffer:
  * uname, trace-cmd version, clock, CPU count, file version, compression,
- * page and long size, byte order when big endian, trace id, whether timestamps are nanoseconds
- * (in_usecs, as trace-cmd's report decides its time column), and per CPU
- * the CPUSTAT text.  Timestamps in the FXT already have the file's
+ * page and long size, byte order when big endian, trace id, whether
+ * timestamps are nanoseconds (in_usecs, as trace-cmd's report decides
+ * its time column), and per CPU the CPUSTAT text.  Timestamps in the FXT already have the file's
  * offset / tsc2nsec / guest time shift applied, as libtracecmd applies
  * them when it reads records.
  */
