@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+/* SPDX-License-Identifier: LGPL-2.1-only */
 /*
  * dat-meta.h - the texts of a .dat file that libtracecmd parses and
  * then drops: header_page, header_event, every event format and the

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+/* SPDX-License-Identifier: LGPL-2.1-only */
 /*
  * fxt-args.h - the argument list of fxt/<type> events in a .dat, both ways.
  *

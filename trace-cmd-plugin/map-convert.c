@@ -91,7 +91,7 @@ static int map_lost(struct map_ctx *ctx, struct map_buffer *buf,
 	if (ret < 0)
 		return ret;
 	/* on the idle thread of the CPU, named like every thread used */
-	ret = map_sched_thread(ctx, buf, 0, &ev.thread);
+	ret = map_task_thread(ctx, buf, 0, &ev.thread);
 	if (ret < 0)
 		return ret;
 	args[0].type = FXT_ARG_UINT32;
@@ -172,7 +172,7 @@ static int map_record(struct tracecmd_input *h, struct tep_record *rec,
 		if (ret < 0)
 			goto fail;
 	}
-	me = map_event_get(ctx, buf, rec);
+	me = map_dispatch_event(ctx, buf, rec);
 	if (!me) {
 		map_set_error(ctx, -ENOMEM, "out of memory or unknown event "
 			      "id in buffer %s", buf->name);
@@ -182,30 +182,10 @@ static int map_record(struct tracecmd_input *h, struct tep_record *rec,
 		return 0;
 	ret = map_formats_event(ctx, buf, me, rec);
 	if (ret >= 0)
-		ret = map_sched_thread(ctx, buf, map_record_pid(ctx, buf, rec),
-				       &th);
+		ret = map_task_thread(ctx, buf, map_record_pid(ctx, buf, rec),
+				      &th);
 	if (ret >= 0)
-		ret = map_event_write(ctx, buf, me, rec, &th);
-	if (ret < 0)
-		goto fail;
-	if (me->special && map_sched_restated(ctx, buf, rec))
-		return 0;
-	switch (me->special) {
-	case MAP_SPECIAL_NONE:
-		break;
-	case MAP_SPECIAL_MARKER:
-		ret = map_marker_write(ctx, buf, me, rec, &th);
-		break;
-	case MAP_SPECIAL_COUNTER:
-		ret = map_counter_write(ctx, buf, me, rec, &th);
-		break;
-	case MAP_SPECIAL_EVENTHEADER:
-		ret = map_eventheader_write(ctx, buf, me, rec, &th);
-		break;
-	default:
-		ret = map_sched_write(ctx, buf, me, rec);
-		break;
-	}
+		ret = map_dispatch_write(ctx, buf, me, rec, &th);
 	if (ret >= 0)
 		return 0;
 fail:
@@ -291,14 +271,12 @@ static int map_start_providers(struct map_ctx *ctx)
 
 static void map_ctx_free(struct map_ctx *ctx)
 {
-	int i, id;
+	int i;
 
+	map_dispatch_free(ctx);
 	for (i = 0; i < ctx->nr_bufs; i++) {
 		struct map_buffer *b = &ctx->bufs[i];
 
-		for (id = 0; id < b->nr_events; id++)
-			map_event_free(b->events[id]);
-		free(b->events);
 		if (b->handle != ctx->top)
 			tracecmd_close(b->handle);
 	}
@@ -307,7 +285,6 @@ static void map_ctx_free(struct map_ctx *ctx)
 	free(ctx->tasks);
 	free(ctx->cpus);
 	map_formats_free(ctx);
-	map_eventheader_free(ctx);
 	trace_seq_destroy(&ctx->seq);
 }
 

@@ -17,73 +17,21 @@
  *    ("mem.rss.file", ...), in bytes;
  *  - pm_qos_update_target is one system-wide series.
  * Values are signed as the kernel means them: cpu_idle's exit state is
- * -1, not 4294967295.
+ * -1, not 4294967295.  Which events are counters, their fields and
+ * series: map-dispatch.c's table.
  */
 #include <errno.h>
 #include <stdio.h>
-#include <string.h>
 
 #include <trace-cmd.h>
 
 #include "fxt-input.h"
 #include "map.h"
 
-enum counter_owner {
-	COUNTER_CPU,		/* one series per CPU, the CPU in @id */
-	COUNTER_SYSTEM,		/* one series */
-	COUNTER_RSS,		/* kmem:rss_stat */
-};
-
-static const struct counter {
-	const char	*system, *name, *value, *id;
-	const char	*series;	/* the series' name (+ the CPU) */
-	const char	*arg;		/* the value's name */
-	enum counter_owner owner;
-	bool		s32;		/* a u32 field that means an int */
-} counters[] = {
-	{ "power", "cpu_frequency", "state", "cpu_id", "cpufreq.cpu",
-	  "kHz", COUNTER_CPU, false },
-	{ "power", "cpu_idle", "state", "cpu_id", "cpuidle.cpu",
-	  "state", COUNTER_CPU, true },
-	{ "power", "cpu_frequency_limits", "max_freq", "cpu_id",
-	  "cpufreq_max.cpu", "kHz", COUNTER_CPU, false },
-	{ "power", "pm_qos_update_target", "curr_value", NULL, "pm_qos",
-	  "value", COUNTER_SYSTEM, false },
-	{ "kmem", "rss_stat", "size", "member", NULL, "bytes", COUNTER_RSS,
-	  false },
-};
-
-#define NR_COUNTERS (sizeof(counters) / sizeof(counters[0]))
-
 /* Perfetto's names of the rss_stat members (MM_FILEPAGES, ...). */
 static const char *const rss_names[] = {
 	"mem.rss.file", "mem.rss.anon", "mem.swap", "mem.rss.shmem",
 };
-
-static int counter_index(struct tep_event *e)
-{
-	size_t i;
-
-	for (i = 0; i < NR_COUNTERS; i++)
-		if (!strcmp(e->system, counters[i].system) &&
-		    !strcmp(e->name, counters[i].name))
-			return i;
-	return -1;
-}
-
-bool map_counter_classify(struct map_event *me)
-{
-	int i = counter_index(me->event);
-
-	if (i < 0 || !tep_find_field(me->event, counters[i].value))
-		return false;
-	me->sf[0] = tep_find_field(me->event, counters[i].value);
-	me->sf[1] = counters[i].id ? tep_find_field(me->event,
-						    counters[i].id) : NULL;
-	me->sf[2] = tep_find_field(me->event, "mm_id");
-	me->sf[3] = tep_find_field(me->event, "curr");
-	return true;
-}
 
 /*
  * The process an rss_stat value belongs to, in @thread: the current
@@ -117,8 +65,8 @@ static bool rss_owner(struct map_ctx *ctx, struct map_buffer *buf,
 	}
 	for (i = 0; i < ctx->nr_mms; i++)
 		if (ctx->mms[i].mm_id == mm)
-			return map_sched_thread(ctx, buf, ctx->mms[i].tgid,
-						thread) >= 0;
+			return map_task_thread(ctx, buf, ctx->mms[i].tgid,
+					       thread) >= 0;
 	return false;
 }
 
@@ -126,9 +74,8 @@ int map_counter_write(struct map_ctx *ctx, struct map_buffer *buf,
 		      struct map_event *me, struct tep_record *rec,
 		      const struct fxt_thread *thread)
 {
-	int i = counter_index(me->event);
-	const struct counter *c;
-	struct tep_format_field *vf;
+	const struct map_counter_def *c = &me->special->counter;
+	struct tep_format_field *vf = me->sf[0];
 	struct fxt_arg arg;
 	struct fxt_event ev = {
 		.type = FXT_EVENT_COUNTER,
@@ -140,24 +87,20 @@ int map_counter_write(struct map_ctx *ctx, struct map_buffer *buf,
 	uint64_t v = 0, id = 0;
 	char name[64];
 
-	if (i < 0)
-		return 0;
-	c = &counters[i];
-	vf = me->sf[0];
 	if (!map_field_u64(buf, rec, vf, &v))
 		return 0;
 	if (me->sf[1] && !map_field_u64(buf, rec, me->sf[1], &id))
 		return 0;
 	switch (c->owner) {
-	case COUNTER_CPU:
+	case MAP_COUNTER_CPU:
 		snprintf(name, sizeof(name), "%s%llu", c->series,
 			 (unsigned long long)id);
 		ev.name = fxt_writer_str(ctx->w, name);
 		break;
-	case COUNTER_SYSTEM:
+	case MAP_COUNTER_SYSTEM:
 		ev.name = fxt_writer_str(ctx->w, c->series);
 		break;
-	case COUNTER_RSS:
+	case MAP_COUNTER_RSS:
 		if (id >= sizeof(rss_names) / sizeof(rss_names[0]) ||
 		    !rss_owner(ctx, buf, me, rec, thread, &ev.thread))
 			return 0;

@@ -21,7 +21,6 @@
  * Arguments beyond the format's 15 go to "<name>.cont" events right
  * after, on the same thread and timestamp.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,8 +203,12 @@ static void map_event_extent(struct map_event *me,
 	}
 }
 
-static struct map_event *map_event_new(struct map_ctx *ctx,
-				       struct tep_event *event)
+/*
+ * What the mapping makes of @event: its names interned, each field's
+ * argument type, which fields -R shows as text.  Special events are
+ * map-dispatch.c's concern.
+ */
+struct map_event *map_event_new(struct map_ctx *ctx, struct tep_event *event)
 {
 	struct map_event *me;
 	struct tep_format_field **fields;
@@ -282,11 +285,6 @@ static struct map_event *map_event_new(struct map_ctx *ctx,
 			me->fields[i].text_name =
 				map_intern(ctx, me->fields[i].field->name,
 					   TCFXT_TEXT_SUFFIX);
-	map_sched_classify(me);
-	if (!me->special && map_counter_classify(me))
-		me->special = MAP_SPECIAL_COUNTER;
-	if (!me->special && map_eventheader_classify(me))
-		me->special = MAP_SPECIAL_EVENTHEADER;
 	return me;
 }
 
@@ -296,182 +294,6 @@ void map_event_free(struct map_event *me)
 		return;
 	free(me->fields);
 	free(me);
-}
-
-struct map_event *map_event_get(struct map_ctx *ctx, struct map_buffer *buf,
-				struct tep_record *rec)
-{
-	struct tep_event *event;
-	uint64_t v;
-	int id;
-
-	if (map_field_u64(buf, rec, ctx->common_type, &v))
-		id = v;
-	else
-		id = tep_data_type(buf->tep, rec);
-	if (id < 0)
-		return NULL;
-	if (id < buf->nr_events && buf->events[id])
-		return buf->events[id];
-	if (id >= buf->nr_events) {
-		int n = id + 64;
-		struct map_event **ev = realloc(buf->events, n * sizeof(*ev));
-
-		if (!ev)
-			return NULL;
-		memset(ev + buf->nr_events, 0,
-		       (n - buf->nr_events) * sizeof(*ev));
-		buf->events = ev;
-		buf->nr_events = n;
-	}
-	event = tep_find_event(buf->tep, id);
-	if (!event)
-		return NULL;
-	buf->events[id] = map_event_new(ctx, event);
-	return buf->events[id];
-}
-
-/* Bounds of an array field's bytes in the record (dynamic or fixed). */
-static bool map_field_span(struct tep_record *rec, struct tep_format_field *f,
-			   unsigned int *off, unsigned int *len)
-{
-	unsigned long long v;
-
-	if (f->offset + f->size > rec->size)
-		return false;
-	if (!(f->flags & TEP_FIELD_IS_DYNAMIC)) {
-		*off = f->offset;
-		/* a flexible array ("char buf[]") runs to the record's end */
-		*len = f->size ? f->size : rec->size - f->offset;
-		return true;
-	}
-	v = tep_read_number(f->event->tep, (char *)rec->data + f->offset,
-			    f->size);
-	*off = v & 0xffff;
-	*len = (v >> 16) & 0xffff;
-	if (f->flags & TEP_FIELD_IS_RELATIVE)
-		*off += f->offset + f->size;
-	if (*off > (unsigned int)rec->size)
-		*off = rec->size;
-	if (*off + *len > (unsigned int)rec->size)
-		*len = rec->size - *off;
-	return true;
-}
-
-/* A string field's text (up to its NUL); returns its length or -1. */
-int map_field_str(struct tep_record *rec, struct tep_format_field *f,
-		  const char **s)
-{
-	unsigned int off, len;
-	const char *p;
-
-	if (!f || !map_field_span(rec, f, &off, &len))
-		return -1;
-	p = (const char *)rec->data + off;
-	*s = p;
-	return strnlen(p, len);
-}
-
-/* libtraceevent's test for printing a char array as a string. */
-static bool map_printable(const char *p, unsigned int len)
-{
-	unsigned int i;
-
-	for (i = 0; i < len && p[i]; i++)
-		if (!isprint((unsigned char)p[i]) &&
-		    !isspace((unsigned char)p[i]))
-			return false;
-	return true;
-}
-
-static const char map_hex[] = "0123456789abcdef";
-
-/*
- * "ARRAY[xx, xx, ...]", as trace-cmd report -R prints an array field.
- * Built in a local buffer and handed over in pieces: trace_seq's per-
- * character calls were the conversion's largest cost on syscall events.
- */
-static int map_array_text(struct map_ctx *ctx, const unsigned char *p,
-			  unsigned int len)
-{
-	char buf[1024];
-	unsigned int i, n = 6;
-
-	memcpy(buf, "ARRAY[", 6);
-	for (i = 0; i < len; i++) {
-		if (n > sizeof(buf) - 6) {
-			buf[n] = 0;
-			trace_seq_puts(&ctx->seq, buf);
-			n = 0;
-		}
-		if (i) {
-			buf[n++] = ',';
-			buf[n++] = ' ';
-		}
-		buf[n++] = map_hex[p[i] >> 4];
-		buf[n++] = map_hex[p[i] & 15];
-	}
-	buf[n++] = ']';
-	buf[n] = 0;
-	trace_seq_puts(&ctx->seq, buf);
-	return 0;
-}
-
-/*
- * Bytes of @rec past what its fields cover: past the fixed fields, the
- * data of every __data_loc one and a flexible string's NUL.  The .dat writer pads a record to
- * 4 bytes with zeroes itself, so such padding alone is not carried;
- * anything else is (EventHeader payloads follow a format of six
- * fields), so that fxt2dat restores the record's length and bytes.
- * Returns the number of bytes, their start in *@start.
- */
-static unsigned int map_trailing(struct map_event *me, struct tep_record *rec,
-				 unsigned int *start)
-{
-	unsigned int end = me->fixed_end, size = rec->size, i, off, len;
-	const unsigned char *p = rec->data;
-
-	if (rec->size <= 0 || end >= size)
-		return 0;
-	for (i = 0; i < me->nr_fields; i++) {
-		struct map_field *mf = &me->fields[i];
-		struct tep_format_field *f = mf->field;
-		bool flex = !f->size && f->flags & TEP_FIELD_IS_ARRAY &&
-			    !(f->flags & TEP_FIELD_IS_DYNAMIC);
-
-		if (!(flex || f->flags & TEP_FIELD_IS_DYNAMIC) ||
-		    !map_field_span(rec, f, &off, &len))
-			continue;
-		/*
-		 * A flexible array runs to the record's end, but written as
-		 * a string it ends at its NUL: what a trace_marker write
-		 * left after that is trailing.
-		 */
-		if (flex && mf->kind == MAP_FIELD_STRING)
-			len = strnlen((char *)p + off, len) + 1;
-		else if (flex)
-			return 0;
-		if (off + len > end)
-			end = off + len;
-	}
-	if (end >= size)
-		return 0;
-	/*
-	 * Fewer than 8 bytes past the fields of a kernel event are the
-	 * alignment padding of its entry (whatever the ring buffer held
-	 * there): no meaning, not carried.  user_events carry what the
-	 * writer put past the declared fields (EventHeader payloads).
-	 */
-	if (size - end < 8 && !me->user_data)
-		return 0;
-	if (size <= ((end + 3) & ~3u)) {
-		for (i = end; i < size && !p[i]; i++)
-			;
-		if (i == size)
-			return 0;
-	}
-	*start = end;
-	return size - end;
 }
 
 static struct fxt_arg *map_args_room(struct map_ctx *ctx, unsigned int n)
@@ -490,35 +312,38 @@ static struct fxt_arg *map_args_room(struct map_ctx *ctx, unsigned int n)
 
 /*
  * Text arguments point into ctx->seq; it only grows while one event is
- * built, so remember offsets and fix the pointers up at the end.
+ * built, so remember offsets and fix the pointers up at the end.  Up to
+ * MAP_FIELD_TEXTS of the fields' texts, and the trailing bytes.
  */
+#define MAP_FIELD_TEXTS	64
+
 struct map_text_ref {
 	unsigned int	arg;
 	unsigned int	off;
 	unsigned int	len;
 };
 
-int map_event_write(struct map_ctx *ctx, struct map_buffer *buf,
-		    struct map_event *me, struct tep_record *rec,
-		    const struct fxt_thread *thread)
-{
-	unsigned int max = 4 + 2 * me->nr_fields, n = 0, i, nt = 0;
-	unsigned int tr_start, tr_len;
-	struct map_text_ref refs[64 + 1];	/* fields' 64, trailing bytes */
-	struct fxt_event ev = {
-		.type = FXT_EVENT_INSTANT,
-		.ts = rec->ts,
-		.thread = *thread,
-		.category = me->category,
-		.name = me->name,
-	};
-	struct fxt_arg *args = map_args_room(ctx, max);
-	uint64_t v;
-	int ret;
+struct map_texts {
+	struct map_text_ref	ref[MAP_FIELD_TEXTS + 1];
+	unsigned int		n;
+};
 
-	if (!args)
-		return -ENOMEM;
-	trace_seq_reset(&ctx->seq);
+/* Argument @arg holds what ctx->seq gained since @start. */
+static void map_text_add(struct map_ctx *ctx, struct map_texts *t,
+			 unsigned int arg, unsigned int start)
+{
+	t->ref[t->n++] = (struct map_text_ref){
+		arg, start, ctx->seq.len - start };
+}
+
+/* The record's CPU, its common flags and preempt count when not zero. */
+static unsigned int map_event_common_args(struct map_ctx *ctx,
+					  struct map_buffer *buf,
+					  struct tep_record *rec,
+					  struct fxt_arg *args)
+{
+	unsigned int n = 0;
+	uint64_t v;
 
 	args[n].type = FXT_ARG_UINT32;
 	args[n].name = ctx->s_cpu;
@@ -533,116 +358,188 @@ int map_event_write(struct map_ctx *ctx, struct map_buffer *buf,
 		args[n].name = ctx->s_preempt;
 		args[n++].u32 = v;
 	}
+	return n;
+}
+
+/* An integer or pointer field's value, in @a typed by @mf. */
+static void map_event_int_arg(struct map_buffer *buf, struct tep_record *rec,
+			      struct map_field *mf, struct fxt_arg *a)
+{
+	struct tep_format_field *f = mf->field;
+	uint64_t v = 0;
+
+	map_field_u64(buf, rec, f, &v);
+	if (mf->arg_type == FXT_ARG_INT32) {
+		/* sign-extend from the field's own width */
+		int shift = 64 - 8 * (f->size ? f->size : 4);
+
+		a->i32 = (int64_t)(v << shift) >> shift;
+	} else if (mf->arg_type == FXT_ARG_UINT32) {
+		a->u32 = v;
+	} else if (mf->arg_type == FXT_ARG_UINT64 && v <= UINT32_MAX) {
+		/*
+		 * A 64-bit field whose value fits 32 bits takes one word,
+		 * not two; the format says its width to whoever rebuilds
+		 * the record.
+		 */
+		a->type = FXT_ARG_UINT32;
+		a->u32 = v;
+	} else if (mf->arg_type == FXT_ARG_INT64 &&
+		   (int64_t)v == (int32_t)v) {
+		a->type = FXT_ARG_INT32;
+		a->i32 = (int32_t)v;
+	} else {
+		a->u64 = v;
+	}
+}
+
+/*
+ * A string or array field in @args[@arg]: the string itself if it
+ * prints, else its bytes as "ARRAY[..]" text in ctx->seq.
+ */
+static void map_event_array_arg(struct map_ctx *ctx, struct tep_record *rec,
+				struct map_field *mf, struct fxt_arg *args,
+				unsigned int arg, struct map_texts *t)
+{
+	unsigned int off = 0, len = 0, start = ctx->seq.len;
+	const char *p;
+
+	map_field_span(rec, mf->field, &off, &len);
+	p = (const char *)rec->data + off;
+	if (mf->kind == MAP_FIELD_STRING && map_field_printable(p, len)) {
+		args[arg].str = fxt_str_make(p, strnlen(p, len));
+		return;
+	}
+	/*
+	 * -R stops treating a char array as a string once it met one that
+	 * does not print; so do we.
+	 */
+	mf->kind = MAP_FIELD_ARRAY;
+	map_field_array_text(ctx, (const unsigned char *)p, len);
+	if (t->n < MAP_FIELD_TEXTS)
+		map_text_add(ctx, t, arg, start);
+}
+
+/* What -R shows of @mf through the print format, in @args[@arg]. */
+static void map_event_text_arg(struct map_ctx *ctx, struct tep_record *rec,
+			       struct map_field *mf, struct fxt_arg *args,
+			       unsigned int arg, struct map_texts *t)
+{
+	unsigned int start = ctx->seq.len;
+
+	tep_print_field_content(&ctx->seq, rec->data, rec->size, mf->field);
+	args[arg].name = mf->text_name;
+	args[arg].type = FXT_ARG_STRING;
+	if (t->n < MAP_FIELD_TEXTS)
+		map_text_add(ctx, t, arg, start);
+}
+
+/* One argument per field, and its .text; returns the arguments' end. */
+static unsigned int map_event_field_args(struct map_ctx *ctx,
+					 struct map_buffer *buf,
+					 struct map_event *me,
+					 struct tep_record *rec,
+					 struct fxt_arg *args, unsigned int n,
+					 struct map_texts *t)
+{
+	unsigned int i;
 
 	for (i = 0; i < me->nr_fields; i++) {
 		struct map_field *mf = &me->fields[i];
-		struct tep_format_field *f = mf->field;
-		struct fxt_arg *a = &args[n++];
-		unsigned int off, len, start;
+		struct fxt_arg *a = &args[n];
 
 		a->name = mf->name;
 		a->type = mf->arg_type;
-		switch (mf->kind) {
-		case MAP_FIELD_INT:
-		case MAP_FIELD_POINTER:
-			v = 0;
-			map_field_u64(buf, rec, f, &v);
-			if (mf->arg_type == FXT_ARG_INT32) {
-				/* sign-extend from the field's own width */
-				int shift = 64 - 8 * (f->size ? f->size : 4);
-
-				a->i32 = (int64_t)(v << shift) >> shift;
-			} else if (mf->arg_type == FXT_ARG_UINT32) {
-				a->u32 = v;
-			} else if (mf->arg_type == FXT_ARG_UINT64 &&
-				   v <= UINT32_MAX) {
-				/*
-				 * A 64-bit field whose value fits 32 bits
-				 * takes one word, not two; the format says
-				 * its width to whoever rebuilds the record.
-				 */
-				a->type = FXT_ARG_UINT32;
-				a->u32 = v;
-			} else if (mf->arg_type == FXT_ARG_INT64 &&
-				   (int64_t)v == (int32_t)v) {
-				a->type = FXT_ARG_INT32;
-				a->i32 = (int32_t)v;
-			} else {
-				a->u64 = v;
-			}
-			break;
-		case MAP_FIELD_STRING:
-		case MAP_FIELD_ARRAY:
-			off = len = 0;
-			map_field_span(rec, f, &off, &len);
-			start = ctx->seq.len;
-			if (mf->kind == MAP_FIELD_STRING &&
-			    map_printable((char *)rec->data + off, len)) {
-				a->str = fxt_str_make((char *)rec->data + off,
-						      strnlen((char *)rec->data
-							      + off, len));
-				break;
-			}
-			/*
-			 * -R stops treating a char array as a string once
-			 * it met one that does not print; so do we.
-			 */
-			mf->kind = MAP_FIELD_ARRAY;
-			map_array_text(ctx, (unsigned char *)rec->data + off,
-				       len);
-			if (nt < 64)
-				refs[nt++] = (struct map_text_ref){
-					n - 1, start, ctx->seq.len - start };
-			break;
-		}
-		if (mf->has_text) {
-			struct fxt_arg *t = &args[n++];
-
-			start = ctx->seq.len;
-			tep_print_field_content(&ctx->seq, rec->data,
-						rec->size, f);
-			t->name = mf->text_name;
-			t->type = FXT_ARG_STRING;
-			if (nt < 64)
-				refs[nt++] = (struct map_text_ref){
-					n - 1, start, ctx->seq.len - start };
-		}
+		if (mf->kind == MAP_FIELD_INT || mf->kind == MAP_FIELD_POINTER)
+			map_event_int_arg(buf, rec, mf, a);
+		else
+			map_event_array_arg(ctx, rec, mf, args, n, t);
+		n++;
+		if (mf->has_text)
+			map_event_text_arg(ctx, rec, mf, args, n++, t);
 	}
-	tr_len = map_trailing(me, rec, &tr_start);
-	if (tr_len) {
-		unsigned int start = ctx->seq.len;
+	return n;
+}
 
-		args[n].name = me->trailing_name;
-		args[n++].type = FXT_ARG_STRING;
-		map_array_text(ctx, (unsigned char *)rec->data + tr_start,
-			       tr_len);
-		refs[nt++] = (struct map_text_ref){
-			n - 1, start, ctx->seq.len - start };
-	}
-	for (i = 0; i < nt; i++)
-		args[refs[i].arg].str = fxt_str_make(ctx->seq.buffer +
-						     refs[i].off, refs[i].len);
+/* The bytes past the fields, if any, as the last argument. */
+static unsigned int map_event_trailing_arg(struct map_ctx *ctx,
+					   struct map_event *me,
+					   struct tep_record *rec,
+					   struct fxt_arg *args, unsigned int n,
+					   struct map_texts *t)
+{
+	unsigned int tr_start, tr_len, start = ctx->seq.len;
 
-	/* The first record takes 15 arguments, continuations the rest. */
+	tr_len = map_field_trailing(me, rec, &tr_start);
+	if (!tr_len)
+		return n;
+	args[n].name = me->trailing_name;
+	args[n].type = FXT_ARG_STRING;
+	map_field_array_text(ctx, (const unsigned char *)rec->data + tr_start,
+			     tr_len);
+	map_text_add(ctx, t, n, start);
+	return n + 1;
+}
+
+/*
+ * @ev with @n arguments: the first record takes 15, "<name>.cont"
+ * records the rest.  A record too big for the format sheds its texts.
+ */
+static int map_event_emit(struct map_ctx *ctx, struct map_event *me,
+			  struct fxt_event *ev, struct fxt_arg *args,
+			  unsigned int n)
+{
+	unsigned int i, j, k;
+	int ret;
+
 	for (i = 0; i < n || i == 0; i += FXT_MAX_ARGS) {
-		ev.args = args + i;
-		ev.nargs = n - i < FXT_MAX_ARGS ? n - i : FXT_MAX_ARGS;
+		ev->args = args + i;
+		ev->nargs = n - i < FXT_MAX_ARGS ? n - i : FXT_MAX_ARGS;
 		if (i)
-			ev.name = me->cont_name;
-		ret = fxt_write_event(ctx->w, &ev);
+			ev->name = me->cont_name;
+		ret = fxt_write_event(ctx->w, ev);
 		if (ret == -E2BIG) {
-			/* too big for one record: shed the text renderings */
-			unsigned int j, k = 0;
-
-			for (j = 0; j < ev.nargs; j++)
-				if (ev.args[j].type != FXT_ARG_STRING)
-					args[i + k++] = ev.args[j];
-			ev.nargs = k;
-			ret = fxt_write_event(ctx->w, &ev);
+			for (j = 0, k = 0; j < ev->nargs; j++)
+				if (ev->args[j].type != FXT_ARG_STRING)
+					args[i + k++] = ev->args[j];
+			ev->nargs = k;
+			ret = fxt_write_event(ctx->w, ev);
 		}
 		if (ret < 0)
 			return ret;
 	}
+	return 0;
+}
+
+int map_event_write(struct map_ctx *ctx, struct map_buffer *buf,
+		    struct map_event *me, struct tep_record *rec,
+		    const struct fxt_thread *thread)
+{
+	struct fxt_event ev = {
+		.type = FXT_EVENT_INSTANT,
+		.ts = rec->ts,
+		.thread = *thread,
+		.category = me->category,
+		.name = me->name,
+	};
+	struct fxt_arg *args = map_args_room(ctx, 4 + 2 * me->nr_fields);
+	struct map_texts t = { .n = 0 };
+	unsigned int n, i;
+	int ret;
+
+	if (!args)
+		return -ENOMEM;
+	trace_seq_reset(&ctx->seq);
+	n = map_event_common_args(ctx, buf, rec, args);
+	n = map_event_field_args(ctx, buf, me, rec, args, n, &t);
+	n = map_event_trailing_arg(ctx, me, rec, args, n, &t);
+	for (i = 0; i < t.n; i++)
+		args[t.ref[i].arg].str = fxt_str_make(ctx->seq.buffer +
+						      t.ref[i].off,
+						      t.ref[i].len);
+	ret = map_event_emit(ctx, me, &ev, args, n);
+	if (ret < 0)
+		return ret;
 	ctx->events_out++;
 	return 0;
 }

@@ -291,131 +291,186 @@ static uint64_t item_uint(const struct eh_item *it, bool big_endian)
 	return v;
 }
 
-/* One scalar field as a typed argument, else as its text. */
-static void arg_value(struct map_eh *m, const struct eh_item *it)
+/* How a value item becomes an argument. */
+enum eh_arg_kind {
+	EH_ARG_TEXT,		/* the decoder's text of it */
+	EH_ARG_NULL,		/* an empty counted value of a number format */
+	EH_ARG_SIGNED,		/* int32, int64 when 8 bytes */
+	EH_ARG_UNSIGNED,	/* uint32, uint64 when 8 bytes */
+	EH_ARG_TIME,		/* int64 */
+	EH_ARG_BOOL,		/* bool, int32 past 1 */
+	EH_ARG_FLOAT,		/* double */
+	EH_ARG_PORT,		/* uint32, read big-endian */
+};
+
+/*
+ * Whether @it holds a number of 1 to 8 bytes: a fixed-size value, or a
+ * counted one of a size its format takes (EH_ARG_SIGNED stands for any
+ * number, eh_number_kind() says which).
+ */
+static enum eh_arg_kind eh_value_kind(const struct eh_item *it)
 {
 	uint32_t n = it->size;
-	bool fixed, wide;
-	struct fxt_arg *a;
-	int64_t s;
-	uint64_t u;
-	unsigned int fmt = it->format;
+	unsigned int sizes;
 
 	switch (it->encoding) {
 	case EH_ENC_VALUE8:
 	case EH_ENC_VALUE16:
 	case EH_ENC_VALUE32:
 	case EH_ENC_VALUE64:
-		fixed = true;
 		break;
 	case EH_ENC_STRING_LENGTH16_CHAR8:
 	case EH_ENC_BINARY_LENGTH16_CHAR8:
-		if (!n && eh_format_counted_sizes(fmt)) {
-			arg_new(m, it->name, it->name_len, FXT_ARG_NULL);
-			return;
-		}
-		fixed = n <= 8 && (eh_format_counted_sizes(fmt) & (1u << n));
+		sizes = eh_format_counted_sizes(it->format);
+		if (!n && sizes)
+			return EH_ARG_NULL;
+		if (n > 8 || !(sizes & (1u << n)))
+			return EH_ARG_TEXT;
 		break;
 	default:
-		fixed = false;
-		break;
+		return EH_ARG_TEXT;
 	}
-	if (!fixed || n > 8 || !n)
-		goto text;
-	u = item_uint(it, it->big_endian);
-	s = n == 1 ? (int8_t)u : n == 2 ? (int16_t)u :
-	    n == 4 ? (int32_t)u : (int64_t)u;
-	wide = n == 8;
+	return n && n <= 8 ? EH_ARG_SIGNED : EH_ARG_TEXT;
+}
+
+/*
+ * What a number of @n bytes in format @fmt becomes: the format's type
+ * when it applies to that size, else unsigned (as the decoder's default).
+ */
+static enum eh_arg_kind eh_number_kind(unsigned int fmt, uint32_t n)
+{
 	switch (fmt) {
 	case EH_FMT_SIGNED_INT:
-		break;
+		return EH_ARG_SIGNED;
 	case EH_FMT_PID:
 	case EH_FMT_ERRNO:
-		if (n != 4)
-			goto as_unsigned;
-		break;
+		return n == 4 ? EH_ARG_SIGNED : EH_ARG_UNSIGNED;
 	case EH_FMT_TIME:
-		if (n != 4 && n != 8)
-			goto as_unsigned;
-		a = arg_new(m, it->name, it->name_len, FXT_ARG_INT64);
-		if (a)
-			a->i64 = s;
-		return;
+		return n == 4 || n == 8 ? EH_ARG_TIME : EH_ARG_UNSIGNED;
 	case EH_FMT_BOOLEAN:
-		if (n > 4)
-			goto as_unsigned;
-		/* past 1 the decoder shows the number, as int32 */
-		a = arg_new(m, it->name, it->name_len,
-			    u > 1 ? FXT_ARG_INT32 : FXT_ARG_BOOL);
-		if (a && u > 1)
-			a->i32 = (int32_t)(uint32_t)u;
-		else if (a)
-			a->b = u;
-		return;
+		return n <= 4 ? EH_ARG_BOOL : EH_ARG_UNSIGNED;
 	case EH_FMT_FLOAT:
-		if (n != 4 && n != 8)
-			goto as_unsigned;
-		a = arg_new(m, it->name, it->name_len, FXT_ARG_DOUBLE);
-		if (a) {
-			if (n == 4) {
-				uint32_t bits = u;
-				float f;
-
-				memcpy(&f, &bits, sizeof(f));
-				a->d = f;
-			} else {
-				memcpy(&a->d, &u, sizeof(a->d));
-			}
-		}
-		return;
+		return n == 4 || n == 8 ? EH_ARG_FLOAT : EH_ARG_UNSIGNED;
 	case EH_FMT_PORT:
-		if (n != 2)
-			goto as_unsigned;
-		a = arg_new(m, it->name, it->name_len, FXT_ARG_UINT32);
-		if (a)
-			a->u32 = item_uint(it, true);
-		return;
+		return n == 2 ? EH_ARG_PORT : EH_ARG_UNSIGNED;
 	case EH_FMT_HEX_BYTES:
+		return EH_ARG_TEXT;
 	case EH_FMT_STRING8:
+		return n == 1 ? EH_ARG_TEXT : EH_ARG_UNSIGNED;
 	case EH_FMT_STRING_UTF:
+		return n == 2 || n == 4 ? EH_ARG_TEXT : EH_ARG_UNSIGNED;
 	case EH_FMT_IP_ADDRESS:
 	case EH_FMT_IP_ADDRESS_OBSOLETE:
-		/* applies to this size: text; otherwise the default */
-		if (fmt == EH_FMT_HEX_BYTES ||
-		    (fmt == EH_FMT_STRING8 && n == 1) ||
-		    (fmt == EH_FMT_STRING_UTF && (n == 2 || n == 4)) ||
-		    (fmt >= EH_FMT_IP_ADDRESS && n == 4))
-			goto text;
-		goto as_unsigned;
+		return n == 4 ? EH_ARG_TEXT : EH_ARG_UNSIGNED;
 	default:
-		goto as_unsigned;
+		return EH_ARG_UNSIGNED;
 	}
-	/* signed */
-	a = arg_new(m, it->name, it->name_len,
-		    wide ? FXT_ARG_INT64 : FXT_ARG_INT32);
-	if (a) {
+}
+
+/* The FXT type of a number of kind @k, value @u, 8 bytes if @wide. */
+static enum fxt_arg_type eh_number_type(enum eh_arg_kind k, uint64_t u,
+					bool wide)
+{
+	switch (k) {
+	case EH_ARG_SIGNED:
+		return wide ? FXT_ARG_INT64 : FXT_ARG_INT32;
+	case EH_ARG_TIME:
+		return FXT_ARG_INT64;
+	case EH_ARG_BOOL:
+		/* past 1 the decoder shows the number, as int32 */
+		return u > 1 ? FXT_ARG_INT32 : FXT_ARG_BOOL;
+	case EH_ARG_FLOAT:
+		return FXT_ARG_DOUBLE;
+	case EH_ARG_PORT:
+		return FXT_ARG_UINT32;
+	default:
+		return wide ? FXT_ARG_UINT64 : FXT_ARG_UINT32;
+	}
+}
+
+/* A float or double's bits @u of @n bytes as a double. */
+static double eh_float(uint64_t u, uint32_t n)
+{
+	uint32_t bits = u;
+	double d;
+	float f;
+
+	if (n == 4) {
+		memcpy(&f, &bits, sizeof(f));
+		return f;
+	}
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+/* A number item of kind @k as a typed argument. */
+static void arg_number(struct map_eh *m, const struct eh_item *it,
+		       enum eh_arg_kind k)
+{
+	uint32_t n = it->size;
+	uint64_t u = item_uint(it, it->big_endian);
+	int64_t s = n == 1 ? (int8_t)u : n == 2 ? (int16_t)u :
+		    n == 4 ? (int32_t)u : (int64_t)u;
+	bool wide = n == 8;
+	struct fxt_arg *a;
+
+	a = arg_new(m, it->name, it->name_len, eh_number_type(k, u, wide));
+	if (!a)
+		return;
+	switch (k) {
+	case EH_ARG_SIGNED:
 		if (wide)
 			a->i64 = s;
 		else
 			a->i32 = (int32_t)s;
-	}
-	return;
-as_unsigned:
-	a = arg_new(m, it->name, it->name_len,
-		    wide ? FXT_ARG_UINT64 : FXT_ARG_UINT32);
-	if (a) {
+		break;
+	case EH_ARG_TIME:
+		a->i64 = s;
+		break;
+	case EH_ARG_BOOL:
+		if (u > 1)
+			a->i32 = (int32_t)(uint32_t)u;
+		else
+			a->b = u;
+		break;
+	case EH_ARG_FLOAT:
+		a->d = eh_float(u, n);
+		break;
+	case EH_ARG_PORT:
+		a->u32 = item_uint(it, true);
+		break;
+	default:
 		if (wide)
 			a->u64 = u;
 		else
 			a->u32 = (uint32_t)u;
+		break;
 	}
-	return;
-text:
+}
+
+/* A value item as the decoder's text of it ("" if it has none). */
+static void arg_value_text(struct map_eh *m, const struct eh_item *it)
+{
 	if (format_value(m, it, 0) < 0) {
 		arg_text(m, it->name, it->name_len, "", 0);
 		return;
 	}
 	arg_text(m, it->name, it->name_len, m->tmp.p, m->tmp.len);
+}
+
+/* One scalar field as a typed argument, else as its text. */
+static void arg_value(struct map_eh *m, const struct eh_item *it)
+{
+	enum eh_arg_kind k = eh_value_kind(it);
+
+	if (k == EH_ARG_SIGNED)
+		k = eh_number_kind(it->format, it->size);
+	if (k == EH_ARG_NULL)
+		arg_new(m, it->name, it->name_len, FXT_ARG_NULL);
+	else if (k == EH_ARG_TEXT)
+		arg_value_text(m, it);
+	else
+		arg_number(m, it, k);
 }
 
 /* Before a member of the array's JSON: separator, and its name if any. */

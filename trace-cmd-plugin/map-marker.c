@@ -153,7 +153,7 @@ int map_marker_write(struct map_ctx *ctx, struct map_buffer *buf,
 		     struct map_event *me, struct tep_record *rec,
 		     const struct fxt_thread *thread)
 {
-	struct tep_format_field *f = tep_find_field(me->event, "buf");
+	struct tep_format_field *f = me->sf[0];	/* buf */
 	struct atrace at;
 	const char *s;
 	int len, ret;

@@ -2,13 +2,27 @@
 /*
  * map.h - the ftrace-to-FXT mapping inside trace-fxt-input.so.
  *
- * map-convert.c drives the conversion (buffers, options, iteration;
- * map-tgid.c first settles every thread's group);
- * map-event.c turns any ftrace event into an instant event with one typed
- * argument per field; map-sched.c, map-marker.c and map-counter.c add the
- * records that Perfetto draws (context switches, wakeups, task names,
- * atrace slices, counters) next to that instant event, never instead of
- * it, so that every field of every event stays in the FXT.
+ * Calls go one way, each file below only calls the ones after it:
+ *
+ *   map-convert.c   drives the conversion: buffers, options, iteration
+ *                   (map-tgid.c first settles every thread's group,
+ *                   map-formats.c and map-options.c keep what rebuilding
+ *                   the .dat needs);
+ *   map-dispatch.c  knows each event: its description, by id, and the one
+ *                   table of special events, the handler each one has;
+ *                   writes every record as map-event.c's instant and then
+ *                   hands it to its handler;
+ *   map-sched.c, map-marker.c, map-counter.c, map-eventheader.c
+ *                   the handlers: the records Perfetto draws (context
+ *                   switches, wakeups, task names, logs and atrace
+ *                   slices, counters, EventHeader events) next to the
+ *                   instant, never instead of it, so that every field of
+ *                   every event stays in the FXT;
+ *   map-event.c     any ftrace event as an instant event with one typed
+ *                   argument per field;
+ *   map-task.c      the tables of pids and CPUs, and the names of tasks;
+ *   map-field.c     a record's fields read: strings, arrays as text, the
+ *                   bytes past the fields (integers: map_field_u64()).
  */
 #ifndef _MAP_H
 #define _MAP_H
@@ -44,6 +58,9 @@ struct map_field {
 	bool			printk_field;	/* may point at a printk string */
 };
 
+struct map_special;
+#define MAP_SPECIAL_FIELDS	7
+
 /* What the mapping knows about one ftrace event format. */
 struct map_event {
 	struct tep_event	*event;
@@ -56,21 +73,12 @@ struct map_event {
 	struct map_field	*fields;
 	bool			keep;		/* passes the event filter */
 	bool			user_data;	/* user_events: bytes past fields */
-	int			special;	/* enum map_special */
-	struct tep_format_field	*sf[5];		/* fields the special uses */
+	/* map-dispatch.c: its row in the table of special events, or NULL */
+	const struct map_special *special;
+	struct tep_format_field	*sf[MAP_SPECIAL_FIELDS];	/* its fields */
 	/* map-formats.c: which fields it looks at, decided on first use */
 	bool			fmts_ready;
 	bool			fmts_any;
-};
-
-enum map_special {
-	MAP_SPECIAL_NONE,
-	MAP_SPECIAL_SCHED_SWITCH,
-	MAP_SPECIAL_SCHED_WAKEUP,	/* sched_waking, sched_wakeup(_new) */
-	MAP_SPECIAL_TASK_NAME,		/* events revealing pid and comm */
-	MAP_SPECIAL_MARKER,		/* ftrace print: trace_marker */
-	MAP_SPECIAL_COUNTER,
-	MAP_SPECIAL_EVENTHEADER,	/* user_events following EventHeader */
 };
 
 /* Per buffer: one FXT provider. */
@@ -88,7 +96,7 @@ struct map_buffer {
 struct map_formats;
 struct map_eh;
 
-/* map-sched.c: what the conversion knows of one pid. */
+/* map-task.c: what the conversion knows of one pid. */
 struct map_task {
 	uint8_t			named;	/* 1 seen, 2 named by an event, 3 cmdlines */
 	int32_t			cpu;	/* CPU it was last switched in on, or -1 */
@@ -163,13 +171,126 @@ int map_convert(struct tracecmd_input *handle, int fd,
 		const struct fxt_input_opts *opts,
 		struct fxt_input_result *res);
 
-/* map-event.c */
-struct map_event *map_event_get(struct map_ctx *ctx, struct map_buffer *buf,
-				struct tep_record *rec);
+/* map-tgid.c: thread groups, settled before the conversion writes */
+int map_tgid_read(struct map_ctx *ctx, struct tracecmd_input **handles,
+		  int nr);
+
+/* map-formats.c: formats, headers, symbols for rebuilding the .dat */
+int map_formats_start(struct map_ctx *ctx, uint64_t ts);
+int map_formats_event(struct map_ctx *ctx, struct map_buffer *buf,
+		      struct map_event *me, struct tep_record *rec);
+void map_formats_free(struct map_ctx *ctx);
+
+/* map-options.c */
+int map_meta_thread(struct map_ctx *ctx, struct fxt_thread *thread);
+int map_options_write(struct map_ctx *ctx, struct map_buffer *buf,
+		      uint64_t first_ts);
+
+/* map-dispatch.c */
+
+/* How a counter event is drawn (map-counter.c). */
+enum map_counter_owner {
+	MAP_COUNTER_CPU,	/* one series per CPU, the CPU in sf[1] */
+	MAP_COUNTER_SYSTEM,	/* one series */
+	MAP_COUNTER_RSS,	/* kmem:rss_stat: the process of the mm */
+};
+
+struct map_counter_def {
+	const char		*series;	/* its name (+ the CPU) */
+	const char		*arg;		/* the value's name */
+	enum map_counter_owner	owner;
+	bool			s32;		/* a u32 field meaning an int */
+};
+
+/* Which sched_waking/wakeup event a wakeup is (map-sched.c). */
+enum map_wake {
+	MAP_WAKE_NEW,		/* sched_wakeup_new: always written */
+	MAP_WAKE_WAKING,	/* sched_waking: makes sched_wakeup redundant */
+	MAP_WAKE_UP,		/* sched_wakeup: unless sched_waking was seen */
+};
+
+/*
+ * One row of the table of special events: which events (@system and
+ * @name, NULL matching any), the fields its handler reads, found once in
+ * map_event.sf[], and the handler that writes what the mapping derives
+ * from one record, after the record's instant.
+ */
+struct map_special {
+	const char	*system;
+	const char	*name;
+	const char	*field[MAP_SPECIAL_FIELDS];	/* map_event.sf[] */
+	unsigned int	need;		/* how many of them must exist */
+	/* a last test of the format, NULL: none; may set map_event.sf[] */
+	bool		(*classify)(struct map_event *me);
+	int		(*write)(struct map_ctx *ctx, struct map_buffer *buf,
+				 struct map_event *me, struct tep_record *rec,
+				 const struct fxt_thread *thread);
+	union {				/* what the handler needs besides */
+		struct map_counter_def	counter;
+		enum map_wake		wake;
+		bool			rename;	/* a task name replaced */
+	};
+};
+
+extern const struct map_special map_specials[];
+extern const unsigned int map_nr_specials;
+
+const struct map_special *map_dispatch_classify(struct map_event *me);
+struct map_event *map_dispatch_event(struct map_ctx *ctx,
+				     struct map_buffer *buf,
+				     struct tep_record *rec);
+int map_dispatch_write(struct map_ctx *ctx, struct map_buffer *buf,
+		       struct map_event *me, struct tep_record *rec,
+		       const struct fxt_thread *thread);
+void map_dispatch_free(struct map_ctx *ctx);
+
+/* The handlers of map_specials[]. */
+int map_sched_switch_write(struct map_ctx *ctx, struct map_buffer *buf,
+			   struct map_event *me, struct tep_record *rec,
+			   const struct fxt_thread *thread);
+int map_sched_wakeup_write(struct map_ctx *ctx, struct map_buffer *buf,
+			   struct map_event *me, struct tep_record *rec,
+			   const struct fxt_thread *thread);
+int map_sched_names_write(struct map_ctx *ctx, struct map_buffer *buf,
+			  struct map_event *me, struct tep_record *rec,
+			  const struct fxt_thread *thread);
+int map_marker_write(struct map_ctx *ctx, struct map_buffer *buf,
+		     struct map_event *me, struct tep_record *rec,
+		     const struct fxt_thread *thread);
+int map_counter_write(struct map_ctx *ctx, struct map_buffer *buf,
+		      struct map_event *me, struct tep_record *rec,
+		      const struct fxt_thread *thread);
+bool map_eventheader_classify(struct map_event *me);
+int map_eventheader_write(struct map_ctx *ctx, struct map_buffer *buf,
+			  struct map_event *me, struct tep_record *rec,
+			  const struct fxt_thread *thread);
+void map_eventheader_free(struct map_ctx *ctx);
+
+/* map-event.c: any event's instant */
+struct map_event *map_event_new(struct map_ctx *ctx, struct tep_event *event);
 void map_event_free(struct map_event *me);
 int map_event_write(struct map_ctx *ctx, struct map_buffer *buf,
 		    struct map_event *me, struct tep_record *rec,
 		    const struct fxt_thread *thread);
+
+/* map-task.c */
+
+/*
+ * The kernel's PID_MAX_LIMIT: no real pid reaches it, and the per-pid
+ * table must not grow to what a damaged record claims (2^31 bytes).
+ */
+#define MAP_PID_LIMIT	(1 << 22)
+
+struct map_task *map_task_get(struct map_ctx *ctx, int pid);
+struct map_cpu *map_cpu_get(struct map_ctx *ctx, unsigned int cpu);
+int map_task_thread(struct map_ctx *ctx, struct map_buffer *buf,
+		    int pid, struct fxt_thread *thread);
+int map_task_name(struct map_ctx *ctx, struct map_buffer *buf,
+		  struct tep_record *rec, struct tep_format_field *pid_field,
+		  struct tep_format_field *comm_field, bool rename);
+
+/* map-field.c */
+
 /* A field's integer value; false if the record is too short for it. */
 static inline bool map_field_u64(struct map_buffer *buf,
 				 struct tep_record *rec,
@@ -209,51 +330,15 @@ static inline bool map_field_u64(struct map_buffer *buf,
 	*val = tep_read_number(buf->tep, p, f->size);
 	return true;
 }
+bool map_field_span(struct tep_record *rec, struct tep_format_field *f,
+		    unsigned int *off, unsigned int *len);
 int map_field_str(struct tep_record *rec, struct tep_format_field *f,
 		  const char **s);
-
-/* map-sched.c */
-void map_sched_classify(struct map_event *me);
-bool map_sched_restated(struct map_ctx *ctx, struct map_buffer *buf,
-			struct tep_record *rec);
-struct map_task *map_task_get(struct map_ctx *ctx, int pid);
-int map_sched_thread(struct map_ctx *ctx, struct map_buffer *buf,
-		     int pid, struct fxt_thread *thread);
-int map_sched_write(struct map_ctx *ctx, struct map_buffer *buf,
-		    struct map_event *me, struct tep_record *rec);
-
-/* map-tgid.c: thread groups, settled before the conversion writes */
-int map_tgid_read(struct map_ctx *ctx, struct tracecmd_input **handles,
-		  int nr);
-
-/* map-marker.c */
-int map_marker_write(struct map_ctx *ctx, struct map_buffer *buf,
-		     struct map_event *me, struct tep_record *rec,
-		     const struct fxt_thread *thread);
-
-/* map-eventheader.c */
-bool map_eventheader_classify(struct map_event *me);
-int map_eventheader_write(struct map_ctx *ctx, struct map_buffer *buf,
-			  struct map_event *me, struct tep_record *rec,
-			  const struct fxt_thread *thread);
-void map_eventheader_free(struct map_ctx *ctx);
-
-/* map-counter.c */
-bool map_counter_classify(struct map_event *me);
-int map_counter_write(struct map_ctx *ctx, struct map_buffer *buf,
-		      struct map_event *me, struct tep_record *rec,
-		      const struct fxt_thread *thread);
-
-/* map-formats.c: formats, headers, symbols for rebuilding the .dat */
-int map_formats_start(struct map_ctx *ctx, uint64_t ts);
-int map_formats_event(struct map_ctx *ctx, struct map_buffer *buf,
-		      struct map_event *me, struct tep_record *rec);
-void map_formats_free(struct map_ctx *ctx);
-
-/* map-options.c */
-int map_meta_thread(struct map_ctx *ctx, struct fxt_thread *thread);
-int map_options_write(struct map_ctx *ctx, struct map_buffer *buf,
-		      uint64_t first_ts);
+bool map_field_printable(const char *p, unsigned int len);
+void map_field_array_text(struct map_ctx *ctx, const unsigned char *p,
+			  unsigned int len);
+unsigned int map_field_trailing(struct map_event *me, struct tep_record *rec,
+				unsigned int *start);
 
 /* The conversion's first error and its message (common/errmsg.h). */
 #define map_set_error(ctx, e, ...) \

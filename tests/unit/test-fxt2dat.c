@@ -25,19 +25,6 @@
 
 #define NAME(s)		FXT_ARG_STR_NAME(s)
 
-static char *slurp(const char *rel, size_t *len)
-{
-	FILE *f = fopen(unit_path(rel), "r");
-	char *buf;
-
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	buf = calloc(1, 65536);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
-	*len = fread(buf, 1, 65535, f);
-	fclose(f);
-	return buf;
-}
-
 static uint64_t le(const uint8_t *p, unsigned int n)
 {
 	uint64_t v = 0;
@@ -257,7 +244,8 @@ static void test_format_and_builder(void)
 	struct f2d_format *f = NULL;
 	struct f2d_rec *r = &ctx.rec;
 	size_t len;
-	char *text = slurp("tests/unit/dat-formats/sched_switch.format", &len);
+	char *text = unit_slurp("tests/unit/dat-formats/sched_switch.format",
+				&len);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx.tep);
 	CU_ASSERT_EQUAL_FATAL(f2d_format_add(&ctx, "sched", text, len, true,
@@ -450,7 +438,8 @@ static void test_feed_fxt_event_and_log(void)
 static void test_feed_restored(void)
 {
 	size_t len;
-	char *text = slurp("tests/unit/dat-formats/sched_switch.format", &len);
+	char *text = unit_slurp("tests/unit/dat-formats/sched_switch.format",
+				&len);
 	const struct fxt_arg info[] = {
 		{ .type = FXT_ARG_UINT32, .name = NAME(TCFXT_INFO_CPUS),
 		  .u32 = 4 },

@@ -53,6 +53,14 @@ static void run_start(struct run *t, const char *system, const char *text,
 	CU_ASSERT_EQUAL(fxt_write_provider_info(t->ctx.w, 1, "top", 3), 0);
 }
 
+/* Whether map-dispatch.c's table makes @me a counter (map-counter.c's). */
+static bool is_counter(struct map_event *me)
+{
+	const struct map_special *s = map_dispatch_classify(me);
+
+	return s && s->write == map_counter_write;
+}
+
 /* The thread the record was written on: process 42, thread 43. */
 static const struct fxt_thread cur_thread = { .pid = 42, .tid = 43 };
 
@@ -96,24 +104,11 @@ static void put_le(uint8_t *p, uint64_t v, unsigned int n)
 	}
 }
 
-static char *slurp(const char *rel, size_t *len)
-{
-	FILE *f = fopen(unit_path(rel), "r");
-	char *buf;
-
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	buf = calloc(1, 8192);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
-	*len = fread(buf, 1, 8191, f);
-	fclose(f);
-	return buf;
-}
-
 static void test_cpu_frequency(void)
 {
 	size_t len;
-	char *text = slurp("tests/unit/dat-formats/cpu_frequency.format",
-			   &len);
+	char *text = unit_slurp("tests/unit/dat-formats/cpu_frequency.format",
+				&len);
 	uint8_t data[16] = { 0 };
 	const struct fxt_arg *a;
 	struct fxt_reader *r;
@@ -121,7 +116,7 @@ static void test_cpu_frequency(void)
 	struct run t;
 
 	run_start(&t, "power", text, len, 565);
-	CU_ASSERT_TRUE(map_counter_classify(&t.me));
+	CU_ASSERT_TRUE(is_counter(&t.me));
 	put_le(data, 565, 2);
 	put_le(data + 8, 1800000, 4);		/* state, kHz */
 	put_le(data + 12, 2, 4);		/* cpu_id */
@@ -162,7 +157,7 @@ static void test_signed_value(void)
 	struct run t;
 
 	run_start(&t, "kmem", rss_stat, sizeof(rss_stat) - 1, 700);
-	CU_ASSERT_TRUE(map_counter_classify(&t.me));
+	CU_ASSERT_TRUE(is_counter(&t.me));
 	put_le(data, 700, 2);
 	put_le(data + 8, 77, 4);			/* mm_id */
 	put_le(data + 12, 1, 4);			/* curr */
@@ -187,14 +182,15 @@ static void test_signed_value(void)
 static void test_short_record(void)
 {
 	size_t len;
-	char *text = slurp("tests/unit/dat-formats/cpu_frequency.format",
-			   &len);
+	char *text = unit_slurp("tests/unit/dat-formats/cpu_frequency.format",
+				&len);
 	uint8_t data[16] = { 0 };
 	struct fxt_reader *r;
 	struct fxt_record got;
 	struct run t;
 
 	run_start(&t, "power", text, len, 565);
+	CU_ASSERT_TRUE(is_counter(&t.me));
 	CU_ASSERT_EQUAL(run_write(&t, data, 10, 1, &got, &r), 0);
 	CU_ASSERT_NOT_EQUAL(got.type, FXT_REC_EVENT);
 	run_end(&t, r);
@@ -210,15 +206,15 @@ static void test_classify(void)
 		"\tfield:u32 other;\toffset:8;\tsize:4;\tsigned:0;\n\n"
 		"print fmt: \"%u\", REC->other\n";
 	size_t len;
-	char *text = slurp("tests/unit/dat-formats/sched_switch.format",
-			   &len);
+	char *text = unit_slurp("tests/unit/dat-formats/sched_switch.format",
+				&len);
 	struct run t;
 
 	run_start(&t, "sched", text, len, 372);
-	CU_ASSERT_FALSE(map_counter_classify(&t.me));
+	CU_ASSERT_FALSE(is_counter(&t.me));
 	run_end(&t, NULL);
 	run_start(&t, "power", fake_idle, sizeof(fake_idle) - 1, 600);
-	CU_ASSERT_FALSE(map_counter_classify(&t.me));
+	CU_ASSERT_FALSE(is_counter(&t.me));
 	run_end(&t, NULL);
 	free(text);
 }

@@ -22,6 +22,29 @@ const char *unit_path(const char *rel)
 	return buf;
 }
 
+char *unit_slurp(const char *rel, size_t *len)
+{
+	FILE *f = fopen(unit_path(rel), "r");
+	char *buf = NULL;
+	size_t cap = 0, n = 0, r;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	do {
+		if (n + 1 >= cap) {
+			char *b = realloc(buf, cap = cap ? 2 * cap : 8192);
+
+			CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+			buf = b;
+		}
+		r = fread(buf + n, 1, cap - n - 1, f);
+		n += r;
+	} while (r);
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
 int unit_run(const char *program, CU_SuiteInfo *suites)
 {
 	unsigned int total, ran, failed, bad_suites, not_run;

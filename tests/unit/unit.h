@@ -10,12 +10,20 @@
 #ifndef _UNIT_H
 #define _UNIT_H
 
+#include <stddef.h>
+
 #include <CUnit/CUnit.h>
 
 int unit_run(const char *program, CU_SuiteInfo *suites);
 
 /* Path to a file under the source tree's tests/ (for corpora, samples). */
 const char *unit_path(const char *rel);
+
+/*
+ * The whole of the file unit_path(@rel) names, NUL-terminated, its size
+ * in *@len; the test stops if it cannot be read.  free() it.
+ */
+char *unit_slurp(const char *rel, size_t *len);
 
 #define UNIT_MAIN(suites)					\
 	int main(int argc, char **argv)				\
