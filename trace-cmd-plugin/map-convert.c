@@ -282,6 +282,7 @@ static void map_ctx_free(struct map_ctx *ctx)
 	}
 	free(ctx->bufs);
 	free(ctx->args);
+	free(ctx->text_refs);
 	free(ctx->tasks);
 	free(ctx->cpus);
 	map_formats_free(ctx);

@@ -296,8 +296,25 @@ void map_event_free(struct map_event *me)
 	free(me);
 }
 
+/*
+ * Text arguments point into ctx->seq; it only grows while one event is
+ * built, so remember offsets and fix the pointers up at the end.
+ */
+struct map_text_ref {
+	unsigned int	arg;
+	unsigned int	off;
+	unsigned int	len;
+};
+
+struct map_texts {
+	struct map_text_ref	*ref;		/* room for every argument */
+	unsigned int		n;
+};
+
+/* Room for @n arguments, and for as many text references. */
 static struct fxt_arg *map_args_room(struct map_ctx *ctx, unsigned int n)
 {
+	struct map_text_ref *r;
 	struct fxt_arg *a;
 
 	if (n <= ctx->nr_args_max)
@@ -306,27 +323,13 @@ static struct fxt_arg *map_args_room(struct map_ctx *ctx, unsigned int n)
 	if (!a)
 		return NULL;
 	ctx->args = a;
+	r = realloc(ctx->text_refs, n * sizeof(*r));
+	if (!r)
+		return NULL;
+	ctx->text_refs = r;
 	ctx->nr_args_max = n;
 	return a;
 }
-
-/*
- * Text arguments point into ctx->seq; it only grows while one event is
- * built, so remember offsets and fix the pointers up at the end.  Up to
- * MAP_FIELD_TEXTS of the fields' texts, and the trailing bytes.
- */
-#define MAP_FIELD_TEXTS	64
-
-struct map_text_ref {
-	unsigned int	arg;
-	unsigned int	off;
-	unsigned int	len;
-};
-
-struct map_texts {
-	struct map_text_ref	ref[MAP_FIELD_TEXTS + 1];
-	unsigned int		n;
-};
 
 /* Argument @arg holds what ctx->seq gained since @start. */
 static void map_text_add(struct map_ctx *ctx, struct map_texts *t,
@@ -416,8 +419,7 @@ static void map_event_array_arg(struct map_ctx *ctx, struct tep_record *rec,
 	 */
 	mf->kind = MAP_FIELD_ARRAY;
 	map_field_array_text(ctx, (const unsigned char *)p, len);
-	if (t->n < MAP_FIELD_TEXTS)
-		map_text_add(ctx, t, arg, start);
+	map_text_add(ctx, t, arg, start);
 }
 
 /* What -R shows of @mf through the print format, in @args[@arg]. */
@@ -430,8 +432,7 @@ static void map_event_text_arg(struct map_ctx *ctx, struct tep_record *rec,
 	tep_print_field_content(&ctx->seq, rec->data, rec->size, mf->field);
 	args[arg].name = mf->text_name;
 	args[arg].type = FXT_ARG_STRING;
-	if (t->n < MAP_FIELD_TEXTS)
-		map_text_add(ctx, t, arg, start);
+	map_text_add(ctx, t, arg, start);
 }
 
 /* One argument per field, and its .text; returns the arguments' end. */
@@ -529,6 +530,7 @@ int map_event_write(struct map_ctx *ctx, struct map_buffer *buf,
 
 	if (!args)
 		return -ENOMEM;
+	t.ref = ctx->text_refs;
 	trace_seq_reset(&ctx->seq);
 	n = map_event_common_args(ctx, buf, rec, args);
 	n = map_event_field_args(ctx, buf, me, rec, args, n, &t);

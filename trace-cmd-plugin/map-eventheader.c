@@ -740,51 +740,52 @@ void map_eventheader_free(struct map_ctx *ctx)
 	ctx->eh = NULL;
 }
 
-int map_eventheader_write(struct map_ctx *ctx, struct map_buffer *buf,
-			  struct map_event *me, struct tep_record *rec,
-			  const struct fxt_thread *thread)
+/*
+ * The decoder started on @rec's EventHeader and the event's state reset;
+ * NULL when the record is no EventHeader event after all, or a broken
+ * one: the instant only.
+ */
+static const struct eh_event_info *map_eh_start(struct map_eh *m,
+						 struct map_event *me,
+						 struct tep_record *rec)
 {
-	struct map_eh *m = map_eh_get(ctx);
-	const struct eh_event_info *info;
-	struct fxt_event ev = {
-		.type = FXT_EVENT_DURATION_COMPLETE,
-		.ts = rec->ts,
-		.end_ts = rec->ts,
-		.thread = *thread,
-	};
-	struct fxt_str cont_name;
-	uint32_t name_len, cat_len;
-	struct eh_item it;
-	unsigned int i;
-	int off, ret;
+	int off;
 
-	if (!m)
-		return -ENOMEM;
 	if (!me->sf[0])
-		return 0;
+		return NULL;
 	off = me->sf[0]->offset;
 	if (off > rec->size)
-		return 0;
-	/* not EventHeader after all, or a broken header: the instant only */
+		return NULL;
 	if (eh_decoder_start(m->dec, me->event->name, strlen(me->event->name),
 			     (const char *)rec->data + off, rec->size - off) < 0)
-		return 0;
-	info = eh_decoder_event(m->dec);
-
+		return NULL;
 	m->nargs = 0;
 	m->text.len = m->path.len = m->json.len = 0;
 	m->depth = m->json_depth = 0;
 	m->oom = false;
+	return eh_decoder_event(m->dec);
+}
 
-	/* "Provider:EventName.cont": the names are its prefixes */
+/*
+ * "Provider:EventName.cont" at the start of the text buffer: the
+ * category and the name are its prefixes, of *@cat_len and *@name_len.
+ */
+static void map_eh_names(struct map_eh *m, const struct eh_event_info *info,
+			 uint32_t *cat_len, uint32_t *name_len)
+{
 	buf_utf8(m, &m->text, info->tp.name, info->tp.provider_len,
 		 MAP_EH_STR_MAX);
-	cat_len = m->text.len;
+	*cat_len = m->text.len;
 	buf_add(m, &m->text, ":", 1);
 	buf_utf8(m, &m->text, info->name, info->name_len, MAP_EH_STR_MAX);
-	name_len = m->text.len;
+	*name_len = m->text.len;
 	buf_str(m, &m->text, TCFXT_CONT_SUFFIX);
+}
 
+/* The header's values as the first arguments, those not zero. */
+static void map_eh_header_args(struct map_eh *m,
+			       const struct eh_event_info *info)
+{
 	arg_int(m, "level", FXT_ARG_UINT32, info->level);
 	arg_int(m, "keyword", FXT_ARG_UINT64, info->tp.keyword);
 	if (info->opcode)
@@ -799,31 +800,118 @@ int map_eventheader_write(struct map_ctx *ctx, struct map_buffer *buf,
 		arg_uuid(m, "activity", info->activity_id);
 	if (info->related_id)
 		arg_uuid(m, "related_activity", info->related_id);
+}
+
+/* The fields as arguments; what stopped the decoder as "error". */
+static void map_eh_fields(struct map_eh *m)
+{
+	struct eh_item it;
+	const char *e;
+	int ret;
 
 	while ((ret = eh_decoder_next(m->dec, &it)) > 0)
 		item_add(m, &it);
-	if (ret < 0) {
-		const char *e = eh_decoder_strerror(m->dec);
+	if (ret >= 0)
+		return;
+	e = eh_decoder_strerror(m->dec);
+	while (m->json_depth)
+		json_close(m);
+	m->path.len = 0;
+	arg_text(m, "error", 5, e, strlen(e));
+}
 
-		while (m->json_depth)
-			json_close(m);
-		m->path.len = 0;
-		arg_text(m, "error", 5, e, strlen(e));
-	}
-	if (m->oom)
-		return -ENOMEM;
+/* The text buffer is final: point the arguments' names and strings in. */
+static void map_eh_point_args(struct map_eh *m)
+{
+	unsigned int i;
 
-	/* the text buffer is final: point names and strings into it */
-	ev.category = fxt_str_make(m->text.p, cat_len);
-	ev.name = fxt_str_make(m->text.p, name_len);
-	cont_name = fxt_str_make(m->text.p,
-				 name_len + sizeof(TCFXT_CONT_SUFFIX) - 1);
 	for (i = 0; i < m->nargs; i++) {
 		m->args[i].name.ptr = m->text.p + m->name_off[i];
 		if (m->args[i].type == FXT_ARG_STRING)
 			m->args[i].str.ptr = m->text.p + m->str_off[i];
 	}
+}
 
+/*
+ * An activity stop named otherwise than its start: Perfetto ends an
+ * async slice only by an end of the same id and name, so @ev ends it
+ * under the start's name and keeps its own in an "event" argument.
+ */
+static int map_eh_end_as_begun(struct map_ctx *ctx, struct map_eh *m,
+			       struct fxt_event *ev, struct fxt_str *cont_name,
+			       uint32_t cat_len)
+{
+	const char *begin = act_name(m, ev->id);
+
+	if (!begin || (strlen(begin) == ev->name.len &&
+		       !memcmp(begin, ev->name.ptr, ev->name.len)))
+		return 0;
+	/* the text buffer may move: copy the name first */
+	snprintf(m->cont, sizeof(m->cont), "%.*s", (int)ev->name.len,
+		 ev->name.ptr);
+	arg_text(m, "event", 5, m->cont, strlen(m->cont));
+	if (m->oom)
+		return -ENOMEM;
+	map_eh_point_args(m);
+	ev->category = fxt_str_make(m->text.p, cat_len);
+	ev->name = fxt_writer_str(ctx->w, begin);
+	snprintf(m->cont, sizeof(m->cont), "%s%s", begin, TCFXT_CONT_SUFFIX);
+	*cont_name = fxt_writer_str(ctx->w, m->cont);
+	return 0;
+}
+
+/* An activity's start: the parent's flow gets a step, its own begins. */
+static int map_eh_flows(struct map_ctx *ctx, struct fxt_event *ev,
+			const struct eh_event_info *info, struct fxt_str name)
+{
+	int ret;
+
+	ev->name = name;
+	ev->nargs = 0;
+	ev->args = NULL;
+	if (info->related_id) {
+		ev->type = FXT_EVENT_FLOW_STEP;
+		ev->id = map_eh_correlation(info->related_id);
+		ret = fxt_write_event(ctx->w, ev);
+		if (ret < 0)
+			return ret;
+	}
+	ev->type = FXT_EVENT_FLOW_BEGIN;
+	ev->id = map_eh_correlation(info->activity_id);
+	return fxt_write_event(ctx->w, ev);
+}
+
+int map_eventheader_write(struct map_ctx *ctx, struct map_buffer *buf,
+			  struct map_event *me, struct tep_record *rec,
+			  const struct fxt_thread *thread)
+{
+	struct map_eh *m = map_eh_get(ctx);
+	const struct eh_event_info *info;
+	struct fxt_event ev = {
+		.type = FXT_EVENT_DURATION_COMPLETE,
+		.ts = rec->ts,
+		.end_ts = rec->ts,
+		.thread = *thread,
+	};
+	struct fxt_str cont_name;
+	uint32_t name_len, cat_len;
+	int ret;
+
+	if (!m)
+		return -ENOMEM;
+	info = map_eh_start(m, me, rec);
+	if (!info)
+		return 0;
+	map_eh_names(m, info, &cat_len, &name_len);
+	map_eh_header_args(m, info);
+	map_eh_fields(m);
+	if (m->oom)
+		return -ENOMEM;
+	ev.category = fxt_str_make(m->text.p, cat_len);
+	ev.name = fxt_str_make(m->text.p, name_len);
+	cont_name = fxt_str_make(m->text.p,
+				 name_len + sizeof(TCFXT_CONT_SUFFIX) - 1);
+	map_eh_point_args(m);
 	if (info->activity_id) {
 		ev.id = map_eh_correlation(info->activity_id);
 		ev.type = info->opcode == EH_OPCODE_ACTIVITY_START ?
@@ -835,53 +923,13 @@ int map_eventheader_write(struct map_ctx *ctx, struct map_buffer *buf,
 	    act_begin(m, ev.id, ev.name.ptr, ev.name.len) < 0)
 		return -ENOMEM;
 	if (ev.type == FXT_EVENT_ASYNC_END) {
-		const char *begin = act_name(m, ev.id);
-
-		/*
-		 * Perfetto ends an async slice only by an end of the same id
-		 * and name: a stop event named otherwise than its start
-		 * ends it under the start's name, and keeps its own in an
-		 * "event" argument.
-		 */
-		if (begin && (strlen(begin) != ev.name.len ||
-			      memcmp(begin, ev.name.ptr, ev.name.len))) {
-			/* the text buffer may move: copy the name first */
-			snprintf(m->cont, sizeof(m->cont), "%.*s",
-				 (int)ev.name.len, ev.name.ptr);
-			arg_text(m, "event", 5, m->cont, strlen(m->cont));
-			if (m->oom)
-				return -ENOMEM;
-			for (i = 0; i < m->nargs; i++) {
-				m->args[i].name.ptr = m->text.p +
-						      m->name_off[i];
-				if (m->args[i].type == FXT_ARG_STRING)
-					m->args[i].str.ptr = m->text.p +
-							     m->str_off[i];
-			}
-			ev.category = fxt_str_make(m->text.p, cat_len);
-			ev.name = fxt_writer_str(ctx->w, begin);
-			snprintf(m->cont, sizeof(m->cont), "%s%s", begin,
-				 TCFXT_CONT_SUFFIX);
-			cont_name = fxt_writer_str(ctx->w, m->cont);
-		}
+		ret = map_eh_end_as_begun(ctx, m, &ev, &cont_name, cat_len);
+		if (ret < 0)
+			return ret;
 	}
 	ret = map_eh_emit(ctx, m, &ev, cont_name);
 	if (ret < 0 || !info->activity_id ||
 	    info->opcode != EH_OPCODE_ACTIVITY_START)
 		return ret;
-
-	/* flows: the parent's gets a step, this activity's begins */
-	ev.name = fxt_str_make(m->text.p, name_len);
-	ev.nargs = 0;
-	ev.args = NULL;
-	if (info->related_id) {
-		ev.type = FXT_EVENT_FLOW_STEP;
-		ev.id = map_eh_correlation(info->related_id);
-		ret = fxt_write_event(ctx->w, &ev);
-		if (ret < 0)
-			return ret;
-	}
-	ev.type = FXT_EVENT_FLOW_BEGIN;
-	ev.id = map_eh_correlation(info->activity_id);
-	return fxt_write_event(ctx->w, &ev);
+	return map_eh_flows(ctx, &ev, info, fxt_str_make(m->text.p, name_len));
 }

@@ -95,6 +95,7 @@ struct map_buffer {
 
 struct map_formats;
 struct map_eh;
+struct map_text_ref;
 
 /* map-task.c: what the conversion knows of one pid. */
 struct map_task {
@@ -150,6 +151,7 @@ struct map_ctx {
 	struct tep_format_field	*common_flags;
 	struct tep_format_field	*common_preempt;
 	struct fxt_arg		*args;		/* scratch, grows */
+	struct map_text_ref	*text_refs;	/* map-event.c's, as many */
 	unsigned int		nr_args_max;
 	struct trace_seq	seq;		/* scratch for .text values */
 	struct map_formats	*fmts;		/* map-formats.c's state */
