@@ -126,6 +126,23 @@ static int meta_add_format(struct dat_meta *m, const char *system,
 	return m->formats[id].system ? 0 : -ENOMEM;
 }
 
+/* A PROCMAPS option: a NUL-terminated text (the NUL not kept). */
+static int meta_add_procmaps(struct dat_meta *m, const uint8_t *p,
+			     size_t len)
+{
+	struct dat_meta_text *t;
+
+	len = strnlen((const char *)p, len);
+	t = realloc(m->procmaps, (m->nr_procmaps + 1) * sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	m->procmaps = t;
+	if (meta_dup(&t[m->nr_procmaps], p, len))
+		return -ENOMEM;
+	m->nr_procmaps++;
+	return 0;
+}
+
 /* "header_page\0" size(8) text "header_event\0" size(8) text */
 static int meta_parse_headers(struct meta_cur *c, struct dat_meta *m)
 {
@@ -197,6 +214,7 @@ static int meta_parse_printk(struct meta_cur *c, struct dat_meta *m)
 
 static int meta_read_v6(struct meta_cur *c, struct dat_meta *m)
 {
+	const uint8_t *p;
 	uint32_t size;
 	int ret;
 
@@ -209,7 +227,27 @@ static int meta_read_v6(struct meta_cur *c, struct dat_meta *m)
 		return ret;
 	size = cur_num(c, 4);		/* kallsyms: not carried whole */
 	cur_take(c, size);
-	return meta_parse_printk(c, m);
+	ret = meta_parse_printk(c, m);
+	if (ret)
+		return ret;
+	cur_take(c, cur_num(c, 8));	/* cmdlines */
+	cur_num(c, 4);			/* CPU count */
+	p = cur_take(c, 10);
+	if (!p || memcmp(p, "options  ", 10))
+		return 0;		/* no options: none to read */
+	/* id(2) size(4) data, up to id 0 */
+	while (!ret && !c->bad) {
+		unsigned int oid = cur_num(c, 2);
+		uint32_t osize;
+
+		if (oid == DAT_OPTION_DONE)
+			break;
+		osize = cur_num(c, 4);
+		p = cur_take(c, osize);
+		if (p && oid == DAT_OPTION_PROCMAPS)
+			ret = meta_add_procmaps(m, p, osize);
+	}
+	return ret;
 }
 
 /*
@@ -260,7 +298,7 @@ static int meta_section(const struct meta_cur *file, uint64_t off,
 	return 0;
 }
 
-static int meta_read_v7(struct meta_cur *c, struct dat_meta *m)
+static int meta_read_v7(struct meta_cur *c, struct dat_meta *m, bool all)
 {
 	uint64_t opt_off, sec[DAT_OPTION_PRINTK + 1] = { 0 };
 	struct meta_cur s;
@@ -289,6 +327,11 @@ static int meta_read_v7(struct meta_cur *c, struct dat_meta *m)
 				opt_off = osize >= 8 ? cur_num(&d, 8) : 0;
 				break;
 			}
+			if (oid == DAT_OPTION_PROCMAPS) {
+				ret = meta_add_procmaps(m, p, osize);
+				if (ret)
+					break;
+			}
 			if (oid >= DAT_OPTION_HEADER_INFO &&
 			    oid <= DAT_OPTION_PRINTK && osize >= 8) {
 				struct meta_cur d = { .p = p, .len = osize,
@@ -298,7 +341,11 @@ static int meta_read_v7(struct meta_cur *c, struct dat_meta *m)
 			}
 		}
 		free(owned);
+		if (ret)
+			return ret;
 	}
+	if (!all)
+		return 0;
 	for (id = DAT_OPTION_HEADER_INFO; id <= DAT_OPTION_PRINTK && !ret; id++) {
 		if (!sec[id])
 			continue;
@@ -324,7 +371,7 @@ static int meta_read_v7(struct meta_cur *c, struct dat_meta *m)
 	return ret;
 }
 
-int dat_meta_read(const char *path, struct dat_meta *m)
+static int meta_load(const char *path, struct dat_meta *m, bool all)
 {
 	struct meta_cur c = { 0 };
 	const char *version;
@@ -354,13 +401,23 @@ int dat_meta_read(const char *path, struct dat_meta *m)
 	if (!version || c.bad)
 		ret = -EBADMSG;
 	else if (atoi(version) >= 7)
-		ret = meta_read_v7(&c, m);
+		ret = meta_read_v7(&c, m, all);
 	else
 		ret = meta_read_v6(&c, m);
 	munmap(map, st.st_size);
 	if (ret)
 		dat_meta_free(m);
 	return ret;
+}
+
+int dat_meta_read(const char *path, struct dat_meta *m)
+{
+	return meta_load(path, m, true);
+}
+
+int dat_meta_read_procmaps(const char *path, struct dat_meta *m)
+{
+	return meta_load(path, m, false);
 }
 
 void dat_meta_free(struct dat_meta *m)
@@ -375,5 +432,8 @@ void dat_meta_free(struct dat_meta *m)
 		free(m->formats[i].text);
 	}
 	free(m->formats);
+	for (i = 0; i < m->nr_procmaps; i++)
+		free(m->procmaps[i].text);
+	free(m->procmaps);
 	memset(m, 0, sizeof(*m));
 }

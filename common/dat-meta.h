@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-only */
 /*
  * dat-meta.h - the texts of a .dat file that libtracecmd parses and
- * then drops: header_page, header_event, every event format and the
- * printk formats.  The FXT carries the ones a conversion uses, so that
+ * then drops or keeps out of reach: header_page, header_event, every
+ * event format, the printk formats and the PROCMAPS options.  The FXT carries the ones a conversion uses, so that
  * the .dat can be rebuilt from the FXT alone.
  */
 #ifndef _DAT_META_H
@@ -25,6 +25,9 @@ struct dat_meta {
 	struct dat_meta_text	header_page;
 	struct dat_meta_text	header_event;
 	struct dat_meta_text	printk;
+	/* PROCMAPS options (trace-cmd record --proc-map), in file order */
+	struct dat_meta_text	*procmaps;
+	int			nr_procmaps;
 	/* by event id; NULL system where the file has no such id */
 	struct dat_meta_format	*formats;
 	int			nr_formats;
@@ -42,6 +45,18 @@ struct dat_meta {
  * or the negative errno of opening or mapping it.
  */
 int dat_meta_read(const char *path, struct dat_meta *m);
+
+/**
+ * dat_meta_read_procmaps() - read the PROCMAPS options of a .dat file
+ * @path: the file, as for dat_meta_read()
+ * @m: filled on success (procmaps, and in a version 6 file the texts
+ *     before the options too); zeroed, with nothing to free, on failure
+ *
+ * For a version 7 file only the options sections are read.
+ *
+ * Return: as dat_meta_read().
+ */
+int dat_meta_read_procmaps(const char *path, struct dat_meta *m);
 
 /**
  * dat_meta_free() - free what dat_meta_read() filled in

@@ -32,6 +32,7 @@
 #define TCFXT_KALLSYMS		"kallsyms"	/* /proc/kallsyms lines used */
 #define TCFXT_PRINTK		"printk"	/* printk_formats lines used */
 #define TCFXT_HEADERS		"headers"	/* header_page, header_event */
+#define TCFXT_PROCMAPS		"procmaps"	/* a PROCMAPS option's text */
 
 /* Arguments of TCFXT_FILE_INFO: what the .dat's initial header says. */
 #define TCFXT_INFO_UNAME	"uname"

@@ -633,6 +633,7 @@ static int load_kobj(struct loader *l, const struct fxt_record *rec)
 	struct fxt_ks_data *d = l->d;
 	unsigned int type = rec->kobj.obj_type;
 	struct fxt_ks_task *t;
+	unsigned int i;
 	int64_t off;
 
 	if (d->tep) {
@@ -644,6 +645,15 @@ static int load_kobj(struct loader *l, const struct fxt_record *rec)
 	if ((type != FXT_OBJ_THREAD && type != FXT_OBJ_PROCESS) ||
 	    !rec->kobj.name.len)
 		return 0;
+	/*
+	 * A name only events revealed is no saved cmdline: KernelShark shows
+	 * such a task of the .dat as "<...>" (fxt2dat leaves it out too).
+	 */
+	for (i = 0; i < rec->kobj.nargs; i++)
+		if (fxt_str_eq(rec->kobj.args[i].name, TCFXT_ARG_SOURCE) &&
+		    rec->kobj.args[i].type == FXT_ARG_STRING &&
+		    fxt_str_eq(rec->kobj.args[i].str, "event"))
+			return 0;
 	t = fxt_ks_task_get(d, pid_of(rec->kobj.koid), true);
 	if (!t)
 		return -ENOMEM;

@@ -23,6 +23,14 @@
 #   threads         a 4-thread Python process whose threads write atrace
 #                   slices with their process id; task, fork, exec and
 #                   exit events; record-tgid on (OUT's .tgids: saved_tgids)
+#   procmaps        a Python process whose thread makes a thread that writes
+#                   atrace slices, and a child that execs; fork, exec, exit
+#                   and sched_switch events only (no task_newtask);
+#                   record-tgid on (OUT's .tgids: saved_tgids); and, as
+#                   "record --proc-map -P PID" saves it, the process's
+#                   maps in a PROCMAPS option (procmaps_option below;
+#                   trace-cmd 3.1.6 "record" itself dies here, and -F
+#                   needs ptrace, which this machine refuses)
 #   bench-sched     sched, irq, timer events and syscalls of the whole
 #                   machine, 64 MB a CPU (make bench; ROUNDS=, default 300)
 #   bench-kmem      kmem events and syscalls likewise (make bench)
@@ -113,6 +121,95 @@ for t in ts:
 EOF
 }
 
+nested() { # a thread that makes a thread; only the inner one writes markers
+	# (the script as an argument: standard input is the recorder's pipe)
+	/usr/bin/python3 -c "$(cat <<'EOF'
+import os, subprocess, sys, threading, time
+T = "/sys/kernel/tracing/trace_marker"
+pid = os.getpid()
+def name(n):
+    tid = threading.get_native_id()
+    with open(f"/proc/self/task/{tid}/comm", "w") as c:
+        c.write(n)
+def inner():
+    name("inner")
+    with open(T, "w", buffering=1) as m:
+        for i in range(3):
+            m.write(f"B|{pid}|inner step {i}\n")
+            sum(range(20000))
+            time.sleep(0.002)
+            m.write(f"E|{pid}\n")
+def outer():
+    name("outer")
+    sum(range(50000))
+    t = threading.Thread(target=inner)
+    t.start()
+    t.join()
+name("nested-main")
+a = threading.Thread(target=outer)
+a.start()
+a.join()
+subprocess.run(["/bin/true"])
+print(pid, flush=True)
+sys.stdin.readline()    # the recorder reads our maps meanwhile
+EOF
+)"
+}
+
+# procmaps_text PID: the text trace-cmd record --proc-map stores for PID
+# (trace-record.c, get_pid_addr_maps() and add_pid_maps(): "pid nr exe"
+# in hex, then "start end file" in hex for each maps line naming a file)
+procmaps_text() {
+	python3 - "$1" <<'EOF'
+import os, sys
+pid = int(sys.argv[1])
+exe = os.readlink(f"/proc/{pid}/exe")
+libs = []
+for ln in open(f"/proc/{pid}/maps"):
+    f = ln.split()
+    if len(f) >= 6:
+        a, b = f[0].split("-")
+        libs.append("%x %x %s" % (int(a, 16), int(b, 16), f[5]))
+sys.stdout.write("%x %x %s\n" % (pid, len(libs), exe))
+sys.stdout.write("".join(l + "\n" for l in libs))
+EOF
+}
+
+# procmaps_option DAT TEXTFILE: add TEXTFILE as a PROCMAPS option (id 10,
+# NUL-terminated) to an uncompressed v7 DAT, in an options section of its
+# own at the end, chained from the last one's DONE option as trace-cmd
+# chains its own (Documentation/trace-cmd/trace-cmd.dat.v7.5.txt).
+procmaps_option() {
+	python3 - "$1" "$2" <<'EOF'
+import struct, sys
+dat, text = sys.argv[1], open(sys.argv[2], "rb").read() + b"\0"
+b = bytearray(open(dat, "rb").read())
+assert b[10:12] == b"7\0" and b[12] == 0, "a little-endian v7 file"
+p = 18
+for _ in range(2):              # compression name and version
+    p = b.index(0, p) + 1
+off = first = struct.unpack_from("<Q", b, p)[0]
+while True:
+    sid, flags, desc, size = struct.unpack_from("<HHIQ", b, off)
+    assert sid == 0 and not flags, "uncompressed options sections"
+    q, end = off + 16, off + 16 + size
+    while q < end:
+        oid, osz = struct.unpack_from("<HI", b, q)
+        if oid == 0:
+            break
+        q += 6 + osz
+    nxt = struct.unpack_from("<Q", b, q + 6)[0]
+    if not nxt:
+        break
+    off = nxt
+desc0 = struct.unpack_from("<I", b, first + 4)[0]
+struct.pack_into("<Q", b, q + 6, len(b))
+body = struct.pack("<HI", 10, len(text)) + text + struct.pack("<HIQ", 0, 8, 0)
+b += struct.pack("<HHIQ", 0, 0, desc0, len(body)) + body
+open(dat, "wb").write(b)
+EOF
+}
+
 net() {
 	python3 -m http.server 18765 --bind 127.0.0.1 > /dev/null 2>&1 &
 	local srv=$! i
@@ -165,6 +262,19 @@ threads)
 	echo 1 > $T/tracing_on
 	threads
 	;;
+procmaps)
+	buf_setup $T 1024 sched/sched_switch sched/sched_process_fork \
+		sched/sched_process_exec sched/sched_process_exit
+	echo 1 > $T/options/record-tgid
+	own_workload
+	echo 1 > $T/tracing_on
+	coproc NESTED { nested; }
+	read -r npid <&"${NESTED[0]}"
+	echo 0 > $T/tracing_on
+	procmaps_text "$npid" > "${out%.dat}.procmaps"
+	echo >&"${NESTED[1]}"
+	wait "$NESTED_PID"
+	;;
 bench-sched)
 	buf_setup $T 65536 sched irq timer raw_syscalls
 	echo 1 > $T/tracing_on
@@ -183,7 +293,15 @@ esac
 echo 0 > $T/tracing_on
 case $sample in
 two-buffers)	trace-cmd extract -t -B second -o "$out" > /dev/null ;;
+procmaps)	# trace-cmd itself compresses the result, option included
+		trace-cmd extract --compression none -o "$out.raw" > /dev/null
+		procmaps_option "$out.raw" "${out%.dat}.procmaps"
+		trace-cmd convert -i "$out.raw" -o "$out" --compression zstd \
+			> /dev/null
+		rm "$out.raw" "${out%.dat}.procmaps" ;;
 *)		trace-cmd extract -o "$out" > /dev/null ;;
 esac
-[ "$sample" != threads ] || cp $T/saved_tgids "${out%.dat}.tgids"
+case $sample in
+threads|procmaps) cp $T/saved_tgids "${out%.dat}.tgids" ;;
+esac
 echo "$out: $(trace-cmd report "$out" 2>/dev/null | wc -l) lines in trace-cmd report"

@@ -286,6 +286,7 @@ static void map_ctx_free(struct map_ctx *ctx)
 	free(ctx->tasks);
 	free(ctx->cpus);
 	map_formats_free(ctx);
+	map_options_free(ctx);
 	trace_seq_destroy(&ctx->seq);
 }
 

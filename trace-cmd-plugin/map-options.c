@@ -7,14 +7,20 @@
  * uname, trace-cmd version, clock, CPU count, file version, compression,
  * page and long size, byte order when big endian, trace id, whether
  * timestamps are nanoseconds (in_usecs, as trace-cmd's report decides
- * its time column), and per CPU the CPUSTAT text.  Timestamps in the FXT already have the file's
+ * its time column), and per CPU the CPUSTAT text; then, once for the
+ * file, each PROCMAPS option (trace-cmd record --proc-map: a traced
+ * task's executable and the files mapped in it) as a trace-cmd:procmaps
+ * instant.  Perfetto's FXT importer has nothing to show memory maps on,
+ * so they stay metadata.  Timestamps in the FXT already have the file's
  * offset / tsc2nsec / guest time shift applied, as libtracecmd applies
  * them when it reads records.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <trace-cmd.h>
 
+#include "dat-meta.h"
 #include "fxt-input.h"
 #include "map.h"
 #include "tcfxt.h"
@@ -73,6 +79,73 @@ int map_meta_thread(struct map_ctx *ctx, struct fxt_thread *thread)
 	return ret;
 }
 
+/* as the other texts: 16000 bytes an instant, the rest in .cont ones */
+#define OPT_TEXT_CHUNK	16000
+
+/*
+ * The PROCMAPS texts, read from the file once (libtracecmd keeps them
+ * only to look addresses up by pid): for map-tgid.c and for the
+ * procmaps instants.  A file the reader cannot read has none.
+ */
+int map_options_procmaps(struct map_ctx *ctx)
+{
+	struct dat_meta m;
+
+	if (ctx->procmaps_read || !ctx->opts->path)
+		return 0;
+	ctx->procmaps_read = true;
+	if (dat_meta_read_procmaps(ctx->opts->path, &m))
+		return 0;	/* the conversion reports a broken file */
+	ctx->procmaps = m.procmaps;
+	ctx->nr_procmaps = m.nr_procmaps;
+	m.procmaps = NULL;
+	m.nr_procmaps = 0;
+	dat_meta_free(&m);
+	return 0;
+}
+
+static int map_options_write_procmaps(struct map_ctx *ctx,
+				      struct fxt_event *ev)
+{
+	const struct dat_meta_text *t;
+	struct fxt_arg a;
+	size_t off, n;
+	int i, ret;
+
+	ret = map_options_procmaps(ctx);
+	ev->args = &a;
+	ev->nargs = 1;
+	a.type = FXT_ARG_STRING;
+	a.name = fxt_writer_str(ctx->w, TCFXT_ARG_TEXT);
+	for (i = 0; i < ctx->nr_procmaps && ret >= 0; i++) {
+		t = &ctx->procmaps[i];
+		ev->name = fxt_writer_str(ctx->w, TCFXT_PROCMAPS);
+		off = 0;
+		do {
+			n = t->len - off > OPT_TEXT_CHUNK ? OPT_TEXT_CHUNK :
+							    t->len - off;
+			a.str = fxt_str_make(t->text + off, n);
+			a.str.id = FXT_STR_INLINE;
+			ret = fxt_write_event(ctx->w, ev);
+			off += n;
+			ev->name = fxt_writer_str(ctx->w, TCFXT_PROCMAPS
+						  TCFXT_CONT_SUFFIX);
+		} while (ret >= 0 && off < t->len);
+	}
+	return ret;
+}
+
+void map_options_free(struct map_ctx *ctx)
+{
+	int i;
+
+	for (i = 0; i < ctx->nr_procmaps; i++)
+		free(ctx->procmaps[i].text);
+	free(ctx->procmaps);
+	ctx->procmaps = NULL;
+	ctx->nr_procmaps = 0;
+}
+
 int map_options_write(struct map_ctx *ctx, struct map_buffer *buf,
 		      uint64_t first_ts)
 {
@@ -119,9 +192,15 @@ int map_options_write(struct map_ctx *ctx, struct map_buffer *buf,
 	/* CPUSTAT can be long: an event of its own, one string. */
 	n = 0;
 	opt_str(ctx, a, &n, TCFXT_ARG_TEXT, tracecmd_get_cpustats(h));
-	if (!n)
+	if (n) {
+		ev.name = fxt_writer_str(ctx->w, TCFXT_CPUSTATS);
+		ev.nargs = n;
+		ret = fxt_write_event(ctx->w, &ev);
+		if (ret < 0)
+			return ret;
+	}
+	/* the file's, not the buffer's: with the first provider */
+	if (buf != &ctx->bufs[0])
 		return 0;
-	ev.name = fxt_writer_str(ctx->w, TCFXT_CPUSTATS);
-	ev.nargs = n;
-	return fxt_write_event(ctx->w, &ev);
+	return map_options_write_procmaps(ctx, &ev);
 }

@@ -15,7 +15,15 @@
  *  - a --tgids file, in the kernel's saved_tgids format ("pid tgid"
  *    lines), for recordings made with the record-tgid option;
  *  - atrace markers: the pid field of "B|pid|...", "C|pid|...",
- *    "S|pid|..." and "F|pid|..." is the writer's tgid.
+ *    "S|pid|..." and "F|pid|..." is the writer's tgid;
+ *  - sched_process_fork, with what the above say of the child: a child
+ *    in another task's group is a thread, and a thread is created by a
+ *    member of its group, so the parent is in that group too.  Of a
+ *    child nothing else speaks, fork alone does not tell thread from
+ *    process (the kernel fires it for both): it stays its own process;
+ *  - trace-cmd's PROCMAPS options (record --proc-map): the pid of each
+ *    leads its group, unless anything above says otherwise, since
+ *    record -F also saves the maps of traced threads when they exit.
  * A thread nothing speaks of is its own process.
  */
 #include <errno.h>
@@ -26,6 +34,7 @@
 
 #include <trace-cmd.h>
 
+#include "dat-meta.h"
 #include "fxt-input.h"
 #include "map.h"
 
@@ -33,6 +42,8 @@
 
 enum map_tgid_src {
 	MAP_TGID_NONE,
+	MAP_TGID_PROCMAPS,
+	MAP_TGID_FORK,
 	MAP_TGID_MARKER,
 	MAP_TGID_FILE,
 	MAP_TGID_KERNEL,
@@ -94,11 +105,34 @@ static int map_tgid_file(struct map_ctx *ctx, const char *path)
 	return ret;
 }
 
+/*
+ * PROCMAPS options: "pid nr_libs exe" (numbers in hex), then one
+ * "start end file" line per mapping; only the first line's pid is used
+ * here.
+ */
+static int map_tgid_procmaps(struct map_ctx *ctx)
+{
+	unsigned int pid, nr;
+	int i, ret;
+
+	ret = map_options_procmaps(ctx);
+	for (i = 0; i < ctx->nr_procmaps && ret >= 0; i++)
+		if (sscanf(ctx->procmaps[i].text, "%x %x", &pid, &nr) == 2 &&
+		    pid <= INT_MAX)
+			ret = map_tgid_set(ctx, pid, pid, MAP_TGID_PROCMAPS);
+	return ret;
+}
+
 /* The event ids of one buffer that speak of thread groups. */
 struct map_tgid_ids {
 	struct tracecmd_input	*handle;
 	struct map_buffer	*buf;
-	struct tep_event	*newtask, *exec, *print;
+	struct tep_event	*newtask, *exec, *print, *fork;
+};
+
+/* sched_process_fork: parent_pid made child_pid */
+struct map_tgid_fork {
+	int32_t			parent, child;
 };
 
 struct map_tgid_scan {
@@ -106,7 +140,30 @@ struct map_tgid_scan {
 	struct map_tgid_ids	*ids;
 	int			nr;
 	int			err;
+	struct map_tgid_fork	*forks;
+	size_t			nr_forks, max_forks;
 };
+
+static int map_tgid_add_fork(struct map_tgid_scan *s, uint64_t parent,
+			     uint64_t child)
+{
+	struct map_tgid_fork *f;
+
+	if (!parent || !child || parent > INT_MAX || child > INT_MAX ||
+	    parent == child)
+		return 0;
+	if (s->nr_forks == s->max_forks) {
+		size_t n = s->max_forks ? 2 * s->max_forks : 256;
+
+		f = realloc(s->forks, n * sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		s->forks = f;
+		s->max_forks = n;
+	}
+	s->forks[s->nr_forks++] = (struct map_tgid_fork){ parent, child };
+	return 0;
+}
 
 static struct tep_format_field *field(struct tep_event *e, const char *name)
 {
@@ -145,6 +202,11 @@ static int map_tgid_record(struct tracecmd_input *h, struct tep_record *rec,
 		if (map_field_u64(buf, rec, field(ids->exec, "pid"), &pid) &&
 		    pid <= INT_MAX)
 			ret = map_tgid_set(s->ctx, pid, pid, MAP_TGID_KERNEL);
+	} else if (ids->fork && (int)type == ids->fork->id) {
+		if (map_field_u64(buf, rec, field(ids->fork, "parent_pid"),
+				  &pid) &&
+		    map_field_u64(buf, rec, field(ids->fork, "child_pid"), &v))
+			ret = map_tgid_add_fork(s, pid, v);
 	} else if (ids->print && (int)type == ids->print->id) {
 		len = map_field_str(rec, field(ids->print, "buf"), &text);
 		/* "B|1234|...": the writer's tgid */
@@ -187,6 +249,40 @@ static void map_tgid_resolve(struct map_ctx *ctx)
 	}
 }
 
+/*
+ * A child in another task's group is a thread, made by a member of that
+ * group: its parent is in the group too.  Latest forks first, so that a
+ * chain of threads making threads settles in one pass; repeated while
+ * that teaches something.
+ */
+static void map_tgid_forks(struct map_ctx *ctx, struct map_tgid_scan *s)
+{
+	struct map_task *parent, *child;
+	bool changed = true;
+	int pass;
+	size_t i;
+
+	for (pass = 0; changed && pass < 8; pass++) {
+		changed = false;
+		for (i = s->nr_forks; i-- > 0;) {
+			const struct map_tgid_fork *f = &s->forks[i];
+
+			if (f->child >= ctx->nr_tasks ||
+			    f->parent >= ctx->nr_tasks)
+				continue;
+			child = &ctx->tasks[f->child];
+			parent = &ctx->tasks[f->parent];
+			if (child->tgid <= 0 || child->tgid == f->child ||
+			    parent->tgid == child->tgid ||
+			    parent->tgid_rank > MAP_TGID_FORK)
+				continue;
+			parent->tgid = child->tgid;
+			parent->tgid_rank = MAP_TGID_FORK;
+			changed = true;
+		}
+	}
+}
+
 static struct tep_event *find(struct tep_handle *tep, const char *sys,
 			      const char *name)
 {
@@ -224,6 +320,9 @@ int map_tgid_read(struct map_ctx *ctx, struct tracecmd_input **handles,
 	struct map_tgid_scan s = { .ctx = ctx, .nr = nr };
 	int i, ret = 0;
 
+	ret = map_tgid_procmaps(ctx);
+	if (ret < 0)
+		return ret;
 	if (ctx->opts->tgids) {
 		ret = map_tgid_file(ctx, ctx->opts->tgids);
 		if (ret < 0)
@@ -243,6 +342,7 @@ int map_tgid_read(struct map_ctx *ctx, struct tracecmd_input **handles,
 		ids->newtask = find(tep, "task", "task_newtask");
 		ids->exec = find(tep, "sched", "sched_process_exec");
 		ids->print = find(tep, "ftrace", "print");
+		ids->fork = find(tep, "sched", "sched_process_fork");
 	}
 	ret = tracecmd_iterate_events_multi(handles, nr, map_tgid_record, &s);
 	for (i = 0; i < nr; i++)
@@ -250,7 +350,10 @@ int map_tgid_read(struct map_ctx *ctx, struct tracecmd_input **handles,
 	/* a damaged tail is the conversion's to report */
 	ret = s.err;
 	free(s.ids);
-	if (ret >= 0)
+	if (ret >= 0) {
 		map_tgid_resolve(ctx);
+		map_tgid_forks(ctx, &s);
+	}
+	free(s.forks);
 	return ret;
 }

@@ -37,6 +37,8 @@
 #include "fxt-writer.h"
 #include "tcfxt.h"
 
+struct dat_meta_text;
+
 /* The names the mapping writes besides the events' own: tcfxt.h. */
 
 enum map_field_kind {
@@ -156,6 +158,9 @@ struct map_ctx {
 	struct trace_seq	seq;		/* scratch for .text values */
 	struct map_formats	*fmts;		/* map-formats.c's state */
 	struct map_eh		*eh;		/* map-eventheader.c's state */
+	struct dat_meta_text	*procmaps;	/* the PROCMAPS texts */
+	int			nr_procmaps;
+	bool			procmaps_read;
 	/* interned names used on every event */
 	struct fxt_str		s_cpu;
 	struct fxt_str		s_flags;
@@ -185,6 +190,8 @@ void map_formats_free(struct map_ctx *ctx);
 
 /* map-options.c */
 int map_meta_thread(struct map_ctx *ctx, struct fxt_thread *thread);
+int map_options_procmaps(struct map_ctx *ctx);
+void map_options_free(struct map_ctx *ctx);
 int map_options_write(struct map_ctx *ctx, struct map_buffer *buf,
 		      uint64_t first_ts);
 

@@ -631,7 +631,36 @@ def expect(lines, tgids_file=None):
             'zombies': zombies, 'dead': dead}
 
 
+def truth(m, tgids_file):
+    """Every thread of the model whose tid the kernel's saved_tgids names
+    (a recording made with record-tgid) in the process it names."""
+    tg = {}
+    for ln in open(tgids_file):
+        if ln.split():
+            pid, tgid = map(int, ln.split())
+            tg[pid] = tgid
+    seen, wrong = 0, []
+    for tid, us in m.tids.items():
+        if not tid or tid not in tg:
+            continue
+        for u in us:
+            seen += 1
+            up = m.threads[u]['upid']
+            pid = None if up is None else m.procs[up]['pid']
+            if pid != tg[tid]:
+                wrong.append((tid, tg[tid], pid))
+    ck = Checker()
+    ck.check(seen and not wrong, 'threads: %d the kernel\'s saved_tgids '
+             'names, %d in another process %s' % (seen, len(wrong),
+                                                   wrong[:8]))
+    return ck.failed
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == 'truth':
+        m = Model()
+        m.run(open(sys.argv[2], 'rb').read())
+        return truth(m, sys.argv[3])
     if len(sys.argv) == 3 and sys.argv[1] == 'count':
         print(sum(1 for e in distinct_events(sys.stdin)
                   if re.fullmatch(sys.argv[2], e[1])))

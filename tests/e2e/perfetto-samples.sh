@@ -5,13 +5,17 @@
 # import (perfetto-model.py, written from Perfetto's source): every
 # samples/*.dat (and ../shared/samples' recordings when present), a
 # multi-threaded fixture (threads-dat-gen.c), the EventHeader activity
-# fixture, and a recording converted with --tgids.
+# fixture, a recording converted with --tgids, and the recordings made
+# with record-tgid (their .tgids beside them: the kernel's truth).
 # For each, the model's tables must hold:
 #  - sched: no row left open but a CPU's last, no two rows of a CPU
 #    overlapping; thread_state rows of a thread in sequence;
 #  - one thread per tid, every thread and process named, every thread
 #    in the process its tgid says (task_newtask, exec, atrace markers,
-#    the --tgids file: what trace-cmd report -R shows of the source);
+#    the --tgids file: what trace-cmd report -R shows of the source; and
+#    for a recording with the kernel's saved_tgids beside it, converted
+#    without them, the process those name: sched_process_fork and
+#    PROCMAPS included);
 #  - as many Z and X states as the source's sched_switch prev_state;
 #  - no counter series of a CPU number, per-task counters not in pid 0;
 #  - every async begin ended;
@@ -29,7 +33,8 @@ for f in sched-irq-timer.dat two-buffers.dat sched-irq-timer.v6.dat; do
 	[ -e "$SAMPLES/$f" ] && continue
 	if shared_sample "$f" $((N_CHECKS + 1)); then files+=("$SHARED"); fi
 done
-e2e_plan $(((${#files[@]} + 3) * (N_CHECKS + 1) + 6))
+truths=("$SAMPLES"/*.tgids)
+e2e_plan $(((${#files[@]} + 3) * (N_CHECKS + 1) + 6 + ${#truths[@]} + 2))
 
 # model NAME DAT [--tgids FILE]: convert, read the source's truths with
 # trace-cmd, and turn each of the model's findings into a check.
@@ -66,6 +71,40 @@ EOF
 for f in "${files[@]}"; do
 	model "$(basename "$f" .dat)" "$f"
 done
+
+# recordings made with record-tgid, converted without their saved_tgids:
+# every thread in the process the kernel says
+for t in "${truths[@]}"; do
+	n=$(basename "$t" .tgids)
+	python3 "$MODEL" truth "$TMP/$n.fxt" "$t" >"$TMP/$n.truth" 2>&1
+	check "$n: $(sed -n 's/^\(not \)\{0,1\}ok - //p' "$TMP/$n.truth")" \
+		grep -q '^ok - ' "$TMP/$n.truth"
+done
+
+# procmaps.dat: a thread made by a thread, only the inner one writing
+# atrace markers, no task_newtask: sched_process_fork puts the outer one
+# in the process too; the PROCMAPS option is carried as trace-fxt found it
+python3 "$MODEL" tables "$TMP/procmaps.fxt" >"$TMP/procmaps.tables"
+check "procmaps: thread outer, made by nested-main, in its process" \
+	bash -c 'm=$(sed -n "s/^thread .*upid=\([0-9]*\) name=nested-main$/\1/p" "$1")
+		 o=$(sed -n "s/^thread .*upid=\([0-9]*\) name=outer$/\1/p" "$1")
+		 echo "# nested-main upid=$m outer upid=$o"
+		 [ -n "$m" ] && [ "$m" = "$o" ]' _ "$TMP/procmaps.tables"
+trace-cmd dump --options "$SAMPLES/procmaps.dat" 2>/dev/null |
+	awk '/\[Option PROCMAPS/ { p = 1; next } /^\t*\[Option/ { p = 0 } p' \
+	>"$TMP/procmaps.opt"
+"$TRACE_FXT" dump --json "$TMP/procmaps.fxt" >"$TMP/procmaps.json"
+check "procmaps: trace-cmd dump's PROCMAPS text is a trace-cmd:procmaps instant" \
+	python3 - "$TMP/procmaps.opt" "$TMP/procmaps.json" <<'EOF'
+import json, sys
+want = open(sys.argv[1]).read()[:-1]    # dump adds a newline
+got = [a['value'] for ln in open(sys.argv[2]) for r in [json.loads(ln)]
+       if r.get('name') == 'procmaps' and r.get('category') == 'trace-cmd'
+       for a in r['args'] if a['name'] == 'text']
+print('# %d bytes in trace-cmd dump, %d procmaps instants' % (len(want),
+                                                               len(got)))
+sys.exit(not (want and got == [want]))
+EOF
 
 # a multi-threaded process whose workers write atrace markers, two
 # processes using the same async cookie, a zombie (threads-dat-gen.c)

@@ -240,7 +240,7 @@ static void compare(const char *dat_path)
 }
 
 /* The project's recordings (samples/record.sh and its derived two). */
-#define NR_PROJECT_SAMPLES	8
+#define NR_PROJECT_SAMPLES	9
 
 static void compare_glob(const char *pattern, size_t required)
 {
