@@ -3,11 +3,11 @@
 #
 # Big-endian recordings through the round trip.  This machine records
 # little endian only, so each sample kind gets a big-endian twin:
-#  - the recordings (v7, v7 zstd, v6, two buffers, threads, atrace
-#    markers, lost events, net events): converted to FXT, then written back
-#    big endian by tests/e2e/dat-be-gen (fxt2dat, the core's .dat writer
-#    in its big-endian mode); the v6 one is trace-cmd convert's v6 of the
-#    big-endian v7;
+#  - the recordings of lib.sh (v7, v7 zstd, v6, two buffers, threads,
+#    atrace markers, lost events, net events, ...): converted to FXT, then
+#    written back big endian by tests/e2e/dat-be-gen (fxt2dat, the core's
+#    .dat writer in its big-endian mode); the v6 one is trace-cmd
+#    convert's v6 of the big-endian v7;
 #  - EventHeader user_events (the project's events, LinuxTracepoints'
 #    vectors when beside the clone; top buffer and with an instance):
 #    samples/eventheader-dat -E, the events' own bytes unchanged, printed
@@ -27,7 +27,8 @@
 #    EventHeader header fields and payload agree on the order), and for
 #    EventHeader every vector decodes as the set's reference.
 . "$(dirname "$0")/lib.sh"
-e2e_plan 100
+# 8 checks per recording, 9 per EventHeader set and buffer layout
+e2e_plan $(($(echo $RECORDINGS | wc -w) * 8 + 4 * 9))
 export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
 mkdir -p "$TMP/home"
 export HOME=$TMP/home
@@ -112,7 +113,7 @@ trip() {
 		"$t.be.R" "$t.back.R"
 }
 
-# The recordings: 8 kinds, 8 checks each.
+# The recordings (lib.sh), 8 checks each.
 recordings
 for le in "${RECS[@]}"; do
 	k=$(basename "$le" .dat)
