@@ -413,6 +413,23 @@ static struct rprov *prov_get(struct fxt_reader *r, uint32_t id, bool reset)
 	return p;
 }
 
+int fxt_reader_seek(struct fxt_reader *r, uint64_t offset,
+		    uint32_t provider_id)
+{
+	struct rprov *p;
+
+	if (r->stream || !r->started || offset >= r->size || offset % 8)
+		return -EINVAL;
+	p = prov_find(r, provider_id);
+	if (!p)
+		return -EINVAL;
+	r->cur = p;
+	r->off = offset;
+	r->err = 0;
+	r->errmsg[0] = '\0';
+	return 0;
+}
+
 const char *fxt_reader_provider_name(const struct fxt_reader *r, uint32_t id)
 {
 	const struct rprov *p = prov_find(r, id);

@@ -199,6 +199,22 @@ const char *fxt_reader_error(const struct fxt_reader *r);
  */
 uint64_t fxt_reader_offset(const struct fxt_reader *r);
 
+/**
+ * fxt_reader_seek() - read again from a record read before
+ * @r: a reader of mapped or memory input
+ * @offset: that record's struct fxt_record.offset
+ * @provider_id: its struct fxt_record.provider_id
+ *
+ * Refs resolve with the string and thread tables as they are now: the
+ * record reads as it first did when no index it uses was set again since.
+ * A fault that stopped the reader is forgotten.
+ *
+ * Return: 0, or -EINVAL (stream input, nothing read yet, an offset past
+ * the input or not a multiple of 8, a provider never seen).
+ */
+int fxt_reader_seek(struct fxt_reader *r, uint64_t offset,
+		    uint32_t provider_id);
+
 /* Let @fn see every warning from now on (NULL: none). */
 void fxt_reader_set_warn(struct fxt_reader *r, fxt_reader_warn_fn fn,
 			 void *priv);

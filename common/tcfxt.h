@@ -35,6 +35,7 @@
 #define TCFXT_PROCMAPS		"procmaps"	/* a PROCMAPS option's text */
 
 /* Arguments of TCFXT_FILE_INFO: what the .dat's initial header says. */
+#define TCFXT_INFO_BUFFER	"buffer"	/* the ftrace buffer's name */
 #define TCFXT_INFO_UNAME	"uname"
 #define TCFXT_INFO_VERSION	"version"
 #define TCFXT_INFO_CLOCK	"clock"
@@ -48,6 +49,8 @@
  * payload, ARRAY[...] of wider elements), so a rebuilt record keeps it.
  */
 #define TCFXT_INFO_BIG_ENDIAN	"big_endian"
+/* The top buffer's name (its provider's too); instances keep theirs. */
+#define TCFXT_TOP_BUFFER	"top"
 
 /* Arguments of the other metadata instants. */
 #define TCFXT_ARG_TEXT		"text"		/* cpustats, kallsyms, printk */

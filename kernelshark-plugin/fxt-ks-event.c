@@ -91,6 +91,10 @@ static int event_add(struct fxt_ks_data *d, uint32_t h, unsigned int kind,
 	}
 	ev->cat_len = cat.len;
 	ev->name_len = name.len;
+	ev->is_switch = kind == FXT_KS_SWITCH ||
+			(kind == FXT_EVENT_INSTANT &&
+			 !strcmp(ev->category, "sched") &&
+			 !strcmp(ev->name, "sched_switch"));
 	ev->hash = h;
 	ev->chain = d->buckets[h % FXT_KS_EVENT_BUCKETS];
 	d->buckets[h % FXT_KS_EVENT_BUCKETS] = (int)d->nevents;
@@ -203,6 +207,34 @@ int fxt_ks_event_field(struct fxt_ks_data *d, int event,
 	return (int)ev->nfields++;
 }
 
+int fxt_ks_fields_note(struct fxt_ks_data *d, int event,
+		       const struct fxt_arg *args, unsigned int nargs,
+		       bool same_layout)
+{
+	struct fxt_ks_event *ev = &d->events[event];
+	unsigned int i, pos = 0;
+	int ret;
+
+	if (same_layout && nargs && ev->layout_n == nargs &&
+	    ev->layout_name == args[0].name.ptr)
+		return 0;
+	for (i = 0; i < nargs; i++) {
+		/* as the loader stores them: renderings are libtraceevent's */
+		if (args[i].type >= FXT_ARG_TYPE_COUNT ||
+		    tcfxt_has_suffix(args[i].name, TCFXT_TEXT_SUFFIX))
+			continue;
+		ret = fxt_ks_event_field(d, event, args[i].name,
+					 args[i].type, pos++);
+		if (ret == -ENOMEM)
+			return ret;
+	}
+	if (same_layout && nargs) {
+		ev->layout_n = nargs;
+		ev->layout_name = args[0].name.ptr;
+	}
+	return 0;
+}
+
 int fxt_ks_field_find(const struct fxt_ks_data *d, int event,
 		      const char *name)
 {
@@ -264,13 +296,6 @@ int fxt_ks_events_label(struct fxt_ks_data *d)
 		ev->missed = ev->kind == FXT_EVENT_INSTANT &&
 			     !strcmp(ev->category, TCFXT_CAT) &&
 			     !strcmp(ev->name, TCFXT_LOST_EVENTS);
-		ev->next_pid_field = -1;
-		if (ev->kind == FXT_KS_SWITCH ||
-		    (ev->kind == FXT_EVENT_INSTANT &&
-		     !strcmp(ev->category, "sched") &&
-		     !strcmp(ev->name, "sched_switch")))
-			ev->next_pid_field = fxt_ks_field_find(d, (int)i,
-							       "next_pid");
 		free(ev->label);
 		if (asprintf(&ev->label, "%s/%s%s", ev->category, ev->name,
 			     suffix) < 0) {

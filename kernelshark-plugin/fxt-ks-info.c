@@ -78,28 +78,29 @@ static void print_arg(FILE *f, const struct fxt_ks_data *d,
 		free(buf);
 }
 
-char *fxt_ks_info(const struct fxt_ks_data *d, const struct fxt_ks_row *row)
+char *fxt_ks_info(struct fxt_ks_data *d, const struct fxt_ks_row *row)
 {
 	const struct fxt_ks_event *ev = &d->events[row->event];
-	const struct fxt_ks_arg *a = d->args + row->arg;
+	const struct fxt_ks_arg *a;
+	unsigned int i, nargs;
 	bool first = true;
 	char *buf = NULL;
 	size_t len = 0;
-	unsigned int i;
 	FILE *f;
 
 	f = open_memstream(&buf, &len);
 	if (!f)
 		return NULL;
+	nargs = fxt_ks_row_args_get(d, row, &a);
 	if (ev->missed) {
 		/* As trace.dat streams say it; -1: the count is unknown. */
 		int field = fxt_ks_field_find(d, row->event, "count");
-		const struct fxt_ks_arg *n = fxt_ks_row_arg(d, row, field);
+		const struct fxt_ks_arg *n = fxt_ks_args_field(a, nargs, field);
 
 		fprintf(f, "missed_events=%" PRId64, n ? n->v.i : -1);
-		row = NULL;
+		nargs = 0;
 	}
-	for (i = 0; row && i < row->nargs; i++) {
+	for (i = 0; i < nargs; i++) {
 		/* The CPU column already says it. */
 		if (a[i].type != FXT_ARG_STRING &&
 		    !strcmp(ev->fields[a[i].field].name, TCFXT_ARG_CPU))
@@ -109,6 +110,7 @@ char *fxt_ks_info(const struct fxt_ks_data *d, const struct fxt_ks_row *row)
 		print_arg(f, d, ev, &a[i]);
 		first = false;
 	}
+	fxt_ks_row_args_put(d);
 	if (fclose(f)) {
 		free(buf);
 		return NULL;
@@ -120,29 +122,33 @@ int fxt_ks_tep_text(struct fxt_ks_data *d, const struct fxt_ks_row *row,
 		    char **info, char **latency)
 {
 	const struct fxt_ks_event *ev = &d->events[row->event];
-	const struct fxt_ks_arg *a = d->args + row->arg;
 	struct fxt_event fe = { .type = FXT_EVENT_INSTANT };
+	const struct fxt_ks_arg *a;
 	struct fxt_arg *args;
-	unsigned int i;
-	int ret;
+	unsigned int i, n;
+	int ret = -ENOENT;
 
 	*info = *latency = NULL;
 	if (!d->tep || ev->missed || ev->kind != FXT_EVENT_INSTANT ||
 	    row->provider >= d->nproviders ||
-	    !d->providers[row->provider].from_trace_fxt || !row->nargs)
+	    !d->providers[row->provider].from_trace_fxt)
 		return -ENOENT;
-	args = malloc(row->nargs * sizeof(*args));
-	if (!args)
-		return -ENOMEM;
-	for (i = 0; i < row->nargs; i++)
-		arg_restore(d, ev, &a[i], &args[i]);
-	fe.category = fxt_str_make(ev->category, ev->cat_len);
-	fe.name = fxt_str_make(ev->name, ev->name_len);
-	fe.thread.tid = (uint64_t)row->pid;
-	fe.args = args;
-	fe.nargs = row->nargs;
-	ret = report_tep_event_text(d->tep, &fe, (uint64_t)row->ts, info,
-				    latency);
+	n = fxt_ks_row_args_get(d, row, &a);
+	args = n ? malloc(n * sizeof(*args)) : NULL;
+	if (n && !args)
+		ret = -ENOMEM;
+	if (args) {
+		for (i = 0; i < n; i++)
+			arg_restore(d, ev, &a[i], &args[i]);
+		fe.category = fxt_str_make(ev->category, ev->cat_len);
+		fe.name = fxt_str_make(ev->name, ev->name_len);
+		fe.thread.tid = (uint64_t)row->pid;
+		fe.args = args;
+		fe.nargs = n;
+		ret = report_tep_event_text(d->tep, &fe, (uint64_t)row->ts,
+					    info, latency);
+	}
+	fxt_ks_row_args_put(d);
 	free(args);
 	return ret;
 }

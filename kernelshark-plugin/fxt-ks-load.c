@@ -46,6 +46,13 @@ struct loader {
 	struct fxt_reader	*r;
 	/* Row of the last ftrace event of a converted provider. */
 	size_t			last_ftrace;
+	/*
+	 * Converted providers' rows are reread from the file when asked
+	 * about (fxt-ks-reread.c) rather than stored: -EAGAIN ends the
+	 * load when a string index is set a second time, as the file's
+	 * last string tables would then no longer read every record.
+	 */
+	bool			reread;
 	uint32_t		provider_id;
 	uint16_t		provider;
 	bool			provider_known;
@@ -77,35 +84,15 @@ static int64_t ticks_to_ns(uint64_t ticks, uint64_t tps)
 	return ns > INT64_MAX ? INT64_MAX : (int64_t)ns;
 }
 
-static bool arg_is_int(unsigned int type)
-{
-	return type == FXT_ARG_INT32 || type == FXT_ARG_UINT32 ||
-	       type == FXT_ARG_INT64 || type == FXT_ARG_UINT64;
-}
-
-static int64_t arg_int(const struct fxt_arg *a)
-{
-	switch (a->type) {
-	case FXT_ARG_INT32:	return a->i32;
-	case FXT_ARG_UINT32:	return a->u32;
-	case FXT_ARG_INT64:	return a->i64;
-	default:		return (int64_t)a->u64;
-	}
-}
-
 /* The `cpu` argument of a record, or -1. */
 static int args_cpu(const struct fxt_arg *args, unsigned int nargs)
 {
-	unsigned int i;
+	const struct fxt_arg *a = fxt_args_find(args, nargs, TCFXT_ARG_CPU);
 	int64_t v;
 
-	for (i = 0; i < nargs; i++) {
-		if (!arg_is_int(args[i].type) || !fxt_str_eq(args[i].name, TCFXT_ARG_CPU))
-			continue;
-		v = arg_int(&args[i]);
-		return v >= 0 && v < FXT_KS_MAX_CPU ? (int)v : -1;
-	}
-	return -1;
+	if (!fxt_arg_int(a, &v))
+		return -1;
+	return v >= 0 && v < FXT_KS_MAX_CPU ? (int)v : -1;
 }
 
 static int thread_cpu(struct loader *l, int32_t pid)
@@ -115,17 +102,12 @@ static int thread_cpu(struct loader *l, int32_t pid)
 	return t && t->cpu >= 0 ? t->cpu : FXT_KS_FALLBACK_CPU;
 }
 
-static size_t provider_hash(uint32_t id, size_t mask)
-{
-	return (size_t)((id * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
-}
-
 /* Slot of @id in the index: where it is, or the free slot for it. */
 static size_t provider_slot(const struct fxt_ks_data *d, uint32_t id)
 {
 	size_t h;
 
-	for (h = provider_hash(id, d->provider_mask); d->provider_slots[h];
+	for (h = fxt_provider_hash(id, d->provider_mask); d->provider_slots[h];
 	     h = (h + 1) & d->provider_mask)
 		if (d->providers[d->provider_slots[h] - 1].id == id)
 			break;
@@ -200,6 +182,9 @@ static int provider_index(struct loader *l, uint32_t id)
 			return -ENOMEM;
 		p->id = id;
 		p->from_trace_fxt = false;
+		p->str_set = NULL;
+		p->buffer = NULL;
+		p->cpus = 0;
 		d->provider_slots[provider_slot(d, id)] = i + 1;
 		d->nproviders++;
 	}
@@ -237,8 +222,9 @@ static struct fxt_ks_row *row_add(struct loader *l, uint32_t provider_id,
 	row->pid = pid;
 	row->cpu = (int16_t)cpu;
 	row->event = (int16_t)event;
-	row->arg = (uint32_t)d->nargs;
+	row->arg = d->nargs;
 	row->nargs = 0;
+	row->drawn_pid = -1;
 	row->provider = (uint16_t)prov;
 	return row;
 }
@@ -322,6 +308,31 @@ static int arg_set_str(struct fxt_ks_data *d, struct fxt_ks_arg *a,
 	return 0;
 }
 
+int fxt_ks_arg_set(struct fxt_ks_data *d, struct fxt_ks_arg *a,
+		   const struct fxt_arg *src, bool keep)
+{
+	switch (src->type) {
+	case FXT_ARG_INT32:	a->v.i = src->i32; break;
+	case FXT_ARG_UINT32:	a->v.u = src->u32; break;
+	case FXT_ARG_INT64:	a->v.i = src->i64; break;
+	case FXT_ARG_UINT64:	a->v.u = src->u64; break;
+	case FXT_ARG_DOUBLE:	a->v.d = src->d; break;
+	case FXT_ARG_POINTER:	a->v.u = src->ptr; break;
+	case FXT_ARG_KOID:	a->v.u = src->koid; break;
+	case FXT_ARG_BOOL:	a->v.u = src->b; break;
+	case FXT_ARG_STRING:
+		if (keep)
+			return arg_set_str(d, a, src->str);
+		a->len = src->str.len;
+		a->where = FXT_KS_AT_PTR;
+		a->v.u = (uintptr_t)src->str.ptr;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
 static int args_store(struct fxt_ks_data *d, struct fxt_ks_row *row,
 		      const struct fxt_arg *args, unsigned int nargs)
 {
@@ -338,26 +349,34 @@ static int args_store(struct fxt_ks_data *d, struct fxt_ks_row *row,
 		ret = arg_slot(d, row, src->name, src->type, &a);
 		if (ret)
 			return ret;
-		if (!a)
-			continue;
-		switch (src->type) {
-		case FXT_ARG_INT32:	a->v.i = src->i32; break;
-		case FXT_ARG_UINT32:	a->v.u = src->u32; break;
-		case FXT_ARG_INT64:	a->v.i = src->i64; break;
-		case FXT_ARG_UINT64:	a->v.u = src->u64; break;
-		case FXT_ARG_DOUBLE:	a->v.d = src->d; break;
-		case FXT_ARG_POINTER:	a->v.u = src->ptr; break;
-		case FXT_ARG_KOID:	a->v.u = src->koid; break;
-		case FXT_ARG_BOOL:	a->v.u = src->b; break;
-		case FXT_ARG_STRING:
-			if (arg_set_str(d, a, src->str))
-				return -ENOMEM;
-			break;
-		default:
-			break;
-		}
+		if (a && fxt_ks_arg_set(d, a, src, true))
+			return -ENOMEM;
 	}
 	return 0;
+}
+
+/*
+ * The pid a context switch is drawn with: its next_pid, when that is a
+ * pid.  KernelShark's sched_events plugin draws a trace.dat stream's
+ * sched_switch entries so (plugin-fxt.c says why here too).
+ */
+static void row_set_drawn(struct fxt_ks_data *d, struct fxt_ks_row *row,
+			  const struct fxt_arg *args, unsigned int nargs)
+{
+	const struct fxt_arg *a;
+	int64_t v;
+
+	if (!d->events[row->event].is_switch)
+		return;
+	a = fxt_args_find(args, nargs, "next_pid");
+	if (!a || a->type == FXT_ARG_DOUBLE || a->type == FXT_ARG_STRING ||
+	    a->type >= FXT_ARG_TYPE_COUNT)
+		return;
+	v = (int64_t)fxt_arg_bits(a);
+	if (a->type == FXT_ARG_UINT64 && a->u64 > INT64_MAX)
+		return;
+	if (v >= 0 && v <= INT32_MAX)
+		row->drawn_pid = (int32_t)v;
 }
 
 /*
@@ -407,12 +426,21 @@ static int fold_event(struct loader *l, const struct fxt_event *ev)
 {
 	struct fxt_ks_data *d = l->d;
 
+	struct fxt_ks_row *row;
+
 	if (ev->type != FXT_EVENT_INSTANT ||
 	    !tcfxt_has_suffix(ev->name, TCFXT_CONT_SUFFIX) ||
 	    l->last_ftrace == NO_ROW || l->last_ftrace != d->nrows - 1)
 		return 0;
-	return ftrace_args_store(d, &d->rows[l->last_ftrace], ev->args,
-				 ev->nargs) ? -ENOMEM : 0;
+	row = &d->rows[l->last_ftrace];
+	if (fxt_ks_row_reread(row)) {
+		if (row->nargs == UINT16_MAX)
+			return 0;
+		row->nargs++;
+		return fxt_ks_fields_note(d, row->event, ev->args, ev->nargs,
+					  false);
+	}
+	return ftrace_args_store(d, row, ev->args, ev->nargs) ? -ENOMEM : 0;
 }
 
 /* Converted providers' metadata and task names, for libtraceevent. */
@@ -435,6 +463,31 @@ static int tep_gather(struct loader *l, const struct fxt_record *rec)
 	return report_tep_gather(d->tep, l->r, rec);
 }
 
+/*
+ * A provider the converter wrote: which ftrace buffer of the .dat, on how
+ * many CPUs (KernelShark opens each buffer of a .dat as a stream).  A
+ * restatement says it again.
+ */
+static int note_file_info(struct fxt_ks_provider *p,
+			  const struct fxt_event *ev)
+{
+	const struct fxt_arg *a;
+	int64_t v;
+
+	p->from_trace_fxt = true;
+	a = fxt_args_find(ev->args, ev->nargs, TCFXT_INFO_BUFFER);
+	if (a && a->type == FXT_ARG_STRING) {
+		free(p->buffer);
+		p->buffer = strndup(a->str.ptr, a->str.len);
+		if (!p->buffer)
+			return -ENOMEM;
+	}
+	a = fxt_args_find(ev->args, ev->nargs, TCFXT_INFO_CPUS);
+	if (fxt_arg_int(a, &v) && v > 0 && v <= FXT_KS_MAX_CPU)
+		p->cpus = (int)v;
+	return 0;
+}
+
 static int load_event(struct loader *l, const struct fxt_record *rec,
 		      int64_t ts)
 {
@@ -451,8 +504,11 @@ static int load_event(struct loader *l, const struct fxt_record *rec,
 	if (prov < 0)
 		return prov;
 	if (kind == FXT_EVENT_INSTANT && tcfxt_is_meta(ev->category) &&
-	    fxt_str_eq(ev->name, TCFXT_FILE_INFO))
-		d->providers[prov].from_trace_fxt = true;
+	    fxt_str_eq(ev->name, TCFXT_FILE_INFO)) {
+		ret = note_file_info(&d->providers[prov], ev);
+		if (ret < 0)
+			return ret;
+	}
 	if (folding(l, prov)) {
 		ret = tep_gather(l, rec);
 		if (ret < 0)
@@ -476,12 +532,18 @@ static int load_event(struct loader *l, const struct fxt_record *rec,
 		      fxt_ks_event_get(d, kind, ev->category, ev->name));
 	if (!row)
 		return -ENOMEM;
+	row_set_drawn(d, row, ev->args, ev->nargs);
 	if (folding(l, prov)) {
-		if (ftrace_args_store(d, row, ev->args, ev->nargs))
-			return -ENOMEM;
+		if (l->reread) {
+			row->arg = FXT_KS_ROW_REREAD | rec->offset;
+			ret = fxt_ks_fields_note(d, row->event, ev->args,
+						 ev->nargs, true);
+		} else if (ftrace_args_store(d, row, ev->args, ev->nargs)) {
+			ret = -ENOMEM;
+		}
 		if (!tcfxt_is_meta(ev->category))
 			l->last_ftrace = d->nrows - 1;
-		return 0;
+		return ret;
 	}
 	if (args_store(d, row, ev->args, ev->nargs))
 		return -ENOMEM;
@@ -549,6 +611,8 @@ static int load_sched(struct loader *l, const struct fxt_record *rec,
 				       wakeup ? str_wakeup : str_switch));
 	if (!row)
 		return -ENOMEM;
+	if (!wakeup)
+		row->drawn_pid = in;
 	if (wakeup) {
 		if (arg_add_int(d, row, fxt_str_make("pid", 3), FXT_ARG_INT64,
 				(uint64_t)(int64_t)in))
@@ -671,11 +735,46 @@ static int load_kobj(struct loader *l, const struct fxt_record *rec)
 	return 0;
 }
 
+/*
+ * Reread rows read string refs with the tables the reader has at the
+ * end: fine while no string index is set twice (converted files set each
+ * once), -EAGAIN as soon as one is, or a provider's tables start afresh.
+ * Thread refs may change: a reread row keeps only the arguments.
+ */
+static int tables_note(struct loader *l, const struct fxt_record *rec)
+{
+	struct fxt_ks_provider *p;
+	uint64_t *set, bit;
+	unsigned int i;
+	int prov;
+
+	prov = provider_index(l, rec->provider_id);
+	if (prov < 0)
+		return prov;
+	p = &l->d->providers[prov];
+	if (rec->type == FXT_REC_METADATA)
+		return p->str_set ? -EAGAIN : 0;
+	if (!p->str_set) {
+		p->str_set = calloc(0x8000 / 64, sizeof(*p->str_set));
+		if (!p->str_set)
+			return -ENOMEM;
+	}
+	set = p->str_set;
+	i = rec->string.index & 0x7fff;
+	bit = 1ULL << (i % 64);
+	if (set[i / 64] & bit)
+		return -EAGAIN;
+	set[i / 64] |= bit;
+	return 0;
+}
+
 static int load_record(struct loader *l, const struct fxt_record *rec)
 {
 	uint64_t tps = fxt_reader_ticks_per_second(l->r);
 
 	switch (rec->type) {
+	case FXT_REC_STRING:
+		return l->reread ? tables_note(l, rec) : 0;
 	case FXT_REC_EVENT:
 		return load_event(l, rec, ticks_to_ns(rec->event.ts, tps));
 	case FXT_REC_SCHED:
@@ -693,6 +792,8 @@ static int load_record(struct loader *l, const struct fxt_record *rec)
 		if (rec->meta.type == FXT_META_PROVIDER_INFO) {
 			int prov = provider_index(l, rec->meta.provider_id);
 
+			if (prov >= 0 && l->reread)
+				prov = tables_note(l, rec);
 			return prov < 0 ? prov : 0;
 		}
 		return 0;
@@ -750,17 +851,20 @@ static int map_file(struct fxt_ks_data *d, const char *path)
 	return 0;
 }
 
-int fxt_ks_data_load(struct fxt_ks_data *d, const char *path)
+static int data_load(struct fxt_ks_data *d, const char *path, bool reread)
 {
 	struct loader l = {
 		.d = d,
 		.last_ftrace = NO_ROW,
+		.reread = reread,
 	};
 	struct fxt_record rec;
+	size_t i;
 	int ret;
 
 	memset(d, 0, sizeof(*d));
 	memset(d->buckets, 0xff, sizeof(d->buckets));
+	pthread_mutex_init(&d->lock, NULL);
 	ret = map_file(d, path);
 	if (ret)
 		goto fail;
@@ -778,6 +882,8 @@ int fxt_ks_data_load(struct fxt_ks_data *d, const char *path)
 	while ((ret = fxt_reader_next(l.r, &rec)) > 0) {
 		ret = load_record(&l, &rec);
 		if (ret < 0) {
+			if (ret == -EAGAIN)
+				goto fail;
 			if (l.err)
 				ret = l.err;
 			if (l.err == -EOVERFLOW)
@@ -817,7 +923,12 @@ int fxt_ks_data_load(struct fxt_ks_data *d, const char *path)
 			(unsigned long long)fxt_reader_warned_records(l.r),
 			fxt_reader_warned_records(l.r) == 1 ? "" : "s",
 			fxt_reader_first_warning(l.r));
-	fxt_reader_close(l.r);
+	for (i = 0; i < d->nrows && !fxt_ks_row_reread(&d->rows[i]); i++)
+		;
+	if (i < d->nrows)
+		d->reread = l.r;
+	else
+		fxt_reader_close(l.r);
 	l.r = NULL;
 	madvise((void *)d->map, d->map_len, MADV_RANDOM);
 
@@ -839,6 +950,16 @@ fail:
 	return ret < 0 ? ret : -EINVAL;
 }
 
+int fxt_ks_data_load(struct fxt_ks_data *d, const char *path)
+{
+	int ret = data_load(d, path, true);
+
+	/* a file whose tables change: every row stores its arguments */
+	if (ret == -EAGAIN)
+		ret = data_load(d, path, false);
+	return ret;
+}
+
 void fxt_ks_data_free(struct fxt_ks_data *d)
 {
 	unsigned int i;
@@ -847,8 +968,11 @@ void fxt_ks_data_free(struct fxt_ks_data *d)
 		munmap((void *)d->map, d->map_len);
 	fxt_ks_events_free(d);
 	report_tep_close(d->tep);
-	for (i = 0; i < d->nproviders; i++)
+	for (i = 0; i < d->nproviders; i++) {
 		free(d->providers[i].name);
+		free(d->providers[i].str_set);
+		free(d->providers[i].buffer);
+	}
 	free(d->providers);
 	free(d->provider_slots);
 	free(d->rows);
@@ -856,5 +980,9 @@ void fxt_ks_data_free(struct fxt_ks_data *d)
 	free(d->pool);
 	free(d->tasks);
 	free(d->error);
+	free(d->scratch);
+	if (d->reread)
+		fxt_reader_close(d->reread);
+	pthread_mutex_destroy(&d->lock);
 	memset(d, 0, sizeof(*d));
 }

@@ -41,6 +41,8 @@ const char *fxt_ks_arg_str(const struct fxt_ks_data *d,
 		return (const char *)d->map + a->v.u;
 	case FXT_KS_IN_POOL:
 		return d->pool + a->v.u;
+	case FXT_KS_AT_PTR:
+		return (const char *)(uintptr_t)a->v.u;
 	default:
 		return NULL;
 	}
@@ -109,19 +111,6 @@ const char *fxt_ks_task_name(const struct fxt_ks_data *d, int32_t pid)
 	if (!t || t->name < 0)
 		return NULL;
 	return d->pool + t->name;
-}
-
-const struct fxt_ks_arg *fxt_ks_row_arg(const struct fxt_ks_data *d,
-					const struct fxt_ks_row *row,
-					int field)
-{
-	const struct fxt_ks_arg *a = d->args + row->arg;
-	unsigned int i;
-
-	for (i = 0; i < row->nargs; i++)
-		if (a[i].field == field)
-			return &a[i];
-	return NULL;
 }
 
 /*

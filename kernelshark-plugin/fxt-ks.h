@@ -5,13 +5,15 @@
  *
  * Loading a file walks every record a single time.  Each timestamped
  * record becomes a row (time, CPU, pid, event id) plus a run of stored
- * arguments; nothing is formatted as text until KernelShark asks for a
- * particular row, so a reload costs one allocation per entry and no
- * decoding at all.
+ * arguments, or, for a converted file's ftrace events, the offset of its
+ * record, decoded again when asked about (fxt-ks-reread.c); nothing is
+ * formatted as text until KernelShark asks for a particular row, so a
+ * reload costs one allocation per entry and no decoding at all.
  */
 #ifndef _FXT_KS_H
 #define _FXT_KS_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -42,6 +44,8 @@ enum fxt_ks_where {
 	FXT_KS_VALUE	= 0,	/* not a string: the value is in v */
 	FXT_KS_IN_MAP	= 1,	/* v.u: offset in the mapped file */
 	FXT_KS_IN_POOL	= 2,	/* v.u: offset in the string pool */
+	/* v.u: a pointer, valid until fxt_ks_row_args_put() */
+	FXT_KS_AT_PTR	= 3,
 };
 
 struct fxt_ks_arg {
@@ -72,9 +76,16 @@ struct fxt_ks_event {
 	bool			missed;
 	/*
 	 * A context switch (the kernel's sched/sched_switch or an FXT
-	 * one): its field naming the task switched in, else -1.
+	 * one): drawn as the task its next_pid names.
 	 */
-	int			next_pid_field;
+	bool			is_switch;
+	/*
+	 * The first argument name and count of the last reread record
+	 * whose names were added to the fields: records of one ftrace
+	 * event have the same, so the rest skip that.
+	 */
+	const char		*layout_name;
+	unsigned int		layout_n;
 	uint32_t		cat_len;
 	uint32_t		name_len;
 	uint32_t		hash;
@@ -84,16 +95,31 @@ struct fxt_ks_event {
 	unsigned int		fields_cap;
 };
 
-/* One timestamped record, 24 bytes. */
+/*
+ * One timestamped record, 32 bytes.  A row either stores its arguments
+ * (d->args from @arg on) or, for the ftrace events of a converted file,
+ * is read again from the file when KernelShark asks about it
+ * (FXT_KS_ROW_REREAD in @arg: the rest is the record's offset).
+ */
 struct fxt_ks_row {
 	int64_t		ts;		/* ns */
+	uint64_t	arg;
 	int32_t		pid;
+	/* The pid a context switch is drawn with (next_pid), else -1. */
+	int32_t		drawn_pid;
 	int16_t		cpu;
 	int16_t		event;
-	uint32_t	arg;		/* first of its stored arguments */
+	/* stored arguments; reread rows: the TCFXT_CONT_SUFFIX records */
 	uint16_t	nargs;
 	uint16_t	provider;	/* index into providers */
 };
+
+#define FXT_KS_ROW_REREAD	(1ULL << 63)
+
+static inline bool fxt_ks_row_reread(const struct fxt_ks_row *row)
+{
+	return row->arg & FXT_KS_ROW_REREAD;
+}
 
 struct fxt_ks_task {
 	int32_t		pid;
@@ -110,6 +136,14 @@ struct fxt_ks_provider {
 	char		*name;
 	/* Began with trace-fxt's trace-cmd/file_info: restatements fold. */
 	bool		from_trace_fxt;
+	/*
+	 * What that file_info says: the ftrace buffer (NULL when it does
+	 * not say), its CPU count (0 when it does not say).
+	 */
+	char		*buffer;
+	int		cpus;
+	/* string indexes set so far (a bit each), NULL before the first */
+	uint64_t	*str_set;
 };
 
 struct fxt_ks_cache_slot {
@@ -174,6 +208,16 @@ struct fxt_ks_data {
 	struct report_tep	*tep;
 	/* "FILE: offset 0x...: what" when decoding stopped early. */
 	char			*error;
+
+	/*
+	 * Reread rows: the reader that decoded the file, kept for them
+	 * (NULL when every row stores its arguments), and their
+	 * arguments while one is looked at, under @lock.
+	 */
+	struct fxt_reader	*reread;
+	pthread_mutex_t		lock;
+	struct fxt_ks_arg	*scratch;
+	size_t			scratch_cap;
 };
 
 /*
@@ -189,14 +233,25 @@ const char *fxt_ks_task_name(const struct fxt_ks_data *d, int32_t pid);
 struct fxt_ks_task *fxt_ks_task_get(struct fxt_ks_data *d, int32_t pid,
 				    bool create);
 
+/*
+ * The arguments of @row, stored or read again from the file: *@args
+ * stays valid, and other threads wait, until fxt_ks_row_args_put().
+ * Returns how many (0 with *@args NULL when they cannot be read); call
+ * fxt_ks_row_args_put() whatever it returns.
+ */
+unsigned int fxt_ks_row_args_get(struct fxt_ks_data *d,
+				 const struct fxt_ks_row *row,
+				 const struct fxt_ks_arg **args);
+void fxt_ks_row_args_put(struct fxt_ks_data *d);
+
+/* The argument for @field among @args, or NULL. */
+const struct fxt_ks_arg *fxt_ks_args_field(const struct fxt_ks_arg *args,
+					   unsigned int n, int field);
+
 /* Text of a stored string argument. */
 const char *fxt_ks_arg_str(const struct fxt_ks_data *d,
 			   const struct fxt_ks_arg *a);
 
-/* The argument of @row stored for @field, or NULL. */
-const struct fxt_ks_arg *fxt_ks_row_arg(const struct fxt_ks_data *d,
-					const struct fxt_ks_row *row,
-					int field);
 /* Index of @name among @event's fields, or -1. */
 int fxt_ks_field_find(const struct fxt_ks_data *d, int event,
 		      const char *name);
@@ -224,6 +279,21 @@ int fxt_ks_event_field(struct fxt_ks_data *d, int event,
 		       struct fxt_str name, unsigned int type,
 		       unsigned int hint);
 int fxt_ks_events_label(struct fxt_ks_data *d);
+/*
+ * The fields of a reread row's record (@args, as decoded), added as
+ * storing them would; with @same_layout, nothing is done when the last
+ * record so noted had the same first name and count.  0 or -ENOMEM.
+ */
+int fxt_ks_fields_note(struct fxt_ks_data *d, int event,
+		       const struct fxt_arg *args, unsigned int nargs,
+		       bool same_layout);
+/*
+ * @src's value into @a (its field, type and where already set); a
+ * string outside the map is copied to the pool if @keep, else pointed
+ * at (FXT_KS_AT_PTR).  0 or -ENOMEM.
+ */
+int fxt_ks_arg_set(struct fxt_ks_data *d, struct fxt_ks_arg *a,
+		   const struct fxt_arg *src, bool keep);
 void fxt_ks_events_free(struct fxt_ks_data *d);
 
 /* Copy @len bytes to the pool; returns the offset or -1. */
@@ -237,7 +307,7 @@ static inline bool fxt_ks_in_map(const struct fxt_ks_data *d, const void *p)
 }
 
 /* Info column, dump line: malloc'ed strings (NULL on failure). */
-char *fxt_ks_info(const struct fxt_ks_data *d, const struct fxt_ks_row *row);
+char *fxt_ks_info(struct fxt_ks_data *d, const struct fxt_ks_row *row);
 /*
  * Info and latency columns of an ftrace event of a converted provider, as
  * KernelShark shows them for the .dat (libtraceevent prints them):

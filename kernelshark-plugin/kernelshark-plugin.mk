@@ -6,7 +6,7 @@ EXTRA_CFLAGS_kernelshark-plugin = $(KS_CFLAGS) -Itrace-cmd-plugin
 
 KS_PLUGIN	:= kernelshark-plugin/plugin-fxt.so
 KS_PLUGIN_OBJS	:= $(addprefix kernelshark-plugin/, \
-		     plugin-fxt.o fxt-ks-load.o fxt-ks-event.o \
+		     plugin-fxt.o fxt-ks-load.o fxt-ks-event.o fxt-ks-reread.o \
 		     fxt-ks-table.o fxt-ks-info.o)
 # A converted file's info and latency columns are printed by the code
 # that prints `trace-fxt report`: report-tep.c and the fxt2dat rebuilding

@@ -20,12 +20,48 @@
 #include "plugin-fxt.h"
 #include "fxt-ks.h"
 #include "fxt-zio.h"
+#include "tcfxt.h"
 
-static struct fxt_ks_data *stream_data(struct kshark_data_stream *stream)
+/*
+ * The decoded file, shared by the streams it is shown as.  KernelShark
+ * opens each ftrace buffer of a .dat as a stream of its own
+ * (kshark_tep_init_all_buffers()); a converted file's buffers are
+ * streams too, the top buffer's (and any other producer's records) the
+ * one KernelShark opened.
+ */
+struct fxt_ks_shared {
+	struct fxt_ks_data	d;
+	unsigned int		refs;
+	/* the record libtraceevent prints is rebuilt in d: one at a time */
+	pthread_mutex_t		text_lock;
+	/* per provider, the stream its rows are in (0: the opened one) */
+	uint16_t		*slot;
+	unsigned int		nslots;
+};
+
+/* What a stream's interface handle is: its part of the shared file. */
+struct fxt_ks_view {
+	struct fxt_ks_shared	*sh;
+	unsigned int		slot;
+};
+
+static struct fxt_ks_view *stream_view(struct kshark_data_stream *stream)
 {
 	struct kshark_generic_stream_interface *iface = stream->interface;
 
 	return iface ? iface->handle : NULL;
+}
+
+static struct fxt_ks_data *stream_data(struct kshark_data_stream *stream)
+{
+	struct fxt_ks_view *v = stream_view(stream);
+
+	return v ? &v->sh->d : NULL;
+}
+
+static bool in_view(const struct fxt_ks_view *v, const struct fxt_ks_row *row)
+{
+	return v->sh->slot[row->provider] == v->slot;
 }
 
 /* The event id KernelShark sees for a row. */
@@ -41,24 +77,19 @@ static int row_event_id(const struct fxt_ks_data *d,
  * in (it sets the entry's pid to next_pid, and the pid column still says
  * the record's); that plugin takes trace.dat streams only, so context
  * switches here are drawn that way from the start: the CPU plots show
- * who runs after each switch, as for the .dat.  Returns the row's own
- * pid (and false) for every other row.
+ * who runs after each switch, as for the .dat.  KernelShark gives its
+ * default plugins to the stream it opened only
+ * (kshark_tep_handle_plugins(), KsDataStore::_openDataFile()), not to
+ * the other buffers' streams: there the record's pid is drawn.  Returns
+ * the row's own pid (and false) for every other row.
  */
-static bool row_drawn_pid(const struct fxt_ks_data *d,
+static bool row_drawn_pid(const struct fxt_ks_view *v,
 			  const struct fxt_ks_row *row, int32_t *pid)
 {
-	const struct fxt_ks_event *ev = &d->events[row->event];
-	const struct fxt_ks_arg *a;
+	bool drawn = v->slot == 0 && row->drawn_pid >= 0;
 
-	*pid = row->pid;
-	if (ev->next_pid_field < 0)
-		return false;
-	a = fxt_ks_row_arg(d, row, ev->next_pid_field);
-	if (!a || a->where != FXT_KS_VALUE || a->type == FXT_ARG_DOUBLE ||
-	    a->v.i < 0 || a->v.i > INT32_MAX)
-		return false;
-	*pid = (int32_t)a->v.i;
-	return true;
+	*pid = drawn ? row->drawn_pid : row->pid;
+	return drawn;
 }
 
 static const struct fxt_ks_row *entry_row(const struct fxt_ks_data *d,
@@ -144,13 +175,13 @@ static char *fxt_get_task(struct kshark_data_stream *stream,
 static int tep_column(struct kshark_data_stream *stream,
 		      const struct fxt_ks_row *row, bool latency, char **out)
 {
-	struct fxt_ks_data *d = stream_data(stream);
+	struct fxt_ks_view *v = stream_view(stream);
 	char *info, *lat;
 	int ret;
 
-	pthread_mutex_lock(&stream->input_mutex);
-	ret = fxt_ks_tep_text(d, row, &info, &lat);
-	pthread_mutex_unlock(&stream->input_mutex);
+	pthread_mutex_lock(&v->sh->text_lock);
+	ret = fxt_ks_tep_text(&v->sh->d, row, &info, &lat);
+	pthread_mutex_unlock(&v->sh->text_lock);
 	if (ret < 0)
 		return ret;
 	*out = latency ? lat : info;
@@ -306,29 +337,29 @@ fxt_get_field_type(struct kshark_data_stream *stream,
 	return i < 0 ? KS_INVALID_FIELD : field_format(ev->fields[i].type);
 }
 
-static int row_field_int64(const struct fxt_ks_data *d,
+static int row_field_int64(struct fxt_ks_data *d,
 			   const struct fxt_ks_row *row, const char *field,
 			   int64_t *val)
 {
-	const struct fxt_ks_arg *a;
-	int i;
+	const struct fxt_ks_arg *args, *a;
+	unsigned int n;
+	int i, ret;
 
 	i = fxt_ks_field_find(d, row->event, field);
 	if (i < 0)
 		return -EINVAL;
-	a = fxt_ks_row_arg(d, row, i);
+	n = fxt_ks_row_args_get(d, row, &args);
+	a = fxt_ks_args_field(args, n, i);
 	if (!a)
-		return -ENOENT;
-	switch (field_format(a->type)) {
-	case KS_INTEGER_FIELD:
-		*val = a->v.i;
-		return 0;
-	case KS_FLOAT_FIELD:
-		*val = (int64_t)a->v.d;
-		return 0;
-	default:
-		return -EINVAL;
-	}
+		ret = -ENOENT;
+	else if (field_format(a->type) == KS_INTEGER_FIELD)
+		*val = a->v.i, ret = 0;
+	else if (field_format(a->type) == KS_FLOAT_FIELD)
+		*val = (int64_t)a->v.d, ret = 0;
+	else
+		ret = -EINVAL;
+	fxt_ks_row_args_put(d);
+	return ret;
 }
 
 static int fxt_read_event_field(struct kshark_data_stream *stream,
@@ -354,36 +385,69 @@ static int fxt_read_record_field(struct kshark_data_stream *stream,
 	return row_field_int64(d, row, field, val);
 }
 
-static void stream_mark_idle_cpus(struct kshark_data_stream *stream,
-				  const struct fxt_ks_data *d)
+/* The CPUs of @v: what its buffers' file_info says, or its rows show. */
+static int view_cpus(const struct fxt_ks_view *v)
 {
-	bool *busy = calloc((size_t)d->n_cpus, sizeof(*busy));
+	const struct fxt_ks_data *d = &v->sh->d;
+	int n = 1;
+	size_t i;
+
+	for (i = 0; i < d->nproviders; i++)
+		if (v->sh->slot[i] == v->slot && d->providers[i].cpus > n)
+			n = d->providers[i].cpus;
+	for (i = 0; i < d->nrows; i++)
+		if (in_view(v, &d->rows[i]) && d->rows[i].cpu >= n)
+			n = d->rows[i].cpu + 1;
+	return n;
+}
+
+static void stream_mark_idle_cpus(struct kshark_data_stream *stream,
+				  const struct fxt_ks_view *v)
+{
+	const struct fxt_ks_data *d = &v->sh->d;
+	bool *busy = calloc((size_t)stream->n_cpus, sizeof(*busy));
 	size_t i;
 	int cpu;
 
 	if (!busy)
 		return;
 	for (i = 0; i < d->nrows; i++)
-		busy[d->rows[i].cpu] = true;
-	for (cpu = 0; cpu < d->n_cpus; cpu++)
+		if (in_view(v, &d->rows[i]))
+			busy[d->rows[i].cpu] = true;
+	for (cpu = 0; cpu < stream->n_cpus; cpu++)
 		if (!busy[cpu])
 			kshark_hash_id_add(stream->idle_cpus, cpu);
 	free(busy);
+}
+
+static size_t view_rows(const struct fxt_ks_view *v)
+{
+	const struct fxt_ks_data *d = &v->sh->d;
+	size_t i, n = 0;
+
+	if (v->sh->nslots == 1)
+		return d->nrows;
+	for (i = 0; i < d->nrows; i++)
+		n += in_view(v, &d->rows[i]);
+	return n;
 }
 
 static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
 				struct kshark_context *kshark_ctx,
 				struct kshark_entry ***data_rows)
 {
-	struct fxt_ks_data *d = stream_data(stream);
+	struct fxt_ks_view *v = stream_view(stream);
 	struct kshark_entry **rows, **last_on_cpu, *e;
-	size_t i = 0;
+	struct fxt_ks_data *d;
+	size_t i, n = 0, count;
 	bool filter;
 
-	if (!d)
+	if (!v)
 		return -EFAULT;
-	rows = malloc((d->nrows ? d->nrows : 1) * sizeof(*rows));
-	last_on_cpu = calloc((size_t)d->n_cpus, sizeof(*last_on_cpu));
+	d = &v->sh->d;
+	count = view_rows(v);
+	rows = malloc((count ? count : 1) * sizeof(*rows));
+	last_on_cpu = calloc((size_t)stream->n_cpus, sizeof(*last_on_cpu));
 	if (!rows || !last_on_cpu)
 		goto fail;
 	filter = kshark_filter_is_set(kshark_ctx, stream->stream_id);
@@ -391,18 +455,20 @@ static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
 	for (i = 0; i < d->nrows; i++) {
 		const struct fxt_ks_row *row = &d->rows[i];
 
+		if (!in_view(v, row))
+			continue;
 		/* KernelShark frees every entry on its own. */
 		e = malloc(sizeof(*e));
 		if (!e)
 			goto fail;
-		rows[i] = e;
+		rows[n++] = e;
 		e->next = NULL;
 		e->visible = 0xff;
 		e->stream_id = stream->stream_id;
 		e->event_id = (int16_t)row_event_id(d, row);
 		e->cpu = row->cpu;
 		/* the pid column still asks the row (fxt_get_pid) */
-		if (row_drawn_pid(d, row, &e->pid))
+		if (row_drawn_pid(v, row, &e->pid))
 			e->visible &= ~KS_PLUGIN_UNTOUCHED_MASK;
 		e->offset = (int64_t)i;
 		e->ts = row->ts;
@@ -416,14 +482,13 @@ static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
 			kshark_apply_filters(kshark_ctx, stream, e);
 	}
 	free(last_on_cpu);
-	stream_mark_idle_cpus(stream, d);
 	*data_rows = rows;
-	return (ssize_t)d->nrows;
+	return (ssize_t)n;
 
 fail:
 	if (rows)
-		while (i--)
-			free(rows[i]);
+		while (n--)
+			free(rows[n]);
 	free(rows);
 	free(last_on_cpu);
 	return -ENOMEM;
@@ -435,12 +500,15 @@ static ssize_t fxt_load_matrix(struct kshark_data_stream *stream,
 			       int32_t **pid_array, int64_t **offset_array,
 			       int64_t **ts_array)
 {
-	struct fxt_ks_data *d = stream_data(stream);
-	size_t i;
+	struct fxt_ks_view *v = stream_view(stream);
+	struct fxt_ks_data *d;
+	size_t i, n = 0, count;
 
-	if (!d)
+	if (!v)
 		return -EFAULT;
-	if (!kshark_data_matrix_alloc(d->nrows ? d->nrows : 1, event_array,
+	d = &v->sh->d;
+	count = view_rows(v);
+	if (!kshark_data_matrix_alloc(count ? count : 1, event_array,
 				      cpu_array, pid_array, offset_array,
 				      ts_array))
 		return -ENOMEM;
@@ -448,20 +516,23 @@ static ssize_t fxt_load_matrix(struct kshark_data_stream *stream,
 		const struct fxt_ks_row *row = &d->rows[i];
 		int64_t ts = row->ts;
 
+		if (!in_view(v, row))
+			continue;
 		if (stream->calib && stream->calib_array)
 			stream->calib(&ts, stream->calib_array);
 		if (event_array)
-			(*event_array)[i] = (int16_t)row_event_id(d, row);
+			(*event_array)[n] = (int16_t)row_event_id(d, row);
 		if (cpu_array)
-			(*cpu_array)[i] = row->cpu;
+			(*cpu_array)[n] = row->cpu;
 		if (pid_array)
-			row_drawn_pid(d, row, &(*pid_array)[i]);
+			row_drawn_pid(v, row, &(*pid_array)[n]);
 		if (offset_array)
-			(*offset_array)[i] = (int64_t)i;
+			(*offset_array)[n] = (int64_t)i;
 		if (ts_array)
-			(*ts_array)[i] = ts;
+			(*ts_array)[n] = ts;
+		n++;
 	}
-	return (ssize_t)d->nrows;
+	return (ssize_t)n;
 }
 
 const char *kshark_input_format(void)
@@ -556,34 +627,68 @@ static void stream_add_missed_events(struct kshark_data_stream *stream,
 		kshark_handle_all_dpis(stream, KSHARK_PLUGIN_INIT);
 }
 
-int kshark_input_initializer(struct kshark_data_stream *stream)
+static void shared_put(struct fxt_ks_shared *sh)
+{
+	if (!sh || --sh->refs)
+		return;
+	fxt_ks_data_free(&sh->d);
+	pthread_mutex_destroy(&sh->text_lock);
+	free(sh->slot);
+	free(sh);
+}
+
+/*
+ * Which stream each provider's rows are in: a converted provider of an
+ * ftrace buffer other than the top one gets a stream of its own, named
+ * after the buffer as KernelShark names a .dat's; the rest is in the
+ * stream KernelShark opened.
+ */
+static int shared_slots(struct fxt_ks_shared *sh)
+{
+	const struct fxt_ks_data *d = &sh->d;
+	unsigned int i;
+
+	sh->slot = calloc(d->nproviders ? d->nproviders : 1,
+			  sizeof(*sh->slot));
+	if (!sh->slot)
+		return -ENOMEM;
+	sh->nslots = 1;
+	for (i = 0; i < d->nproviders; i++) {
+		const struct fxt_ks_provider *p = &d->providers[i];
+
+		if (p->from_trace_fxt && p->buffer &&
+		    strcmp(p->buffer, TCFXT_TOP_BUFFER) &&
+		    sh->nslots < UINT16_MAX)
+			sh->slot[i] = (uint16_t)sh->nslots++;
+	}
+	return 0;
+}
+
+/* Give @stream its part of @sh: slot @slot. */
+static int stream_attach(struct kshark_data_stream *stream,
+			 struct fxt_ks_shared *sh, unsigned int slot)
 {
 	struct kshark_generic_stream_interface *iface;
-	struct fxt_ks_data *d;
+	const struct fxt_ks_data *d = &sh->d;
+	struct fxt_ks_view *v;
 	int32_t last = -1;
 	size_t i;
-	int ret;
 
 	iface = calloc(1, sizeof(*iface));
-	d = calloc(1, sizeof(*d));
-	if (!iface || !d) {
+	v = calloc(1, sizeof(*v));
+	if (!iface || !v) {
 		free(iface);
-		free(d);
+		free(v);
 		return -ENOMEM;
 	}
-	ret = fxt_ks_data_load(d, stream->file);
-	if (ret) {
-		fprintf(stderr, "plugin-fxt: cannot load %s: %s\n",
-			stream->file, strerror(-ret));
-		free(iface);
-		free(d);
-		return ret;
-	}
+	v->sh = sh;
+	v->slot = slot;
+	sh->refs++;
 	iface_init(iface);
-	iface->handle = d;
+	iface->handle = v;
 	stream->interface = iface;
 
-	stream->n_cpus = d->n_cpus;
+	stream->n_cpus = view_cpus(v);
 	stream->n_events = (int)d->nevents;
 	/* pid 0 is the idle thread, as in the converter and Perfetto. */
 	stream->idle_pid = 0;
@@ -595,27 +700,120 @@ int kshark_input_initializer(struct kshark_data_stream *stream)
 	for (i = 0; i < d->nrows; i++) {
 		int32_t pid;
 
-		row_drawn_pid(d, &d->rows[i], &pid);
+		if (!in_view(v, &d->rows[i]))
+			continue;
+		row_drawn_pid(v, &d->rows[i], &pid);
 		if (pid == last)
 			continue;
 		last = pid;
 		kshark_hash_id_add(stream->tasks, pid);
 	}
-	stream_add_missed_events(stream, d);
+	stream_mark_idle_cpus(stream, v);
+	/* as KernelShark's default plugins: the opened stream's only */
+	if (slot == 0)
+		stream_add_missed_events(stream, d);
 	return 0;
+}
+
+/*
+ * The stream of buffer slot @slot, added to KernelShark's session: its
+ * id, or a negative errno.
+ */
+static int stream_add_buffer(struct kshark_data_stream *top,
+			     struct fxt_ks_shared *sh, unsigned int slot)
+{
+	const struct fxt_ks_data *d = &sh->d;
+	struct kshark_context *ctx = NULL;
+	struct kshark_data_stream *stream;
+	const char *name = NULL;
+	unsigned int i;
+	int sd, ret;
+
+	for (i = 0; i < d->nproviders && !name; i++)
+		if (sh->slot[i] == slot)
+			name = d->providers[i].buffer;
+	if (!kshark_instance(&ctx))
+		return -EFAULT;
+	sd = kshark_add_stream(ctx);
+	if (sd < 0)
+		return sd;
+	stream = ctx->stream[sd];
+	free(stream->name);
+	stream->name = strdup(name);
+	stream->file = strdup(top->file);
+	snprintf(stream->data_format, sizeof(stream->data_format), "%s",
+		 top->data_format);
+	ret = stream->name && stream->file ? stream_attach(stream, sh, slot) :
+					     -ENOMEM;
+	if (ret)
+		kshark_remove_stream(ctx, sd);
+	return ret ? ret : sd;
+}
+
+/* Undo stream_add_buffer() for streams @first..@last. */
+static void streams_remove(int first, int last)
+{
+	struct kshark_context *ctx = NULL;
+	int sd;
+
+	if (!kshark_instance(&ctx))
+		return;
+	for (sd = first; sd <= last; sd++) {
+		kshark_close(ctx, sd);
+		kshark_remove_stream(ctx, sd);
+	}
+}
+
+int kshark_input_initializer(struct kshark_data_stream *stream)
+{
+	int ret, sd, first = -1, last = -1;
+	struct fxt_ks_shared *sh;
+	unsigned int slot;
+
+	sh = calloc(1, sizeof(*sh));
+	if (!sh)
+		return -ENOMEM;
+	ret = fxt_ks_data_load(&sh->d, stream->file);
+	if (ret) {
+		fprintf(stderr, "plugin-fxt: cannot load %s: %s\n",
+			stream->file, strerror(-ret));
+		free(sh);
+		return ret;
+	}
+	pthread_mutex_init(&sh->text_lock, NULL);
+	sh->refs = 1;
+	ret = shared_slots(sh);
+	if (!ret)
+		ret = stream_attach(stream, sh, 0);
+	/* the other buffers: each stream holds the file as long as it */
+	for (slot = 1; !ret && slot < sh->nslots; slot++) {
+		sd = stream_add_buffer(stream, sh, slot);
+		if (sd < 0)
+			ret = sd;
+		else if (first < 0)
+			first = last = sd;
+		else
+			last = sd;
+	}
+	if (ret && first >= 0)
+		streams_remove(first, last);
+	if (ret && stream->interface)
+		kshark_input_deinitializer(stream);
+	shared_put(sh);
+	return ret;
 }
 
 int kshark_input_deinitializer(struct kshark_data_stream *stream)
 {
 	struct kshark_generic_stream_interface *iface = stream->interface;
-	struct fxt_ks_data *d;
+	struct fxt_ks_view *v;
 
 	if (!iface)
 		return 0;
-	d = iface->handle;
-	if (d) {
-		fxt_ks_data_free(d);
-		free(d);
+	v = iface->handle;
+	if (v) {
+		shared_put(v->sh);
+		free(v);
 	}
 	/* libkshark frees the interface itself with the stream. */
 	iface->handle = NULL;

@@ -111,7 +111,7 @@ tests/fuzz/fuzz-fxt2dat: tests/fuzz/fuzz-fxt2dat.c $(CORE_SRCS) $(FXT2DAT_SRCS) 
 
 # plugin-fxt.so's decoding and text, without libkshark (plugin-fxt.c).
 KS_FUZZ_SRCS	:= $(addprefix kernelshark-plugin/, fxt-ks-load.c \
-		   fxt-ks-event.c fxt-ks-table.c fxt-ks-info.c) \
+		   fxt-ks-event.c fxt-ks-table.c fxt-ks-info.c fxt-ks-reread.c) \
 		   trace-cmd-plugin/report-tep.c
 tests/fuzz/fuzz-kshark: tests/fuzz/fuzz-kshark.c $(CORE_SRCS) $(FXT2DAT_SRCS) \
 		$(KS_FUZZ_SRCS) kernelshark-plugin/fxt-ks.h

@@ -238,7 +238,7 @@ static int prov_add(struct report *r, uint32_t id, struct fxt_str name)
 	}
 	free(p->name);
 	p->name = strndup(name.ptr ? name.ptr : "", name.len);
-	p->top = fxt_str_eq(name, "top");
+	p->top = fxt_str_eq(name, TCFXT_TOP_BUFFER);
 	/* trace-cmd prefixes lines with the buffer once there are several */
 	for (i = 0; i < r->nr_provs; i++) {
 		if (r->provs[i].top || !r->provs[i].name)

@@ -313,7 +313,7 @@ int map_convert(struct tracecmd_input *handle, int fd,
 		map_set_error(&ctx, -ENOMEM, "out of memory");
 		goto out;
 	}
-	map_add_buffer(&ctx, handle, "top");
+	map_add_buffer(&ctx, handle, TCFXT_TOP_BUFFER);
 	for (i = 0; i < nr_inst; i++) {
 		const char *name = tracecmd_buffer_instance_name(handle, i);
 		struct tracecmd_input *h;

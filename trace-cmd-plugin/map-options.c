@@ -165,7 +165,7 @@ int map_options_write(struct map_ctx *ctx, struct map_buffer *buf,
 	ret = map_meta_thread(ctx, &ev.thread);
 	if (ret < 0)
 		return ret;
-	opt_str(ctx, a, &n, "buffer", buf->name);
+	opt_str(ctx, a, &n, TCFXT_INFO_BUFFER, buf->name);
 	opt_str(ctx, a, &n, TCFXT_INFO_UNAME, tracecmd_get_uname(h));
 	opt_str(ctx, a, &n, TCFXT_INFO_VERSION, tracecmd_get_version(h));
 	opt_str(ctx, a, &n, TCFXT_INFO_CLOCK, tracecmd_get_trace_clock(h));

@@ -4,7 +4,7 @@
 # KernelShark's load time (kshark_open + kshark_load_entries, as the GUI
 # does it) for a .fxt against the .dat it was converted from: the same
 # trace of at least 500k events, loaded in the same process, warm cache.
-# Aim: the .fxt in at most half the time of the .dat.
+# Aim: the .fxt in at most 0.4x the time of the .dat.
 #
 #   BENCH_DAT=trace.dat   use this recording (default: the kmem-heavy one
 #                         tests/bench/lib.sh records once, as root)

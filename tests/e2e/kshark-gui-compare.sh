@@ -5,24 +5,26 @@
 # the .fxt trace-fxt converts from it, with plugin-fxt.so: the two windows
 # (graph with its CPU plots, table with its first rows, missed-events
 # marks) must be the same picture, pixel for pixel.  KernelShark loads its
-# own default plugins for the .dat, as a user sees it.  Screenshots stay in
-# KSHARK_SHOTS (default /tmp/kshark-gui-compare).  Samples with several
-# ftrace buffers are left out: the .dat opens as a stream per buffer, the
-# .fxt as one.
+# own default plugins for the .dat, as a user sees it.  Screenshots stay
+# in KSHARK_SHOTS (default: a new /tmp/kshark-gui-compare.XXXXXX, said on
+# the first line).  two-buffers has two ftrace buffers: both windows show
+# a stream per buffer.
 . "$(dirname "$0")/lib.sh"
 
 PLUGIN=$TOP/kernelshark-plugin/plugin-fxt.so
-SHOTS=${KSHARK_SHOTS:-/tmp/kshark-gui-compare}
-NAMES="atrace-markers lost-events net-events"
-e2e_plan 3
+# a directory of its own: runs at the same time do not share screenshots
+SHOTS=${KSHARK_SHOTS:-$(mktemp -d /tmp/kshark-gui-compare.XXXXXX)}
+NAMES="atrace-markers lost-events net-events two-buffers"
+e2e_plan 4
 
 for tool in xvfb-run kernelshark xdotool import compare identify; do
 	if ! command -v "$tool" >/dev/null; then
-		skip "$tool not installed, no GUI comparison" 3
+		skip "$tool not installed, no GUI comparison" 4
 		e2e_exit
 	fi
 done
 mkdir -p "$SHOTS"
+echo "# screenshots in $SHOTS"
 for n in $NAMES; do
 	cp "$SAMPLES/$n.dat" "$TMP/$n.dat"
 	"$TRACE_FXT" convert -q "$TMP/$n.dat" -o "$TMP/$n.fxt" ||

@@ -12,10 +12,10 @@
  * Given .dat files as arguments, it compares those instead;
  * KSHARK_FXT_SUFFIX=.fxt.gz or .fxt.zst converts to compressed FXT.  A .dat with several
  * ftrace buffers is opened as KernelShark opens them all (a stream per
- * buffer, kshark_tep_init_all_buffers) and its entries are put together:
- * the .fxt is one stream that holds every buffer.  Entries are compared
- * as sorted lists, so the order of equal-time entries does not matter;
- * any other difference is one.
+ * buffer, kshark_tep_init_all_buffers); the .fxt must open as the same
+ * streams (names, CPU counts), compared stream by stream.  Entries are
+ * compared as sorted lists, so the order of equal-time entries does not
+ * matter; any other difference is one.
  */
 #include <dlfcn.h>
 #include <glob.h>
@@ -163,17 +163,23 @@ static void load_stream(int sd, struct side *s)
 	free(rows);
 }
 
-/* Every buffer of the .dat, as KernelShark opens them all. */
-static void load_dat(const char *dat, struct side *s, int *nbuf)
+/*
+ * The streams KernelShark shows for @path, from *@first on: a .dat's
+ * buffers as KernelShark opens them all (kshark_tep_init_all_buffers());
+ * whatever kshark_open() made of any other file.  Returns how many.
+ */
+static int open_streams(const char *path, bool dat, int *first)
 {
-	int sd, i;
+	int before = ctx->n_streams, n;
 
-	sd = kshark_open(ctx, dat);
-	CU_ASSERT_FATAL(sd >= 0);
-	*nbuf = kshark_tep_init_all_buffers(ctx, sd);
-	CU_ASSERT_FATAL(*nbuf >= 0);
-	for (i = sd; i <= sd + *nbuf; i++)
-		load_stream(i, s);
+	*first = kshark_open(ctx, path);
+	CU_ASSERT_FATAL(*first >= 0);
+	if (dat) {
+		n = kshark_tep_init_all_buffers(ctx, *first);
+		CU_ASSERT_FATAL(n >= 0);
+		return n + 1;
+	}
+	return ctx->n_streams - before;
 }
 
 static void show(const char *what, const struct row *r)
@@ -183,41 +189,59 @@ static void show(const char *what, const struct row *r)
 	       r->col[COL_LATENCY], r->col[COL_INFO]);
 }
 
-static void compare(const char *dat_path)
+/* Differences found, column by column, and how many entries compared. */
+struct tally {
+	size_t	key;		/* time, CPU or pid */
+	size_t	col[NCOLS];
+	size_t	compared;
+	size_t	other;		/* entry counts, stream names, CPU counts */
+};
+
+static void tally_print(const char *base, const char *stream,
+			const struct tally *t)
 {
-	size_t i, bad_key = 0, bad[NCOLS] = { 0 }, shown = 0;
+	int c;
+
+	printf("# %s:%s%s%s differences in time/cpu/pid %zu", base,
+	       stream ? " stream \"" : "", stream ? stream : "",
+	       stream ? "\":" : "", t->key);
+	for (c = 0; c < NCOLS; c++)
+		printf(", %s %zu", col_name[c], t->col[c]);
+	printf(" (of %zu entries compared)\n", t->compared);
+}
+
+/* One stream of each side, entry by entry, into @sum. */
+static void compare_stream(const char *base, int dat_sd, int fxt_sd,
+			   struct tally *sum)
+{
+	struct kshark_data_stream *ds = kshark_get_data_stream(ctx, dat_sd);
+	struct kshark_data_stream *fs = kshark_get_data_stream(ctx, fxt_sd);
 	struct side dat = { 0 }, fxt = { 0 };
-	const char *base = strrchr(dat_path, '/') + 1;
-	char fxt_path[4096];
-	int nbuf, sd, c;
+	struct tally t = { 0 };
+	size_t i, shown = 0;
+	int c;
 
-	/* KSHARK_FXT_SUFFIX=.fxt.gz (or .zst): compare compressed FXT */
-	snprintf(fxt_path, sizeof(fxt_path), "%s/%s%s", dir, base,
-		 getenv("KSHARK_FXT_SUFFIX") ? getenv("KSHARK_FXT_SUFFIX") :
-		 ".fxt");
-	if (!convert(dat_path, fxt_path))
-		return;
-	load_dat(dat_path, &dat, &nbuf);
-	sd = kshark_open(ctx, fxt_path);
-	CU_ASSERT_FATAL(sd >= 0);
-	load_stream(sd, &fxt);
-
+	CU_ASSERT_FATAL(ds && fs);
+	load_stream(dat_sd, &dat);
+	load_stream(fxt_sd, &fxt);
 	qsort(dat.rows, dat.n, sizeof(*dat.rows), row_cmp);
 	qsort(fxt.rows, fxt.n, sizeof(*fxt.rows), row_cmp);
-	printf("\n# %s: %zu buffer(s), %zu entries from the .dat, %zu from "
-	       "the .fxt\n", base, (size_t)nbuf + 1, dat.n, fxt.n);
-	CU_ASSERT_EQUAL(fxt.n, dat.n);
+	printf("# %s: stream \"%s\" / \"%s\": %d / %d CPUs, %zu entries "
+	       "from the .dat, %zu from the .fxt\n", base, ds->name, fs->name,
+	       ds->n_cpus, fs->n_cpus, dat.n, fxt.n);
+	t.other = (dat.n != fxt.n) + (ds->n_cpus != fs->n_cpus) +
+		  (str_cmp(ds->name, fs->name) != 0);
 	for (i = 0; i < dat.n && i < fxt.n; i++) {
 		const struct row *a = &dat.rows[i], *b = &fxt.rows[i];
 		bool differs = false;
 
 		if (a->ts != b->ts || a->cpu != b->cpu || a->pid != b->pid) {
-			bad_key++;
+			t.key++;
 			differs = true;
 		}
 		for (c = 0; c < NCOLS; c++) {
 			if (str_cmp(a->col[c], b->col[c])) {
-				bad[c]++;
+				t.col[c]++;
 				differs = true;
 			}
 		}
@@ -226,16 +250,47 @@ static void compare(const char *dat_path)
 			show(".fxt", b);
 		}
 	}
-	printf("# %s: differences in time/cpu/pid %zu", base, bad_key);
+	t.compared = dat.n < fxt.n ? dat.n : fxt.n;
+	tally_print(base, ds->name, &t);
+	sum->key += t.key;
 	for (c = 0; c < NCOLS; c++)
-		printf(", %s %zu", col_name[c], bad[c]);
-	printf(" (of %zu entries compared)\n",
-	       dat.n < fxt.n ? dat.n : fxt.n);
-	CU_ASSERT_EQUAL(bad_key, 0);
-	for (c = 0; c < NCOLS; c++)
-		CU_ASSERT_EQUAL(bad[c], 0);
+		sum->col[c] += t.col[c];
+	sum->compared += t.compared;
+	sum->other += t.other;
 	side_free(&dat);
 	side_free(&fxt);
+}
+
+/*
+ * A recording both ways: the same streams (one per ftrace buffer, same
+ * names, same CPU counts), each with the same entries, every column.
+ */
+static void compare(const char *dat_path)
+{
+	const char *base = strrchr(dat_path, '/') + 1;
+	int ndat, nfxt, dat_sd, fxt_sd, i, c;
+	struct tally sum = { 0 };
+	char fxt_path[4096];
+
+	/* KSHARK_FXT_SUFFIX=.fxt.gz (or .zst): compare compressed FXT */
+	snprintf(fxt_path, sizeof(fxt_path), "%s/%s%s", dir, base,
+		 getenv("KSHARK_FXT_SUFFIX") ? getenv("KSHARK_FXT_SUFFIX") :
+		 ".fxt");
+	if (!convert(dat_path, fxt_path))
+		return;
+	ndat = open_streams(dat_path, true, &dat_sd);
+	nfxt = open_streams(fxt_path, false, &fxt_sd);
+	printf("\n# %s: %d stream(s) from the .dat, %d from the .fxt\n",
+	       base, ndat, nfxt);
+	CU_ASSERT_EQUAL(nfxt, ndat);
+	for (i = 0; i < ndat && i < nfxt; i++)
+		compare_stream(base, dat_sd + i, fxt_sd + i, &sum);
+	/* every stream: the line e2e scripts look for */
+	tally_print(base, NULL, &sum);
+	CU_ASSERT_EQUAL(sum.other, 0);
+	CU_ASSERT_EQUAL(sum.key, 0);
+	for (c = 0; c < NCOLS; c++)
+		CU_ASSERT_EQUAL(sum.col[c], 0);
 	kshark_close_all(ctx);
 }
 
@@ -299,6 +354,177 @@ static void test_more(void)
 		return;
 	}
 	compare(more);
+}
+
+/*
+ * What KernelShark's sched_events plugin reads, read the way a plugin
+ * that is not tied to trace.dat streams reads it (latency_plot.c does:
+ * kshark_find_event_id(), kshark_register_event_handler(), and in the
+ * handler kshark_read_record_field_int() of the record it is given):
+ * every wakeup's pid (sched_waking, else sched_wakeup, as sched_events'
+ * define_wakeup_event() picks) and every sched_switch's next_pid and
+ * prev_state, as KernelShark loads the stream.  From them the wakeup
+ * latencies sched_events draws: a wakeup of a task to its next switch in.
+ */
+struct field_val {
+	int64_t	ts;
+	int	what;	/* 0 wakeup pid, 1 next_pid, 2 prev_state */
+	int64_t	val;
+};
+
+static struct {
+	struct field_val	*v;
+	size_t			n, cap, unread;
+} fv;
+
+static void fv_add(int64_t ts, int what, int64_t val)
+{
+	if (fv.n == fv.cap) {
+		fv.cap = fv.cap ? 2 * fv.cap : 1024;
+		fv.v = realloc(fv.v, fv.cap * sizeof(*fv.v));
+		CU_ASSERT_FATAL(fv.v != NULL);
+	}
+	fv.v[fv.n].ts = ts;
+	fv.v[fv.n].what = what;
+	fv.v[fv.n++].val = val;
+}
+
+static void on_wakeup(struct kshark_data_stream *stream, void *rec,
+		      struct kshark_entry *e)
+{
+	int64_t v;
+
+	if (kshark_read_record_field_int(stream, rec, "pid", &v))
+		fv.unread++;
+	else
+		fv_add(e->ts, 0, v);
+}
+
+static void on_switch(struct kshark_data_stream *stream, void *rec,
+		      struct kshark_entry *e)
+{
+	int64_t v;
+
+	if (kshark_read_record_field_int(stream, rec, "next_pid", &v))
+		fv.unread++;
+	else
+		fv_add(e->ts, 1, v);
+	if (kshark_read_record_field_int(stream, rec, "prev_state", &v))
+		fv.unread++;
+	else
+		fv_add(e->ts, 2, v);
+}
+
+static int fv_cmp(const void *a, const void *b)
+{
+	const struct field_val *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->what != y->what)
+		return x->what - y->what;
+	return (x->val > y->val) - (x->val < y->val);
+}
+
+/* Wakeup to next switch in of the woken task: how many, ns in all. */
+static void fv_latencies(size_t *pairs, int64_t *total)
+{
+	size_t i, j;
+
+	*pairs = 0;
+	*total = 0;
+	for (i = 0; i < fv.n; i++) {
+		if (fv.v[i].what != 0)
+			continue;
+		for (j = i + 1; j < fv.n; j++) {
+			if (fv.v[j].what == 0 && fv.v[j].val == fv.v[i].val)
+				break;	/* woken again first: that one counts */
+			if (fv.v[j].what == 1 && fv.v[j].val == fv.v[i].val) {
+				(*pairs)++;
+				*total += fv.v[j].ts - fv.v[i].ts;
+				break;
+			}
+		}
+	}
+}
+
+/* Load stream @sd with the handlers on; the values, sorted, in fv. */
+static void sched_fields(int sd, bool *found)
+{
+	struct kshark_data_stream *st = kshark_get_data_stream(ctx, sd);
+	struct kshark_entry **rows = NULL;
+	int sw, wk;
+	ssize_t n, i;
+
+	memset(&fv, 0, sizeof(fv));
+	CU_ASSERT_FATAL(st != NULL);
+	sw = kshark_find_event_id(st, "sched/sched_switch");
+	wk = kshark_find_event_id(st, "sched/sched_waking");
+	if (wk < 0)
+		wk = kshark_find_event_id(st, "sched/sched_wakeup");
+	*found = sw >= 0 && wk >= 0;
+	if (!*found)
+		return;
+	kshark_register_event_handler(st, sw, on_switch);
+	kshark_register_event_handler(st, wk, on_wakeup);
+	n = kshark_load_entries(ctx, sd, &rows);
+	CU_ASSERT(n > 0);
+	for (i = 0; i < n; i++)
+		free(rows[i]);
+	free(rows);
+	kshark_unregister_event_handler(st, sw, on_switch);
+	kshark_unregister_event_handler(st, wk, on_wakeup);
+	qsort(fv.v, fv.n, sizeof(*fv.v), fv_cmp);
+}
+
+static void test_sched_fields(void)
+{
+	static const char *const names[] = {
+		"sched.dat", "sched-v6.dat", "threads.dat", "two-buffers.dat",
+	};
+	size_t i, k, pairs[2], differ, ndat;
+	struct field_val *dat_v;
+	char dat[4096], fxt[4096];
+	bool found[2];
+	int64_t total[2];
+	int sd;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(dat, sizeof(dat), "%s/%s",
+			 unit_path("samples"), names[i]);
+		snprintf(fxt, sizeof(fxt), "%s/fields-%s.fxt", dir, names[i]);
+		if (!convert(dat, fxt))
+			continue;
+		sd = kshark_open(ctx, dat);
+		CU_ASSERT_FATAL(sd >= 0);
+		sched_fields(sd, &found[0]);
+		fv_latencies(&pairs[0], &total[0]);
+		CU_ASSERT_EQUAL(fv.unread, 0);
+		dat_v = fv.v;
+		ndat = fv.n;
+		sd = kshark_open(ctx, fxt);
+		CU_ASSERT_FATAL(sd >= 0);
+		sched_fields(sd, &found[1]);
+		fv_latencies(&pairs[1], &total[1]);
+		differ = fv.unread;
+		for (k = 0; k < ndat && k < fv.n; k++)
+			differ += fv_cmp(&dat_v[k], &fv.v[k]) != 0;
+		differ += ndat > fv.n ? ndat - fv.n : fv.n - ndat;
+		printf("\n# %s: switch and wakeup events found: .dat %s, .fxt "
+		       "%s; %zu / %zu field values read, %zu differ; wakeup "
+		       "latencies: .dat %zu (%" PRId64 " ns), .fxt %zu (%"
+		       PRId64 " ns)\n", names[i], found[0] ? "yes" : "no",
+		       found[1] ? "yes" : "no", ndat, fv.n, differ, pairs[0],
+		       total[0], pairs[1], total[1]);
+		CU_ASSERT(found[0] && found[1]);
+		CU_ASSERT(ndat > 0);
+		CU_ASSERT_EQUAL(differ, 0);
+		CU_ASSERT_EQUAL(pairs[0], pairs[1]);
+		CU_ASSERT_EQUAL(total[0], total[1]);
+		free(dat_v);
+		free(fv.v);
+		kshark_close_all(ctx);
+	}
 }
 
 /* KernelShark's own plugins live beside libkshark. */
@@ -375,6 +601,8 @@ static CU_TestInfo dat_tests[] = {
 	{ "../shared/samples/*.dat vs their .fxt, every column",
 	  test_shared_samples },
 	{ "$KSHARK_DAT vs its .fxt, every column", test_more },
+	{ "sched_switch and wakeup fields through the generic plugin API",
+	  test_sched_fields },
 	{ "missed_events plugin on the .fxt as on the .dat",
 	  test_missed_events_plugin },
 	CU_TEST_INFO_NULL,

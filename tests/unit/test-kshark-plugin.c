@@ -976,6 +976,70 @@ static void test_too_many_providers(void)
 	unload(&l);
 }
 
+/*
+ * A provider shaped as the converter writes them, whose string values
+ * outnumber the string table: the writer gives slots out again, so a row
+ * read again from the file with the last tables would show another
+ * row's string.  Each value is used twice (the writer indexes it from
+ * the second use on).
+ */
+#define WRAP_VALUES	40000UL
+
+static int write_wrapping(struct fxt_writer *w, unsigned long n)
+{
+	struct fxt_arg info = ARG(FXT_ARG_STRING, "buffer", str,
+				  fxt_str_make("top", 3));
+	struct fxt_arg a[2] = {
+		ARG(FXT_ARG_UINT32, "cpu", u32, 0),
+		{ .type = FXT_ARG_STRING, .name = FXT_ARG_STR_NAME("v") },
+	};
+	char v[16];
+	unsigned long i;
+	int ret;
+
+	ret = fxt_write_provider_info(w, 1, "top", 3);
+	if (!ret)
+		ret = ev(w, FXT_EVENT_INSTANT, 1, thr(1, 1), "trace-cmd",
+			 "file_info", 0, 0, &info, 1);
+	for (i = 0; !ret && i < 2 * n; i++) {
+		int len = snprintf(v, sizeof(v), "s%lu", i / 2);
+
+		a[1].str = fxt_str_make(v, (uint32_t)len);
+		ret = ev(w, FXT_EVENT_INSTANT, 10 + i, thr(1, 1), "cat", "ev",
+			 0, 0, a, 2);
+	}
+	return ret;
+}
+
+static void test_string_table_wraps(void)
+{
+	const char *p = write_with("wrap.fxt", write_wrapping, WRAP_VALUES, 0);
+	unsigned long wrong = 0;
+	struct loaded l;
+	char want[24];
+	ssize_t i;
+
+	CU_ASSERT_FATAL(p != NULL);
+	l = load(p);
+	CU_ASSERT_EQUAL_FATAL(l.n, (ssize_t)(2 * WRAP_VALUES));
+	for (i = 0; i < l.n; i++) {
+		char *got = kshark_get_info(l.rows[i]);
+
+		snprintf(want, sizeof(want), "v=s%zd", i / 2);
+		if (!got || strcmp(got, want)) {
+			if (!wrong++)
+				fprintf(stderr, "\nrow %zd info: got \"%s\", "
+					"want \"%s\"\n", i,
+					got ? got : "(null)", want);
+		}
+		free(got);
+	}
+	printf("\n# %zd rows of a file whose string table wraps: %lu with "
+	       "another row's string\n", l.n, wrong);
+	CU_ASSERT_EQUAL(wrong, 0);
+	unload(&l);
+}
+
 static CU_TestInfo plugin_tests[] = {
 	{ "every record kind, as KernelShark shows it", test_every_record_kind },
 	{ "big-endian file, same entries", test_big_endian },
@@ -992,6 +1056,8 @@ static CU_TestInfo plugin_tests[] = {
 	{ "200k missed events load", test_many_missed_events },
 	{ "65535 providers, each named right", test_many_providers },
 	{ "65536 providers refused", test_too_many_providers },
+	{ "converted rows when the string table wraps",
+	  test_string_table_wraps },
 	CU_TEST_INFO_NULL,
 };
 
