@@ -4,7 +4,7 @@
  *
  * Allocation failure is remembered in the buffer rather than returned by
  * every put, so that a section can be built with straight-line code and
- * checked once.
+ * checked once.  Numbers go in the buffer's byte order, the file's.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,24 +12,22 @@
 
 #include "dat-intern.h"
 
-void dat_put_le16(uint8_t *p, uint16_t v)
+void dat_put16(uint8_t *p, uint16_t v, bool big)
 {
-	p[0] = v;
-	p[1] = v >> 8;
+	p[big] = v;
+	p[!big] = v >> 8;
 }
 
-void dat_put_le32(uint8_t *p, uint32_t v)
+void dat_put32(uint8_t *p, uint32_t v, bool big)
 {
-	p[0] = v;
-	p[1] = v >> 8;
-	p[2] = v >> 16;
-	p[3] = v >> 24;
+	dat_put16(p + 2 * big, v, big);
+	dat_put16(p + 2 * !big, v >> 16, big);
 }
 
-void dat_put_le64(uint8_t *p, uint64_t v)
+void dat_put64(uint8_t *p, uint64_t v, bool big)
 {
-	dat_put_le32(p, (uint32_t)v);
-	dat_put_le32(p + 4, (uint32_t)(v >> 32));
+	dat_put32(p + 4 * big, (uint32_t)v, big);
+	dat_put32(p + 4 * !big, (uint32_t)(v >> 32), big);
 }
 
 static uint8_t *dat_buf_grow(struct dat_buf *b, size_t n)
@@ -82,7 +80,7 @@ void dat_buf_put_u16(struct dat_buf *b, uint16_t v)
 	uint8_t *d = dat_buf_grow(b, 2);
 
 	if (d)
-		dat_put_le16(d, v);
+		dat_put16(d, v, b->big);
 }
 
 void dat_buf_put_u32(struct dat_buf *b, uint32_t v)
@@ -90,7 +88,7 @@ void dat_buf_put_u32(struct dat_buf *b, uint32_t v)
 	uint8_t *d = dat_buf_grow(b, 4);
 
 	if (d)
-		dat_put_le32(d, v);
+		dat_put32(d, v, b->big);
 }
 
 void dat_buf_put_u64(struct dat_buf *b, uint64_t v)
@@ -98,7 +96,7 @@ void dat_buf_put_u64(struct dat_buf *b, uint64_t v)
 	uint8_t *d = dat_buf_grow(b, 8);
 
 	if (d)
-		dat_put_le64(d, v);
+		dat_put64(d, v, b->big);
 }
 
 void dat_buf_put_str(struct dat_buf *b, const char *s)
@@ -108,6 +106,9 @@ void dat_buf_put_str(struct dat_buf *b, const char *s)
 
 void dat_buf_free(struct dat_buf *b)
 {
+	bool big = b->big;
+
 	free(b->data);
 	memset(b, 0, sizeof(*b));
+	b->big = big;
 }

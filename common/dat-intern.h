@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-only */
 /*
  * dat-intern.h - the parts of the .dat v7 writer that dat-writer.c uses:
- * a growable little-endian byte buffer, the kernel ring-buffer page
+ * a growable byte buffer, the kernel ring-buffer page
  * encoder and the page spool.  Not part of the core's API.
  */
 #ifndef _DAT_INTERN_H
@@ -11,13 +11,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* --- dat-buf.c: bytes built in memory, numbers little endian --- */
+/*
+ * --- dat-buf.c: bytes built in memory, numbers in the file's order ---
+ *
+ * A .dat is wholly in the byte order of the machine that recorded it
+ * (initial header, sections, options, pages, records): big is that order.
+ */
 
 struct dat_buf {
 	uint8_t		*data;
 	size_t		len;
 	size_t		cap;
 	int		err;	/* sticky -ENOMEM */
+	bool		big;	/* numbers big endian; kept by free */
 };
 
 void dat_buf_put(struct dat_buf *b, const void *p, size_t n);
@@ -29,9 +35,9 @@ void dat_buf_put_u64(struct dat_buf *b, uint64_t v);
 void dat_buf_put_str(struct dat_buf *b, const char *s);
 void dat_buf_free(struct dat_buf *b);
 
-void dat_put_le16(uint8_t *p, uint16_t v);
-void dat_put_le32(uint8_t *p, uint32_t v);
-void dat_put_le64(uint8_t *p, uint64_t v);
+void dat_put16(uint8_t *p, uint16_t v, bool big);
+void dat_put32(uint8_t *p, uint32_t v, bool big);
+void dat_put64(uint8_t *p, uint64_t v, bool big);
 
 /* --- dat-page.c: one ring-buffer page being filled --- */
 
@@ -39,7 +45,9 @@ void dat_put_le64(uint8_t *p, uint64_t v);
  * The page is what the kernel hands to splice readers: a header of a u64
  * timestamp and a long "commit" (bytes of event data that follow), then
  * events, each a 32-bit word of type_len (5 bits) and time delta from the
- * previous event (27 bits), then its data.
+ * previous event (27 bits), then its data.  In a big-endian file the
+ * word is a big-endian u32 whose top 5 bits are type_len and low 27 the
+ * delta (the kernel's bitfield on such a machine).
  */
 struct dat_page {
 	uint8_t		*buf;		/* page_size bytes */
@@ -50,10 +58,11 @@ struct dat_page {
 	bool		empty;
 	/* events lost before this page: 0 none, -1 unknown, else count */
 	int64_t		missed;
+	bool		big;		/* big-endian numbers */
 };
 
 int dat_page_init(struct dat_page *pg, unsigned int page_size,
-		  unsigned int long_size);
+		  unsigned int long_size, bool big);
 void dat_page_release(struct dat_page *pg);
 /* Forget the events: the page is empty again, buffer kept. */
 void dat_page_reset(struct dat_page *pg);

@@ -51,7 +51,7 @@ static size_t dat_event_size(size_t len)
 }
 
 int dat_page_init(struct dat_page *pg, unsigned int page_size,
-		  unsigned int long_size)
+		  unsigned int long_size, bool big)
 {
 	memset(pg, 0, sizeof(*pg));
 	pg->buf = calloc(1, page_size);
@@ -60,6 +60,7 @@ int dat_page_init(struct dat_page *pg, unsigned int page_size,
 	pg->page_size = page_size;
 	pg->hdr_size = 8 + long_size;
 	pg->empty = true;
+	pg->big = big;
 	return 0;
 }
 
@@ -105,14 +106,18 @@ size_t dat_page_max_data(const struct dat_page *pg)
 static void dat_page_put_word(struct dat_page *pg, unsigned int type_len,
 			      uint32_t delta)
 {
-	dat_put_le32(pg->buf + pg->hdr_size + pg->used,
-		     type_len | delta << 5);
+	uint32_t word = type_len | delta << 5;
+
+	/* a big-endian kernel's bitfield: type_len in the high bits */
+	if (pg->big)
+		word = type_len << DAT_DELTA_BITS | delta;
+	dat_put32(pg->buf + pg->hdr_size + pg->used, word, pg->big);
 	pg->used += 4;
 }
 
 static void dat_page_put_u32(struct dat_page *pg, uint32_t v)
 {
-	dat_put_le32(pg->buf + pg->hdr_size + pg->used, v);
+	dat_put32(pg->buf + pg->hdr_size + pg->used, v, pg->big);
 	pg->used += 4;
 }
 
@@ -147,7 +152,7 @@ int dat_page_add(struct dat_page *pg, uint64_t ts, const void *data,
 		return -ENOSPC;
 
 	if (pg->empty) {
-		dat_put_le64(pg->buf, ts);
+		dat_put64(pg->buf, ts, pg->big);
 		pg->empty = false;
 	}
 	low = delta & ((1u << DAT_DELTA_BITS) - 1);
@@ -181,12 +186,12 @@ void dat_page_finish(struct dat_page *pg)
 	    pg->page_size - pg->hdr_size - pg->used >= dat_page_long(pg)) {
 		commit |= DAT_MISSED_STORED;
 		if (pg->hdr_size == 16)
-			dat_put_le64(end, pg->missed);
+			dat_put64(end, pg->missed, pg->big);
 		else
-			dat_put_le32(end, (uint32_t)pg->missed);
+			dat_put32(end, (uint32_t)pg->missed, pg->big);
 	}
 	if (pg->hdr_size == 16)
-		dat_put_le64(pg->buf + 8, commit);
+		dat_put64(pg->buf + 8, commit, pg->big);
 	else
-		dat_put_le32(pg->buf + 8, (uint32_t)commit);
+		dat_put32(pg->buf + 8, (uint32_t)commit, pg->big);
 }

@@ -78,6 +78,7 @@ struct dat_writer {
 	unsigned int		page_size;
 	unsigned int		long_size;
 	unsigned int		cpus;
+	bool			big;		/* big-endian file */
 	char			*clock;
 	bool			zstd;
 	ZSTD_CCtx		*cctx;
@@ -220,6 +221,8 @@ struct dat_writer *dat_writer_create(int fd,
 	w->page_size = opts->page_size ? opts->page_size : 4096;
 	w->long_size = opts->long_size ? opts->long_size : 8;
 	w->cpus = opts->cpus;
+	w->big = opts->big_endian;
+	w->scratch.big = w->strings.big = w->big;
 	w->zstd = !strcmp(comp, "zstd");
 	w->clock = strdup(opts->clock ? opts->clock : "local");
 	w->tmpdir = opts->tmpdir;
@@ -543,7 +546,8 @@ int dat_writer_write_raw(struct dat_writer *w, int buffer, unsigned int cpu,
 		return -EINVAL;
 	c = &w->buffers[buffer].cpus[cpu];
 	if (!c->page.buf) {
-		r = dat_page_init(&c->page, w->page_size, w->long_size);
+		r = dat_page_init(&c->page, w->page_size, w->long_size,
+				  w->big);
 		if (r)
 			return r;
 	} else if (ts < c->last_ts) {
@@ -575,7 +579,8 @@ int dat_writer_lost_events(struct dat_writer *w, int buffer, unsigned int cpu,
 		return -EINVAL;
 	c = &w->buffers[buffer].cpus[cpu];
 	if (!c->page.buf) {
-		r = dat_page_init(&c->page, w->page_size, w->long_size);
+		r = dat_page_init(&c->page, w->page_size, w->long_size,
+				  w->big);
 		if (r)
 			return r;
 	}
@@ -653,7 +658,7 @@ static void dat_patch_u64(struct dat_writer *w, uint64_t off, uint64_t v)
 
 	if (w->err)
 		return;
-	dat_put_le64(b, v);
+	dat_put64(b, v, w->big);
 	do {
 		r = pwrite(w->fd, b, 8, off);
 	} while (r < 0 && errno == EINTR);
@@ -692,8 +697,8 @@ static int dat_compress_block(struct dat_writer *w, const void *src,
 				  ZSTD_CLEVEL_DEFAULT);
 	if (ZSTD_isError(csize))
 		return -EIO;
-	dat_put_le32(out->data + at, csize);
-	dat_put_le32(out->data + at + 4, n);
+	dat_put32(out->data + at, csize, w->big);
+	dat_put32(out->data + at + 4, n, w->big);
 	out->len = at + 8 + csize;
 	return 0;
 }
@@ -704,10 +709,10 @@ static void dat_write_section_header(struct dat_writer *w, uint16_t id,
 {
 	uint8_t h[16];
 
-	dat_put_le16(h, id);
-	dat_put_le16(h + 2, flags);
-	dat_put_le32(h + 4, dat_string_id(w, desc));
-	dat_put_le64(h + 8, size);
+	dat_put16(h, id, w->big);
+	dat_put16(h + 2, flags, w->big);
+	dat_put32(h + 4, dat_string_id(w, desc), w->big);
+	dat_put64(h + 8, size, w->big);
 	if (w->strings.err)
 		w->err = w->strings.err;
 	dat_write(w, h, sizeof(h));
@@ -718,7 +723,7 @@ static void dat_write_section(struct dat_writer *w, uint16_t id,
 			      const char *desc, struct dat_buf *body,
 			      bool compress)
 {
-	struct dat_buf z = { 0 };
+	struct dat_buf z = { .big = w->big };
 	int r;
 
 	if (w->err)
@@ -748,12 +753,12 @@ static void dat_write_section(struct dat_writer *w, uint16_t id,
 static void dat_write_initial_header(struct dat_writer *w,
 				     uint64_t *options_at)
 {
-	struct dat_buf b = { 0 };
+	struct dat_buf b = { .big = w->big };
 	uint8_t c;
 
 	dat_buf_put(&b, DAT_MAGIC, DAT_MAGIC_LEN);
 	dat_buf_put_str(&b, "7");
-	c = 0;			/* little endian */
+	c = w->big;		/* the file's byte order: 1 big endian */
 	dat_buf_put(&b, &c, 1);
 	c = w->long_size;
 	dat_buf_put(&b, &c, 1);
@@ -771,7 +776,7 @@ static void dat_write_initial_header(struct dat_writer *w,
 
 static void dat_write_header_info(struct dat_writer *w)
 {
-	struct dat_buf b = { 0 };
+	struct dat_buf b = { .big = w->big };
 
 	dat_buf_put_str(&b, "header_page");
 	dat_buf_put_u64(&b, w->header_page.len);
@@ -790,7 +795,7 @@ static bool dat_is_ftrace(const struct dat_format *f)
 
 static void dat_write_ftrace_events(struct dat_writer *w)
 {
-	struct dat_buf b = { 0 };
+	struct dat_buf b = { .big = w->big };
 	uint32_t n = 0;
 	size_t i;
 
@@ -803,7 +808,7 @@ static void dat_write_ftrace_events(struct dat_writer *w)
 		n++;
 	}
 	if (!b.err)
-		dat_put_le32(b.data, n);
+		dat_put32(b.data, n, w->big);
 	dat_write_section(w, DAT_OPTION_FTRACE_EVENTS, "ftrace events", &b, true);
 	dat_buf_free(&b);
 }
@@ -811,7 +816,7 @@ static void dat_write_ftrace_events(struct dat_writer *w)
 /* Systems in the order their first format was added. */
 static void dat_write_event_formats(struct dat_writer *w)
 {
-	struct dat_buf b = { 0 };
+	struct dat_buf b = { .big = w->big };
 	size_t i, j, count_at;
 	uint32_t systems = 0, n;
 	bool seen;
@@ -838,11 +843,11 @@ static void dat_write_event_formats(struct dat_writer *w)
 			n++;
 		}
 		if (!b.err)
-			dat_put_le32(b.data + count_at, n);
+			dat_put32(b.data + count_at, n, w->big);
 		systems++;
 	}
 	if (!b.err)
-		dat_put_le32(b.data, systems);
+		dat_put32(b.data, systems, w->big);
 	dat_write_section(w, DAT_OPTION_EVENT_FORMATS, "events format", &b, true);
 	dat_buf_free(&b);
 }
@@ -851,7 +856,7 @@ static void dat_write_text_section(struct dat_writer *w, uint16_t id,
 				   const char *desc, const struct dat_buf *text,
 				   bool size64)
 {
-	struct dat_buf b = { 0 };
+	struct dat_buf b = { .big = w->big };
 
 	if (size64)
 		dat_buf_put_u64(&b, text->len);
@@ -875,7 +880,7 @@ static int dat_cmdline_cmp(const void *a, const void *b)
 
 static void dat_write_cmdlines(struct dat_writer *w)
 {
-	struct dat_buf text = { 0 };
+	struct dat_buf text = { .big = w->big };
 	char line[64];
 	size_t i;
 	int n;
@@ -916,7 +921,7 @@ static void dat_write_cpu_plain(struct dat_writer *w, struct dat_cpu *c,
 static void dat_write_cpu_zstd(struct dat_writer *w, struct dat_cpu *c,
 			       uint8_t *chunk)
 {
-	struct dat_buf z = { 0 };
+	struct dat_buf z = { .big = w->big };
 	size_t i, k, chunks;
 	int r = 0;
 
@@ -993,14 +998,14 @@ static void dat_put_offset_option(struct dat_writer *w, struct dat_buf *b,
 {
 	uint8_t v[8];
 
-	dat_put_le64(v, w->section_offsets[id]);
+	dat_put64(v, w->section_offsets[id], w->big);
 	dat_put_option(b, id, v, 8);
 }
 
 static void dat_put_buffer_option(struct dat_writer *w, struct dat_buf *b,
 				  const struct dat_buffer *buf)
 {
-	struct dat_buf o = { 0 };
+	struct dat_buf o = { .big = w->big };
 	unsigned int i;
 
 	dat_buf_put_u64(&o, buf->section_offset);
@@ -1022,7 +1027,7 @@ static void dat_put_buffer_option(struct dat_writer *w, struct dat_buf *b,
 
 static void dat_write_options(struct dat_writer *w)
 {
-	struct dat_buf b = { 0 };
+	struct dat_buf b = { .big = w->big };
 	uint8_t v[8];
 	char *clock;
 	size_t i;
@@ -1043,11 +1048,11 @@ static void dat_write_options(struct dat_writer *w)
 			free(clock);
 		}
 	}
-	dat_put_le32(v, w->cpus);
+	dat_put32(v, w->cpus, w->big);
 	dat_put_option(&b, DAT_OPTION_CPUCOUNT, v, 4);
 	for (i = 0; i < w->nr_buffers; i++)
 		dat_put_buffer_option(w, &b, &w->buffers[i]);
-	dat_put_le64(v, 0);	/* no further options section */
+	dat_put64(v, 0, w->big);	/* no further options section */
 	dat_put_option(&b, DAT_OPTION_DONE, v, 8);
 	dat_write_section(w, DAT_OPTION_DONE, "options", &b, false);
 	dat_buf_free(&b);
@@ -1055,7 +1060,7 @@ static void dat_write_options(struct dat_writer *w)
 
 static void dat_write_strings(struct dat_writer *w)
 {
-	struct dat_buf copy = { 0 };
+	struct dat_buf copy = { .big = w->big };
 
 	/* the section names itself: add that before copying the table */
 	dat_string_id(w, "strings");

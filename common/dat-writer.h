@@ -6,7 +6,11 @@
  * sections (header_page/header_event, ftrace and event formats, kallsyms,
  * printk formats, saved command lines), one options section, one
  * "buffer flyrecord" section per buffer holding per-CPU kernel ring-buffer
- * pages, and the strings section.  Multi-byte numbers are little endian.
+ * pages, and the strings section.  Multi-byte numbers are in the byte
+ * order opts.big_endian chooses (little endian by default), everywhere:
+ * headers, sections, options, pages and the events' common fields.  The
+ * bytes a caller hands in (payloads, raw records, option data) are
+ * written as they are, so they must be in that order too.
  *
  * Events are encoded into ring-buffer pages as they arrive and the full
  * pages are spooled to one unlinked temporary file (opts.tmpdir, else
@@ -29,6 +33,7 @@
 #ifndef _DAT_WRITER_H
 #define _DAT_WRITER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,6 +55,11 @@ struct dat_writer_opts {
 	const char	*clock;
 	/* Directory of the page spool; NULL means $TMPDIR or /tmp. */
 	const char	*tmpdir;
+	/*
+	 * A file as a big-endian machine records it (libtracecmd reads
+	 * either order on any host); false: little endian.
+	 */
+	bool		big_endian;
 };
 
 /* The fields every ftrace event starts with (common_*). */

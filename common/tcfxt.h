@@ -43,6 +43,12 @@
 #define TCFXT_INFO_PAGE_SIZE	"page_size"
 #define TCFXT_INFO_LONG_SIZE	"long_size"
 #define TCFXT_INFO_IN_USECS	"in_usecs"	/* timestamps in us, not ns */
+/*
+ * 1 when the .dat was big endian, absent when little endian: its records
+ * hold bytes in that order the fields do not describe (an EventHeader
+ * payload, ARRAY[...] of wider elements), so a rebuilt record keeps it.
+ */
+#define TCFXT_INFO_BIG_ENDIAN	"big_endian"
 /* The top buffer's name (its provider's too); instances keep theirs. */
 #define TCFXT_TOP_BUFFER	"top"
 

@@ -4,7 +4,7 @@
  * which this machine's kernel cannot record, for plugin_eventheader.so's
  * tests:
  *
- *   eventheader-dat [-f FILLERS] [-b] VECTORS.dat FORMATS_DIR OUT.dat
+ *   eventheader-dat [-f FILLERS] [-b] [-E] VECTORS.dat FORMATS_DIR OUT.dat
  *
  * VECTORS.dat is a vectors file (u32 size, tracepoint name, event bytes):
  * the one samples/eventheader-vectors writes, or LinuxTracepoints'
@@ -33,10 +33,16 @@
  * -b records every third vector in a buffer instance "apps" instead of
  * the top buffer (trace-cmd record -B apps -e user_events).
  *
+ * -E writes the file as a big-endian machine records it: the .dat's own
+ * numbers and the ordinary events' fields big endian.  The vectors' bytes
+ * go in as they are, whatever order their EventHeader flags name (a
+ * process writes its events in its own order).
+ *
  * Prints the number of events written.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,16 +98,19 @@ static void die(const char *what, int err)
 	exit(1);
 }
 
+/* the .dat's byte order (-E): the ordinary events' fields follow it */
+static bool big;
+
 static void put16(uint8_t *p, uint16_t v)
 {
-	p[0] = v;
-	p[1] = v >> 8;
+	p[big] = v;
+	p[!big] = v >> 8;
 }
 
 static void put32(uint8_t *p, uint32_t v)
 {
-	put16(p, v);
-	put16(p + 2, v >> 16);
+	put16(p + 2 * big, v);
+	put16(p + 2 * !big, v >> 16);
 }
 
 /* The printf conversion trace_events_user.c gives a field type. */
@@ -327,9 +336,11 @@ int main(int argc, char **argv)
 	uint8_t *buf, hdr[8] = { 0x03, 0, 0, 0, 0, 0, 0, 5 };
 	char fname[64];
 
-	while ((opt = getopt(argc, argv, "bf:")) != -1) {
+	while ((opt = getopt(argc, argv, "bEf:")) != -1) {
 		if (opt == 'b')
 			g.apps = 0;
+		else if (opt == 'E')
+			big = o.big_endian = true;
 		else if (opt == 'f')
 			fillers = atoi(optarg);
 		else
@@ -395,6 +406,7 @@ int main(int argc, char **argv)
 	return 0;
 usage:
 	fprintf(stderr,
-		"usage: eventheader-dat [-f FILLERS] [-b] VECTORS.dat FORMATS_DIR OUT.dat\n");
+		"usage: eventheader-dat [-f FILLERS] [-b] [-E] VECTORS.dat "
+		"FORMATS_DIR OUT.dat\n");
 	return 2;
 }

@@ -210,6 +210,7 @@ static int run_pass(const char *in, int fd, const struct fxt2dat_opts *o,
 		.errbuf = err,
 		.errlen = errlen,
 		.next_id = F2D_FIRST_ID,
+		.info_big = o->big_endian,
 	};
 	struct fxt_record rec;
 	int ret;

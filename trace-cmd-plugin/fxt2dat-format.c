@@ -279,19 +279,20 @@ struct f2d_format *f2d_format_make(struct f2d_ctx *ctx, const char *system,
 	return f;
 }
 
-static void put_num(uint8_t *p, unsigned int size, uint64_t v)
+/* The low @size bytes of @v; a field wider than 8 gets zeroes above. */
+static void put_num(uint8_t *p, unsigned int size, uint64_t v, bool big)
 {
 	unsigned int i;
 
 	for (i = 0; i < size && i < 8; i++)
-		p[i] = v >> (8 * i);
+		p[big ? size - 1 - i : i] = v >> (8 * i);
 }
 
 void f2d_put_field_int(struct f2d_rec *r, struct tep_format_field *fl,
 			uint64_t v)
 {
 	if (fl && fl->offset + fl->size <= (int)r->len)
-		put_num(r->data + fl->offset, fl->size, v);
+		put_num(r->data + fl->offset, fl->size, v, r->big);
 }
 
 /* @n bytes of an array or string field: fixed, flexible or dynamic. */
@@ -395,6 +396,7 @@ int f2d_rec_begin(struct f2d_ctx *ctx, struct f2d_format *f, int pid)
 	struct f2d_rec *r = &ctx->rec;
 
 	r->len = 0;
+	r->big = ctx->info_big;
 	if (!f2d_rec_room(r, f->fixed))
 		return -ENOMEM;
 	f2d_put_field_int(r, f->c_type, f->id);

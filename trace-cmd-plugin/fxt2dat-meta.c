@@ -71,6 +71,8 @@ static void file_info(struct f2d_ctx *ctx, const struct fxt_event *ev)
 		ctx->info_page_size = arg_num(ev, TCFXT_INFO_PAGE_SIZE);
 	if (!ctx->info_long_size)
 		ctx->info_long_size = arg_num(ev, TCFXT_INFO_LONG_SIZE);
+	if (arg_num(ev, TCFXT_INFO_BIG_ENDIAN))
+		ctx->info_big = true;
 	info_str(&ctx->clock, ev, TCFXT_INFO_CLOCK);
 	info_str(&ctx->uname, ev, TCFXT_INFO_UNAME);
 	info_str(&ctx->version, ev, TCFXT_INFO_VERSION);

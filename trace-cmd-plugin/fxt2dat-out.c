@@ -35,6 +35,7 @@ static int writer_create(struct f2d_ctx *ctx)
 		.long_size = ctx->info_long_size,
 		.cpus = ctx->cpus,
 		.clock = ctx->clock.len ? ctx->clock.s : NULL,
+		.big_endian = ctx->info_big,
 	};
 	unsigned int i;
 	int ret;

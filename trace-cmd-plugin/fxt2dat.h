@@ -51,6 +51,11 @@ typedef int (*f2d_sink_fn)(struct f2d_ctx *ctx, int buffer, unsigned int cpu,
 struct fxt2dat_opts {
 	const char	*compression;	/* "none" (NULL) or "zstd" */
 	unsigned int	page_size;	/* 0: the file's, else 4096 */
+	/*
+	 * Big endian whatever the source was (the byte-order tests make
+	 * big-endian recordings so); false: the source's order.
+	 */
+	bool		big_endian;
 };
 
 struct fxt2dat_stats {
@@ -108,6 +113,7 @@ struct f2d_rec {
 	int		buffer;
 	unsigned int	cpu;
 	uint64_t	ts;
+	bool		big;		/* numbers big endian */
 };
 
 enum f2d_pending {
@@ -144,6 +150,12 @@ struct f2d_ctx {
 	/* what the file says about itself (trace-cmd:file_info) */
 	bool			have_info;
 	unsigned int		info_cpus, info_page_size, info_long_size;
+	/*
+	 * The source .dat was big endian: records are rebuilt, and the
+	 * .dat written, in its order, so that bytes the FXT carries as
+	 * they were (EventHeader payloads, arrays) mean what they meant.
+	 */
+	bool			info_big;
 	struct f2d_text		clock, uname, version, cpustats;
 	struct f2d_text		header_page, header_event, kallsyms, printk;
 	/* needs found by a dry run (or the failed optimistic pass) */

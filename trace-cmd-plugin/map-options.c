@@ -5,12 +5,13 @@
  * Each provider starts with an instant event trace-cmd:file_info whose
  * arguments are what libtracecmd tells about the file and the buffer:
  * uname, trace-cmd version, clock, CPU count, file version, compression,
- * page and long size, trace id, whether timestamps are nanoseconds
- * (in_usecs, as trace-cmd's report decides its time column), and per CPU
- * the CPUSTAT text; then, once for the file, each PROCMAPS option
- * (trace-cmd record --proc-map: a traced task's executable and the files
- * mapped in it) as a trace-cmd:procmaps instant.  Perfetto's FXT importer
- * has nothing to show memory maps on, so they stay metadata.  Timestamps in the FXT already have the file's
+ * page and long size, byte order when big endian, trace id, whether
+ * timestamps are nanoseconds (in_usecs, as trace-cmd's report decides
+ * its time column), and per CPU the CPUSTAT text; then, once for the
+ * file, each PROCMAPS option (trace-cmd record --proc-map: a traced
+ * task's executable and the files mapped in it) as a trace-cmd:procmaps
+ * instant.  Perfetto's FXT importer has nothing to show memory maps on,
+ * so they stay metadata.  Timestamps in the FXT already have the file's
  * offset / tsc2nsec / guest time shift applied, as libtracecmd applies
  * them when it reads records.
  */
@@ -176,6 +177,9 @@ int map_options_write(struct map_ctx *ctx, struct map_buffer *buf,
 	}
 	opt_u64(ctx, a, &n, TCFXT_INFO_PAGE_SIZE, tracecmd_page_size(h));
 	opt_u64(ctx, a, &n, TCFXT_INFO_LONG_SIZE, tracecmd_long_size(h));
+	/* only when big: FXT of a little-endian .dat stays as it was */
+	if (tep_is_file_bigendian(tracecmd_get_tep(h)))
+		opt_u64(ctx, a, &n, TCFXT_INFO_BIG_ENDIAN, 1);
 	opt_u64(ctx, a, &n, "trace_id", tracecmd_get_traceid(h));
 	opt_u64(ctx, a, &n, TCFXT_INFO_IN_USECS,
 		!!(tracecmd_get_flags(h) & FXT_TRACECMD_IN_USECS));

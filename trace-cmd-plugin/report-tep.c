@@ -303,6 +303,9 @@ static int gather_step(struct report_tep *t, struct fxt_reader *rd,
 		ret = note_file_info(t, rec);
 	if (ret < 0)
 		return ret;
+	/* records are rebuilt in the source's byte order */
+	tep_set_file_bigendian(t->tep, t->ctx.info_big ? TEP_BIG_ENDIAN :
+							  TEP_LITTLE_ENDIAN);
 	/* formats parsed from here on see the file's long size */
 	if (!t->long_set && t->ctx.info_long_size) {
 		tep_set_long_size(t->tep, t->ctx.info_long_size);
@@ -391,7 +394,8 @@ struct report_tep *report_tep_new(report_line_fn fn, void *priv)
 	/*
 	 * As libtracecmd: plugins first (libtraceevent's search path, with
 	 * $TRACEEVENT_PLUGIN_DIR), then the byte orders; fxt2dat lays
-	 * records out little endian whatever the source was.
+	 * records out in the source's (little endian until a file_info
+	 * says big, gather_step()).
 	 */
 	t->plugins = tep_load_plugins(tep);
 	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);

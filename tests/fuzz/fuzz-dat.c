@@ -10,13 +10,15 @@
  * crash, loop or read out of bounds.  libtracecmd and libtraceevent are
  * not built with the sanitizers, so a wild read there shows as a crash.
  *
- * The mutator knows the file's structure: half of the mutations hit a
- * field found by a light walk of the input - the initial header, the
- * header_page and header_event sizes (v6), the section headers and the
- * options of uncompressed option sections (v7), the commit word and
- * first event headers of every 4096-byte-aligned page - with values
- * that stress sizes and offsets; the other half are libFuzzer's own.
+ * The mutator knows the file's structure, in either byte order: half of
+ * the mutations hit a field found by a light walk of the input - the
+ * initial header, the header_page and header_event sizes (v6), the
+ * section headers and the options of uncompressed option sections (v7),
+ * the commit word and first event headers of every 4096-byte-aligned
+ * page - with values that stress sizes and offsets; the other half are
+ * libFuzzer's own.  The corpus has big-endian seeds (*-be*.dat).
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,12 +79,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static uint64_t get_le(const uint8_t *p, unsigned int n)
+/* The file's byte order, as its initial header says (a mutation may
+ * change it: the walk then reads nonsense, which is fine). */
+static bool big;
+
+static uint64_t get_num(const uint8_t *p, unsigned int n)
 {
 	uint64_t v = 0;
+	unsigned int i;
 
-	while (n--)
-		v = v << 8 | p[n];
+	for (i = 0; i < n; i++)
+		v = v << 8 | p[big ? i : n - 1 - i];
 	return v;
 }
 
@@ -93,7 +100,7 @@ static void add(struct field *f, unsigned int *nr, size_t size, size_t off,
 		f[(*nr)++] = (struct field){ off, len };
 }
 
-/* The fields a light walk finds (little-endian files, as the seeds are). */
+/* The fields a light walk finds, in either byte order. */
 static unsigned int find_fields(const uint8_t *d, size_t size,
 				struct field *f)
 {
@@ -105,6 +112,7 @@ static unsigned int find_fields(const uint8_t *d, size_t size,
 	if (size < 20 || memcmp(d, "\x17\x08\x44tracing", 10))
 		return 0;
 	v7 = d[10] == '7';
+	big = d[12] == 1;
 	add(f, &nr, size, 12, 1);		/* byte order */
 	add(f, &nr, size, 13, 1);		/* long size */
 	add(f, &nr, size, 14, 4);		/* page size */
@@ -113,7 +121,7 @@ static unsigned int find_fields(const uint8_t *d, size_t size,
 		/* "header_page\0" size text "header_event\0" size text */
 		add(f, &nr, size, 30, 8);
 		if (size >= 38) {
-			at = 38 + get_le(d + 30, 4) + 13;
+			at = 38 + get_num(d + 30, 8) + 13;
 			add(f, &nr, size, at, 8);
 		}
 	} else {
@@ -125,15 +133,15 @@ static unsigned int find_fields(const uint8_t *d, size_t size,
 			add(f, &nr, size, pos, 2);	/* section id */
 			add(f, &nr, size, pos + 2, 2);	/* flags */
 			add(f, &nr, size, pos + 8, 8);	/* size */
-			sz = get_le(d + pos + 8, 8);
+			sz = get_num(d + pos + 8, 8);
 			if (sz > size - pos - 16)
 				break;
-			if (get_le(d + pos, 2) || (d[pos + 2] & 1))
+			if (get_num(d + pos, 2) || (d[pos + 2] & 1))
 				continue;
 			/* an uncompressed options section: each option */
 			end = pos + 16 + sz;
 			for (at = pos + 16; at + 6 <= end;
-			     at += 6 + get_le(d + at + 2, 4)) {
+			     at += 6 + get_num(d + at + 2, 4)) {
 				add(f, &nr, size, at, 2);
 				add(f, &nr, size, at + 2, 4);
 				add(f, &nr, size, at + 6, 8);
@@ -170,7 +178,7 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max,
 		v = values[rand() % (sizeof(values) / sizeof(values[0]))];
 		break;
 	case 1:
-		v = get_le(data + f[i].off, f[i].len) + (rand() % 33) - 16;
+		v = get_num(data + f[i].off, f[i].len) + (rand() % 33) - 16;
 		break;
 	case 2:
 		v = size + (rand() % 33) - 16;		/* at the file's end */
@@ -183,7 +191,7 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max,
 		return f[i].off + rand() % (f[i].len + 1);
 	}
 	for (nr = 0; nr < f[i].len; nr++)
-		data[f[i].off + nr] = v >> (8 * nr);
+		data[f[i].off + (big ? f[i].len - 1 - nr : nr)] = v >> (8 * nr);
 	return size;
 }
 

@@ -7,6 +7,9 @@
  * every byte of every record, field values, task names) with what was
  * written.  Timestamps are unique within a file so that the reader's
  * merge order is the order of the expected list once sorted by time.
+ * The second suite runs the same tests on big-endian files (the writer's
+ * opts.big_endian, every number of the test's records big endian too):
+ * libtracecmd reads either order on any host.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -54,9 +57,26 @@ static int want_cmp(const void *a, const void *b)
 	return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
 
-static void put16(uint8_t *p, uint16_t v) { p[0] = v; p[1] = v >> 8; }
-static void put32(uint8_t *p, uint32_t v) { put16(p, v); put16(p + 2, v >> 16); }
-static void put64(uint8_t *p, uint64_t v) { put32(p, v); put32(p + 4, v >> 32); }
+/* The files' byte order: the "big endian" suite sets it. */
+static bool big;
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[big] = v;
+	p[!big] = v >> 8;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	put16(p + 2 * big, v);
+	put16(p + 2 * !big, v >> 16);
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p + 4 * big, v);
+	put32(p + 4 * !big, v >> 32);
+}
 
 /* Write one event and remember its record bytes as the reader should
  * see them: common fields, then the payload. */
@@ -106,18 +126,20 @@ static char *slurp(const char *rel, size_t *len)
 }
 
 static struct dat_writer *open_writer_opts(const char *name,
-					   const struct dat_writer_opts *o)
+					   const struct dat_writer_opts *opts)
 {
+	struct dat_writer_opts o = *opts;
 	struct dat_writer *w;
 	int fd;
 
+	o.big_endian = big;
 	want_reset();
 	snprintf(path, sizeof(path), "%s/test-dat-%s-%d.dat",
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", name, getpid());
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
 		return NULL;
-	w = dat_writer_create(fd, o);
+	w = dat_writer_create(fd, &o);
 	if (!w)
 		close(fd);
 	else
@@ -231,7 +253,10 @@ static void check_buffer(struct tracecmd_input *h, int buffer)
 		CU_ASSERT_EQUAL(gots[j].len, (x->len + 3) & ~3ul);
 		if (gots[j].len >= x->len)
 			CU_ASSERT_EQUAL(memcmp(gots[j].data, x->data, x->len), 0);
-		memcpy(&pid, x->data + 4, 4);
+		pid = big ? x->data[4] << 24 | x->data[5] << 16 |
+			    x->data[6] << 8 | x->data[7] :
+			    x->data[7] << 24 | x->data[6] << 16 |
+			    x->data[5] << 8 | x->data[4];
 		CU_ASSERT_EQUAL(gots[j].pid, pid);
 		j++;
 	}
@@ -244,6 +269,9 @@ static struct tracecmd_input *open_reader(void)
 
 	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	CU_ASSERT_PTR_NOT_NULL(h);
+	if (h)
+		CU_ASSERT_EQUAL(tep_is_file_bigendian(tracecmd_get_tep(h)),
+				big);
 	return h;
 }
 
@@ -921,8 +949,35 @@ static int suite_cleanup(void)
 	return 0;
 }
 
+/* What a byte order changes: numbers, event words, commit flags. */
+static CU_TestInfo dat_be_tests[] = {
+	{ "sched_switch + sched_wakeup, none", test_sched_none },
+	{ "sched_switch + sched_wakeup, zstd", test_sched_zstd },
+	{ "small, large, half-page, page-limit events, none", test_sizes_none },
+	{ "small, large, half-page, page-limit events, zstd", test_sizes_zstd },
+	{ "timestamp gaps up to 2^60 ns", test_time_gaps },
+	{ "two buffers and an empty one", test_two_buffers },
+	{ "lost events, 8-byte long", test_lost_long8 },
+	{ "lost events, 4-byte long, zstd", test_lost_long4_zstd },
+	CU_TEST_INFO_NULL,
+};
+
+static int suite_be_init(void)
+{
+	big = true;
+	return 0;
+}
+
+static int suite_be_cleanup(void)
+{
+	big = false;
+	return suite_cleanup();
+}
+
 static CU_SuiteInfo suites[] = {
 	{ "dat-writer", NULL, suite_cleanup, NULL, NULL, dat_tests },
+	{ "dat-writer big endian", suite_be_init, suite_be_cleanup, NULL, NULL,
+	  dat_be_tests },
 	CU_SUITE_INFO_NULL,
 };
 
