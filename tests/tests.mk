@@ -176,16 +176,13 @@ fuzz: $(FUZZ_PROGS)
 bench: all $(BENCH_PROGS)
 	@tests/bench/run-bench.sh
 
-# perfetto-samples.sh's multi-threaded recording, written by the core.
+# Fixtures written by the core's .dat writer (dat-fixture.c their shared
+# steps): perfetto-samples.sh's multi-threaded recording, convert-arrays.sh's
+# events with integer arrays.
 THREADS_DAT_GEN	:= tests/e2e/threads-dat-gen
-$(THREADS_DAT_GEN): tests/e2e/threads-dat-gen.o $(CORE_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(CORE_LIB) $(CORE_LIBS)
-TEST_PROGS	+= $(THREADS_DAT_GEN)
-CLEAN_FILES	+= $(THREADS_DAT_GEN)
-
-# convert-arrays.sh's events with integer arrays, written by the core.
 ARRAYS_DAT_GEN	:= tests/e2e/arrays-dat-gen
-$(ARRAYS_DAT_GEN): tests/e2e/arrays-dat-gen.o $(CORE_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(CORE_LIB) $(CORE_LIBS)
-TEST_PROGS	+= $(ARRAYS_DAT_GEN)
-CLEAN_FILES	+= $(ARRAYS_DAT_GEN)
+$(THREADS_DAT_GEN) $(ARRAYS_DAT_GEN): %: %.o tests/e2e/dat-fixture.o $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< tests/e2e/dat-fixture.o $(CORE_LIB) \
+		$(CORE_LIBS)
+TEST_PROGS	+= $(THREADS_DAT_GEN) $(ARRAYS_DAT_GEN)
+CLEAN_FILES	+= $(THREADS_DAT_GEN) $(ARRAYS_DAT_GEN)

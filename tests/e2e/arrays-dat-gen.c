@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dat-writer.h"
+#include "dat-fixture.h"
 
 #define COMMON_FIELDS \
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
@@ -51,52 +51,22 @@ static const char arrays_format[] =
 	"\n"
 	"print fmt: \"n=%d\", REC->n\n";
 
-static struct dat_writer *w;
-static uint64_t now = 1000000000ull;
-
-static void die(const char *what, int err)
-{
-	fprintf(stderr, "arrays-dat-gen: %s: %s\n", what, strerror(-err));
-	exit(1);
-}
-
-static void emit(unsigned int cpu, int id, int pid, const void *p,
-		 size_t len)
-{
-	struct dat_event ev = {
-		.id = id, .pid = pid, .payload = p, .payload_len = len,
-	};
-	int r;
-
-	now += 1000;
-	r = dat_writer_write_event(w, 0, cpu, now, &ev);
-	if (r)
-		die("write", r);
-}
 
 int main(int argc, char **argv)
 {
-	struct dat_writer_opts o = { .compression = "none", .cpus = 2 };
-	int fd, r, id_enter, id_arrays;
+	struct dat_writer *w;
+	int id_enter, id_arrays;
 	unsigned int i, k;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: arrays-dat-gen OUT.dat\n");
 		return 2;
 	}
-	fd = open(argv[1], O_RDWR | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		die(argv[1], -errno);
-	w = dat_writer_create(fd, &o);
-	if (!w)
-		die("dat_writer_create", -errno);
-	id_enter = dat_writer_add_event_format(w, "raw_syscalls",
-					       sys_enter_format,
-					       sizeof(sys_enter_format) - 1);
-	id_arrays = dat_writer_add_event_format(w, "test", arrays_format,
-						sizeof(arrays_format) - 1);
-	if (id_enter < 0 || id_arrays < 0)
-		die("formats", -EINVAL);
+	w = fixture_open("arrays-dat-gen", argv[1]);
+	id_enter = fixture_format("raw_syscalls", sys_enter_format,
+				  sizeof(sys_enter_format) - 1);
+	id_arrays = fixture_format("test", arrays_format,
+				   sizeof(arrays_format) - 1);
 	dat_writer_add_cmdline(w, 4242, "arrays");
 
 	for (i = 0; i < 8; i++) {
@@ -113,7 +83,7 @@ int main(int argc, char **argv)
 
 		memcpy(p, &nr, 8);
 		memcpy(p + 8, args, 48);
-		emit(i % 2, id_enter, 4242, p, 56);
+		fixture_emit(i % 2, id_enter, 4242, p, 56);
 		for (k = 0; k < 9; k++)
 			many[k] = (uint64_t)k << (8 * (k % 8)) | i;
 		memset(p, 0, sizeof(p));
@@ -121,11 +91,8 @@ int main(int argc, char **argv)
 		memcpy(p + 4, vals, 12);
 		memcpy(p + 16, bytes, 4);
 		memcpy(p + 24, many, 72);
-		emit(i % 2, id_arrays, 4242, p, 96);
+		fixture_emit(i % 2, id_arrays, 4242, p, 96);
 	}
-	r = dat_writer_close(w);
-	if (r)
-		die(argv[1], r);
-	close(fd);
+	fixture_close();
 	return 0;
 }

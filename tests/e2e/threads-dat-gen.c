@@ -25,7 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dat-writer.h"
+#include "dat-fixture.h"
 
 static const char print_format[] =
 	"name: print\n"
@@ -72,33 +72,11 @@ static const char rss_stat_format[] =
 	"{ 1, \"MM_ANONPAGES\" }, { 2, \"MM_SWAPENTS\" }, "
 	"{ 3, \"MM_SHMEMPAGES\" }), REC->size\n";
 
-static struct dat_writer *w;
 static int id_switch, id_print, id_freq, id_rss;
-static uint64_t now = 1000000000ull;	/* one clock: one CPU at a time */
-
-static void die(const char *what, int err)
-{
-	fprintf(stderr, "threads-dat-gen: %s: %s\n", what, strerror(-err));
-	exit(1);
-}
 
 static void put32(uint8_t *p, uint32_t v)
 {
 	memcpy(p, &v, 4);	/* the file is the host's byte order */
-}
-
-static void emit(unsigned int cpu, int id, int pid, const void *p,
-		 size_t len)
-{
-	struct dat_event ev = {
-		.id = id, .pid = pid, .payload = p, .payload_len = len,
-	};
-	int r;
-
-	now += 1000;
-	r = dat_writer_write_event(w, 0, cpu, now, &ev);
-	if (r)
-		die("write", r);
 }
 
 static const char *comm_of(int pid)
@@ -127,7 +105,7 @@ static void sched_switch(unsigned int cpu, int prev, uint64_t state,
 	strncpy((char *)p + 32, comm_of(next), 16);
 	put32(p + 48, next);
 	put32(p + 52, 120);
-	emit(cpu, id_switch, prev, p, sizeof(p));
+	fixture_emit(cpu, id_switch, prev, p, sizeof(p));
 }
 
 static void marker(unsigned int cpu, int pid, const char *text)
@@ -137,7 +115,7 @@ static void marker(unsigned int cpu, int pid, const char *text)
 
 	memcpy(p + 8, text, n);
 	p[8 + n] = '\n';
-	emit(cpu, id_print, pid, p, 8 + n + 2);
+	fixture_emit(cpu, id_print, pid, p, 8 + n + 2);
 }
 
 static void cpu_frequency(unsigned int cpu, uint32_t khz)
@@ -146,7 +124,7 @@ static void cpu_frequency(unsigned int cpu, uint32_t khz)
 
 	put32(p, khz);
 	put32(p + 4, cpu);
-	emit(cpu, id_freq, 0, p, sizeof(p));
+	fixture_emit(cpu, id_freq, 0, p, sizeof(p));
 }
 
 /* @pid reads the anon rss of mm @mm (its own when @curr). */
@@ -159,18 +137,18 @@ static void rss_stat(unsigned int cpu, int pid, uint32_t mm, int curr,
 	put32(p + 4, curr);
 	put32(p + 8, 1);	/* MM_ANONPAGES */
 	memcpy(p + 16, &bytes, 8);
-	emit(cpu, id_rss, pid, p, sizeof(p));
+	fixture_emit(cpu, id_rss, pid, p, sizeof(p));
 }
 
 int main(int argc, char **argv)
 {
-	struct dat_writer_opts o = { .compression = "none", .cpus = 2 };
+	struct dat_writer *w;
 	static const int pids[] = { 5000, 5001, 5002, 5003, 6000 };
 	char path[4096], text[8192], buf[64];
 	unsigned int cpu, i;
 	size_t n;
 	FILE *f;
-	int fd, r, t;
+	int t;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: threads-dat-gen FORMATS_DIR OUT.dat\n");
@@ -179,24 +157,17 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/sched_switch.format", argv[1]);
 	f = fopen(path, "r");
 	if (!f)
-		die(path, -errno);
+		fixture_die(path, -errno);
 	n = fread(text, 1, sizeof(text), f);
 	fclose(f);
-	fd = open(argv[2], O_RDWR | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		die(argv[2], -errno);
-	w = dat_writer_create(fd, &o);
-	if (!w)
-		die("dat_writer_create", -errno);
-	id_switch = dat_writer_add_event_format(w, "sched", text, n);
-	id_print = dat_writer_add_event_format(w, "ftrace", print_format,
-					       sizeof(print_format) - 1);
-	id_freq = dat_writer_add_event_format(w, "power", cpu_frequency_format,
-					      sizeof(cpu_frequency_format) - 1);
-	id_rss = dat_writer_add_event_format(w, "kmem", rss_stat_format,
-					     sizeof(rss_stat_format) - 1);
-	if (id_switch < 0 || id_print < 0 || id_freq < 0 || id_rss < 0)
-		die("formats", -EINVAL);
+	w = fixture_open("threads-dat-gen", argv[2]);
+	id_switch = fixture_format("sched", text, n);
+	id_print = fixture_format("ftrace", print_format,
+				  sizeof(print_format) - 1);
+	id_freq = fixture_format("power", cpu_frequency_format,
+				 sizeof(cpu_frequency_format) - 1);
+	id_rss = fixture_format("kmem", rss_stat_format,
+				sizeof(rss_stat_format) - 1);
 	for (i = 0; i < sizeof(pids) / sizeof(pids[0]); i++)
 		dat_writer_add_cmdline(w, pids[i], comm_of(pids[i]));
 
@@ -226,9 +197,6 @@ int main(int argc, char **argv)
 	}
 	sched_switch(0, 0, 0, 5003);
 	sched_switch(0, 5003, 0x20, 0);
-	r = dat_writer_close(w);
-	if (r)
-		die(argv[2], r);
-	close(fd);
+	fixture_close();
 	return 0;
 }

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dat-fixture.c - the .dat fixture generators' shared steps; see
+ * dat-fixture.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dat-fixture.h"
+
+static const char *fixture_prog = "fixture";
+static const char *fixture_path;
+static struct dat_writer *fixture_w;
+static int fixture_fd = -1;
+static uint64_t fixture_now = 1000000000ull;
+
+void fixture_die(const char *what, int err)
+{
+	fprintf(stderr, "%s: %s: %s\n", fixture_prog, what, strerror(-err));
+	exit(1);
+}
+
+struct dat_writer *fixture_open(const char *prog, const char *path)
+{
+	struct dat_writer_opts o = { .compression = "none", .cpus = 2 };
+
+	fixture_prog = prog;
+	fixture_path = path;
+	fixture_fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fixture_fd < 0)
+		fixture_die(path, -errno);
+	fixture_w = dat_writer_create(fixture_fd, &o);
+	if (!fixture_w)
+		fixture_die("dat_writer_create", -errno);
+	return fixture_w;
+}
+
+int fixture_format(const char *system, const char *text, size_t len)
+{
+	int id = dat_writer_add_event_format(fixture_w, system, text, len);
+
+	if (id < 0)
+		fixture_die(system, id);
+	return id;
+}
+
+void fixture_emit(unsigned int cpu, int id, int pid, const void *p,
+		  size_t len)
+{
+	struct dat_event ev = {
+		.id = id, .pid = pid, .payload = p, .payload_len = len,
+	};
+	int r;
+
+	fixture_now += 1000;
+	r = dat_writer_write_event(fixture_w, 0, cpu, fixture_now, &ev);
+	if (r)
+		fixture_die("write", r);
+}
+
+void fixture_close(void)
+{
+	int r = dat_writer_close(fixture_w);
+
+	if (r)
+		fixture_die(fixture_path, r);
+	close(fixture_fd);
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * dat-fixture.h - what the .dat fixture generators of tests/e2e share: one
+ * uncompressed two-CPU file written by the core's .dat writer, events a
+ * microsecond apart on one clock, and an exit with the reason on the
+ * first error (a generator that cannot write its file has nothing to say).
+ */
+#ifndef DAT_FIXTURE_H
+#define DAT_FIXTURE_H
+
+#include <stddef.h>
+
+#include "dat-writer.h"
+
+/* Create PATH (the generator's name PROG for messages) and its writer. */
+struct dat_writer *fixture_open(const char *prog, const char *path);
+/* Declare an event format of SYSTEM; returns its id. */
+int fixture_format(const char *system, const char *text, size_t len);
+/* One event of format ID by PID on CPU, LEN payload bytes at P. */
+void fixture_emit(unsigned int cpu, int id, int pid, const void *p,
+		  size_t len);
+/* Finish the file. */
+void fixture_close(void);
+/* Print "PROG: WHAT: strerror(-ERR)" and exit 1. */
+void fixture_die(const char *what, int err) __attribute__((noreturn));
+
+#endif
