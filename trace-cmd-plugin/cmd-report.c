@@ -436,6 +436,28 @@ static uint64_t to_ns(uint64_t ts, uint64_t tps)
 }
 
 /*
+ * Start a record's line: what is pending goes out first, then the buffer
+ * prefix (unless a lost-events line just printed it) and "comm-tid";
+ * returns the thread's name slot, for its CPU.
+ */
+static struct name_slot *line_begin(struct report *r, uint32_t provider,
+				    uint64_t tid, bool ftrace)
+{
+	struct name_slot *ns = name_find(r, tid);
+
+	report_tep_flush(r->tep);
+	line_flush(r);
+	if (!r->lost_pending)
+		put_prefix(r, provider);
+	r->lost_pending = false;
+	r->pending = true;
+	r->pending_ftrace = ftrace;
+	line_printf(r, "%16s-%-5" PRIu64,
+		    !tid ? "<idle>" : ns && ns->name ? ns->name : "<...>", tid);
+	return ns;
+}
+
+/*
  * "comm-tid [cpu] seconds: kind: " of a record of another producer, the
  * kind padded as trace-cmd report pads event names.
  */
@@ -443,19 +465,10 @@ static void put_head(struct report *r, const struct fxt_record *rec,
 		     uint64_t tid, int cpu, uint64_t ts, const char *kind)
 {
 	struct report_provider *p = prov_find(r, rec->provider_id);
-	struct name_slot *ns = name_find(r, tid);
+	struct name_slot *ns = line_begin(r, rec->provider_id, tid, false);
 	static const char spaces[] = "                    ";
 	size_t n = strlen(kind);
 
-	report_tep_flush(r->tep);
-	line_flush(r);
-	if (!r->lost_pending)
-		put_prefix(r, rec->provider_id);
-	r->lost_pending = false;
-	r->pending = true;
-	r->pending_ftrace = false;
-	line_printf(r, "%16s-%-5" PRIu64,
-		    !tid ? "<idle>" : ns && ns->name ? ns->name : "<...>", tid);
 	if (cpu < 0 && ns)
 		cpu = ns->cpu;
 	if (cpu >= 0)
@@ -611,7 +624,6 @@ static void report_event(struct report *r, const struct fxt_record *rec,
 	bool ftrace = cpu && cpu->type == FXT_ARG_UINT32 &&
 		      fxt_str_eq(cpu->name, TCFXT_ARG_CPU);
 	struct name_slot *ns;
-	const char *comm;
 	static const char spaces[] = "                    ";
 
 	if (tcfxt_is_meta(ev->category)) {
@@ -655,17 +667,7 @@ static void report_event(struct report *r, const struct fxt_record *rec,
 			report_kind(r, rec, tps);
 		return;
 	}
-	report_tep_flush(r->tep);
-	line_flush(r);
-	if (!r->lost_pending)
-		put_prefix(r, rec->provider_id);
-	r->lost_pending = false;
-	r->pending = true;
-	r->pending_ftrace = ftrace;
-
-	ns = name_find(r, ev->thread.tid);
-	comm = !ev->thread.tid ? "<idle>" : ns && ns->name ? ns->name : "<...>";
-	line_printf(r, "%16s-%-5" PRIu64, comm, ev->thread.tid);
+	ns = line_begin(r, rec->provider_id, ev->thread.tid, ftrace);
 	if (ftrace)
 		line_printf(r, " [%03u]", cpu->u32);
 	else if (ns && ns->cpu >= 0 && !(p && p->tcfxt))
