@@ -47,19 +47,6 @@ for f in "$BEGEN" "$EHGEN" "$TRACE_FXT" "$KSDAT" \
 	[ -x "$f" ] || [ -f "$f" ] || { not_ok "$f is not built"; e2e_exit; }
 done
 
-# same WHAT A B: files A and B are equal, A has more than one line
-same() {
-	local what=$1 a=$2 b=$3 lines diffs
-	lines=$(wc -l < "$a")
-	diffs=$(diff "$a" "$b" | grep -c '^[<>]')
-	if [ "$diffs" = 0 ] && [ "$lines" -gt 1 ]; then
-		ok "$what ($lines lines, 0 differ)"
-	else
-		diff "$a" "$b" | head -6 | cut -c1-200 | sed 's/^/#   /'
-		not_ok "$what ($lines lines, $diffs differ)"
-	fi
-}
-
 # order FILE: the byte order its initial header names (the byte after
 # the magic and the one-digit version string), "big" or "little".
 order() {

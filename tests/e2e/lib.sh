@@ -59,6 +59,19 @@ recordings() {
 		fi
 	done
 }
+# same WHAT A B: text files A and B are equal and A has more than one
+# line (an empty or one-line output is a failure, never a match)
+same() {
+	local what=$1 a=$2 b=$3 lines diffs
+	lines=$(wc -l < "$a")
+	diffs=$(diff "$a" "$b" | grep -c '^[<>]')
+	if [ "$diffs" = 0 ] && [ "$lines" -gt 1 ]; then
+		ok "$what ($lines lines, 0 differ)"
+	else
+		diff "$a" "$b" | head -6 | cut -c1-200 | sed 's/^/#   /'
+		not_ok "$what ($lines lines, $diffs differ)"
+	fi
+}
 # check "what was checked" command...: ok when the command succeeds; its
 # output is shown only when it fails.
 check() {

@@ -21,8 +21,8 @@ e2e_plan 30
 recordings
 
 total=0 mismatches=0
-# same NAME SOURCE.dat FILE.fxt [VAR=VALUE...]: the two reports agree
-same() {
+# same_report NAME SOURCE.dat FILE.fxt [VAR=VALUE...]: the two reports agree
+same_report() {
 	local name=$1 dat=$2 fxt=$3 lines diffs; shift 3
 	env "$@" trace-cmd report "$dat" > "$TMP/$name.ref" 2> "$TMP/$name.referr"
 	if ! env "$@" "$TRACE_FXT" report "$fxt" > "$TMP/$name.got" \
@@ -52,11 +52,11 @@ for f in "${RECS[@]}"; do
 		not_ok "$b converts"
 		continue
 	fi
-	same "$b" "$f" "$TMP/$b.fxt"
+	same_report "$b" "$f" "$TMP/$b.fxt"
 done
 for b in sched two-buffers; do
 	[ -s "$TMP/$b.fxt" ] || { not_ok "$b+plugins: $b converted"; continue; }
-	same "$b+plugins" "$SAMPLES/$b.dat" "$TMP/$b.fxt" \
+	same_report "$b+plugins" "$SAMPLES/$b.dat" "$TMP/$b.fxt" \
 		TRACEEVENT_PLUGIN_DIR="$TOP/plugins"
 done
 
@@ -73,10 +73,10 @@ for set in "${EH_SETS[@]}"; do
 			"$TMP/$b.dat" > /dev/null &&
 		"$TRACE_FXT" convert -q "$TMP/$b.dat" -o "$TMP/$b.fxt" || {
 			not_ok "$b sample is made and converted"; continue; }
-		same "$b" "$TMP/$b.dat" "$TMP/$b.fxt"
+		same_report "$b" "$TMP/$b.dat" "$TMP/$b.fxt"
 		# the payload past the six header fields is carried as the
 		# instant's trailing bytes: the plugin decodes it here too
-		same "$b+plugins" "$TMP/$b.dat" "$TMP/$b.fxt" \
+		same_report "$b+plugins" "$TMP/$b.dat" "$TMP/$b.fxt" \
 			TRACEEVENT_PLUGIN_DIR="$TOP/plugins"
 	done
 	check "with plugin_eventheader.so, $l.eh's report decodes all $(eh_count "$VEC") vectors" \

@@ -71,19 +71,6 @@ else
 	echo "# libtracecmd headers not found: record bytes not compared"
 fi
 
-# same WHAT A B: files A and B are equal, A has more than one line
-same() {
-	local what=$1 a=$2 b=$3 lines diffs
-	lines=$(wc -l < "$a")
-	diffs=$(diff "$a" "$b" | grep -c '^[<>]')
-	if [ "$diffs" = 0 ] && [ "$lines" -gt 1 ]; then
-		ok "$what ($lines lines, 0 differ)"
-	else
-		diff "$a" "$b" | head -6 | cut -c1-200 | sed 's/^/#   /'
-		not_ok "$what ($lines lines, $diffs differ)"
-	fi
-}
-
 # run_set LABEL VECTORS: every check on one set of vectors.
 run_set() {
 	local l=$1 VEC=$2 REF=$2.linux.json n v b
