@@ -130,4 +130,19 @@ static inline bool tcfxt_is_meta(struct fxt_str category)
 	return fxt_str_eq(category, TCFXT_CAT);
 }
 
+/**
+ * tcfxt_is_ftrace() - whether an event is one of the converter's ftrace
+ *	events (an instant whose first argument is the uint32 TCFXT_ARG_CPU)
+ * @ev: the event
+ *
+ * Every reader of converted files decides with this which records were
+ * the .dat's events: they must all decide alike.
+ */
+static inline bool tcfxt_is_ftrace(const struct fxt_event *ev)
+{
+	return ev->type == FXT_EVENT_INSTANT && ev->nargs &&
+	       ev->args[0].type == FXT_ARG_UINT32 &&
+	       fxt_str_eq(ev->args[0].name, TCFXT_ARG_CPU);
+}
+
 #endif /* _TCFXT_H */

@@ -388,14 +388,6 @@ static bool folding(const struct loader *l, int prov)
 	return l->d->providers[prov].from_trace_fxt;
 }
 
-/* An ftrace event of a converted provider: its `cpu` argument first. */
-static bool is_ftrace(const struct fxt_event *ev)
-{
-	return ev->type == FXT_EVENT_INSTANT && ev->nargs &&
-	       ev->args[0].type == FXT_ARG_UINT32 &&
-	       fxt_str_eq(ev->args[0].name, TCFXT_ARG_CPU);
-}
-
 /*
  * Arguments of a converted ftrace event (or of its continuation) onto
  * @row, but for the renderings of fields that libtraceevent prints.
@@ -521,7 +513,7 @@ static int load_event(struct loader *l, const struct fxt_record *rec,
 		if (kind == FXT_EVENT_INSTANT && tcfxt_is_meta(ev->category) &&
 		    !fxt_str_eq(ev->name, TCFXT_LOST_EVENTS))
 			return 0;
-		if (!tcfxt_is_meta(ev->category) && !is_ftrace(ev))
+		if (!tcfxt_is_meta(ev->category) && !tcfxt_is_ftrace(ev))
 			return fold_event(l, ev);
 	}
 	cpu = args_cpu(ev->args, ev->nargs);

@@ -71,9 +71,7 @@ static bool makes_row(const struct fxt_record *rec)
 	const struct fxt_event *ev = &rec->event;
 
 	return rec->type == FXT_REC_EVENT && ev->type == FXT_EVENT_INSTANT &&
-	       (tcfxt_is_meta(ev->category) ||
-		(ev->nargs && ev->args[0].type == FXT_ARG_UINT32 &&
-		 fxt_str_eq(ev->args[0].name, TCFXT_ARG_CPU)));
+	       (tcfxt_is_meta(ev->category) || tcfxt_is_ftrace(ev));
 }
 
 static int reread(struct fxt_ks_data *d, const struct fxt_ks_row *row)

@@ -620,9 +620,8 @@ static void report_event(struct report *r, const struct fxt_record *rec,
 {
 	const struct fxt_event *ev = &rec->event;
 	struct report_provider *p = prov_find(r, rec->provider_id);
-	const struct fxt_arg *cpu = ev->nargs ? &ev->args[0] : NULL;
-	bool ftrace = cpu && cpu->type == FXT_ARG_UINT32 &&
-		      fxt_str_eq(cpu->name, TCFXT_ARG_CPU);
+	bool ftrace = tcfxt_is_ftrace(ev);
+	const struct fxt_arg *cpu = ftrace ? &ev->args[0] : NULL;
 	struct name_slot *ns;
 	static const char spaces[] = "                    ";
 

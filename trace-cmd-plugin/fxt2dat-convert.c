@@ -65,9 +65,7 @@ static int event_record(struct f2d_ctx *ctx, const struct fxt_record *rec)
 		return f2d_meta_event(ctx, ev);
 	if (!ctx->cur->ftrace)
 		return f2d_fxt_event(ctx, rec);
-	if (ev->type == FXT_EVENT_INSTANT && ev->nargs &&
-	    ev->args[0].type == FXT_ARG_UINT32 &&
-	    fxt_str_eq(ev->args[0].name, TCFXT_ARG_CPU)) {
+	if (tcfxt_is_ftrace(ev)) {
 		f = f2d_format_find(ctx, ev->category.ptr, ev->category.len,
 				    ev->name.ptr, ev->name.len);
 		if (f && f->restored)

@@ -81,28 +81,32 @@ static struct f2d_name *name_slot(struct f2d_ctx *ctx, uint64_t koid)
 
 int f2d_name_set(struct f2d_ctx *ctx, uint64_t koid, struct fxt_str s)
 {
-	struct f2d_name *n, *old;
-	size_t i, cap;
+	struct f2d_name *n, *old = ctx->names, *grown;
+	size_t i, cap = ctx->cap_names;
+	char *name;
 
-	if (2 * (ctx->nr_names + 1) > ctx->cap_names) {
-		old = ctx->names;
-		cap = ctx->cap_names;
-		ctx->cap_names = cap ? 2 * cap : 256;
-		ctx->names = calloc(ctx->cap_names, sizeof(*ctx->names));
-		if (!ctx->names)
+	if (2 * (ctx->nr_names + 1) > cap) {
+		/* the old table stays whole until the new one exists */
+		grown = calloc(cap ? 2 * cap : 256, sizeof(*grown));
+		if (!grown)
 			return -ENOMEM;
+		ctx->names = grown;
+		ctx->cap_names = cap ? 2 * cap : 256;
 		for (i = 0; i < cap; i++)
 			if (old[i].name)
 				*name_slot(ctx, old[i].koid) = old[i];
 		free(old);
 	}
+	name = strndup(s.ptr, s.len);
+	if (!name)
+		return -ENOMEM;
 	n = name_slot(ctx, koid);
 	if (!n->name)
 		ctx->nr_names++;
 	free(n->name);
 	n->koid = koid;
-	n->name = strndup(s.ptr, s.len);
-	return n->name ? 0 : -ENOMEM;
+	n->name = name;
+	return 0;
 }
 
 const char *f2d_name_of(struct f2d_ctx *ctx, uint64_t koid)

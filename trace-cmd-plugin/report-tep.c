@@ -486,9 +486,7 @@ int report_tep_event_text(struct report_tep *t, const struct fxt_event *ev,
 
 	*info = NULL;
 	*latency = NULL;
-	if (ev->type != FXT_EVENT_INSTANT || !ev->nargs ||
-	    ev->args[0].type != FXT_ARG_UINT32 ||
-	    !fxt_str_eq(ev->args[0].name, TCFXT_ARG_CPU))
+	if (!tcfxt_is_ftrace(ev))
 		return -ENOENT;
 	f = f2d_format_find(c, ev->category.ptr, ev->category.len,
 			    ev->name.ptr, ev->name.len);
@@ -545,9 +543,7 @@ int report_tep_take(struct report_tep *t, struct fxt_reader *rd,
 	}
 	/* an ftrace event of a buffer made from a .dat, format carried */
 	p = prov_of(t, rec->provider_id);
-	if (!p || !p->ftrace || !ev->nargs ||
-	    ev->args[0].type != FXT_ARG_UINT32 ||
-	    !fxt_str_eq(ev->args[0].name, TCFXT_ARG_CPU))
+	if (!p || !p->ftrace || !tcfxt_is_ftrace(ev))
 		return 0;
 	f = f2d_format_find(&t->ctx, ev->category.ptr, ev->category.len,
 			    ev->name.ptr, ev->name.len);
