@@ -22,15 +22,6 @@
 #include "fxt-input.h"
 #include "map.h"
 
-struct atrace {
-	char		kind;
-	uint64_t	pid;
-	const char	*name;
-	size_t		name_len;
-	const char	*value;	/* C: the value; S/F: the cookie */
-	size_t		value_len;
-};
-
 static bool parse_u64(const char *s, size_t len, uint64_t *v)
 {
 	char buf[32], *end;
@@ -44,7 +35,7 @@ static bool parse_u64(const char *s, size_t len, uint64_t *v)
 }
 
 /* Split "K|pid|name|value"; false if the text is no atrace marker. */
-static bool atrace_parse(const char *s, size_t len, struct atrace *at)
+bool map_atrace_parse(const char *s, size_t len, struct map_atrace *at)
 {
 	const char *f[4];
 	size_t flen[4];
@@ -89,7 +80,7 @@ static bool atrace_parse(const char *s, size_t len, struct atrace *at)
 }
 
 static int atrace_write(struct map_ctx *ctx, struct tep_record *rec,
-			const struct fxt_thread *writer, struct atrace *at)
+			const struct fxt_thread *writer, struct map_atrace *at)
 {
 	struct fxt_event ev = {
 		.ts = rec->ts,
@@ -154,7 +145,7 @@ int map_marker_write(struct map_ctx *ctx, struct map_buffer *buf,
 		     const struct fxt_thread *thread)
 {
 	struct tep_format_field *f = me->sf[0];	/* buf */
-	struct atrace at;
+	struct map_atrace at;
 	const char *s;
 	int len, ret;
 
@@ -163,7 +154,7 @@ int map_marker_write(struct map_ctx *ctx, struct map_buffer *buf,
 		return 0;
 	ret = fxt_write_log(ctx->w, rec->ts, thread, s,
 			    len && s[len - 1] == '\n' ? len - 1 : len);
-	if (ret < 0 || !atrace_parse(s, len, &at))
+	if (ret < 0 || !map_atrace_parse(s, len, &at))
 		return ret;
 	return atrace_write(ctx, rec, thread, &at);
 }

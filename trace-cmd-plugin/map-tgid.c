@@ -128,6 +128,9 @@ struct map_tgid_ids {
 	struct tracecmd_input	*handle;
 	struct map_buffer	*buf;
 	struct tep_event	*newtask, *exec, *print, *fork;
+	/* their fields, found once */
+	struct tep_format_field	*newtask_pid, *newtask_flags, *exec_pid;
+	struct tep_format_field	*fork_parent, *fork_child, *print_buf;
 };
 
 /* sched_process_fork: parent_pid made child_pid */
@@ -165,22 +168,18 @@ static int map_tgid_add_fork(struct map_tgid_scan *s, uint64_t parent,
 	return 0;
 }
 
-static struct tep_format_field *field(struct tep_event *e, const char *name)
-{
-	return e ? tep_find_field(e, name) : NULL;
-}
-
 static int map_tgid_record(struct tracecmd_input *h, struct tep_record *rec,
 			   int cpu, void *data)
 {
 	struct map_tgid_scan *s = data;
 	struct map_tgid_ids *ids = NULL;
 	struct map_buffer *buf;
+	struct map_atrace at;
 	uint64_t type, pid, v;
 	int i, me, len, ret = 0;
 	const char *text;
 
-	for (i = 0; i < s->nr; i++)
+	for (i = 0; i < s->nr && !ids; i++)
 		if (s->ids[i].handle == h)
 			ids = &s->ids[i];
 	if (!ids)
@@ -191,34 +190,27 @@ static int map_tgid_record(struct tracecmd_input *h, struct tep_record *rec,
 		return 0;
 	me = (int32_t)v;
 	if (ids->newtask && (int)type == ids->newtask->id) {
-		if (!map_field_u64(buf, rec, field(ids->newtask, "pid"), &pid) ||
-		    !map_field_u64(buf, rec,
-				   field(ids->newtask, "clone_flags"), &v) ||
+		if (!map_field_u64(buf, rec, ids->newtask_pid, &pid) ||
+		    !map_field_u64(buf, rec, ids->newtask_flags, &v) ||
 		    pid > INT_MAX)
 			return 0;
 		ret = map_tgid_set(s->ctx, pid, v & CLONE_THREAD ? -me :
 					(int)pid, MAP_TGID_KERNEL);
 	} else if (ids->exec && (int)type == ids->exec->id) {
-		if (map_field_u64(buf, rec, field(ids->exec, "pid"), &pid) &&
+		if (map_field_u64(buf, rec, ids->exec_pid, &pid) &&
 		    pid <= INT_MAX)
 			ret = map_tgid_set(s->ctx, pid, pid, MAP_TGID_KERNEL);
 	} else if (ids->fork && (int)type == ids->fork->id) {
-		if (map_field_u64(buf, rec, field(ids->fork, "parent_pid"),
-				  &pid) &&
-		    map_field_u64(buf, rec, field(ids->fork, "child_pid"), &v))
+		if (map_field_u64(buf, rec, ids->fork_parent, &pid) &&
+		    map_field_u64(buf, rec, ids->fork_child, &v))
 			ret = map_tgid_add_fork(s, pid, v);
 	} else if (ids->print && (int)type == ids->print->id) {
-		len = map_field_str(rec, field(ids->print, "buf"), &text);
-		/* "B|1234|...": the writer's tgid */
-		if (len > 2 && strchr("BCSF", text[0]) && text[1] == '|') {
-			char *end;
-			long tgid = strtol(text + 2, &end, 10);
-
-			if (end < text + len && *end == '|' && tgid > 0 &&
-			    tgid <= INT_MAX)
-				ret = map_tgid_set(s->ctx, me, tgid,
-						   MAP_TGID_MARKER);
-		}
+		len = map_field_str(rec, ids->print_buf, &text);
+		/* "B|1234|...": the writer's tgid (a bare "E" names none) */
+		if (len > 0 && map_atrace_parse(text, len, &at) &&
+		    at.kind != 'E' && at.pid > 0 && at.pid <= INT_MAX)
+			ret = map_tgid_set(s->ctx, me, at.pid,
+					   MAP_TGID_MARKER);
 	}
 	if (ret < 0) {
 		s->err = ret;
@@ -283,10 +275,9 @@ static void map_tgid_forks(struct map_ctx *ctx, struct map_tgid_scan *s)
 	}
 }
 
-static struct tep_event *find(struct tep_handle *tep, const char *sys,
-			      const char *name)
+static struct tep_format_field *field(struct tep_event *e, const char *name)
 {
-	return tep_find_event_by_name(tep, sys, name);
+	return e ? tep_find_field(e, name) : NULL;
 }
 
 /*
@@ -339,10 +330,19 @@ int map_tgid_read(struct map_ctx *ctx, struct tracecmd_input **handles,
 
 		ids->handle = handles[i];
 		ids->buf = &ctx->bufs[i];
-		ids->newtask = find(tep, "task", "task_newtask");
-		ids->exec = find(tep, "sched", "sched_process_exec");
-		ids->print = find(tep, "ftrace", "print");
-		ids->fork = find(tep, "sched", "sched_process_fork");
+		ids->newtask = tep_find_event_by_name(tep, "task",
+						      "task_newtask");
+		ids->exec = tep_find_event_by_name(tep, "sched",
+						   "sched_process_exec");
+		ids->print = tep_find_event_by_name(tep, "ftrace", "print");
+		ids->fork = tep_find_event_by_name(tep, "sched",
+						   "sched_process_fork");
+		ids->newtask_pid = field(ids->newtask, "pid");
+		ids->newtask_flags = field(ids->newtask, "clone_flags");
+		ids->exec_pid = field(ids->exec, "pid");
+		ids->fork_parent = field(ids->fork, "parent_pid");
+		ids->fork_child = field(ids->fork, "child_pid");
+		ids->print_buf = field(ids->print, "buf");
 	}
 	ret = tracecmd_iterate_events_multi(handles, nr, map_tgid_record, &s);
 	for (i = 0; i < nr; i++)

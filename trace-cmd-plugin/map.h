@@ -271,6 +271,21 @@ int map_sched_names_write(struct map_ctx *ctx, struct map_buffer *buf,
 int map_marker_write(struct map_ctx *ctx, struct map_buffer *buf,
 		     struct map_event *me, struct tep_record *rec,
 		     const struct fxt_thread *thread);
+
+/*
+ * An atrace marker "K|pid|name|value" split (map-marker.c): the one
+ * reading of the convention, for the slices drawn and for the thread
+ * groups map-tgid.c learns from the writer's pid.
+ */
+struct map_atrace {
+	char		kind;
+	uint64_t	pid;
+	const char	*name;
+	size_t		name_len;
+	const char	*value;	/* C: the value; S/F: the cookie */
+	size_t		value_len;
+};
+bool map_atrace_parse(const char *s, size_t len, struct map_atrace *at);
 int map_counter_write(struct map_ctx *ctx, struct map_buffer *buf,
 		      struct map_event *me, struct tep_record *rec,
 		      const struct fxt_thread *thread);
