@@ -221,11 +221,12 @@ static uint64_t map_rec_hash(const struct tep_record *rec)
 
 /*
  * Whether @rec restates a record another buffer gave shortly before on
- * the same CPU, byte for byte: the kernel wrote one event into two ring
- * buffers (both recording sched_switch, say).  Its instant stays in each
- * buffer's provider, but what the mapping derives from the event
- * (scheduling, names, logs, slices, counters) is written once.  A copy
- * matches one record only, so events that really repeat stay.
+ * the same CPU, equal as far as a 64-bit hash of the bytes tells: the
+ * kernel wrote one event into two ring buffers (both recording
+ * sched_switch, say).  Its instant stays in each buffer's provider, but
+ * what the mapping derives from the event (scheduling, names, logs,
+ * slices, counters) is written once.  A copy matches one record only, so
+ * events that really repeat stay.
  */
 static bool map_dispatch_restated(struct map_ctx *ctx,
 				  struct map_buffer *buf,

@@ -119,12 +119,7 @@ check "report: the provider counts ns (100000 ticks = 0.000100 s)" \
 # ---- third-party files ---------------------------------------------------
 
 # tp_file NAME CHECKS: sets F when the file is there, else skips
-tp_file() {
-	F=$TP/$1
-	[ -r "$F" ] && return 0
-	skip "no $F (optional data beside the clone)" "$2"
-	return 1
-}
+tp_file() { shared_sample "third-party/$1" "$2" && F=$SHARED; }
 
 # tp_read NAME LINES: report, convert, trace-cmd report and KernelShark
 # agree on LINES timestamped records

@@ -551,7 +551,7 @@ def check(m, exp):
 
 REPORT_LINE = re.compile(r'^\s*(?:([\w.-]+):\s+)?(.*?)-(\d+)\s+\[(\d+)\]'
                          r'\s+([\d.]+):\s+(\w+):\s+(.*)$')
-DUP_WINDOW = 100e-6     # map-sched.c: MAP_DUP_WINDOW_NS
+DUP_WINDOW = 100e-6     # map-dispatch.c: MAP_DUP_WINDOW_NS
 
 
 def distinct_events(lines):

@@ -98,18 +98,10 @@ static char *read_file(const char *path, size_t *len)
 /* Where the optional vectors are: $SHARED_SAMPLES or ../shared/samples. */
 static const char *vectors_path(const char *file)
 {
-	static char path[4096];
-	const char *shared = getenv("SHARED_SAMPLES");
+	static char rel[1024];
 
-	if (shared && *shared)
-		snprintf(path, sizeof(path), "%s/eventheader/%s", shared,
-			 file);
-	else
-		snprintf(path, sizeof(path), "%s",
-			 unit_path("../shared/samples/eventheader/"));
-	if (!shared || !*shared)
-		strncat(path, file, sizeof(path) - strlen(path) - 1);
-	return path;
+	snprintf(rel, sizeof(rel), "eventheader/%s", file);
+	return unit_shared_path(rel);
 }
 
 static char *read_sample(const char *file, size_t *len)

@@ -334,13 +334,12 @@ static void test_project_samples(void)
 	compare_glob(pattern, NR_PROJECT_SAMPLES);
 }
 
-/* ../shared/samples: optional. */
+/* $SHARED_SAMPLES or ../shared/samples: optional. */
 static void test_shared_samples(void)
 {
 	char pattern[4096];
 
-	snprintf(pattern, sizeof(pattern), "%s",
-		 unit_path("../shared/samples/*.dat"));
+	snprintf(pattern, sizeof(pattern), "%s", unit_shared_path("*.dat"));
 	compare_glob(pattern, 0);
 }
 

@@ -22,6 +22,20 @@ const char *unit_path(const char *rel)
 	return buf;
 }
 
+const char *unit_shared_path(const char *rel)
+{
+	static char buf[4096];
+	const char *shared = getenv("SHARED_SAMPLES");
+
+	if (shared && *shared)
+		snprintf(buf, sizeof(buf), "%s/%s", shared, rel);
+	else
+		snprintf(buf, sizeof(buf), "%s/../shared/samples/%s",
+			 getenv("TOP_SRCDIR") ? getenv("TOP_SRCDIR") : ".",
+			 rel);
+	return buf;
+}
+
 char *unit_slurp(const char *rel, size_t *len)
 {
 	FILE *f = fopen(unit_path(rel), "r");

@@ -20,6 +20,12 @@ int unit_run(const char *program, CU_SuiteInfo *suites);
 const char *unit_path(const char *rel);
 
 /*
+ * Path to @rel under the optional data beside the clone: $SHARED_SAMPLES,
+ * or ../shared/samples (as tests/e2e/lib.sh looks for it).
+ */
+const char *unit_shared_path(const char *rel);
+
+/*
  * The whole of the file unit_path(@rel) names, NUL-terminated, its size
  * in *@len; the test stops if it cannot be read.  free() it.
  */
