@@ -29,6 +29,7 @@
 
 #include "dat-format.h"
 #include "dat-intern.h"
+#include "fd-io.h"
 #include "dat-writer.h"
 
 #define DAT_PAGES_PER_CHUNK	10
@@ -623,20 +624,11 @@ int dat_writer_write_event(struct dat_writer *w, int buffer, unsigned int cpu,
 
 static void dat_write(struct dat_writer *w, const void *p, size_t n)
 {
-	ssize_t r;
-
-	while (!w->err && n) {
-		r = write(w->fd, p, n);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			w->err = -errno;
-			return;
-		}
-		p = (const char *)p + r;
-		n -= r;
-		w->pos += r;
-	}
+	if (w->err)
+		return;
+	w->err = fd_write_all(w->fd, p, n);
+	if (!w->err)
+		w->pos += n;
 }
 
 static void dat_write_zero(struct dat_writer *w, size_t n)

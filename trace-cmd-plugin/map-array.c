@@ -70,6 +70,9 @@ int map_array_classify(struct map_ctx *ctx, struct map_event *me)
 		for (k = 0; k < (unsigned int)f->arraylen; k++) {
 			snprintf(name, sizeof(name), "%s[%u]", f->name, k);
 			mf->elem_names[k] = fxt_writer_str(ctx->w, name);
+			/* built on the stack: only an index may be kept */
+			if (!mf->elem_names[k].id)
+				return -ENOMEM;
 		}
 		mf->kind = MAP_FIELD_ELEMS;
 		if (f->elementsize == 4)

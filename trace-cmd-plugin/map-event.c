@@ -156,13 +156,22 @@ static void pf_mark_text(struct map_event *me)
 	}
 }
 
+/*
+ * @a followed by @suffix, as an indexed string.  The text is built on the
+ * stack, so only its index may be kept: one the writer could not index
+ * (out of memory) clears *@ok and the event is given up.
+ */
 static struct fxt_str map_intern(struct map_ctx *ctx, const char *a,
-				 const char *b)
+				 const char *suffix, bool *ok)
 {
 	char buf[512];
+	struct fxt_str s;
 
-	snprintf(buf, sizeof(buf), "%s%s", a, b ? b : "");
-	return fxt_writer_str(ctx->w, buf);
+	snprintf(buf, sizeof(buf), "%s%s", a, suffix);
+	s = fxt_writer_str(ctx->w, buf);
+	if (!s.id)
+		*ok = false;
+	return s;
 }
 
 static bool map_event_selected(const struct fxt_input_opts *o,
@@ -215,16 +224,18 @@ struct map_event *map_event_new(struct map_ctx *ctx, struct tep_event *event)
 	struct map_event *me;
 	struct tep_format_field **fields;
 	unsigned int i;
+	bool ok = true;
 
 	me = calloc(1, sizeof(*me));
 	if (!me)
 		return NULL;
 	me->event = event;
 	me->keep = map_event_selected(ctx->opts, event);
-	me->category = map_intern(ctx, event->system, NULL);
-	me->name = map_intern(ctx, event->name, NULL);
-	me->cont_name = map_intern(ctx, event->name, TCFXT_CONT_SUFFIX);
-	me->trailing_name = map_intern(ctx, TCFXT_ARG_TRAILING, NULL);
+	/* libtraceevent's names live as long as the conversion */
+	me->category = fxt_writer_str(ctx->w, event->system);
+	me->name = fxt_writer_str(ctx->w, event->name);
+	me->cont_name = map_intern(ctx, event->name, TCFXT_CONT_SUFFIX, &ok);
+	me->trailing_name = fxt_writer_str(ctx->w, TCFXT_ARG_TRAILING);
 	me->user_data = !strcmp(event->system, "user_events");
 	fields = tep_event_common_fields(event);
 	map_event_extent(me, fields);
@@ -245,7 +256,7 @@ struct map_event *map_event_new(struct map_ctx *ctx, struct tep_event *event)
 		struct tep_format_field *f = fields[i];
 
 		mf->field = f;
-		mf->name = map_intern(ctx, f->name, NULL);
+		mf->name = fxt_writer_str(ctx->w, f->name);
 		if (f->flags & TEP_FIELD_IS_ARRAY) {
 			mf->kind = f->flags & TEP_FIELD_IS_STRING ?
 				   MAP_FIELD_STRING : MAP_FIELD_ARRAY;
@@ -286,8 +297,8 @@ struct map_event *map_event_new(struct map_ctx *ctx, struct tep_event *event)
 		if (me->fields[i].has_text)
 			me->fields[i].text_name =
 				map_intern(ctx, me->fields[i].field->name,
-					   TCFXT_TEXT_SUFFIX);
-	if (map_array_classify(ctx, me) < 0) {
+					   TCFXT_TEXT_SUFFIX, &ok);
+	if (!ok || map_array_classify(ctx, me) < 0) {
 		map_event_free(me);
 		return NULL;
 	}
