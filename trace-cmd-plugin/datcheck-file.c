@@ -63,6 +63,16 @@ struct dc_format {
 	uint64_t	at;		/* its offset, or its section's */
 };
 
+/*
+ * The format parser's child (dc_probe_start()): it parses formats
+ * [first, first + nr) while the parent walks the CPU data.
+ */
+struct dc_probe {
+	pid_t		pid;		/* 0: none running */
+	int		fd;		/* reads the index it is at */
+	unsigned int	first, nr;
+};
+
 struct dc_file {
 	const uint8_t	*p;
 	size_t		len;
@@ -79,6 +89,7 @@ struct dc_file {
 	unsigned int	nr_bufs;
 	struct dc_format *fmts;		/* every format text, for the probe */
 	unsigned int	nr_fmts;
+	struct dc_probe	probe;
 	char		*err;
 	size_t		errlen;
 	int		ret;
@@ -94,6 +105,8 @@ struct dc_cur {
 	bool		inflated;
 	const char	*in;		/* what contains the bytes, for messages */
 };
+
+static void dc_probe_start(struct dc_file *f);
 
 static int __attribute__((format(printf, 3, 4)))
 dc_fail(struct dc_cur *c, size_t pos, const char *fmt, ...)
@@ -484,6 +497,8 @@ static int dc_cpu_data(struct dc_cur *file, uint64_t off, uint64_t size,
 {
 	if (!size)
 		return 0;
+	/* every format is known before the CPU data: parse them meanwhile */
+	dc_probe_start(file->f);
 	if (off > file->len || size > file->len - off)
 		return dc_fail(file, opt_at, "CPU data at 0x%llx of %llu bytes "
 			       "lies beyond the end of the file (%zu bytes)",
@@ -1075,25 +1090,28 @@ static int dc_v6(struct dc_cur *c)
  * among others) and nothing short of its own grammar says which.  So the
  * texts libtracecmd will hand it are first parsed in a child process,
  * which tells the parent, through a pipe, which format it is at: a child
- * killed by a signal names the format that killed it.
+ * killed by a signal names the format that killed it.  The child starts
+ * once the formats are known, before the CPU data, and parses on the
+ * second CPU while the parent walks (and decompresses) the pages; its
+ * verdict is taken after the walk, whose own errors come first.
  */
-static int dc_probe_formats(struct dc_file *f)
+static void dc_probe_start(struct dc_file *f)
 {
-	struct dc_cur c = { .f = f, .in = "the file" };
+	struct dc_probe *pr = &f->probe;
+	uint32_t i, first = pr->first + pr->nr;
 	struct tep_handle *tep;
-	uint32_t i, at = 0;
-	int fds[2], status, null;
+	int fds[2], null;
 	pid_t pid;
 
-	if (!f->nr_fmts)
-		return 0;
+	if (pr->pid || first >= f->nr_fmts)
+		return;
 	if (pipe(fds))
-		return 0;		/* no probe: libtracecmd as before */
+		return;			/* no probe: libtracecmd as before */
 	pid = fork();
 	if (pid < 0) {
 		close(fds[0]);
 		close(fds[1]);
-		return 0;
+		return;
 	}
 	if (!pid) {
 		static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE,
@@ -1108,7 +1126,7 @@ static int dc_probe_formats(struct dc_file *f)
 			dup2(null, STDERR_FILENO);
 		alarm(DC_PROBE_SECONDS);
 		tep = tep_alloc();
-		for (i = 0; tep && i < f->nr_fmts; i++) {
+		for (i = first; tep && i < f->nr_fmts; i++) {
 			if (write(fds[1], &i, sizeof(i)) != sizeof(i))
 				break;
 			tep_parse_event(tep, f->fmts[i].text, f->fmts[i].len,
@@ -1117,15 +1135,37 @@ static int dc_probe_formats(struct dc_file *f)
 		_exit(0);
 	}
 	close(fds[1]);
-	while (read(fds[0], &i, sizeof(i)) == sizeof(i))
+	pr->pid = pid;
+	pr->fd = fds[0];
+	pr->first = first;
+	pr->nr = f->nr_fmts - first;
+}
+
+/*
+ * The child's verdict, once the walk found nothing: 0 when it parsed
+ * every format and exited, else the format it crashed, hung or exited on.
+ * After a failed walk (@judge false) the child is only stopped.
+ */
+static int dc_probe_finish(struct dc_file *f, bool judge)
+{
+	struct dc_probe *pr = &f->probe;
+	struct dc_cur c = { .f = f, .p = f->p, .len = f->len,
+			    .in = "the file" };
+	uint32_t i, at = pr->first;
+	int status;
+
+	if (!pr->pid)
+		return 0;
+	if (!judge)
+		kill(pr->pid, SIGKILL);
+	while (judge && read(pr->fd, &i, sizeof(i)) == sizeof(i))
 		at = i;
-	close(fds[0]);
-	while (waitpid(pid, &status, 0) < 0)
+	close(pr->fd);
+	while (waitpid(pr->pid, &status, 0) < 0)
 		if (errno != EINTR)
-			return 0;
-	c.p = f->p;
-	c.len = f->len;
-	if (WIFEXITED(status) && !WEXITSTATUS(status))
+			break;
+	pr->pid = 0;
+	if (!judge || (WIFEXITED(status) && !WEXITSTATUS(status)))
 		return 0;
 	if (!WIFSIGNALED(status))
 		return dc_fail(&c, f->fmts[at].at, "event format (%s) makes "
@@ -1194,8 +1234,14 @@ int datcheck_buf(const uint8_t *p, size_t len, char *err, size_t errlen)
 		dc_v7(&c);
 	else
 		dc_v6(&c);
-	if (!f.ret)
-		dc_probe_formats(&f);
+	/* formats kept after the probe started (none in 6 or 7) too */
+	while (!f.ret && f.probe.first + f.probe.nr < f.nr_fmts) {
+		dc_probe_start(&f);
+		if (!f.probe.pid)
+			break;
+		dc_probe_finish(&f, true);
+	}
+	dc_probe_finish(&f, !f.ret);
 	dc_free(&f);
 	return f.ret;
 }
