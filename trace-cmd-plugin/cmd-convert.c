@@ -315,8 +315,9 @@ static int convert_fxt(struct convert_args *a)
 	return 0;
 }
 
-static int convert(struct convert_args *a, struct fxt_input_req *req)
+static int convert_dat(struct convert_args *a, struct fxt_input_req *req)
 {
+	static const char *const tgid_events[] = { FXT_INPUT_TGID_EVENTS };
 	struct tracecmd_input *handle;
 	struct out_file *out;
 	char why[256];
@@ -339,8 +340,13 @@ static int convert(struct convert_args *a, struct fxt_input_req *req)
 		say_refused(a->in);
 		return 1;
 	}
-	/* libtracecmd trusts the file's sizes: check them first */
-	ret = datcheck_file(a->in, why, sizeof(why));
+	/*
+	 * libtracecmd trusts the file's sizes: check them first, keeping
+	 * what the plugin's thread-group pass reads on the way.
+	 */
+	ret = datcheck_file_keep(a->in, tgid_events, sizeof(tgid_events) /
+				 sizeof(tgid_events[0]), &req->tgid_recs, why,
+				 sizeof(why));
 	if (ret) {
 		if (ret == -EBADMSG)
 			trace_fxt_err("%s: %s", a->in, why);
@@ -411,6 +417,14 @@ static int convert(struct convert_args *a, struct fxt_input_req *req)
 			req->res.providers, req->res.providers == 1 ? "" : "s",
 			(unsigned long long)req->res.bytes_out);
 	return 0;
+}
+
+static int convert(struct convert_args *a, struct fxt_input_req *req)
+{
+	int ret = convert_dat(a, req);
+
+	datcheck_recs_free(&req->tgid_recs);
+	return ret;
 }
 
 int cmd_convert(int argc, char **argv)

@@ -48,6 +48,7 @@
 
 /* One buffer's CPU data, known from its option, checked once headers are. */
 struct dc_buffer {
+	char		*name;		/* "" for the top buffer */
 	uint64_t	section;	/* v7: its BUFFER section; v6: 0 */
 	uint32_t	page_size;
 	uint32_t	cpus;
@@ -90,6 +91,11 @@ struct dc_file {
 	struct dc_format *fmts;		/* every format text, for the probe */
 	unsigned int	nr_fmts;
 	struct dc_probe	probe;
+	/* what the caller watches for, and where the walk is */
+	const struct datcheck_watch *watch;
+	uint32_t	watch_id[DATCHECK_MAX_WATCH];	/* event ID + 1 */
+	const char	*walk_buffer;
+	unsigned int	walk_cpu;
 	char		*err;
 	size_t		errlen;
 	int		ret;
@@ -291,13 +297,37 @@ static int dc_keep_format(struct dc_cur *c, const char *system, uint64_t len)
 	return 0;
 }
 
+/*
+ * A format the caller watches for: its text opens with "name: <name>"
+ * and "ID: <id>" lines (the kernel's events/<system>/<name>/format).
+ */
+static void dc_watch_format(struct dc_file *f, const char *system,
+			    const char *text)
+{
+	const struct datcheck_watch *w = f->watch;
+	size_t sl = strlen(system);
+	char name[128];
+	unsigned int i, id;
+
+	if (!w || sscanf(text, "name: %127s ID: %u", name, &id) != 2 ||
+	    id > 0xffff)
+		return;
+	for (i = 0; i < w->nr_events && i < DATCHECK_MAX_WATCH; i++)
+		if (!strncmp(w->events[i], system, sl) &&
+		    w->events[i][sl] == ':' &&
+		    !strcmp(w->events[i] + sl + 1, name))
+			f->watch_id[i] = id + 1;
+}
+
 static int dc_format(struct dc_cur *c, const char *system, const char *what)
 {
 	uint64_t n;
 
-	if (dc_u(c, 8, what, &n) || !dc_take(c, n, what))
+	if (dc_u(c, 8, what, &n) || !dc_take(c, n, what) ||
+	    dc_keep_format(c, system, n))
 		return -EBADMSG;
-	return dc_keep_format(c, system, n);
+	dc_watch_format(c->f, system, c->f->fmts[c->f->nr_fmts - 1].text);
+	return 0;
 }
 
 static int dc_ftrace_formats(struct dc_cur *c)
@@ -332,19 +362,44 @@ static int dc_event_formats(struct dc_cur *c)
 
 /* ---- ring-buffer pages ---- */
 
+/* Hand a watched event's record to the caller. */
+static void dc_watch_record(struct dc_file *f, uint64_t ts,
+			    const uint8_t *data, uint32_t len)
+{
+	const struct datcheck_watch *w = f->watch;
+	uint32_t type = (uint32_t)dc_num(f, data, 2) + 1;
+	struct datcheck_record r;
+	unsigned int i;
+
+	for (i = 0; i < w->nr_events && i < DATCHECK_MAX_WATCH; i++) {
+		if (f->watch_id[i] != type)
+			continue;
+		r = (struct datcheck_record){
+			.buffer = f->walk_buffer, .cpu = f->walk_cpu,
+			.event = i, .ts = ts, .data = data, .len = len,
+		};
+		if (w->record(&r, w->priv))
+			f->watch = NULL;
+		return;
+	}
+}
+
 /*
  * One page as kbuffer walks it: the commit word, then event headers up to
  * the committed size.  Every event lies inside the commit, no padding
  * goes backwards (kbuffer would loop), every event holds the common
- * fields.
+ * fields.  The time is followed as kbuffer follows it (the page's, plus
+ * each delta; an extend adds its high bits, a stamp sets the time), for
+ * the records of watched events.
  */
 static int dc_page(struct dc_cur *c, size_t at, uint32_t page_size)
 {
 	struct dc_file *f = c->f;
 	const uint8_t *pg = c->p + at, *d;
 	unsigned int start = f->commit_size == 8 ? 16 : 12;
-	uint32_t area = page_size - start, size, curr, next, v, type;
+	uint32_t area = page_size - start, size, curr, next, v, type, delta;
 	uint64_t commit = dc_num(f, pg + 8, f->commit_size);
+	uint64_t ts = dc_num(f, pg, 8), high;
 	int64_t length;
 
 	size = (uint32_t)commit & DAT_COMMIT_MASK;
@@ -362,16 +417,21 @@ static int dc_page(struct dc_cur *c, size_t at, uint32_t page_size)
 			return dc_fail(c, at + start + curr, "event header at "
 				       "the end of the page");
 		v = (uint32_t)dc_num(f, d + curr, 4);
-		type = f->big ? v >> 27 : v & 0x1f;
+		type = f->big ? v >> DAT_DELTA_BITS : v & 0x1f;
+		delta = f->big ? v & DAT_COMMIT_MASK : v >> 5;
 		switch (type) {
 		case DAT_TYPE_PADDING:
 			next = curr + 4 + (uint32_t)dc_num(f, d + curr + 4, 4);
 			if (next <= curr)
 				return dc_fail(c, at + start + curr, "padding "
 					       "of the page goes backwards");
+			ts += delta;
 			continue;
 		case DAT_TYPE_TIME_EXTEND:
 		case DAT_TYPE_TIME_STAMP:
+			high = dc_num(f, d + curr + 4, 4) << DAT_DELTA_BITS;
+			ts = (type == DAT_TYPE_TIME_STAMP ? 0 : ts) + high +
+			     delta;
 			next = curr + 8;
 			continue;
 		case 0:
@@ -391,6 +451,9 @@ static int dc_page(struct dc_cur *c, size_t at, uint32_t page_size)
 				       "than the common fields",
 				       (long long)length, size);
 		next = curr + (uint32_t)length;
+		ts += delta;
+		if (f->watch)
+			dc_watch_record(f, ts, d + curr, (uint32_t)length);
 	}
 	return 0;
 }
@@ -651,9 +714,12 @@ static int dc_opt_buffer(struct dc_cur *c, bool latency)
 	if (f->nr_bufs == DC_MAX_BUFFERS)
 		return dc_fail(c, c->pos, "more than %d buffers",
 			       DC_MAX_BUFFERS);
-	nb = realloc(f->bufs, (f->nr_bufs + 1) * sizeof(*nb));
-	if (!nb)
+	b.name = strdup(name);
+	nb = b.name ? realloc(f->bufs, (f->nr_bufs + 1) * sizeof(*nb)) : NULL;
+	if (!nb) {
+		free(b.name);
 		return f->ret = -ENOMEM;
+	}
 	f->bufs = nb;
 	f->bufs[f->nr_bufs++] = b;
 	return 0;
@@ -935,7 +1001,9 @@ static int dc_buffers(struct dc_cur *file)
 		if ((fl & DAT_SECTION_COMPRESSED) && !f->zstd)
 			return dc_fail(file, b->section, "compressed CPU data "
 				       "in a file that names no compression");
+		f->walk_buffer = b->name;
 		for (cpu = 0; cpu < b->cpus; cpu++) {
+			f->walk_cpu = cpu;
 			e = b->cpu_list + 20 * cpu;
 			if (dc_cpu_data(file, dc_num(f, e + 4, 8),
 					dc_num(f, e + 12, 8), b->page_size,
@@ -1029,6 +1097,7 @@ static int dc_v6_data(struct dc_cur *c, bool top)
 	if (memcmp(tag, "flyrecord", 10))
 		return dc_fail(c, c->pos - 10, "\"flyrecord\" expected");
 	for (cpu = 0; cpu < f->cpus; cpu++) {
+		f->walk_cpu = cpu;
 		at = c->pos;
 		if (dc_u(c, 8, "a CPU data offset", &off) ||
 		    dc_u(c, 8, "a CPU data size", &size) ||
@@ -1057,6 +1126,7 @@ static int dc_v6_data(struct dc_cur *c, bool top)
 				       "end of the file",
 				       (unsigned long long)f->bufs[cpu].section);
 		b.pos = f->bufs[cpu].section;
+		f->walk_buffer = f->bufs[cpu].name;
 		if (dc_v6_data(&b, false))
 			return -EBADMSG;
 	}
@@ -1186,13 +1256,18 @@ static void dc_free(struct dc_file *f)
 		free(f->fmts[i].text);
 	}
 	free(f->fmts);
+	for (i = 0; i < f->nr_bufs; i++)
+		free(f->bufs[i].name);
 	free(f->bufs);
 }
 
-int datcheck_buf(const uint8_t *p, size_t len, char *err, size_t errlen)
+int datcheck_buf_watch(const uint8_t *p, size_t len,
+		       const struct datcheck_watch *w, char *err,
+		       size_t errlen)
 {
 	struct dc_file f = { .p = p, .len = len, .err = err,
-			     .errlen = errlen };
+			     .errlen = errlen, .watch = w,
+			     .walk_buffer = "" };
 	struct dc_cur c = { .f = &f, .p = p, .len = len, .in = "the file" };
 	const char *version;
 	uint64_t v;
@@ -1246,7 +1321,13 @@ int datcheck_buf(const uint8_t *p, size_t len, char *err, size_t errlen)
 	return f.ret;
 }
 
-int datcheck_file(const char *path, char *err, size_t errlen)
+int datcheck_buf(const uint8_t *p, size_t len, char *err, size_t errlen)
+{
+	return datcheck_buf_watch(p, len, NULL, err, errlen);
+}
+
+int datcheck_file_watch(const char *path, const struct datcheck_watch *w,
+			char *err, size_t errlen)
 {
 	struct stat st;
 	void *map;
@@ -1262,13 +1343,19 @@ int datcheck_file(const char *path, char *err, size_t errlen)
 	}
 	if (!st.st_size) {
 		close(fd);
-		return datcheck_buf((const uint8_t *)"", 0, err, errlen);
+		return datcheck_buf_watch((const uint8_t *)"", 0, w, err,
+					  errlen);
 	}
 	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED)
 		return -errno;
-	ret = datcheck_buf(map, st.st_size, err, errlen);
+	ret = datcheck_buf_watch(map, st.st_size, w, err, errlen);
 	munmap(map, st.st_size);
 	return ret;
+}
+
+int datcheck_file(const char *path, char *err, size_t errlen)
+{
+	return datcheck_file_watch(path, NULL, err, errlen);
 }

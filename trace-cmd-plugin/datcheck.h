@@ -34,4 +34,54 @@ int datcheck_buf(const uint8_t *p, size_t len, char *err, size_t errlen);
 /* The same on the file at @path (mapped); -errno when it cannot be read. */
 int datcheck_file(const char *path, char *err, size_t errlen);
 
+/*
+ * A record of a watched event, as the walk meets it: each CPU's records
+ * in their order, one CPU after the other, buffer after buffer.  Its
+ * bytes last for the call only.
+ */
+struct datcheck_record {
+	const char	*buffer;	/* the buffer's name, "" for the top */
+	unsigned int	cpu;		/* the CPU's place in its buffer */
+	unsigned int	event;		/* index into datcheck_watch.events */
+	uint64_t	ts;		/* ring-buffer clock, as the pages say */
+	const uint8_t	*data;		/* the payload, common_type first */
+	uint32_t	len;
+};
+
+/*
+ * Records a caller wants from the walk, which decompresses and visits
+ * every record anyway: the events named "system:name", found by the
+ * name and ID lines that open their format texts.  record() returning
+ * non-zero ends the watch (not the check).  Records are handed over as
+ * the walk meets them, before the file is known to be good: a caller
+ * keeps them only once the check returned 0.
+ */
+struct datcheck_watch {
+	const char *const	*events;
+	unsigned int		nr_events;	/* at most DATCHECK_MAX_WATCH */
+	int			(*record)(const struct datcheck_record *r,
+					  void *priv);
+	void			*priv;
+};
+#define DATCHECK_MAX_WATCH	8
+
+/* datcheck_buf() and datcheck_file() handing @w the records it asks for. */
+int datcheck_buf_watch(const uint8_t *p, size_t len,
+		       const struct datcheck_watch *w, char *err,
+		       size_t errlen);
+int datcheck_file_watch(const char *path, const struct datcheck_watch *w,
+			char *err, size_t errlen);
+
+/*
+ * datcheck_file() keeping copies of the records of @events (datcheck-
+ * keep.c) in @out when the file checked good: out->complete says they
+ * are all there (not when they took more memory than a pass over the
+ * file costs).  Free with datcheck_recs_free().
+ */
+struct fxt_input_recs;
+int datcheck_file_keep(const char *path, const char *const *events,
+		       unsigned int nr_events, struct fxt_input_recs *out,
+		       char *err, size_t errlen);
+void datcheck_recs_free(struct fxt_input_recs *recs);
+
 #endif /* _DATCHECK_H */

@@ -144,6 +144,7 @@ struct map_ctx {
 	int			nr_bufs;
 	struct map_buffer	*cur;		/* provider now current */
 	struct tracecmd_input	*top;
+	const struct fxt_input_recs *kept;	/* the host's, for map-tgid */
 	struct map_task		*tasks;		/* by pid, grows */
 	int			nr_tasks;
 	struct map_cpu		*cpus;		/* by CPU, grows */
@@ -181,6 +182,7 @@ struct map_ctx {
 
 int map_convert(struct tracecmd_input *handle, int fd,
 		const struct fxt_input_opts *opts,
+		const struct fxt_input_recs *kept,
 		struct fxt_input_result *res);
 
 /* map-tgid.c: thread groups, settled before the conversion writes */
