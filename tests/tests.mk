@@ -62,9 +62,11 @@ tests/unit/test-map-%: tests/unit/test-map-%.o tests/unit/unit.o \
 # Thread groups from the records the .dat check kept, against the pass.
 DATCHECK_OBJS	= trace-cmd-plugin/datcheck-file.o trace-cmd-plugin/datcheck-keep.o
 tests/unit/test-map-tgid: tests/unit/test-map-tgid.o tests/unit/unit.o \
-		       $(MAP_OBJS) $(DATCHECK_OBJS) $(CORE_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(MAP_OBJS) \
-		$(DATCHECK_OBJS) $(UNIT_LIBS) $(TC_LIBS) -ldl -lm
+		       tests/e2e/dat-fixture.o $(MAP_OBJS) $(DATCHECK_OBJS) \
+		       $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o tests/e2e/dat-fixture.o \
+		$(MAP_OBJS) $(DATCHECK_OBJS) $(CORE_LIB) $(UNIT_LIBS) \
+		$(TC_LIBS) -ldl -lm
 
 # The .dat check (trace-cmd-plugin/datcheck-file.c) against libtracecmd.
 tests/unit/test-dat-check: tests/unit/test-dat-check.o tests/unit/unit.o \

@@ -376,8 +376,7 @@ int map_convert(struct tracecmd_input *handle, int fd,
 			      strerror(-ret));
 		goto out;
 	}
-	ret = tracecmd_iterate_events_multi(handles, ctx.nr_bufs, map_record,
-					    &it);
+	ret = map_feed(handles, ctx.nr_bufs, map_record, &it);
 	if (opts->progress) {
 		map_progress_show(&ctx, &it.progress, it.progress.last);
 		fputc('\n', stderr);

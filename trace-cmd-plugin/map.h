@@ -185,6 +185,17 @@ int map_convert(struct tracecmd_input *handle, int fd,
 		const struct fxt_input_recs *kept,
 		struct fxt_input_result *res);
 
+/* What tracecmd_iterate_events_multi() calls for each record. */
+typedef int (*map_record_fn)(struct tracecmd_input *h, struct tep_record *rec,
+			     int cpu, void *data);
+
+/*
+ * map-feed.c: tracecmd_iterate_events_multi(), the records read on a
+ * second thread and @fn called on this one, in the same order.
+ */
+int map_feed(struct tracecmd_input **handles, int nr, map_record_fn fn,
+	     void *data);
+
 /* map-tgid.c: thread groups, settled before the conversion writes */
 int map_tgid_read(struct map_ctx *ctx, struct tracecmd_input **handles,
 		  int nr);

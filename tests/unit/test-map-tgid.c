@@ -8,7 +8,10 @@
  * FXT must be the same bytes.  The samples whose threads only markers,
  * task_newtask or fork place in their process (threads.dat, procmaps.dat,
  * atrace-markers.dat) make a difference if the kept records were
- * misread, misplaced or dropped: their processes would split.
+ * misread, misplaced or dropped: their processes would split.  A fixture
+ * whose two CPUs disagree about one pid (a thread that exited, its pid
+ * reused by a new process) needs the kept records put back in time
+ * order: the check walks CPU 0's pages before CPU 1's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +21,7 @@
 
 #include <trace-cmd.h>
 
+#include "../e2e/dat-fixture.h"
 #include "datcheck.h"
 #include "fd-io.h"
 #include "map.h"
@@ -51,15 +55,12 @@ static size_t convert(const char *path, const struct fxt_input_recs *kept,
 	return size;
 }
 
-static void check_sample(const char *name, bool has_records)
+static void check_file(const char *path, const char *name, bool has_records)
 {
 	struct fxt_input_recs kept;
-	char rel[256], err[256], *a, *b;
-	const char *path;
+	char err[256], *a, *b;
 	size_t na, nb;
 
-	snprintf(rel, sizeof(rel), "samples/%s", name);
-	path = unit_path(rel);
 	CU_ASSERT_EQUAL_FATAL(datcheck_file_keep(path, tgid_events,
 			sizeof(tgid_events) / sizeof(tgid_events[0]),
 			&kept, err, sizeof(err)), 0);
@@ -76,6 +77,67 @@ static void check_sample(const char *name, bool has_records)
 	free(a);
 	free(b);
 	datcheck_recs_free(&kept);
+}
+
+static void check_sample(const char *name, bool has_records)
+{
+	char rel[256];
+
+	snprintf(rel, sizeof(rel), "samples/%s", name);
+	check_file(unit_path(rel), name, has_records);
+}
+
+static const char newtask_format[] =
+	"name: task_newtask\n"
+	"ID: 7\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:pid_t pid;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:char comm[16];\toffset:12;\tsize:16;\tsigned:0;\n"
+	"\tfield:unsigned long clone_flags;\toffset:32;\tsize:8;\tsigned:0;\n"
+	"\tfield:short oom_score_adj;\toffset:40;\tsize:2;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"pid=%d comm=%s clone_flags=%lx oom_score_adj=%hd\", "
+	"REC->pid, REC->comm, REC->clone_flags, REC->oom_score_adj\n";
+
+/* task_newtask by @parent of @pid, payload after the common fields. */
+static void newtask(unsigned int cpu, int id, int parent, int pid,
+		    uint64_t flags)
+{
+	uint8_t p[36] = { 0 };
+
+	memcpy(p, &pid, 4);
+	memcpy(p + 4, "worker", 6);
+	memcpy(p + 24, &flags, 8);
+	fixture_emit(cpu, id, parent, p, sizeof(p));
+}
+
+/*
+ * Process 100 makes thread 101 (on CPU 1); 101 exits, and process 200
+ * forks a new process that gets pid 101 again (on CPU 0, later), which
+ * then makes process 300.  In time order 101 ends up leading its own
+ * group; taken CPU by CPU, CPU 0 first, it would be left in 100's.
+ */
+static void test_order(void)
+{
+	char path[] = "/tmp/test-map-tgid-XXXXXX";
+	int fd = mkstemp(path), id;
+
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	fixture_open("test-map-tgid", path);
+	id = fixture_format("task", newtask_format,
+			    sizeof(newtask_format) - 1);
+	newtask(1, id, 100, 101, 0x00010000);	/* CLONE_THREAD */
+	newtask(0, id, 200, 101, 0);
+	newtask(0, id, 101, 300, 0);
+	fixture_close();
+	check_file(path, "pid reused across CPUs", true);
+	unlink(path);
 }
 
 static void test_threads(void)
@@ -129,6 +191,7 @@ static CU_TestInfo tests[] = {
 	{ "procmaps.dat: kept records = the plugin's pass", test_procmaps },
 	{ "atrace-markers.dat: kept = the plugin's pass", test_markers },
 	{ "the other samples: kept = the plugin's pass", test_others },
+	{ "a pid the CPUs disagree on: kept in time order", test_order },
 	{ "nothing watched, a bad file: nothing kept", test_nothing_kept },
 	CU_TEST_INFO_NULL,
 };
