@@ -96,6 +96,7 @@ struct dc_file {
 	uint32_t	watch_id[DATCHECK_MAX_WATCH];	/* event ID + 1 */
 	const char	*walk_buffer;
 	unsigned int	walk_cpu;
+	unsigned int	flags;		/* enum datcheck_flags */
 	char		*err;
 	size_t		errlen;
 	int		ret;
@@ -558,7 +559,7 @@ static int dc_cpu_chunks(struct dc_cur *file, size_t at, uint64_t size,
 static int dc_cpu_data(struct dc_cur *file, uint64_t off, uint64_t size,
 		       uint32_t page_size, bool compressed, size_t opt_at)
 {
-	if (!size)
+	if (!size || file->f->flags & DATCHECK_NO_PAGES)
 		return 0;
 	/* every format is known before the CPU data: parse them meanwhile */
 	dc_probe_start(file->f);
@@ -1173,7 +1174,7 @@ static void dc_probe_start(struct dc_file *f)
 	int fds[2], null;
 	pid_t pid;
 
-	if (pr->pid || first >= f->nr_fmts)
+	if (pr->pid || first >= f->nr_fmts || f->flags & DATCHECK_NO_PROBE)
 		return;
 	if (pipe(fds))
 		return;			/* no probe: libtracecmd as before */
@@ -1262,11 +1263,11 @@ static void dc_free(struct dc_file *f)
 }
 
 int datcheck_buf_watch(const uint8_t *p, size_t len,
-		       const struct datcheck_watch *w, char *err,
-		       size_t errlen)
+		       const struct datcheck_watch *w, unsigned int flags,
+		       char *err, size_t errlen)
 {
 	struct dc_file f = { .p = p, .len = len, .err = err,
-			     .errlen = errlen, .watch = w,
+			     .errlen = errlen, .watch = w, .flags = flags,
 			     .walk_buffer = "" };
 	struct dc_cur c = { .f = &f, .p = p, .len = len, .in = "the file" };
 	const char *version;
@@ -1323,11 +1324,11 @@ int datcheck_buf_watch(const uint8_t *p, size_t len,
 
 int datcheck_buf(const uint8_t *p, size_t len, char *err, size_t errlen)
 {
-	return datcheck_buf_watch(p, len, NULL, err, errlen);
+	return datcheck_buf_watch(p, len, NULL, 0, err, errlen);
 }
 
 int datcheck_file_watch(const char *path, const struct datcheck_watch *w,
-			char *err, size_t errlen)
+			unsigned int flags, char *err, size_t errlen)
 {
 	struct stat st;
 	void *map;
@@ -1343,19 +1344,24 @@ int datcheck_file_watch(const char *path, const struct datcheck_watch *w,
 	}
 	if (!st.st_size) {
 		close(fd);
-		return datcheck_buf_watch((const uint8_t *)"", 0, w, err,
-					  errlen);
+		return datcheck_buf_watch((const uint8_t *)"", 0, w, flags,
+					  err, errlen);
 	}
 	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED)
 		return -errno;
-	ret = datcheck_buf_watch(map, st.st_size, w, err, errlen);
+	ret = datcheck_buf_watch(map, st.st_size, w, flags, err, errlen);
 	munmap(map, st.st_size);
 	return ret;
 }
 
 int datcheck_file(const char *path, char *err, size_t errlen)
 {
-	return datcheck_file_watch(path, NULL, err, errlen);
+	return datcheck_file_watch(path, NULL, 0, err, errlen);
+}
+
+int datcheck_file_formats(const char *path, char *err, size_t errlen)
+{
+	return datcheck_file_watch(path, NULL, DATCHECK_NO_PAGES, err, errlen);
 }

@@ -100,8 +100,8 @@ static void dck_free(struct dck *k)
 }
 
 int datcheck_file_keep(const char *path, const char *const *events,
-		       unsigned int nr_events, struct fxt_input_recs *out,
-		       char *err, size_t errlen)
+		       unsigned int nr_events, unsigned int flags,
+		       struct fxt_input_recs *out, char *err, size_t errlen)
 {
 	struct dck *k = calloc(1, sizeof(*k));
 	struct datcheck_watch w = {
@@ -112,7 +112,7 @@ int datcheck_file_keep(const char *path, const char *const *events,
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	ret = datcheck_file_watch(path, k ? &w : NULL, err, errlen);
+	ret = datcheck_file_watch(path, k ? &w : NULL, flags, err, errlen);
 	if (ret || !k || k->gave_up) {
 		if (k)
 			dck_free(k);

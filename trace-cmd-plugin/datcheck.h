@@ -15,9 +15,11 @@
  * first thing that lies outside the file or outside its container.
  * Latency traces (text instead of pages) are refused too: libtracecmd
  * opens them, but its per-CPU calls crash on them.  Last, the event
- * formats are parsed by libtraceevent in a child process first: one its
- * parser crashes or hangs on is refused (about 0.1 s for the ~2300
- * formats of a real recording).
+ * formats are parsed by libtraceevent in a child process: one its parser
+ * crashes or hangs on is refused (about as long as libtracecmd's own
+ * parse of the ~2300 formats of a real recording, so trace-fxt convert
+ * reads the file in a child instead and asks only when that child died:
+ * DATCHECK_NO_PROBE, datcheck_file_formats()).
  */
 #ifndef _DATCHECK_H
 #define _DATCHECK_H
@@ -65,23 +67,42 @@ struct datcheck_watch {
 };
 #define DATCHECK_MAX_WATCH	8
 
+/* What a check may leave out (the flags of the calls below). */
+enum datcheck_flags {
+	/*
+	 * The format parser in a child (about as long as libtracecmd's own
+	 * parse): for a caller that runs libtracecmd in a child itself and
+	 * asks datcheck_file_formats() only when that child died.
+	 */
+	DATCHECK_NO_PROBE	= 1 << 0,
+	/* the CPU data: the headers, options and formats only */
+	DATCHECK_NO_PAGES	= 1 << 1,
+};
+
 /* datcheck_buf() and datcheck_file() handing @w the records it asks for. */
 int datcheck_buf_watch(const uint8_t *p, size_t len,
-		       const struct datcheck_watch *w, char *err,
-		       size_t errlen);
+		       const struct datcheck_watch *w, unsigned int flags,
+		       char *err, size_t errlen);
 int datcheck_file_watch(const char *path, const struct datcheck_watch *w,
-			char *err, size_t errlen);
+			unsigned int flags, char *err, size_t errlen);
 
 /*
- * datcheck_file() keeping copies of the records of @events (datcheck-
- * keep.c) in @out when the file checked good: out->complete says they
- * are all there (not when they took more memory than a pass over the
- * file costs).  Free with datcheck_recs_free().
+ * The file's headers and formats, the formats parsed in a child: which
+ * one libtraceevent's parser crashes or hangs on (-EBADMSG, @err saying
+ * which), after something that read the file died.
+ */
+int datcheck_file_formats(const char *path, char *err, size_t errlen);
+
+/*
+ * datcheck_file() with @flags, keeping copies of the records of @events
+ * (datcheck-keep.c) in @out when the file checked good: out->complete
+ * says they are all there (not when they took more memory than a pass
+ * over the file costs).  Free with datcheck_recs_free().
  */
 struct fxt_input_recs;
 int datcheck_file_keep(const char *path, const char *const *events,
-		       unsigned int nr_events, struct fxt_input_recs *out,
-		       char *err, size_t errlen);
+		       unsigned int nr_events, unsigned int flags,
+		       struct fxt_input_recs *out, char *err, size_t errlen);
 void datcheck_recs_free(struct fxt_input_recs *recs);
 
 #endif /* _DATCHECK_H */

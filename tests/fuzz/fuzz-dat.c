@@ -211,16 +211,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", in);
 	/*
-	 * As trace-fxt does, keeping the thread-group records on the way
-	 * (every other input: the plugin's own pass, as under trace-cmd).
+	 * The whole check, the format parser's probe included (trace-fxt
+	 * runs libtracecmd in a child instead); on odd-sized inputs the
+	 * thread-group records are kept on a second walk, as trace-fxt keeps
+	 * them (every other input: the plugin's own pass, as under
+	 * trace-cmd).
 	 */
-	if (size & 1)
+	ret = datcheck_buf(data, size, err, sizeof(err));
+	if (!ret && (size & 1))
 		ret = datcheck_file_keep(path, tgid_events,
 					 sizeof(tgid_events) /
-					 sizeof(tgid_events[0]), &kept, err,
+					 sizeof(tgid_events[0]),
+					 DATCHECK_NO_PROBE, &kept, err,
 					 sizeof(err));
-	else
-		ret = datcheck_buf(data, size, err, sizeof(err));
 	if (ret) {
 		if (strncmp(err, "offset 0x", 9)) {
 			fprintf(stderr, "refused (%d) without a place: %s\n",

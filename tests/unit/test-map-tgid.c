@@ -62,7 +62,7 @@ static void check_file(const char *path, const char *name, bool has_records)
 	size_t na, nb;
 
 	CU_ASSERT_EQUAL_FATAL(datcheck_file_keep(path, tgid_events,
-			sizeof(tgid_events) / sizeof(tgid_events[0]),
+			sizeof(tgid_events) / sizeof(tgid_events[0]), 0,
 			&kept, err, sizeof(err)), 0);
 	CU_ASSERT_TRUE(kept.complete);
 	if (has_records)
@@ -169,14 +169,14 @@ static void test_nothing_kept(void)
 	char err[256];
 
 	CU_ASSERT_EQUAL(datcheck_file_keep(unit_path("samples/threads.dat"),
-					   none, 1, &kept, err, sizeof(err)),
+					   none, 1, 0, &kept, err, sizeof(err)),
 			0);
 	CU_ASSERT_TRUE(kept.complete);
 	CU_ASSERT_EQUAL(kept.nr, 0);
 	datcheck_recs_free(&kept);
 	/* a file that fails the check hands nothing over */
 	CU_ASSERT_NOT_EQUAL(datcheck_file_keep(unit_path("samples/record.sh"),
-					       tgid_events, 1, &kept, err,
+					       tgid_events, 1, 0, &kept, err,
 					       sizeof(err)), 0);
 	CU_ASSERT_FALSE(kept.complete);
 	CU_ASSERT_PTR_NULL(kept.recs);
