@@ -329,33 +329,43 @@ static int convert_fxt(struct convert_args *a)
  * a plugin ran (req->res says how it went), else the exit code, the
  * reason said.
  */
+/* The check's verdict, said; 0 when the file checked good. */
+static int convert_checked(struct convert_args *a, int ret, const char *why)
+{
+	if (ret == -EBADMSG)
+		trace_fxt_err("%s: %s", a->in, why);
+	else if (ret)
+		trace_fxt_err("cannot read %s: %s", a->in, strerror(-ret));
+	return ret ? 1 : 0;
+}
+
 static int convert_read(struct convert_args *a, struct fxt_input_req *req)
 {
 	static const char *const tgid_events[] = { FXT_INPUT_TGID_EVENTS };
+	struct datcheck_keep_run *check;
 	struct tracecmd_input *handle;
 	char why[256];
 	int ret;
 
 	/*
 	 * libtracecmd trusts the file's sizes: check them first, keeping
-	 * what the plugin's thread-group pass reads on the way.
+	 * what the plugin's thread-group pass reads on the way.  Its pages
+	 * are walked on a second thread while libtracecmd reads the
+	 * headers and formats, which the first half of the check covers.
 	 */
-	ret = datcheck_file_keep(a->in, tgid_events, sizeof(tgid_events) /
-				 sizeof(tgid_events[0]), DATCHECK_NO_PROBE,
-				 &req->tgid_recs, why, sizeof(why));
-	if (ret) {
-		if (ret == -EBADMSG)
-			trace_fxt_err("%s: %s", a->in, why);
-		else
-			trace_fxt_err("cannot read %s: %s", a->in,
-				      strerror(-ret));
-		return 1;
-	}
+	ret = datcheck_keep_start(a->in, tgid_events, sizeof(tgid_events) /
+				  sizeof(tgid_events[0]), DATCHECK_NO_PROBE,
+				  &check, why, sizeof(why));
+	if (ret)
+		return convert_checked(a, ret, why);
 	tracecmd_set_loglevel(TEP_LOG_CRITICAL);
 	/* a format libtraceevent's parser loops on ends here (SIGALRM) */
 	alarm(CONVERT_HEAD_SECONDS);
 	handle = tracecmd_open_head(a->in, 0);
 	alarm(0);
+	ret = datcheck_keep_finish(check, &req->tgid_recs);
+	if (ret)
+		return convert_checked(a, ret, why);
 	if (!handle) {
 		trace_fxt_err("cannot open %s with libtracecmd: truncated or "
 			      "corrupt trace file?", a->in);

@@ -56,6 +56,15 @@ struct dc_buffer {
 	const uint8_t	*cpu_list;	/* cpus x (cpu 4, offset 8, size 8) */
 };
 
+/* A CPU's data, walked once everything else checked good. */
+struct dc_job {
+	uint64_t	off, size;
+	uint32_t	page_size;
+	bool		compressed;
+	const char	*buffer;	/* its buffer's name */
+	unsigned int	cpu;
+};
+
 /* A format text as libtracecmd will hand it to tep_parse_event(). */
 struct dc_format {
 	char		*system;
@@ -97,6 +106,8 @@ struct dc_file {
 	const char	*walk_buffer;
 	unsigned int	walk_cpu;
 	unsigned int	flags;		/* enum datcheck_flags */
+	struct dc_job	*jobs;		/* every CPU's data, in file order */
+	unsigned int	nr_jobs;
 	char		*err;
 	size_t		errlen;
 	int		ret;
@@ -556,21 +567,46 @@ static int dc_cpu_chunks(struct dc_cur *file, size_t at, uint64_t size,
 	return 0;
 }
 
+/*
+ * A CPU's data: within the file, and walked by datcheck_pages() once the
+ * headers, options and formats are checked (libtracecmd reads those
+ * without the pages, so both can go on at once).
+ */
 static int dc_cpu_data(struct dc_cur *file, uint64_t off, uint64_t size,
 		       uint32_t page_size, bool compressed, size_t opt_at)
 {
-	if (!size || file->f->flags & DATCHECK_NO_PAGES)
+	struct dc_file *f = file->f;
+	struct dc_job *j;
+
+	if (!size || f->flags & DATCHECK_NO_PAGES)
 		return 0;
-	/* every format is known before the CPU data: parse them meanwhile */
-	dc_probe_start(file->f);
 	if (off > file->len || size > file->len - off)
 		return dc_fail(file, opt_at, "CPU data at 0x%llx of %llu bytes "
 			       "lies beyond the end of the file (%zu bytes)",
 			       (unsigned long long)off,
 			       (unsigned long long)size, file->len);
-	if (compressed)
-		return dc_cpu_chunks(file, off, size, page_size);
-	return dc_pages(file, off, size, page_size);
+	j = realloc(f->jobs, (f->nr_jobs + 1) * sizeof(*j));
+	if (!j)
+		return f->ret = -ENOMEM;
+	f->jobs = j;
+	f->jobs[f->nr_jobs++] = (struct dc_job){
+		.off = off, .size = size, .page_size = page_size,
+		.compressed = compressed, .buffer = f->walk_buffer,
+		.cpu = f->walk_cpu,
+	};
+	return 0;
+}
+
+static int dc_job_run(struct dc_file *f, const struct dc_job *j)
+{
+	struct dc_cur c = { .f = f, .p = f->p, .len = f->len,
+			    .in = "the file" };
+
+	f->walk_buffer = j->buffer;
+	f->walk_cpu = j->cpu;
+	if (j->compressed)
+		return dc_cpu_chunks(&c, j->off, j->size, j->page_size);
+	return dc_pages(&c, j->off, j->size, j->page_size);
 }
 
 /* ---- options ---- */
@@ -1260,66 +1296,132 @@ static void dc_free(struct dc_file *f)
 	for (i = 0; i < f->nr_bufs; i++)
 		free(f->bufs[i].name);
 	free(f->bufs);
+	free(f->jobs);
+}
+
+struct datcheck {
+	struct dc_file	f;
+};
+
+int datcheck_head(const uint8_t *p, size_t len,
+		  const struct datcheck_watch *w, unsigned int flags,
+		  char *err, size_t errlen, struct datcheck **out)
+{
+	struct datcheck *dc = calloc(1, sizeof(*dc));
+	struct dc_file *f;
+	struct dc_cur c;
+	const char *version;
+	uint64_t v;
+	long ver;
+
+	*out = NULL;
+	if (errlen)
+		err[0] = '\0';
+	if (!dc)
+		return -ENOMEM;
+	f = &dc->f;
+	*f = (struct dc_file){ .p = p, .len = len, .err = err,
+			       .errlen = errlen, .watch = w, .flags = flags,
+			       .walk_buffer = "" };
+	c = (struct dc_cur){ .f = f, .p = p, .len = len, .in = "the file" };
+	if (len < DAT_MAGIC_LEN || memcmp(p, DAT_MAGIC, DAT_MAGIC_LEN)) {
+		dc_fail(&c, 0, "no trace.dat magic");
+		goto out;
+	}
+	c.pos = DAT_MAGIC_LEN;
+	version = dc_str(&c, "the file version");
+	if (!version)
+		goto out;
+	ver = strtol(version, NULL, 10);
+	if (ver != 6 && ver != 7) {
+		dc_fail(&c, DAT_MAGIC_LEN, "file version \"%.10s\": only 6 and "
+			"7 are read", version);
+		goto out;
+	}
+	f->v7 = ver == 7;
+	if (dc_u(&c, 1, "the byte order", &v))
+		goto out;
+	if (v > 1) {
+		dc_fail(&c, c.pos - 1, "byte order %llu, not 0 or 1",
+			(unsigned long long)v);
+		goto out;
+	}
+	f->big = v;
+	if (dc_u(&c, 1, "the long size", &v))
+		goto out;
+	if (v != 4 && v != 8) {
+		dc_fail(&c, c.pos - 1, "long size %llu, not 4 or 8",
+			(unsigned long long)v);
+		goto out;
+	}
+	f->long_size = v;
+	if (dc_u(&c, 4, "the page size", &v))
+		goto out;
+	if (!dc_pow2_page(v)) {
+		dc_fail(&c, c.pos - 4, "page size %llu is not a power of two "
+			"from %u to %u", (unsigned long long)v, DC_MIN_PAGE,
+			DC_MAX_PAGE);
+		goto out;
+	}
+	f->page_size = v;
+	if (f->v7)
+		dc_v7(&c);
+	else
+		dc_v6(&c);
+out:
+	if (f->ret) {
+		int ret = f->ret;
+
+		dc_free(f);
+		free(dc);
+		return ret;
+	}
+	*out = dc;
+	return 0;
+}
+
+int datcheck_pages(struct datcheck *dc)
+{
+	struct dc_file *f = &dc->f;
+	unsigned int i;
+
+	/* every format is known: the probe parses them meanwhile */
+	dc_probe_start(f);
+	for (i = 0; i < f->nr_jobs && !f->ret; i++)
+		dc_job_run(f, &f->jobs[i]);
+	return f->ret;
+}
+
+int datcheck_end(struct datcheck *dc)
+{
+	struct dc_file *f = &dc->f;
+	int ret;
+
+	/* formats kept after the probe started (none in 6 or 7) too */
+	while (!f->ret && f->probe.first + f->probe.nr < f->nr_fmts) {
+		dc_probe_start(f);
+		if (!f->probe.pid)
+			break;
+		dc_probe_finish(f, true);
+	}
+	dc_probe_finish(f, !f->ret);
+	ret = f->ret;
+	dc_free(f);
+	free(dc);
+	return ret;
 }
 
 int datcheck_buf_watch(const uint8_t *p, size_t len,
 		       const struct datcheck_watch *w, unsigned int flags,
 		       char *err, size_t errlen)
 {
-	struct dc_file f = { .p = p, .len = len, .err = err,
-			     .errlen = errlen, .watch = w, .flags = flags,
-			     .walk_buffer = "" };
-	struct dc_cur c = { .f = &f, .p = p, .len = len, .in = "the file" };
-	const char *version;
-	uint64_t v;
-	long ver;
+	struct datcheck *dc;
+	int ret = datcheck_head(p, len, w, flags, err, errlen, &dc);
 
-	if (errlen)
-		err[0] = '\0';
-	if (len < DAT_MAGIC_LEN || memcmp(p, DAT_MAGIC, DAT_MAGIC_LEN))
-		return dc_fail(&c, 0, "no trace.dat magic");
-	c.pos = DAT_MAGIC_LEN;
-	version = dc_str(&c, "the file version");
-	if (!version)
-		return f.ret;
-	ver = strtol(version, NULL, 10);
-	if (ver != 6 && ver != 7)
-		return dc_fail(&c, DAT_MAGIC_LEN, "file version \"%.10s\": only "
-			       "6 and 7 are read", version);
-	f.v7 = ver == 7;
-	if (dc_u(&c, 1, "the byte order", &v))
-		return f.ret;
-	if (v > 1)
-		return dc_fail(&c, c.pos - 1, "byte order %llu, not 0 or 1",
-			       (unsigned long long)v);
-	f.big = v;
-	if (dc_u(&c, 1, "the long size", &v))
-		return f.ret;
-	if (v != 4 && v != 8)
-		return dc_fail(&c, c.pos - 1, "long size %llu, not 4 or 8",
-			       (unsigned long long)v);
-	f.long_size = v;
-	if (dc_u(&c, 4, "the page size", &v))
-		return f.ret;
-	if (!dc_pow2_page(v))
-		return dc_fail(&c, c.pos - 4, "page size %llu is not a power "
-			       "of two from %u to %u", (unsigned long long)v,
-			       DC_MIN_PAGE, DC_MAX_PAGE);
-	f.page_size = v;
-	if (f.v7)
-		dc_v7(&c);
-	else
-		dc_v6(&c);
-	/* formats kept after the probe started (none in 6 or 7) too */
-	while (!f.ret && f.probe.first + f.probe.nr < f.nr_fmts) {
-		dc_probe_start(&f);
-		if (!f.probe.pid)
-			break;
-		dc_probe_finish(&f, true);
-	}
-	dc_probe_finish(&f, !f.ret);
-	dc_free(&f);
-	return f.ret;
+	if (ret)
+		return ret;
+	datcheck_pages(dc);
+	return datcheck_end(dc);
 }
 
 int datcheck_buf(const uint8_t *p, size_t len, char *err, size_t errlen)
@@ -1327,8 +1429,7 @@ int datcheck_buf(const uint8_t *p, size_t len, char *err, size_t errlen)
 	return datcheck_buf_watch(p, len, NULL, 0, err, errlen);
 }
 
-int datcheck_file_watch(const char *path, const struct datcheck_watch *w,
-			unsigned int flags, char *err, size_t errlen)
+int datcheck_map(const char *path, const uint8_t **p, size_t *len)
 {
 	struct stat st;
 	void *map;
@@ -1342,17 +1443,37 @@ int datcheck_file_watch(const char *path, const struct datcheck_watch *w,
 		close(fd);
 		return ret;
 	}
+	*len = st.st_size;
 	if (!st.st_size) {
 		close(fd);
-		return datcheck_buf_watch((const uint8_t *)"", 0, w, flags,
-					  err, errlen);
+		*p = (const uint8_t *)"";
+		return 0;
 	}
 	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED)
 		return -errno;
-	ret = datcheck_buf_watch(map, st.st_size, w, flags, err, errlen);
-	munmap(map, st.st_size);
+	*p = map;
+	return 0;
+}
+
+void datcheck_unmap(const uint8_t *p, size_t len)
+{
+	if (len)
+		munmap((void *)p, len);
+}
+
+int datcheck_file_watch(const char *path, const struct datcheck_watch *w,
+			unsigned int flags, char *err, size_t errlen)
+{
+	const uint8_t *p;
+	size_t len;
+	int ret = datcheck_map(path, &p, &len);
+
+	if (ret)
+		return ret;
+	ret = datcheck_buf_watch(p, len, w, flags, err, errlen);
+	datcheck_unmap(p, len);
 	return ret;
 }
 

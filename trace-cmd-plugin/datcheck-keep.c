@@ -13,6 +13,7 @@
  * the file itself, as it does under any other host.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,24 +100,99 @@ static void dck_free(struct dck *k)
 	free(k->blob);
 }
 
-int datcheck_file_keep(const char *path, const char *const *events,
-		       unsigned int nr_events, unsigned int flags,
-		       struct fxt_input_recs *out, char *err, size_t errlen)
+/* A check under way: the file mapped, the copies, the pages' thread. */
+struct datcheck_keep_run {
+	const uint8_t		*p;
+	size_t			len;
+	struct dck		*k;
+	struct datcheck_watch	w;
+	struct datcheck		*dc;
+	pthread_t		thread;
+	bool			threaded;
+};
+
+static void dck_run_free(struct datcheck_keep_run *run)
 {
-	struct dck *k = calloc(1, sizeof(*k));
-	struct datcheck_watch w = {
+	if (run->k)
+		dck_free(run->k);
+	free(run->k);
+	datcheck_unmap(run->p, run->len);
+	free(run);
+}
+
+static void *dck_pages(void *arg)
+{
+	struct datcheck_keep_run *run = arg;
+
+	datcheck_pages(run->dc);
+	return NULL;
+}
+
+/* The pages walked on a thread of their own (here, if none starts). */
+static void dck_pages_start(struct datcheck_keep_run *run)
+{
+	run->threaded = !pthread_create(&run->thread, NULL, dck_pages, run);
+	if (!run->threaded)
+		datcheck_pages(run->dc);
+}
+
+/* The file mapped and checked up to its CPU data, copies ready. */
+static int dck_begin(const char *path, const char *const *events,
+		     unsigned int nr_events, unsigned int flags,
+		     struct datcheck_keep_run **out, char *err, size_t errlen)
+{
+	struct datcheck_keep_run *run = calloc(1, sizeof(*run));
+	int ret;
+
+	*out = NULL;
+	if (!run)
+		return -ENOMEM;
+	ret = datcheck_map(path, &run->p, &run->len);
+	if (ret) {
+		free(run);
+		return ret;
+	}
+	run->k = calloc(1, sizeof(*run->k));
+	run->w = (struct datcheck_watch){
 		.events = events, .nr_events = nr_events,
-		.record = dck_record, .priv = k,
+		.record = dck_record, .priv = run->k,
 	};
+	ret = datcheck_head(run->p, run->len, run->k ? &run->w : NULL, flags,
+			    err, errlen, &run->dc);
+	if (ret) {
+		dck_run_free(run);
+		return ret;
+	}
+	*out = run;
+	return 0;
+}
+
+int datcheck_keep_start(const char *path, const char *const *events,
+			unsigned int nr_events, unsigned int flags,
+			struct datcheck_keep_run **run, char *err,
+			size_t errlen)
+{
+	int ret = dck_begin(path, events, nr_events, flags, run, err,
+			    errlen);
+
+	if (!ret)
+		dck_pages_start(*run);
+	return ret;
+}
+
+int datcheck_keep_finish(struct datcheck_keep_run *run,
+			 struct fxt_input_recs *out)
+{
+	struct dck *k = run->k;
 	size_t i;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	ret = datcheck_file_watch(path, k ? &w : NULL, flags, err, errlen);
+	if (run->threaded)
+		pthread_join(run->thread, NULL);
+	ret = datcheck_end(run->dc);
 	if (ret || !k || k->gave_up) {
-		if (k)
-			dck_free(k);
-		free(k);
+		dck_run_free(run);
 		return ret;
 	}
 	for (i = 0; i < k->nr; i++)
@@ -125,7 +201,24 @@ int datcheck_file_keep(const char *path, const char *const *events,
 	out->recs = k->recs;
 	out->nr = k->nr;
 	out->owner = k;
+	run->k = NULL;
+	dck_run_free(run);
 	return 0;
+}
+
+int datcheck_file_keep(const char *path, const char *const *events,
+		       unsigned int nr_events, unsigned int flags,
+		       struct fxt_input_recs *out, char *err, size_t errlen)
+{
+	struct datcheck_keep_run *run;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = dck_begin(path, events, nr_events, flags, &run, err, errlen);
+	if (ret)
+		return ret;
+	datcheck_pages(run->dc);
+	return datcheck_keep_finish(run, out);
 }
 
 void datcheck_recs_free(struct fxt_input_recs *recs)

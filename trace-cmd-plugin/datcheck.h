@@ -87,6 +87,25 @@ int datcheck_file_watch(const char *path, const struct datcheck_watch *w,
 			unsigned int flags, char *err, size_t errlen);
 
 /*
+ * The check in its three steps, for a caller that lets libtracecmd read
+ * the headers while the pages are walked: datcheck_head() checks all but
+ * the CPU data (0 and *@dc, or the error, nothing left to free);
+ * datcheck_pages() walks the CPU data (on any one thread: @err is
+ * written there); datcheck_end() waits for the format probe, frees @dc
+ * and returns the check's result.
+ */
+struct datcheck;
+int datcheck_head(const uint8_t *p, size_t len,
+		  const struct datcheck_watch *w, unsigned int flags,
+		  char *err, size_t errlen, struct datcheck **dc);
+int datcheck_pages(struct datcheck *dc);
+int datcheck_end(struct datcheck *dc);
+
+/* The file at @path mapped read-only (an empty one: @p points at ""). */
+int datcheck_map(const char *path, const uint8_t **p, size_t *len);
+void datcheck_unmap(const uint8_t *p, size_t len);
+
+/*
  * The file's headers and formats, the formats parsed in a child: which
  * one libtraceevent's parser crashes or hangs on (-EBADMSG, @err saying
  * which), after something that read the file died.
@@ -104,5 +123,20 @@ int datcheck_file_keep(const char *path, const char *const *events,
 		       unsigned int nr_events, unsigned int flags,
 		       struct fxt_input_recs *out, char *err, size_t errlen);
 void datcheck_recs_free(struct fxt_input_recs *recs);
+
+/*
+ * datcheck_file_keep() in two halves: datcheck_keep_start() checks all
+ * but the CPU data and leaves the pages to a thread of its own (0 and
+ * *@run, or the error); datcheck_keep_finish() waits for it and returns
+ * what datcheck_file_keep() would.  In between, libtracecmd may read the
+ * file's headers and formats (tracecmd_open_head()), not its CPU data.
+ */
+struct datcheck_keep_run;
+int datcheck_keep_start(const char *path, const char *const *events,
+			unsigned int nr_events, unsigned int flags,
+			struct datcheck_keep_run **run, char *err,
+			size_t errlen);
+int datcheck_keep_finish(struct datcheck_keep_run *run,
+			 struct fxt_input_recs *out);
 
 #endif /* _DATCHECK_H */
