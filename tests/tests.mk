@@ -55,9 +55,9 @@ tests/unit/test-fxt2dat: tests/unit/test-fxt2dat.o tests/unit/unit.o \
 MAP_OBJS	= $(filter trace-cmd-plugin/map-%.o,$(TC_PLUGIN_OBJS)) \
 		  plugins/eh-tep.o
 tests/unit/test-map-%: tests/unit/test-map-%.o tests/unit/unit.o \
-		       $(MAP_OBJS) $(CORE_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(MAP_OBJS) \
-		$(UNIT_LIBS) $(TC_LIBS) -ldl -lm
+		       tests/e2e/dat-fixture.o $(MAP_OBJS) $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o tests/e2e/dat-fixture.o \
+		$(MAP_OBJS) $(UNIT_LIBS) $(TC_LIBS) -ldl -lm
 
 # Thread groups from the records the .dat check kept, against the pass.
 DATCHECK_OBJS	= trace-cmd-plugin/datcheck-file.o trace-cmd-plugin/datcheck-keep.o

@@ -19,6 +19,16 @@ static struct dat_writer *fixture_w;
 static int fixture_fd = -1;
 static uint64_t fixture_now = 1000000000ull;
 
+const char fixture_print_format[] =
+	"name: print\n"
+	"ID: 5\n"
+	"format:\n"
+	FIXTURE_COMMON_FIELDS
+	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n";
+
 void fixture_die(const char *what, int err)
 {
 	fprintf(stderr, "%s: %s: %s\n", fixture_prog, what, strerror(-err));
@@ -49,18 +59,33 @@ int fixture_format(const char *system, const char *text, size_t len)
 	return id;
 }
 
-void fixture_emit(unsigned int cpu, int id, int pid, const void *p,
-		  size_t len)
+void fixture_emit_at(int buffer, unsigned int cpu, uint64_t ts, int id,
+		     int pid, const void *p, size_t len)
 {
 	struct dat_event ev = {
 		.id = id, .pid = pid, .payload = p, .payload_len = len,
 	};
-	int r;
+	int r = dat_writer_write_event(fixture_w, buffer, cpu, ts, &ev);
 
-	fixture_now += 1000;
-	r = dat_writer_write_event(fixture_w, 0, cpu, fixture_now, &ev);
 	if (r)
 		fixture_die("write", r);
+	if (ts > fixture_now)
+		fixture_now = ts;
+}
+
+void fixture_emit(unsigned int cpu, int id, int pid, const void *p,
+		  size_t len)
+{
+	fixture_emit_at(0, cpu, fixture_now + 1000, id, pid, p, len);
+}
+
+int fixture_buffer(const char *name)
+{
+	int b = dat_writer_add_buffer(fixture_w, name);
+
+	if (b < 0)
+		fixture_die(name, b);
+	return b;
 }
 
 void fixture_close(void)

@@ -19,6 +19,9 @@
 	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
 	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
 
+/* A kernel's ftrace/print (trace_marker) format: ip, then buf[]. */
+extern const char fixture_print_format[];
+
 /* Create PATH (the generator's name PROG for messages) and its writer. */
 struct dat_writer *fixture_open(const char *prog, const char *path);
 /* Declare an event format of SYSTEM; returns its id. */
@@ -26,6 +29,11 @@ int fixture_format(const char *system, const char *text, size_t len);
 /* One event of format ID by PID on CPU, LEN payload bytes at P. */
 void fixture_emit(unsigned int cpu, int id, int pid, const void *p,
 		  size_t len);
+/* The same in BUFFER (0: the top) at time TS, which the clock takes. */
+void fixture_emit_at(int buffer, unsigned int cpu, uint64_t ts, int id,
+		     int pid, const void *p, size_t len);
+/* Add a buffer instance NAME; returns its index. */
+int fixture_buffer(const char *name);
 /* Finish the file. */
 void fixture_close(void);
 /* Print "PROG: WHAT: strerror(-ERR)" and exit 1. */

@@ -27,16 +27,6 @@
 
 #include "dat-fixture.h"
 
-static const char print_format[] =
-	"name: print\n"
-	"ID: 5\n"
-	"format:\n"
-	FIXTURE_COMMON_FIELDS
-	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
-	"\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:0;\n"
-	"\n"
-	"print fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n";
-
 /* The kernel's formats (6.x), without their ids: the writer gives them. */
 
 static const char cpu_frequency_format[] =
@@ -153,8 +143,8 @@ int main(int argc, char **argv)
 	fclose(f);
 	w = fixture_open("threads-dat-gen", argv[2]);
 	id_switch = fixture_format("sched", text, n);
-	id_print = fixture_format("ftrace", print_format,
-				  sizeof(print_format) - 1);
+	id_print = fixture_format("ftrace", fixture_print_format,
+				  strlen(fixture_print_format));
 	id_freq = fixture_format("power", cpu_frequency_format,
 				 sizeof(cpu_frequency_format) - 1);
 	id_rss = fixture_format("kmem", rss_stat_format,
