@@ -258,7 +258,7 @@ static int map_tgid_kept_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* The ids of the buffer the host calls @name ("" for the top), or NULL. */
+/* Which of @s->ids is the buffer the host calls @name ("" the top), or -1. */
 static int map_tgid_buffer(struct map_tgid_scan *s, const char *name)
 {
 	int i;
