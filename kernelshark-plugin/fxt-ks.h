@@ -288,6 +288,12 @@ int fxt_ks_fields_note(struct fxt_ks_data *d, int event,
 		       const struct fxt_arg *args, unsigned int nargs,
 		       bool same_layout);
 /*
+ * Whether a record of @event with @nargs arguments, the first @args[0],
+ * has the layout last noted with @same_layout (only @args[0] is read).
+ */
+bool fxt_ks_layout_same(const struct fxt_ks_data *d, int event,
+			const struct fxt_arg *args, unsigned int nargs);
+/*
  * @src's value into @a (its field, type and where already set); a
  * string outside the map is copied to the pool if @keep, else pointed
  * at (FXT_KS_AT_PTR).  0 or -ENOMEM.
