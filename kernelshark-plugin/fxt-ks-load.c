@@ -219,6 +219,9 @@ static struct fxt_ks_row *row_add(struct loader *l, int prov, int64_t ts,
 	}
 	if (cpu + 1 > d->n_cpus)
 		d->n_cpus = cpu + 1;
+	/* told now, not by another pass over tens of megabytes of rows */
+	if (d->nrows && ts < d->rows[d->nrows - 1].ts)
+		d->unsorted = true;
 	row = &d->rows[d->nrows++];
 	row->ts = ts;
 	row->pid = pid;
