@@ -59,6 +59,15 @@ tests/unit/test-map-%: tests/unit/test-map-%.o tests/unit/unit.o \
 	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(MAP_OBJS) \
 		$(UNIT_LIBS) $(TC_LIBS) -ldl -lm
 
+# Thread groups from the records the .dat check kept, against the pass.
+DATCHECK_OBJS	= trace-cmd-plugin/datcheck-file.o trace-cmd-plugin/datcheck-keep.o
+tests/unit/test-map-tgid: tests/unit/test-map-tgid.o tests/unit/unit.o \
+		       tests/e2e/dat-fixture.o $(MAP_OBJS) $(DATCHECK_OBJS) \
+		       $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o tests/e2e/dat-fixture.o \
+		$(MAP_OBJS) $(DATCHECK_OBJS) $(CORE_LIB) $(UNIT_LIBS) \
+		$(TC_LIBS) -ldl -lm
+
 # The .dat check (trace-cmd-plugin/datcheck-file.c) against libtracecmd.
 tests/unit/test-dat-check: tests/unit/test-dat-check.o tests/unit/unit.o \
 		trace-cmd-plugin/datcheck-file.o $(CORE_LIB)
@@ -121,7 +130,7 @@ tests/fuzz/fuzz-kshark: tests/fuzz/fuzz-kshark.c $(CORE_SRCS) $(FXT2DAT_SRCS) \
 		$(TEP_LIBS) -lm
 
 # The .dat input path whole: the check, libtracecmd, the plugin's mapping.
-DAT_FUZZ_SRCS	:= trace-cmd-plugin/datcheck-file.c \
+DAT_FUZZ_SRCS	:= $(wildcard trace-cmd-plugin/datcheck-*.c) \
 		   $(wildcard trace-cmd-plugin/map-*.c) plugins/eh-tep.c
 tests/fuzz/fuzz-dat: tests/fuzz/fuzz-dat.c $(CORE_SRCS) $(DAT_FUZZ_SRCS) \
 		trace-cmd-plugin/datcheck.h

@@ -2,9 +2,10 @@
 /*
  * cmd-convert.c - trace-fxt convert IN.dat -o OUT.fxt
  *
- * trace-fxt is the host of the trace-cmd input plugin: it opens the .dat
- * with libtracecmd, hangs the request on the handle and lets libtracecmd
- * load its plugins (its system directory, $TRACECMD_PLUGIN_DIR,
+ * trace-fxt is the host of the trace-cmd input plugin: it checks the .dat
+ * (datcheck.h), opens it with libtracecmd in a child process, hangs the
+ * request on the handle and lets libtracecmd load its plugins (its
+ * system directory, $TRACECMD_PLUGIN_DIR,
  * ~/.local/lib/trace-cmd/plugins/).  If none of them took the request it
  * tries trace-fxt-input.so in the install directory and then next to the
  * trace-fxt binary (the build tree).  FXT input goes the other way,
@@ -20,7 +21,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <trace-cmd.h>
@@ -29,6 +33,7 @@
 #include "fxt-input.h"
 #include "fxt-zio.h"
 #include "datcheck.h"
+#include "fd-io.h"
 #include "fxt2dat.h"
 #include "out-file.h"
 #include "trace-fxt.h"
@@ -315,11 +320,151 @@ static int convert_fxt(struct convert_args *a)
 	return 0;
 }
 
-static int convert(struct convert_args *a, struct fxt_input_req *req)
+/* How long libtracecmd may take over a file's headers and formats. */
+#define CONVERT_HEAD_SECONDS	30
+
+/*
+ * The reading half of a .dat conversion: the file checked, opened with
+ * libtracecmd and handed to the plugin, which writes req->out_fd.  0 when
+ * a plugin ran (req->res says how it went), else the exit code, the
+ * reason said.
+ */
+/* The check's verdict, said; 0 when the file checked good. */
+static int convert_checked(struct convert_args *a, int ret, const char *why)
 {
+	if (ret == -EBADMSG)
+		trace_fxt_err("%s: %s", a->in, why);
+	else if (ret)
+		trace_fxt_err("cannot read %s: %s", a->in, strerror(-ret));
+	return ret ? 1 : 0;
+}
+
+static int convert_read(struct convert_args *a, struct fxt_input_req *req)
+{
+	static const char *const tgid_events[] = { FXT_INPUT_TGID_EVENTS };
+	struct datcheck_keep_run *check;
 	struct tracecmd_input *handle;
-	struct out_file *out;
 	char why[256];
+	int ret;
+
+	/*
+	 * libtracecmd trusts the file's sizes: check them first, keeping
+	 * what the plugin's thread-group pass reads on the way.  Its pages
+	 * are walked on a second thread while libtracecmd reads the
+	 * headers and formats, which the first half of the check covers.
+	 */
+	ret = datcheck_keep_start(a->in, tgid_events, sizeof(tgid_events) /
+				  sizeof(tgid_events[0]), DATCHECK_NO_PROBE,
+				  &check, why, sizeof(why));
+	if (ret)
+		return convert_checked(a, ret, why);
+	tracecmd_set_loglevel(TEP_LOG_CRITICAL);
+	/* a format libtraceevent's parser loops on ends here (SIGALRM) */
+	alarm(CONVERT_HEAD_SECONDS);
+	handle = tracecmd_open_head(a->in, 0);
+	alarm(0);
+	ret = datcheck_keep_finish(check, &req->tgid_recs);
+	if (ret)
+		return convert_checked(a, ret, why);
+	if (!handle) {
+		trace_fxt_err("cannot open %s with libtracecmd: truncated or "
+			      "corrupt trace file?", a->in);
+		return 1;
+	}
+	/*
+	 * Not tracecmd_open(): when the CPU data runs past the end of the
+	 * file, its cleanup crashes in libtracecmd 3.1.6.  A handle that
+	 * failed here is left to the exit instead of tracecmd_close().
+	 * libtracecmd also says why on stdout; keep stdout for data.
+	 */
+	if (init_data_quietly(handle)) {
+		trace_fxt_err("cannot read the trace data of %s: the file is "
+			      "truncated or corrupt", a->in);
+		return 1;
+	}
+	ret = run_plugin(handle, req);
+	tracecmd_close(handle);
+	if (ret == -ENOENT) {
+		say_searched();
+		return 1;
+	}
+	return 0;
+}
+
+/* What the reading child tells trace-fxt. */
+struct convert_reply {
+	int			code;	/* convert_read()'s */
+	struct fxt_input_result	res;
+};
+
+/*
+ * libtraceevent's format parser crashes or hangs on some broken formats
+ * (datcheck.h).  Rather than parse every format twice, once in a probe
+ * and once in libtracecmd, the reading runs in a child: only when that
+ * child dies of a signal are the formats probed, to name the one at
+ * fault.  The child writes the output descriptor trace-fxt holds; it
+ * dies with trace-fxt.  Returns convert_read()'s code, req->res filled
+ * from the child's.
+ */
+static int convert_isolated(struct convert_args *a, struct fxt_input_req *req)
+{
+	struct convert_reply reply = { .code = 1 };
+	pid_t pid, parent = getpid();
+	char why[256];
+	int fds[2], status, sig;
+	size_t got = 0;
+	ssize_t n;
+
+	fflush(NULL);
+	if (pipe(fds) || (pid = fork()) < 0) {
+		trace_fxt_err("cannot start the conversion: %s",
+			      strerror(errno));
+		return 1;
+	}
+	if (!pid) {
+		close(fds[0]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
+		reply.code = convert_read(a, req);
+		reply.res = req->res;
+		fflush(NULL);
+		_exit(fd_write_all(fds[1], &reply, sizeof(reply)) ? 1 : 0);
+	}
+	close(fds[1]);
+	while (got < sizeof(reply) &&
+	       (n = read(fds[0], (char *)&reply + got,
+			 sizeof(reply) - got)) != 0) {
+		if (n < 0 && errno != EINTR)
+			break;
+		if (n > 0)
+			got += n;
+	}
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 1;
+	if (WIFEXITED(status) && !WEXITSTATUS(status) &&
+	    got == sizeof(reply)) {
+		req->res = reply.res;
+		return reply.code;
+	}
+	if (!WIFSIGNALED(status))
+		return WEXITSTATUS(status) ? WEXITSTATUS(status) : 1;
+	sig = WTERMSIG(status);
+	if (datcheck_file_formats(a->in, why, sizeof(why)) == -EBADMSG)
+		trace_fxt_err("%s: %s", a->in, why);
+	else
+		trace_fxt_err("converting %s failed: %s (%s)", a->in,
+			      sig == SIGALRM ? "libtracecmd did not read its "
+			      "headers and formats in time" :
+			      "the conversion died", strsignal(sig));
+	return 1;
+}
+
+static int convert_dat(struct convert_args *a, struct fxt_input_req *req)
+{
+	struct out_file *out;
 	int ret, err, zip;
 
 	if (!file_has_magic(a->in, "\x17\x08\x44tracing", 10, &err)) {
@@ -339,57 +484,23 @@ static int convert(struct convert_args *a, struct fxt_input_req *req)
 		say_refused(a->in);
 		return 1;
 	}
-	/* libtracecmd trusts the file's sizes: check them first */
-	ret = datcheck_file(a->in, why, sizeof(why));
-	if (ret) {
-		if (ret == -EBADMSG)
-			trace_fxt_err("%s: %s", a->in, why);
-		else
-			trace_fxt_err("cannot read %s: %s", a->in,
-				      strerror(-ret));
-		return 1;
-	}
-	tracecmd_set_loglevel(TEP_LOG_CRITICAL);
-	handle = tracecmd_open_head(a->in, 0);
-	if (!handle) {
-		trace_fxt_err("cannot open %s with libtracecmd: truncated or "
-			      "corrupt trace file?", a->in);
-		return 1;
-	}
-	/*
-	 * Not tracecmd_open(): when the CPU data runs past the end of the
-	 * file, its cleanup crashes in libtracecmd 3.1.6.  A handle that
-	 * failed here is left to the exit instead of tracecmd_close().
-	 * libtracecmd also says why on stdout; keep stdout for data.
-	 */
-	if (init_data_quietly(handle)) {
-		trace_fxt_err("cannot read the trace data of %s: the file is "
-			      "truncated or corrupt", a->in);
-		return 1;
-	}
-
 	zip = a->compression ? fxt_zip_parse(a->compression) :
 			       (int)fxt_zip_from_name(a->out);
 	if (zip < 0) {
 		trace_fxt_err("compression '%s': none, gzip or zstd",
 			      a->compression);
-		tracecmd_close(handle);
 		return 2;
 	}
 	req->opts.compress = (unsigned int)zip;
 	out = out_file_open(a->out, a->in, 0);
-	if (!out) {
-		tracecmd_close(handle);
+	if (!out)
 		return 1;
-	}
 	req->out_fd = out_file_fd(out);
 
-	ret = run_plugin(handle, req);
-	tracecmd_close(handle);
-	if (ret == -ENOENT) {
-		say_searched();
+	ret = convert_isolated(a, req);
+	if (ret) {
 		out_file_discard(out);
-		return 1;
+		return ret;
 	}
 	if (!a->quiet)
 		fprintf(stderr, "trace-fxt: using plugin %s\n",
@@ -411,6 +522,14 @@ static int convert(struct convert_args *a, struct fxt_input_req *req)
 			req->res.providers, req->res.providers == 1 ? "" : "s",
 			(unsigned long long)req->res.bytes_out);
 	return 0;
+}
+
+static int convert(struct convert_args *a, struct fxt_input_req *req)
+{
+	int ret = convert_dat(a, req);
+
+	datcheck_recs_free(&req->tgid_recs);
+	return ret;
 }
 
 int cmd_convert(int argc, char **argv)

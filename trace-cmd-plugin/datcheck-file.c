@@ -48,11 +48,21 @@
 
 /* One buffer's CPU data, known from its option, checked once headers are. */
 struct dc_buffer {
+	char		*name;		/* "" for the top buffer */
 	uint64_t	section;	/* v7: its BUFFER section; v6: 0 */
 	uint32_t	page_size;
 	uint32_t	cpus;
 	uint64_t	opt_at;		/* where the option lies, for messages */
 	const uint8_t	*cpu_list;	/* cpus x (cpu 4, offset 8, size 8) */
+};
+
+/* A CPU's data, walked once everything else checked good. */
+struct dc_job {
+	uint64_t	off, size;
+	uint32_t	page_size;
+	bool		compressed;
+	const char	*buffer;	/* its buffer's name */
+	unsigned int	cpu;
 };
 
 /* A format text as libtracecmd will hand it to tep_parse_event(). */
@@ -61,6 +71,16 @@ struct dc_format {
 	char		*text;
 	size_t		len;
 	uint64_t	at;		/* its offset, or its section's */
+};
+
+/*
+ * The format parser's child (dc_probe_start()): it parses formats
+ * [first, first + nr) while the parent walks the CPU data.
+ */
+struct dc_probe {
+	pid_t		pid;		/* 0: none running */
+	int		fd;		/* reads the index it is at */
+	unsigned int	first, nr;
 };
 
 struct dc_file {
@@ -79,6 +99,15 @@ struct dc_file {
 	unsigned int	nr_bufs;
 	struct dc_format *fmts;		/* every format text, for the probe */
 	unsigned int	nr_fmts;
+	struct dc_probe	probe;
+	/* what the caller watches for, and where the walk is */
+	const struct datcheck_watch *watch;
+	uint32_t	watch_id[DATCHECK_MAX_WATCH];	/* event ID + 1 */
+	const char	*walk_buffer;
+	unsigned int	walk_cpu;
+	unsigned int	flags;		/* enum datcheck_flags */
+	struct dc_job	*jobs;		/* every CPU's data, in file order */
+	unsigned int	nr_jobs;
 	char		*err;
 	size_t		errlen;
 	int		ret;
@@ -94,6 +123,8 @@ struct dc_cur {
 	bool		inflated;
 	const char	*in;		/* what contains the bytes, for messages */
 };
+
+static void dc_probe_start(struct dc_file *f);
 
 static int __attribute__((format(printf, 3, 4)))
 dc_fail(struct dc_cur *c, size_t pos, const char *fmt, ...)
@@ -278,13 +309,37 @@ static int dc_keep_format(struct dc_cur *c, const char *system, uint64_t len)
 	return 0;
 }
 
+/*
+ * A format the caller watches for: its text opens with "name: <name>"
+ * and "ID: <id>" lines (the kernel's events/<system>/<name>/format).
+ */
+static void dc_watch_format(struct dc_file *f, const char *system,
+			    const char *text)
+{
+	const struct datcheck_watch *w = f->watch;
+	size_t sl = strlen(system);
+	char name[128];
+	unsigned int i, id;
+
+	if (!w || sscanf(text, "name: %127s ID: %u", name, &id) != 2 ||
+	    id > 0xffff)
+		return;
+	for (i = 0; i < w->nr_events && i < DATCHECK_MAX_WATCH; i++)
+		if (!strncmp(w->events[i], system, sl) &&
+		    w->events[i][sl] == ':' &&
+		    !strcmp(w->events[i] + sl + 1, name))
+			f->watch_id[i] = id + 1;
+}
+
 static int dc_format(struct dc_cur *c, const char *system, const char *what)
 {
 	uint64_t n;
 
-	if (dc_u(c, 8, what, &n) || !dc_take(c, n, what))
+	if (dc_u(c, 8, what, &n) || !dc_take(c, n, what) ||
+	    dc_keep_format(c, system, n))
 		return -EBADMSG;
-	return dc_keep_format(c, system, n);
+	dc_watch_format(c->f, system, c->f->fmts[c->f->nr_fmts - 1].text);
+	return 0;
 }
 
 static int dc_ftrace_formats(struct dc_cur *c)
@@ -319,19 +374,44 @@ static int dc_event_formats(struct dc_cur *c)
 
 /* ---- ring-buffer pages ---- */
 
+/* Hand a watched event's record to the caller. */
+static void dc_watch_record(struct dc_file *f, uint64_t ts,
+			    const uint8_t *data, uint32_t len)
+{
+	const struct datcheck_watch *w = f->watch;
+	uint32_t type = (uint32_t)dc_num(f, data, 2) + 1;
+	struct datcheck_record r;
+	unsigned int i;
+
+	for (i = 0; i < w->nr_events && i < DATCHECK_MAX_WATCH; i++) {
+		if (f->watch_id[i] != type)
+			continue;
+		r = (struct datcheck_record){
+			.buffer = f->walk_buffer, .cpu = f->walk_cpu,
+			.event = i, .ts = ts, .data = data, .len = len,
+		};
+		if (w->record(&r, w->priv))
+			f->watch = NULL;
+		return;
+	}
+}
+
 /*
  * One page as kbuffer walks it: the commit word, then event headers up to
  * the committed size.  Every event lies inside the commit, no padding
  * goes backwards (kbuffer would loop), every event holds the common
- * fields.
+ * fields.  The time is followed as kbuffer follows it (the page's, plus
+ * each delta; an extend adds its high bits, a stamp sets the time), for
+ * the records of watched events.
  */
 static int dc_page(struct dc_cur *c, size_t at, uint32_t page_size)
 {
 	struct dc_file *f = c->f;
 	const uint8_t *pg = c->p + at, *d;
 	unsigned int start = f->commit_size == 8 ? 16 : 12;
-	uint32_t area = page_size - start, size, curr, next, v, type;
+	uint32_t area = page_size - start, size, curr, next, v, type, delta;
 	uint64_t commit = dc_num(f, pg + 8, f->commit_size);
+	uint64_t ts = dc_num(f, pg, 8), high;
 	int64_t length;
 
 	size = (uint32_t)commit & DAT_COMMIT_MASK;
@@ -349,16 +429,21 @@ static int dc_page(struct dc_cur *c, size_t at, uint32_t page_size)
 			return dc_fail(c, at + start + curr, "event header at "
 				       "the end of the page");
 		v = (uint32_t)dc_num(f, d + curr, 4);
-		type = f->big ? v >> 27 : v & 0x1f;
+		type = f->big ? v >> DAT_DELTA_BITS : v & 0x1f;
+		delta = f->big ? v & DAT_COMMIT_MASK : v >> 5;
 		switch (type) {
 		case DAT_TYPE_PADDING:
 			next = curr + 4 + (uint32_t)dc_num(f, d + curr + 4, 4);
 			if (next <= curr)
 				return dc_fail(c, at + start + curr, "padding "
 					       "of the page goes backwards");
+			ts += delta;
 			continue;
 		case DAT_TYPE_TIME_EXTEND:
 		case DAT_TYPE_TIME_STAMP:
+			high = dc_num(f, d + curr + 4, 4) << DAT_DELTA_BITS;
+			ts = (type == DAT_TYPE_TIME_STAMP ? 0 : ts) + high +
+			     delta;
 			next = curr + 8;
 			continue;
 		case 0:
@@ -378,6 +463,9 @@ static int dc_page(struct dc_cur *c, size_t at, uint32_t page_size)
 				       "than the common fields",
 				       (long long)length, size);
 		next = curr + (uint32_t)length;
+		ts += delta;
+		if (f->watch)
+			dc_watch_record(f, ts, d + curr, (uint32_t)length);
 	}
 	return 0;
 }
@@ -479,19 +567,46 @@ static int dc_cpu_chunks(struct dc_cur *file, size_t at, uint64_t size,
 	return 0;
 }
 
+/*
+ * A CPU's data: within the file, and walked by datcheck_pages() once the
+ * headers, options and formats are checked (libtracecmd reads those
+ * without the pages, so both can go on at once).
+ */
 static int dc_cpu_data(struct dc_cur *file, uint64_t off, uint64_t size,
 		       uint32_t page_size, bool compressed, size_t opt_at)
 {
-	if (!size)
+	struct dc_file *f = file->f;
+	struct dc_job *j;
+
+	if (!size || f->flags & DATCHECK_NO_PAGES)
 		return 0;
 	if (off > file->len || size > file->len - off)
 		return dc_fail(file, opt_at, "CPU data at 0x%llx of %llu bytes "
 			       "lies beyond the end of the file (%zu bytes)",
 			       (unsigned long long)off,
 			       (unsigned long long)size, file->len);
-	if (compressed)
-		return dc_cpu_chunks(file, off, size, page_size);
-	return dc_pages(file, off, size, page_size);
+	j = realloc(f->jobs, (f->nr_jobs + 1) * sizeof(*j));
+	if (!j)
+		return f->ret = -ENOMEM;
+	f->jobs = j;
+	f->jobs[f->nr_jobs++] = (struct dc_job){
+		.off = off, .size = size, .page_size = page_size,
+		.compressed = compressed, .buffer = f->walk_buffer,
+		.cpu = f->walk_cpu,
+	};
+	return 0;
+}
+
+static int dc_job_run(struct dc_file *f, const struct dc_job *j)
+{
+	struct dc_cur c = { .f = f, .p = f->p, .len = f->len,
+			    .in = "the file" };
+
+	f->walk_buffer = j->buffer;
+	f->walk_cpu = j->cpu;
+	if (j->compressed)
+		return dc_cpu_chunks(&c, j->off, j->size, j->page_size);
+	return dc_pages(&c, j->off, j->size, j->page_size);
 }
 
 /* ---- options ---- */
@@ -636,9 +751,12 @@ static int dc_opt_buffer(struct dc_cur *c, bool latency)
 	if (f->nr_bufs == DC_MAX_BUFFERS)
 		return dc_fail(c, c->pos, "more than %d buffers",
 			       DC_MAX_BUFFERS);
-	nb = realloc(f->bufs, (f->nr_bufs + 1) * sizeof(*nb));
-	if (!nb)
+	b.name = strdup(name);
+	nb = b.name ? realloc(f->bufs, (f->nr_bufs + 1) * sizeof(*nb)) : NULL;
+	if (!nb) {
+		free(b.name);
 		return f->ret = -ENOMEM;
+	}
 	f->bufs = nb;
 	f->bufs[f->nr_bufs++] = b;
 	return 0;
@@ -920,7 +1038,9 @@ static int dc_buffers(struct dc_cur *file)
 		if ((fl & DAT_SECTION_COMPRESSED) && !f->zstd)
 			return dc_fail(file, b->section, "compressed CPU data "
 				       "in a file that names no compression");
+		f->walk_buffer = b->name;
 		for (cpu = 0; cpu < b->cpus; cpu++) {
+			f->walk_cpu = cpu;
 			e = b->cpu_list + 20 * cpu;
 			if (dc_cpu_data(file, dc_num(f, e + 4, 8),
 					dc_num(f, e + 12, 8), b->page_size,
@@ -1014,6 +1134,7 @@ static int dc_v6_data(struct dc_cur *c, bool top)
 	if (memcmp(tag, "flyrecord", 10))
 		return dc_fail(c, c->pos - 10, "\"flyrecord\" expected");
 	for (cpu = 0; cpu < f->cpus; cpu++) {
+		f->walk_cpu = cpu;
 		at = c->pos;
 		if (dc_u(c, 8, "a CPU data offset", &off) ||
 		    dc_u(c, 8, "a CPU data size", &size) ||
@@ -1042,6 +1163,7 @@ static int dc_v6_data(struct dc_cur *c, bool top)
 				       "end of the file",
 				       (unsigned long long)f->bufs[cpu].section);
 		b.pos = f->bufs[cpu].section;
+		f->walk_buffer = f->bufs[cpu].name;
 		if (dc_v6_data(&b, false))
 			return -EBADMSG;
 	}
@@ -1075,25 +1197,28 @@ static int dc_v6(struct dc_cur *c)
  * among others) and nothing short of its own grammar says which.  So the
  * texts libtracecmd will hand it are first parsed in a child process,
  * which tells the parent, through a pipe, which format it is at: a child
- * killed by a signal names the format that killed it.
+ * killed by a signal names the format that killed it.  The child starts
+ * once the formats are known, before the CPU data, and parses on the
+ * second CPU while the parent walks (and decompresses) the pages; its
+ * verdict is taken after the walk, whose own errors come first.
  */
-static int dc_probe_formats(struct dc_file *f)
+static void dc_probe_start(struct dc_file *f)
 {
-	struct dc_cur c = { .f = f, .in = "the file" };
+	struct dc_probe *pr = &f->probe;
+	uint32_t i, first = pr->first + pr->nr;
 	struct tep_handle *tep;
-	uint32_t i, at = 0;
-	int fds[2], status, null;
+	int fds[2], null;
 	pid_t pid;
 
-	if (!f->nr_fmts)
-		return 0;
+	if (pr->pid || first >= f->nr_fmts || f->flags & DATCHECK_NO_PROBE)
+		return;
 	if (pipe(fds))
-		return 0;		/* no probe: libtracecmd as before */
+		return;			/* no probe: libtracecmd as before */
 	pid = fork();
 	if (pid < 0) {
 		close(fds[0]);
 		close(fds[1]);
-		return 0;
+		return;
 	}
 	if (!pid) {
 		static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE,
@@ -1108,7 +1233,7 @@ static int dc_probe_formats(struct dc_file *f)
 			dup2(null, STDERR_FILENO);
 		alarm(DC_PROBE_SECONDS);
 		tep = tep_alloc();
-		for (i = 0; tep && i < f->nr_fmts; i++) {
+		for (i = first; tep && i < f->nr_fmts; i++) {
 			if (write(fds[1], &i, sizeof(i)) != sizeof(i))
 				break;
 			tep_parse_event(tep, f->fmts[i].text, f->fmts[i].len,
@@ -1117,15 +1242,37 @@ static int dc_probe_formats(struct dc_file *f)
 		_exit(0);
 	}
 	close(fds[1]);
-	while (read(fds[0], &i, sizeof(i)) == sizeof(i))
+	pr->pid = pid;
+	pr->fd = fds[0];
+	pr->first = first;
+	pr->nr = f->nr_fmts - first;
+}
+
+/*
+ * The child's verdict, once the walk found nothing: 0 when it parsed
+ * every format and exited, else the format it crashed, hung or exited on.
+ * After a failed walk (@judge false) the child is only stopped.
+ */
+static int dc_probe_finish(struct dc_file *f, bool judge)
+{
+	struct dc_probe *pr = &f->probe;
+	struct dc_cur c = { .f = f, .p = f->p, .len = f->len,
+			    .in = "the file" };
+	uint32_t i, at = pr->first;
+	int status;
+
+	if (!pr->pid)
+		return 0;
+	if (!judge)
+		kill(pr->pid, SIGKILL);
+	while (judge && read(pr->fd, &i, sizeof(i)) == sizeof(i))
 		at = i;
-	close(fds[0]);
-	while (waitpid(pid, &status, 0) < 0)
+	close(pr->fd);
+	while (waitpid(pr->pid, &status, 0) < 0)
 		if (errno != EINTR)
-			return 0;
-	c.p = f->p;
-	c.len = f->len;
-	if (WIFEXITED(status) && !WEXITSTATUS(status))
+			break;
+	pr->pid = 0;
+	if (!judge || (WIFEXITED(status) && !WEXITSTATUS(status)))
 		return 0;
 	if (!WIFSIGNALED(status))
 		return dc_fail(&c, f->fmts[at].at, "event format (%s) makes "
@@ -1146,61 +1293,143 @@ static void dc_free(struct dc_file *f)
 		free(f->fmts[i].text);
 	}
 	free(f->fmts);
+	for (i = 0; i < f->nr_bufs; i++)
+		free(f->bufs[i].name);
 	free(f->bufs);
+	free(f->jobs);
 }
 
-int datcheck_buf(const uint8_t *p, size_t len, char *err, size_t errlen)
+struct datcheck {
+	struct dc_file	f;
+};
+
+int datcheck_head(const uint8_t *p, size_t len,
+		  const struct datcheck_watch *w, unsigned int flags,
+		  char *err, size_t errlen, struct datcheck **out)
 {
-	struct dc_file f = { .p = p, .len = len, .err = err,
-			     .errlen = errlen };
-	struct dc_cur c = { .f = &f, .p = p, .len = len, .in = "the file" };
+	struct datcheck *dc = calloc(1, sizeof(*dc));
+	struct dc_file *f;
+	struct dc_cur c;
 	const char *version;
 	uint64_t v;
 	long ver;
 
+	*out = NULL;
 	if (errlen)
 		err[0] = '\0';
-	if (len < DAT_MAGIC_LEN || memcmp(p, DAT_MAGIC, DAT_MAGIC_LEN))
-		return dc_fail(&c, 0, "no trace.dat magic");
+	if (!dc)
+		return -ENOMEM;
+	f = &dc->f;
+	*f = (struct dc_file){ .p = p, .len = len, .err = err,
+			       .errlen = errlen, .watch = w, .flags = flags,
+			       .walk_buffer = "" };
+	c = (struct dc_cur){ .f = f, .p = p, .len = len, .in = "the file" };
+	if (len < DAT_MAGIC_LEN || memcmp(p, DAT_MAGIC, DAT_MAGIC_LEN)) {
+		dc_fail(&c, 0, "no trace.dat magic");
+		goto out;
+	}
 	c.pos = DAT_MAGIC_LEN;
 	version = dc_str(&c, "the file version");
 	if (!version)
-		return f.ret;
+		goto out;
 	ver = strtol(version, NULL, 10);
-	if (ver != 6 && ver != 7)
-		return dc_fail(&c, DAT_MAGIC_LEN, "file version \"%.10s\": only "
-			       "6 and 7 are read", version);
-	f.v7 = ver == 7;
+	if (ver != 6 && ver != 7) {
+		dc_fail(&c, DAT_MAGIC_LEN, "file version \"%.10s\": only 6 and "
+			"7 are read", version);
+		goto out;
+	}
+	f->v7 = ver == 7;
 	if (dc_u(&c, 1, "the byte order", &v))
-		return f.ret;
-	if (v > 1)
-		return dc_fail(&c, c.pos - 1, "byte order %llu, not 0 or 1",
-			       (unsigned long long)v);
-	f.big = v;
+		goto out;
+	if (v > 1) {
+		dc_fail(&c, c.pos - 1, "byte order %llu, not 0 or 1",
+			(unsigned long long)v);
+		goto out;
+	}
+	f->big = v;
 	if (dc_u(&c, 1, "the long size", &v))
-		return f.ret;
-	if (v != 4 && v != 8)
-		return dc_fail(&c, c.pos - 1, "long size %llu, not 4 or 8",
-			       (unsigned long long)v);
-	f.long_size = v;
+		goto out;
+	if (v != 4 && v != 8) {
+		dc_fail(&c, c.pos - 1, "long size %llu, not 4 or 8",
+			(unsigned long long)v);
+		goto out;
+	}
+	f->long_size = v;
 	if (dc_u(&c, 4, "the page size", &v))
-		return f.ret;
-	if (!dc_pow2_page(v))
-		return dc_fail(&c, c.pos - 4, "page size %llu is not a power "
-			       "of two from %u to %u", (unsigned long long)v,
-			       DC_MIN_PAGE, DC_MAX_PAGE);
-	f.page_size = v;
-	if (f.v7)
+		goto out;
+	if (!dc_pow2_page(v)) {
+		dc_fail(&c, c.pos - 4, "page size %llu is not a power of two "
+			"from %u to %u", (unsigned long long)v, DC_MIN_PAGE,
+			DC_MAX_PAGE);
+		goto out;
+	}
+	f->page_size = v;
+	if (f->v7)
 		dc_v7(&c);
 	else
 		dc_v6(&c);
-	if (!f.ret)
-		dc_probe_formats(&f);
-	dc_free(&f);
-	return f.ret;
+out:
+	if (f->ret) {
+		int ret = f->ret;
+
+		dc_free(f);
+		free(dc);
+		return ret;
+	}
+	*out = dc;
+	return 0;
 }
 
-int datcheck_file(const char *path, char *err, size_t errlen)
+int datcheck_pages(struct datcheck *dc)
+{
+	struct dc_file *f = &dc->f;
+	unsigned int i;
+
+	/* every format is known: the probe parses them meanwhile */
+	dc_probe_start(f);
+	for (i = 0; i < f->nr_jobs && !f->ret; i++)
+		dc_job_run(f, &f->jobs[i]);
+	return f->ret;
+}
+
+int datcheck_end(struct datcheck *dc)
+{
+	struct dc_file *f = &dc->f;
+	int ret;
+
+	/* formats kept after the probe started (none in 6 or 7) too */
+	while (!f->ret && f->probe.first + f->probe.nr < f->nr_fmts) {
+		dc_probe_start(f);
+		if (!f->probe.pid)
+			break;
+		dc_probe_finish(f, true);
+	}
+	dc_probe_finish(f, !f->ret);
+	ret = f->ret;
+	dc_free(f);
+	free(dc);
+	return ret;
+}
+
+int datcheck_buf_watch(const uint8_t *p, size_t len,
+		       const struct datcheck_watch *w, unsigned int flags,
+		       char *err, size_t errlen)
+{
+	struct datcheck *dc;
+	int ret = datcheck_head(p, len, w, flags, err, errlen, &dc);
+
+	if (ret)
+		return ret;
+	datcheck_pages(dc);
+	return datcheck_end(dc);
+}
+
+int datcheck_buf(const uint8_t *p, size_t len, char *err, size_t errlen)
+{
+	return datcheck_buf_watch(p, len, NULL, 0, err, errlen);
+}
+
+int datcheck_map(const char *path, const uint8_t **p, size_t *len)
 {
 	struct stat st;
 	void *map;
@@ -1214,15 +1443,46 @@ int datcheck_file(const char *path, char *err, size_t errlen)
 		close(fd);
 		return ret;
 	}
+	*len = st.st_size;
 	if (!st.st_size) {
 		close(fd);
-		return datcheck_buf((const uint8_t *)"", 0, err, errlen);
+		*p = (const uint8_t *)"";
+		return 0;
 	}
 	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED)
 		return -errno;
-	ret = datcheck_buf(map, st.st_size, err, errlen);
-	munmap(map, st.st_size);
+	*p = map;
+	return 0;
+}
+
+void datcheck_unmap(const uint8_t *p, size_t len)
+{
+	if (len)
+		munmap((void *)p, len);
+}
+
+int datcheck_file_watch(const char *path, const struct datcheck_watch *w,
+			unsigned int flags, char *err, size_t errlen)
+{
+	const uint8_t *p;
+	size_t len;
+	int ret = datcheck_map(path, &p, &len);
+
+	if (ret)
+		return ret;
+	ret = datcheck_buf_watch(p, len, w, flags, err, errlen);
+	datcheck_unmap(p, len);
 	return ret;
+}
+
+int datcheck_file(const char *path, char *err, size_t errlen)
+{
+	return datcheck_file_watch(path, NULL, 0, err, errlen);
+}
+
+int datcheck_file_formats(const char *path, char *err, size_t errlen)
+{
+	return datcheck_file_watch(path, NULL, DATCHECK_NO_PAGES, err, errlen);
 }

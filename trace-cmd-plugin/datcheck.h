@@ -15,9 +15,11 @@
  * first thing that lies outside the file or outside its container.
  * Latency traces (text instead of pages) are refused too: libtracecmd
  * opens them, but its per-CPU calls crash on them.  Last, the event
- * formats are parsed by libtraceevent in a child process first: one its
- * parser crashes or hangs on is refused (about 0.1 s for the ~2300
- * formats of a real recording).
+ * formats are parsed by libtraceevent in a child process: one its parser
+ * crashes or hangs on is refused (about as long as libtracecmd's own
+ * parse of the ~2300 formats of a real recording, so trace-fxt convert
+ * reads the file in a child instead and asks only when that child died:
+ * DATCHECK_NO_PROBE, datcheck_file_formats()).
  */
 #ifndef _DATCHECK_H
 #define _DATCHECK_H
@@ -33,5 +35,108 @@
 int datcheck_buf(const uint8_t *p, size_t len, char *err, size_t errlen);
 /* The same on the file at @path (mapped); -errno when it cannot be read. */
 int datcheck_file(const char *path, char *err, size_t errlen);
+
+/*
+ * A record of a watched event, as the walk meets it: each CPU's records
+ * in their order, one CPU after the other, buffer after buffer.  Its
+ * bytes last for the call only.
+ */
+struct datcheck_record {
+	const char	*buffer;	/* the buffer's name, "" for the top */
+	unsigned int	cpu;		/* the CPU's place in its buffer */
+	unsigned int	event;		/* index into datcheck_watch.events */
+	uint64_t	ts;		/* ring-buffer clock, as the pages say */
+	const uint8_t	*data;		/* the payload, common_type first */
+	uint32_t	len;
+};
+
+/*
+ * Records a caller wants from the walk, which decompresses and visits
+ * every record anyway: the events named "system:name", found by the
+ * name and ID lines that open their format texts.  record() returning
+ * non-zero ends the watch (not the check).  Records are handed over as
+ * the walk meets them, before the file is known to be good: a caller
+ * keeps them only once the check returned 0.
+ */
+struct datcheck_watch {
+	const char *const	*events;
+	unsigned int		nr_events;	/* at most DATCHECK_MAX_WATCH */
+	int			(*record)(const struct datcheck_record *r,
+					  void *priv);
+	void			*priv;
+};
+#define DATCHECK_MAX_WATCH	8
+
+/* What a check may leave out (the flags of the calls below). */
+enum datcheck_flags {
+	/*
+	 * The format parser in a child (about as long as libtracecmd's own
+	 * parse): for a caller that runs libtracecmd in a child itself and
+	 * asks datcheck_file_formats() only when that child died.
+	 */
+	DATCHECK_NO_PROBE	= 1 << 0,
+	/* the CPU data: the headers, options and formats only */
+	DATCHECK_NO_PAGES	= 1 << 1,
+};
+
+/* datcheck_buf() and datcheck_file() handing @w the records it asks for. */
+int datcheck_buf_watch(const uint8_t *p, size_t len,
+		       const struct datcheck_watch *w, unsigned int flags,
+		       char *err, size_t errlen);
+int datcheck_file_watch(const char *path, const struct datcheck_watch *w,
+			unsigned int flags, char *err, size_t errlen);
+
+/*
+ * The check in its three steps, for a caller that lets libtracecmd read
+ * the headers while the pages are walked: datcheck_head() checks all but
+ * the CPU data (0 and *@dc, or the error, nothing left to free);
+ * datcheck_pages() walks the CPU data (on any one thread: @err is
+ * written there); datcheck_end() waits for the format probe, frees @dc
+ * and returns the check's result.
+ */
+struct datcheck;
+int datcheck_head(const uint8_t *p, size_t len,
+		  const struct datcheck_watch *w, unsigned int flags,
+		  char *err, size_t errlen, struct datcheck **dc);
+int datcheck_pages(struct datcheck *dc);
+int datcheck_end(struct datcheck *dc);
+
+/* The file at @path mapped read-only (an empty one: @p points at ""). */
+int datcheck_map(const char *path, const uint8_t **p, size_t *len);
+void datcheck_unmap(const uint8_t *p, size_t len);
+
+/*
+ * The file's headers and formats, the formats parsed in a child: which
+ * one libtraceevent's parser crashes or hangs on (-EBADMSG, @err saying
+ * which), after something that read the file died.
+ */
+int datcheck_file_formats(const char *path, char *err, size_t errlen);
+
+/*
+ * datcheck_file() with @flags, keeping copies of the records of @events
+ * (datcheck-keep.c) in @out when the file checked good: out->complete
+ * says they are all there (not when they took more memory than a pass
+ * over the file costs).  Free with datcheck_recs_free().
+ */
+struct fxt_input_recs;
+int datcheck_file_keep(const char *path, const char *const *events,
+		       unsigned int nr_events, unsigned int flags,
+		       struct fxt_input_recs *out, char *err, size_t errlen);
+void datcheck_recs_free(struct fxt_input_recs *recs);
+
+/*
+ * datcheck_file_keep() in two halves: datcheck_keep_start() checks all
+ * but the CPU data and leaves the pages to a thread of its own (0 and
+ * *@run, or the error); datcheck_keep_finish() waits for it and returns
+ * what datcheck_file_keep() would.  In between, libtracecmd may read the
+ * file's headers and formats (tracecmd_open_head()), not its CPU data.
+ */
+struct datcheck_keep_run;
+int datcheck_keep_start(const char *path, const char *const *events,
+			unsigned int nr_events, unsigned int flags,
+			struct datcheck_keep_run **run, char *err,
+			size_t errlen);
+int datcheck_keep_finish(struct datcheck_keep_run *run,
+			 struct fxt_input_recs *out);
 
 #endif /* _DATCHECK_H */

@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #define FXT_INPUT_MAGIC		0x46585449U	/* "FXTI" */
-#define FXT_INPUT_ABI		3
+#define FXT_INPUT_ABI		4
 #define FXT_INPUT_PLUGIN_NAME	"trace-fxt-input.so"
 
 /*
@@ -88,11 +88,39 @@ struct fxt_input_result {
 	unsigned int	providers;
 };
 
+/*
+ * The events the plugin's thread-group pass (map-tgid.c) reads, as
+ * "system:name".  It needs them before it writes anything, so it would
+ * read every record of the file twice; a host that walks the records
+ * anyway (its check of the file) collects these and hands them over.
+ */
+#define FXT_INPUT_TGID_EVENTS						\
+	"task:task_newtask", "sched:sched_process_exec",		\
+	"sched:sched_process_fork", "ftrace:print"
+
+/* A record so collected. */
+struct fxt_input_rec {
+	const char	*buffer;	/* its buffer's name, "" for the top */
+	uint32_t	cpu;		/* the CPU's place in its buffer */
+	uint32_t	len;
+	uint64_t	ts;		/* the pages' clock: for order only */
+	const uint8_t	*data;		/* the payload, common_type first */
+};
+
+/* The records of FXT_INPUT_TGID_EVENTS, each CPU's in its order. */
+struct fxt_input_recs {
+	bool				complete;	/* else not collected */
+	const struct fxt_input_rec	*recs;
+	size_t				nr;
+	void				*owner;		/* the host's */
+};
+
 struct fxt_input_req {
 	uint32_t		magic;
 	uint32_t		abi;
 	int			out_fd;	/* stays the host's */
 	struct fxt_input_opts	opts;
+	struct fxt_input_recs	tgid_recs;
 	struct fxt_input_result	res;
 };
 

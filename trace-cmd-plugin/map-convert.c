@@ -293,12 +293,14 @@ static void map_ctx_free(struct map_ctx *ctx)
 
 int map_convert(struct tracecmd_input *handle, int fd,
 		const struct fxt_input_opts *opts,
+		const struct fxt_input_recs *kept,
 		struct fxt_input_result *res)
 {
 	struct tracecmd_input **handles = NULL;
 	struct map_iter it = { 0 };
 	struct map_ctx ctx = {
 		.opts = opts,
+		.kept = kept,
 		.top = handle,
 		.errbuf = res->error,
 		.errlen = sizeof(res->error),
@@ -374,8 +376,7 @@ int map_convert(struct tracecmd_input *handle, int fd,
 			      strerror(-ret));
 		goto out;
 	}
-	ret = tracecmd_iterate_events_multi(handles, ctx.nr_bufs, map_record,
-					    &it);
+	ret = map_feed(handles, ctx.nr_bufs, map_record, &it);
 	if (opts->progress) {
 		map_progress_show(&ctx, &it.progress, it.progress.last);
 		fputc('\n', stderr);

@@ -123,6 +123,15 @@ static int map_tgid_procmaps(struct map_ctx *ctx)
 	return ret;
 }
 
+/* The events read, in the order fxt-input.h names them for the host. */
+enum map_tgid_event {
+	MAP_TGID_EV_NEWTASK, MAP_TGID_EV_EXEC, MAP_TGID_EV_FORK,
+	MAP_TGID_EV_PRINT, MAP_TGID_NR_EVENTS
+};
+static const char *const map_tgid_events[] = { FXT_INPUT_TGID_EVENTS };
+_Static_assert(sizeof(map_tgid_events) / sizeof(map_tgid_events[0]) ==
+	       MAP_TGID_NR_EVENTS, "FXT_INPUT_TGID_EVENTS as listed here");
+
 /* The event ids of one buffer that speak of thread groups. */
 struct map_tgid_ids {
 	struct tracecmd_input	*handle;
@@ -168,23 +177,16 @@ static int map_tgid_add_fork(struct map_tgid_scan *s, uint64_t parent,
 	return 0;
 }
 
-static int map_tgid_record(struct tracecmd_input *h, struct tep_record *rec,
-			   int cpu, void *data)
+/* What @rec, a record of @ids' buffer, says of thread groups. */
+static int map_tgid_record(struct map_tgid_scan *s, struct map_tgid_ids *ids,
+			   struct tep_record *rec)
 {
-	struct map_tgid_scan *s = data;
-	struct map_tgid_ids *ids = NULL;
-	struct map_buffer *buf;
+	struct map_buffer *buf = ids->buf;
 	struct map_atrace at;
 	uint64_t type, pid, v;
-	int i, me, len, ret = 0;
+	int me, len, ret = 0;
 	const char *text;
 
-	for (i = 0; i < s->nr && !ids; i++)
-		if (s->ids[i].handle == h)
-			ids = &s->ids[i];
-	if (!ids)
-		return 0;
-	buf = ids->buf;
 	if (!map_field_u64(buf, rec, s->ctx->common_type, &type) ||
 	    !map_field_u64(buf, rec, s->ctx->common_pid, &v))
 		return 0;
@@ -217,6 +219,95 @@ static int map_tgid_record(struct tracecmd_input *h, struct tep_record *rec,
 		return -1;
 	}
 	return 0;
+}
+
+static int map_tgid_iterated(struct tracecmd_input *h, struct tep_record *rec,
+			     int cpu, void *data)
+{
+	struct map_tgid_scan *s = data;
+	int i;
+
+	for (i = 0; i < s->nr; i++)
+		if (s->ids[i].handle == h)
+			return map_tgid_record(s, &s->ids[i], rec);
+	return 0;
+}
+
+/*
+ * A record the host kept (fxt-input.h), in the place the iteration over
+ * every buffer would give it: by time, then buffer, then CPU, each CPU's
+ * records in their order.
+ */
+struct map_tgid_kept {
+	const struct fxt_input_rec	*rec;
+	struct map_tgid_ids		*ids;
+	size_t				seq;
+	int				buf;
+};
+
+static int map_tgid_kept_cmp(const void *a, const void *b)
+{
+	const struct map_tgid_kept *x = a, *y = b;
+
+	if (x->rec->ts != y->rec->ts)
+		return x->rec->ts < y->rec->ts ? -1 : 1;
+	if (x->buf != y->buf)
+		return x->buf < y->buf ? -1 : 1;
+	if (x->rec->cpu != y->rec->cpu)
+		return x->rec->cpu < y->rec->cpu ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The ids of the buffer the host calls @name ("" for the top), or NULL. */
+static int map_tgid_buffer(struct map_tgid_scan *s, const char *name)
+{
+	int i;
+
+	for (i = 0; i < s->nr; i++) {
+		struct map_buffer *b = s->ids[i].buf;
+
+		if (*name ? b->handle != s->ctx->top && !strcmp(b->name, name) :
+			    b->handle == s->ctx->top)
+			return i;
+	}
+	return -1;
+}
+
+/* The records the host kept, instead of a pass over the file. */
+static int map_tgid_kept(struct map_tgid_scan *s,
+			 const struct fxt_input_recs *kept)
+{
+	struct map_tgid_kept *k;
+	const char *last = NULL;
+	size_t i, n = 0;
+	int b = -1;
+
+	k = malloc((kept->nr ? kept->nr : 1) * sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	for (i = 0; i < kept->nr; i++) {
+		const struct fxt_input_rec *r = &kept->recs[i];
+
+		if (r->buffer != last) {
+			last = r->buffer;
+			b = map_tgid_buffer(s, last);
+		}
+		if (b >= 0)
+			k[n++] = (struct map_tgid_kept){
+				.rec = r, .ids = &s->ids[b], .seq = i, .buf = b,
+			};
+	}
+	qsort(k, n, sizeof(*k), map_tgid_kept_cmp);
+	for (i = 0; i < n && !s->err; i++) {
+		struct tep_record rec = {
+			.ts = k[i].rec->ts, .cpu = k[i].rec->cpu,
+			.size = k[i].rec->len, .data = (void *)k[i].rec->data,
+		};
+
+		map_tgid_record(s, k[i].ids, &rec);
+	}
+	free(k);
+	return s->err;
 }
 
 /*
@@ -280,6 +371,19 @@ static struct tep_format_field *field(struct tep_event *e, const char *name)
 	return e ? tep_find_field(e, name) : NULL;
 }
 
+/* The event map_tgid_events[@i] names, or NULL. */
+static struct tep_event *event(struct tep_handle *tep, unsigned int i)
+{
+	const char *s = map_tgid_events[i], *colon = strchr(s, ':');
+	char system[64];
+
+	if (!colon || colon - s >= (long)sizeof(system))
+		return NULL;
+	memcpy(system, s, colon - s);
+	system[colon - s] = '\0';
+	return tep_find_event_by_name(tep, system, colon + 1);
+}
+
 /*
  * Back to the first record of every CPU: what tracecmd_iterate_reset()
  * of later libtracecmd versions does (3.1 has none; setting a CPU to a
@@ -302,8 +406,10 @@ static void map_tgid_rewind(struct tracecmd_input *h)
 
 /*
  * Settle every thread's group before the conversion writes anything:
- * the --tgids file, then one pass over the records of the buffers for
- * the events above; the handles are rewound for the conversion.
+ * the --tgids file, then the records of the events above: those the
+ * host kept from its own pass when it did, else one pass over the
+ * records of the buffers, after which the handles are rewound for the
+ * conversion.
  */
 int map_tgid_read(struct map_ctx *ctx, struct tracecmd_input **handles,
 		  int nr)
@@ -330,13 +436,10 @@ int map_tgid_read(struct map_ctx *ctx, struct tracecmd_input **handles,
 
 		ids->handle = handles[i];
 		ids->buf = &ctx->bufs[i];
-		ids->newtask = tep_find_event_by_name(tep, "task",
-						      "task_newtask");
-		ids->exec = tep_find_event_by_name(tep, "sched",
-						   "sched_process_exec");
-		ids->print = tep_find_event_by_name(tep, "ftrace", "print");
-		ids->fork = tep_find_event_by_name(tep, "sched",
-						   "sched_process_fork");
+		ids->newtask = event(tep, MAP_TGID_EV_NEWTASK);
+		ids->exec = event(tep, MAP_TGID_EV_EXEC);
+		ids->print = event(tep, MAP_TGID_EV_PRINT);
+		ids->fork = event(tep, MAP_TGID_EV_FORK);
 		ids->newtask_pid = field(ids->newtask, "pid");
 		ids->newtask_flags = field(ids->newtask, "clone_flags");
 		ids->exec_pid = field(ids->exec, "pid");
@@ -344,11 +447,16 @@ int map_tgid_read(struct map_ctx *ctx, struct tracecmd_input **handles,
 		ids->fork_child = field(ids->fork, "child_pid");
 		ids->print_buf = field(ids->print, "buf");
 	}
-	ret = tracecmd_iterate_events_multi(handles, nr, map_tgid_record, &s);
-	for (i = 0; i < nr; i++)
-		map_tgid_rewind(handles[i]);
-	/* a damaged tail is the conversion's to report */
-	ret = s.err;
+	if (ctx->kept && ctx->kept->complete) {
+		ret = map_tgid_kept(&s, ctx->kept);
+	} else {
+		tracecmd_iterate_events_multi(handles, nr, map_tgid_iterated,
+					      &s);
+		for (i = 0; i < nr; i++)
+			map_tgid_rewind(handles[i]);
+		/* a damaged tail is the conversion's to report */
+		ret = s.err;
+	}
 	free(s.ids);
 	if (ret >= 0) {
 		map_tgid_resolve(ctx);

@@ -144,6 +144,7 @@ struct map_ctx {
 	int			nr_bufs;
 	struct map_buffer	*cur;		/* provider now current */
 	struct tracecmd_input	*top;
+	const struct fxt_input_recs *kept;	/* the host's, for map-tgid */
 	struct map_task		*tasks;		/* by pid, grows */
 	int			nr_tasks;
 	struct map_cpu		*cpus;		/* by CPU, grows */
@@ -181,7 +182,19 @@ struct map_ctx {
 
 int map_convert(struct tracecmd_input *handle, int fd,
 		const struct fxt_input_opts *opts,
+		const struct fxt_input_recs *kept,
 		struct fxt_input_result *res);
+
+/* What tracecmd_iterate_events_multi() calls for each record. */
+typedef int (*map_record_fn)(struct tracecmd_input *h, struct tep_record *rec,
+			     int cpu, void *data);
+
+/*
+ * map-feed.c: tracecmd_iterate_events_multi(), the records read on a
+ * second thread and @fn called on this one, in the same order.
+ */
+int map_feed(struct tracecmd_input **handles, int nr, map_record_fn fn,
+	     void *data);
 
 /* map-tgid.c: thread groups, settled before the conversion writes */
 int map_tgid_read(struct map_ctx *ctx, struct tracecmd_input **handles,

@@ -62,7 +62,7 @@ FXT_EXPORT int tracecmd_plugin_loader(struct trace_plugin_context *ctx)
 		return 0;
 	}
 	req->res.status = map_convert(handle, req->out_fd, &req->opts,
-				      &req->res);
+				      &req->tgid_recs, &req->res);
 	return 0;
 }
 

@@ -22,17 +22,11 @@
 
 #include "dat-fixture.h"
 
-#define COMMON_FIELDS \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-
 /* The kernel's (6.x), without its id: the writer gives it. */
 static const char sys_enter_format[] =
 	"name: sys_enter\n"
 	"format:\n"
-	COMMON_FIELDS
+	FIXTURE_COMMON_FIELDS
 	"\tfield:long id;\toffset:8;\tsize:8;\tsigned:1;\n"
 	"\tfield:unsigned long args[6];\toffset:16;\tsize:48;\tsigned:0;\n"
 	"\n"
@@ -43,7 +37,7 @@ static const char sys_enter_format[] =
 static const char arrays_format[] =
 	"name: arrays\n"
 	"format:\n"
-	COMMON_FIELDS
+	FIXTURE_COMMON_FIELDS
 	"\tfield:int n;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\tfield:int vals[3];\toffset:12;\tsize:12;\tsigned:1;\n"
 	"\tfield:unsigned char bytes[4];\toffset:24;\tsize:4;\tsigned:0;\n"

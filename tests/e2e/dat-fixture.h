@@ -12,6 +12,13 @@
 
 #include "dat-writer.h"
 
+/* The common fields every event format opens with, and the blank line. */
+#define FIXTURE_COMMON_FIELDS \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+
 /* Create PATH (the generator's name PROG for messages) and its writer. */
 struct dat_writer *fixture_open(const char *prog, const char *path);
 /* Declare an event format of SYSTEM; returns its id. */

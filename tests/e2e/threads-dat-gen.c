@@ -31,27 +31,18 @@ static const char print_format[] =
 	"name: print\n"
 	"ID: 5\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+	FIXTURE_COMMON_FIELDS
 	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
 	"\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:0;\n"
 	"\n"
 	"print fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n";
 
 /* The kernel's formats (6.x), without their ids: the writer gives them. */
-#define COMMON_FIELDS \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
 
 static const char cpu_frequency_format[] =
 	"name: cpu_frequency\n"
 	"format:\n"
-	COMMON_FIELDS
+	FIXTURE_COMMON_FIELDS
 	"\tfield:u32 state;\toffset:8;\tsize:4;\tsigned:0;\n"
 	"\tfield:u32 cpu_id;\toffset:12;\tsize:4;\tsigned:0;\n"
 	"\n"
@@ -61,7 +52,7 @@ static const char cpu_frequency_format[] =
 static const char rss_stat_format[] =
 	"name: rss_stat\n"
 	"format:\n"
-	COMMON_FIELDS
+	FIXTURE_COMMON_FIELDS
 	"\tfield:unsigned int mm_id;\toffset:8;\tsize:4;\tsigned:0;\n"
 	"\tfield:unsigned int curr;\toffset:12;\tsize:4;\tsigned:0;\n"
 	"\tfield:int member;\toffset:16;\tsize:4;\tsigned:1;\n"
