@@ -152,11 +152,11 @@ static int providers_grow(struct fxt_ks_data *d)
 
 /*
  * Index of provider @id in d->providers, made on first sight.  Rows name
- * their provider in 16 bits (a row is 24 bytes, and KernelShark files
+ * their provider in 16 bits (a row is 32 bytes, and KernelShark files
  * have a provider per ftrace buffer: a handful), so a file with more
  * providers is refused rather than shown with some rows in the wrong one.
  */
-static int provider_index(struct loader *l, uint32_t id)
+static int provider_find(struct loader *l, uint32_t id)
 {
 	struct fxt_ks_data *d = l->d;
 	struct fxt_ks_provider *p;
@@ -164,8 +164,6 @@ static int provider_index(struct loader *l, uint32_t id)
 	unsigned int i;
 	size_t h;
 
-	if (l->provider_known && l->provider_id == id)
-		return l->provider;
 	h = d->provider_slots ? provider_slot(d, id) : 0;
 	if (d->provider_slots && d->provider_slots[h]) {
 		i = d->provider_slots[h] - 1;
@@ -197,6 +195,14 @@ static int provider_index(struct loader *l, uint32_t id)
 	l->provider = (uint16_t)i;
 	l->provider_known = true;
 	return (int)i;
+}
+
+/* Records come in runs of one provider: the last one is asked first. */
+static inline int provider_index(struct loader *l, uint32_t id)
+{
+	if (l->provider_known && l->provider_id == id)
+		return l->provider;
+	return provider_find(l, id);
 }
 
 /* A row of provider @prov (its index, from provider_index()). */
