@@ -267,6 +267,28 @@ static inline size_t fxt_provider_hash(uint32_t id, size_t mask)
 }
 
 /**
+ * fxt_ticks_to_ns() - a timestamp in nanoseconds
+ * @ticks: the timestamp, in ticks of its provider's clock
+ * @tps: the provider's ticks per second (its initialization record; the
+ *	 format's default, 1e9, when 0)
+ *
+ * Rounded down, exactly (no floating point), and saturating at
+ * UINT64_MAX: report, the .dat rebuilt from FXT and KernelShark place an
+ * event at the same nanosecond.
+ *
+ * Return: @ticks * 1e9 / @tps.
+ */
+static inline uint64_t fxt_ticks_to_ns(uint64_t ticks, uint64_t tps)
+{
+	unsigned __int128 ns;
+
+	if (!tps || tps == 1000000000ULL)
+		return ticks;
+	ns = (unsigned __int128)ticks * 1000000000ULL / tps;
+	return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
+}
+
+/**
  * fxt_args_find() - the first argument called @name
  * @args: the arguments
  * @nargs: how many

@@ -430,9 +430,7 @@ static void put_time(struct report *r, uint64_t ts, bool in_usecs)
 
 static uint64_t to_ns(uint64_t ts, uint64_t tps)
 {
-	if (tps == 1000000000ULL || !tps)
-		return ts;
-	return (uint64_t)((long double)ts * 1e9L / tps);
+	return fxt_ticks_to_ns(ts, tps);
 }
 
 /*

@@ -60,11 +60,7 @@ void f2d_text_free(struct f2d_text *t)
 
 uint64_t f2d_ns(struct f2d_ctx *ctx, uint64_t ticks)
 {
-	uint64_t tps = fxt_reader_ticks_per_second(ctx->r);
-
-	if (tps == 1000000000ULL || !tps)
-		return ticks;
-	return (unsigned __int128)ticks * 1000000000ULL / tps;
+	return fxt_ticks_to_ns(ticks, fxt_reader_ticks_per_second(ctx->r));
 }
 
 /* koid -> name, open addressing (koid 0 is a valid key: slot flag) */

@@ -572,7 +572,9 @@ int map_event_write(struct map_ctx *ctx, struct map_buffer *buf,
 	if (!args)
 		return -ENOMEM;
 	t.ref = ctx->text_refs;
-	trace_seq_reset(&ctx->seq);
+	/* most events render nothing: no call for an empty buffer */
+	if (ctx->seq.len)
+		trace_seq_reset(&ctx->seq);
 	n = map_event_common_args(ctx, buf, rec, args);
 	n = map_event_field_args(ctx, buf, me, rec, args, n, &t);
 	n = map_event_trailing_arg(ctx, me, rec, args, n, &t);

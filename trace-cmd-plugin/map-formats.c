@@ -370,7 +370,8 @@ int map_formats_event(struct map_ctx *ctx, struct map_buffer *buf,
 		fmts_classify(me, tep_get_long_size(buf->tep));
 	if (!me->fmts_any)
 		return 0;
-	trace_seq_reset(&f->text);
+	if (f->text.len)
+		trace_seq_reset(&f->text);
 	for (i = 0; i < me->nr_fields; i++) {
 		struct map_field *mf = &me->fields[i];
 

@@ -230,6 +230,30 @@ static void test_errmsg_first_wins(void)
 	CU_ASSERT_EQUAL(err, -ENOMEM);
 }
 
+/*
+ * Exact, rounded down, saturating.  4e17 ticks of a 24 MHz clock are
+ * 16666666666666666666.67 ns: 16666666666666666666, where long double
+ * (what report used before) says ...667 and fxt2dat said ...666.
+ */
+static void test_ticks_to_ns(void)
+{
+	const uint64_t t = 400000000000000000ULL, tps = 24000000;
+	uint64_t old = (uint64_t)((long double)t * 1e9L / tps);
+
+	CU_ASSERT_EQUAL(fxt_ticks_to_ns(12345, 0), 12345);
+	CU_ASSERT_EQUAL(fxt_ticks_to_ns(12345, 1000000000ULL), 12345);
+	CU_ASSERT_EQUAL(fxt_ticks_to_ns(3, 2), 1500000000ULL);
+	/* 1 tick of a 3 Hz clock: 333333333.33 ns, down */
+	CU_ASSERT_EQUAL(fxt_ticks_to_ns(1, 3), 333333333ULL);
+	CU_ASSERT_EQUAL(fxt_ticks_to_ns(UINT64_MAX, 1), UINT64_MAX);
+	CU_ASSERT_EQUAL(fxt_ticks_to_ns(1ULL << 40, 1ULL << 40),
+			1000000000ULL);
+	CU_ASSERT_EQUAL(fxt_ticks_to_ns(t, tps), 16666666666666666666ULL);
+	printf("\n    4e17 ticks at 24 MHz: %llu ns (long double: %llu)",
+	       (unsigned long long)fxt_ticks_to_ns(t, tps),
+	       (unsigned long long)old);
+}
+
 static CU_TestInfo codec_tests[] = {
 	{ "encode: the documented bytes, unknown types left out",
 	  test_encode_bytes },
@@ -249,6 +273,8 @@ static CU_TestInfo helper_tests[] = {
 	  test_utf8_len },
 	{ "fxt_provider_hash: stable, in range, spread",
 	  test_provider_hash },
+	{ "fxt_ticks_to_ns: exact, rounded down, saturating",
+	  test_ticks_to_ns },
 	{ "errmsg_set: the first error and message win",
 	  test_errmsg_first_wins },
 	CU_TEST_INFO_NULL,
