@@ -74,13 +74,11 @@ static int32_t pid_of(uint64_t koid)
 	return (int32_t)(koid & INT32_MAX);
 }
 
+/* fxt_ticks_to_ns(), within KernelShark's int64_t times. */
 static int64_t ticks_to_ns(uint64_t ticks, uint64_t tps)
 {
-	unsigned __int128 ns;
+	uint64_t ns = fxt_ticks_to_ns(ticks, tps);
 
-	if (tps == 1000000000ULL || !tps)
-		return ticks > INT64_MAX ? INT64_MAX : (int64_t)ticks;
-	ns = (unsigned __int128)ticks * 1000000000ULL / tps;
 	return ns > INT64_MAX ? INT64_MAX : (int64_t)ns;
 }
 
