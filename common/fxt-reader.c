@@ -91,6 +91,17 @@ struct fxt_reader {
 	uint64_t		warned;		/* records with a warning */
 	uint64_t		warn_off;	/* the last one's offset + 1 */
 	char			*warnmsg;	/* the first warning */
+
+	/*
+	 * fxt_reader_set_lazy(): the event last read, and where its
+	 * arguments left undecoded are (words [lazy_i, lazy_n) of lazy_p).
+	 */
+	bool			lazy;
+	uint64_t		lazy_off;
+	const uint8_t		*lazy_p;
+	uint32_t		lazy_i;
+	uint32_t		lazy_n;
+
 	struct fxt_arg		args[FXT_MAX_ARGS];
 	struct fxt_arg		args2[FXT_MAX_ARGS];
 };
@@ -425,6 +436,7 @@ int fxt_reader_seek(struct fxt_reader *r, uint64_t offset,
 		return -EINVAL;
 	r->cur = p;
 	r->off = offset;
+	r->lazy_p = NULL;
 	r->err = 0;
 	r->errmsg[0] = '\0';
 	return 0;
@@ -671,6 +683,99 @@ static int get_args(struct fxt_reader *r, struct cursor *c, unsigned int n,
 	return 0;
 }
 
+/* The argument types get_args() reads a value word for. */
+static inline bool arg_has_word(unsigned int type)
+{
+	return type == FXT_ARG_INT64 || type == FXT_ARG_UINT64 ||
+	       type == FXT_ARG_DOUBLE || type == FXT_ARG_POINTER ||
+	       type == FXT_ARG_KOID;
+}
+
+/* Words that @len bytes of inline text take. */
+static inline uint64_t text_words(uint64_t len)
+{
+	return (len + 7) / 8;
+}
+
+/*
+ * Skip @n arguments of a record without decoding them: no string table is
+ * looked at, nothing is stored.  False when one may have what stops
+ * get_args() (an argument past the record or of size 0, inline text or a
+ * value word that does not fit in its argument), told from the header
+ * words alone: get_args() then reads them, to say which fault it is.
+ * What get_args() only warns about is left to it.
+ */
+static bool skim_args(struct fxt_reader *r, struct cursor *c, unsigned int n)
+{
+	uint32_t i = c->i;
+	unsigned int k;
+
+	for (k = 0; k < n; k++) {
+		uint64_t h, size, need = 1;
+		uint32_t ref;
+
+		if (i >= c->n)
+			return false;
+		h = rd64(r, c->p + 8 * (size_t)i);
+		size = bits(h, 4, 15);
+		ref = (uint32_t)bits(h, 16, 31);
+		if (ref & 0x8000)
+			need += text_words(ref & 0x7fff);
+		if (arg_has_word(h & 0xf)) {
+			need++;
+		} else if ((h & 0xf) == FXT_ARG_STRING) {
+			ref = (uint32_t)bits(h, 32, 47);
+			if (ref & 0x8000)
+				need += text_words(ref & 0x7fff);
+		}
+		if (!size || need > size || size > c->n - i)
+			return false;
+		i += (uint32_t)size;
+	}
+	c->i = i;
+	return true;
+}
+
+int fxt_reader_set_lazy(struct fxt_reader *r, bool lazy)
+{
+	if (lazy && r->strict)
+		return -EINVAL;
+	r->lazy = lazy;
+	return 0;
+}
+
+int fxt_reader_args(struct fxt_reader *r, struct fxt_record *rec)
+{
+	struct fxt_event *ev = &rec->event;
+	struct cursor c;
+	uint64_t next;
+	int ret;
+
+	if (!rec->args_left)
+		return 0;
+	if (r->err)
+		return r->err;
+	if (rec->type != FXT_REC_EVENT || rec->offset != r->lazy_off ||
+	    !r->lazy_p)
+		return -EINVAL;
+	c.p = r->lazy_p;
+	c.i = r->lazy_i;
+	c.n = r->lazy_n;
+	c.what = "event";
+	/* what it says is said of that record */
+	next = r->off;
+	r->off = rec->offset;
+	/* the first again too: get_args() numbers arguments from it */
+	ret = get_args(r, &c, ev->nargs + rec->args_left, r->args);
+	if (ret)
+		return ret;
+	r->off = next;
+	ev->nargs += rec->args_left;
+	ev->args = r->args;
+	rec->args_left = 0;
+	return 0;
+}
+
 /* ---- records --------------------------------------------------------- */
 
 static int need_provider(struct fxt_reader *r, struct cursor *c)
@@ -835,6 +940,33 @@ static int do_thread(struct fxt_reader *r, struct cursor *c, uint64_t h,
 	return end_of_record(r, c);
 }
 
+/*
+ * A lazy read of an event's arguments: the first decoded, the others
+ * skimmed and left to fxt_reader_args().  A fault anywhere in them: all
+ * are read, to stop where and as a full read stops.
+ */
+static int event_args_lazy(struct fxt_reader *r, struct cursor *c,
+			   struct fxt_record *rec)
+{
+	struct fxt_event *ev = &rec->event;
+	uint32_t start = c->i;
+
+	if (ev->nargs < 2)
+		return get_args(r, c, ev->nargs, r->args);
+	if (!get_args(r, c, 1, r->args) && skim_args(r, c, ev->nargs - 1)) {
+		r->lazy_off = r->off;
+		r->lazy_p = c->p;
+		r->lazy_i = start;
+		r->lazy_n = c->i;
+		rec->args_left = ev->nargs - 1;
+		ev->nargs = 1;
+		return 0;
+	}
+	r->err = 0;
+	c->i = start;
+	return get_args(r, c, ev->nargs, r->args);
+}
+
 static int do_event(struct fxt_reader *r, struct cursor *c, uint64_t h,
 		    struct fxt_record *rec)
 {
@@ -859,7 +991,8 @@ static int do_event(struct fxt_reader *r, struct cursor *c, uint64_t h,
 	if (!ret)
 		ret = get_str(r, c, bits(h, 48, 63), &ev->name, "name");
 	if (!ret)
-		ret = get_args(r, c, ev->nargs, r->args);
+		ret = r->lazy ? event_args_lazy(r, c, rec) :
+				get_args(r, c, ev->nargs, r->args);
 	if (ret)
 		return ret;
 	ev->id = 0;
@@ -1259,6 +1392,8 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 	uint64_t h, words, have;
 	int ret;
 
+	/* the last record's arguments are no more to be read */
+	r->lazy_p = NULL;
 	if (r->err)
 		return r->err;
 	if (!r->started) {
@@ -1296,6 +1431,7 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 			    (unsigned long long)have);
 	}
 	rec->offset = r->off;
+	rec->args_left = 0;
 	rec->size = words * 8;
 	rec->raw = p;
 	c.p = p;

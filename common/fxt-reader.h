@@ -58,6 +58,12 @@ struct fxt_record {
 	uint64_t	size;		/* bytes, header included */
 	const void	*raw;		/* the record's bytes, as in the input */
 	uint32_t	provider_id;	/* current provider (0 before any) */
+	/*
+	 * An event record's arguments that a lazy reader (see
+	 * fxt_reader_set_lazy()) left undecoded, after its event.nargs
+	 * decoded ones; 0 otherwise.
+	 */
+	unsigned int	args_left;
 
 	union {
 		struct {
@@ -214,6 +220,43 @@ uint64_t fxt_reader_offset(const struct fxt_reader *r);
  */
 int fxt_reader_seek(struct fxt_reader *r, uint64_t offset,
 		    uint32_t provider_id);
+
+/**
+ * fxt_reader_set_lazy() - decode an event's arguments only when asked
+ * @r: a lenient reader (not FXT_READER_STRICT)
+ * @lazy: true from the next record on, false to decode every argument
+ *	  again
+ *
+ * A loader that keeps only where most records are (to read them again
+ * with fxt_reader_seek() when shown) spends most of its time decoding
+ * arguments it drops.  A lazy reader decodes an event record's header,
+ * timestamp, thread, category, name and first argument (what tells a
+ * record of trace-fxt's converter apart); the other arguments are left,
+ * counted in struct fxt_record.args_left, for fxt_reader_args().  They
+ * are still checked for what would stop the reader, so a lazy read stops
+ * where a full one does, with the same error; what a full read would only
+ * warn about in them (unset string refs, reserved argument types, words
+ * past a value) is said when fxt_reader_args() decodes them, or never.
+ * Records other than events are always decoded in full.
+ *
+ * Return: 0, or -EINVAL for a strict reader, which must see every
+ * argument.
+ */
+int fxt_reader_set_lazy(struct fxt_reader *r, bool lazy);
+
+/**
+ * fxt_reader_args() - decode the arguments a lazy read left
+ * @r: the reader
+ * @rec: the record that fxt_reader_next() last filled
+ *
+ * Before the next call of fxt_reader_next() or fxt_reader_seek(), decodes
+ * @rec's struct fxt_record.args_left arguments: @rec's event then has all
+ * of them in event.args and event.nargs, as a full read gives them, and
+ * args_left is 0.  Nothing is done when args_left is already 0.
+ *
+ * Return: 0, or -EINVAL when @rec is not the record last read.
+ */
+int fxt_reader_args(struct fxt_reader *r, struct fxt_record *rec);
 
 /* Let @fn see every warning from now on (NULL: none). */
 void fxt_reader_set_warn(struct fxt_reader *r, fxt_reader_warn_fn fn,

@@ -207,6 +207,15 @@ int fxt_ks_event_field(struct fxt_ks_data *d, int event,
 	return (int)ev->nfields++;
 }
 
+bool fxt_ks_layout_same(const struct fxt_ks_data *d, int event,
+			const struct fxt_arg *args, unsigned int nargs)
+{
+	const struct fxt_ks_event *ev = &d->events[event];
+
+	return nargs && ev->layout_n == nargs &&
+	       ev->layout_name == args[0].name.ptr;
+}
+
 int fxt_ks_fields_note(struct fxt_ks_data *d, int event,
 		       const struct fxt_arg *args, unsigned int nargs,
 		       bool same_layout)
@@ -215,8 +224,7 @@ int fxt_ks_fields_note(struct fxt_ks_data *d, int event,
 	unsigned int i, pos = 0;
 	int ret;
 
-	if (same_layout && nargs && ev->layout_n == nargs &&
-	    ev->layout_name == args[0].name.ptr)
+	if (same_layout && fxt_ks_layout_same(d, event, args, nargs))
 		return 0;
 	for (i = 0; i < nargs; i++) {
 		/* as the loader stores them: renderings are libtraceevent's */

@@ -74,25 +74,28 @@ static int32_t pid_of(uint64_t koid)
 	return (int32_t)(koid & INT32_MAX);
 }
 
+/* fxt_ticks_to_ns(), within KernelShark's int64_t times. */
 static int64_t ticks_to_ns(uint64_t ticks, uint64_t tps)
 {
-	unsigned __int128 ns;
+	uint64_t ns = fxt_ticks_to_ns(ticks, tps);
 
-	if (tps == 1000000000ULL || !tps)
-		return ticks > INT64_MAX ? INT64_MAX : (int64_t)ticks;
-	ns = (unsigned __int128)ticks * 1000000000ULL / tps;
 	return ns > INT64_MAX ? INT64_MAX : (int64_t)ns;
 }
 
-/* The `cpu` argument of a record, or -1. */
-static int args_cpu(const struct fxt_arg *args, unsigned int nargs)
+/* The CPU @a (a `cpu` argument, or NULL) says, or -1. */
+static int arg_cpu(const struct fxt_arg *a)
 {
-	const struct fxt_arg *a = fxt_args_find(args, nargs, TCFXT_ARG_CPU);
 	int64_t v;
 
 	if (!fxt_arg_int(a, &v))
 		return -1;
 	return v >= 0 && v < FXT_KS_MAX_CPU ? (int)v : -1;
+}
+
+/* The `cpu` argument of a record, or -1. */
+static int args_cpu(const struct fxt_arg *args, unsigned int nargs)
+{
+	return arg_cpu(fxt_args_find(args, nargs, TCFXT_ARG_CPU));
 }
 
 static int thread_cpu(struct loader *l, int32_t pid)
@@ -147,11 +150,11 @@ static int providers_grow(struct fxt_ks_data *d)
 
 /*
  * Index of provider @id in d->providers, made on first sight.  Rows name
- * their provider in 16 bits (a row is 24 bytes, and KernelShark files
+ * their provider in 16 bits (a row is 32 bytes, and KernelShark files
  * have a provider per ftrace buffer: a handful), so a file with more
  * providers is refused rather than shown with some rows in the wrong one.
  */
-static int provider_index(struct loader *l, uint32_t id)
+static int provider_find(struct loader *l, uint32_t id)
 {
 	struct fxt_ks_data *d = l->d;
 	struct fxt_ks_provider *p;
@@ -159,8 +162,6 @@ static int provider_index(struct loader *l, uint32_t id)
 	unsigned int i;
 	size_t h;
 
-	if (l->provider_known && l->provider_id == id)
-		return l->provider;
 	h = d->provider_slots ? provider_slot(d, id) : 0;
 	if (d->provider_slots && d->provider_slots[h]) {
 		i = d->provider_slots[h] - 1;
@@ -194,17 +195,22 @@ static int provider_index(struct loader *l, uint32_t id)
 	return (int)i;
 }
 
-static struct fxt_ks_row *row_add(struct loader *l, uint32_t provider_id,
-				  int64_t ts, int32_t pid, int cpu, int event)
+/* Records come in runs of one provider: the last one is asked first. */
+static inline int provider_index(struct loader *l, uint32_t id)
+{
+	if (l->provider_known && l->provider_id == id)
+		return l->provider;
+	return provider_find(l, id);
+}
+
+/* A row of provider @prov (its index, from provider_index()). */
+static struct fxt_ks_row *row_add(struct loader *l, int prov, int64_t ts,
+				  int32_t pid, int cpu, int event)
 {
 	struct fxt_ks_data *d = l->d;
 	struct fxt_ks_row *row;
-	int prov;
 
 	if (event < 0)
-		return NULL;
-	prov = provider_index(l, provider_id);
-	if (prov < 0)
 		return NULL;
 	if (d->nrows == d->rows_cap) {
 		size_t cap = d->rows_cap ? d->rows_cap * 2 : 4096;
@@ -217,6 +223,9 @@ static struct fxt_ks_row *row_add(struct loader *l, uint32_t provider_id,
 	}
 	if (cpu + 1 > d->n_cpus)
 		d->n_cpus = cpu + 1;
+	/* told now, not by another pass over tens of megabytes of rows */
+	if (d->nrows && ts < d->rows[d->nrows - 1].ts)
+		d->unsorted = true;
 	row = &d->rows[d->nrows++];
 	row->ts = ts;
 	row->pid = pid;
@@ -480,22 +489,56 @@ static int note_file_info(struct fxt_ks_provider *p,
 	return 0;
 }
 
-static int load_event(struct loader *l, const struct fxt_record *rec,
-		      int64_t ts)
+/*
+ * The fields of reread row @row, from its record @rec: nothing to do (and
+ * no argument to decode) when the event's last record had the same
+ * layout.
+ */
+static int reread_fields_note(struct loader *l, struct fxt_ks_row *row,
+			      struct fxt_record *rec)
+{
+	const struct fxt_event *ev = &rec->event;
+	int ret;
+
+	if (fxt_ks_layout_same(l->d, row->event, ev->args,
+			       ev->nargs + rec->args_left))
+		return 0;
+	ret = fxt_reader_args(l->r, rec);
+	if (ret < 0)
+		return ret;
+	return fxt_ks_fields_note(l->d, row->event, ev->args, ev->nargs, true);
+}
+
+static int load_event(struct loader *l, struct fxt_record *rec, int64_t ts)
 {
 	const struct fxt_event *ev = &rec->event;
 	struct fxt_ks_data *d = l->d;
 	int32_t pid = pid_of(ev->thread.tid);
 	unsigned int kind = ev->type;
+	bool meta = tcfxt_is_meta(ev->category);
+	bool ftrace = tcfxt_is_ftrace(ev);
 	struct fxt_ks_row *row;
 	int prov, cpu, ret = 0;
+	bool reread_row;
 
 	if (kind >= FXT_EVENT_TYPE_COUNT)
 		kind = FXT_KS_OTHER;
 	prov = provider_index(l, rec->provider_id);
 	if (prov < 0)
 		return prov;
-	if (kind == FXT_EVENT_INSTANT && tcfxt_is_meta(ev->category) &&
+	/*
+	 * A converted ftrace event that becomes a reread row needs no more
+	 * than its first argument (TCFXT_ARG_CPU) now, and
+	 * report_tep_gather() reads no argument of it: the reader left the
+	 * others undecoded (data_load()).  Every other record has them all.
+	 */
+	reread_row = l->reread && folding(l, prov) && ftrace && !meta;
+	if (!reread_row) {
+		ret = fxt_reader_args(l->r, rec);
+		if (ret < 0)
+			return ret;
+	}
+	if (kind == FXT_EVENT_INSTANT && meta &&
 	    fxt_str_eq(ev->name, TCFXT_FILE_INFO)) {
 		ret = note_file_info(&d->providers[prov], ev);
 		if (ret < 0)
@@ -510,30 +553,35 @@ static int load_event(struct loader *l, const struct fxt_record *rec,
 		 * formats, kallsyms...) describes the trace; it is no event
 		 * of the .dat's.  Lost events are.
 		 */
-		if (kind == FXT_EVENT_INSTANT && tcfxt_is_meta(ev->category) &&
+		if (kind == FXT_EVENT_INSTANT && meta &&
 		    !fxt_str_eq(ev->name, TCFXT_LOST_EVENTS))
 			return 0;
-		if (!tcfxt_is_meta(ev->category) && !tcfxt_is_ftrace(ev))
+		if (!meta && !ftrace)
 			return fold_event(l, ev);
 	}
-	cpu = args_cpu(ev->args, ev->nargs);
+	/* an ftrace event's is its first argument (tcfxt_is_ftrace()) */
+	cpu = reread_row ? arg_cpu(&ev->args[0]) :
+			   args_cpu(ev->args, ev->nargs);
 	l->last_ftrace = NO_ROW;
 
-	row = row_add(l, rec->provider_id, ts, pid,
-		      cpu >= 0 ? cpu : thread_cpu(l, pid),
+	row = row_add(l, prov, ts, pid, cpu >= 0 ? cpu : thread_cpu(l, pid),
 		      fxt_ks_event_get(d, kind, ev->category, ev->name));
 	if (!row)
 		return -ENOMEM;
+	if (d->events[row->event].is_switch) {
+		ret = fxt_reader_args(l->r, rec);
+		if (ret < 0)
+			return ret;
+	}
 	row_set_drawn(d, row, ev->args, ev->nargs);
 	if (folding(l, prov)) {
 		if (l->reread) {
 			row->arg = FXT_KS_ROW_REREAD | rec->offset;
-			ret = fxt_ks_fields_note(d, row->event, ev->args,
-						 ev->nargs, true);
+			ret = reread_fields_note(l, row, rec);
 		} else if (ftrace_args_store(d, row, ev->args, ev->nargs)) {
 			ret = -ENOMEM;
 		}
-		if (!tcfxt_is_meta(ev->category))
+		if (!meta)
 			l->last_ftrace = d->nrows - 1;
 		return ret;
 	}
@@ -597,7 +645,7 @@ static int load_sched(struct loader *l, const struct fxt_record *rec,
 
 	if (cpu < 0)
 		cpu = thread_cpu(l, wakeup ? in : out);
-	row = row_add(l, rec->provider_id, ts, wakeup ? in : out, cpu,
+	row = row_add(l, prov, ts, wakeup ? in : out, cpu,
 		      fxt_ks_event_get(d, wakeup ? FXT_KS_WAKEUP : FXT_KS_SWITCH,
 				       str_fxt,
 				       wakeup ? str_wakeup : str_switch));
@@ -644,7 +692,7 @@ static int load_log(struct loader *l, const struct fxt_record *rec,
 	/* the converter's restatement of a trace_marker write */
 	if (folding(l, ret))
 		return 0;
-	row = row_add(l, rec->provider_id, ts, pid, thread_cpu(l, pid),
+	row = row_add(l, ret, ts, pid, thread_cpu(l, pid),
 		      fxt_ks_event_get(d, FXT_KS_LOG, str_fxt, str_log));
 	if (!row)
 		return -ENOMEM;
@@ -671,8 +719,7 @@ static int load_large(struct loader *l, const struct fxt_record *rec,
 	if (folding(l, prov))
 		return 0;
 	l->last_ftrace = NO_ROW;
-	row = row_add(l, rec->provider_id, ts, pid,
-		      cpu >= 0 ? cpu : thread_cpu(l, pid),
+	row = row_add(l, prov, ts, pid, cpu >= 0 ? cpu : thread_cpu(l, pid),
 		      fxt_ks_event_get(d, FXT_KS_LARGE_BLOB,
 				       rec->large.category, rec->large.name));
 	if (!row)
@@ -760,7 +807,7 @@ static int tables_note(struct loader *l, const struct fxt_record *rec)
 	return 0;
 }
 
-static int load_record(struct loader *l, const struct fxt_record *rec)
+static int load_record(struct loader *l, struct fxt_record *rec)
 {
 	uint64_t tps = fxt_reader_ticks_per_second(l->r);
 
@@ -795,6 +842,21 @@ static int load_record(struct loader *l, const struct fxt_record *rec)
 	}
 }
 
+/*
+ * Rows are written once each, in order, tens of megabytes of them: in
+ * huge pages where the kernel has them (the advice is a hint), that is
+ * one page fault per 2 MB instead of per 4 kB.
+ */
+static void advise_huge(void *p, size_t len)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t end = ((uintptr_t)p + len) & ~(page - 1);
+
+	if (end > start)
+		madvise((void *)start, end - start, MADV_HUGEPAGE);
+}
+
 static int map_file(struct fxt_ks_data *d, const char *path)
 {
 	enum fxt_zip kind;
@@ -813,7 +875,8 @@ static int map_file(struct fxt_ks_data *d, const char *path)
 		close(fd);
 		return -ENODATA;
 	}
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ,
+		   MAP_PRIVATE | MAP_POPULATE, fd, 0);
 	if (map == MAP_FAILED) {
 		close(fd);
 		return -errno;
@@ -840,6 +903,7 @@ static int map_file(struct fxt_ks_data *d, const char *path)
 	d->args = malloc(d->args_cap * sizeof(*d->args));
 	if (!d->rows || !d->args)
 		return -ENOMEM;
+	advise_huge(d->rows, d->rows_cap * sizeof(*d->rows));
 	return 0;
 }
 
@@ -866,6 +930,9 @@ static int data_load(struct fxt_ks_data *d, const char *path, bool reread)
 		ret = -errno;
 		goto fail;
 	}
+	/* Reread rows' arguments are decoded when asked for: see load_event(). */
+	if (reread)
+		fxt_reader_set_lazy(l.r, true);
 	/* An empty string for zero-length string arguments. */
 	if (fxt_ks_pool_add(d, "", 0) < 0) {
 		ret = -ENOMEM;
@@ -917,6 +984,7 @@ static int data_load(struct fxt_ks_data *d, const char *path, bool reread)
 			fxt_reader_first_warning(l.r));
 	for (i = 0; i < d->nrows && !fxt_ks_row_reread(&d->rows[i]); i++)
 		;
+	fxt_reader_set_lazy(l.r, false);
 	if (i < d->nrows)
 		d->reread = l.r;
 	else

@@ -148,6 +148,8 @@ int fxt_ks_rows_place_missed(struct fxt_ks_data *d)
 		/* Timestamps are ns from 0 (ticks_to_ns()): none below it. */
 		row->ts = row->ts > FXT_KS_MISSED_SHIFT ?
 			  row->ts - FXT_KS_MISSED_SHIFT : 0;
+		if (i && row->ts < d->rows[i - 1].ts)
+			d->unsorted = true;
 	}
 	free(next);
 	return 0;
@@ -181,12 +183,8 @@ static void rows_merge_sort(struct fxt_ks_row *a, struct fxt_ks_row *tmp,
 int fxt_ks_rows_sort(struct fxt_ks_data *d)
 {
 	struct fxt_ks_row *tmp;
-	size_t i;
 
-	for (i = 1; i < d->nrows; i++)
-		if (d->rows[i].ts < d->rows[i - 1].ts)
-			break;
-	if (i >= d->nrows)
+	if (!d->unsorted)
 		return 0;
 	tmp = malloc(d->nrows * sizeof(*tmp));
 	if (!tmp)

@@ -173,6 +173,8 @@ struct fxt_ks_data {
 	struct fxt_ks_row	*rows;
 	size_t			nrows;
 	size_t			rows_cap;
+	/* A row was added, or moved, before the one it follows. */
+	bool			unsorted;
 
 	struct fxt_ks_arg	*args;
 	size_t			nargs;
@@ -264,7 +266,10 @@ int fxt_ks_field_find(const struct fxt_ks_data *d, int event,
 #define FXT_KS_MISSED_SHIFT	10
 int fxt_ks_rows_place_missed(struct fxt_ks_data *d);
 
-/* Sort rows by time, keeping file order among equal times. */
+/*
+ * Sort rows by time, keeping file order among equal times; nothing to do
+ * unless d->unsorted.
+ */
 int fxt_ks_rows_sort(struct fxt_ks_data *d);
 
 /* Events: lookup/insert, and the labels made once decoding is done. */
@@ -287,6 +292,12 @@ int fxt_ks_events_label(struct fxt_ks_data *d);
 int fxt_ks_fields_note(struct fxt_ks_data *d, int event,
 		       const struct fxt_arg *args, unsigned int nargs,
 		       bool same_layout);
+/*
+ * Whether a record of @event with @nargs arguments, the first @args[0],
+ * has the layout last noted with @same_layout (only @args[0] is read).
+ */
+bool fxt_ks_layout_same(const struct fxt_ks_data *d, int event,
+			const struct fxt_arg *args, unsigned int nargs);
 /*
  * @src's value into @a (its field, type and where already set); a
  * string outside the map is copied to the pool if @keep, else pointed

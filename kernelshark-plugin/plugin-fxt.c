@@ -43,6 +43,7 @@ struct fxt_ks_shared {
 struct fxt_ks_view {
 	struct fxt_ks_shared	*sh;
 	unsigned int		slot;
+	size_t			nrows;	/* rows in it */
 };
 
 static struct fxt_ks_view *stream_view(struct kshark_data_stream *stream)
@@ -385,51 +386,47 @@ static int fxt_read_record_field(struct kshark_data_stream *stream,
 	return row_field_int64(d, row, field, val);
 }
 
-/* The CPUs of @v: what its buffers' file_info says, or its rows show. */
-static int view_cpus(const struct fxt_ks_view *v)
+/*
+ * What a stream learns of its rows when it opens, in one pass over them:
+ * how many (v->nrows), its CPUs (what its buffers' file_info says, or its
+ * rows show), the idle ones, and its tasks as a .dat stream learns them,
+ * by the pid each entry is drawn with (KernelShark gives each its colour
+ * by its place among them).
+ */
+static void stream_scan_rows(struct kshark_data_stream *stream,
+			     struct fxt_ks_view *v)
 {
 	const struct fxt_ks_data *d = &v->sh->d;
-	int n = 1;
+	bool all = v->sh->nslots == 1;
+	uint8_t busy[FXT_KS_MAX_CPU / 8] = { 0 };
+	int32_t pid, last = -1;
+	int n = 1, cpu;
 	size_t i;
 
+	v->nrows = 0;
+	for (i = 0; i < d->nrows; i++) {
+		const struct fxt_ks_row *row = &d->rows[i];
+
+		if (!all && !in_view(v, row))
+			continue;
+		v->nrows++;
+		/* rows' CPUs are below FXT_KS_MAX_CPU (fxt-ks-load.c) */
+		busy[row->cpu / 8] |= 1 << (row->cpu % 8);
+		if (row->cpu >= n)
+			n = row->cpu + 1;
+		row_drawn_pid(v, row, &pid);
+		if (pid == last)
+			continue;
+		last = pid;
+		kshark_hash_id_add(stream->tasks, pid);
+	}
 	for (i = 0; i < d->nproviders; i++)
 		if (v->sh->slot[i] == v->slot && d->providers[i].cpus > n)
 			n = d->providers[i].cpus;
-	for (i = 0; i < d->nrows; i++)
-		if (in_view(v, &d->rows[i]) && d->rows[i].cpu >= n)
-			n = d->rows[i].cpu + 1;
-	return n;
-}
-
-static void stream_mark_idle_cpus(struct kshark_data_stream *stream,
-				  const struct fxt_ks_view *v)
-{
-	const struct fxt_ks_data *d = &v->sh->d;
-	bool *busy = calloc((size_t)stream->n_cpus, sizeof(*busy));
-	size_t i;
-	int cpu;
-
-	if (!busy)
-		return;
-	for (i = 0; i < d->nrows; i++)
-		if (in_view(v, &d->rows[i]))
-			busy[d->rows[i].cpu] = true;
-	for (cpu = 0; cpu < stream->n_cpus; cpu++)
-		if (!busy[cpu])
+	stream->n_cpus = n;
+	for (cpu = 0; cpu < n; cpu++)
+		if (!(busy[cpu / 8] & (1 << (cpu % 8))))
 			kshark_hash_id_add(stream->idle_cpus, cpu);
-	free(busy);
-}
-
-static size_t view_rows(const struct fxt_ks_view *v)
-{
-	const struct fxt_ks_data *d = &v->sh->d;
-	size_t i, n = 0;
-
-	if (v->sh->nslots == 1)
-		return d->nrows;
-	for (i = 0; i < d->nrows; i++)
-		n += in_view(v, &d->rows[i]);
-	return n;
 }
 
 static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
@@ -445,7 +442,7 @@ static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
 	if (!v)
 		return -EFAULT;
 	d = &v->sh->d;
-	count = view_rows(v);
+	count = v->nrows;
 	rows = malloc((count ? count : 1) * sizeof(*rows));
 	last_on_cpu = calloc((size_t)stream->n_cpus, sizeof(*last_on_cpu));
 	if (!rows || !last_on_cpu)
@@ -507,7 +504,7 @@ static ssize_t fxt_load_matrix(struct kshark_data_stream *stream,
 	if (!v)
 		return -EFAULT;
 	d = &v->sh->d;
-	count = view_rows(v);
+	count = v->nrows;
 	if (!kshark_data_matrix_alloc(count ? count : 1, event_array,
 				      cpu_array, pid_array, offset_array,
 				      ts_array))
@@ -671,8 +668,6 @@ static int stream_attach(struct kshark_data_stream *stream,
 	struct kshark_generic_stream_interface *iface;
 	const struct fxt_ks_data *d = &sh->d;
 	struct fxt_ks_view *v;
-	int32_t last = -1;
-	size_t i;
 
 	iface = calloc(1, sizeof(*iface));
 	v = calloc(1, sizeof(*v));
@@ -688,27 +683,10 @@ static int stream_attach(struct kshark_data_stream *stream,
 	iface->handle = v;
 	stream->interface = iface;
 
-	stream->n_cpus = view_cpus(v);
 	stream->n_events = (int)d->nevents;
 	/* pid 0 is the idle thread, as in the converter and Perfetto. */
 	stream->idle_pid = 0;
-	/*
-	 * The tasks as a .dat stream learns them, by the pid each entry is
-	 * drawn with; KernelShark gives each its colour by its place among
-	 * them.
-	 */
-	for (i = 0; i < d->nrows; i++) {
-		int32_t pid;
-
-		if (!in_view(v, &d->rows[i]))
-			continue;
-		row_drawn_pid(v, &d->rows[i], &pid);
-		if (pid == last)
-			continue;
-		last = pid;
-		kshark_hash_id_add(stream->tasks, pid);
-	}
-	stream_mark_idle_cpus(stream, v);
+	stream_scan_rows(stream, v);
 	/* as KernelShark's default plugins: the opened stream's only */
 	if (slot == 0)
 		stream_add_missed_events(stream, d);

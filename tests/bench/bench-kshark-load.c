@@ -7,7 +7,9 @@
  *   bench-kshark-load [-p PLUGIN.so] [-r REPS] [-D N] FILE...
  *
  * One line per file: "FILE entries=N best_ms=... median_ms=...".  Each
- * file is loaded once first so that both start from a warm page cache.
+ * file is loaded once first so that both start from a warm page cache;
+ * then the files take turns, REPS rounds, so that a busy machine slows
+ * them alike rather than whichever ran while it was busiest.
  * -D N also prints the first N entries as kshark_dump_entry() does.
  */
 #include <stdio.h>
@@ -17,11 +19,11 @@
 
 #include "libkshark.h"
 
-static double now_ms(void)
+static double clock_ms(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
@@ -32,21 +34,27 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Open, load, free, close; the time of open + load, or < 0. */
+/*
+ * Open, load, free, close; the time of open + load, or < 0, and in *@cpu
+ * the CPU time it took (the process's, its format-parsing children's
+ * apart: on a busy machine, less noisy than the wall clock).
+ */
 static double load_once(struct kshark_context *ctx, const char *file,
-			ssize_t *n, int dump)
+			ssize_t *n, int dump, double *cpu)
 {
 	struct kshark_entry **rows = NULL;
-	double t0, t1;
+	double t0, t1, c0;
 	ssize_t i;
 	int sd;
 
-	t0 = now_ms();
+	t0 = clock_ms(CLOCK_MONOTONIC);
+	c0 = clock_ms(CLOCK_PROCESS_CPUTIME_ID);
 	sd = kshark_open(ctx, file);
 	if (sd < 0)
 		return -1;
 	*n = kshark_load_entries(ctx, sd, &rows);
-	t1 = now_ms();
+	t1 = clock_ms(CLOCK_MONOTONIC);
+	*cpu = clock_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
 	for (i = 0; i < *n && i < dump; i++) {
 		char *s = kshark_dump_entry(rows[i]);
 
@@ -64,8 +72,9 @@ int main(int argc, char **argv)
 {
 	struct kshark_context *ctx = NULL;
 	const char *plugin = NULL;
-	int reps = 5, dump = 0, c, i, r;
-	double *t;
+	int reps = 5, dump = 0, c, i, r, nfiles;
+	ssize_t *n;
+	double *t, *cpu;
 
 	while ((c = getopt(argc, argv, "p:r:D:")) != -1) {
 		switch (c) {
@@ -82,23 +91,41 @@ int main(int argc, char **argv)
 		return 2;
 	if (plugin && !kshark_register_plugin(ctx, "fxt", plugin))
 		return 1;
-	t = calloc((size_t)reps, sizeof(*t));
-	if (!t)
+	nfiles = argc - optind;
+	t = calloc((size_t)reps * nfiles, sizeof(*t));
+	cpu = calloc((size_t)reps * nfiles, sizeof(*cpu));
+	n = calloc((size_t)nfiles, sizeof(*n));
+	if (!t || !cpu || !n)
 		return 1;
-	for (i = optind; i < argc; i++) {
-		ssize_t n = 0;
-
-		if (load_once(ctx, argv[i], &n, dump) < 0) {
-			fprintf(stderr, "%s: cannot load\n", argv[i]);
+	for (i = 0; i < nfiles; i++) {
+		if (load_once(ctx, argv[optind + i], &n[i], dump, cpu) < 0) {
+			fprintf(stderr, "%s: cannot load\n", argv[optind + i]);
 			return 1;
 		}
-		for (r = 0; r < reps; r++)
-			t[r] = load_once(ctx, argv[i], &n, 0);
-		qsort(t, (size_t)reps, sizeof(*t), cmp_double);
-		printf("%s entries=%zd best_ms=%.1f median_ms=%.1f\n", argv[i],
-		       n, t[0], t[reps / 2]);
+	}
+	for (r = 0; r < reps; r++)
+		for (i = 0; i < nfiles; i++) {
+			t[i * reps + r] = load_once(ctx, argv[optind + i],
+						    &n[i], 0,
+						    &cpu[i * reps + r]);
+			if (t[i * reps + r] < 0) {
+				fprintf(stderr, "%s: cannot load\n",
+					argv[optind + i]);
+				return 1;
+			}
+		}
+	for (i = 0; i < nfiles; i++) {
+		double *ti = t + i * reps, *ci = cpu + i * reps;
+
+		qsort(ti, (size_t)reps, sizeof(*ti), cmp_double);
+		qsort(ci, (size_t)reps, sizeof(*ci), cmp_double);
+		printf("%s entries=%zd best_ms=%.1f median_ms=%.1f cpu_median_ms=%.1f\n",
+		       argv[optind + i], n[i], ti[0], ti[reps / 2],
+		       ci[reps / 2]);
 	}
 	free(t);
+	free(cpu);
+	free(n);
 	kshark_free(ctx);
 	return 0;
 }
