@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -62,10 +63,13 @@ static void fmt_free(struct f2d_format *f)
 	free(f);
 }
 
+static void probe_stop(struct f2d_ctx *ctx);
+
 void f2d_formats_free(struct f2d_ctx *ctx)
 {
 	unsigned int i;
 
+	probe_stop(ctx);
 	for (i = 0; i < ctx->nr_fmts; i++)
 		fmt_free(ctx->fmt_list[i]);
 	free(ctx->fmt_list);
@@ -95,40 +99,146 @@ static int fixed_part(struct tep_format_field **fl, unsigned int *fixed)
 
 /*
  * Does libtraceevent survive parsing @text into the tep as it is now?
- * Asked in a child process, on its copy of the tep: a crash there costs
- * the child only.  libtraceevent's complaints come from the parent's
- * parse, if it is made; the child's go nowhere.
+ * Asked of a child process that parses on its copy of the tep: a crash
+ * there costs the child only.  The child stays and is asked of every
+ * format in turn, parsing each as the parent then does, so that its tep
+ * stays the parent's; one that died is replaced, forked from the parent
+ * as it is then.  (A child a format, forked from a process holding a
+ * KernelShark load's rows, cost more than the rest of the load.)
+ * libtraceevent's complaints come from the parent's parse, if it is
+ * made; the child's go nowhere.
  */
+struct probe_msg {
+	uint32_t	system_len, text_len;
+	int32_t		long_size;
+	int32_t		big_endian;
+};
+
+static bool probe_read(int fd, void *p, size_t n)
+{
+	ssize_t r;
+
+	while (n) {
+		r = read(fd, p, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		p = (char *)p + r;
+		n -= r;
+	}
+	return true;
+}
+
+static bool probe_send(int fd, const void *p, size_t n)
+{
+	ssize_t r;
+
+	while (n) {
+		r = send(fd, p, n, MSG_NOSIGNAL);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		p = (const char *)p + r;
+		n -= r;
+	}
+	return true;
+}
+
+/* The child: parse what comes, say 'k' after each; end at EOF. */
+static void __attribute__((noreturn)) probe_serve(struct f2d_ctx *ctx, int fd)
+{
+	struct probe_msg m;
+	char *sys, *text;
+	int null;
+
+	/*
+	 * A crash here is the child's plain death: not one for a crash
+	 * handler of the host (a sanitizer's, a fuzzer's) to report as its
+	 * own.
+	 */
+	signal(SIGSEGV, SIG_DFL);
+	signal(SIGBUS, SIG_DFL);
+	signal(SIGFPE, SIG_DFL);
+	signal(SIGILL, SIG_DFL);
+	signal(SIGABRT, SIG_DFL);
+	null = open("/dev/null", O_WRONLY);
+	if (null >= 0)
+		dup2(null, STDERR_FILENO);
+	while (probe_read(fd, &m, sizeof(m))) {
+		sys = malloc(m.system_len + 1);
+		text = malloc(m.text_len + 1);
+		if (!sys || !text || !probe_read(fd, sys, m.system_len) ||
+		    !probe_read(fd, text, m.text_len))
+			_exit(1);
+		sys[m.system_len] = '\0';
+		text[m.text_len] = '\0';
+		tep_set_long_size(ctx->tep, m.long_size);
+		tep_set_file_bigendian(ctx->tep, m.big_endian ?
+				       TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+		tep_parse_event(ctx->tep, text, m.text_len, sys);
+		free(sys);
+		free(text);
+		if (!probe_send(fd, "k", 1))
+			_exit(1);
+	}
+	_exit(0);
+}
+
+static void probe_stop(struct f2d_ctx *ctx)
+{
+	if (!ctx->probe_pid)
+		return;
+	close(ctx->probe_fd);
+	while (waitpid(ctx->probe_pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	ctx->probe_pid = 0;
+}
+
+static bool probe_start(struct f2d_ctx *ctx)
+{
+	int sv[2];
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return false;
+	pid = fork();
+	if (pid < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		return false;
+	}
+	if (!pid) {
+		close(sv[0]);
+		probe_serve(ctx, sv[1]);
+	}
+	close(sv[1]);
+	ctx->probe_pid = pid;
+	ctx->probe_fd = sv[0];
+	return true;
+}
+
 static bool parse_survives(struct f2d_ctx *ctx, const char *system,
 			   const char *text, size_t len)
 {
-	int status, fd;
-	pid_t pid;
+	struct probe_msg m = {
+		.system_len = strlen(system), .text_len = len,
+		.long_size = tep_get_long_size(ctx->tep),
+		.big_endian = tep_is_file_bigendian(ctx->tep),
+	};
+	char ok;
 
-	pid = fork();
-	if (pid < 0)
+	if (len > UINT32_MAX || (!ctx->probe_pid && !probe_start(ctx)))
 		return false;
-	if (!pid) {
-		/*
-		 * A crash here is the child's plain death: not one for a
-		 * crash handler of the host (a sanitizer's, a fuzzer's) to
-		 * report as its own.
-		 */
-		signal(SIGSEGV, SIG_DFL);
-		signal(SIGBUS, SIG_DFL);
-		signal(SIGFPE, SIG_DFL);
-		signal(SIGILL, SIG_DFL);
-		signal(SIGABRT, SIG_DFL);
-		fd = open("/dev/null", O_WRONLY);
-		if (fd >= 0)
-			dup2(fd, STDERR_FILENO);
-		tep_parse_event(ctx->tep, text, len, system);
-		_exit(0);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return false;
-	return WIFEXITED(status) && !WEXITSTATUS(status);
+	if (probe_send(ctx->probe_fd, &m, sizeof(m)) &&
+	    probe_send(ctx->probe_fd, system, m.system_len) &&
+	    probe_send(ctx->probe_fd, text, len) &&
+	    probe_read(ctx->probe_fd, &ok, 1) && ok == 'k')
+		return true;
+	/* it died on this format (or could not be asked): a fresh one next */
+	probe_stop(ctx);
+	return false;
 }
 
 /*

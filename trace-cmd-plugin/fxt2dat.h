@@ -138,6 +138,9 @@ struct f2d_ctx {
 	bool			dry;		/* measure only */
 	bool			sorted;		/* keep, sort, then write */
 	struct tep_handle	*tep;
+	/* fxt2dat-format.c's parser child (pid 0: none) and its socket */
+	int			probe_pid;
+	int			probe_fd;
 	struct f2d_format	*fmt_hash[256];
 	struct f2d_format	**fmt_list;
 	unsigned int		nr_fmts;
