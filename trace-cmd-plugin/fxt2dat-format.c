@@ -243,35 +243,44 @@ static bool parse_survives(struct f2d_ctx *ctx, const char *system,
 
 /*
  * Hand a format to libtraceevent.  libtraceevent 1.7.1 crashes on some
- * broken print formats (a NULL dereference, regress-tep-print-fmt.fxt).
- * Converting needs the fields only: the print format it parses is an
- * empty one, the .dat keeps the text as it came.  A caller's own tep
- * (ctx->sink: printing, not converting) parses the whole text once a
- * child process survived parsing it (parse_survives()); a print format
- * that crashed the child is replaced by the empty one.  Returns 1 when
- * the print format parsed is not the file's (and the caller printing
- * should not print with it), 0, or a negative errno.
+ * broken formats: print formats (a NULL dereference,
+ * regress-tep-print-fmt.fxt) and field lists alike (an array size broken
+ * by a newline, "char prev_comm[\n]", regress-tep-fields.fxt), so every
+ * text is parsed only once a child process survived parsing it
+ * (parse_survives()).  Converting needs the fields only: the print
+ * format it parses is an empty one, the .dat keeps the text as it came.
+ * A caller's own tep (ctx->sink: printing, not converting) parses the
+ * whole text, or the fields alone when the whole text crashed the child.
+ * Returns 1 when the print format parsed is not the file's (and the
+ * caller printing should not print with it), 0, -EINVAL for a text
+ * libtraceevent refuses or dies on, or another negative errno.
  */
 static int parse_fields(struct f2d_ctx *ctx, const char *system,
 			const char *text, size_t len)
 {
 	static const char empty[] = "\nprint fmt: \"\"\n";
 	const char *pf = strstr(text, "\nprint fmt:");
-	size_t head;
+	size_t head, n;
 	char *copy;
 	int ret;
 
-	if (!pf || (ctx->sink && parse_survives(ctx, system, text, len)))
+	if (!pf || (ctx->sink && parse_survives(ctx, system, text, len))) {
+		if (!pf && !parse_survives(ctx, system, text, len))
+			return -EINVAL;
 		return tep_parse_event(ctx->tep, text, len, system) ?
 		       -EINVAL : 0;
+	}
 	head = pf - text;
-	copy = malloc(head + sizeof(empty));
+	n = head + sizeof(empty) - 1;
+	copy = malloc(n + 1);
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, text, head);
 	memcpy(copy + head, empty, sizeof(empty));
-	ret = tep_parse_event(ctx->tep, copy, head + sizeof(empty) - 1,
-			      system) ? -EINVAL : 1;
+	if (parse_survives(ctx, system, copy, n))
+		ret = tep_parse_event(ctx->tep, copy, n, system) ? -EINVAL : 1;
+	else
+		ret = -EINVAL;
 	free(copy);
 	return ret;
 }
