@@ -264,11 +264,13 @@ static int parse_fields(struct f2d_ctx *ctx, const char *system,
 	char *copy;
 	int ret;
 
-	if (!pf || (ctx->sink && parse_survives(ctx, system, text, len))) {
-		if (!pf && !parse_survives(ctx, system, text, len))
+	/* the whole text: all there is, or what a printing caller wants */
+	if (!pf || ctx->sink) {
+		if (parse_survives(ctx, system, text, len))
+			return tep_parse_event(ctx->tep, text, len, system) ?
+			       -EINVAL : 0;
+		if (!pf)
 			return -EINVAL;
-		return tep_parse_event(ctx->tep, text, len, system) ?
-		       -EINVAL : 0;
 	}
 	head = pf - text;
 	n = head + sizeof(empty) - 1;
