@@ -267,6 +267,47 @@ static inline size_t fxt_provider_hash(uint32_t id, size_t mask)
 }
 
 /**
+ * fxt_words() - the 8-byte words @len bytes take, padded
+ * @len: bytes of a string or blob in a record
+ *
+ * Return: @len rounded up to words.
+ */
+static inline uint64_t fxt_words(uint64_t len)
+{
+	return (len + 7) / 8;
+}
+
+/**
+ * fxt_arg_value_words() - words an argument's value takes after its header
+ * @type: enum fxt_arg_type
+ *
+ * 32-bit values, bools and string refs live in the header; a string's
+ * inline text is counted with the string.  Writer and reader size
+ * arguments by this one rule.
+ *
+ * Return: 0 or 1, or -1 for a type the format does not define.
+ */
+static inline int fxt_arg_value_words(unsigned int type)
+{
+	switch (type) {
+	case FXT_ARG_NULL:
+	case FXT_ARG_INT32:
+	case FXT_ARG_UINT32:
+	case FXT_ARG_BOOL:
+	case FXT_ARG_STRING:
+		return 0;
+	case FXT_ARG_INT64:
+	case FXT_ARG_UINT64:
+	case FXT_ARG_DOUBLE:
+	case FXT_ARG_POINTER:
+	case FXT_ARG_KOID:
+		return 1;
+	default:
+		return -1;
+	}
+}
+
+/**
  * fxt_ticks_to_ns() - a timestamp in nanoseconds
  * @ticks: the timestamp, in ticks of its provider's clock
  * @tps: the provider's ticks per second (its initialization record; the

@@ -254,7 +254,7 @@ static bool utf8_valid(const uint8_t *s, size_t n)
 static int cur_stream(struct fxt_reader *r, struct cursor *c, size_t len,
 		      bool text, const uint8_t **out, const char *field)
 {
-	size_t words = (len + 7) / 8;
+	size_t words = fxt_words(len);
 	const uint8_t *p = c->p + 8 * (size_t)c->i;
 	size_t k;
 
@@ -683,20 +683,6 @@ static int get_args(struct fxt_reader *r, struct cursor *c, unsigned int n,
 	return 0;
 }
 
-/* The argument types get_args() reads a value word for. */
-static inline bool arg_has_word(unsigned int type)
-{
-	return type == FXT_ARG_INT64 || type == FXT_ARG_UINT64 ||
-	       type == FXT_ARG_DOUBLE || type == FXT_ARG_POINTER ||
-	       type == FXT_ARG_KOID;
-}
-
-/* Words that @len bytes of inline text take. */
-static inline uint64_t text_words(uint64_t len)
-{
-	return (len + 7) / 8;
-}
-
 /*
  * Skip @n arguments of a record without decoding them: no string table is
  * looked at, nothing is stored.  False when one may have what stops
@@ -720,13 +706,13 @@ static bool skim_args(struct fxt_reader *r, struct cursor *c, unsigned int n)
 		size = bits(h, 4, 15);
 		ref = (uint32_t)bits(h, 16, 31);
 		if (ref & 0x8000)
-			need += text_words(ref & 0x7fff);
-		if (arg_has_word(h & 0xf)) {
+			need += fxt_words(ref & 0x7fff);
+		if (fxt_arg_value_words(h & 0xf) == 1) {
 			need++;
 		} else if ((h & 0xf) == FXT_ARG_STRING) {
 			ref = (uint32_t)bits(h, 32, 47);
 			if (ref & 0x8000)
-				need += text_words(ref & 0x7fff);
+				need += fxt_words(ref & 0x7fff);
 		}
 		if (!size || need > size || size > c->n - i)
 			return false;

@@ -147,7 +147,7 @@ struct rargs {
 
 static inline uint32_t stream_words(size_t len)
 {
-	return (uint32_t)((len + 7) / 8);
+	return (uint32_t)fxt_words(len);
 }
 
 static inline uint32_t sref_words(const struct sref *s)
@@ -539,31 +539,6 @@ static inline int resolve_str(struct fxt_writer *w, const struct fxt_str *s,
 	return resolve_text(w, s, out);
 }
 
-/*
- * Words an argument's value takes after its header: 32-bit values, bools
- * and string refs live in the header; a string's inline text is counted
- * with the string.  -1 for a type the format does not define.
- */
-static inline int arg_value_words(unsigned int type)
-{
-	switch (type) {
-	case FXT_ARG_NULL:
-	case FXT_ARG_INT32:
-	case FXT_ARG_UINT32:
-	case FXT_ARG_BOOL:
-	case FXT_ARG_STRING:
-		return 0;
-	case FXT_ARG_INT64:
-	case FXT_ARG_UINT64:
-	case FXT_ARG_DOUBLE:
-	case FXT_ARG_POINTER:
-	case FXT_ARG_KOID:
-		return 1;
-	default:
-		return -1;
-	}
-}
-
 /* ---- sizing before writing ------------------------------------------ */
 
 /*
@@ -611,7 +586,7 @@ static int measure(struct fxt_writer *w, uint64_t fixed,
 		ret = str_words(w, &a[i].name, exact, &aw);
 		if (ret)
 			return ret;
-		vw = arg_value_words(a[i].type);
+		vw = fxt_arg_value_words(a[i].type);
 		if (vw < 0)
 			return -EINVAL;
 		aw += vw;
@@ -846,7 +821,7 @@ static int resolve_args(struct fxt_writer *w, const struct fxt_arg *a,
 		if (ret)
 			return ret;
 		words += sref_words(&ra->name[i]);
-		vw = arg_value_words(a[i].type);
+		vw = fxt_arg_value_words(a[i].type);
 		if (vw < 0)
 			return -EINVAL;
 		words += vw;
