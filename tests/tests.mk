@@ -54,19 +54,18 @@ tests/unit/test-fxt2dat: tests/unit/test-fxt2dat.o tests/unit/unit.o \
 # (its files call each other for task names and thread groups).
 MAP_OBJS	= $(filter trace-cmd-plugin/map-%.o,$(TC_PLUGIN_OBJS)) \
 		  plugins/eh-tep.o
-tests/unit/test-map-%: tests/unit/test-map-%.o tests/unit/unit.o \
-		       tests/e2e/dat-fixture.o $(MAP_OBJS) $(CORE_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o tests/e2e/dat-fixture.o \
-		$(MAP_OBJS) $(UNIT_LIBS) $(TC_LIBS) -ldl -lm
+MAP_TEST_OBJS	= tests/unit/unit.o tests/unit/map-run.o tests/e2e/dat-fixture.o
+tests/unit/test-map-%: tests/unit/test-map-%.o $(MAP_TEST_OBJS) \
+		       $(MAP_OBJS) $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(MAP_TEST_OBJS) $(MAP_OBJS) \
+		$(UNIT_LIBS) $(TC_LIBS) -ldl -lm
 
 # Thread groups from the records the .dat check kept, against the pass.
 DATCHECK_OBJS	= trace-cmd-plugin/datcheck-file.o trace-cmd-plugin/datcheck-keep.o
-tests/unit/test-map-tgid: tests/unit/test-map-tgid.o tests/unit/unit.o \
-		       tests/e2e/dat-fixture.o $(MAP_OBJS) $(DATCHECK_OBJS) \
-		       $(CORE_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o tests/e2e/dat-fixture.o \
-		$(MAP_OBJS) $(DATCHECK_OBJS) $(CORE_LIB) $(UNIT_LIBS) \
-		$(TC_LIBS) -ldl -lm
+tests/unit/test-map-tgid: tests/unit/test-map-tgid.o $(MAP_TEST_OBJS) \
+		       $(MAP_OBJS) $(DATCHECK_OBJS) $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(MAP_TEST_OBJS) $(MAP_OBJS) \
+		$(DATCHECK_OBJS) $(CORE_LIB) $(UNIT_LIBS) $(TC_LIBS) -ldl -lm
 
 # The .dat check (trace-cmd-plugin/datcheck-file.c) against libtracecmd.
 tests/unit/test-dat-check: tests/unit/test-dat-check.o tests/unit/unit.o \

@@ -22,6 +22,7 @@
 #include "../e2e/dat-fixture.h"
 #include "fxt-reader.h"
 #include "map.h"
+#include "map-run.h"
 #include "unit.h"
 
 #define T0	1000000000ull
@@ -63,12 +64,10 @@ static void test_window(void)
 		{ "other-cpu", 2 }, { "top-only", 1 }, { "b-only", 1 },
 	};
 	char path[] = "/tmp/test-map-dedup-XXXXXX";
-	struct fxt_input_opts opts = { .end_ts = UINT64_MAX };
-	struct fxt_input_result res = { 0 };
-	struct tracecmd_input *h;
-	int fd = mkstemp(path), out, b;
+	struct fxt_input_result res;
+	int fd = mkstemp(path), b;
 	unsigned int i, got;
-	off_t size;
+	size_t size;
 	char *fxt;
 
 	CU_ASSERT_FATAL(fd >= 0);
@@ -89,21 +88,8 @@ static void test_window(void)
 	marker(b, 0, T0 + 4000010, "b-only");
 	fixture_close();
 
-	opts.path = path;
-	out = memfd_create("test-map-dedup", MFD_CLOEXEC);
-	CU_ASSERT_FATAL(out >= 0);
-	h = tracecmd_open_head(path, 0);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
-	CU_ASSERT_FATAL(tracecmd_init_data(h) == 0);
-	CU_ASSERT_EQUAL(map_convert(h, out, &opts, NULL, &res), 0);
-	tracecmd_close(h);
+	size = map_run(path, NULL, &fxt, &res);
 	CU_ASSERT_EQUAL(res.providers, 2);
-	size = lseek(out, 0, SEEK_END);
-	CU_ASSERT_FATAL(size > 0);
-	fxt = malloc(size);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(fxt);
-	CU_ASSERT_FATAL(pread(out, fxt, size, 0) == size);
-	close(out);
 	unlink(path);
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		got = logs_of(fxt, size, c[i].text);

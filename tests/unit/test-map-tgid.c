@@ -25,35 +25,10 @@
 #include "datcheck.h"
 #include "fd-io.h"
 #include "map.h"
+#include "map-run.h"
 #include "unit.h"
 
 static const char *const tgid_events[] = { FXT_INPUT_TGID_EVENTS };
-
-/* @path converted into a memfd, its bytes in *@out (malloc'ed). */
-static size_t convert(const char *path, const struct fxt_input_recs *kept,
-		      char **out)
-{
-	struct fxt_input_opts opts = { .end_ts = UINT64_MAX, .path = path };
-	struct fxt_input_result res = { 0 };
-	struct tracecmd_input *h;
-	int fd = memfd_create("test-map-tgid", MFD_CLOEXEC);
-	off_t size;
-
-	*out = NULL;
-	CU_ASSERT_FATAL(fd >= 0);
-	h = tracecmd_open_head(path, 0);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
-	CU_ASSERT_FATAL(tracecmd_init_data(h) == 0);
-	CU_ASSERT_EQUAL(map_convert(h, fd, &opts, kept, &res), 0);
-	tracecmd_close(h);
-	size = lseek(fd, 0, SEEK_END);
-	CU_ASSERT_FATAL(size > 0);
-	*out = malloc(size);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(*out);
-	CU_ASSERT_FATAL(pread(fd, *out, size, 0) == size);
-	close(fd);
-	return size;
-}
 
 static void check_file(const char *path, const char *name, bool has_records)
 {
@@ -67,8 +42,8 @@ static void check_file(const char *path, const char *name, bool has_records)
 	CU_ASSERT_TRUE(kept.complete);
 	if (has_records)
 		CU_ASSERT_TRUE(kept.nr > 0);
-	na = convert(path, &kept, &a);
-	nb = convert(path, NULL, &b);
+	na = map_run(path, &kept, &a, NULL);
+	nb = map_run(path, NULL, &b, NULL);
 	printf("\n    %s: %zu records kept, FXT %zu bytes kept, %zu read, %s",
 	       name, kept.nr, na, nb,
 	       na == nb && !memcmp(a, b, na) ? "same" : "DIFFERENT\n");
