@@ -341,7 +341,6 @@ static int convert_checked(struct convert_args *a, int ret, const char *why)
 
 static int convert_read(struct convert_args *a, struct fxt_input_req *req)
 {
-	static const char *const tgid_events[] = { FXT_INPUT_TGID_EVENTS };
 	struct datcheck_keep_run *check;
 	struct tracecmd_input *handle;
 	char why[256];
@@ -353,8 +352,8 @@ static int convert_read(struct convert_args *a, struct fxt_input_req *req)
 	 * are walked on a second thread while libtracecmd reads the
 	 * headers and formats, which the first half of the check covers.
 	 */
-	ret = datcheck_keep_start(a->in, tgid_events, sizeof(tgid_events) /
-				  sizeof(tgid_events[0]), DATCHECK_NO_PROBE,
+	ret = datcheck_keep_start(a->in, fxt_input_tgid_events,
+				  FXT_INPUT_NR_TGID_EVENTS, DATCHECK_NO_PROBE,
 				  &check, why, sizeof(why));
 	if (ret)
 		return convert_checked(a, ret, why);

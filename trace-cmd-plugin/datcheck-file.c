@@ -317,7 +317,6 @@ static void dc_watch_format(struct dc_file *f, const char *system,
 			    const char *text)
 {
 	const struct datcheck_watch *w = f->watch;
-	size_t sl = strlen(system);
 	char name[128];
 	unsigned int i, id;
 
@@ -325,9 +324,8 @@ static void dc_watch_format(struct dc_file *f, const char *system,
 	    id > 0xffff)
 		return;
 	for (i = 0; i < w->nr_events && i < DATCHECK_MAX_WATCH; i++)
-		if (!strncmp(w->events[i], system, sl) &&
-		    w->events[i][sl] == ':' &&
-		    !strcmp(w->events[i] + sl + 1, name))
+		if (!strcmp(w->events[i].system, system) &&
+		    !strcmp(w->events[i].name, name))
 			f->watch_id[i] = id + 1;
 }
 

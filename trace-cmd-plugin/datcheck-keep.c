@@ -137,7 +137,7 @@ static void dck_pages_start(struct datcheck_keep_run *run)
 }
 
 /* The file mapped and checked up to its CPU data, copies ready. */
-static int dck_begin(const char *path, const char *const *events,
+static int dck_begin(const char *path, const struct fxt_input_event *events,
 		     unsigned int nr_events, unsigned int flags,
 		     struct datcheck_keep_run **out, char *err, size_t errlen)
 {
@@ -167,7 +167,7 @@ static int dck_begin(const char *path, const char *const *events,
 	return 0;
 }
 
-int datcheck_keep_start(const char *path, const char *const *events,
+int datcheck_keep_start(const char *path, const struct fxt_input_event *events,
 			unsigned int nr_events, unsigned int flags,
 			struct datcheck_keep_run **run, char *err,
 			size_t errlen)
@@ -206,7 +206,7 @@ int datcheck_keep_finish(struct datcheck_keep_run *run,
 	return 0;
 }
 
-int datcheck_file_keep(const char *path, const char *const *events,
+int datcheck_file_keep(const char *path, const struct fxt_input_event *events,
 		       unsigned int nr_events, unsigned int flags,
 		       struct fxt_input_recs *out, char *err, size_t errlen)
 {

@@ -27,6 +27,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fxt-input.h"
+
 /*
  * Check the @len bytes at @p.  0 when libtracecmd may read them; -EBADMSG
  * with "offset 0x...: what is wrong" in @err otherwise (-ENOMEM when
@@ -52,14 +54,14 @@ struct datcheck_record {
 
 /*
  * Records a caller wants from the walk, which decompresses and visits
- * every record anyway: the events named "system:name", found by the
- * name and ID lines that open their format texts.  record() returning
+ * every record anyway: the events @events names, found by the name and
+ * ID lines that open their format texts.  record() returning
  * non-zero ends the watch (not the check).  Records are handed over as
  * the walk meets them, before the file is known to be good: a caller
  * keeps them only once the check returned 0.
  */
 struct datcheck_watch {
-	const char *const	*events;
+	const struct fxt_input_event *events;
 	unsigned int		nr_events;	/* at most DATCHECK_MAX_WATCH */
 	int			(*record)(const struct datcheck_record *r,
 					  void *priv);
@@ -118,8 +120,8 @@ int datcheck_file_formats(const char *path, char *err, size_t errlen);
  * says they are all there (not when they took more memory than a pass
  * over the file costs).  Free with datcheck_recs_free().
  */
-struct fxt_input_recs;
-int datcheck_file_keep(const char *path, const char *const *events,
+int datcheck_file_keep(const char *path,
+		       const struct fxt_input_event *events,
 		       unsigned int nr_events, unsigned int flags,
 		       struct fxt_input_recs *out, char *err, size_t errlen);
 void datcheck_recs_free(struct fxt_input_recs *recs);
@@ -132,7 +134,8 @@ void datcheck_recs_free(struct fxt_input_recs *recs);
  * file's headers and formats (tracecmd_open_head()), not its CPU data.
  */
 struct datcheck_keep_run;
-int datcheck_keep_start(const char *path, const char *const *events,
+int datcheck_keep_start(const char *path,
+			const struct fxt_input_event *events,
 			unsigned int nr_events, unsigned int flags,
 			struct datcheck_keep_run **run, char *err,
 			size_t errlen);

@@ -88,15 +88,25 @@ struct fxt_input_result {
 	unsigned int	providers;
 };
 
+/* An event by its system and name. */
+struct fxt_input_event {
+	const char	*system;
+	const char	*name;
+};
+
 /*
- * The events the plugin's thread-group pass (map-tgid.c) reads, as
- * "system:name".  It needs them before it writes anything, so it would
- * read every record of the file twice; a host that walks the records
- * anyway (its check of the file) collects these and hands them over.
+ * The events the plugin's thread-group pass (map-tgid.c) reads, in the
+ * order of its enum.  It needs them before it writes anything, so it
+ * would read every record of the file twice; a host that walks the
+ * records anyway (its check of the file) collects these and hands them
+ * over.
  */
-#define FXT_INPUT_TGID_EVENTS						\
-	"task:task_newtask", "sched:sched_process_exec",		\
-	"sched:sched_process_fork", "ftrace:print"
+static const struct fxt_input_event fxt_input_tgid_events[] = {
+	{ "task", "task_newtask" }, { "sched", "sched_process_exec" },
+	{ "sched", "sched_process_fork" }, { "ftrace", "print" },
+};
+#define FXT_INPUT_NR_TGID_EVENTS					\
+	(sizeof(fxt_input_tgid_events) / sizeof(fxt_input_tgid_events[0]))
 
 /* A record so collected. */
 struct fxt_input_rec {
@@ -107,7 +117,7 @@ struct fxt_input_rec {
 	const uint8_t	*data;		/* the payload, common_type first */
 };
 
-/* The records of FXT_INPUT_TGID_EVENTS, each CPU's in its order. */
+/* The records of fxt_input_tgid_events, each CPU's in its order. */
 struct fxt_input_recs {
 	bool				complete;	/* else not collected */
 	const struct fxt_input_rec	*recs;

@@ -123,14 +123,13 @@ static int map_tgid_procmaps(struct map_ctx *ctx)
 	return ret;
 }
 
-/* The events read, in the order fxt-input.h names them for the host. */
+/* The events read: fxt_input_tgid_events[], which the host collects. */
 enum map_tgid_event {
 	MAP_TGID_EV_NEWTASK, MAP_TGID_EV_EXEC, MAP_TGID_EV_FORK,
 	MAP_TGID_EV_PRINT, MAP_TGID_NR_EVENTS
 };
-static const char *const map_tgid_events[] = { FXT_INPUT_TGID_EVENTS };
-_Static_assert(sizeof(map_tgid_events) / sizeof(map_tgid_events[0]) ==
-	       MAP_TGID_NR_EVENTS, "FXT_INPUT_TGID_EVENTS as listed here");
+_Static_assert(FXT_INPUT_NR_TGID_EVENTS == MAP_TGID_NR_EVENTS,
+	       "fxt_input_tgid_events[] as listed here");
 
 /* The event ids of one buffer that speak of thread groups. */
 struct map_tgid_ids {
@@ -371,17 +370,11 @@ static struct tep_format_field *field(struct tep_event *e, const char *name)
 	return e ? tep_find_field(e, name) : NULL;
 }
 
-/* The event map_tgid_events[@i] names, or NULL. */
+/* The event fxt_input_tgid_events[@i] names, or NULL. */
 static struct tep_event *event(struct tep_handle *tep, unsigned int i)
 {
-	const char *s = map_tgid_events[i], *colon = strchr(s, ':');
-	char system[64];
-
-	if (!colon || colon - s >= (long)sizeof(system))
-		return NULL;
-	memcpy(system, s, colon - s);
-	system[colon - s] = '\0';
-	return tep_find_event_by_name(tep, system, colon + 1);
+	return tep_find_event_by_name(tep, fxt_input_tgid_events[i].system,
+				      fxt_input_tgid_events[i].name);
 }
 
 /*

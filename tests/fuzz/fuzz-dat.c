@@ -197,7 +197,6 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const tgid_events[] = { FXT_INPUT_TGID_EVENTS };
 	struct fxt_input_opts opts = { .end_ts = UINT64_MAX };
 	struct fxt_input_result res = { 0 };
 	struct fxt_input_recs kept = { 0 };
@@ -219,9 +218,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 */
 	ret = datcheck_buf(data, size, err, sizeof(err));
 	if (!ret && (size & 1))
-		ret = datcheck_file_keep(path, tgid_events,
-					 sizeof(tgid_events) /
-					 sizeof(tgid_events[0]),
+		ret = datcheck_file_keep(path, fxt_input_tgid_events,
+					 FXT_INPUT_NR_TGID_EVENTS,
 					 DATCHECK_NO_PROBE, &kept, err,
 					 sizeof(err));
 	if (ret) {

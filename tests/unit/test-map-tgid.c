@@ -28,16 +28,14 @@
 #include "map-run.h"
 #include "unit.h"
 
-static const char *const tgid_events[] = { FXT_INPUT_TGID_EVENTS };
-
 static void check_file(const char *path, const char *name, bool has_records)
 {
 	struct fxt_input_recs kept;
 	char err[256], *a, *b;
 	size_t na, nb;
 
-	CU_ASSERT_EQUAL_FATAL(datcheck_file_keep(path, tgid_events,
-			sizeof(tgid_events) / sizeof(tgid_events[0]), 0,
+	CU_ASSERT_EQUAL_FATAL(datcheck_file_keep(path, fxt_input_tgid_events,
+			FXT_INPUT_NR_TGID_EVENTS, 0,
 			&kept, err, sizeof(err)), 0);
 	CU_ASSERT_TRUE(kept.complete);
 	if (has_records)
@@ -139,7 +137,7 @@ static void test_others(void)
 /* A watch of nothing, and records given up: nothing handed over. */
 static void test_nothing_kept(void)
 {
-	static const char *const none[] = { "nosuch:event" };
+	static const struct fxt_input_event none[] = { { "nosuch", "event" } };
 	struct fxt_input_recs kept;
 	char err[256];
 
@@ -151,7 +149,8 @@ static void test_nothing_kept(void)
 	datcheck_recs_free(&kept);
 	/* a file that fails the check hands nothing over */
 	CU_ASSERT_NOT_EQUAL(datcheck_file_keep(unit_path("samples/record.sh"),
-					       tgid_events, 1, 0, &kept, err,
+					       fxt_input_tgid_events, 1, 0, &kept,
+					       err,
 					       sizeof(err)), 0);
 	CU_ASSERT_FALSE(kept.complete);
 	CU_ASSERT_PTR_NULL(kept.recs);
