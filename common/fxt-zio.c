@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * fxt-zio.c - gzip (zlib) and zstd streams for FXT files.
+ * fxt-zio.c - gzip and zstd streams for FXT files.
+ *
+ * gzip is written by ISA-L's igzip and read by zlib.  igzip's level 2
+ * deflates about ten times as fast as zlib's default level for about a
+ * quarter more bytes (on a 175 MB converted kmem recording: 0.23 s and
+ * 27.4 MB against zlib -6's 3.0 s and 21.2 MB; zlib -1 takes 1.0 s for
+ * 27.2 MB): so a .fxt.gz costs little more than the plain conversion.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -12,6 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <isa-l/igzip_lib.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -19,8 +26,9 @@
 #include "fxt-zio.h"
 
 #define ZIO_CHUNK	(256u * 1024)
-/* zlib's default; 1 costs a third of the time for 15% more bytes. */
-#define ZIO_GZIP_LEVEL	6
+/* igzip's levels are 0-3; 3 is slower than 2 and no smaller here */
+#define ZIO_GZIP_LEVEL	2
+#define ZIO_GZIP_LEVEL_BUF	ISAL_DEF_LVL2_DEFAULT
 #define ZIO_ZSTD_LEVEL	3
 
 enum fxt_zip fxt_zip_detect(const void *p, size_t n)
@@ -77,7 +85,8 @@ struct fxt_zout {
 	enum fxt_zip	kind;
 	int		fd;
 	int		err;	/* the thread's; read after waiting for it */
-	z_stream	gz;
+	struct isal_zstream gz;
+	uint8_t		*gz_level_buf;
 	ZSTD_CStream	*zs;
 	uint8_t		out[ZIO_CHUNK];
 
@@ -108,9 +117,14 @@ struct fxt_zout *fxt_zout_create(int fd, enum fxt_zip kind)
 	z->kind = kind;
 	z->fd = fd;
 	if (kind == FXT_ZIP_GZIP) {
-		/* 16 + window bits: a gzip header and trailer, not zlib's */
-		if (deflateInit2(&z->gz, ZIO_GZIP_LEVEL, Z_DEFLATED,
-				 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) == Z_OK) {
+		z->gz_level_buf = malloc(ZIO_GZIP_LEVEL_BUF);
+		if (z->gz_level_buf) {
+			isal_deflate_init(&z->gz);
+			z->gz.level = ZIO_GZIP_LEVEL;
+			z->gz.level_buf = z->gz_level_buf;
+			z->gz.level_buf_size = ZIO_GZIP_LEVEL_BUF;
+			/* one gzip member, header and trailer included */
+			z->gz.gzip_flag = IGZIP_GZIP;
 			zout_start_thread(z);
 			return z;
 		}
@@ -136,18 +150,20 @@ static int zout_gzip(struct fxt_zout *z, const void *p, size_t n, bool end)
 {
 	int ret;
 
-	z->gz.next_in = (Bytef *)p;
-	z->gz.avail_in = (uInt)n;
+	z->gz.next_in = (uint8_t *)p;
+	z->gz.avail_in = (uint32_t)n;
+	z->gz.end_of_stream = end;
+	z->gz.flush = NO_FLUSH;
 	do {
 		z->gz.next_out = z->out;
 		z->gz.avail_out = sizeof(z->out);
-		ret = deflate(&z->gz, end ? Z_FINISH : Z_NO_FLUSH);
-		if (ret == Z_STREAM_ERROR)
+		if (isal_deflate(&z->gz) != COMP_OK)
 			return -EIO;
 		ret = fd_write_all(z->fd, z->out, sizeof(z->out) - z->gz.avail_out);
 		if (ret)
 			return ret;
-	} while (z->gz.avail_out == 0 || (end && z->gz.avail_in));
+	} while (z->gz.avail_out == 0 || z->gz.avail_in ||
+		 (end && z->gz.internal_state.state != ZSTATE_END));
 	return 0;
 }
 
@@ -250,7 +266,7 @@ int fxt_zout_write(struct fxt_zout *z, const void *p, size_t n)
 	const uint8_t *b = p;
 
 	if (!z->threaded) {
-		/* zlib counts input in uInt: feed large buffers in parts */
+		/* igzip counts input in 32 bits: feed large buffers in parts */
 		while (n > ZOUT_BATCH) {
 			int ret = zout_feed(z, b, ZOUT_BATCH, false);
 
@@ -304,7 +320,7 @@ int fxt_zout_close(struct fxt_zout *z)
 		ret = zout_feed(z, NULL, 0, true);
 	}
 	if (z->kind == FXT_ZIP_GZIP)
-		deflateEnd(&z->gz);
+		free(z->gz_level_buf);
 	else
 		ZSTD_freeCStream(z->zs);
 	free(z);

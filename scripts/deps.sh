@@ -7,7 +7,7 @@ set -euo pipefail
 
 pkgs=(
 	build-essential pkg-config clang libclang-rt-14-dev
-	libcunit1-dev libjson-c-dev libzstd-dev zlib1g-dev
+	libcunit1-dev libjson-c-dev libzstd-dev zlib1g-dev libisal-dev
 	libtraceevent-dev libtracefs-dev libtracecmd-dev trace-cmd
 	libkshark-dev kernelshark
 	xvfb xauth xdotool imagemagick
