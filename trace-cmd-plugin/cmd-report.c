@@ -342,8 +342,9 @@ static bool is_element(const struct fxt_arg *a, const struct fxt_str *base,
 /*
  * A converted small integer array ("<field>[0]", "[1]", ... from @i) as
  * -R prints it: " field=ARRAY[xx, ...]", each element's bytes in the
- * little-endian order they had.  Returns the arguments it took, 0 if @i
- * starts none.
+ * little-endian order they had, as wide as the first element's type (the
+ * others may be narrower: map-array.c).  Returns the arguments it took,
+ * 0 if @i starts none.
  */
 static unsigned int put_elements(struct report *r, const struct fxt_arg *args,
 				 unsigned int nargs, unsigned int i)
@@ -364,11 +365,9 @@ static unsigned int put_elements(struct report *r, const struct fxt_arg *args,
 	line_add(r, " ", 1);
 	line_add(r, base.ptr, base.len);
 	line_add(r, "=ARRAY[", 7);
+	width = a->type == FXT_ARG_INT32 || a->type == FXT_ARG_UINT32 ? 4 : 8;
 	for (k = 0; i + k < nargs && is_element(&args[i + k], &base, k); k++) {
-		a = &args[i + k];
-		width = a->type == FXT_ARG_INT32 || a->type == FXT_ARG_UINT32 ?
-			4 : 8;
-		v = width == 4 ? a->u32 : a->u64;
+		v = fxt_arg_bits(&args[i + k]);
 		for (b = 0; b < width; b++, v >>= 8) {
 			xx[0] = ',';
 			xx[1] = ' ';

@@ -6,10 +6,13 @@
  * "unsigned long args[6]", the commonest) is written as arguments
  * "<field>[0]", "<field>[1]", ... of the element's declared type and
  * width (int32/uint32, int64/uint64), instead of the "ARRAY[xx, ...]"
- * text of its bytes: 6 words and values a viewer shows as numbers, where
- * the text took 25 words.  Lossless: the type says each element's width,
- * so `report --raw` prints the bytes -R prints and fxt2dat puts each
- * element back at its offset.  Only when the file is little-endian
+ * text of its bytes: 6 to 12 words and values a viewer shows as numbers,
+ * where the text took 25 words.  The first element has the declared
+ * width; the others of a 64-bit array are 32-bit arguments when their
+ * value fits (syscall arguments mostly do).  Lossless: the first
+ * element's type says every element's width, so `report --raw` prints
+ * the bytes -R prints, and fxt2dat puts each element back at its offset
+ * with the width of the format.  Only when the file is little-endian
  * (the text keeps a big-endian file's bytes as they were), the array
  * fixed (not __data_loc) with at most MAP_ARRAY_MAX elements, and the
  * whole event fits one record of 15 arguments (elements never continue
@@ -111,7 +114,10 @@ unsigned int map_array_args(const struct map_field *mf,
 			uint64_t v;
 
 			__builtin_memcpy(&v, p + 8 * k, 8);
-			a->u64 = v;
+			if (k)
+				map_arg_set_64(a, v);
+			else
+				a->u64 = v;
 		}
 	}
 	return n;

@@ -400,20 +400,9 @@ static void map_event_int_arg(struct map_buffer *buf, struct tep_record *rec,
 		a->i32 = (int64_t)(v << shift) >> shift;
 	} else if (mf->arg_type == FXT_ARG_UINT32) {
 		a->u32 = v;
-	} else if (mf->arg_type == FXT_ARG_UINT64 && v <= UINT32_MAX) {
-		/*
-		 * A 64-bit field whose value fits 32 bits takes one word,
-		 * not two; the format says its width to whoever rebuilds
-		 * the record.
-		 */
-		a->type = FXT_ARG_UINT32;
-		a->u32 = v;
-	} else if (mf->arg_type == FXT_ARG_INT64 &&
-		   (int64_t)v == (int32_t)v) {
-		a->type = FXT_ARG_INT32;
-		a->i32 = (int32_t)v;
 	} else {
-		a->u64 = v;
+		/* the format says the field's width to whoever rebuilds it */
+		map_arg_set_64(a, v);
 	}
 }
 

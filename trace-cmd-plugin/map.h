@@ -372,6 +372,24 @@ static inline bool map_field_u64(struct map_buffer *buf,
 	*val = tep_read_number(buf->tep, p, f->size);
 	return true;
 }
+/*
+ * @v as @a's value for a 64-bit argument type @a already has: an int32 or
+ * uint32 instead when the value fits, which takes one word, not two.
+ * Lossless where the reader takes the width from the event's format
+ * (fxt2dat) or from elsewhere in the event (map-array.c's first element).
+ */
+static inline void map_arg_set_64(struct fxt_arg *a, uint64_t v)
+{
+	if (a->type == FXT_ARG_UINT64 && v <= UINT32_MAX) {
+		a->type = FXT_ARG_UINT32;
+		a->u32 = v;
+	} else if (a->type == FXT_ARG_INT64 && (int64_t)v == (int32_t)v) {
+		a->type = FXT_ARG_INT32;
+		a->i32 = (int32_t)v;
+	} else {
+		a->u64 = v;
+	}
+}
 bool map_field_span(struct tep_record *rec, struct tep_format_field *f,
 		    unsigned int *off, unsigned int *len);
 int map_field_str(struct tep_record *rec, struct tep_format_field *f,

@@ -9,7 +9,9 @@
  * args[6]), user addresses and small numbers in its arguments; and
  * test:arrays, whose fields are the other cases: "int vals[3]" (4-byte
  * signed elements, negatives among them), "unsigned char bytes[4]" (1-byte
- * elements), "u64 many[9]" (more elements than map-array.c splits).
+ * elements), "u64 many[9]" (more elements than map-array.c splits),
+ * "s64 deltas[3]" (8-byte signed elements around the 32-bit limits, which
+ * map-array.c writes narrower when they fit).
  * trace-cmd report -R of the file is what the conversion must give back.
  */
 #include <errno.h>
@@ -42,6 +44,7 @@ static const char arrays_format[] =
 	"\tfield:int vals[3];\toffset:12;\tsize:12;\tsigned:1;\n"
 	"\tfield:unsigned char bytes[4];\toffset:24;\tsize:4;\tsigned:0;\n"
 	"\tfield:u64 many[9];\toffset:32;\tsize:72;\tsigned:0;\n"
+	"\tfield:s64 deltas[3];\toffset:104;\tsize:24;\tsigned:1;\n"
 	"\n"
 	"print fmt: \"n=%d\", REC->n\n";
 
@@ -73,7 +76,11 @@ int main(int argc, char **argv)
 		int32_t n = i, vals[3] = { -1 - (int)i, 0x7fffffff, (int)i };
 		uint8_t bytes[4] = { 0xde, 0xad, (uint8_t)i, 0 };
 		uint64_t many[9];
-		uint8_t p[104] = { 0 };
+		int64_t deltas[3] = {
+			-1 - (int64_t)i, INT32_MIN - (int64_t)(i % 2),
+			INT32_MAX + (int64_t)(i % 2),
+		};
+		uint8_t p[120] = { 0 };
 
 		memcpy(p, &nr, 8);
 		memcpy(p + 8, args, 48);
@@ -85,7 +92,8 @@ int main(int argc, char **argv)
 		memcpy(p + 4, vals, 12);
 		memcpy(p + 16, bytes, 4);
 		memcpy(p + 24, many, 72);
-		fixture_emit(i % 2, id_arrays, 4242, p, 96);
+		memcpy(p + 96, deltas, 24);
+		fixture_emit(i % 2, id_arrays, 4242, p, 120);
 	}
 	fixture_close();
 	return 0;

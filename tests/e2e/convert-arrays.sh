@@ -3,14 +3,15 @@
 #
 # Integer arrays in the conversion (map-array.c): raw_syscalls:sys_enter's
 # "unsigned long args[6]" and a 3-element int array become one typed
-# argument an element ("args[0]" ... of the element's width); byte arrays
+# argument an element ("args[0]" of the element's width, the others
+# narrower when their value fits); byte arrays
 # and arrays of more than 8 elements stay "ARRAY[xx, ...]" text.  Judged
 # by trace-cmd itself: `report --raw` equals `trace-cmd report -R`, the
 # plain report equals `trace-cmd report`, and the .dat rebuilt from the
 # FXT reports as the original (arrays-dat-gen.c writes the input).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
-e2e_plan 8
+e2e_plan 9
 export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
 
 GEN=$TOP/tests/e2e/arrays-dat-gen
@@ -23,9 +24,13 @@ check "convert of the array fixture succeeds" \
 "$TRACE_FXT" dump "$TMP/a.fxt" > "$TMP/dump" 2>&1
 
 # sys_enter #1: args = { 1, 0x7ffd12345679, -100, 0, 1 << 32 | 1, 0x1000 }
-check "sys_enter's args[6] is six uint64 arguments, values as recorded" \
-	grep -q 'name="sys_enter" args: cpu=uint32(1) id=int32(3) args\[0\]=uint64(1) args\[1\]=uint64(140724908873337) args\[2\]=uint64(18446744073709551516) args\[3\]=uint64(0) args\[4\]=uint64(4294967297) args\[5\]=uint64(4096)$' \
+check "sys_enter's args[6]: six arguments, values as recorded; [0] uint64 (the width), the others uint32 when they fit" \
+	grep -q 'name="sys_enter" args: cpu=uint32(1) id=int32(3) args\[0\]=uint64(1) args\[1\]=uint64(140724908873337) args\[2\]=uint64(18446744073709551516) args\[3\]=uint32(0) args\[4\]=uint64(4294967297) args\[5\]=uint32(4096)$' \
 	"$TMP/dump"
+# arrays #1: deltas = { -2, INT32_MIN - 1, INT32_MAX + 1 }; #0 at the limits
+check "s64 deltas[3]: [0] int64 even when it fits, the others int32 only within the 32-bit limits" \
+	test "$(grep -c 'deltas\[0\]=int64(-1) deltas\[1\]=int32(-2147483648) deltas\[2\]=int32(2147483647)$' "$TMP/dump")" = 1 -a \
+	"$(grep -c 'deltas\[0\]=int64(-2) deltas\[1\]=int64(-2147483649) deltas\[2\]=int64(2147483648)$' "$TMP/dump")" = 1
 check "int vals[3] is three int32 arguments (negatives kept)" \
 	grep -q 'name="arrays" args: cpu=uint32(1) n=int32(1) vals\[0\]=int32(-2) vals\[1\]=int32(2147483647) vals\[2\]=int32(1) bytes=' \
 	"$TMP/dump"
