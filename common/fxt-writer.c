@@ -1057,6 +1057,151 @@ static bool event_has_id(unsigned int type)
 	       type >= FXT_EVENT_ASYNC_BEGIN;
 }
 
+/*
+ * The index of string id @id if the current provider has written it and
+ * it still holds it, marked used as ref_for_id() marks it; 0 when writing
+ * it would take a string record first.
+ */
+static inline uint32_t ref_hit_id(struct fxt_writer *w, struct wprov *p,
+				  uint32_t id)
+{
+	struct sid_state *e;
+	struct gstr *g;
+
+	if (id >= p->sid_cap || !p->sid[id].slot)
+		return 0;
+	e = &p->sid[id];
+	g = &w->gslot[e->slot];
+	if (g->gen != e->gen)
+		return 0;
+	g->ref = 1;
+	g->pin = w->seq;
+	return e->slot;
+}
+
+/* The same for a string given by text: 0 too when it would go inline. */
+static __attribute__((noinline)) uint32_t ref_hit_text(struct fxt_writer *w,
+						       const struct fxt_str *s)
+{
+	uintptr_t k = (uintptr_t)s->ptr;
+	size_t c = ((k >> 3) ^ (k >> 11) ^ s->len) % TEXT_CACHE;
+	const char *text;
+	uint32_t id = 0, len;
+
+	if (!s->len || s->len > FXT_MAX_STRING_LEN ||
+	    (w->flags & FXT_WRITER_INLINE_STRINGS))
+		return 0;
+	if (w->recent[c].ptr == s->ptr && w->recent[c].len == s->len) {
+		text = fxt_intern_text(w->in, w->recent[c].id, &len);
+		if (!memcmp(text, s->ptr, len))
+			id = w->recent[c].id;
+	}
+	if (!id) {
+		id = fxt_intern_find(w->in, s->ptr, s->len);
+		if (!id)
+			return 0;
+		w->recent[c].ptr = s->ptr;
+		w->recent[c].len = s->len;
+		w->recent[c].id = id;
+	}
+	return ref_hit_id(w, w->cur, id);
+}
+
+static inline uint32_t ref_hit(struct fxt_writer *w, const struct fxt_str *s)
+{
+	if (s->id && s->id != FXT_STR_INLINE)
+		return ref_hit_id(w, w->cur, s->id);
+	return s->id ? 0 : ref_hit_text(w, s);
+}
+
+/*
+ * Most events: every string one the provider has at an index, the thread
+ * too, no argument of an unusual type.  Written in one pass straight into
+ * the buffer, the header last; the same bytes and the same table updates
+ * as the general path.  False, with nothing written, for any other event:
+ * the general path then takes it from the start.
+ */
+static bool write_event_fast(struct fxt_writer *w, const struct fxt_event *ev)
+{
+	const struct fxt_arg *a = ev->args;
+	struct wthreads *th = w->thr;
+	struct wprov *p = w->cur;
+	unsigned int i, n = ev->nargs;
+	uint32_t cat, name, t, ref;
+	uint64_t *q, *rec;
+
+	if (n > FXT_MAX_ARGS || (n && !a) || w->be ||
+	    (w->flags & FXT_WRITER_INLINE_THREADS) ||
+	    ensure(w, (3 + 2 * FXT_MAX_ARGS) * 8))
+		return false;
+	t = p->thr_last;
+	if (!t || th->slot[t].pid != ev->thread.pid ||
+	    th->slot[t].tid != ev->thread.tid || p->thr_gen[t] != th->slot[t].gen) {
+		t = th && p->thr_gen ?
+		    thr_find(th, ev->thread.pid, ev->thread.tid) : 0;
+		if (!t || p->thr_gen[t] != th->slot[t].gen)
+			return false;
+	}
+	cat = ref_hit(w, &ev->category);
+	name = cat ? ref_hit(w, &ev->name) : 0;
+	if (!name)
+		return false;
+	/* the buffer is malloc'ed and filled in words: aligned */
+	rec = (uint64_t *)(void *)(w->buf + w->len);
+	q = rec + 2;
+	for (i = 0; i < n; i++, a++) {
+		uint64_t h;
+
+		ref = ref_hit(w, &a->name);
+		if (!ref)
+			return false;
+		h = a->type | (uint64_t)ref << 16;
+		switch (a->type) {
+		case FXT_ARG_NULL:
+			*q++ = h | 1u << 4;
+			break;
+		case FXT_ARG_INT32:
+		case FXT_ARG_UINT32:
+			*q++ = h | 1u << 4 | (uint64_t)a->u32 << 32;
+			break;
+		case FXT_ARG_BOOL:
+			*q++ = h | 1u << 4 | (uint64_t)(a->b ? 1 : 0) << 32;
+			break;
+		case FXT_ARG_INT64:
+		case FXT_ARG_UINT64:
+		case FXT_ARG_POINTER:
+		case FXT_ARG_KOID:
+		case FXT_ARG_DOUBLE:
+			*q++ = h | 2u << 4;
+			*q++ = a->u64;
+			break;
+		case FXT_ARG_STRING:
+			ref = ref_hit(w, &a->str);
+			/* index 0 is the empty text; an id's text may be too */
+			if (!ref && (a->str.len || (a->str.id &&
+						    a->str.id != FXT_STR_INLINE)))
+				return false;
+			*q++ = h | 1u << 4 | (uint64_t)ref << 32;
+			break;
+		default:
+			return false;
+		}
+	}
+	if (ev->type == FXT_EVENT_DURATION_COMPLETE)
+		*q++ = ev->end_ts;
+	else if (event_has_id(ev->type))
+		*q++ = ev->id;
+	th->slot[t].ref = 1;
+	th->slot[t].pin = w->seq;
+	p->thr_last = t;
+	rec[0] = FXT_REC_EVENT | (uint64_t)(q - rec) << 4 |
+		 (uint64_t)ev->type << 16 | (uint64_t)n << 20 |
+		 (uint64_t)t << 24 | (uint64_t)cat << 32 | (uint64_t)name << 48;
+	rec[1] = ev->ts;
+	w->len += (q - rec) * 8;
+	return true;
+}
+
 int fxt_write_event(struct fxt_writer *w, const struct fxt_event *ev)
 {
 	struct sref cat, name;
@@ -1071,6 +1216,10 @@ int fxt_write_event(struct fxt_writer *w, const struct fxt_event *ev)
 		return w->err;
 	if (ev->type >= FXT_EVENT_TYPE_COUNT)
 		return -EINVAL;
+	w->seq++;
+	if (write_event_fast(w, ev))
+		return 0;
+	w->seq--;
 	ret = fits_fast(w, 2 + thread_words(w) + event_has_id(ev->type),
 			strs, 2, ev->args, ev->nargs);
 	if (ret)

@@ -1061,6 +1061,64 @@ static void test_string_table_replacement_interned(void)
 	mem_free(&m);
 }
 
+/*
+ * Strings in use keep their index while 100000 others pass through the
+ * full table: an event that finds all its strings at their index (the
+ * writer's one-pass path) still marks them used, so the replacement
+ * sweep passes them by.  Counted as string records: "hot" and its
+ * argument's name and value are written twice each, once at the start
+ * and once more when the table first fills (every index is then marked
+ * used, so the first sweep clears them all and replaces in order);
+ * never again on the two sweeps after, which a writer that did not mark
+ * them would replace them on too (16 records).
+ */
+static void test_string_table_keeps_strings_in_use(void)
+{
+	struct mem m;
+	struct fxt_writer *w = mem_start(&m, 0);
+	struct fxt_arg a = { .type = FXT_ARG_STRING };
+	struct fxt_event hot = { .type = FXT_EVENT_INSTANT,
+				 .thread = { 1, 1 }, .args = &a, .nargs = 1 };
+	struct fxt_event cold = hot;
+	struct fxt_reader *r;
+	struct fxt_record rec;
+	unsigned int i, nhot = 0, ncold = 0;
+	char name[32];
+	int ret;
+
+	hot.category = fxt_writer_str(w, "hot");
+	hot.name = fxt_writer_str(w, "hot-name");
+	a.name = fxt_writer_str(w, "hot-arg");
+	a.str = fxt_writer_str(w, "hot-value");
+	cold.category = fxt_writer_str(w, "cold");
+	cold.nargs = 0;
+	for (i = 0; i < 100000; i++) {
+		hot.ts = cold.ts = i;
+		CU_ASSERT_EQUAL(fxt_write_event(w, &hot), 0);
+		snprintf(name, sizeof(name), "cold-%u", i);
+		cold.name = fxt_writer_str(w, name);
+		CU_ASSERT_EQUAL(fxt_write_event(w, &cold), 0);
+	}
+	mem_close(&m);
+	r = rd_open(&m, 0);
+	while ((ret = fxt_reader_next(r, &rec)) == 1) {
+		if (rec.type != FXT_REC_STRING)
+			continue;
+		if (!strncmp(rec.string.str.ptr, "hot",
+			     rec.string.str.len < 3 ? rec.string.str.len : 3))
+			nhot++;
+		else
+			ncold++;
+	}
+	CU_ASSERT_EQUAL(ret, 0);
+	printf("\n    string records: %u of the 4 in use (8 expected), "
+	       "%u others\n", nhot, ncold);
+	CU_ASSERT_EQUAL(nhot, 8);
+	CU_ASSERT(ncold >= 100000);
+	fxt_reader_close(r);
+	mem_free(&m);
+}
+
 static void test_string_table_replacement_plain(void)
 {
 	struct mem m;
@@ -1852,6 +1910,8 @@ static CU_TestInfo table_tests[] = {
 	  test_string_table_replacement_interned },
 	{ "35000 plain strings each used twice, old ones reused",
 	  test_string_table_replacement_plain },
+	{ "strings every other event uses keep their index through 100000 others",
+	  test_string_table_keeps_strings_in_use },
 	{ "plain strings are copied: caller's buffer may change",
 	  test_plain_strings_need_not_outlive_the_call },
 	{ "800 threads through a 255-entry table",
