@@ -209,6 +209,9 @@ static void map_event_extent(struct map_event *me,
 
 		if (f->offset < 0 || f->size < 0)
 			continue;
+		if (f->flags & TEP_FIELD_IS_DYNAMIC ||
+		    (!f->size && f->flags & TEP_FIELD_IS_ARRAY))
+			me->var_fields = true;
 		if ((unsigned int)(f->offset + f->size) > me->fixed_end)
 			me->fixed_end = f->offset + f->size;
 	}
