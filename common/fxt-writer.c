@@ -486,6 +486,44 @@ static inline int ref_for_id(struct fxt_writer *w, uint32_t id,
 	return ref_miss(w, id, out);
 }
 
+/* The slot of the recent-text cache a (pointer, length) pair goes to. */
+static inline size_t text_slot(const struct fxt_str *s)
+{
+	uintptr_t k = (uintptr_t)s->ptr;
+
+	return ((k >> 3) ^ (k >> 11) ^ s->len) % TEXT_CACHE;
+}
+
+static inline void text_remember(struct fxt_writer *w, size_t c,
+				 const struct fxt_str *s, uint32_t id)
+{
+	w->recent[c].ptr = s->ptr;
+	w->recent[c].len = s->len;
+	w->recent[c].id = id;
+}
+
+/*
+ * The string id of the text of @s (cache slot @c), if the registry has
+ * it: from the cache when the pair is there with the same text, else
+ * from the registry, remembered.  0 when the registry does not have it.
+ */
+static uint32_t text_find(struct fxt_writer *w, const struct fxt_str *s,
+			  size_t c)
+{
+	const char *text;
+	uint32_t id, len;
+
+	if (w->recent[c].ptr == s->ptr && w->recent[c].len == s->len) {
+		text = fxt_intern_text(w->in, w->recent[c].id, &len);
+		if (!memcmp(text, s->ptr, len))
+			return w->recent[c].id;
+	}
+	id = fxt_intern_find(w->in, s->ptr, s->len);
+	if (id)
+		text_remember(w, c, s, id);
+	return id;
+}
+
 /* A string given by text (or forced inline). */
 static __attribute__((noinline)) int resolve_text(struct fxt_writer *w,
 						  const struct fxt_str *s,
@@ -500,30 +538,19 @@ static __attribute__((noinline)) int resolve_text(struct fxt_writer *w,
 	if (s->len > FXT_MAX_STRING_LEN)
 		return -E2BIG;
 	if (!id && !(w->flags & FXT_WRITER_INLINE_STRINGS)) {
-		uintptr_t k = (uintptr_t)s->ptr;
-		size_t c = ((k >> 3) ^ (k >> 11) ^ s->len) % TEXT_CACHE;
-		const char *text;
-		uint32_t len;
+		size_t c = text_slot(s);
 
-		if (w->recent[c].ptr == s->ptr && w->recent[c].len == s->len) {
-			text = fxt_intern_text(w->in, w->recent[c].id, &len);
-			if (!memcmp(text, s->ptr, len))
-				return ref_for_id(w, w->recent[c].id, out);
-		}
-		id = fxt_intern_find(w->in, s->ptr, s->len);
+		id = text_find(w, s, c);
 		if (!id && fxt_intern_seen(w->in, s->ptr, s->len)) {
 			int64_t r = fxt_intern_add(w->in, s->ptr, s->len);
 
 			if (r < 0)
 				return (int)r;
 			id = (uint32_t)r;
+			text_remember(w, c, s, id);
 		}
-		if (id) {
-			w->recent[c].ptr = s->ptr;
-			w->recent[c].len = s->len;
-			w->recent[c].id = id;
+		if (id)
 			return ref_for_id(w, id, out);
-		}
 	}
 	out->ref = (uint16_t)(INLINE_STR | s->len);
 	out->ptr = s->ptr;
@@ -1083,28 +1110,13 @@ static inline uint32_t ref_hit_id(struct fxt_writer *w, struct wprov *p,
 static __attribute__((noinline)) uint32_t ref_hit_text(struct fxt_writer *w,
 						       const struct fxt_str *s)
 {
-	uintptr_t k = (uintptr_t)s->ptr;
-	size_t c = ((k >> 3) ^ (k >> 11) ^ s->len) % TEXT_CACHE;
-	const char *text;
-	uint32_t id = 0, len;
+	uint32_t id;
 
 	if (!s->len || s->len > FXT_MAX_STRING_LEN ||
 	    (w->flags & FXT_WRITER_INLINE_STRINGS))
 		return 0;
-	if (w->recent[c].ptr == s->ptr && w->recent[c].len == s->len) {
-		text = fxt_intern_text(w->in, w->recent[c].id, &len);
-		if (!memcmp(text, s->ptr, len))
-			id = w->recent[c].id;
-	}
-	if (!id) {
-		id = fxt_intern_find(w->in, s->ptr, s->len);
-		if (!id)
-			return 0;
-		w->recent[c].ptr = s->ptr;
-		w->recent[c].len = s->len;
-		w->recent[c].id = id;
-	}
-	return ref_hit_id(w, w->cur, id);
+	id = text_find(w, s, text_slot(s));
+	return id ? ref_hit_id(w, w->cur, id) : 0;
 }
 
 static inline uint32_t ref_hit(struct fxt_writer *w, const struct fxt_str *s)
