@@ -866,45 +866,61 @@ static int resolve_args(struct fxt_writer *w, const struct fxt_arg *a,
 	return 0;
 }
 
+/*
+ * An argument's first word: its type, size in words, name, and the value
+ * it carries in its upper half (32-bit integers, bool, a string's ref).
+ */
+static inline uint64_t arg_header(const struct fxt_arg *a, uint32_t words,
+				  uint32_t name_ref, uint32_t str_ref)
+{
+	uint64_t h = a->type | (uint64_t)words << 4 | (uint64_t)name_ref << 16;
+
+	switch (a->type) {
+	case FXT_ARG_INT32:
+		h |= (uint64_t)(uint32_t)a->i32 << 32;
+		break;
+	case FXT_ARG_UINT32:
+		h |= (uint64_t)a->u32 << 32;
+		break;
+	case FXT_ARG_BOOL:
+		h |= (uint64_t)(a->b ? 1 : 0) << 32;
+		break;
+	case FXT_ARG_STRING:
+		h |= (uint64_t)str_ref << 32;
+		break;
+	}
+	return h;
+}
+
+/* The word after the header of the types fxt_arg_value_words() gives 1. */
+static inline uint64_t arg_value_word(const struct fxt_arg *a)
+{
+	uint64_t v;
+
+	if (a->type != FXT_ARG_DOUBLE)
+		return a->u64;
+	memcpy(&v, &a->d, 8);
+	return v;
+}
+
 static void put_args(struct fxt_writer *w, const struct fxt_arg *a,
 		     unsigned int n, const struct rargs *ra)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		uint64_t h = a[i].type | (uint64_t)ra->words[i] << 4 |
-			     (uint64_t)ra->name[i].ref << 16;
-
-		switch (a[i].type) {
-		case FXT_ARG_INT32:
-			h |= (uint64_t)(uint32_t)a[i].i32 << 32;
-			break;
-		case FXT_ARG_UINT32:
-			h |= (uint64_t)a[i].u32 << 32;
-			break;
-		case FXT_ARG_BOOL:
-			h |= (uint64_t)(a[i].b ? 1 : 0) << 32;
-			break;
-		case FXT_ARG_STRING:
-			h |= (uint64_t)ra->val[i].ref << 32;
-			break;
-		}
-		put_word(w, h);
+		put_word(w, arg_header(&a[i], ra->words[i], ra->name[i].ref,
+				       a[i].type == FXT_ARG_STRING ?
+				       ra->val[i].ref : 0));
 		put_sref(w, &ra->name[i]);
 		switch (a[i].type) {
 		case FXT_ARG_INT64:
 		case FXT_ARG_UINT64:
 		case FXT_ARG_POINTER:
 		case FXT_ARG_KOID:
-			put_word(w, a[i].u64);
+		case FXT_ARG_DOUBLE:
+			put_word(w, arg_value_word(&a[i]));
 			break;
-		case FXT_ARG_DOUBLE: {
-			uint64_t v;
-
-			memcpy(&v, &a[i].d, 8);
-			put_word(w, v);
-			break;
-		}
 		case FXT_ARG_STRING:
 			put_sref(w, &ra->val[i]);
 			break;
@@ -1162,42 +1178,23 @@ static bool write_event_fast(struct fxt_writer *w, const struct fxt_event *ev)
 	rec = (uint64_t *)(void *)(w->buf + w->len);
 	q = rec + 2;
 	for (i = 0; i < n; i++, a++) {
-		uint64_t h;
+		uint32_t val = 0;
+		int vw;
 
 		ref = ref_hit(w, &a->name);
-		if (!ref)
+		vw = fxt_arg_value_words(a->type);
+		if (!ref || vw < 0)
 			return false;
-		h = a->type | (uint64_t)ref << 16;
-		switch (a->type) {
-		case FXT_ARG_NULL:
-			*q++ = h | 1u << 4;
-			break;
-		case FXT_ARG_INT32:
-		case FXT_ARG_UINT32:
-			*q++ = h | 1u << 4 | (uint64_t)a->u32 << 32;
-			break;
-		case FXT_ARG_BOOL:
-			*q++ = h | 1u << 4 | (uint64_t)(a->b ? 1 : 0) << 32;
-			break;
-		case FXT_ARG_INT64:
-		case FXT_ARG_UINT64:
-		case FXT_ARG_POINTER:
-		case FXT_ARG_KOID:
-		case FXT_ARG_DOUBLE:
-			*q++ = h | 2u << 4;
-			*q++ = a->u64;
-			break;
-		case FXT_ARG_STRING:
-			ref = ref_hit(w, &a->str);
+		if (a->type == FXT_ARG_STRING) {
+			val = ref_hit(w, &a->str);
 			/* index 0 is the empty text; an id's text may be too */
-			if (!ref && (a->str.len || (a->str.id &&
+			if (!val && (a->str.len || (a->str.id &&
 						    a->str.id != FXT_STR_INLINE)))
 				return false;
-			*q++ = h | 1u << 4 | (uint64_t)ref << 32;
-			break;
-		default:
-			return false;
 		}
+		*q++ = arg_header(a, 1 + vw, ref, val);
+		if (vw)
+			*q++ = arg_value_word(a);
 	}
 	if (ev->type == FXT_EVENT_DURATION_COMPLETE)
 		*q++ = ev->end_ts;
