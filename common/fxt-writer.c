@@ -870,7 +870,8 @@ static int resolve_args(struct fxt_writer *w, const struct fxt_arg *a,
  * An argument's first word: its type, size in words, name, and the value
  * it carries in its upper half (32-bit integers, bool, a string's ref).
  */
-static inline uint64_t arg_header(const struct fxt_arg *a, uint32_t words,
+static inline __attribute__((always_inline))
+uint64_t arg_header(const struct fxt_arg *a, uint32_t words,
 				  uint32_t name_ref, uint32_t str_ref)
 {
 	uint64_t h = a->type | (uint64_t)words << 4 | (uint64_t)name_ref << 16;
@@ -1182,8 +1183,7 @@ static bool write_event_fast(struct fxt_writer *w, const struct fxt_event *ev)
 		int vw;
 
 		ref = ref_hit(w, &a->name);
-		vw = fxt_arg_value_words(a->type);
-		if (!ref || vw < 0)
+		if (!ref)
 			return false;
 		if (a->type == FXT_ARG_STRING) {
 			val = ref_hit(w, &a->str);
@@ -1191,8 +1191,13 @@ static bool write_event_fast(struct fxt_writer *w, const struct fxt_event *ev)
 			if (!val && (a->str.len || (a->str.id &&
 						    a->str.id != FXT_STR_INLINE)))
 				return false;
+			*q++ = arg_header(a, 1, ref, val);
+			continue;
 		}
-		*q++ = arg_header(a, 1 + vw, ref, val);
+		vw = fxt_arg_value_words(a->type);
+		if (vw < 0)
+			return false;
+		*q++ = arg_header(a, 1 + vw, ref, 0);
 		if (vw)
 			*q++ = arg_value_word(a);
 	}
