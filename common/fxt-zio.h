@@ -4,9 +4,10 @@
  * writer, streaming decompression for the reader.
  *
  * Perfetto's trace processor gunzips any trace before it looks at the
- * content, so a gzip'd FXT opens there as it is; its decompressor stops
- * at the end of the first gzip member, so the writer makes exactly one.
- * zstd is for our own tools (and `zstd -d`).  Both directions stream:
+ * content, so a gzip'd FXT opens there as it is; older releases stop at
+ * the end of the first gzip member, so the writer makes exactly one.
+ * zstd is for our own tools, `zstd -d` and current Perfetto releases
+ * (which read zstd too).  Both directions stream:
  * nothing holds the whole file, and readers recognise a compressed input
  * by its magic bytes, never by its name.  Compressing runs on a thread of
  * its own, a batch behind the writer, with the same bytes as a one-go
