@@ -330,10 +330,14 @@ static void fmts_add_symbol(struct map_formats *f, struct tep_handle *tep,
  * shows as symbols: report's print formats and plugins (hrtimer's
  * function, kmem's call_site) resolve other pointer-sized ones.
  */
-static void fmts_classify(struct map_event *me, int long_size)
+static int fmts_classify(struct map_event *me, int long_size)
 {
 	unsigned int i;
 
+	me->fmts_idx = calloc(me->nr_fields ? me->nr_fields : 1,
+			      sizeof(*me->fmts_idx));
+	if (!me->fmts_idx)
+		return -ENOMEM;
 	for (i = 0; i < me->nr_fields; i++) {
 		struct map_field *mf = &me->fields[i];
 		bool number = mf->kind != MAP_FIELD_STRING &&
@@ -346,9 +350,12 @@ static void fmts_classify(struct map_event *me, int long_size)
 			 (mf->field->size == long_size &&
 			  !(mf->field->flags & TEP_FIELD_IS_SIGNED)));
 		mf->printk_field = number && mf->has_text;
-		me->fmts_any |= mf->sym_field || mf->printk_field;
+		if (mf->sym_field || mf->printk_field)
+			me->fmts_idx[me->nr_fmts++] = i;
 	}
+	me->fmts_any = me->nr_fmts > 0;
 	me->fmts_ready = true;
+	return 0;
 }
 
 int map_formats_event(struct map_ctx *ctx, struct map_buffer *buf,
@@ -366,21 +373,24 @@ int map_formats_event(struct map_ctx *ctx, struct map_buffer *buf,
 	ret = fmts_send_format(ctx, me, rec->ts);
 	if (ret < 0)
 		return ret;
-	if (!me->fmts_ready)
-		fmts_classify(me, tep_get_long_size(buf->tep));
+	if (!me->fmts_ready) {
+		ret = fmts_classify(me, tep_get_long_size(buf->tep));
+		if (ret < 0)
+			return ret;
+	}
 	if (!me->fmts_any)
 		return 0;
 	if (f->text.len)
 		trace_seq_reset(&f->text);
-	for (i = 0; i < me->nr_fields; i++) {
-		struct map_field *mf = &me->fields[i];
+	for (i = 0; i < me->nr_fmts; i++) {
+		struct map_field *mf = &me->fields[me->fmts_idx[i]];
 
 		if (mf->sym_field && map_field_u64(buf, rec, mf->field, &v) && v)
 			fmts_add_symbol(f, buf->tep, v);
 	}
 	kal_len = f->text.len;
-	for (i = 0; i < me->nr_fields; i++) {
-		struct map_field *mf = &me->fields[i];
+	for (i = 0; i < me->nr_fmts; i++) {
+		struct map_field *mf = &me->fields[me->fmts_idx[i]];
 
 		if (!mf->printk_field || !map_field_u64(buf, rec, mf->field, &v) ||
 		    !u64set_add(&f->printk_vals, v))

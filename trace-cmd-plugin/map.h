@@ -85,6 +85,8 @@ struct map_event {
 	/* map-formats.c: which fields it looks at, decided on first use */
 	bool			fmts_ready;
 	bool			fmts_any;
+	unsigned int		*fmts_idx;	/* those fields, in order */
+	unsigned int		nr_fmts;
 };
 
 /* Per buffer: one FXT provider. */
