@@ -209,9 +209,6 @@ static void map_event_extent(struct map_event *me,
 
 		if (f->offset < 0 || f->size < 0)
 			continue;
-		if (f->flags & TEP_FIELD_IS_DYNAMIC ||
-		    (!f->size && f->flags & TEP_FIELD_IS_ARRAY))
-			me->var_fields = true;
 		if ((unsigned int)(f->offset + f->size) > me->fixed_end)
 			me->fixed_end = f->offset + f->size;
 	}
@@ -249,15 +246,20 @@ struct map_event *map_event_new(struct map_ctx *ctx, struct tep_event *event)
 		;
 	me->nr_fields = i;
 	me->fields = calloc(i + 1, sizeof(*me->fields));
-	if (!me->fields) {
+	me->var_idx = calloc(i + 1, sizeof(*me->var_idx));
+	if (!me->fields || !me->var_idx) {
 		free(fields);
-		free(me);
+		map_event_free(me);
 		return NULL;
 	}
 	for (i = 0; i < me->nr_fields; i++) {
 		struct map_field *mf = &me->fields[i];
 		struct tep_format_field *f = fields[i];
 
+		/* where map_field_trailing() looks for the record's end */
+		if (f->flags & TEP_FIELD_IS_DYNAMIC ||
+		    (!f->size && f->flags & TEP_FIELD_IS_ARRAY))
+			me->var_idx[me->nr_var++] = i;
 		mf->field = f;
 		mf->name = fxt_writer_str(ctx->w, f->name);
 		if (f->flags & TEP_FIELD_IS_ARRAY) {
@@ -318,6 +320,7 @@ void map_event_free(struct map_event *me)
 		free(me->fields[i].elem_names);
 	free(me->fields);
 	free(me->fmts_idx);
+	free(me->var_idx);
 	free(me);
 }
 

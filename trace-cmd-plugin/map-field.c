@@ -118,8 +118,8 @@ unsigned int map_field_trailing(struct map_event *me, struct tep_record *rec,
 
 	if (rec->size <= 0 || end >= size)
 		return 0;
-	for (i = 0; me->var_fields && i < me->nr_fields; i++) {
-		struct map_field *mf = &me->fields[i];
+	for (i = 0; i < me->nr_var; i++) {
+		struct map_field *mf = &me->fields[me->var_idx[i]];
 		struct tep_format_field *f = mf->field;
 		bool flex = !f->size && f->flags & TEP_FIELD_IS_ARRAY &&
 			    !(f->flags & TEP_FIELD_IS_DYNAMIC);

@@ -73,7 +73,8 @@ struct map_event {
 	struct fxt_str		cont_name;
 	struct fxt_str		trailing_name;	/* TCFXT_ARG_TRAILING */
 	unsigned int		fixed_end;	/* end of the last fixed field */
-	bool			var_fields;	/* a __data_loc or flexible one */
+	unsigned int		*var_idx;	/* __data_loc and flexible ones */
+	unsigned int		nr_var;
 	unsigned int		nr_fields;
 	unsigned int		extra_args;	/* elements past one per field */
 	struct map_field	*fields;
