@@ -252,7 +252,12 @@ static int put_big_stream(struct fxt_writer *w, const void *p, uint64_t n)
 		b += chunk;
 		n -= chunk;
 	}
-	if (ensure(w, 8))
+	/*
+	 * The padding ends on a word boundary, which BUF_SIZE is: it always
+	 * fits, and the buffer is never flushed in mid-word (the writer's
+	 * one-pass path stores whole words at w->len).
+	 */
+	if (pad && ensure(w, pad))
 		return w->err;
 	memcpy(w->buf + w->len, zeros, pad);
 	w->len += pad;
@@ -1148,7 +1153,10 @@ static inline uint32_t ref_hit(struct fxt_writer *w, const struct fxt_str *s)
  * too, no argument of an unusual type.  Written in one pass straight into
  * the buffer, the header last; the same bytes and the same table updates
  * as the general path.  False, with nothing written, for any other event:
- * the general path then takes it from the start.
+ * the general path then takes it from the start, resolving the same
+ * strings in the same order with the same record number, so the marks
+ * made here before giving up are the ones it makes too.  Called only for
+ * an event fits_fast() accepted: one the general path writes.
  */
 static bool write_event_fast(struct fxt_writer *w, const struct fxt_event *ev)
 {
@@ -1159,7 +1167,7 @@ static bool write_event_fast(struct fxt_writer *w, const struct fxt_event *ev)
 	uint32_t cat, name, t, ref;
 	uint64_t *q, *rec;
 
-	if (n > FXT_MAX_ARGS || (n && !a) || w->be ||
+	if (n > FXT_MAX_ARGS || (n && !a) || w->be || (w->len & 7) ||
 	    (w->flags & FXT_WRITER_INLINE_THREADS) ||
 	    ensure(w, (3 + 2 * FXT_MAX_ARGS) * 8))
 		return false;
@@ -1175,7 +1183,7 @@ static bool write_event_fast(struct fxt_writer *w, const struct fxt_event *ev)
 	name = cat ? ref_hit(w, &ev->name) : 0;
 	if (!name)
 		return false;
-	/* the buffer is malloc'ed and filled in words: aligned */
+	/* malloc'ed, and w->len a whole number of words (tested above) */
 	rec = (uint64_t *)(void *)(w->buf + w->len);
 	q = rec + 2;
 	for (i = 0; i < n; i++, a++) {
@@ -1230,15 +1238,17 @@ int fxt_write_event(struct fxt_writer *w, const struct fxt_event *ev)
 		return w->err;
 	if (ev->type >= FXT_EVENT_TYPE_COUNT)
 		return -EINVAL;
-	w->seq++;
-	if (write_event_fast(w, ev))
-		return 0;
-	w->seq--;
+	/*
+	 * Refused before anything is marked used, on either path: a refused
+	 * event leaves the tables as they were.
+	 */
 	ret = fits_fast(w, 2 + thread_words(w) + event_has_id(ev->type),
 			strs, 2, ev->args, ev->nargs);
 	if (ret)
 		return ret;
 	w->seq++;
+	if (write_event_fast(w, ev))
+		return 0;
 	ret = resolve_thread(w, &ev->thread, &thr);
 	if (!ret)
 		ret = resolve_str(w, &ev->category, &cat);

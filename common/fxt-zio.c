@@ -76,8 +76,11 @@ int fxt_zip_parse(const char *s)
 /*
  * The writer fills one batch while a thread compresses the other, so
  * compression takes the second core instead of adding to the first's
- * time.  Batches are compressed in order: the bytes are those of a
- * compression in one go.
+ * time.  Batches are compressed in order, always ZOUT_BATCH bytes but
+ * the last: the same input gives the same bytes every time (igzip's
+ * output, unlike zlib's, depends on how its input is split; without the
+ * thread the writer's own pieces are fed, other bytes of the same
+ * content).
  */
 #define ZOUT_BATCH	(1u << 20)
 

@@ -10,8 +10,8 @@
  * (which read zstd too).  Both directions stream:
  * nothing holds the whole file, and readers recognise a compressed input
  * by its magic bytes, never by its name.  Compressing runs on a thread of
- * its own, a batch behind the writer, with the same bytes as a one-go
- * compression.
+ * its own, a batch behind the writer, in batches of one size: the same
+ * input always gives the same bytes.
  */
 #ifndef _FXT_ZIO_H
 #define _FXT_ZIO_H

@@ -367,8 +367,13 @@ static unsigned int put_elements(struct report *r, const struct fxt_arg *args,
 	line_add(r, "=ARRAY[", 7);
 	width = a->type == FXT_ARG_INT32 || a->type == FXT_ARG_UINT32 ? 4 : 8;
 	for (k = 0; i + k < nargs && is_element(&args[i + k], &base, k); k++) {
-		v = fxt_arg_bits(&args[i + k]);
-		for (b = 0; b < width; b++, v >>= 8) {
+		const struct fxt_arg *e = &args[i + k];
+		/* a wider element than the first: not ours, all its bytes */
+		unsigned int ew = e->type == FXT_ARG_INT64 ||
+				  e->type == FXT_ARG_UINT64 ? 8 : width;
+
+		v = fxt_arg_bits(e);
+		for (b = 0; b < ew; b++, v >>= 8) {
 			xx[0] = ',';
 			xx[1] = ' ';
 			xx[2] = hex[(v >> 4) & 15];

@@ -1119,6 +1119,65 @@ static void test_string_table_keeps_strings_in_use(void)
 	mem_free(&m);
 }
 
+/*
+ * Fill the string table, one new string an event, then (with @refusals)
+ * offer two events the writer refuses, both on the string at index 1,
+ * the clock sweep's next victim: an argument of no known type, an
+ * argument name over the string limit.  Then more new strings, which
+ * replace old ones.  A refused event writes nothing and changes nothing,
+ * not even which string is replaced next, so both files must be the same
+ * bytes.
+ */
+static void write_with_refusals(struct mem *m, bool refusals,
+				char (*s)[16], char *huge)
+{
+	struct fxt_writer *w = mem_start(m, 0);
+	struct fxt_arg a[1];
+	struct fxt_event ev = { .type = FXT_EVENT_INSTANT,
+				.thread = { 1, 1 }, .args = a };
+	unsigned int i;
+
+	for (i = 0; i < 33000; i++) {
+		if (refusals && i == FXT_MAX_STRING_INDEX) {
+			ev.category = ev.name = cstr(w, s[0]);
+			ev.nargs = 1;
+			a[0] = (struct fxt_arg){ .type = FXT_ARG_TYPE_COUNT + 3,
+						 .name = ev.name };
+			CU_ASSERT_EQUAL(fxt_write_event(w, &ev), -EINVAL);
+			a[0] = (struct fxt_arg){ .type = FXT_ARG_UINT32,
+				.name = fxt_str_make(huge,
+						     FXT_MAX_STRING_LEN + 1) };
+			CU_ASSERT_EQUAL(fxt_write_event(w, &ev), -E2BIG);
+		}
+		ev.ts = i;
+		ev.category = ev.name = cstr(w, s[i]);
+		ev.nargs = 0;
+		CU_ASSERT_EQUAL(fxt_write_event(w, &ev), 0);
+	}
+	mem_close(m);
+}
+
+static void test_refused_event_changes_nothing(void)
+{
+	char (*s)[16] = many_strings();
+	char *huge = malloc(FXT_MAX_STRING_LEN + 1);
+	struct mem with, without;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(huge);
+	memset(huge, 'h', FXT_MAX_STRING_LEN + 1);
+	write_with_refusals(&with, true, s, huge);
+	write_with_refusals(&without, false, s, huge);
+	printf("\n    %zu bytes with 2 refused events, %zu without\n",
+	       with.len, without.len);
+	CU_ASSERT_EQUAL(with.len, without.len);
+	CU_ASSERT(with.len == without.len &&
+		  !memcmp(with.buf, without.buf, with.len));
+	mem_free(&with);
+	mem_free(&without);
+	free(huge);
+	free(s);
+}
+
 static void test_string_table_replacement_plain(void)
 {
 	struct mem m;
@@ -1912,6 +1971,8 @@ static CU_TestInfo table_tests[] = {
 	  test_string_table_replacement_plain },
 	{ "strings every other event uses keep their index through 100000 others",
 	  test_string_table_keeps_strings_in_use },
+	{ "a refused event changes nothing: the same bytes as without it, full table",
+	  test_refused_event_changes_nothing },
 	{ "plain strings are copied: caller's buffer may change",
 	  test_plain_strings_need_not_outlive_the_call },
 	{ "800 threads through a 255-entry table",
