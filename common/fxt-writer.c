@@ -1108,24 +1108,19 @@ static bool event_has_id(unsigned int type)
 
 /*
  * The index of string id @id if the current provider has written it and
- * it still holds it, marked used as ref_for_id() marks it; 0 when writing
- * it would take a string record first.
+ * it still holds it; 0 when writing it would take a string record first.
+ * Not marked used: the caller marks what it used once the event is
+ * written (a look-up for an event given up on must leave no trace).
  */
 static inline uint32_t ref_hit_id(struct fxt_writer *w, struct wprov *p,
 				  uint32_t id)
 {
 	struct sid_state *e;
-	struct gstr *g;
 
 	if (id >= p->sid_cap || !p->sid[id].slot)
 		return 0;
 	e = &p->sid[id];
-	g = &w->gslot[e->slot];
-	if (g->gen != e->gen)
-		return 0;
-	g->ref = 1;
-	g->pin = w->seq;
-	return e->slot;
+	return w->gslot[e->slot].gen == e->gen ? e->slot : 0;
 }
 
 /* The same for a string given by text: 0 too when it would go inline. */
@@ -1153,17 +1148,18 @@ static inline uint32_t ref_hit(struct fxt_writer *w, const struct fxt_str *s)
  * too, no argument of an unusual type.  Written in one pass straight into
  * the buffer, the header last; the same bytes and the same table updates
  * as the general path.  False, with nothing written, for any other event:
- * the general path then takes it from the start, resolving the same
- * strings in the same order with the same record number, so the marks
- * made here before giving up are the ones it makes too.  Called only for
- * an event fits_fast() accepted: one the general path writes.
+ * the general path then takes it from the start.  The indexes used are
+ * marked used (as ref_for_id() marks them) only once the event is
+ * written, so that giving up leaves the tables as they were, for the
+ * general path to refuse or write the event as if this had not run.
  */
 static bool write_event_fast(struct fxt_writer *w, const struct fxt_event *ev)
 {
 	const struct fxt_arg *a = ev->args;
 	struct wthreads *th = w->thr;
 	struct wprov *p = w->cur;
-	unsigned int i, n = ev->nargs;
+	unsigned int i, n = ev->nargs, nused = 0;
+	uint16_t used[2 + 2 * FXT_MAX_ARGS];
 	uint32_t cat, name, t, ref;
 	uint64_t *q, *rec;
 
@@ -1183,6 +1179,8 @@ static bool write_event_fast(struct fxt_writer *w, const struct fxt_event *ev)
 	name = cat ? ref_hit(w, &ev->name) : 0;
 	if (!name)
 		return false;
+	used[nused++] = cat;
+	used[nused++] = name;
 	/* malloc'ed, and w->len a whole number of words (tested above) */
 	rec = (uint64_t *)(void *)(w->buf + w->len);
 	q = rec + 2;
@@ -1193,12 +1191,15 @@ static bool write_event_fast(struct fxt_writer *w, const struct fxt_event *ev)
 		ref = ref_hit(w, &a->name);
 		if (!ref)
 			return false;
+		used[nused++] = ref;
 		if (a->type == FXT_ARG_STRING) {
 			val = ref_hit(w, &a->str);
 			/* index 0 is the empty text; an id's text may be too */
 			if (!val && (a->str.len || (a->str.id &&
 						    a->str.id != FXT_STR_INLINE)))
 				return false;
+			if (val)
+				used[nused++] = val;
 			*q++ = arg_header(a, 1, ref, val);
 			continue;
 		}
@@ -1213,6 +1214,10 @@ static bool write_event_fast(struct fxt_writer *w, const struct fxt_event *ev)
 		*q++ = ev->end_ts;
 	else if (event_has_id(ev->type))
 		*q++ = ev->id;
+	for (i = 0; i < nused; i++) {
+		w->gslot[used[i]].ref = 1;
+		w->gslot[used[i]].pin = w->seq;
+	}
 	th->slot[t].ref = 1;
 	th->slot[t].pin = w->seq;
 	p->thr_last = t;
@@ -1238,17 +1243,16 @@ int fxt_write_event(struct fxt_writer *w, const struct fxt_event *ev)
 		return w->err;
 	if (ev->type >= FXT_EVENT_TYPE_COUNT)
 		return -EINVAL;
-	/*
-	 * Refused before anything is marked used, on either path: a refused
-	 * event leaves the tables as they were.
-	 */
+	w->seq++;
+	if (write_event_fast(w, ev))
+		return 0;
+	w->seq--;
+	/* refused before anything is marked used: the tables stay as they were */
 	ret = fits_fast(w, 2 + thread_words(w) + event_has_id(ev->type),
 			strs, 2, ev->args, ev->nargs);
 	if (ret)
 		return ret;
 	w->seq++;
-	if (write_event_fast(w, ev))
-		return 0;
 	ret = resolve_thread(w, &ev->thread, &thr);
 	if (!ret)
 		ret = resolve_str(w, &ev->category, &cat);
