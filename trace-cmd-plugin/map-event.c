@@ -257,8 +257,7 @@ struct map_event *map_event_new(struct map_ctx *ctx, struct tep_event *event)
 		struct tep_format_field *f = fields[i];
 
 		/* where map_field_trailing() looks for the record's end */
-		if (f->flags & TEP_FIELD_IS_DYNAMIC ||
-		    (!f->size && f->flags & TEP_FIELD_IS_ARRAY))
+		if (f->flags & TEP_FIELD_IS_DYNAMIC || map_field_flexible(f))
 			me->var_idx[me->nr_var++] = i;
 		mf->field = f;
 		mf->name = fxt_writer_str(ctx->w, f->name);

@@ -121,11 +121,9 @@ unsigned int map_field_trailing(struct map_event *me, struct tep_record *rec,
 	for (i = 0; i < me->nr_var; i++) {
 		struct map_field *mf = &me->fields[me->var_idx[i]];
 		struct tep_format_field *f = mf->field;
-		bool flex = !f->size && f->flags & TEP_FIELD_IS_ARRAY &&
-			    !(f->flags & TEP_FIELD_IS_DYNAMIC);
+		bool flex = map_field_flexible(f);
 
-		if (!(flex || f->flags & TEP_FIELD_IS_DYNAMIC) ||
-		    !map_field_span(rec, f, &off, &len))
+		if (!map_field_span(rec, f, &off, &len))
 			continue;
 		/*
 		 * A flexible array runs to the record's end, but written as

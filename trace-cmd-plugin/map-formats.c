@@ -353,7 +353,6 @@ static int fmts_classify(struct map_event *me, int long_size)
 		if (mf->sym_field || mf->printk_field)
 			me->fmts_idx[me->nr_fmts++] = i;
 	}
-	me->fmts_any = me->nr_fmts > 0;
 	me->fmts_ready = true;
 	return 0;
 }
@@ -378,7 +377,7 @@ int map_formats_event(struct map_ctx *ctx, struct map_buffer *buf,
 		if (ret < 0)
 			return ret;
 	}
-	if (!me->fmts_any)
+	if (!me->nr_fmts)
 		return 0;
 	if (f->text.len)
 		trace_seq_reset(&f->text);

@@ -85,7 +85,6 @@ struct map_event {
 	struct tep_format_field	*sf[MAP_SPECIAL_FIELDS];	/* its fields */
 	/* map-formats.c: which fields it looks at, decided on first use */
 	bool			fmts_ready;
-	bool			fmts_any;
 	unsigned int		*fmts_idx;	/* those fields, in order */
 	unsigned int		nr_fmts;
 };
@@ -393,6 +392,12 @@ static inline void map_arg_set_64(struct fxt_arg *a, uint64_t v)
 	} else {
 		a->u64 = v;
 	}
+}
+/* A fixed array without a size ("char buf[]"): it runs to the record's end. */
+static inline bool map_field_flexible(const struct tep_format_field *f)
+{
+	return !f->size && f->flags & TEP_FIELD_IS_ARRAY &&
+	       !(f->flags & TEP_FIELD_IS_DYNAMIC);
 }
 bool map_field_span(struct tep_record *rec, struct tep_format_field *f,
 		    unsigned int *off, unsigned int *len);
