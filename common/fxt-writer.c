@@ -413,6 +413,30 @@ static int str_grow(struct fxt_writer *w, uint32_t id)
 	return 0;
 }
 
+/*
+ * The index of string id @id if the current provider has written it and
+ * it still holds it; 0 when writing it would take a string record first.
+ * Not marked used: the caller marks what it used once the event is
+ * written (a look-up for an event given up on must leave no trace).
+ */
+static inline uint32_t ref_hit_id(struct fxt_writer *w, struct wprov *p,
+				  uint32_t id)
+{
+	struct sid_state *e;
+
+	if (id >= p->sid_cap || !p->sid[id].slot)
+		return 0;
+	e = &p->sid[id];
+	return w->gslot[e->slot].gen == e->gen ? e->slot : 0;
+}
+
+/* String index @slot is used by the record being written. */
+static inline void str_mark(struct fxt_writer *w, uint32_t slot)
+{
+	w->gslot[slot].ref = 1;
+	w->gslot[slot].pin = w->seq;
+}
+
 /* The provider has not written the string at its current index. */
 static __attribute__((noinline)) int ref_miss(struct fxt_writer *w,
 					       uint32_t id, struct sref *out)
@@ -459,9 +483,8 @@ static __attribute__((noinline)) int ref_miss(struct fxt_writer *w,
 		g->gen++;
 		w->gsid[id] = (uint16_t)slot;
 	}
+	str_mark(w, slot);
 	g = &w->gslot[slot];
-	g->ref = 1;
-	g->pin = w->seq;
 	e = &p->sid[id];
 	e->slot = (uint16_t)slot;
 	e->gen = g->gen;
@@ -475,20 +498,13 @@ static __attribute__((noinline)) int ref_miss(struct fxt_writer *w,
 static inline int ref_for_id(struct fxt_writer *w, uint32_t id,
 			     struct sref *out)
 {
-	struct wprov *p = w->cur;
+	uint32_t slot = ref_hit_id(w, w->cur, id);
 
-	if (id < p->sid_cap && p->sid[id].slot) {
-		struct sid_state *e = &p->sid[id];
-		struct gstr *g = &w->gslot[e->slot];
-
-		if (g->gen == e->gen) {
-			g->ref = 1;
-			g->pin = w->seq;
-			out->ref = e->slot;
-			return 0;
-		}
-	}
-	return ref_miss(w, id, out);
+	if (!slot)
+		return ref_miss(w, id, out);
+	str_mark(w, slot);
+	out->ref = (uint16_t)slot;
+	return 0;
 }
 
 /* The slot of the recent-text cache a (pointer, length) pair goes to. */
@@ -795,12 +811,39 @@ static __attribute__((noinline)) int thr_miss(struct fxt_writer *w,
 	return 0;
 }
 
-static inline int resolve_thread(struct fxt_writer *w,
-				 const struct fxt_thread *th, struct tref *out)
+/*
+ * The index of thread @th if the current provider has written it and it
+ * still holds it; 0 when writing it would take a thread record first.
+ * Not marked used (thr_mark() does that).
+ */
+static inline uint32_t thr_hit(struct fxt_writer *w,
+			       const struct fxt_thread *th)
 {
 	struct wprov *p = w->cur;
 	struct wthreads *t = w->thr;
 	uint32_t s = p->thr_last;
+
+	if (!s || t->slot[s].pid != th->pid || t->slot[s].tid != th->tid ||
+	    p->thr_gen[s] != t->slot[s].gen) {
+		s = t && p->thr_gen ? thr_find(t, th->pid, th->tid) : 0;
+		if (!s || p->thr_gen[s] != t->slot[s].gen)
+			return 0;
+	}
+	return s;
+}
+
+/* Thread index @s is used by the record being written. */
+static inline void thr_mark(struct fxt_writer *w, uint32_t s)
+{
+	w->thr->slot[s].ref = 1;
+	w->thr->slot[s].pin = w->seq;
+	w->cur->thr_last = s;
+}
+
+static inline int resolve_thread(struct fxt_writer *w,
+				 const struct fxt_thread *th, struct tref *out)
+{
+	uint32_t s;
 
 	out->pid = th->pid;
 	out->tid = th->tid;
@@ -808,15 +851,10 @@ static inline int resolve_thread(struct fxt_writer *w,
 		out->ref = 0;
 		return 0;
 	}
-	if (!s || t->slot[s].pid != th->pid || t->slot[s].tid != th->tid ||
-	    p->thr_gen[s] != t->slot[s].gen) {
-		s = t && p->thr_gen ? thr_find(t, th->pid, th->tid) : 0;
-		if (!s || p->thr_gen[s] != t->slot[s].gen)
-			return thr_miss(w, th, out);
-	}
-	t->slot[s].ref = 1;
-	t->slot[s].pin = w->seq;
-	p->thr_last = s;
+	s = thr_hit(w, th);
+	if (!s)
+		return thr_miss(w, th, out);
+	thr_mark(w, s);
 	out->ref = (uint8_t)s;
 	return 0;
 }
@@ -1106,23 +1144,6 @@ static bool event_has_id(unsigned int type)
 	       type >= FXT_EVENT_ASYNC_BEGIN;
 }
 
-/*
- * The index of string id @id if the current provider has written it and
- * it still holds it; 0 when writing it would take a string record first.
- * Not marked used: the caller marks what it used once the event is
- * written (a look-up for an event given up on must leave no trace).
- */
-static inline uint32_t ref_hit_id(struct fxt_writer *w, struct wprov *p,
-				  uint32_t id)
-{
-	struct sid_state *e;
-
-	if (id >= p->sid_cap || !p->sid[id].slot)
-		return 0;
-	e = &p->sid[id];
-	return w->gslot[e->slot].gen == e->gen ? e->slot : 0;
-}
-
 /* The same for a string given by text: 0 too when it would go inline. */
 static __attribute__((noinline)) uint32_t ref_hit_text(struct fxt_writer *w,
 						       const struct fxt_str *s)
@@ -1156,8 +1177,6 @@ static inline uint32_t ref_hit(struct fxt_writer *w, const struct fxt_str *s)
 static bool write_event_fast(struct fxt_writer *w, const struct fxt_event *ev)
 {
 	const struct fxt_arg *a = ev->args;
-	struct wthreads *th = w->thr;
-	struct wprov *p = w->cur;
 	unsigned int i, n = ev->nargs, nused = 0;
 	uint16_t used[2 + 2 * FXT_MAX_ARGS];
 	uint32_t cat, name, t, ref;
@@ -1167,14 +1186,9 @@ static bool write_event_fast(struct fxt_writer *w, const struct fxt_event *ev)
 	    (w->flags & FXT_WRITER_INLINE_THREADS) ||
 	    ensure(w, (3 + 2 * FXT_MAX_ARGS) * 8))
 		return false;
-	t = p->thr_last;
-	if (!t || th->slot[t].pid != ev->thread.pid ||
-	    th->slot[t].tid != ev->thread.tid || p->thr_gen[t] != th->slot[t].gen) {
-		t = th && p->thr_gen ?
-		    thr_find(th, ev->thread.pid, ev->thread.tid) : 0;
-		if (!t || p->thr_gen[t] != th->slot[t].gen)
-			return false;
-	}
+	t = thr_hit(w, &ev->thread);
+	if (!t)
+		return false;
 	cat = ref_hit(w, &ev->category);
 	name = cat ? ref_hit(w, &ev->name) : 0;
 	if (!name)
@@ -1214,13 +1228,9 @@ static bool write_event_fast(struct fxt_writer *w, const struct fxt_event *ev)
 		*q++ = ev->end_ts;
 	else if (event_has_id(ev->type))
 		*q++ = ev->id;
-	for (i = 0; i < nused; i++) {
-		w->gslot[used[i]].ref = 1;
-		w->gslot[used[i]].pin = w->seq;
-	}
-	th->slot[t].ref = 1;
-	th->slot[t].pin = w->seq;
-	p->thr_last = t;
+	for (i = 0; i < nused; i++)
+		str_mark(w, used[i]);
+	thr_mark(w, t);
 	rec[0] = FXT_REC_EVENT | (uint64_t)(q - rec) << 4 |
 		 (uint64_t)ev->type << 16 | (uint64_t)n << 20 |
 		 (uint64_t)t << 24 | (uint64_t)cat << 32 | (uint64_t)name << 48;
@@ -1243,16 +1253,18 @@ int fxt_write_event(struct fxt_writer *w, const struct fxt_event *ev)
 		return w->err;
 	if (ev->type >= FXT_EVENT_TYPE_COUNT)
 		return -EINVAL;
+	/*
+	 * A record number only ever compared with the current one: one
+	 * skipped by a refused event changes nothing.
+	 */
 	w->seq++;
 	if (write_event_fast(w, ev))
 		return 0;
-	w->seq--;
 	/* refused before anything is marked used: the tables stay as they were */
 	ret = fits_fast(w, 2 + thread_words(w) + event_has_id(ev->type),
 			strs, 2, ev->args, ev->nargs);
 	if (ret)
 		return ret;
-	w->seq++;
 	ret = resolve_thread(w, &ev->thread, &thr);
 	if (!ret)
 		ret = resolve_str(w, &ev->category, &cat);

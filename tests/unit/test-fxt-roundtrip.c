@@ -1120,13 +1120,15 @@ static void test_string_table_keeps_strings_in_use(void)
 }
 
 /*
- * Fill the string table, one new string an event, then (with @refusals)
- * offer two events the writer refuses, both on the string at index 1,
- * the clock sweep's next victim: an argument of no known type, an
- * argument name over the string limit.  Then more new strings, which
- * replace old ones.  A refused event writes nothing and changes nothing,
- * not even which string is replaced next, so both files must be the same
- * bytes.
+ * Fill the string table, one new string an event; the first string past
+ * it makes the clock sweep clear every mark and replace index 1, leaving
+ * the hand at index 2.  Then (with @refusals) offer two events the writer
+ * refuses, both on the string at index 2, the sweep's next victim: an
+ * argument of no known type, an argument name over the string limit.
+ * Then more new strings, which replace old ones.  A refused event writes
+ * nothing and changes nothing, not even which string is replaced next
+ * (marked used, index 2 would be passed over), so both files must be the
+ * same bytes.
  */
 static void write_with_refusals(struct mem *m, bool refusals,
 				char (*s)[16], char *huge)
@@ -1138,8 +1140,8 @@ static void write_with_refusals(struct mem *m, bool refusals,
 	unsigned int i;
 
 	for (i = 0; i < 33000; i++) {
-		if (refusals && i == FXT_MAX_STRING_INDEX) {
-			ev.category = ev.name = cstr(w, s[0]);
+		if (refusals && i == FXT_MAX_STRING_INDEX + 1) {
+			ev.category = ev.name = cstr(w, s[1]);
 			ev.nargs = 1;
 			a[0] = (struct fxt_arg){ .type = FXT_ARG_TYPE_COUNT + 3,
 						 .name = ev.name };
