@@ -432,11 +432,6 @@ static void put_time(struct report *r, uint64_t ts, bool in_usecs)
 	}
 }
 
-static uint64_t to_ns(uint64_t ts, uint64_t tps)
-{
-	return fxt_ticks_to_ns(ts, tps);
-}
-
 /*
  * Start a record's line: what is pending goes out first, then the buffer
  * prefix (unless a lost-events line just printed it) and "comm-tid";
@@ -528,7 +523,7 @@ static void report_kind(struct report *r, const struct fxt_record *rec,
 {
 	const struct fxt_event *ev = &rec->event;
 	const char *kind = fxt_event_type_name(ev->type);
-	uint64_t ts = to_ns(ev->ts, tps), begin;
+	uint64_t ts = fxt_ticks_to_ns(ev->ts, tps), begin;
 
 	if (!kind)
 		return;		/* a reserved type: the reader warned */
@@ -545,7 +540,7 @@ static void report_kind(struct report *r, const struct fxt_record *rec,
 		break;
 	case FXT_EVENT_DURATION_COMPLETE:
 		line_printf(r, " (duration %" PRId64 " ns)",
-			    (int64_t)(to_ns(ev->end_ts, tps) - ts));
+			    (int64_t)(fxt_ticks_to_ns(ev->end_ts, tps) - ts));
 		break;
 	default:
 		line_printf(r, " (id %" PRIu64 ")", ev->id);
@@ -565,7 +560,7 @@ static void report_sched(struct report *r, const struct fxt_record *rec,
 	if (rec->sched.subtype > FXT_SCHED_WAKEUP)
 		return;		/* a reserved type: the reader warned */
 	put_head(r, rec, wakeup ? in : out, (int)rec->sched.cpu,
-		 to_ns(rec->sched.ts, tps),
+		 fxt_ticks_to_ns(rec->sched.ts, tps),
 		 wakeup ? "thread_wakeup" : "context_switch");
 	if (wakeup) {
 		line_printf(r, "pid=%" PRIu64, in);
@@ -592,8 +587,8 @@ static void report_sched(struct report *r, const struct fxt_record *rec,
 static void report_log(struct report *r, const struct fxt_record *rec,
 		       uint64_t tps)
 {
-	put_head(r, rec, rec->log.thread.tid, -1, to_ns(rec->log.ts, tps),
-		 "log");
+	put_head(r, rec, rec->log.thread.tid, -1,
+		 fxt_ticks_to_ns(rec->log.ts, tps), "log");
 	line_add(r, rec->log.msg.ptr, rec->log.msg.len);
 }
 
@@ -604,7 +599,7 @@ static void report_large(struct report *r, const struct fxt_record *rec,
 	    rec->large.format != FXT_LARGE_BLOB_METADATA)
 		return;		/* no timestamp */
 	put_head(r, rec, rec->large.thread.tid, -1,
-		 to_ns(rec->large.ts, tps), "large_blob");
+		 fxt_ticks_to_ns(rec->large.ts, tps), "large_blob");
 	put_name(r, rec->large.category, rec->large.name);
 	put_fields(r, rec->large.args, rec->large.nargs, 0);
 	line_printf(r, " size=%" PRIu64, rec->large.size);
@@ -675,7 +670,7 @@ static void report_event(struct report *r, const struct fxt_record *rec,
 		line_printf(r, " [%03d]", ns->cpu);
 	else
 		line_add(r, " [---]", 6);
-	put_time(r, to_ns(ev->ts, tps), p ? p->in_usecs : true);
+	put_time(r, fxt_ticks_to_ns(ev->ts, tps), p ? p->in_usecs : true);
 	line_add(r, " ", 1);
 	if (!ftrace) {
 		line_add(r, ev->category.ptr, ev->category.len);
