@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <poll.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -339,7 +340,8 @@ static int convert_checked(struct convert_args *a, int ret, const char *why)
 	return ret ? 1 : 0;
 }
 
-static int convert_read(struct convert_args *a, struct fxt_input_req *req)
+static int convert_read(struct convert_args *a, struct fxt_input_req *req,
+			struct tracecmd_input **done)
 {
 	struct datcheck_keep_run *check;
 	struct tracecmd_input *handle;
@@ -382,7 +384,8 @@ static int convert_read(struct convert_args *a, struct fxt_input_req *req)
 		return 1;
 	}
 	ret = run_plugin(handle, req);
-	tracecmd_close(handle);
+	/* closed once trace-fxt has the verdict: it need not wait for it */
+	*done = handle;
 	if (ret == -ENOENT) {
 		say_searched();
 		return 1;
@@ -396,6 +399,39 @@ struct convert_reply {
 	struct fxt_input_result	res;
 };
 
+/* How often the output written so far is sent on to the disk. */
+#define CONVERT_WRITEBACK_MS	50
+
+/*
+ * The child's reply from @fd; how many bytes of it came.  While the child
+ * writes, what it wrote is sent on to the disk (out_file_writeback()), so
+ * that the sync at commit has only the tail left to wait for.
+ */
+static size_t convert_reply_read(int fd, struct convert_reply *reply,
+				 struct out_file *out)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	size_t got = 0;
+	ssize_t n;
+	int ready;
+
+	while (got < sizeof(*reply)) {
+		ready = poll(&pfd, 1, CONVERT_WRITEBACK_MS);
+		if (ready < 0 && errno != EINTR)
+			break;
+		if (ready <= 0) {
+			out_file_writeback(out);
+			continue;
+		}
+		n = read(fd, (char *)reply + got, sizeof(*reply) - got);
+		if (n == 0 || (n < 0 && errno != EINTR))
+			break;
+		if (n > 0)
+			got += n;
+	}
+	return got;
+}
+
 /*
  * libtraceevent's format parser crashes or hangs on some broken formats
  * (datcheck.h).  Rather than parse every format twice, once in a probe
@@ -405,14 +441,16 @@ struct convert_reply {
  * dies with trace-fxt.  Returns convert_read()'s code, req->res filled
  * from the child's.
  */
-static int convert_isolated(struct convert_args *a, struct fxt_input_req *req)
+static int convert_isolated(struct convert_args *a, struct fxt_input_req *req,
+			    struct out_file *out, pid_t *child)
 {
 	struct convert_reply reply = { .code = 1 };
+	struct tracecmd_input *done = NULL;
 	pid_t pid, parent = getpid();
 	char why[256];
 	int fds[2], status, sig;
-	size_t got = 0;
-	ssize_t n;
+	size_t got;
+	bool sent;
 
 	fflush(NULL);
 	if (pipe(fds) || (pid = fork()) < 0) {
@@ -425,29 +463,28 @@ static int convert_isolated(struct convert_args *a, struct fxt_input_req *req)
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
 			_exit(1);
-		reply.code = convert_read(a, req);
+		reply.code = convert_read(a, req, &done);
 		reply.res = req->res;
 		fflush(NULL);
-		_exit(fd_write_all(fds[1], &reply, sizeof(reply)) ? 1 : 0);
+		sent = !fd_write_all(fds[1], &reply, sizeof(reply));
+		close(fds[1]);
+		/* trace-fxt commits the output meanwhile */
+		if (done)
+			tracecmd_close(done);
+		_exit(sent ? 0 : 1);
 	}
 	close(fds[1]);
-	while (got < sizeof(reply) &&
-	       (n = read(fds[0], (char *)&reply + got,
-			 sizeof(reply) - got)) != 0) {
-		if (n < 0 && errno != EINTR)
-			break;
-		if (n > 0)
-			got += n;
-	}
+	got = convert_reply_read(fds[0], &reply, out);
 	close(fds[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return 1;
-	if (WIFEXITED(status) && !WEXITSTATUS(status) &&
-	    got == sizeof(reply)) {
+	if (got == sizeof(reply)) {
+		/* the whole verdict: the output is complete whatever follows */
+		*child = pid;
 		req->res = reply.res;
 		return reply.code;
 	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 1;
 	if (!WIFSIGNALED(status))
 		return WEXITSTATUS(status) ? WEXITSTATUS(status) : 1;
 	sig = WTERMSIG(status);
@@ -461,9 +498,40 @@ static int convert_isolated(struct convert_args *a, struct fxt_input_req *req)
 	return 1;
 }
 
+/* The output made final when the conversion (@ret) went well. */
+static int convert_commit(struct convert_args *a, struct fxt_input_req *req,
+			  struct out_file *out, int ret)
+{
+	if (ret) {
+		out_file_discard(out);
+		return ret;
+	}
+	if (!a->quiet)
+		fprintf(stderr, "trace-fxt: using plugin %s\n",
+			req->res.plugin);
+	if (req->res.status) {
+		trace_fxt_err("converting %s failed: %s", a->in,
+			      req->res.error[0] ? req->res.error :
+			      strerror(-req->res.status));
+		out_file_discard(out);
+		return 1;
+	}
+	if (out_file_commit(out))
+		return 1;
+	if (!a->quiet)
+		fprintf(stderr, "trace-fxt: %s -> %s: %llu of %llu events, "
+			"%u buffer%s, %llu bytes\n", a->in, a->out,
+			(unsigned long long)req->res.events_out,
+			(unsigned long long)req->res.records_in,
+			req->res.providers, req->res.providers == 1 ? "" : "s",
+			(unsigned long long)req->res.bytes_out);
+	return 0;
+}
+
 static int convert_dat(struct convert_args *a, struct fxt_input_req *req)
 {
 	struct out_file *out;
+	pid_t child = 0;
 	int ret, err, zip;
 
 	if (!file_has_magic(a->in, "\x17\x08\x44tracing", 10, &err)) {
@@ -496,31 +564,13 @@ static int convert_dat(struct convert_args *a, struct fxt_input_req *req)
 		return 1;
 	req->out_fd = out_file_fd(out);
 
-	ret = convert_isolated(a, req);
-	if (ret) {
-		out_file_discard(out);
-		return ret;
-	}
-	if (!a->quiet)
-		fprintf(stderr, "trace-fxt: using plugin %s\n",
-			req->res.plugin);
-	if (req->res.status) {
-		trace_fxt_err("converting %s failed: %s", a->in,
-			      req->res.error[0] ? req->res.error :
-			      strerror(-req->res.status));
-		out_file_discard(out);
-		return 1;
-	}
-	if (out_file_commit(out))
-		return 1;
-	if (!a->quiet)
-		fprintf(stderr, "trace-fxt: %s -> %s: %llu of %llu events, "
-			"%u buffer%s, %llu bytes\n", a->in, a->out,
-			(unsigned long long)req->res.events_out,
-			(unsigned long long)req->res.records_in,
-			req->res.providers, req->res.providers == 1 ? "" : "s",
-			(unsigned long long)req->res.bytes_out);
-	return 0;
+	ret = convert_isolated(a, req, out, &child);
+	ret = convert_commit(a, req, out, ret);
+	/* the child frees what it read while the output is committed */
+	if (child)
+		while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
+			;
+	return ret;
 }
 
 static int convert(struct convert_args *a, struct fxt_input_req *req)

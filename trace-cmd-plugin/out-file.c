@@ -27,6 +27,7 @@ struct out_file {
 	int		fd;		/* what the writer writes to */
 	int		dest;		/* in place: the opened target, else -1 */
 	bool		replace;	/* a regular file, replaced atomically */
+	off_t		sent;		/* out_file_writeback() started so far */
 	bool		spool;		/* fd is a temporary copied to dest */
 	bool		own_dest;	/* dest is not standard output */
 };
@@ -317,6 +318,24 @@ synced:
 		close(dfd);
 	}
 	return ret;
+}
+
+/* What out_file_writeback() sends on at a time. */
+#define OUT_WRITEBACK_STEP	((off_t)8 << 20)
+
+void out_file_writeback(struct out_file *o)
+{
+	struct stat st;
+	off_t end;
+
+	if (!o->replace || fstat(o->fd, &st))
+		return;
+	end = st.st_size & ~(OUT_WRITEBACK_STEP - 1);
+	if (end <= o->sent)
+		return;
+	/* only starts the writes: commit's fsync() waits for them */
+	sync_file_range(o->fd, o->sent, end - o->sent, SYNC_FILE_RANGE_WRITE);
+	o->sent = end;
 }
 
 int out_file_commit(struct out_file *o)

@@ -36,6 +36,14 @@ struct out_file *out_file_open(const char *path, const char *in,
 			       unsigned int flags);
 /* The descriptor to write to. */
 int out_file_fd(const struct out_file *o);
+/*
+ * Start writing to disk what has been written to @o so far, by anyone
+ * holding its descriptor, when commit will sync it (a replaced regular
+ * file): the sync at commit then waits for the tail only.  Whole steps
+ * of a few MB at a time, never the page the writer is still filling;
+ * cheap to call often, never fails (commit's sync says what went wrong).
+ */
+void out_file_writeback(struct out_file *o);
 /* Make the output final; frees @o.  0, or -1 after saying why. */
 int out_file_commit(struct out_file *o);
 /* Drop what was written, leave any previous output as it was; frees @o. */
