@@ -1,19 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * map-feed.c - the records read on a second thread while this one maps
+ * map-feed.c - the records mapped on a second thread while this one reads
  * them.
  *
  * Reading a record through libtracecmd (the pages' zstd decompression,
  * kbuffer's walk, a record allocated and freed, the merge of the CPUs by
- * time) costs about half of what mapping and writing it does; on two
- * cores the two can overlap.  The reader thread runs
+ * time) and mapping and writing it cost about the same on kmem events;
+ * on two cores the two can overlap.  The calling thread runs
  * tracecmd_iterate_events_multi() and copies each record into batches
  * (its bytes, time, CPUs, lost-events count and which handle gave it);
- * the calling thread hands them to the mapping in the same order, as
+ * the mapping thread hands them to the mapping in the same order, as
  * records of its own.  So the FXT is the same bytes as a single
  * thread's.  The reader touches only libtracecmd's reading of the pages,
  * which the mapping never calls; the mapping alone uses libtraceevent's
  * tep handle (its lookups cache as they go) and the writer.
+ *
+ * libtracecmd reads on the thread that opened the file, as a bare pass
+ * does: it allocates and frees a record per event and keeps every
+ * decompressed chunk, and glibc serves that more slowly from a second
+ * thread's arena (the kmem bench recording's pass took 16% longer on a
+ * thread of its own, medians of 10 alternating runs).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -46,6 +52,9 @@ struct feed_batch {
 struct feed {
 	struct tracecmd_input	**handles;
 	int			nr;
+	map_record_fn		fn;		/* the mapping, and its data */
+	void			*data;
+	int			map_ret;
 	struct feed_batch	b[FEED_BATCHES];
 	unsigned int		fill;		/* the reader's batch */
 	bool			stop;		/* the mapping wants no more */
@@ -112,10 +121,9 @@ static int feed_copy(struct tracecmd_input *h, struct tep_record *rec,
 	return 0;
 }
 
-static void *feed_reader(void *arg)
+/* Every record read into the batches, and the mapping told it has all. */
+static void feed_read(struct feed *f)
 {
-	struct feed *f = arg;
-
 	f->read_ret = tracecmd_iterate_events_multi(f->handles, f->nr,
 						    feed_copy, f);
 	pthread_mutex_lock(&f->lock);
@@ -123,7 +131,6 @@ static void *feed_reader(void *arg)
 	f->done = true;
 	pthread_cond_broadcast(&f->cond);
 	pthread_mutex_unlock(&f->lock);
-	return NULL;
 }
 
 /* The records of batch @b through @fn; its return, or 0. */
@@ -150,14 +157,45 @@ static int feed_map(struct feed *f, struct feed_batch *b,
 	return 0;
 }
 
+/* The mapping thread: each batch through the mapping, in turn. */
+static void *feed_mapper(void *arg)
+{
+	struct feed *f = arg;
+	unsigned int take = 0;
+	bool last;
+	int ret;
+
+	for (;;) {
+		struct feed_batch *b = &f->b[take];
+
+		pthread_mutex_lock(&f->lock);
+		while (!b->full)
+			pthread_cond_wait(&f->cond, &f->lock);
+		last = f->done && take == f->fill;
+		pthread_mutex_unlock(&f->lock);
+		ret = feed_map(f, b, f->fn, f->data);
+		pthread_mutex_lock(&f->lock);
+		b->full = false;
+		if (ret)
+			f->stop = true;
+		pthread_cond_broadcast(&f->cond);
+		pthread_mutex_unlock(&f->lock);
+		if (ret || last)
+			break;
+		take = (take + 1) % FEED_BATCHES;
+	}
+	f->map_ret = ret;
+	return NULL;
+}
+
 int map_feed(struct tracecmd_input **handles, int nr,
 	     map_record_fn fn, void *data)
 {
-	struct feed f = { .handles = handles, .nr = nr };
-	unsigned int take = 0, i;
-	pthread_t reader;
-	int ret = 0;
-	bool last;
+	struct feed f = {
+		.handles = handles, .nr = nr, .fn = fn, .data = data,
+	};
+	pthread_t mapper;
+	unsigned int i;
 
 	for (i = 0; i < FEED_BATCHES; i++) {
 		f.b[i].buf = malloc(FEED_BATCH);
@@ -167,36 +205,18 @@ int map_feed(struct tracecmd_input **handles, int nr,
 	}
 	pthread_mutex_init(&f.lock, NULL);
 	pthread_cond_init(&f.cond, NULL);
-	if (pthread_create(&reader, NULL, feed_reader, &f)) {
+	if (pthread_create(&mapper, NULL, feed_mapper, &f)) {
 		pthread_cond_destroy(&f.cond);
 		pthread_mutex_destroy(&f.lock);
 		goto alone;
 	}
-	for (;;) {
-		struct feed_batch *b = &f.b[take];
-
-		pthread_mutex_lock(&f.lock);
-		while (!b->full)
-			pthread_cond_wait(&f.cond, &f.lock);
-		last = f.done && take == f.fill;
-		pthread_mutex_unlock(&f.lock);
-		ret = feed_map(&f, b, fn, data);
-		pthread_mutex_lock(&f.lock);
-		b->full = false;
-		if (ret)
-			f.stop = true;
-		pthread_cond_broadcast(&f.cond);
-		pthread_mutex_unlock(&f.lock);
-		if (ret || last)
-			break;
-		take = (take + 1) % FEED_BATCHES;
-	}
-	pthread_join(reader, NULL);
+	feed_read(&f);
+	pthread_join(mapper, NULL);
 	pthread_cond_destroy(&f.cond);
 	pthread_mutex_destroy(&f.lock);
 	for (i = 0; i < FEED_BATCHES; i++)
 		free(f.b[i].buf);
-	return ret ? ret : f.read_ret;
+	return f.map_ret ? f.map_ret : f.read_ret;
 alone:
 	for (i = 0; i < FEED_BATCHES; i++)
 		free(f.b[i].buf);
