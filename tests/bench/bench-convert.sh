@@ -12,6 +12,11 @@
 # after the other (alternating, so that load from elsewhere on the
 # machine weighs on all three alike), and the best time of each;
 #   FXT size / the .dat's uncompressed CPU data
+# and, for each recording, the same two time ratios on its uncompressed
+# twin (`trace-cmd convert --compression none`): libtracecmd reads that
+# about twice as fast, so there the mapping, not the reading, is what the
+# conversion waits for.  The floor row is the bare pass against `trace-cmd
+# report`: no converter reading through libtracecmd gets below it.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -72,6 +77,8 @@ measure() { # DAT
 		"$(echo "$events / $t_conv" | bc 2>/dev/null)"
 	printf '  %-44s %8s   (median of %s alternating rounds; aim <= 0.2)\n' \
 		"convert / trace-cmd report" "$(median "${r_rep[@]}")" "$RUNS"
+	printf '  %-44s %8s   (the floor of the row above)\n' \
+		"bare iteration / trace-cmd report" "$(ratio "$t_iter" "$t_report")"
 	printf '  %-44s %8s   (median of %s alternating rounds; aim <= 1.3)\n' \
 		"convert / bare iteration" "$(median "${r_iter[@]}")" "$RUNS"
 	printf '  %-44s %8s   (%s FXT bytes, %s bytes of CPU data)\n' \
@@ -84,6 +91,21 @@ measure() { # DAT
 		"$(ratio "$gz_size" "$zdat_size")" "$gz_size"
 	printf '  %-44s %8s   (%s s, %s bytes)\n' "convert -o .fxt.zst / plain convert" \
 		"$(ratio "$t_zst" "$t_conv")" "$t_zst" "$zst_size"
+	measure_twin "$work/raw.dat"
+}
+
+# measure_twin DAT: convert against the bare pass on the uncompressed twin.
+measure_twin() {
+	local dat=$1 i ti tc r_iter=()
+
+	for ((i = 0; i < RUNS; i++)); do
+		ti=$(once "$ITERATE" "$dat")
+		tc=$(once "$TRACE_FXT" convert -q "$dat" -o "$work/out.fxt")
+		r_iter+=("$(ratio "$tc" "$ti")")
+	done
+	printf '  %-44s %8s   (uncompressed twin, %s bytes; median of %s rounds)\n' \
+		"convert / bare iteration, uncompressed" "$(median "${r_iter[@]}")" \
+		"$(stat -c %s "$dat")" "$RUNS"
 }
 
 for dat in "${inputs[@]}"; do
