@@ -104,6 +104,18 @@ static int map_lost(struct map_ctx *ctx, struct map_buffer *buf,
 	return fxt_write_event(ctx->w, &ev);
 }
 
+struct fxt_str map_name(struct map_ctx *ctx, const char *s)
+{
+	struct map_name_memo *m;
+
+	m = &ctx->names[((uintptr_t)s >> 3) % MAP_NAME_MEMO];
+	if (m->key != s || !m->str.id) {
+		m->key = s;
+		m->str = fxt_writer_str(ctx->w, s);
+	}
+	return m->str;
+}
+
 static int map_record_pid(struct map_ctx *ctx, struct map_buffer *buf,
 			  struct tep_record *rec)
 {

@@ -80,7 +80,7 @@ int map_counter_write(struct map_ctx *ctx, struct map_buffer *buf,
 	struct fxt_event ev = {
 		.type = FXT_EVENT_COUNTER,
 		.ts = rec->ts,
-		.category = fxt_writer_str(ctx->w, TCFXT_CAT_COUNTER),
+		.category = map_name(ctx, TCFXT_CAT_COUNTER),
 		.nargs = 1,
 		.args = &arg,
 	};
@@ -98,13 +98,13 @@ int map_counter_write(struct map_ctx *ctx, struct map_buffer *buf,
 		ev.name = fxt_writer_str(ctx->w, name);
 		break;
 	case MAP_COUNTER_SYSTEM:
-		ev.name = fxt_writer_str(ctx->w, c->series);
+		ev.name = map_name(ctx, c->series);
 		break;
 	case MAP_COUNTER_RSS:
 		if (id >= sizeof(rss_names) / sizeof(rss_names[0]) ||
 		    !rss_owner(ctx, buf, me, rec, thread, &ev.thread))
 			return 0;
-		ev.name = fxt_writer_str(ctx->w, rss_names[id]);
+		ev.name = map_name(ctx, rss_names[id]);
 		break;
 	}
 	/*
@@ -113,7 +113,7 @@ int map_counter_write(struct map_ctx *ctx, struct map_buffer *buf,
 	 * counter into it.
 	 */
 	ev.thread.tid = thread->tid;
-	arg.name = fxt_writer_str(ctx->w, c->arg);
+	arg.name = map_name(ctx, c->arg);
 	if (c->s32 && vf->size == 4) {
 		arg.type = FXT_ARG_INT64;
 		arg.i64 = (int32_t)v;

@@ -57,14 +57,24 @@ int map_field_str(struct tep_record *rec, struct tep_format_field *f,
 	return strnlen(p, len);
 }
 
-/* libtraceevent's test for printing a char array as a string. */
+/*
+ * libtraceevent's test for printing a char array as a string: every
+ * character before the NUL isprint() or isspace().  The two are asked
+ * once per byte value, not per character of every record.
+ */
 bool map_field_printable(const char *p, unsigned int len)
 {
+	static bool shows[256];
+	static bool ready;
 	unsigned int i;
 
+	if (!ready) {
+		for (i = 0; i < 256; i++)
+			shows[i] = isprint(i) || isspace(i);
+		ready = true;
+	}
 	for (i = 0; i < len && p[i]; i++)
-		if (!isprint((unsigned char)p[i]) &&
-		    !isspace((unsigned char)p[i]))
+		if (!shows[(unsigned char)p[i]])
 			return false;
 	return true;
 }

@@ -85,7 +85,7 @@ static int atrace_write(struct map_ctx *ctx, struct tep_record *rec,
 	struct fxt_event ev = {
 		.ts = rec->ts,
 		.thread = *writer,
-		.category = fxt_writer_str(ctx->w, TCFXT_CAT_ATRACE),
+		.category = map_name(ctx, TCFXT_CAT_ATRACE),
 		.name = fxt_str_make(at->name ? at->name : "",
 				     at->name_len),
 	};
@@ -108,7 +108,7 @@ static int atrace_write(struct map_ctx *ctx, struct tep_record *rec,
 		break;
 	case 'C':
 		ev.type = FXT_EVENT_COUNTER;
-		arg.name = fxt_writer_str(ctx->w, "value");
+		arg.name = map_name(ctx, "value");
 		if (at->value_len >= sizeof(buf))
 			return 0;
 		memcpy(buf, at->value, at->value_len);

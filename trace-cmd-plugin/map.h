@@ -139,6 +139,8 @@ struct map_mm {
 	int32_t			tgid;
 };
 
+#define MAP_NAME_MEMO	64
+
 /* The conversion as a whole. */
 struct map_ctx {
 	struct fxt_writer	*w;
@@ -176,12 +178,25 @@ struct map_ctx {
 	struct fxt_str		s_preempt;
 	struct fxt_str		s_out_weight, s_in_weight, s_weight, s_waker;
 	struct fxt_str		s_inferred;
+	/* map_name()'s memory: the program's own strings, by address */
+	struct map_name_memo {
+		const char	*key;
+		struct fxt_str	str;
+	}			names[MAP_NAME_MEMO];
 	uint64_t		records_in;
 	uint64_t		events_out;
 	int			err;
 	char			*errbuf;
 	size_t			errlen;
 };
+
+/*
+ * @s interned, for a string of the program's own (a literal or a table's
+ * entry, which lives as long as the program): remembered by its address,
+ * so that a handler that writes on every record does not hash it every
+ * time.  Never a record's bytes: those move.
+ */
+struct fxt_str map_name(struct map_ctx *ctx, const char *s);
 
 int map_convert(struct tracecmd_input *handle, int fd,
 		const struct fxt_input_opts *opts,
