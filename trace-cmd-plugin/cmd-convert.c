@@ -400,7 +400,7 @@ struct convert_reply {
 };
 
 /* How often the output written so far is sent on to the disk. */
-#define CONVERT_WRITEBACK_MS	50
+#define CONVERT_WRITEBACK_MS	10
 
 /*
  * The child's reply from @fd; how many bytes of it came.  While the child

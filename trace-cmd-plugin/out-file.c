@@ -321,7 +321,7 @@ synced:
 }
 
 /* What out_file_writeback() sends on at a time. */
-#define OUT_WRITEBACK_STEP	((off_t)8 << 20)
+#define OUT_WRITEBACK_STEP	((off_t)2 << 20)
 
 void out_file_writeback(struct out_file *o)
 {
