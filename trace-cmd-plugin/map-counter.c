@@ -17,8 +17,8 @@
  *    ("mem.rss.file", ...), in bytes;
  *  - pm_qos_update_target is one system-wide series.
  * Values are signed as the kernel means them: cpu_idle's exit state is
- * -1, not 4294967295.  Which events are counters, their fields and
- * series: map-dispatch.c's table.
+ * -1, not 4294967295; one that fits 32 bits is a 32-bit argument.  Which
+ * events are counters, their fields and series: map-dispatch.c's table.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -116,15 +116,16 @@ int map_counter_write(struct map_ctx *ctx, struct map_buffer *buf,
 	arg.name = map_name(ctx, c->arg);
 	if (c->s32 && vf->size == 4) {
 		arg.type = FXT_ARG_INT64;
-		arg.i64 = (int32_t)v;
+		v = (uint64_t)(int64_t)(int32_t)v;
 	} else if (vf->flags & TEP_FIELD_IS_SIGNED) {
 		int shift = 64 - 8 * (vf->size ? vf->size : 8);
 
 		arg.type = FXT_ARG_INT64;
-		arg.i64 = (int64_t)(v << shift) >> shift;
+		v = (uint64_t)((int64_t)(v << shift) >> shift);
 	} else {
 		arg.type = FXT_ARG_UINT64;
-		arg.u64 = v;
 	}
+	/* Perfetto draws a counter of any integer type: one word if it fits */
+	map_arg_set_64(&arg, v);
 	return fxt_write_event(ctx->w, &ev);
 }

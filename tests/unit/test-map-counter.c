@@ -136,8 +136,11 @@ static void test_cpu_frequency(void)
 	free(text);
 }
 
-/* A signed value keeps its sign; the member names the series. */
-static void test_signed_value(void)
+/*
+ * rss_stat's size @size: a signed value keeps its sign, the member names
+ * the series, and it is a 32-bit argument when it fits (@type).
+ */
+static void signed_value(int64_t size, unsigned int type)
 {
 	static const char rss_stat[] =
 		"name: rss_stat\nID: 700\nformat:\n"
@@ -162,7 +165,7 @@ static void test_signed_value(void)
 	put_le(data + 8, 77, 4);			/* mm_id */
 	put_le(data + 12, 1, 4);			/* curr */
 	put_le(data + 16, 3, 4);			/* member */
-	put_le(data + 24, (uint64_t)-4096, 8);		/* size */
+	put_le(data + 24, (uint64_t)size, 8);		/* size */
 	CU_ASSERT_EQUAL(run_write(&t, data, 32, 7, &got, &r), 0);
 	CU_ASSERT_EQUAL_FATAL(got.type, FXT_REC_EVENT);
 	CU_ASSERT_EQUAL(got.event.type, FXT_EVENT_COUNTER);
@@ -173,9 +176,24 @@ static void test_signed_value(void)
 	CU_ASSERT_EQUAL(got.event.thread.pid, 42);
 	CU_ASSERT_EQUAL_FATAL(got.event.nargs, 1);
 	CU_ASSERT(fxt_str_eq(got.event.args[0].name, "bytes"));
-	CU_ASSERT_EQUAL(got.event.args[0].type, FXT_ARG_INT64);
-	CU_ASSERT_EQUAL(got.event.args[0].i64, -4096);
+	CU_ASSERT_EQUAL(got.event.args[0].type, type);
+	CU_ASSERT_EQUAL(type == FXT_ARG_INT32 ? got.event.args[0].i32 :
+			got.event.args[0].i64, size);
+	printf("\n    rss_stat size=%lld: mem.rss.shmem bytes=%s(%lld)",
+	       (long long)size, type == FXT_ARG_INT32 ? "int32" : "int64",
+	       (long long)(type == FXT_ARG_INT32 ? got.event.args[0].i32 :
+			   got.event.args[0].i64));
 	run_end(&t, r);
+}
+
+static void test_signed_value(void)
+{
+	signed_value(-4096, FXT_ARG_INT32);
+	signed_value(INT32_MIN, FXT_ARG_INT32);
+	/* 8 GiB of shared memory: past 32 bits, one more word */
+	signed_value(8LL << 30, FXT_ARG_INT64);
+	signed_value((int64_t)INT32_MIN - 1, FXT_ARG_INT64);
+	printf("\n");
 }
 
 /* A record too short for its value field writes nothing. */
@@ -222,8 +240,8 @@ static void test_classify(void)
 static CU_TestInfo counter_tests[] = {
 	{ "the kernel's cpu_frequency: one series for its CPU in process 0",
 	  test_cpu_frequency },
-	{ "rss_stat: a signed value in its process, the member names the series",
-	  test_signed_value },
+	{ "rss_stat: a signed value in its process, the member names the "
+	  "series, 32 bits when it fits", test_signed_value },
 	{ "a record short of its value field writes nothing",
 	  test_short_record },
 	{ "classify: listed events with their value field only",
