@@ -208,8 +208,8 @@ typedef int (*map_record_fn)(struct tracecmd_input *h, struct tep_record *rec,
 			     int cpu, void *data);
 
 /*
- * map-feed.c: tracecmd_iterate_events_multi(), the records read on a
- * second thread and @fn called on this one, in the same order.
+ * map-feed.c: tracecmd_iterate_events_multi() on this thread, @fn called
+ * on a second one for each record, in the same order.
  */
 int map_feed(struct tracecmd_input **handles, int nr, map_record_fn fn,
 	     void *data);
