@@ -439,7 +439,9 @@ static size_t convert_reply_read(int fd, struct convert_reply *reply,
  * child dies of a signal are the formats probed, to name the one at
  * fault.  The child writes the output descriptor trace-fxt holds; it
  * dies with trace-fxt.  Returns convert_read()'s code, req->res filled
- * from the child's.
+ * from the child's.  A child that answered may still be freeing what it
+ * read: *@child is then set, for the caller to reap once the output is
+ * committed.
  */
 static int convert_isolated(struct convert_args *a, struct fxt_input_req *req,
 			    struct out_file *out, pid_t *child)
