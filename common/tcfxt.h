@@ -80,6 +80,13 @@
 /* A wakeup's waking task, a koid (the .dat's common_pid). */
 #define TCFXT_ARG_WAKER		"waker"
 /*
+ * The priorities of a context switch's threads and of a woken thread,
+ * under the names Perfetto's FXT importer reads them by.
+ */
+#define TCFXT_ARG_OUT_WEIGHT	"outgoing_weight"
+#define TCFXT_ARG_IN_WEIGHT	"incoming_weight"
+#define TCFXT_ARG_WEIGHT	"weight"
+/*
  * A thread object with TCFXT_ARG_SOURCE names a task an event revealed,
  * not a saved cmdline of the .dat.
  */

@@ -128,12 +128,12 @@ static int sched_switch(struct f2d_ctx *ctx, const struct fxt_record *rec)
 	put_comm(ctx, f, "prev_comm", s->out.tid, s->cpu);
 	f2d_put_int(r, f, "prev_pid", s->out.tid);
 	f2d_put_int(r, f, "prev_prio", legacy ? (int)s->out_prio :
-		    arg_prio(s->args, s->nargs, "outgoing_weight"));
+		    arg_prio(s->args, s->nargs, TCFXT_ARG_OUT_WEIGHT));
 	f2d_put_int(r, f, "prev_state", prev_state(s->out_state));
 	put_comm(ctx, f, "next_comm", s->in.tid, s->cpu);
 	f2d_put_int(r, f, "next_pid", s->in.tid);
 	f2d_put_int(r, f, "next_prio", legacy ? (int)s->in_prio :
-		    arg_prio(s->args, s->nargs, "incoming_weight"));
+		    arg_prio(s->args, s->nargs, TCFXT_ARG_IN_WEIGHT));
 	f2d_cpu_set(ctx, s->in.tid, s->cpu);
 	return f2d_emit(ctx, ctx->cur->buffer, s->cpu, f2d_ns(ctx, s->ts),
 			r->data, r->len);
@@ -156,7 +156,7 @@ static int sched_waking(struct f2d_ctx *ctx, const struct fxt_record *rec)
 		return ret;
 	put_comm(ctx, f, "comm", s->in.tid, s->cpu);
 	f2d_put_int(r, f, "pid", s->in.tid);
-	f2d_put_int(r, f, "prio", arg_prio(s->args, s->nargs, "weight"));
+	f2d_put_int(r, f, "prio", arg_prio(s->args, s->nargs, TCFXT_ARG_WEIGHT));
 	f2d_put_int(r, f, "target_cpu", s->cpu);
 	return f2d_emit(ctx, ctx->cur->buffer, s->cpu, f2d_ns(ctx, s->ts),
 			r->data, r->len);

@@ -95,7 +95,7 @@ static int map_lost(struct map_ctx *ctx, struct map_buffer *buf,
 	if (ret < 0)
 		return ret;
 	args[0].type = FXT_ARG_UINT32;
-	args[0].name = ctx->s_cpu;
+	args[0].name = map_name(ctx, TCFXT_ARG_CPU);
 	args[0].u32 = rec->cpu;
 	/* -1: the ring buffer said events were lost, not how many */
 	args[1].type = FXT_ARG_INT64;
@@ -104,16 +104,24 @@ static int map_lost(struct map_ctx *ctx, struct map_buffer *buf,
 	return fxt_write_event(ctx->w, &ev);
 }
 
-struct fxt_str map_name(struct map_ctx *ctx, const char *s)
+/* map_name() when @s is not at its first place in the memory. */
+struct fxt_str map_name_slow(struct map_ctx *ctx, const char *s)
 {
+	size_t h = (uintptr_t)s >> 3, i;
 	struct map_name_memo *m;
 
-	m = &ctx->names[((uintptr_t)s >> 3) % MAP_NAME_MEMO];
-	if (m->key != s || !m->str.id) {
-		m->key = s;
-		m->str = fxt_writer_str(ctx->w, s);
+	/* a few dozen names at most: probing finds each at its first try */
+	for (i = 0; i < MAP_NAME_MEMO; i++) {
+		m = &ctx->names[(h + i) % MAP_NAME_MEMO];
+		if (m->key == s && m->str.id)
+			return m->str;
+		if (!m->key || m->key == s) {
+			m->key = s;
+			m->str = fxt_writer_str(ctx->w, s);
+			return m->str;
+		}
 	}
-	return m->str;
+	return fxt_writer_str(ctx->w, s);
 }
 
 static int map_record_pid(struct map_ctx *ctx, struct map_buffer *buf,
@@ -353,14 +361,6 @@ int map_convert(struct tracecmd_input *handle, int fd,
 			      strerror(errno));
 		goto out;
 	}
-	ctx.s_cpu = fxt_writer_str(ctx.w, TCFXT_ARG_CPU);
-	ctx.s_flags = fxt_writer_str(ctx.w, TCFXT_ARG_FLAGS);
-	ctx.s_preempt = fxt_writer_str(ctx.w, TCFXT_ARG_PREEMPT);
-	ctx.s_out_weight = fxt_writer_str(ctx.w, "outgoing_weight");
-	ctx.s_in_weight = fxt_writer_str(ctx.w, "incoming_weight");
-	ctx.s_weight = fxt_writer_str(ctx.w, "weight");
-	ctx.s_waker = fxt_writer_str(ctx.w, TCFXT_ARG_WAKER);
-	ctx.s_inferred = fxt_writer_str(ctx.w, TCFXT_ARG_INFERRED);
 	/* the common fields are the same in every event of a file */
 	any = tep_get_first_event(ctx.bufs[0].tep);
 	if (any) {

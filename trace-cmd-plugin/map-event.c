@@ -376,16 +376,16 @@ static unsigned int map_event_common_args(struct map_ctx *ctx,
 	uint64_t v;
 
 	args[n].type = FXT_ARG_UINT32;
-	args[n].name = ctx->s_cpu;
+	args[n].name = map_name(ctx, TCFXT_ARG_CPU);
 	args[n++].u32 = rec->cpu;
 	if (map_field_u64(buf, rec, ctx->common_flags, &v) && v) {
 		args[n].type = FXT_ARG_UINT32;
-		args[n].name = ctx->s_flags;
+		args[n].name = map_name(ctx, TCFXT_ARG_FLAGS);
 		args[n++].u32 = v;
 	}
 	if (map_field_u64(buf, rec, ctx->common_preempt, &v) && v) {
 		args[n].type = FXT_ARG_UINT32;
-		args[n].name = ctx->s_preempt;
+		args[n].name = map_name(ctx, TCFXT_ARG_PREEMPT);
 		args[n++].u32 = v;
 	}
 	return n;

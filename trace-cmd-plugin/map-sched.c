@@ -61,10 +61,12 @@ static int map_switch_out(struct map_ctx *ctx, uint64_t ts, unsigned int cpu,
 			  int tid)
 {
 	struct fxt_arg args[3] = {
-		{ .type = FXT_ARG_INT32, .name = ctx->s_out_weight, .i32 = 0 },
-		{ .type = FXT_ARG_INT32, .name = ctx->s_in_weight,
-		  .i32 = INT32_MIN },
-		{ .type = FXT_ARG_BOOL, .name = ctx->s_inferred, .b = true },
+		{ .type = FXT_ARG_INT32, .i32 = 0,
+		  .name = map_name(ctx, TCFXT_ARG_OUT_WEIGHT) },
+		{ .type = FXT_ARG_INT32, .i32 = INT32_MIN,
+		  .name = map_name(ctx, TCFXT_ARG_IN_WEIGHT) },
+		{ .type = FXT_ARG_BOOL, .b = true,
+		  .name = map_name(ctx, TCFXT_ARG_INFERRED) },
 	};
 	struct fxt_sched_switch cs = {
 		.ts = ts,
@@ -148,10 +150,10 @@ int map_sched_switch_write(struct map_ctx *ctx, struct map_buffer *buf,
 	if (next)
 		nt->cpu = rec->cpu;
 	args[0].type = FXT_ARG_INT32;
-	args[0].name = ctx->s_out_weight;
+	args[0].name = map_name(ctx, TCFXT_ARG_OUT_WEIGHT);
 	args[0].i32 = map_weight(prev, (int32_t)pprio);
 	args[1].type = FXT_ARG_INT32;
-	args[1].name = ctx->s_in_weight;
+	args[1].name = map_name(ctx, TCFXT_ARG_IN_WEIGHT);
 	args[1].i32 = map_weight(next, (int32_t)nprio);
 	cs = (struct fxt_sched_switch){
 		.ts = rec->ts,
@@ -190,11 +192,11 @@ int map_sched_wakeup_write(struct map_ctx *ctx, struct map_buffer *buf,
 	if (ret < 0)
 		return ret;
 	args[0].type = FXT_ARG_INT32;
-	args[0].name = ctx->s_weight;
+	args[0].name = map_name(ctx, TCFXT_ARG_WEIGHT);
 	args[0].i32 = map_weight(pid, (int32_t)prio);
 	/* the task running when the wakeup was recorded did the waking */
 	args[1].type = FXT_ARG_KOID;
-	args[1].name = ctx->s_waker;
+	args[1].name = map_name(ctx, TCFXT_ARG_WAKER);
 	args[1].koid = tep_data_pid(buf->tep, rec);
 	wk = (struct fxt_sched_wakeup){
 		.ts = rec->ts,

@@ -172,12 +172,6 @@ struct map_ctx {
 	struct dat_meta_text	*procmaps;	/* the PROCMAPS texts */
 	int			nr_procmaps;
 	bool			procmaps_read;
-	/* interned names used on every event */
-	struct fxt_str		s_cpu;
-	struct fxt_str		s_flags;
-	struct fxt_str		s_preempt;
-	struct fxt_str		s_out_weight, s_in_weight, s_weight, s_waker;
-	struct fxt_str		s_inferred;
 	/* map_name()'s memory: the program's own strings, by address */
 	struct map_name_memo {
 		const char	*key;
@@ -191,12 +185,22 @@ struct map_ctx {
 };
 
 /*
- * @s interned, for a string of the program's own (a literal or a table's
- * entry, which lives as long as the program): remembered by its address,
- * so that a handler that writes on every record does not hash it every
+ * @s interned, for a name of the program's own (tcfxt.h's, a literal or
+ * a table's entry, which live as long as the program): remembered by its
+ * address, so that what is written on every record is not hashed every
  * time.  Never a record's bytes: those move.
  */
-struct fxt_str map_name(struct map_ctx *ctx, const char *s);
+struct fxt_str map_name_slow(struct map_ctx *ctx, const char *s);
+
+static inline struct fxt_str map_name(struct map_ctx *ctx, const char *s)
+{
+	const struct map_name_memo *m;
+
+	m = &ctx->names[((uintptr_t)s >> 3) % MAP_NAME_MEMO];
+	if (m->key == s && m->str.id)
+		return m->str;
+	return map_name_slow(ctx, s);
+}
 
 int map_convert(struct tracecmd_input *handle, int fd,
 		const struct fxt_input_opts *opts,

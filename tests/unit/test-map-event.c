@@ -70,7 +70,6 @@ static void test_many_arrays(void)
 	ctx.w = fxt_writer_create_fp(fp, 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx.w);
 	CU_ASSERT_EQUAL(fxt_write_provider_info(ctx.w, 1, "top", 3), 0);
-	ctx.s_cpu = fxt_writer_str(ctx.w, TCFXT_ARG_CPU);
 	me = map_event_new(&ctx, tep_find_event(tep, 900));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(me);
 	for (i = 0; i < NR_ARRAYS; i++) {
