@@ -56,8 +56,12 @@ endif
 # them as intermediates), so the next run relinks only what changed.
 .SECONDARY:
 
+# Libraries before the products that link them.
 include common/common.mk
-include trace-cmd-plugin/trace-cmd-plugin.mk
+include common/fxt-tep/fxt-tep.mk
+include trace-cmd-plugin/trace-fxt-input/trace-fxt-input.mk
+include trace-cmd-plugin/dat-check/dat-check.mk
+include trace-cmd-plugin/trace-fxt/trace-fxt.mk
 include kernelshark-plugin/kernelshark-plugin.mk
 include plugins/plugins.mk
 -include plugins/plugin_fxt.mk

@@ -4,7 +4,7 @@
  *
  * trace-fxt convert IN.fxt -o OUT.dat stores an FXT event's arguments in
  * the __data_loc u8[] field "args" of its fxt/<type> event
- * (trace-cmd-plugin/fxt2dat-fxt.c); plugins/plugin_fxt.so and trace-fxt
+ * (common/fxt-tep/fxt2dat-fxt.c); plugins/plugin_fxt.so and trace-fxt
  * report turn those bytes back into struct fxt_arg.  This is the one
  * place that knows the layout: little endian, unaligned, one entry per
  * argument:

@@ -2,14 +2,14 @@
 /*
  * tcfxt.h - the trace-cmd-in-FXT vocabulary.
  *
- * The converter (trace-cmd-plugin/map-*.c) writes a trace.dat as FXT with
- * a few names of its own: metadata instants that carry what the .dat's
- * headers held, suffixes that tie extra records and arguments to an
- * event, bookkeeping arguments that only the exact round trip needs.
- * Every reader that recognises a converted file (trace-fxt report, the
- * FXT -> .dat direction, the KernelShark plugin) asks this header, and
- * trace-cmd-plugin/MAPPING.md describes what it spells.  Nothing else in
- * the tree spells these names.
+ * The converter (trace-cmd-plugin/trace-fxt-input/map-*.c) writes a
+ * trace.dat as FXT with a few names of its own: metadata instants that
+ * carry what the .dat's headers held, suffixes that tie extra records and
+ * arguments to an event, bookkeeping arguments that only the exact round
+ * trip needs.  Every reader that recognises a converted file (trace-fxt
+ * report, the FXT -> .dat direction, the KernelShark plugin) asks this
+ * header, and trace-cmd-plugin/MAPPING.md describes what it spells.
+ * Nothing else in the tree spells these names.
  */
 #ifndef _TCFXT_H
 #define _TCFXT_H

@@ -13,7 +13,7 @@
 
 #include "fxt-ks.h"
 #include "fxt-print.h"
-#include "report-tep.h"
+#include "fxt-tep.h"
 #include "tcfxt.h"
 
 /* A stored argument back as the FXT argument it was. */

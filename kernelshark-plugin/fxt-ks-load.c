@@ -19,7 +19,7 @@
  * converter's file metadata (trace-cmd/ instants) is no row either, except
  * trace-cmd/lost_events, which becomes KernelShark's missed_events; the
  * metadata and the task names go to a libtraceevent handle
- * (report-tep.h) that prints the info and latency columns on demand.
+ * (fxt-tep.h) that prints the info and latency columns on demand.
  * Other producers' records are never folded.
  */
 #include <errno.h>
@@ -36,7 +36,7 @@
 #include "fxt-reader.h"
 #include "fxt-zio.h"
 #include "fxt-ks.h"
-#include "report-tep.h"
+#include "fxt-tep.h"
 #include "tcfxt.h"
 
 #define NO_ROW	SIZE_MAX

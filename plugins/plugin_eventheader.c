@@ -13,7 +13,7 @@
  * are named by the processes that register them; eh-attach.h explains how
  * the handler still reaches every user_events event, and its limits.
  *
- * The handler checks the event's fields (eh-tep.h) and returns 1 - "print
+ * The handler checks the event's fields (eh_tep_header_offset(), fxt-tep.h) and returns 1 - "print
  * it the usual way" - for user_events that are not EventHeader and for
  * records that are not EventHeader events, so libtraceevent prints those
  * as it would without the plugin.  A record that claims to be EventHeader
@@ -32,7 +32,7 @@
 #include "eventheader.h"
 #include "eh-attach.h"
 #include "eh-print.h"
-#include "eh-tep.h"
+#include "fxt-tep.h"
 
 #define EH_EXPORT	__attribute__((visibility("default")))
 

@@ -3,7 +3,7 @@
 # report, KernelShark and perf load from $TRACEEVENT_PLUGIN_DIR or
 # ~/.local/lib/traceevent/plugins.
 
-EXTRA_CFLAGS_plugins = $(TEP_CFLAGS)
+EXTRA_CFLAGS_plugins = $(FXT_TEP_CFLAGS)
 
 # Where libtraceevent looks: ~/.local/lib/traceevent/plugins for the
 # default PREFIX; its built-in directory (<its libdir>/traceevent/plugins)
@@ -16,14 +16,17 @@ endif
 
 EH_PLUGIN	:= plugins/plugin_eventheader.so
 EH_PLUGIN_OBJS	:= $(addprefix plugins/, \
-		     plugin_eventheader.o eh-attach.o eh-tep.o eh-print.o)
+		     plugin_eventheader.o eh-attach.o eh-print.o)
 
 # Only tep_plugin_loader/unloader are exported; the core stays hidden so
 # that plugins carrying their own copy of it do not meet (libtraceevent
 # dlopens plugins RTLD_GLOBAL).
-$(EH_PLUGIN): $(EH_PLUGIN_OBJS) $(CORE_LIB)
+# EventHeader events are recognised by libfxt-tep.a's eh_tep_header_offset(),
+# as the input plugin recognises them.
+$(EH_PLUGIN): $(EH_PLUGIN_OBJS) $(FXT_TEP_LIB) $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -shared -Wl,-z,defs -Wl,--as-needed -o $@ \
-		$(EH_PLUGIN_OBJS) $(CORE_LIB) $(CORE_LIBS) $(TEP_LIBS) -lm
+		$(EH_PLUGIN_OBJS) $(FXT_TEP_LIB) $(CORE_LIB) $(CORE_LIBS) \
+		$(TEP_LIBS) -lm
 
 # plugin_fxt.mk (plugin_fxt.so) is included after this file: it adds its
 # plugin to TEP_PLUGINS and as a prerequisite of install-plugins.

@@ -6,7 +6,8 @@
 UNIT_SRCS	:= $(wildcard tests/unit/test-*.c)
 UNIT_PROGS	:= $(UNIT_SRCS:.c=)
 UNIT_LIBS	:= $(CORE_LIB) $(CORE_LIBS) -lcunit $(JSON_LIBS)
-EXTRA_CFLAGS_tests/unit = $(JSON_CFLAGS) $(TC_CFLAGS) -Itrace-cmd-plugin
+EXTRA_CFLAGS_tests/unit = $(JSON_CFLAGS) $(TC_CFLAGS) $(FXT_TEP_CFLAGS) \
+			   $(DATCHECK_CFLAGS) $(FXT_INPUT_CFLAGS)
 
 tests/unit/test-%: tests/unit/test-%.o tests/unit/unit.o $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(UNIT_LIBS) -lm
@@ -41,36 +42,32 @@ tests/unit/test-plugin-fxt: tests/unit/test-plugin-fxt.o tests/unit/unit.o \
 	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(UNIT_LIBS) \
 		$(TEP_LIBS) -ldl -lm
 
-# The FXT -> .dat pieces, from trace-cmd-plugin/, with libtraceevent; the
-# fuzz target below builds the same sources with sanitizers.
-FXT2DAT_SRCS	:= $(wildcard trace-cmd-plugin/fxt2dat-*.c)
-FXT2DAT_OBJS	:= $(FXT2DAT_SRCS:.c=.o)
+# FXT -> .dat's pieces (libfxt-tep.a's internals, fxt2dat.h); the fuzz
+# target below builds the same sources with sanitizers.
 tests/unit/test-fxt2dat: tests/unit/test-fxt2dat.o tests/unit/unit.o \
-			 $(FXT2DAT_OBJS) $(CORE_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(FXT2DAT_OBJS) \
-		$(UNIT_LIBS) $(TEP_LIBS) -lm
+			 $(FXT_TEP_LIB) $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(FXT_TEP_LIB) \
+		$(UNIT_LIBS) $(FXT_TEP_LIBS) -lm
 
 # The mapping's pieces, one program each, linked with the whole mapping
-# (its files call each other for task names and thread groups).
-MAP_OBJS	= $(filter trace-cmd-plugin/map-%.o,$(TC_PLUGIN_OBJS)) \
-		  plugins/eh-tep.o
+# (trace-fxt-input.mk's MAP_OBJS) as the plugin links it.
 MAP_TEST_OBJS	= tests/unit/unit.o tests/unit/map-run.o tests/e2e/dat-fixture.o
 tests/unit/test-map-%: tests/unit/test-map-%.o $(MAP_TEST_OBJS) \
-		       $(MAP_OBJS) $(CORE_LIB)
+		       $(MAP_OBJS) $(FXT_TEP_LIB) $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(MAP_TEST_OBJS) $(MAP_OBJS) \
-		$(UNIT_LIBS) $(TC_LIBS) -ldl -lm
+		$(FXT_TEP_LIB) $(UNIT_LIBS) $(TC_LIBS) -ldl -lm
 
 # Thread groups from the records the .dat check kept, against the pass.
-DATCHECK_OBJS	= trace-cmd-plugin/datcheck-file.o trace-cmd-plugin/datcheck-keep.o
 tests/unit/test-map-tgid: tests/unit/test-map-tgid.o $(MAP_TEST_OBJS) \
-		       $(MAP_OBJS) $(DATCHECK_OBJS) $(CORE_LIB)
+		       $(MAP_OBJS) $(DATCHECK_LIB) $(FXT_TEP_LIB) $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(MAP_TEST_OBJS) $(MAP_OBJS) \
-		$(DATCHECK_OBJS) $(CORE_LIB) $(UNIT_LIBS) $(TC_LIBS) -ldl -lm
+		$(DATCHECK_LIB) $(FXT_TEP_LIB) $(UNIT_LIBS) $(TC_LIBS) -ldl -lm
 
-# The .dat check (trace-cmd-plugin/datcheck-file.c) against libtracecmd.
+# The .dat check (libdatcheck.a) against libtracecmd.
 tests/unit/test-dat-check: tests/unit/test-dat-check.o tests/unit/unit.o \
-		trace-cmd-plugin/datcheck-file.o $(CORE_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(UNIT_LIBS) $(TRACECMD_LIBS) -lm
+		$(DATCHECK_LIB) $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(DATCHECK_LIB) \
+		$(UNIT_LIBS) $(TRACECMD_LIBS) -lm
 
 DAT_TOOLS	:= tests/unit/dat-gen tests/unit/dat-rewrite
 tests/unit/dat-gen: tests/unit/dat-gen.o $(CORE_LIB)
@@ -88,10 +85,10 @@ $(FXT2DAT_EDGE_GEN): tests/e2e/fxt2dat-edge-gen.o $(CORE_LIB)
 
 # Big-endian recordings of the samples (byte-order.sh), through fxt2dat.
 DAT_BE_GEN	:= tests/e2e/dat-be-gen
-EXTRA_CFLAGS_tests/e2e = -Itrace-cmd-plugin
-$(DAT_BE_GEN): tests/e2e/dat-be-gen.o $(FXT2DAT_OBJS) $(CORE_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(FXT2DAT_OBJS) $(CORE_LIB) \
-		$(CORE_LIBS) $(TEP_LIBS) -lm
+EXTRA_CFLAGS_tests/e2e = $(FXT_TEP_CFLAGS)
+$(DAT_BE_GEN): tests/e2e/dat-be-gen.o $(FXT_TEP_LIB) $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(FXT_TEP_LIB) $(CORE_LIB) \
+		$(CORE_LIBS) $(FXT_TEP_LIBS) -lm
 
 EH_KS_INFO	:= tests/e2e/eventheader-kshark-info
 $(EH_KS_INFO): $(EH_KS_INFO).c
@@ -109,31 +106,25 @@ FUZZ_SECONDS	?= 300
 tests/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(CORE_SRCS)
 	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(CORE_SRCS) $(CORE_LIBS) -lm
 
-# fxt2dat lives in trace-cmd-plugin/ and parses formats with libtraceevent.
-tests/fuzz/fuzz-fxt2dat: tests/fuzz/fuzz-fxt2dat.c $(CORE_SRCS) $(FXT2DAT_SRCS) \
-		trace-cmd-plugin/fxt2dat.h
-	$(CLANG) $(FUZZ_CFLAGS) -Itrace-cmd-plugin \
-		$(TEP_CFLAGS) -o $@ $< \
-		$(CORE_SRCS) $(FXT2DAT_SRCS) $(CORE_LIBS) \
-		$(TEP_LIBS) -lm
+# FXT -> .dat (libfxt-tep.a's sources) parses formats with libtraceevent.
+tests/fuzz/fuzz-fxt2dat: tests/fuzz/fuzz-fxt2dat.c $(CORE_SRCS) $(FXT_TEP_SRCS) \
+		common/fxt-tep/fxt2dat.h
+	$(CLANG) $(FUZZ_CFLAGS) $(FXT_TEP_CFLAGS) -o $@ $< \
+		$(CORE_SRCS) $(FXT_TEP_SRCS) $(CORE_LIBS) \
+		$(FXT_TEP_LIBS) -lm
 
 # plugin-fxt.so's decoding and text, without libkshark (plugin-fxt.c).
-KS_FUZZ_SRCS	:= $(addprefix kernelshark-plugin/, fxt-ks-load.c \
-		   fxt-ks-event.c fxt-ks-table.c fxt-ks-info.c fxt-ks-reread.c) \
-		   trace-cmd-plugin/report-tep.c
-tests/fuzz/fuzz-kshark: tests/fuzz/fuzz-kshark.c $(CORE_SRCS) $(FXT2DAT_SRCS) \
-		$(KS_FUZZ_SRCS) kernelshark-plugin/fxt-ks.h
-	$(CLANG) $(FUZZ_CFLAGS) -Ikernelshark-plugin -Itrace-cmd-plugin \
-		$(TEP_CFLAGS) -o $@ $< \
-		$(CORE_SRCS) $(FXT2DAT_SRCS) $(KS_FUZZ_SRCS) $(CORE_LIBS) \
-		$(TEP_LIBS) -lm
+tests/fuzz/fuzz-kshark: tests/fuzz/fuzz-kshark.c $(CORE_SRCS) $(FXT_TEP_SRCS) \
+		$(KS_LOAD_SRCS) kernelshark-plugin/fxt-ks.h
+	$(CLANG) $(FUZZ_CFLAGS) -Ikernelshark-plugin $(FXT_TEP_CFLAGS) -o $@ $< \
+		$(CORE_SRCS) $(FXT_TEP_SRCS) $(KS_LOAD_SRCS) $(CORE_LIBS) \
+		$(FXT_TEP_LIBS) -lm
 
 # The .dat input path whole: the check, libtracecmd, the plugin's mapping.
-DAT_FUZZ_SRCS	:= $(wildcard trace-cmd-plugin/datcheck-*.c) \
-		   $(wildcard trace-cmd-plugin/map-*.c) plugins/eh-tep.c
+DAT_FUZZ_SRCS	= $(DATCHECK_SRCS) $(MAP_SRCS) $(FXT_TEP_SRCS)
 tests/fuzz/fuzz-dat: tests/fuzz/fuzz-dat.c $(CORE_SRCS) $(DAT_FUZZ_SRCS) \
-		trace-cmd-plugin/datcheck.h
-	$(CLANG) $(FUZZ_CFLAGS) -Itrace-cmd-plugin -Iplugins \
+		trace-cmd-plugin/dat-check/datcheck.h
+	$(CLANG) $(FUZZ_CFLAGS) $(DATCHECK_CFLAGS) $(FXT_TEP_CFLAGS) \
 		$(TC_CFLAGS) -o $@ $< \
 		$(CORE_SRCS) $(DAT_FUZZ_SRCS) $(CORE_LIBS) \
 		$(TC_LIBS) -ldl -lm

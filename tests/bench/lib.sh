@@ -3,10 +3,10 @@
 # on time.  Sourcing it sets where things are and how often to run them.
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-TRACE_FXT=$TOP/trace-cmd-plugin/trace-fxt
+TRACE_FXT=$TOP/trace-cmd-plugin/trace-fxt/trace-fxt
 BENCH_DIR=${BENCH_DIR:-/tmp/trace-fxt-bench}
 RUNS=${BENCH_RUNS:-3}
-export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
+export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin/trace-fxt-input
 
 RECORD=$TOP/samples/record.sh
 ITERATE=$TOP/tests/bench/tc-iterate

@@ -29,7 +29,7 @@
 . "$(dirname "$0")/lib.sh"
 # 8 checks per recording, 9 per EventHeader set and buffer layout
 e2e_plan $(($(echo $RECORDINGS | wc -w) * 8 + 4 * 9))
-export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
+export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 mkdir -p "$TMP/home"
 export HOME=$TMP/home
 unset TRACEEVENT_PLUGIN_DIR
@@ -42,7 +42,7 @@ EHCOMPARE=$TOP/tests/e2e/eventheader-compare.py
 KSDAT=$TOP/tests/unit/test-kshark-dat
 
 for f in "$BEGEN" "$EHGEN" "$TRACE_FXT" "$KSDAT" \
-	 "$TOP/trace-cmd-plugin/trace-fxt-input.so" \
+	 "$TC_PLUGIN" \
 	 "$TOP/plugins/plugin_eventheader.so"; do
 	[ -x "$f" ] || [ -f "$f" ] || { not_ok "$f is not built"; e2e_exit; }
 done

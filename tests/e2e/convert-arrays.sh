@@ -12,7 +12,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 e2e_plan 9
-export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
+export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 
 GEN=$TOP/tests/e2e/arrays-dat-gen
 if ! "$GEN" "$TMP/a.dat"; then

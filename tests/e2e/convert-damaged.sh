@@ -9,7 +9,7 @@
 # libtracecmd free twice (SIGABRT) and the page commit words made
 # libtraceevent's kbuffer read past the page (SIGSEGV).
 . "$(dirname "$0")/lib.sh"
-export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
+export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 e2e_plan 20
 src=$SAMPLES/lost-events.dat
 d=$TMP/d

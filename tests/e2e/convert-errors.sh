@@ -8,7 +8,7 @@
 # even a temporary file - nor touch an existing output file.
 . "$(dirname "$0")/lib.sh"
 e2e_plan 16
-export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
+export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 recordings sched-v6.dat atrace-markers.dat
 v6=$SAMPLES/sched-v6.dat
 v7=$SAMPLES/atrace-markers.dat

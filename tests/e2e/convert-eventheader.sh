@@ -17,7 +17,7 @@
 #    ids, eventheader-fxt.py derive) become async begin/end pairs whose id
 #    is FNV-1a 64 of the activity id, and related activities flow steps.
 . "$(dirname "$0")/lib.sh"
-export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
+export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 . "$(dirname "$0")/eventheader-sets.bash"
 e2e_plan 21
 GEN=$TOP/samples/eventheader-dat
@@ -25,7 +25,7 @@ FORMATS=$TOP/samples/eventheader-formats
 EHFXT=$TOP/tests/e2e/eventheader-fxt.py
 COMPARE=$TOP/tests/e2e/compare-report.py
 
-for f in "$GEN" "$TRACE_FXT" "$TOP/trace-cmd-plugin/trace-fxt-input.so"; do
+for f in "$GEN" "$TRACE_FXT" "$TC_PLUGIN"; do
 	[ -x "$f" ] || [ -f "$f" ] || { not_ok "$f is not built"; e2e_exit; }
 done
 

@@ -8,7 +8,7 @@
 # of the same file, plus --progress.
 . "$(dirname "$0")/lib.sh"
 COMPARE=$(dirname "$0")/compare-report.py
-PLUGIN=$TOP/trace-cmd-plugin/trace-fxt-input.so
+PLUGIN=$TC_PLUGIN
 e2e_plan 16
 recordings sched.dat two-buffers.dat
 src=$SAMPLES/sched.dat
@@ -39,7 +39,7 @@ same3() { cmp -s "$1" "$2" && cmp -s "$1" "$3"; }
 check "the three conversions are identical" \
 	same3 "$TMP/a.fxt" "$TMP/b.fxt" "$TMP/c.fxt"
 
-export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
+export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 trace-cmd report -R "$src" 2> /dev/null > "$TMP/all.ref"
 
 # --events: only those events, each still equal to trace-cmd's line

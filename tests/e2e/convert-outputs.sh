@@ -7,7 +7,7 @@
 # and its target replaced, a signal or a failure leaves no temporary file
 # and an existing output as it was.
 . "$(dirname "$0")/lib.sh"
-export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
+export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 e2e_plan 24
 d=$TMP/w
 mkdir -p "$d"

@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 COMPARE=$(dirname "$0")/compare-report.py
 MODEL=$(dirname "$0")/perfetto-model.py
-export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
+export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 
 e2e_plan 80
 recordings

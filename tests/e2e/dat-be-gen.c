@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fxt2dat.h"
+#include "fxt-tep.h"
 
 int main(int argc, char **argv)
 {

@@ -8,7 +8,11 @@
 # script when fewer checks than planned ran and were not skipped.
 
 TOP=${TOP_SRCDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
-TRACE_FXT=$TOP/trace-cmd-plugin/trace-fxt
+TRACE_FXT=$TOP/trace-cmd-plugin/trace-fxt/trace-fxt
+# The trace-cmd input plugin as the build leaves it, and its folder (what
+# $TRACECMD_PLUGIN_DIR names for trace-fxt convert).
+TC_PLUGIN_DIR=$TOP/trace-cmd-plugin/trace-fxt-input
+TC_PLUGIN=$TC_PLUGIN_DIR/trace-fxt-input.so
 # The project's own recordings (always there) and the optional data that
 # may stand beside the clone (LinuxTracepoints' vectors, third-party FXT,
 # larger recordings): a check that needs the latter skips without it.

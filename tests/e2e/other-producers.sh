@@ -203,7 +203,7 @@ fi
 two=$SAMPLES/two-buffers.dat
 [ -r "$two" ] || two=$SHARED_SAMPLES/two-buffers.dat
 if [ -r "$two" ]; then
-	TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin \
+	TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR \
 		$TRACE_FXT convert -q "$two" -o "$TMP/two.fxt"
 	$TRACE_FXT dump --json "$TMP/two.fxt" > "$TMP/two.json"
 	check "converted two-buffer file: no string or thread index defined differently by two providers" \

@@ -23,7 +23,7 @@
 #    they happened on a CPU, and are shown on thread 0's), no padding
 #    bytes as arguments (user_events keep their payload's bytes).
 . "$(dirname "$0")/lib.sh"
-export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
+export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 MODEL=$TOP/tests/e2e/perfetto-model.py
 EHFXT=$TOP/tests/e2e/eventheader-fxt.py
 N_CHECKS=12	# lines perfetto-model.py check prints with a full EXPECT

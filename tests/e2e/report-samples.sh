@@ -12,7 +12,7 @@
 # without plugin_eventheader.so (the payload past the format's fields is
 # carried as the instant's trailing bytes, MAPPING.md).
 . "$(dirname "$0")/lib.sh"
-export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
+export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 mkdir -p "$TMP/home"
 export HOME=$TMP/home
 unset TRACEEVENT_PLUGIN_DIR

@@ -19,7 +19,7 @@
 #    trailing bytes are no field: -R does not print them).
 . "$(dirname "$0")/lib.sh"
 e2e_plan 20
-export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
+export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 mkdir -p "$TMP/home"
 export HOME=$TMP/home
 unset TRACEEVENT_PLUGIN_DIR
@@ -30,7 +30,7 @@ COMPARE=$TOP/tests/e2e/compare-report.py
 EHCOMPARE=$TOP/tests/e2e/eventheader-compare.py
 PLUG=TRACEEVENT_PLUGIN_DIR=$TOP/plugins
 
-for f in "$GEN" "$TRACE_FXT" "$TOP/trace-cmd-plugin/trace-fxt-input.so" \
+for f in "$GEN" "$TRACE_FXT" "$TC_PLUGIN" \
 	 "$TOP/plugins/plugin_eventheader.so"; do
 	[ -x "$f" ] || [ -f "$f" ] || { not_ok "$f is not built"; e2e_exit; }
 done

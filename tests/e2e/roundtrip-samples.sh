@@ -12,7 +12,7 @@
 # lost-events.dat the plain report (print formats, symbols) must match
 # too.
 . "$(dirname "$0")/lib.sh"
-export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin
+export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 
 e2e_plan 38
 recordings

@@ -30,10 +30,10 @@
 
 #include <trace-cmd.h>
 
-#include "fd-io.h"
 #include "datcheck.h"
+#include "fd-io.h"
 #include "fxt-input.h"
-#include "map.h"
+#include "map-convert.h"
 
 #define MAX_FIELDS	512
 

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "fd-io.h"
-#include "fxt2dat.h"
+#include "fxt-tep.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 const char *__lsan_default_suppressions(void);

@@ -8,7 +8,7 @@
 
 #include <trace-cmd.h>
 
-#include "map.h"
+#include "map-convert.h"
 #include "map-run.h"
 #include "unit.h"
 

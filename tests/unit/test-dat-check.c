@@ -19,7 +19,7 @@
 #include <trace-cmd.h>
 
 #include "unit.h"
-#include "../../trace-cmd-plugin/datcheck.h"
+#include "datcheck.h"
 
 #define PAGE		4096
 #define NR_EVENTS	3

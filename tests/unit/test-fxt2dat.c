@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test-fxt2dat.c - the FXT -> .dat pieces (trace-cmd-plugin/fxt2dat-*.c)
+ * test-fxt2dat.c - the FXT -> .dat pieces (common/fxt-tep/fxt2dat-*.c)
  * one by one: the lookup tables, the format registry and record builder,
  * and records fed through the driver to a sink, as trace-fxt report
  * feeds them.

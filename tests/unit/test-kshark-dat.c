@@ -76,7 +76,7 @@ static bool convert(const char *dat, const char *fxt)
 	char tool[4096], cmd[3 * 4096 + 64];
 
 	snprintf(tool, sizeof(tool), "%s",
-		 unit_path("trace-cmd-plugin/trace-fxt"));
+		 unit_path("trace-cmd-plugin/trace-fxt/trace-fxt"));
 	if (access(tool, X_OK)) {
 		CU_FAIL("trace-fxt is not built");
 		return false;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test-map-counter.c - counter-like ftrace events as FXT counters
- * (trace-cmd-plugin/map-counter.c), without a .dat: the event format is
+ * (trace-cmd-plugin/trace-fxt-input/map-counter.c), without a .dat: the event format is
  * parsed by libtraceevent, the record is laid out by hand at the format's
  * offsets, and the FXT written is read back with the core's reader.
  *
@@ -21,7 +21,8 @@
 #include <event-parse.h>
 
 #include "fxt-reader.h"
-#include "map.h"
+#include "map-counter.h"
+#include "map-dispatch.h"
 #include "unit.h"
 
 struct run {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test-map-dedup.c - one event the kernel wrote into two ring buffers
- * (trace-cmd-plugin/map-dispatch.c): each buffer keeps its instant, but
+ * (trace-cmd-plugin/trace-fxt-input/map-dispatch.c): each buffer keeps its instant, but
  * what the mapping derives from the event (here a trace_marker write's
  * log record) is written once, when the two copies lie at most
  * MAP_DUP_WINDOW_NS (100 us) apart on the same CPU.
@@ -21,7 +21,7 @@
 
 #include "../e2e/dat-fixture.h"
 #include "fxt-reader.h"
-#include "map.h"
+
 #include "map-run.h"
 #include "unit.h"
 

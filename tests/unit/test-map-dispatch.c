@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test-map-dispatch.c - the table of special events
- * (trace-cmd-plugin/map-dispatch.c): each event it names goes to exactly
+ * (trace-cmd-plugin/trace-fxt-input/map-dispatch.c): each event it names goes to exactly
  * one handler, with the fields that handler reads found in the format;
  * any other event, and a listed one whose format lacks what its handler
  * needs, to the generic instant writer alone.
@@ -17,7 +17,9 @@
 
 #include <event-parse.h>
 
-#include "map.h"
+#include "map-dispatch.h"
+#include "map-sched.h"
+#include "map-special.h"
 #include "unit.h"
 
 /* @text parsed as an event of @system; what the table makes of it. */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test-map-event.c - any ftrace event as an FXT instant
- * (trace-cmd-plugin/map-event.c), without a .dat: the format is parsed by
+ * (trace-cmd-plugin/trace-fxt-input/map-event.c), without a .dat: the format is parsed by
  * libtraceevent, the record laid out by hand at the format's offsets, and
  * the FXT written is read back with the core's reader.
  *
@@ -17,7 +17,7 @@
 #include <event-parse.h>
 
 #include "fxt-reader.h"
-#include "map.h"
+#include "map-event.h"
 #include "unit.h"
 
 #define NR_ARRAYS	80

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test-map-tgid.c - thread groups from the records the file check kept
- * (trace-cmd-plugin/datcheck-keep.c) against the plugin's own pass over
+ * (trace-cmd-plugin/dat-check/datcheck-keep.c) against the plugin's own pass over
  * the file (map-tgid.c), which is what runs under any host but trace-fxt.
  *
  * Every project sample is converted both ways through map_convert(); the
@@ -24,7 +24,7 @@
 #include "../e2e/dat-fixture.h"
 #include "datcheck.h"
 #include "fd-io.h"
-#include "map.h"
+
 #include "map-run.h"
 #include "unit.h"
 

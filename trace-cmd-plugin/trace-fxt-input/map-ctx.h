@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * map-ctx.h - the data the ftrace-to-FXT mapping works on: one conversion
+ * (struct map_ctx), its buffers (one FXT provider each), what it knows of
+ * each event format, field, task and CPU.
+ *
+ * Types only: each map-*.c file declares what it offers in its own
+ * map-*.h, and a file includes the headers of the files it calls and
+ * no other (README.md says in which order a record meets them).
+ */
+#ifndef _MAP_CTX_H
+#define _MAP_CTX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <event-parse.h>
+
+#include "errmsg.h"
+#include "fxt-input.h"
+#include "fxt-writer.h"
+#include "tcfxt.h"
+
+struct dat_meta_text;
+
+/* The names the mapping writes besides the events' own: tcfxt.h. */
+
+enum map_field_kind {
+	MAP_FIELD_INT,		/* integer, kept with its size and sign */
+	MAP_FIELD_POINTER,	/* pointer-sized pointer field */
+	MAP_FIELD_STRING,	/* char array or __data_loc string */
+	MAP_FIELD_ARRAY,	/* any other array: "ARRAY[..]" text */
+	MAP_FIELD_ELEMS,	/* small integer array: an arg an element */
+};
+
+struct map_field {
+	struct tep_format_field	*field;
+	struct fxt_str		name;
+	struct fxt_str		text_name;	/* name + ".text" if has_text */
+	struct fxt_str		*elem_names;	/* MAP_FIELD_ELEMS: "name[k]" */
+	enum map_field_kind	kind;
+	unsigned int		arg_type;	/* enum fxt_arg_type */
+	bool			has_text;	/* -R prints it by print fmt */
+	bool			ptr_like;	/* the print format shows a %p */
+	bool			sym_field;	/* may point at a kernel symbol */
+	bool			printk_field;	/* may point at a printk string */
+};
+
+struct map_special;
+#define MAP_SPECIAL_FIELDS	7
+
+/* What the mapping knows about one ftrace event format. */
+struct map_event {
+	struct tep_event	*event;
+	struct fxt_str		category;
+	struct fxt_str		name;
+	struct fxt_str		cont_name;
+	struct fxt_str		trailing_name;	/* TCFXT_ARG_TRAILING */
+	unsigned int		fixed_end;	/* end of the last fixed field */
+	unsigned int		*var_idx;	/* __data_loc and flexible ones */
+	unsigned int		nr_var;
+	unsigned int		nr_fields;
+	unsigned int		extra_args;	/* elements past one per field */
+	struct map_field	*fields;
+	bool			keep;		/* passes the event filter */
+	bool			user_data;	/* user_events: bytes past fields */
+	/* map-dispatch.c: its row in the table of special events, or NULL */
+	const struct map_special *special;
+	struct tep_format_field	*sf[MAP_SPECIAL_FIELDS];	/* its fields */
+	/* map-formats.c: which fields it looks at, decided on first use */
+	bool			fmts_ready;
+	unsigned int		*fmts_idx;	/* those fields, in order */
+	unsigned int		nr_fmts;
+};
+
+/* Per buffer: one FXT provider. */
+struct map_buffer {
+	struct tracecmd_input	*handle;
+	struct tep_handle	*tep;
+	bool			native;		/* file byte order is the host's */
+	const char		*name;		/* "top" or the instance name */
+	uint32_t		provider_id;
+	/* map_event by event id, filled on first use */
+	struct map_event	**events;
+	int			nr_events;
+};
+
+struct map_formats;
+struct map_eh;
+struct map_text;
+struct map_text_ref;
+
+/* map-task.c: what the conversion knows of one pid. */
+struct map_task {
+	uint8_t			named;	/* 1 seen, 2 named by an event, 3 cmdlines */
+	int32_t			cpu;	/* CPU it was last switched in on, or -1 */
+	int32_t			tgid;	/* its thread group, 0 unknown */
+	uint8_t			tgid_rank;	/* how sure (map-tgid.c) */
+	bool			proc_named;	/* its process object written */
+};
+
+/*
+ * Per CPU: the running thread, and the recent records of events that
+ * derive records, to tell one kernel event recorded in two buffers.
+ */
+#define MAP_DUP_SLOTS	32
+struct map_dup {
+	uint64_t		ts;
+	uint64_t		hash;
+	struct map_buffer	*buf;	/* NULL: slot free or matched */
+};
+
+struct map_cpu {
+	int32_t			cur;	/* switched in last, -1 unknown */
+	unsigned int		next;	/* slot to reuse */
+	struct map_dup		dup[MAP_DUP_SLOTS];
+};
+
+/* map-counter.c: which process an mm (rss_stat's mm_id) belongs to. */
+#define MAP_MM_SLOTS	1024
+struct map_mm {
+	uint64_t		mm_id;
+	int32_t			tgid;
+};
+
+#define MAP_NAME_MEMO	64
+
+/* The conversion as a whole. */
+struct map_ctx {
+	struct fxt_writer	*w;
+	const struct fxt_input_opts *opts;
+	struct map_buffer	*bufs;
+	int			nr_bufs;
+	struct map_buffer	*cur;		/* provider now current */
+	struct tracecmd_input	*top;
+	const struct fxt_input_recs *kept;	/* the host's, for map-tgid */
+	struct map_task		*tasks;		/* by pid, grows */
+	int			nr_tasks;
+	struct map_cpu		*cpus;		/* by CPU, grows */
+	int			nr_cpus;
+	bool			seen_waking;
+	bool			meta_named;	/* map_meta_thread() */
+	struct map_mm		mms[MAP_MM_SLOTS];
+	size_t			nr_mms;
+	struct tep_format_field	*common_type;
+	struct tep_format_field	*common_pid;
+	struct tep_format_field	*common_flags;
+	struct tep_format_field	*common_preempt;
+	struct fxt_arg		*args;		/* scratch, grows */
+	struct map_text_ref	*text_refs;	/* map-event.c's, as many */
+	unsigned int		nr_args_max;
+	struct trace_seq	seq;		/* scratch for .text values */
+	struct map_formats	*fmts;		/* map-formats.c's state */
+	struct map_eh		*eh;		/* map-eventheader.c's state */
+	struct map_text		*text;		/* map-text.c's cache */
+	struct dat_meta_text	*procmaps;	/* the PROCMAPS texts */
+	int			nr_procmaps;
+	bool			procmaps_read;
+	/* map_name()'s memory: the program's own strings, by address */
+	struct map_name_memo {
+		const char	*key;
+		struct fxt_str	str;
+	}			names[MAP_NAME_MEMO];
+	uint64_t		records_in;
+	uint64_t		events_out;
+	int			err;
+	char			*errbuf;
+	size_t			errlen;
+};
+
+/* The conversion's first error and its message (common/errmsg.h). */
+#define map_set_error(ctx, e, ...) \
+	errmsg_set(&(ctx)->err, (ctx)->errbuf, (ctx)->errlen, (e), __VA_ARGS__)
+
+#endif /* _MAP_CTX_H */

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * map-dispatch.c - what the mapping does with each event, in one place.
+ *
+ * Every record becomes map-event.c's instant event, which keeps every
+ * field.  The events Perfetto draws as something more (context switches,
+ * wakeups, task names, trace_marker logs and atrace slices, counters,
+ * EventHeader events) are the rows of map_specials[] below: which events,
+ * the fields their handler reads (found once per format), and the
+ * handler that writes what the mapping derives from the record, after
+ * its instant.  An event no row takes is written as its instant alone.
+ *
+ * Adding a special event is adding a row, and a handler if none of the
+ * existing ones fits.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <trace-cmd.h>
+
+#include "map-counter.h"
+#include "map-dispatch.h"
+#include "map-event.h"
+#include "map-eventheader.h"
+#include "map-field.h"
+#include "map-marker.h"
+#include "map-sched.h"
+#include "map-special.h"
+#include "map-task.h"
+
+/* sched events that name a task: the pid field, its comm field. */
+#define MAP_NAMES(sys, ev, ...) {					\
+	.system = sys, .name = ev, .field = { __VA_ARGS__ },		\
+	.write = map_sched_names_write,					\
+}
+
+#define MAP_WAKEUP(ev, how) {						\
+	.system = "sched", .name = ev,					\
+	.field = { "pid", "prio", "target_cpu", "comm" },		\
+	.write = map_sched_wakeup_write, .wake = how,			\
+}
+
+/*
+ * The first row that takes an event is its handler; rows with a NULL
+ * name come last, their classify() decides.
+ */
+const struct map_special map_specials[] = {
+	{
+		.system = "sched", .name = "sched_switch",
+		.field = { "prev_pid", "next_pid", "prev_prio", "next_prio",
+			   "prev_state", "prev_comm", "next_comm" },
+		.write = map_sched_switch_write,
+	},
+	MAP_WAKEUP("sched_waking", MAP_WAKE_WAKING),
+	MAP_WAKEUP("sched_wakeup", MAP_WAKE_UP),
+	MAP_WAKEUP("sched_wakeup_new", MAP_WAKE_NEW),
+	{
+		.system = "ftrace", .name = "print", .field = { "buf" },
+		.write = map_marker_write,
+	},
+	MAP_NAMES("sched", "sched_process_fork", "child_pid", "child_comm",
+		  "parent_pid", "parent_comm"),
+	MAP_NAMES("sched", "sched_process_exit", "pid", "comm"),
+	MAP_NAMES("sched", "sched_process_free", "pid", "comm"),
+	MAP_NAMES("sched", "sched_process_wait", "pid", "comm"),
+	MAP_NAMES("sched", "sched_stat_runtime", "pid", "comm"),
+	MAP_NAMES("sched", "sched_migrate_task", "pid", "comm"),
+	MAP_NAMES("task", "task_newtask", "pid", "comm"),
+	{
+		.system = "task", .name = "task_rename",
+		.field = { "pid", "newcomm" },
+		.write = map_sched_names_write, .rename = true,
+	},
+	{
+		.system = "power", .name = "cpu_frequency",
+		.field = { "state", "cpu_id" }, .need = 1,
+		.write = map_counter_write,
+		.counter = { "cpufreq.cpu", "kHz", MAP_COUNTER_CPU },
+	},
+	{
+		.system = "power", .name = "cpu_idle",
+		.field = { "state", "cpu_id" }, .need = 1,
+		.write = map_counter_write,
+		.counter = { "cpuidle.cpu", "state", MAP_COUNTER_CPU, true },
+	},
+	{
+		.system = "power", .name = "cpu_frequency_limits",
+		.field = { "max_freq", "cpu_id" }, .need = 1,
+		.write = map_counter_write,
+		.counter = { "cpufreq_max.cpu", "kHz", MAP_COUNTER_CPU },
+	},
+	{
+		.system = "power", .name = "pm_qos_update_target",
+		.field = { "curr_value" }, .need = 1,
+		.write = map_counter_write,
+		.counter = { "pm_qos", "value", MAP_COUNTER_SYSTEM },
+	},
+	{
+		/* the member tells the series; the mm, the process */
+		.system = "kmem", .name = "rss_stat",
+		.field = { "size", "member", "mm_id", "curr" }, .need = 1,
+		.write = map_counter_write,
+		.counter = { NULL, "bytes", MAP_COUNTER_RSS },
+	},
+	{
+		/* user_events whose format EventHeader's header opens */
+		.classify = map_eventheader_classify,
+		.write = map_eventheader_write,
+	},
+};
+
+const unsigned int map_nr_specials =
+	sizeof(map_specials) / sizeof(map_specials[0]);
+
+/* Whether row @s takes @me; its fields in me->sf[] if so. */
+static bool map_dispatch_takes(const struct map_special *s,
+			       struct map_event *me)
+{
+	struct tep_event *e = me->event;
+	unsigned int i;
+
+	if ((s->system && strcmp(e->system, s->system)) ||
+	    (s->name && strcmp(e->name, s->name)))
+		return false;
+	for (i = 0; i < MAP_SPECIAL_FIELDS; i++) {
+		me->sf[i] = s->field[i] ? tep_find_field(e, s->field[i]) :
+					  NULL;
+		if (i < s->need && !me->sf[i])
+			return false;
+	}
+	return !s->classify || s->classify(me);
+}
+
+/*
+ * The row of map_specials[] that takes @me, set in me->special, or NULL:
+ * @me is written as its instant alone.
+ */
+const struct map_special *map_dispatch_classify(struct map_event *me)
+{
+	unsigned int i;
+
+	me->special = NULL;
+	for (i = 0; i < map_nr_specials; i++)
+		if (map_dispatch_takes(&map_specials[i], me)) {
+			me->special = &map_specials[i];
+			return me->special;
+		}
+	memset(me->sf, 0, sizeof(me->sf));
+	return NULL;
+}
+
+/*
+ * What the mapping knows of @rec's event, by its id: described and
+ * classified the first time the buffer meets it.  NULL for an unknown
+ * id or when out of memory.
+ */
+struct map_event *map_dispatch_event(struct map_ctx *ctx,
+				     struct map_buffer *buf,
+				     struct tep_record *rec)
+{
+	struct tep_event *event;
+	uint64_t v;
+	int id;
+
+	if (map_field_u64(buf, rec, ctx->common_type, &v))
+		id = v;
+	else
+		id = tep_data_type(buf->tep, rec);
+	if (id < 0)
+		return NULL;
+	if (id < buf->nr_events && buf->events[id])
+		return buf->events[id];
+	if (id >= buf->nr_events) {
+		int n = id + 64;
+		struct map_event **ev = realloc(buf->events, n * sizeof(*ev));
+
+		if (!ev)
+			return NULL;
+		memset(ev + buf->nr_events, 0,
+		       (n - buf->nr_events) * sizeof(*ev));
+		buf->events = ev;
+		buf->nr_events = n;
+	}
+	event = tep_find_event(buf->tep, id);
+	if (!event)
+		return NULL;
+	buf->events[id] = map_event_new(ctx, event);
+	if (buf->events[id])
+		map_dispatch_classify(buf->events[id]);
+	return buf->events[id];
+}
+
+/* What map_dispatch_event() and the handlers hold, freed. */
+void map_dispatch_free(struct map_ctx *ctx)
+{
+	int i, id;
+
+	for (i = 0; i < ctx->nr_bufs; i++) {
+		struct map_buffer *b = &ctx->bufs[i];
+
+		for (id = 0; id < b->nr_events; id++)
+			map_event_free(b->events[id]);
+		free(b->events);
+		b->events = NULL;
+		b->nr_events = 0;
+	}
+	map_eventheader_free(ctx);
+}
+
+/* FNV-1a 64 of a record's bytes: equal records of two buffers. */
+static uint64_t map_rec_hash(const struct tep_record *rec)
+{
+	const unsigned char *p = rec->data;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	int i;
+
+	for (i = 0; i < rec->size; i++)
+		h = (h ^ p[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+/*
+ * How far apart two buffers' copies of one event may be: the kernel
+ * writes them one after the other from the same tracepoint call, each
+ * with its own clock read.
+ */
+#define MAP_DUP_WINDOW_NS	100000
+
+/*
+ * Whether @rec restates a record another buffer gave shortly before on
+ * the same CPU, equal as far as a 64-bit hash of the bytes tells: the
+ * kernel wrote one event into two ring buffers (both recording
+ * sched_switch, say).  Its instant stays in each buffer's provider, but
+ * what the mapping derives from the event (scheduling, names, logs,
+ * slices, counters) is written once.  A copy matches one record only, so
+ * events that really repeat stay.
+ */
+static bool map_dispatch_restated(struct map_ctx *ctx,
+				  struct map_buffer *buf,
+				  struct tep_record *rec)
+{
+	struct map_cpu *c;
+	struct map_dup *d;
+	uint64_t h;
+	unsigned int i;
+
+	if (ctx->nr_bufs < 2)
+		return false;
+	c = map_cpu_get(ctx, rec->cpu);
+	if (!c)
+		return false;
+	h = map_rec_hash(rec);
+	for (i = 0; i < MAP_DUP_SLOTS; i++) {
+		d = &c->dup[i];
+		if (!d->buf || d->hash != h || d->buf == buf ||
+		    rec->ts - d->ts > MAP_DUP_WINDOW_NS)
+			continue;
+		d->buf = NULL;
+		return true;
+	}
+	d = &c->dup[c->next];
+	c->next = (c->next + 1) % MAP_DUP_SLOTS;
+	*d = (struct map_dup){ .ts = rec->ts, .hash = h, .buf = buf };
+	return false;
+}
+
+/*
+ * @rec as its instant event on @thread, then, unless another buffer just
+ * gave the same record, what its row of map_specials[] derives from it.
+ */
+int map_dispatch_write(struct map_ctx *ctx, struct map_buffer *buf,
+		       struct map_event *me, struct tep_record *rec,
+		       const struct fxt_thread *thread)
+{
+	int ret;
+
+	ret = map_event_write(ctx, buf, me, rec, thread);
+	if (ret < 0 || !me->special || map_dispatch_restated(ctx, buf, rec))
+		return ret;
+	return me->special->write(ctx, buf, me, rec, thread);
+}

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * map-feed.c - the records mapped on a second thread while this one reads
+ * them.
+ *
+ * Reading a record through libtracecmd (the pages' zstd decompression,
+ * kbuffer's walk, a record allocated and freed, the merge of the CPUs by
+ * time) and mapping and writing it cost about the same on kmem events;
+ * on two cores the two can overlap.  The calling thread runs
+ * tracecmd_iterate_events_multi() and copies each record into batches
+ * (its bytes, time, CPUs, lost-events count and which handle gave it);
+ * the mapping thread hands them to the mapping in the same order, as
+ * records of its own.  So the FXT is the same bytes as a single
+ * thread's.  The reader touches only libtracecmd's reading of the pages,
+ * which the mapping never calls; the mapping alone uses libtraceevent's
+ * tep handle (its lookups cache as they go) and the writer.
+ *
+ * libtracecmd reads on the thread that opened the file, as a bare pass
+ * does: it allocates and frees a record per event and keeps every
+ * decompressed chunk, and glibc serves that more slowly from a second
+ * thread's arena (the kmem bench recording's pass took 16% longer on a
+ * thread of its own, medians of 10 alternating runs).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <trace-cmd.h>
+
+#include "map-feed.h"
+
+/*
+ * In flight between the threads: 4 MB, so that reading goes on while the
+ * mapping stops for what it does once (libtraceevent sorts the kernel's
+ * symbols at the first look-up, ~30 ms on the bench recordings).
+ */
+#define FEED_BATCHES	16
+#define FEED_BATCH	(256u << 10)	/* bytes of records a batch */
+
+/* What a batch holds of each record, its bytes following (8-aligned). */
+struct feed_rec {
+	uint64_t	ts;
+	int64_t		missed;		/* tep_record's missed_events */
+	uint32_t	size;
+	int32_t		cpu;		/* the record's */
+	int32_t		handle;		/* index into the handles */
+	int32_t		slot;		/* the iteration's CPU number */
+};
+
+struct feed_batch {
+	uint8_t		*buf;
+	size_t		used, cap;
+	bool		full;		/* the reader is done with it */
+};
+
+struct feed {
+	struct tracecmd_input	**handles;
+	int			nr;
+	map_record_fn		fn;		/* the mapping, and its data */
+	void			*data;
+	int			map_ret;
+	struct feed_batch	b[FEED_BATCHES];
+	unsigned int		fill;		/* the reader's batch */
+	bool			stop;		/* the mapping wants no more */
+	bool			done;		/* the reader has read all */
+	int			read_ret;
+	pthread_mutex_t		lock;
+	pthread_cond_t		cond;
+};
+
+static size_t feed_align(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+/* Hand the batch being filled over; false when the mapping stopped. */
+static bool feed_pass(struct feed *f)
+{
+	struct feed_batch *b;
+
+	pthread_mutex_lock(&f->lock);
+	f->b[f->fill].full = true;
+	f->fill = (f->fill + 1) % FEED_BATCHES;
+	b = &f->b[f->fill];
+	pthread_cond_broadcast(&f->cond);
+	while (b->full && !f->stop)
+		pthread_cond_wait(&f->cond, &f->lock);
+	pthread_mutex_unlock(&f->lock);
+	b->used = 0;
+	return !f->stop;
+}
+
+static int feed_copy(struct tracecmd_input *h, struct tep_record *rec,
+		     int cpu, void *data)
+{
+	struct feed *f = data;
+	struct feed_batch *b = &f->b[f->fill];
+	size_t need = sizeof(struct feed_rec) +
+		      feed_align(rec->size > 0 ? rec->size : 0);
+	struct feed_rec *r;
+	int i;
+
+	if (b->used && b->used + need > b->cap && !feed_pass(f))
+		return -1;
+	b = &f->b[f->fill];
+	if (need > b->cap) {
+		/* a record larger than a batch (huge pages): a larger batch */
+		uint8_t *n = realloc(b->buf, need);
+
+		if (!n)
+			return -1;
+		b->buf = n;
+		b->cap = need;
+	}
+	for (i = 0; i < f->nr && f->handles[i] != h; i++)
+		;
+	r = (struct feed_rec *)(b->buf + b->used);
+	*r = (struct feed_rec){
+		.ts = rec->ts, .size = rec->size > 0 ? rec->size : 0,
+		.cpu = rec->cpu, .handle = i, .slot = cpu,
+		.missed = rec->missed_events,
+	};
+	memcpy(r + 1, rec->data, r->size);
+	b->used += need;
+	return 0;
+}
+
+/* Every record read into the batches, and the mapping told it has all. */
+static void feed_read(struct feed *f)
+{
+	f->read_ret = tracecmd_iterate_events_multi(f->handles, f->nr,
+						    feed_copy, f);
+	pthread_mutex_lock(&f->lock);
+	f->b[f->fill].full = true;
+	f->done = true;
+	pthread_cond_broadcast(&f->cond);
+	pthread_mutex_unlock(&f->lock);
+}
+
+/* The records of batch @b through @fn; its return, or 0. */
+static int feed_map(struct feed *f, struct feed_batch *b,
+		    map_record_fn fn, void *data)
+{
+	size_t at = 0;
+	int ret;
+
+	while (at < b->used) {
+		struct feed_rec *r = (struct feed_rec *)(b->buf + at);
+		struct tep_record rec = {
+			.ts = r->ts, .cpu = r->cpu, .size = r->size,
+			.missed_events = r->missed, .data = r + 1,
+		};
+
+		at += sizeof(*r) + feed_align(r->size);
+		if (r->handle >= f->nr)
+			continue;
+		ret = fn(f->handles[r->handle], &rec, r->slot, data);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* The mapping thread: each batch through the mapping, in turn. */
+static void *feed_mapper(void *arg)
+{
+	struct feed *f = arg;
+	unsigned int take = 0;
+	bool last;
+	int ret;
+
+	for (;;) {
+		struct feed_batch *b = &f->b[take];
+
+		pthread_mutex_lock(&f->lock);
+		while (!b->full)
+			pthread_cond_wait(&f->cond, &f->lock);
+		last = f->done && take == f->fill;
+		pthread_mutex_unlock(&f->lock);
+		ret = feed_map(f, b, f->fn, f->data);
+		pthread_mutex_lock(&f->lock);
+		b->full = false;
+		if (ret)
+			f->stop = true;
+		pthread_cond_broadcast(&f->cond);
+		pthread_mutex_unlock(&f->lock);
+		if (ret || last)
+			break;
+		take = (take + 1) % FEED_BATCHES;
+	}
+	f->map_ret = ret;
+	return NULL;
+}
+
+int map_feed(struct tracecmd_input **handles, int nr,
+	     map_record_fn fn, void *data)
+{
+	struct feed f = {
+		.handles = handles, .nr = nr, .fn = fn, .data = data,
+	};
+	pthread_t mapper;
+	unsigned int i;
+
+	for (i = 0; i < FEED_BATCHES; i++) {
+		f.b[i].buf = malloc(FEED_BATCH);
+		f.b[i].cap = FEED_BATCH;
+		if (!f.b[i].buf)
+			goto alone;
+	}
+	pthread_mutex_init(&f.lock, NULL);
+	pthread_cond_init(&f.cond, NULL);
+	if (pthread_create(&mapper, NULL, feed_mapper, &f)) {
+		pthread_cond_destroy(&f.cond);
+		pthread_mutex_destroy(&f.lock);
+		goto alone;
+	}
+	feed_read(&f);
+	pthread_join(mapper, NULL);
+	pthread_cond_destroy(&f.cond);
+	pthread_mutex_destroy(&f.lock);
+	for (i = 0; i < FEED_BATCHES; i++)
+		free(f.b[i].buf);
+	return f.map_ret ? f.map_ret : f.read_ret;
+alone:
+	for (i = 0; i < FEED_BATCHES; i++)
+		free(f.b[i].buf);
+	return tracecmd_iterate_events_multi(handles, nr, fn, data);
+}

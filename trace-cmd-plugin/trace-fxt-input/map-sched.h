@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * map-sched.h - context switches, wakeups and task names: the records
+ * Perfetto draws as CPU tracks and thread states (map-sched.c).
+ */
+#ifndef _MAP_SCHED_H
+#define _MAP_SCHED_H
+
+#include "map-ctx.h"
+
+int map_sched_switch_write(struct map_ctx *ctx, struct map_buffer *buf,
+			   struct map_event *me, struct tep_record *rec,
+			   const struct fxt_thread *thread);
+int map_sched_wakeup_write(struct map_ctx *ctx, struct map_buffer *buf,
+			   struct map_event *me, struct tep_record *rec,
+			   const struct fxt_thread *thread);
+int map_sched_names_write(struct map_ctx *ctx, struct map_buffer *buf,
+			  struct map_event *me, struct tep_record *rec,
+			  const struct fxt_thread *thread);
+
+#endif /* _MAP_SCHED_H */

@@ -1,0 +1,684 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd-convert.c - trace-fxt convert IN.dat -o OUT.fxt
+ *
+ * trace-fxt is the host of the trace-cmd input plugin: it checks the .dat
+ * (datcheck.h), opens it with libtracecmd in a child process, hangs the
+ * request on the handle and lets libtracecmd load its plugins (its
+ * system directory, $TRACECMD_PLUGIN_DIR,
+ * ~/.local/lib/trace-cmd/plugins/).  If none of them took the request it
+ * tries trace-fxt-input.so in the install directory and then in the build
+ * tree (the plugin's folder beside the command's).  FXT input goes the
+ * other way, through libfxt-tep.a's fxt2dat_convert() and the core's .dat
+ * writer.  Either output is
+ * written through out-file.h, which never destroys the input or an
+ * existing output.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <poll.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <trace-cmd.h>
+
+#include "datcheck.h"
+#include "fd-io.h"
+#include "fxt-format.h"
+#include "fxt-input.h"
+#include "fxt-tep.h"
+#include "fxt-zio.h"
+#include "out-file.h"
+#include "trace-fxt.h"
+
+#ifndef TRACE_FXT_PLUGIN_DIR
+#define TRACE_FXT_PLUGIN_DIR ""
+#endif
+
+#define MAX_SELECT	256
+
+struct convert_args {
+	const char	*in;
+	const char	*out;
+	const char	*events[MAX_SELECT];
+	const char	*buffers[MAX_SELECT];
+	const char	*compression;
+	bool		quiet;
+	bool		selects;	/* -e, -B, --cpu, --start, --end, --tgids */
+};
+
+/* "0,2-5" into a mask of CPUs (>= 256 kept as "any high CPU"). */
+static int parse_cpus(const char *s, struct fxt_input_opts *o)
+{
+	char *end;
+	long a, b, c;
+
+	while (*s) {
+		a = strtol(s, &end, 10);
+		if (end == s || a < 0)
+			return -1;
+		b = a;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtol(s, &end, 10);
+			if (end == s || b < a)
+				return -1;
+		}
+		for (c = a; c <= b && c < 256; c++)
+			o->cpu_mask[c / 64] |= 1ULL << (c % 64);
+		if (b >= 256)
+			o->cpu_any_high = true;
+		if (*end == ',')
+			end++;
+		else if (*end)
+			return -1;
+		s = end;
+	}
+	return 0;
+}
+
+/* Seconds as trace-cmd report prints them ("552.275297") into ns. */
+static int parse_secs(const char *s, uint64_t *ns)
+{
+	char *end;
+	double d = strtod(s, &end);
+
+	if (end == s || *end || d < 0)
+		return -1;
+	*ns = (uint64_t)(d * 1e9 + 0.5);
+	return 0;
+}
+
+/* Split "a,b,c" into @list (which keeps pointers into @s). */
+static int add_list(char *s, const char **list, unsigned int *n)
+{
+	char *tok, *save = NULL;
+
+	for (tok = strtok_r(s, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (*n == MAX_SELECT)
+			return -1;
+		list[(*n)++] = tok;
+	}
+	return 0;
+}
+
+static bool file_has_magic(const char *path, const char *magic, size_t len,
+			   int *err)
+{
+	char buf[16];
+	ssize_t r;
+	int fd = open(path, O_RDONLY);
+
+	*err = 0;
+	if (fd < 0) {
+		*err = errno;
+		return false;
+	}
+	r = read(fd, buf, len);
+	close(fd);
+	return r == (ssize_t)len && !memcmp(buf, magic, len);
+}
+
+/*
+ * The input is neither: say what it was taken for (its name says FXT or
+ * not) and what its first bytes are, so a user sees why.
+ */
+static void say_refused(const char *path)
+{
+	size_t n = strlen(path);
+	unsigned char buf[8];
+	char hex[3 * sizeof(buf) + 1] = "";
+	ssize_t r;
+	int fd = open(path, O_RDONLY), i;
+
+	r = fd < 0 ? 0 : read(fd, buf, sizeof(buf));
+	if (fd >= 0)
+		close(fd);
+	for (i = 0; i < r; i++)
+		sprintf(hex + 3 * i, " %02x", buf[i]);
+	if (n > 4 && !strcmp(path + n - 4, ".fxt"))
+		trace_fxt_err("%s: taken for FXT (the name ends in .fxt) and "
+			      "refused: FXT starts with the magic number record "
+			      "10 00 04 46 78 54 16 00 (either byte order), "
+			      "this file with%s; it is no trace-cmd .dat "
+			      "either", path, r > 0 ? hex : " nothing");
+	else
+		trace_fxt_err("%s: not a trace-cmd .dat (it starts with "
+			      "17 08 44 \"tracing\") nor FXT (10 00 04 46 78 54 "
+			      "16 00): this file starts with%s", path,
+			      r > 0 ? hex : " nothing");
+}
+
+/* tracecmd_init_data() with its printf()s to stdout silenced. */
+static int init_data_quietly(struct tracecmd_input *handle)
+{
+	int saved, null, ret;
+
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	null = open("/dev/null", O_WRONLY);
+	if (saved >= 0 && null >= 0)
+		dup2(null, STDOUT_FILENO);
+	ret = tracecmd_init_data(handle);
+	fflush(stdout);
+	if (saved >= 0 && null >= 0)
+		dup2(saved, STDOUT_FILENO);
+	if (saved >= 0)
+		close(saved);
+	if (null >= 0)
+		close(null);
+	return ret < 0 ? -1 : 0;
+}
+
+/* Call the loader of the plugin at @path, the way libtracecmd does. */
+static void *try_plugin(const char *dir, struct trace_plugin_context *ctx)
+{
+	int (*loader)(struct trace_plugin_context *);
+	char path[PATH_MAX];
+	void *h;
+
+	if (!dir || !*dir)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/%s", dir, FXT_INPUT_PLUGIN_NAME);
+	if (access(path, R_OK))
+		return NULL;
+	h = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+	if (!h) {
+		trace_fxt_err("cannot load %s: %s", path, dlerror());
+		return NULL;
+	}
+	loader = (int (*)(struct trace_plugin_context *))
+		 dlsym(h, "tracecmd_plugin_loader");
+	if (loader)
+		loader(ctx);
+	return h;
+}
+
+/*
+ * Where the build puts the plugin: trace-cmd-plugin/trace-fxt-input/,
+ * beside the folder of this binary.
+ */
+static void build_dir(char *buf, size_t len)
+{
+	char real[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	char *slash;
+
+	if (n <= 0) {
+		buf[0] = '\0';
+		return;
+	}
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (!slash || (size_t)(slash - buf) + sizeof("/../trace-fxt-input") > len) {
+		buf[0] = '\0';
+		return;
+	}
+	strcpy(slash, "/../trace-fxt-input");
+	if (realpath(buf, real) && strlen(real) < len)
+		strcpy(buf, real);
+}
+
+static void say_searched(void)
+{
+	const char *env = getenv("TRACECMD_PLUGIN_DIR");
+	const char *home = getenv("HOME");
+	char exe[PATH_MAX];
+
+	build_dir(exe, sizeof(exe));
+	trace_fxt_err("no trace-cmd input plugin (%s) found; searched:",
+		      FXT_INPUT_PLUGIN_NAME);
+	fprintf(stderr, "  libtracecmd's system plugin directory\n");
+	fprintf(stderr, "  $TRACECMD_PLUGIN_DIR (%s)\n", env ? env : "unset");
+	fprintf(stderr, "  %s/.local/lib/trace-cmd/plugins/\n",
+		home ? home : "~");
+	if (*TRACE_FXT_PLUGIN_DIR)
+		fprintf(stderr, "  %s (install directory)\n",
+			TRACE_FXT_PLUGIN_DIR);
+	fprintf(stderr, "  %s (the build tree)\n", exe);
+	fprintf(stderr, "set TRACECMD_PLUGIN_DIR to the directory holding "
+		"%s, or run 'make install'\n", FXT_INPUT_PLUGIN_NAME);
+}
+
+/* Run the plugin on @handle; 0 when a plugin took the request. */
+static int run_plugin(struct tracecmd_input *handle, struct fxt_input_req *req)
+{
+	struct trace_plugin_context *ctx;
+	struct trace_plugin_list *list;
+	void *extra = NULL;
+	char exe[PATH_MAX];
+
+	ctx = tracecmd_plugin_context_create(FXT_TRACECMD_INPUT, handle);
+	if (!ctx)
+		return -ENOMEM;
+	tracecmd_set_private(handle, req);
+	list = tracecmd_load_plugins(ctx);
+	if (!req->res.done)
+		extra = try_plugin(TRACE_FXT_PLUGIN_DIR, ctx);
+	if (!req->res.done) {
+		if (extra)
+			dlclose(extra);
+		build_dir(exe, sizeof(exe));
+		extra = try_plugin(exe, ctx);
+	}
+	tracecmd_unload_plugins(list, ctx);
+	if (extra)
+		dlclose(extra);
+	tracecmd_set_private(handle, NULL);
+	free(ctx);
+	return req->res.done ? 0 : -ENOENT;
+}
+
+static int convert_fxt(struct convert_args *a)
+{
+	struct fxt2dat_opts o = { .compression = a->compression };
+	struct fxt2dat_stats st;
+	struct out_file *out;
+	char err[512] = "";
+	int ret;
+
+	if (a->selects) {
+		trace_fxt_err("-e, -B, --cpu, --start, --end and --tgids "
+			      "concern ftrace events; FXT input is converted "
+			      "whole");
+		return 2;
+	}
+	if (a->compression && strcmp(a->compression, "none") &&
+	    strcmp(a->compression, "zstd")) {
+		trace_fxt_err("compression '%s': none or zstd", a->compression);
+		return 2;
+	}
+	/* the .dat writer patches offsets and may start over */
+	out = out_file_open(a->out, a->in, OUT_FILE_SEEK);
+	if (!out)
+		return 1;
+	ret = fxt2dat_convert(a->in, out_file_fd(out), &o, &st, err,
+			      sizeof(err));
+	if (ret < 0) {
+		trace_fxt_err("converting %s failed: %s", a->in,
+			      err[0] ? err : strerror(-ret));
+		out_file_discard(out);
+		return 1;
+	}
+	if (out_file_commit(out))
+		return 1;
+	/* what the reader could not read is said even with -q */
+	if (st.unread)
+		trace_fxt_err("%llu record%s skipped or not read in full; "
+			      "the first: %s", (unsigned long long)st.unread,
+			      st.unread == 1 ? "" : "s", st.unread_first);
+	if (!a->quiet)
+		fprintf(stderr, "trace-fxt: %s -> %s: %llu events from %llu "
+			"records (%llu ftrace events restored, %llu records "
+			"without a .dat form, %llu skipped or not read in "
+			"full), %u buffer%s, %u CPU%s\n",
+			a->in, a->out, (unsigned long long)st.events_out,
+			(unsigned long long)st.records_in,
+			(unsigned long long)st.restored,
+			(unsigned long long)st.skipped,
+			(unsigned long long)st.unread, st.buffers,
+			st.buffers == 1 ? "" : "s", st.cpus,
+			st.cpus == 1 ? "" : "s");
+	return 0;
+}
+
+/* How long libtracecmd may take over a file's headers and formats. */
+#define CONVERT_HEAD_SECONDS	30
+
+/*
+ * The reading half of a .dat conversion: the file checked, opened with
+ * libtracecmd and handed to the plugin, which writes req->out_fd.  0 when
+ * a plugin ran (req->res says how it went), else the exit code, the
+ * reason said.
+ */
+/* The check's verdict, said; 0 when the file checked good. */
+static int convert_checked(struct convert_args *a, int ret, const char *why)
+{
+	if (ret == -EBADMSG)
+		trace_fxt_err("%s: %s", a->in, why);
+	else if (ret)
+		trace_fxt_err("cannot read %s: %s", a->in, strerror(-ret));
+	return ret ? 1 : 0;
+}
+
+static int convert_read(struct convert_args *a, struct fxt_input_req *req,
+			struct tracecmd_input **done)
+{
+	struct datcheck_keep_run *check;
+	struct tracecmd_input *handle;
+	char why[256];
+	int ret;
+
+	/*
+	 * libtracecmd trusts the file's sizes: check them first, keeping
+	 * what the plugin's thread-group pass reads on the way.  Its pages
+	 * are walked on a second thread while libtracecmd reads the
+	 * headers and formats, which the first half of the check covers.
+	 */
+	ret = datcheck_keep_start(a->in, fxt_input_tgid_events,
+				  FXT_INPUT_NR_TGID_EVENTS, DATCHECK_NO_PROBE,
+				  &check, why, sizeof(why));
+	if (ret)
+		return convert_checked(a, ret, why);
+	tracecmd_set_loglevel(TEP_LOG_CRITICAL);
+	/* a format libtraceevent's parser loops on ends here (SIGALRM) */
+	alarm(CONVERT_HEAD_SECONDS);
+	handle = tracecmd_open_head(a->in, 0);
+	alarm(0);
+	ret = datcheck_keep_finish(check, &req->tgid_recs);
+	if (ret)
+		return convert_checked(a, ret, why);
+	if (!handle) {
+		trace_fxt_err("cannot open %s with libtracecmd: truncated or "
+			      "corrupt trace file?", a->in);
+		return 1;
+	}
+	/*
+	 * Not tracecmd_open(): when the CPU data runs past the end of the
+	 * file, its cleanup crashes in libtracecmd 3.1.6.  A handle that
+	 * failed here is left to the exit instead of tracecmd_close().
+	 * libtracecmd also says why on stdout; keep stdout for data.
+	 */
+	if (init_data_quietly(handle)) {
+		trace_fxt_err("cannot read the trace data of %s: the file is "
+			      "truncated or corrupt", a->in);
+		return 1;
+	}
+	ret = run_plugin(handle, req);
+	/* closed once trace-fxt has the verdict: it need not wait for it */
+	*done = handle;
+	if (ret == -ENOENT) {
+		say_searched();
+		return 1;
+	}
+	return 0;
+}
+
+/* What the reading child tells trace-fxt. */
+struct convert_reply {
+	int			code;	/* convert_read()'s */
+	struct fxt_input_result	res;
+};
+
+/* How often the output written so far is sent on to the disk. */
+#define CONVERT_WRITEBACK_MS	10
+
+/*
+ * The child's reply from @fd; how many bytes of it came.  While the child
+ * writes, what it wrote is sent on to the disk (out_file_writeback()), so
+ * that the sync at commit has only the tail left to wait for.
+ */
+static size_t convert_reply_read(int fd, struct convert_reply *reply,
+				 struct out_file *out)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	size_t got = 0;
+	ssize_t n;
+	int ready;
+
+	while (got < sizeof(*reply)) {
+		ready = poll(&pfd, 1, CONVERT_WRITEBACK_MS);
+		if (ready < 0 && errno != EINTR)
+			break;
+		if (ready <= 0) {
+			out_file_writeback(out);
+			continue;
+		}
+		n = read(fd, (char *)reply + got, sizeof(*reply) - got);
+		if (n == 0 || (n < 0 && errno != EINTR))
+			break;
+		if (n > 0)
+			got += n;
+	}
+	return got;
+}
+
+/*
+ * libtraceevent's format parser crashes or hangs on some broken formats
+ * (datcheck.h).  Rather than parse every format twice, once in a probe
+ * and once in libtracecmd, the reading runs in a child: only when that
+ * child dies of a signal are the formats probed, to name the one at
+ * fault.  The child writes the output descriptor trace-fxt holds; it
+ * dies with trace-fxt.  Returns convert_read()'s code, req->res filled
+ * from the child's.  A child that answered may still be freeing what it
+ * read: *@child is then set, for the caller to reap once the output is
+ * committed.
+ */
+static int convert_isolated(struct convert_args *a, struct fxt_input_req *req,
+			    struct out_file *out, pid_t *child)
+{
+	struct convert_reply reply = { .code = 1 };
+	struct tracecmd_input *done = NULL;
+	pid_t pid, parent = getpid();
+	char why[256];
+	int fds[2], status, sig;
+	size_t got;
+	bool sent;
+
+	fflush(NULL);
+	if (pipe(fds) || (pid = fork()) < 0) {
+		trace_fxt_err("cannot start the conversion: %s",
+			      strerror(errno));
+		return 1;
+	}
+	if (!pid) {
+		close(fds[0]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
+		reply.code = convert_read(a, req, &done);
+		reply.res = req->res;
+		fflush(NULL);
+		sent = !fd_write_all(fds[1], &reply, sizeof(reply));
+		close(fds[1]);
+		/* trace-fxt commits the output meanwhile */
+		if (done)
+			tracecmd_close(done);
+		_exit(sent ? 0 : 1);
+	}
+	close(fds[1]);
+	got = convert_reply_read(fds[0], &reply, out);
+	close(fds[0]);
+	if (got == sizeof(reply)) {
+		/* the whole verdict: the output is complete whatever follows */
+		*child = pid;
+		req->res = reply.res;
+		return reply.code;
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 1;
+	if (!WIFSIGNALED(status))
+		return WEXITSTATUS(status) ? WEXITSTATUS(status) : 1;
+	sig = WTERMSIG(status);
+	if (datcheck_file_formats(a->in, why, sizeof(why)) == -EBADMSG)
+		trace_fxt_err("%s: %s", a->in, why);
+	else
+		trace_fxt_err("converting %s failed: %s (%s)", a->in,
+			      sig == SIGALRM ? "libtracecmd did not read its "
+			      "headers and formats in time" :
+			      "the conversion died", strsignal(sig));
+	return 1;
+}
+
+/* The output made final when the conversion (@ret) went well. */
+static int convert_commit(struct convert_args *a, struct fxt_input_req *req,
+			  struct out_file *out, int ret)
+{
+	if (ret) {
+		out_file_discard(out);
+		return ret;
+	}
+	if (!a->quiet)
+		fprintf(stderr, "trace-fxt: using plugin %s\n",
+			req->res.plugin);
+	if (req->res.status) {
+		trace_fxt_err("converting %s failed: %s", a->in,
+			      req->res.error[0] ? req->res.error :
+			      strerror(-req->res.status));
+		out_file_discard(out);
+		return 1;
+	}
+	if (out_file_commit(out))
+		return 1;
+	if (!a->quiet)
+		fprintf(stderr, "trace-fxt: %s -> %s: %llu of %llu events, "
+			"%u buffer%s, %llu bytes\n", a->in, a->out,
+			(unsigned long long)req->res.events_out,
+			(unsigned long long)req->res.records_in,
+			req->res.providers, req->res.providers == 1 ? "" : "s",
+			(unsigned long long)req->res.bytes_out);
+	return 0;
+}
+
+static int convert_dat(struct convert_args *a, struct fxt_input_req *req)
+{
+	struct out_file *out;
+	pid_t child = 0;
+	int ret, err, zip;
+
+	if (!file_has_magic(a->in, "\x17\x08\x44tracing", 10, &err)) {
+		if (err) {
+			trace_fxt_err("cannot read %s: %s", a->in,
+				      strerror(err));
+			return 1;
+		}
+		/* gzip or zstd: FXT inside, or the FXT reader says why not */
+		if (file_has_magic(a->in, "\x1f\x8b", 2, &err) ||
+		    file_has_magic(a->in, "\x28\xb5\x2f\xfd", 4, &err) ||
+		    file_has_magic(a->in, "\x10\x00\x04\x46\x78\x54\x16\x00",
+				   8, &err) ||
+		    file_has_magic(a->in, "\x00\x16\x54\x78\x46\x04\x00\x10",
+				   8, &err))
+			return convert_fxt(a);
+		say_refused(a->in);
+		return 1;
+	}
+	zip = a->compression ? fxt_zip_parse(a->compression) :
+			       (int)fxt_zip_from_name(a->out);
+	if (zip < 0) {
+		trace_fxt_err("compression '%s': none, gzip or zstd",
+			      a->compression);
+		return 2;
+	}
+	req->opts.compress = (unsigned int)zip;
+	out = out_file_open(a->out, a->in, 0);
+	if (!out)
+		return 1;
+	req->out_fd = out_file_fd(out);
+
+	ret = convert_isolated(a, req, out, &child);
+	ret = convert_commit(a, req, out, ret);
+	/* the child frees what it read while the output is committed */
+	if (child)
+		while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
+			;
+	return ret;
+}
+
+static int convert(struct convert_args *a, struct fxt_input_req *req)
+{
+	int ret = convert_dat(a, req);
+
+	datcheck_recs_free(&req->tgid_recs);
+	return ret;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output",	required_argument, NULL, 'o' },
+		{ "events",	required_argument, NULL, 'e' },
+		{ "buffer",	required_argument, NULL, 'B' },
+		{ "cpu",	required_argument, NULL, 'c' },
+		{ "start",	required_argument, NULL, 's' },
+		{ "end",	required_argument, NULL, 'E' },
+		{ "progress",	no_argument,	   NULL, 'p' },
+		{ "tgids",	required_argument, NULL, 'T' },
+		{ "quiet",	no_argument,	   NULL, 'q' },
+		{ "compression", required_argument, NULL, 'z' },
+		{ "compress",	no_argument,	   NULL, 'Z' },
+		{ "help",	no_argument,	   NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct convert_args a = { 0 };
+	struct fxt_input_req req = {
+		.magic = FXT_INPUT_MAGIC,
+		.abi = FXT_INPUT_ABI,
+		.out_fd = -1,
+	};
+	struct fxt_input_opts *o = &req.opts;
+	int c;
+
+	o->events = a.events;
+	o->buffers = a.buffers;
+	o->end_ts = UINT64_MAX;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:e:B:c:qh", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			a.out = optarg;
+			break;
+		case 'e':
+			a.selects = true;
+			if (add_list(optarg, a.events, &o->nr_events))
+				return trace_fxt_usage("convert");
+			break;
+		case 'B':
+			a.selects = true;
+			if (add_list(optarg, a.buffers, &o->nr_buffers))
+				return trace_fxt_usage("convert");
+			break;
+		case 'c':
+			a.selects = true;
+			if (parse_cpus(optarg, o)) {
+				trace_fxt_err("bad CPU list '%s'", optarg);
+				return 2;
+			}
+			break;
+		case 's':
+		case 'E':
+			a.selects = true;
+			if (parse_secs(optarg, c == 's' ? &o->start_ts :
+						     &o->end_ts)) {
+				trace_fxt_err("bad time '%s' (seconds)", optarg);
+				return 2;
+			}
+			break;
+		case 'p':
+			o->progress = true;
+			break;
+		case 'T':
+			a.selects = true;
+			o->tgids = optarg;
+			break;
+		case 'q':
+			a.quiet = true;
+			break;
+		case 'z':
+			a.compression = optarg;
+			break;
+		case 'Z':
+			a.compression = "gzip";
+			break;
+		default:
+			return trace_fxt_usage("convert");
+		}
+	}
+	if (optind != argc - 1 || !a.out)
+		return trace_fxt_usage("convert");
+	a.in = argv[optind];
+	o->path = a.in;
+	return convert(&a, &req);
+}

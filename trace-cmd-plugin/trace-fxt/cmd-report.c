@@ -1,0 +1,809 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd-report.c - trace-fxt report [--raw] FILE.fxt
+ *
+ * One line per event in trace-cmd report's layout:
+ *   comm-pid [cpu] seconds: event: field=value ...
+ * For FXT converted from a .dat (instant events whose first argument is
+ * the record's "cpu"), --raw is meant to equal `trace-cmd report -R` of
+ * the source: the task name comes from the thread's kernel object (the
+ * file's saved cmdlines), the time column is formatted as trace-cmd
+ * formats it, and each field prints its "<field>.text" rendering when
+ * the converter kept one.  Without --raw, when the FXT carries the event
+ * formats, those events are printed by libtraceevent as trace-cmd report
+ * prints them (report-tep.c); events without a carried format print their
+ * fields as --raw does.  In those files, what the converter added for
+ * viewers (scheduling, log, atrace records) is not shown: the ftrace
+ * event it came from is.
+ *
+ * FXT of other producers prints one line per timestamped record: instants
+ * as category:name with their arguments, the other event kinds with their
+ * kind in the event column as trace-cmd report prints them once converted
+ * to a .dat ("duration_begin: cat:name args"), durations with their
+ * length and the others with their id ("(duration N ns)", "(id N)"
+ * after the name), context switches, wakeups, logs and large blobs; the CPU
+ * is the one the thread last ran on by the context switches, where known.
+ * Records without a timestamp (blobs, objects) name things: not lines.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fxt-format.h"
+#include "fxt-print.h"
+#include "fxt-reader.h"
+#include "fxt-tep.h"
+#include "trace-fxt.h"
+#include "tcfxt.h"
+
+/*
+ * tcfxt.h's TCFXT_ARG_TRAILING: an ftrace record's bytes past its fields,
+ * which -R does not print (it walks the format's fields only).
+ */
+
+/* What the report knows of a thread, by koid (= tid). */
+struct name_slot {
+	uint64_t	koid;
+	bool		used;
+	int		cpu;		/* last ran on, -1 unknown */
+	char		*name;		/* NULL: no kernel object named it */
+	uint64_t	*begins;	/* open duration_begin times, ns */
+	size_t		nbegins, capbegins;
+};
+
+struct report_provider {
+	uint32_t	id;
+	char		*name;
+	bool		top;
+	bool		in_usecs;
+	bool		tcfxt;		/* written by the converter */
+};
+
+struct report {
+	bool			raw;
+	struct report_tep	*tep;		/* libtraceevent prints */
+	struct name_slot	*names;		/* open addressing by koid */
+	size_t			nr_names, sz_names;
+	struct report_provider	*provs;
+	size_t			nr_provs;
+	int			prefix_width;	/* -1: no buffer prefix */
+	bool			header_done;
+	char			*line;		/* the event being built */
+	size_t			len, cap;
+	bool			pending;
+	bool			pending_ftrace;	/* the pending line's event */
+	bool			lost_pending;	/* event line: no prefix */
+	uint64_t		lines;
+};
+
+static int line_grow(struct report *r, size_t more)
+{
+	char *p;
+	size_t cap;
+
+	if (r->len + more + 1 <= r->cap)
+		return 0;
+	cap = (r->len + more + 1) * 2;
+	p = realloc(r->line, cap);
+	if (!p)
+		return -ENOMEM;
+	r->line = p;
+	r->cap = cap;
+	return 0;
+}
+
+static void line_add(struct report *r, const char *s, size_t n)
+{
+	if (line_grow(r, n))
+		return;
+	memcpy(r->line + r->len, s, n);
+	r->len += n;
+	r->line[r->len] = '\0';
+}
+
+static void line_printf(struct report *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void line_printf(struct report *r, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || line_grow(r, n))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->line + r->len, n + 1, fmt, ap);
+	va_end(ap);
+	r->len += n;
+}
+
+static void line_flush(struct report *r)
+{
+	if (!r->pending)
+		return;
+	/* as trace-cmd: a line's own trailing newline ends it */
+	if (!r->len || r->line[r->len - 1] != '\n')
+		line_add(r, "\n", 1);
+	fwrite(r->line, 1, r->len, stdout);
+	r->len = 0;
+	r->pending = false;
+	r->lines++;
+}
+
+static uint64_t koid_hash(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	return k ^ (k >> 33);
+}
+
+static struct name_slot *name_find(struct report *r, uint64_t koid)
+{
+	size_t i;
+
+	if (!r->sz_names)
+		return NULL;
+	for (i = koid_hash(koid) & (r->sz_names - 1); r->names[i].used;
+	     i = (i + 1) & (r->sz_names - 1))
+		if (r->names[i].koid == koid)
+			return &r->names[i];
+	return NULL;
+}
+
+/* The thread @koid, made if new; NULL only when out of memory. */
+static struct name_slot *task_get(struct report *r, uint64_t koid)
+{
+	struct name_slot *s = name_find(r, koid);
+	size_t i;
+
+	if (s)
+		return s;
+	if ((r->nr_names + 1) * 2 > r->sz_names) {
+		struct name_slot *old = r->names;
+		size_t oldsz = r->sz_names, j;
+
+		r->names = calloc(oldsz ? oldsz * 2 : 1024, sizeof(*r->names));
+		if (!r->names) {
+			r->names = old;
+			return NULL;
+		}
+		r->sz_names = oldsz ? oldsz * 2 : 1024;
+		for (j = 0; j < oldsz; j++) {
+			if (!old[j].used)
+				continue;
+			for (i = koid_hash(old[j].koid) & (r->sz_names - 1);
+			     r->names[i].used; i = (i + 1) & (r->sz_names - 1))
+				;
+			r->names[i] = old[j];
+		}
+		free(old);
+	}
+	for (i = koid_hash(koid) & (r->sz_names - 1); r->names[i].used;
+	     i = (i + 1) & (r->sz_names - 1))
+		;
+	s = &r->names[i];
+	s->koid = koid;
+	s->used = true;
+	s->cpu = -1;
+	r->nr_names++;
+	return s;
+}
+
+static int name_set(struct report *r, uint64_t koid, struct fxt_str name)
+{
+	struct name_slot *s = task_get(r, koid);
+	char *copy = strndup(name.ptr ? name.ptr : "", name.len);
+
+	if (!copy || !s) {
+		free(copy);
+		return -ENOMEM;
+	}
+	free(s->name);
+	s->name = copy;
+	return 0;
+}
+
+static struct report_provider *prov_find(struct report *r, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_provs; i++)
+		if (r->provs[i].id == id)
+			return &r->provs[i];
+	return NULL;
+}
+
+static int prov_add(struct report *r, uint32_t id, struct fxt_str name)
+{
+	struct report_provider *p = prov_find(r, id);
+	int instances = 0, width = 0;
+	size_t i;
+
+	if (!p) {
+		p = realloc(r->provs, (r->nr_provs + 1) * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		r->provs = p;
+		p = &r->provs[r->nr_provs++];
+		memset(p, 0, sizeof(*p));
+		p->id = id;
+		p->in_usecs = true;
+	}
+	free(p->name);
+	p->name = strndup(name.ptr ? name.ptr : "", name.len);
+	p->top = fxt_str_eq(name, TCFXT_TOP_BUFFER);
+	/* trace-cmd prefixes lines with the buffer once there are several */
+	for (i = 0; i < r->nr_provs; i++) {
+		if (r->provs[i].top || !r->provs[i].name)
+			continue;
+		instances++;
+		if ((int)strlen(r->provs[i].name) > width)
+			width = strlen(r->provs[i].name);
+	}
+	r->prefix_width = instances ? width : -1;
+	return 0;
+}
+
+static void file_info(struct report *r, const struct fxt_record *rec)
+{
+	struct report_provider *p = prov_find(r, rec->provider_id);
+	const struct fxt_event *ev = &rec->event;
+	const struct fxt_arg *a;
+	int64_t v;
+
+	if (p)
+		p->tcfxt = true;
+	a = fxt_args_find(ev->args, ev->nargs, TCFXT_INFO_IN_USECS);
+	if (p && fxt_arg_int(a, &v))
+		p->in_usecs = v;
+	a = fxt_args_find(ev->args, ev->nargs, TCFXT_INFO_CPUS);
+	if (!r->header_done && fxt_arg_int(a, &v)) {
+		printf("cpus=%" PRIu64 "\n", (uint64_t)v);
+		r->header_done = true;
+	}
+}
+
+static void put_prefix(struct report *r, uint32_t provider_id)
+{
+	struct report_provider *p = prov_find(r, provider_id);
+
+	if (r->prefix_width < 0)
+		return;
+	if (p && !p->top)
+		line_printf(r, "%*s: ", r->prefix_width, p->name);
+	else
+		line_printf(r, "%*s  ", r->prefix_width, "");
+}
+
+static void put_value(struct report *r, const struct fxt_arg *a)
+{
+	char buf[64];
+
+	switch (a->type) {
+	case FXT_ARG_INT32:
+		line_printf(r, "%d", a->i32);
+		return;
+	case FXT_ARG_UINT32:
+		line_printf(r, "%u", a->u32);
+		return;
+	case FXT_ARG_INT64:
+		line_printf(r, "%" PRId64, a->i64);
+		return;
+	case FXT_ARG_UINT64:
+		line_printf(r, "%" PRIu64, a->u64);
+		return;
+	case FXT_ARG_POINTER:
+		line_printf(r, "0x%" PRIx64, a->ptr);
+		return;
+	case FXT_ARG_STRING:
+		line_add(r, a->str.ptr, a->str.len);
+		return;
+	default:
+		fxt_print_arg_value(buf, sizeof(buf), a, 0);
+		line_add(r, buf, strlen(buf));
+	}
+}
+
+static bool is_text_of(const struct fxt_arg *t, const struct fxt_arg *a)
+{
+	size_t n = a->name.len;
+
+	return t->type == FXT_ARG_STRING &&
+	       t->name.len == n + strlen(TCFXT_TEXT_SUFFIX) &&
+	       !memcmp(t->name.ptr, a->name.ptr, n) &&
+	       tcfxt_has_suffix(t->name, TCFXT_TEXT_SUFFIX);
+}
+
+/*
+ * Whether @a is element @k of the array @base names: map-array.c's
+ * "<field>[k]" arguments, an integer of the element's width each.
+ */
+static bool is_element(const struct fxt_arg *a, const struct fxt_str *base,
+		       unsigned int k)
+{
+	char idx[16];
+	int n = snprintf(idx, sizeof(idx), "[%u]", k);
+
+	if (a->type != FXT_ARG_INT32 && a->type != FXT_ARG_UINT32 &&
+	    a->type != FXT_ARG_INT64 && a->type != FXT_ARG_UINT64)
+		return false;
+	return a->name.len == base->len + n &&
+	       !memcmp(a->name.ptr, base->ptr, base->len) &&
+	       !memcmp(a->name.ptr + base->len, idx, n);
+}
+
+/*
+ * A converted small integer array ("<field>[0]", "[1]", ... from @i) as
+ * -R prints it: " field=ARRAY[xx, ...]", each element's bytes in the
+ * little-endian order they had, as wide as the first element's type (the
+ * others may be narrower: map-array.c).  Returns the arguments it took,
+ * 0 if @i starts none.
+ */
+static unsigned int put_elements(struct report *r, const struct fxt_arg *args,
+				 unsigned int nargs, unsigned int i)
+{
+	static const char hex[] = "0123456789abcdef";
+	const struct fxt_arg *a = &args[i];
+	struct fxt_str base;
+	unsigned int k, b, width;
+	uint64_t v;
+	char xx[4];
+
+	if (a->name.len < 4 ||
+	    memcmp(a->name.ptr + a->name.len - 3, "[0]", 3))
+		return 0;
+	base = fxt_str_make(a->name.ptr, a->name.len - 3);
+	if (!is_element(a, &base, 0))
+		return 0;
+	line_add(r, " ", 1);
+	line_add(r, base.ptr, base.len);
+	line_add(r, "=ARRAY[", 7);
+	width = a->type == FXT_ARG_INT32 || a->type == FXT_ARG_UINT32 ? 4 : 8;
+	for (k = 0; i + k < nargs && is_element(&args[i + k], &base, k); k++) {
+		const struct fxt_arg *e = &args[i + k];
+		/* a wider element than the first: not ours, all its bytes */
+		unsigned int ew = e->type == FXT_ARG_INT64 ||
+				  e->type == FXT_ARG_UINT64 ? 8 : width;
+
+		v = fxt_arg_bits(e);
+		for (b = 0; b < ew; b++, v >>= 8) {
+			xx[0] = ',';
+			xx[1] = ' ';
+			xx[2] = hex[(v >> 4) & 15];
+			xx[3] = hex[v & 15];
+			if (k || b)
+				line_add(r, xx, 4);
+			else
+				line_add(r, xx + 2, 2);
+		}
+	}
+	line_add(r, "]", 1);
+	return k;
+}
+
+/* " name=value" for each field argument, from argument @i on. */
+static void put_fields(struct report *r, const struct fxt_arg *args,
+		       unsigned int nargs, unsigned int i)
+{
+	for (; i < nargs; i++) {
+		const struct fxt_arg *a = &args[i];
+
+		if (a->name.len > 7 && !memcmp(a->name.ptr, "common_", 7))
+			continue;
+		if (r->pending_ftrace && fxt_str_eq(a->name, TCFXT_ARG_TRAILING))
+			continue;
+		if (r->pending_ftrace) {
+			unsigned int took = put_elements(r, args, nargs, i);
+
+			if (took) {
+				i += took - 1;
+				continue;
+			}
+		}
+		line_add(r, " ", 1);
+		line_add(r, a->name.ptr, a->name.len);
+		line_add(r, "=", 1);
+		if (i + 1 < nargs && is_text_of(&args[i + 1], a)) {
+			put_value(r, &args[i + 1]);
+			i++;
+			continue;
+		}
+		put_value(r, a);
+	}
+}
+
+static void put_time(struct report *r, uint64_t ts, bool in_usecs)
+{
+	if (in_usecs) {
+		ts = (ts + 500) / 1000;
+		line_printf(r, " %5" PRIu64 ".%06" PRIu64 ":", ts / 1000000,
+			    ts % 1000000);
+	} else {
+		line_printf(r, " %5" PRIu64 ".%012" PRIu64 ":",
+			    ts / UINT64_C(1000000000000),
+			    ts % UINT64_C(1000000000000));
+	}
+}
+
+/*
+ * Start a record's line: what is pending goes out first, then the buffer
+ * prefix (unless a lost-events line just printed it) and "comm-tid";
+ * returns the thread's name slot, for its CPU.
+ */
+static struct name_slot *line_begin(struct report *r, uint32_t provider,
+				    uint64_t tid, bool ftrace)
+{
+	struct name_slot *ns = name_find(r, tid);
+
+	report_tep_flush(r->tep);
+	line_flush(r);
+	if (!r->lost_pending)
+		put_prefix(r, provider);
+	r->lost_pending = false;
+	r->pending = true;
+	r->pending_ftrace = ftrace;
+	line_printf(r, "%16s-%-5" PRIu64,
+		    !tid ? "<idle>" : ns && ns->name ? ns->name : "<...>", tid);
+	return ns;
+}
+
+/*
+ * "comm-tid [cpu] seconds: kind: " of a record of another producer, the
+ * kind padded as trace-cmd report pads event names.
+ */
+static void put_head(struct report *r, const struct fxt_record *rec,
+		     uint64_t tid, int cpu, uint64_t ts, const char *kind)
+{
+	struct report_provider *p = prov_find(r, rec->provider_id);
+	struct name_slot *ns = line_begin(r, rec->provider_id, tid, false);
+	static const char spaces[] = "                    ";
+	size_t n = strlen(kind);
+
+	if (cpu < 0 && ns)
+		cpu = ns->cpu;
+	if (cpu >= 0)
+		line_printf(r, " [%03d]", cpu);
+	else
+		line_add(r, " [---]", 6);
+	put_time(r, ts, p ? p->in_usecs : true);
+	line_printf(r, " %s: ", kind);
+	if (n < 20)
+		line_add(r, spaces, 20 - n);
+}
+
+static void put_name(struct report *r, struct fxt_str cat, struct fxt_str name)
+{
+	line_add(r, cat.ptr, cat.len);
+	line_add(r, ":", 1);
+	line_add(r, name.ptr, name.len);
+}
+
+/* Durations: a stack of open begins per thread, ends pop it. */
+static void duration_push(struct report *r, uint64_t tid, uint64_t ts)
+{
+	struct name_slot *s = task_get(r, tid);
+	uint64_t *b;
+
+	if (!s)
+		return;
+	if (s->nbegins == s->capbegins) {
+		b = realloc(s->begins, (s->capbegins * 2 + 8) * sizeof(*b));
+		if (!b)
+			return;
+		s->begins = b;
+		s->capbegins = s->capbegins * 2 + 8;
+	}
+	s->begins[s->nbegins++] = ts;
+}
+
+static bool duration_pop(struct report *r, uint64_t tid, uint64_t *ts)
+{
+	struct name_slot *s = name_find(r, tid);
+
+	if (!s || !s->nbegins)
+		return false;
+	*ts = s->begins[--s->nbegins];
+	return true;
+}
+
+/*
+ * An event other than an instant, from another producer.  A duration's
+ * length follows its name, "(duration N ns)", where no argument name can
+ * be taken for it.
+ */
+static void report_kind(struct report *r, const struct fxt_record *rec,
+			uint64_t tps)
+{
+	const struct fxt_event *ev = &rec->event;
+	const char *kind = fxt_event_type_name(ev->type);
+	uint64_t ts = fxt_ticks_to_ns(ev->ts, tps), begin;
+
+	if (!kind)
+		return;		/* a reserved type: the reader warned */
+	put_head(r, rec, ev->thread.tid, -1, ts, kind);
+	put_name(r, ev->category, ev->name);
+	switch (ev->type) {
+	case FXT_EVENT_DURATION_BEGIN:
+		duration_push(r, ev->thread.tid, ts);
+		break;
+	case FXT_EVENT_DURATION_END:
+		if (duration_pop(r, ev->thread.tid, &begin))
+			line_printf(r, " (duration %" PRId64 " ns)",
+				    (int64_t)(ts - begin));
+		break;
+	case FXT_EVENT_DURATION_COMPLETE:
+		line_printf(r, " (duration %" PRId64 " ns)",
+			    (int64_t)(fxt_ticks_to_ns(ev->end_ts, tps) - ts));
+		break;
+	default:
+		line_printf(r, " (id %" PRIu64 ")", ev->id);
+		break;
+	}
+	put_fields(r, ev->args, ev->nargs, 0);
+}
+
+static void report_sched(struct report *r, const struct fxt_record *rec,
+			 uint64_t tps)
+{
+	bool wakeup = rec->sched.subtype == FXT_SCHED_WAKEUP;
+	uint64_t out = rec->sched.out.tid, in = rec->sched.in.tid;
+	const char *state = fxt_thread_state_name(rec->sched.out_state);
+	struct name_slot *s;
+
+	if (rec->sched.subtype > FXT_SCHED_WAKEUP)
+		return;		/* a reserved type: the reader warned */
+	put_head(r, rec, wakeup ? in : out, (int)rec->sched.cpu,
+		 fxt_ticks_to_ns(rec->sched.ts, tps),
+		 wakeup ? "thread_wakeup" : "context_switch");
+	if (wakeup) {
+		line_printf(r, "pid=%" PRIu64, in);
+	} else {
+		line_printf(r, "prev_pid=%" PRIu64 " prev_state=%s",
+			    out, state ? state : "?");
+		if (rec->sched.subtype == FXT_SCHED_LEGACY_SWITCH)
+			line_printf(r, " prev_prio=%u", rec->sched.out_prio);
+		s = name_find(r, in);
+		line_printf(r, " ==> next_comm=%s next_pid=%" PRIu64,
+			    !in ? "<idle>" : s && s->name ? s->name : "<...>",
+			    in);
+		if (rec->sched.subtype == FXT_SCHED_LEGACY_SWITCH)
+			line_printf(r, " next_prio=%u", rec->sched.in_prio);
+	}
+	put_fields(r, rec->sched.args, rec->sched.nargs, 0);
+	if (!wakeup) {
+		s = task_get(r, in);
+		if (s)
+			s->cpu = (int)rec->sched.cpu;
+	}
+}
+
+static void report_log(struct report *r, const struct fxt_record *rec,
+		       uint64_t tps)
+{
+	put_head(r, rec, rec->log.thread.tid, -1,
+		 fxt_ticks_to_ns(rec->log.ts, tps), "log");
+	line_add(r, rec->log.msg.ptr, rec->log.msg.len);
+}
+
+static void report_large(struct report *r, const struct fxt_record *rec,
+			 uint64_t tps)
+{
+	if (rec->large.large_type != FXT_LARGE_BLOB ||
+	    rec->large.format != FXT_LARGE_BLOB_METADATA)
+		return;		/* no timestamp */
+	put_head(r, rec, rec->large.thread.tid, -1,
+		 fxt_ticks_to_ns(rec->large.ts, tps), "large_blob");
+	put_name(r, rec->large.category, rec->large.name);
+	put_fields(r, rec->large.args, rec->large.nargs, 0);
+	line_printf(r, " size=%" PRIu64, rec->large.size);
+}
+
+static bool from_converter(struct report *r, const struct fxt_record *rec)
+{
+	struct report_provider *p = prov_find(r, rec->provider_id);
+
+	return p && p->tcfxt;
+}
+
+static void report_event(struct report *r, const struct fxt_record *rec,
+			 uint64_t tps)
+{
+	const struct fxt_event *ev = &rec->event;
+	struct report_provider *p = prov_find(r, rec->provider_id);
+	bool ftrace = tcfxt_is_ftrace(ev);
+	const struct fxt_arg *cpu = ftrace ? &ev->args[0] : NULL;
+	struct name_slot *ns;
+	static const char spaces[] = "                    ";
+
+	if (tcfxt_is_meta(ev->category)) {
+		if (fxt_str_eq(ev->name, TCFXT_FILE_INFO)) {
+			file_info(r, rec);
+		} else if (fxt_str_eq(ev->name, TCFXT_LOST_EVENTS) && ftrace) {
+			const struct fxt_arg *c;
+
+			c = fxt_args_find(ev->args, ev->nargs, TCFXT_ARG_COUNT);
+
+			report_tep_flush(r->tep);
+			line_flush(r);
+			put_prefix(r, rec->provider_id);
+			if (c && c->type == FXT_ARG_INT64 && c->i64 > 0)
+				line_printf(r, "CPU:%u [%" PRId64
+					    " EVENTS DROPPED]\n", cpu->u32,
+					    c->i64);
+			else
+				line_printf(r, "CPU:%u [EVENTS DROPPED]\n",
+					    cpu->u32);
+			/* the event line follows without a prefix */
+			r->pending = false;
+			fwrite(r->line, 1, r->len, stdout);
+			r->len = 0;
+			r->lost_pending = true;
+		}
+		return;
+	}
+	/*
+	 * the arguments past the first record's 15 follow in ".cont"s
+	 * (instants; other events' ".cont"s belong to those events)
+	 */
+	if (ev->type == FXT_EVENT_INSTANT &&
+	    tcfxt_has_suffix(ev->name, TCFXT_CONT_SUFFIX) && r->pending) {
+		put_fields(r, ev->args, ev->nargs, 0);
+		return;
+	}
+	if (ev->type != FXT_EVENT_INSTANT) {
+		/* the converter's are what its ftrace events show */
+		if (!(p && p->tcfxt))
+			report_kind(r, rec, tps);
+		return;
+	}
+	ns = line_begin(r, rec->provider_id, ev->thread.tid, ftrace);
+	if (ftrace)
+		line_printf(r, " [%03u]", cpu->u32);
+	else if (ns && ns->cpu >= 0 && !(p && p->tcfxt))
+		line_printf(r, " [%03d]", ns->cpu);
+	else
+		line_add(r, " [---]", 6);
+	put_time(r, fxt_ticks_to_ns(ev->ts, tps), p ? p->in_usecs : true);
+	line_add(r, " ", 1);
+	if (!ftrace) {
+		line_add(r, ev->category.ptr, ev->category.len);
+		line_add(r, ":", 1);
+	}
+	line_add(r, ev->name.ptr, ev->name.len);
+	line_add(r, ": ", 2);
+	if (ev->name.len < 20)
+		line_add(r, spaces, 20 - ev->name.len);
+	put_fields(r, ev->args, ev->nargs, ftrace ? 1 : 0);
+}
+
+static void report_kobj(struct report *r, const struct fxt_record *rec)
+{
+	unsigned int i;
+
+	if (rec->kobj.obj_type != FXT_OBJ_THREAD)
+		return;
+	/* names only events revealed are not the ones trace-cmd shows */
+	for (i = 0; i < rec->kobj.nargs; i++)
+		if (fxt_str_eq(rec->kobj.args[i].name, TCFXT_ARG_SOURCE))
+			return;
+	name_set(r, rec->kobj.koid, rec->kobj.name);
+}
+
+/* An event libtraceevent printed: a line of its own, as any other. */
+static void tep_line(void *priv, uint32_t provider_id, const char *text,
+		     size_t len)
+{
+	struct report *r = priv;
+
+	line_flush(r);
+	if (!r->lost_pending)
+		put_prefix(r, provider_id);
+	r->lost_pending = false;
+	line_add(r, text, len);
+	r->pending = true;
+	line_flush(r);
+}
+
+static void report_free(struct report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->sz_names; i++) {
+		free(r->names[i].name);
+		free(r->names[i].begins);
+	}
+	free(r->names);
+	for (i = 0; i < r->nr_provs; i++)
+		free(r->provs[i].name);
+	free(r->provs);
+	free(r->line);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "raw",	no_argument, NULL, 'R' },
+		{ "help",	no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct report r = { .prefix_width = -1 };
+	struct fxt_reader *rd;
+	struct fxt_record rec;
+	int c, ret, took = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "Rh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'R':
+			r.raw = true;
+			break;
+		default:
+			return trace_fxt_usage("report");
+		}
+	}
+	if (optind != argc - 1)
+		return trace_fxt_usage("report");
+	rd = fxt_reader_open(argv[optind], 0);
+	if (!rd) {
+		trace_fxt_err("cannot read %s: %s", argv[optind],
+			      strerror(errno));
+		return 1;
+	}
+	if (!r.raw)
+		r.tep = report_tep_open(argv[optind], tep_line, &r);
+	while ((ret = fxt_reader_next(rd, &rec)) > 0) {
+		/* the current provider's: it may change at any record */
+		uint64_t tps;
+
+		took = r.tep ? report_tep_take(r.tep, rd, &rec) : 0;
+		if (took < 0)
+			break;
+		if (took)
+			continue;
+		tps = fxt_reader_ticks_per_second(rd);
+		switch (rec.type) {
+		case FXT_REC_METADATA:
+			if (rec.meta.type == FXT_META_PROVIDER_INFO)
+				prov_add(&r, rec.meta.provider_id,
+					 rec.meta.name);
+			break;
+		case FXT_REC_KERNEL_OBJ:
+			report_kobj(&r, &rec);
+			break;
+		case FXT_REC_EVENT:
+			report_event(&r, &rec, tps);
+			break;
+		case FXT_REC_SCHED:
+			if (!from_converter(&r, &rec))
+				report_sched(&r, &rec, tps);
+			break;
+		case FXT_REC_LOG:
+			if (!from_converter(&r, &rec))
+				report_log(&r, &rec, tps);
+			break;
+		case FXT_REC_LARGE:
+			if (!from_converter(&r, &rec))
+				report_large(&r, &rec, tps);
+			break;
+		}
+	}
+	if (took >= 0 && report_tep_flush(r.tep) < 0)
+		took = -1;
+	line_flush(&r);
+	if (took < 0)
+		trace_fxt_err("%s: %s", argv[optind], report_tep_error(r.tep));
+	else if (ret < 0)
+		trace_fxt_err("%s", fxt_reader_error(rd));
+	trace_fxt_say_skipped(rd);
+	fxt_reader_close(rd);
+	report_tep_close(r.tep);
+	report_free(&r);
+	return ret < 0 || took < 0 ? 1 : 0;
+}
