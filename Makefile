@@ -8,7 +8,9 @@
 #   make demo       the main job on a bundled sample
 #   make bench      print speed figures against the real tools
 #   make fuzz       run the fuzzers at length (FUZZ_SECONDS=, default 300)
-#   make install    plugins where each tool looks (PREFIX=, default ~/.local)
+#   make doc        the man pages
+#   make install    trace-fxt, its man pages and completion, the plugins
+#                   where each tool looks (PREFIX=, default ~/.local)
 
 CC		?= gcc
 CLANG		?= clang
@@ -19,9 +21,13 @@ WARNINGS	:= -Wall -Wextra -Wno-unused-parameter -Wshadow \
 ALL_CFLAGS	 = -std=gnu11 -fPIC -fvisibility=hidden $(WARNINGS) \
 		   -D_GNU_SOURCE -Icommon $(CFLAGS)
 
+# trace-fxt's version: trace-fxt --version and the man pages say it.
+VERSION		:= 0.1
+
 PREFIX		?= $(HOME)/.local
 BINDIR		?= $(PREFIX)/bin
 LIBDIR		?= $(PREFIX)/lib
+MANDIR		?= $(PREFIX)/share/man
 
 # Everything the build or the tests need from Debian: scripts/deps.sh
 # installs what is missing (as root) or prints the apt-get line and fails;
@@ -34,7 +40,7 @@ ALL_TARGETS	:=
 TEST_PROGS	:=
 CLEAN_FILES	:=
 
-.PHONY: all deps test demo bench fuzz install clean
+.PHONY: all deps test demo bench fuzz doc install clean
 all: real-all
 
 # Each *.mk hangs its own install-FOLDER target on "install".

@@ -23,6 +23,12 @@ flags TEP_PREFIX --variable=prefix libtraceevent
 flags TEP_LIBDIR --variable=libdir libtraceevent
 flags TC_CFLAGS --cflags libtracecmd libtraceevent
 flags TC_LIBS --libs libtracecmd libtraceevent
+# the versions trace-fxt --version says it was built with
+flags TEP_VERSION --modversion libtraceevent
+flags TC_VERSION --modversion libtracecmd
+# trace-fxt open's HTTP server
+flags MHD_CFLAGS --cflags libmicrohttpd
+flags MHD_LIBS --libs libmicrohttpd
 flags JSON_CFLAGS --cflags json-c
 flags JSON_LIBS --libs json-c
 # -isystem: libkshark's headers do not build warning-free with ours.

@@ -13,21 +13,44 @@ pkgs=(
 	xvfb xauth xdotool imagemagick
 	python3 bc jq
 )
+# Taken without the packages they recommend: asciidoc-base would bring
+# dblatex and TeX Live (about 1 GB) for PDFs nobody makes here.
+#  - the man pages: AsciiDoc -> DocBook -> xmlto, as trace-cmd's (the
+#    DTD from docbook-xml validates them, offline); man-db's man -l
+#    checks what they render to;
+#  - trace-fxt open: libmicrohttpd; its test: iproute2 (ip, ss), in a
+#    network namespace of its own;
+#  - the bash completion's test loads it the way bash-completion does.
+lean=(
+	asciidoc-base xmlto docbook-xsl docbook-xml man-db groff-base
+	libmicrohttpd-dev iproute2 bash-completion
+)
 
-missing=()
-for p in "${pkgs[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
-		grep -q "install ok installed" || missing+=("$p")
-done
-[ ${#missing[@]} -eq 0 ] && exit 0
+# missing NAME...: those of the packages not installed
+missing() {
+	local p
 
-cmd="apt-get install -y ${missing[*]}"
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q "install ok installed" || echo "$p"
+	done
+}
+mapfile -t need < <(missing "${pkgs[@]}")
+mapfile -t need_lean < <(missing "${lean[@]}")
+[ ${#need[@]} -eq 0 ] && [ ${#need_lean[@]} -eq 0 ] && exit 0
+
+cmds=()
+[ ${#need[@]} -eq 0 ] || cmds+=("apt-get install -y ${need[*]}")
+[ ${#need_lean[@]} -eq 0 ] ||
+	cmds+=("apt-get install -y --no-install-recommends ${need_lean[*]}")
 if [ "$(id -u)" -ne 0 ]; then
 	echo "trace-fxt: missing Debian packages; as root run:" >&2
-	echo "  apt-get update && $cmd" >&2
+	echo "  apt-get update$(printf ' && %s' "${cmds[@]}")" >&2
 	exit 1
 fi
-echo "trace-fxt: installing ${missing[*]}" >&2
+echo "trace-fxt: installing ${need[*]} ${need_lean[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-$cmd -qq >/dev/null
+for cmd in "${cmds[@]}"; do
+	$cmd -qq >/dev/null
+done

@@ -31,13 +31,8 @@ static void check_warn(void *priv, const char *msg)
 		fprintf(stderr, "%s (warning)\n", msg);
 }
 
-int cmd_check(int argc, char **argv)
+static int cmd_check(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "pedantic",	no_argument, NULL, 'p' },
-		{ "help",	no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	unsigned long long counts[16] = { 0 }, total = 0;
 	unsigned int flags = FXT_READER_STRICT;
 	struct check_warn w = { 0 };
@@ -47,17 +42,18 @@ int cmd_check(int argc, char **argv)
 	int ret, i, c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "ph", longopts, NULL)) != -1) {
+	while ((c = trace_fxt_getopt(&trace_fxt_check, argc, argv)) != -1) {
 		switch (c) {
 		case 'p':
 			flags |= FXT_READER_PEDANTIC;
 			break;
 		default:
-			return trace_fxt_usage("check");
+			return trace_fxt_opt_exit(&trace_fxt_check, c);
 		}
 	}
 	if (optind != argc - 1)
-		return trace_fxt_usage("check");
+		return trace_fxt_usage(&trace_fxt_check, optind == argc ?
+				       "no input file" : "one input file only");
 	path = argv[optind];
 	r = fxt_reader_open(path, flags);
 	if (!r) {
@@ -95,3 +91,43 @@ int cmd_check(int argc, char **argv)
 	fxt_reader_close(r);
 	return 0;
 }
+
+static const struct trace_fxt_opt check_opts[] = {
+	{ .key = 'p', .name = "pedantic",
+	  .help = "warnings are faults too: the exit status is 1 if there is "
+		  "any" },
+	{ 0 }
+};
+
+static const struct trace_fxt_example check_examples[] = {
+	{ "check trace.fxt",
+	  "faults end the check (exit status 1), warnings are listed" },
+	{ "check --pedantic trace.fxt.gz", "no warning allowed either" },
+	{ NULL }
+};
+
+static const struct trace_fxt_exit check_exits[] = {
+	{ 0, "no fault (warnings, if any, are listed on standard error)" },
+	{ 1, "a fault, named with its offset; with --pedantic, a warning" },
+	{ 2, "a usage error" },
+	{ 0, NULL }
+};
+
+const struct trace_fxt_cmd trace_fxt_check = {
+	.name = "check",
+	.run = cmd_check,
+	.summary = "strict validation of an FXT file: faults and warnings",
+	.synopsis = { "[--pedantic] FILE.fxt" },
+	.about = "Decodes the whole file strictly.  Faults are what would "
+		 "make a reader misread the file or stop (truncation, sizes "
+		 "that do not fit, unset references, bad UTF-8...): the first "
+		 "one ends the check.  Warnings are deviations the "
+		 "specification tells readers to skip; they are listed.  "
+		 "FILE.fxt may be gzip'd or zstd'd, and may "
+		 "be a pipe (/dev/stdin).",
+	.opts = check_opts,
+	.operand = TRACE_FXT_ARG_FILE,
+	.files = "fxt fxt.gz fxt.zst",
+	.examples = check_examples,
+	.exits = check_exits,
+};

@@ -53,7 +53,6 @@ struct convert_args {
 	const char	*buffers[MAX_SELECT];
 	const char	*compression;
 	bool		quiet;
-	bool		selects;	/* -e, -B, --cpu, --start, --end, --tgids */
 };
 
 /* "0,2-5" into a mask of CPUs (>= 256 kept as "any high CPU"). */
@@ -287,12 +286,9 @@ static int convert_fxt(struct convert_args *a)
 	char err[512] = "";
 	int ret;
 
-	if (a->selects) {
-		trace_fxt_err("-e, -B, --cpu, --start, --end and --tgids "
-			      "concern ftrace events; FXT input is converted "
-			      "whole");
+	if (trace_fxt_opt_check_dir(&trace_fxt_convert, TRACE_FXT_TO_DAT,
+				    "the input is FXT, converted whole"))
 		return 2;
-	}
 	if (a->compression && strcmp(a->compression, "none") &&
 	    strcmp(a->compression, "zstd")) {
 		trace_fxt_err("compression '%s': none or zstd", a->compression);
@@ -564,6 +560,9 @@ static int convert_dat(struct convert_args *a, struct fxt_input_req *req)
 		say_refused(a->in);
 		return 1;
 	}
+	if (trace_fxt_opt_check_dir(&trace_fxt_convert, TRACE_FXT_TO_FXT,
+				    "the input is a trace.dat"))
+		return 2;
 	zip = a->compression ? fxt_zip_parse(a->compression) :
 			       (int)fxt_zip_from_name(a->out);
 	if (zip < 0) {
@@ -594,23 +593,8 @@ static int convert(struct convert_args *a, struct fxt_input_req *req)
 	return ret;
 }
 
-int cmd_convert(int argc, char **argv)
+static int cmd_convert(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output",	required_argument, NULL, 'o' },
-		{ "events",	required_argument, NULL, 'e' },
-		{ "buffer",	required_argument, NULL, 'B' },
-		{ "cpu",	required_argument, NULL, 'c' },
-		{ "start",	required_argument, NULL, 's' },
-		{ "end",	required_argument, NULL, 'E' },
-		{ "progress",	no_argument,	   NULL, 'p' },
-		{ "tgids",	required_argument, NULL, 'T' },
-		{ "quiet",	no_argument,	   NULL, 'q' },
-		{ "compression", required_argument, NULL, 'z' },
-		{ "compress",	no_argument,	   NULL, 'Z' },
-		{ "help",	no_argument,	   NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct convert_args a = { 0 };
 	struct fxt_input_req req = {
 		.magic = FXT_INPUT_MAGIC,
@@ -624,24 +608,22 @@ int cmd_convert(int argc, char **argv)
 	o->buffers = a.buffers;
 	o->end_ts = UINT64_MAX;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:e:B:c:qh", longopts,
-				NULL)) != -1) {
+	while ((c = trace_fxt_getopt(&trace_fxt_convert, argc, argv)) != -1) {
 		switch (c) {
 		case 'o':
 			a.out = optarg;
 			break;
 		case 'e':
-			a.selects = true;
 			if (add_list(optarg, a.events, &o->nr_events))
-				return trace_fxt_usage("convert");
+				return trace_fxt_usage(&trace_fxt_convert,
+						       "too many events");
 			break;
 		case 'B':
-			a.selects = true;
 			if (add_list(optarg, a.buffers, &o->nr_buffers))
-				return trace_fxt_usage("convert");
+				return trace_fxt_usage(&trace_fxt_convert,
+						       "too many buffers");
 			break;
 		case 'c':
-			a.selects = true;
 			if (parse_cpus(optarg, o)) {
 				trace_fxt_err("bad CPU list '%s'", optarg);
 				return 2;
@@ -649,7 +631,6 @@ int cmd_convert(int argc, char **argv)
 			break;
 		case 's':
 		case 'E':
-			a.selects = true;
 			if (parse_secs(optarg, c == 's' ? &o->start_ts :
 						     &o->end_ts)) {
 				trace_fxt_err("bad time '%s' (seconds)", optarg);
@@ -660,7 +641,6 @@ int cmd_convert(int argc, char **argv)
 			o->progress = true;
 			break;
 		case 'T':
-			a.selects = true;
 			o->tgids = optarg;
 			break;
 		case 'q':
@@ -673,12 +653,114 @@ int cmd_convert(int argc, char **argv)
 			a.compression = "gzip";
 			break;
 		default:
-			return trace_fxt_usage("convert");
+			return trace_fxt_opt_exit(&trace_fxt_convert, c);
 		}
 	}
-	if (optind != argc - 1 || !a.out)
-		return trace_fxt_usage("convert");
+	if (!a.out)
+		return trace_fxt_usage(&trace_fxt_convert,
+				       "where to write: -o OUT is required");
+	if (optind != argc - 1)
+		return trace_fxt_usage(&trace_fxt_convert, optind == argc ?
+				       "no input file" : "one input file only");
 	a.in = argv[optind];
 	o->path = a.in;
 	return convert(&a, &req);
 }
+
+/*
+ * What convert takes.  The keys are the switch's cases above; the
+ * directions are checked once the input's kind is known (convert_fxt(),
+ * convert_dat()).
+ */
+static const struct trace_fxt_opt convert_opts[] = {
+	{ .key = 'o', .letter = true, .name = "output",
+	  .arg = TRACE_FXT_ARG_FILE, .value = "OUT", .required = true,
+	  .help = "where to write: a name ending in .fxt, .fxt.gz, .fxt.zst "
+		  "(a trace.dat in) or .dat (FXT in); '-' is standard output" },
+	{ .key = 'e', .letter = true, .name = "events",
+	  .arg = TRACE_FXT_ARG_EVENTS, .value = "SYS[:EVENT],...",
+	  .dirs = TRACE_FXT_TO_FXT, .def = "every event",
+	  .help = "only these events: a system (sched), an event "
+		  "(sched_switch), both (sched:sched_switch) or SYS:*; "
+		  "comma-separated, may be repeated" },
+	{ .key = 'B', .letter = true, .name = "buffer",
+	  .arg = TRACE_FXT_ARG_BUFFERS, .value = "BUFFER,...",
+	  .dirs = TRACE_FXT_TO_FXT, .def = "every buffer",
+	  .help = "only these ftrace buffers: 'top' (the main one) or an "
+		  "instance's name; comma-separated, may be repeated" },
+	{ .key = 'c', .letter = true, .name = "cpu",
+	  .arg = TRACE_FXT_ARG_TEXT, .value = "LIST",
+	  .dirs = TRACE_FXT_TO_FXT, .def = "every CPU",
+	  .help = "only the events of these CPUs, as 0,2-5" },
+	{ .key = 's', .name = "start", .arg = TRACE_FXT_ARG_TEXT,
+	  .value = "SECONDS", .dirs = TRACE_FXT_TO_FXT,
+	  .def = "the first event",
+	  .help = "only the events from this time on, in seconds as "
+		  "trace-cmd report prints them: 552.275297" },
+	{ .key = 'E', .name = "end", .arg = TRACE_FXT_ARG_TEXT,
+	  .value = "SECONDS", .dirs = TRACE_FXT_TO_FXT,
+	  .def = "the last event",
+	  .help = "only the events up to this time, in the same seconds" },
+	{ .key = 'T', .name = "tgids", .arg = TRACE_FXT_ARG_FILE,
+	  .value = "FILE", .dirs = TRACE_FXT_TO_FXT,
+	  .def = "what the recording says: record-tgid, fork and exec "
+		 "events",
+	  .help = "each thread's process from 'pid tgid' lines, as the "
+		  "kernel's saved_tgids lists them" },
+	{ .key = 'p', .name = "progress", .dirs = TRACE_FXT_TO_FXT,
+	  .help = "print how far the conversion is on standard error" },
+	{ .key = 'q', .letter = true, .name = "quiet",
+	  .help = "print only errors: not the plugin used nor the summary" },
+	{ .key = 'z', .name = "compression", .arg = TRACE_FXT_ARG_CHOICE,
+	  .words = "none gzip zstd",
+	  .def = "by OUT's name: .gz gzip, .zst zstd, else none; a .dat "
+		 "none",
+	  .help = "compress the output; a .dat takes none or zstd "
+		  "(trace-cmd's own compression), FXT any of them (gzip "
+		  "opens in Perfetto's UI as it is)" },
+	{ .key = 'Z', .name = "compress", .dirs = TRACE_FXT_TO_FXT,
+	  .help = "the same as --compression gzip" },
+	{ 0 }
+};
+
+static const struct trace_fxt_example convert_examples[] = {
+	{ "convert trace.dat -o trace.fxt.gz",
+	  "a recording to gzip'd FXT, which Perfetto's UI opens as it is" },
+	{ "convert -e sched:sched_switch,irq --cpu 0-3 trace.dat -o x.fxt",
+	  "only the context switches and the irq system's events, and "
+	  "only those of CPUs 0 to 3" },
+	{ "convert -B top --start 552.2 --end 553 trace.dat -o top.fxt.zst",
+	  "the top buffer's events of that second, zstd-compressed" },
+	{ "convert trace.fxt.gz -o trace.dat",
+	  "FXT (from trace-fxt or any other producer) back to a trace.dat "
+	  "that trace-cmd and KernelShark read" },
+	{ NULL }
+};
+
+static const struct trace_fxt_exit convert_exits[] = {
+	{ 0, "converted" },
+	{ 1, "the input could not be read or converted; nothing was written "
+	     "and an existing OUT is left as it was" },
+	{ 2, "a usage error, or an option of the other direction" },
+	{ 0, NULL }
+};
+
+const struct trace_fxt_cmd trace_fxt_convert = {
+	.name = "convert",
+	.run = cmd_convert,
+	.summary = "convert a trace-cmd recording (trace.dat) to FXT, or FXT "
+		   "to a trace.dat",
+	.synopsis = { "[OPTIONS] IN.dat -o OUT.fxt[.gz|.zst]",
+		      "[OPTIONS] IN.fxt -o OUT.dat" },
+	.about = "Converts a trace-cmd recording (trace.dat v6 or v7) to the "
+		 "Fuchsia Trace Format through trace-cmd's input plugin "
+		 "(trace-fxt-input.so), or FXT from any producer back to a "
+		 "trace.dat v7.  The input's first bytes choose the direction, "
+		 "whatever its name; FXT may be gzip'd or zstd'd.  OUT is "
+		 "written whole or not at all.",
+	.opts = convert_opts,
+	.operand = TRACE_FXT_ARG_FILE,
+	.files = "dat fxt fxt.gz fxt.zst",
+	.examples = convert_examples,
+	.exits = convert_exits,
+};

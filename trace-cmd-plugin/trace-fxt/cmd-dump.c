@@ -7,6 +7,7 @@
  * (json-c), so both outputs always say the same thing.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -323,25 +324,29 @@ static void emit_record(struct emit *e, const struct fxt_record *rec)
 	}
 }
 
-int cmd_dump(int argc, char **argv)
+static int cmd_dump(int argc, char **argv)
 {
 	static char buf[1 << 18];
 	struct emit e = { .buf = buf, .size = sizeof(buf) };
 	struct fxt_record rec;
 	struct fxt_reader *r;
-	const char *path = NULL;
-	int i, ret;
+	const char *path;
+	int ret, c;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
+	optind = 1;
+	while ((c = trace_fxt_getopt(&trace_fxt_dump, argc, argv)) != -1) {
+		switch (c) {
+		case 'j':
 			e.json = true;
-		else if (argv[i][0] == '-' || path)
-			return trace_fxt_usage("dump");
-		else
-			path = argv[i];
+			break;
+		default:
+			return trace_fxt_opt_exit(&trace_fxt_dump, c);
+		}
 	}
-	if (!path)
-		return trace_fxt_usage("dump");
+	if (optind != argc - 1)
+		return trace_fxt_usage(&trace_fxt_dump, optind == argc ?
+				       "no input file" : "one input file only");
+	path = argv[optind];
 	r = fxt_reader_open(path, 0);
 	if (!r) {
 		trace_fxt_err("%s: %s", path, strerror(errno));
@@ -367,3 +372,40 @@ int cmd_dump(int argc, char **argv)
 	fxt_reader_close(r);
 	return ret < 0 ? 1 : 0;
 }
+
+static const struct trace_fxt_opt dump_opts[] = {
+	{ .key = 'j', .name = "json",
+	  .help = "one JSON object per record instead of a line of text" },
+	{ 0 }
+};
+
+static const struct trace_fxt_example dump_examples[] = {
+	{ "dump trace.fxt | less", "every record, decoded" },
+	{ "dump --json trace.fxt.gz | jq -c 'select(.record == \"event\")'",
+	  "the event records, for a script" },
+	{ NULL }
+};
+
+static const struct trace_fxt_exit dump_exits[] = {
+	{ 0, "dumped" },
+	{ 1, "the file could not be read (the records before the fault are "
+	     "printed)" },
+	{ 2, "a usage error" },
+	{ 0, NULL }
+};
+
+const struct trace_fxt_cmd trace_fxt_dump = {
+	.name = "dump",
+	.run = cmd_dump,
+	.summary = "print every record of an FXT file, decoded",
+	.synopsis = { "[--json] FILE.fxt" },
+	.about = "Prints every record of the file as it is: its type, "
+		 "offset, header fields and arguments, strings and threads "
+		 "resolved.  FILE.fxt may be gzip'd or zstd'd, and may be a "
+		 "pipe (/dev/stdin).",
+	.opts = dump_opts,
+	.operand = TRACE_FXT_ARG_FILE,
+	.files = "fxt fxt.gz fxt.zst",
+	.examples = dump_examples,
+	.exits = dump_exits,
+};

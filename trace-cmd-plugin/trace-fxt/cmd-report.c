@@ -726,30 +726,26 @@ static void report_free(struct report *r)
 	free(r->line);
 }
 
-int cmd_report(int argc, char **argv)
+static int cmd_report(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "raw",	no_argument, NULL, 'R' },
-		{ "help",	no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct report r = { .prefix_width = -1 };
 	struct fxt_reader *rd;
 	struct fxt_record rec;
 	int c, ret, took = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "Rh", longopts, NULL)) != -1) {
+	while ((c = trace_fxt_getopt(&trace_fxt_report, argc, argv)) != -1) {
 		switch (c) {
 		case 'R':
 			r.raw = true;
 			break;
 		default:
-			return trace_fxt_usage("report");
+			return trace_fxt_opt_exit(&trace_fxt_report, c);
 		}
 	}
 	if (optind != argc - 1)
-		return trace_fxt_usage("report");
+		return trace_fxt_usage(&trace_fxt_report, optind == argc ?
+				       "no input file" : "one input file only");
 	rd = fxt_reader_open(argv[optind], 0);
 	if (!rd) {
 		trace_fxt_err("cannot read %s: %s", argv[optind],
@@ -807,3 +803,44 @@ int cmd_report(int argc, char **argv)
 	report_free(&r);
 	return ret < 0 || took < 0 ? 1 : 0;
 }
+
+static const struct trace_fxt_opt report_opts[] = {
+	{ .key = 'R', .name = "raw",
+	  .help = "every field as name=value, as trace-cmd report -R prints "
+		  "it, instead of the events' own print formats" },
+	{ 0 }
+};
+
+static const struct trace_fxt_example report_examples[] = {
+	{ "report trace.fxt.gz",
+	  "what trace-cmd report prints of the recording it came from" },
+	{ "report --raw trace.fxt | grep sched_switch",
+	  "the raw fields of the context switches" },
+	{ NULL }
+};
+
+static const struct trace_fxt_exit report_exits[] = {
+	{ 0, "reported" },
+	{ 1, "the file could not be read (what was read is printed first)" },
+	{ 2, "a usage error" },
+	{ 0, NULL }
+};
+
+const struct trace_fxt_cmd trace_fxt_report = {
+	.name = "report",
+	.run = cmd_report,
+	.summary = "one line per event, as trace-cmd report prints the "
+		   "recording",
+	.synopsis = { "[--raw] FILE.fxt" },
+	.about = "Prints one line per event in trace-cmd report's layout.  "
+		 "For FXT converted from a trace.dat, the lines are those "
+		 "trace-cmd report prints of the source (the events' formats, "
+		 "symbols and task names travel in the FXT); other producers' "
+		 "FXT prints one line per timestamped record.  FILE.fxt may be "
+		 "gzip'd or zstd'd, and may be a pipe (/dev/stdin).",
+	.opts = report_opts,
+	.operand = TRACE_FXT_ARG_FILE,
+	.files = "fxt fxt.gz fxt.zst",
+	.examples = report_examples,
+	.exits = report_exits,
+};

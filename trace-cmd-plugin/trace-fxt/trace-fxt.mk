@@ -1,12 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # trace-fxt, the command: trace-fxt.c dispatches to one cmd-*.c per
-# subcommand; out-file.c is how every output is written.  It hosts the
+# subcommand; out-file.c is how every output is written, serve.c how
+# `open` hands a trace to Perfetto's UI (libmicrohttpd).  It hosts the
 # input plugin (found at run time, never linked) and links the .dat check
-# (libdatcheck.a), libfxt-tep.a and the core.
+# (libdatcheck.a), libfxt-tep.a and the core.  Its man pages
+# (Documentation/) and bash completion (trace-fxt.bash) are built and
+# installed here too.
 
 EXTRA_CFLAGS_trace-cmd-plugin/trace-fxt = $(JSON_CFLAGS) $(TC_CFLAGS) \
-		   $(FXT_TEP_CFLAGS) $(DATCHECK_CFLAGS) \
-		   -DTRACE_FXT_PLUGIN_DIR='"$(TRACECMD_PLUGIN_INSTALL_DIR)"'
+		   $(FXT_TEP_CFLAGS) $(DATCHECK_CFLAGS) $(MHD_CFLAGS) \
+		   -DTRACE_FXT_PLUGIN_DIR='"$(TRACECMD_PLUGIN_INSTALL_DIR)"' \
+		   -DTRACE_FXT_KS_PLUGIN='"$(KS_PLUGIN_DIR)/plugin-fxt.so"' \
+		   -DTRACE_FXT_VERSION='"$(VERSION)"' \
+		   -DTRACE_FXT_TC_VERSION='"$(TC_VERSION)"' \
+		   -DTRACE_FXT_TEP_VERSION='"$(TEP_VERSION)"'
 
 TRACE_FXT	:= trace-cmd-plugin/trace-fxt/trace-fxt
 TRACE_FXT_SRCS	:= $(wildcard trace-cmd-plugin/trace-fxt/*.c)
@@ -15,12 +22,84 @@ TRACE_FXT_OBJS	:= $(TRACE_FXT_SRCS:.c=.o)
 $(TRACE_FXT): $(TRACE_FXT_OBJS) $(DATCHECK_LIB) $(FXT_TEP_LIB) $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $(TRACE_FXT_OBJS) $(DATCHECK_LIB) \
 		$(FXT_TEP_LIB) $(CORE_LIB) $(JSON_LIBS) $(TC_LIBS) \
-		$(CORE_LIBS) -ldl -lm
+		$(MHD_LIBS) $(CORE_LIBS) -ldl -lm
 
 ALL_TARGETS	+= $(TRACE_FXT)
 CLEAN_FILES	+= $(TRACE_FXT)
 
+# The man pages: AsciiDoc in Documentation/, one page a command
+# (trace-fxt-COMMAND.1.txt), trace-fxt.1 and trace-fxt-plugins.7, made
+# as trace-cmd makes its own (asciidoc to DocBook, validated; xmlto to
+# roff).  What a command's table holds (synopsis, options, examples, exit
+# statuses) the built command writes (trace-fxt __doc) into gen/, which
+# the pages include; the plugins' page takes the install directories
+# from here.
+TRACE_FXT_DOC	:= trace-cmd-plugin/trace-fxt/Documentation
+MAN_SRCS	:= $(wildcard $(TRACE_FXT_DOC)/*.[1-9].txt)
+MAN_PAGES	:= $(MAN_SRCS:.txt=)
+MAN_COMMANDS	:= trace-fxt $(patsubst $(TRACE_FXT_DOC)/trace-fxt-%.1.txt,%, \
+		     $(filter $(TRACE_FXT_DOC)/trace-fxt-%.1.txt,$(MAN_SRCS)))
+MAN_GEN		:= $(foreach c,$(MAN_COMMANDS), \
+		     $(TRACE_FXT_DOC)/gen/$(c).synopsis \
+		     $(TRACE_FXT_DOC)/gen/$(c).body)
+# Debian's asciidoc is a module of Debian's python3 (/usr/bin/asciidoc
+# runs whichever python3 comes first in PATH, which may not have it).
+ASCIIDOC	?= /usr/bin/python3 -m asciidoc
+XMLTO		?= xmlto
+MAN_DATE	:= $(shell git log -1 --format=%cs 2>/dev/null || date +%F)
+MAN_ATTRS	= -a mansource=trace-fxt -a manversion=$(VERSION) \
+		  -a manmanual='trace-fxt Manual' -a revdate=$(MAN_DATE) \
+		  -a tracecmd_plugin_dir=$(TRACECMD_PLUGIN_INSTALL_DIR) \
+		  -a ks_plugin_dir=$(KS_PLUGIN_DIR) \
+		  -a tep_plugin_dir=$(TEP_PLUGIN_DIR) \
+		  -a tep_libdir=$(TEP_LIBDIR)
+
+$(TRACE_FXT_DOC)/gen/%.synopsis: $(TRACE_FXT)
+	@mkdir -p $(@D)
+	$(TRACE_FXT) __doc synopsis $(filter-out trace-fxt,$*) > $@.tmp
+	@mv $@.tmp $@
+
+$(TRACE_FXT_DOC)/gen/%.body: $(TRACE_FXT)
+	@mkdir -p $(@D)
+	$(TRACE_FXT) __doc body $(filter-out trace-fxt,$*) > $@.tmp
+	@mv $@.tmp $@
+
+# The attributes as last used: a page is made again when they change
+# (make install PREFIX=... after make).
+MAN_STAMP	:= $(TRACE_FXT_DOC)/gen/attributes
+.PHONY: FORCE
+$(MAN_STAMP): FORCE
+	@mkdir -p $(@D)
+	@echo '$(MAN_ATTRS)' | cmp -s - $@ || echo '$(MAN_ATTRS)' > $@
+
+$(TRACE_FXT_DOC)/%.xml: $(TRACE_FXT_DOC)/%.txt $(MAN_GEN) $(MAN_STAMP)
+	$(ASCIIDOC) -b docbook -d manpage $(MAN_ATTRS) -o $@.tmp $<
+	@mv $@.tmp $@
+
+# xmlto names the page after its NAME line: it must be the file's name
+$(MAN_PAGES): %: %.xml
+	$(XMLTO) --stringparam man.output.quietly=1 \
+		--stringparam refentry.meta.get.quietly=1 -o $(@D) man $<
+
+.PHONY: doc
+doc: $(MAN_PAGES)
+TEST_PROGS	+= $(MAN_PAGES)
+CLEAN_FILES	+= $(MAN_PAGES) $(MAN_PAGES:=.xml) $(MAN_GEN) $(MAN_STAMP)
+
+# The bash completion, where bash-completion looks for it:
+# $(PREFIX)/share/bash-completion/completions/trace-fxt (for PREFIX
+# ~/.local, ~/.local/share is its per-user XDG_DATA_HOME).
+TRACE_FXT_BASH		:= trace-cmd-plugin/trace-fxt/trace-fxt.bash
+BASH_COMPLETION_DIR	?= $(PREFIX)/share/bash-completion/completions
+
 .PHONY: install-trace-fxt
 install: install-trace-fxt
-install-trace-fxt: $(TRACE_FXT)
+install-trace-fxt: $(TRACE_FXT) $(MAN_PAGES)
 	install -D -m 755 $(TRACE_FXT) $(DESTDIR)$(BINDIR)/trace-fxt
+	install -D -m 644 $(TRACE_FXT_BASH) \
+		$(DESTDIR)$(BASH_COMPLETION_DIR)/trace-fxt
+	for p in $(MAN_PAGES); do \
+		s=$${p##*.}; \
+		install -D -m 644 $$p $(DESTDIR)$(MANDIR)/man$$s/$${p##*/} || \
+			exit 1; \
+	done

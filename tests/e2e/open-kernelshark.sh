@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# trace-fxt open --kernelshark: the real KernelShark, under Xvfb, started
+# on an FXT file with trace-fxt's plugin (the build tree's, as trace-fxt
+# runs from it) - its window comes up titled with the file, the plugin
+# loaded without complaint - and on a .dat, which KernelShark reads
+# itself.
+. "$(dirname "$0")/lib.sh"
+e2e_plan 6
+export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
+PLUGIN=$TOP/kernelshark-plugin/plugin-fxt.so
+
+for tool in xvfb-run kernelshark xdotool; do
+	if ! command -v "$tool" >/dev/null; then
+		not_ok "$tool is installed (scripts/deps.sh)"
+		e2e_exit
+	fi
+done
+recordings atrace-markers.dat
+$TRACE_FXT convert -q "$SAMPLES/atrace-markers.dat" -o "$TMP/markers.fxt"
+cp "$SAMPLES/atrace-markers.dat" "$TMP/markers.dat"
+
+# Inside the virtual X server: trace-fxt open --kernelshark FILE, its
+# window's title, then KernelShark closed.
+cat > "$TMP/session.sh" <<'EOF'
+"$TRACE_FXT" open --kernelshark "$FILE" >"$TMP/ks.out" 2>"$TMP/ks.log" &
+ks=$!
+wait_window() { # NAME: the id of the first window so named
+	local w i
+	for i in $(seq 60); do
+		w=$(xdotool search --name "$1" 2>/dev/null | head -1)
+		[ -n "$w" ] && { echo "$w"; return 0; }
+		sleep 0.5
+	done
+	return 1
+}
+wait_window kernelshark >/dev/null
+# As root, KernelShark first warns in a dialog; Return dismisses it.
+[ "$(id -u)" -eq 0 ] && { sleep 1; xdotool key Return; }
+win=$(wait_window 'Kernel Shark')
+sleep 1
+[ -n "$win" ] && xdotool getwindowname "$win" >"$TMP/title"
+kill "$ks" 2>/dev/null
+wait "$ks" 2>/dev/null
+exit 0
+EOF
+export TRACE_FXT TMP
+for f in markers.fxt markers.dat; do
+	rm -f "$TMP/title"
+	FILE=$TMP/$f timeout 90 xvfb-run -a -s "-screen 0 1280x1024x24" \
+		bash "$TMP/session.sh" 2>"$TMP/xvfb.err"
+	title=$(cat "$TMP/title" 2>/dev/null)
+	check "open --kernelshark $f: KernelShark's window shows it (title: $title)" \
+		grep -q "$f" "$TMP/title"
+	check "  started with the build tree's plugin: $(head -1 "$TMP/ks.log")" \
+		grep -q "^trace-fxt: kernelshark -p $PLUGIN $TMP/$f\$" "$TMP/ks.log"
+	check "  which loaded without complaint" \
+		bash -c "! grep -qi 'failed\|not found\|incomplete\|cannot' '$TMP/ks.log'"
+done
+e2e_exit

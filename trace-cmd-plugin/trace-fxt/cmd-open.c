@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd-open.c - trace-fxt open [--kernelshark] FILE: a recording in a
+ * viewer, in one command.
+ *
+ * For Perfetto's UI the file is served once on 127.0.0.1:9001 (serve.h)
+ * and the UI is pointed at it by its URL, as Perfetto's
+ * tools/open_trace_in_ui does: https://ui.perfetto.dev/#!/?url=
+ * http://127.0.0.1:9001/NAME; the URL is printed, and given to xdg-open
+ * when there is a display.  A trace.dat is converted first, by convert
+ * itself, to gzip'd FXT in a file that has no name (it is gone when
+ * trace-fxt is, however it ends); FXT is served as it is.  With
+ * --kernelshark, KernelShark is started instead, with trace-fxt's
+ * KernelShark plugin, on the file as it is (KernelShark reads a .dat
+ * itself).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "anon-file.h"
+#include "dat-format.h"
+#include "fxt-zio.h"
+#include "serve.h"
+#include "trace-fxt.h"
+
+#ifndef TRACE_FXT_KS_PLUGIN
+#define TRACE_FXT_KS_PLUGIN ""
+#endif
+
+/* Where Perfetto's UI may fetch a trace over plain http (its CSP). */
+#define OPEN_HOST		"127.0.0.1"
+#define OPEN_PORT		9001
+#define OPEN_ORIGIN		"https://ui.perfetto.dev"
+/* Who sent the UI there, for its statistics. */
+#define OPEN_REFERRER		"trace-fxt"
+/* The KernelShark plugin in the build tree, from this binary's folder. */
+#define OPEN_KS_BUILT		"/../../kernelshark-plugin/plugin-fxt.so"
+
+struct open_args {
+	const char	*in;
+	const char	*origin;
+	bool		no_browser;
+	bool		kernelshark;
+	char		name[256];	/* what the file is served as */
+	char		url[1024];
+	pid_t		browser;	/* xdg-open, while it runs */
+};
+
+/* What the file is: 'd' a trace.dat, 'f' FXT (maybe compressed), 0. */
+static int open_kind(const char *path)
+{
+	static const unsigned char fxt[][8] = {
+		{ 0x10, 0x00, 0x04, 0x46, 0x78, 0x54, 0x16, 0x00 },
+		{ 0x00, 0x16, 0x54, 0x78, 0x46, 0x04, 0x00, 0x10 },
+	};
+	unsigned char buf[16];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n >= DAT_MAGIC_LEN && !memcmp(buf, DAT_MAGIC, DAT_MAGIC_LEN))
+		return 'd';
+	if (n >= 8 && (!memcmp(buf, fxt[0], 8) || !memcmp(buf, fxt[1], 8)))
+		return 'f';
+	if (n > 0 && fxt_zip_detect(buf, (size_t)n) != FXT_ZIP_NONE)
+		return 'f';
+	return 0;
+}
+
+/*
+ * The name the trace is served as: the file's own, a .dat's as .fxt.gz,
+ * anything but letters, digits and ._- made '_' (the URL takes it as it
+ * is, and the UI shows it).
+ */
+static void open_name(struct open_args *a, bool dat)
+{
+	const char *base = strrchr(a->in, '/');
+	size_t n, i;
+
+	base = base ? base + 1 : a->in;
+	n = strlen(base);
+	if (dat && n > 4 && !strcmp(base + n - 4, ".dat"))
+		n -= 4;
+	snprintf(a->name, sizeof(a->name) - 8, "%.*s", (int)n, base);
+	for (i = 0; a->name[i]; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789._-", a->name[i]))
+			a->name[i] = '_';
+	if (!a->name[0] || a->name[0] == '.')
+		snprintf(a->name, sizeof(a->name) - 8, "trace");
+	if (dat)
+		strcat(a->name, ".fxt.gz");
+}
+
+/* The .dat converted by convert itself into an unnamed file. */
+static int open_convert(struct open_args *a)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *argv[] = { "convert", "-q", "--compression", "gzip", "-o", "-",
+			 (char *)a->in, NULL };
+	int fd, saved, ret;
+
+	fd = anon_file_open(tmp && *tmp ? tmp : "/tmp");
+	if (fd < 0) {
+		trace_fxt_err("open: no temporary file for the conversion: %s",
+			      strerror(errno));
+		return -1;
+	}
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	if (saved < 0 || dup2(fd, STDOUT_FILENO) < 0) {
+		trace_fxt_err("open: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	ret = trace_fxt_convert.run(7, argv);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	if (ret) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static bool open_display(void)
+{
+	const char *x = getenv("DISPLAY"), *w = getenv("WAYLAND_DISPLAY");
+
+	return (x && *x) || (w && *w);
+}
+
+/* xdg-open URL, its output away from ours; it is reaped by open_tick(). */
+static void open_browser(struct open_args *a)
+{
+	int null;
+
+	fflush(NULL);
+	a->browser = fork();
+	if (a->browser < 0) {
+		trace_fxt_err("open: cannot start xdg-open: %s",
+			      strerror(errno));
+		return;
+	}
+	if (a->browser)
+		return;
+	null = open("/dev/null", O_RDWR);
+	if (null >= 0) {
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+	}
+	/* Ctrl-C in this terminal is for trace-fxt, not the browser */
+	setsid();
+	execlp("xdg-open", "xdg-open", a->url, (char *)NULL);
+	fprintf(stderr, "trace-fxt: open: cannot run xdg-open: %s\n",
+		strerror(errno));
+	_exit(127);
+}
+
+static void open_ready(void *priv)
+{
+	struct open_args *a = priv;
+
+	printf("%s\n", a->url);
+	fflush(stdout);
+	if (!a->no_browser && open_display()) {
+		fprintf(stderr, "trace-fxt: opening it with xdg-open\n");
+		open_browser(a);
+	} else {
+		fprintf(stderr, "trace-fxt: open that URL in a browser on this "
+			"machine (%s)\n", a->no_browser ? "--no-open-browser" :
+			"no display to start one on");
+	}
+}
+
+static void open_tick(void *priv)
+{
+	struct open_args *a = priv;
+	int status;
+
+	if (a->browser <= 0 || waitpid(a->browser, &status, WNOHANG) <= 0)
+		return;
+	a->browser = 0;
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		trace_fxt_err("open: xdg-open failed (%s %d): open the URL "
+			      "yourself", WIFEXITED(status) ? "exit" :
+			      "signal", WIFEXITED(status) ?
+			      WEXITSTATUS(status) : WTERMSIG(status));
+}
+
+static int open_perfetto(struct open_args *a, int kind)
+{
+	struct serve_opts so = {
+		.host = OPEN_HOST,
+		.port = OPEN_PORT,
+		.origin = a->origin,
+		.name = a->name,
+		.ready = open_ready,
+		.tick = open_tick,
+		.priv = a,
+	};
+	struct stat st;
+	int ret;
+
+	open_name(a, kind == 'd');
+	if (kind == 'd') {
+		fprintf(stderr, "trace-fxt: converting %s for Perfetto's UI\n",
+			a->in);
+		so.fd = open_convert(a);
+	} else {
+		so.fd = open(a->in, O_RDONLY | O_CLOEXEC);
+		if (so.fd < 0)
+			trace_fxt_err("cannot read %s: %s", a->in,
+				      strerror(errno));
+	}
+	if (so.fd < 0)
+		return 1;
+	if (fstat(so.fd, &st)) {
+		close(so.fd);
+		return 1;
+	}
+	so.size = st.st_size;
+	snprintf(a->url, sizeof(a->url), "%s/#!/?url=http://%s:%u/%s"
+		 "&referrer=%s", a->origin, OPEN_HOST, OPEN_PORT, a->name,
+		 OPEN_REFERRER);
+	fprintf(stderr, "trace-fxt: serving %s (%lld bytes) on http://%s:%u/ "
+		"to %s until it is fetched; Ctrl-C stops\n", a->name,
+		(long long)st.st_size, OPEN_HOST, OPEN_PORT, a->origin);
+	ret = serve_once(&so);
+	close(so.fd);
+	if (ret > 0) {
+		/* the file had no name: nothing to clean; die of the signal */
+		fprintf(stderr, "trace-fxt: stopped before the trace was "
+			"fetched\n");
+		signal(ret, SIG_DFL);
+		raise(ret);
+		return 1;
+	}
+	if (ret < 0)
+		return 1;
+	fprintf(stderr, "trace-fxt: %s was fetched; the server is stopped\n",
+		a->name);
+	return 0;
+}
+
+/* Where trace-fxt's KernelShark plugin is: the build tree's, else installed. */
+static const char *open_ks_plugin(char *buf)
+{
+	char exe[PATH_MAX], built[PATH_MAX + sizeof(OPEN_KS_BUILT)];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(built, sizeof(built), "%s%s", exe,
+				 OPEN_KS_BUILT);
+			if (realpath(built, buf) && !access(buf, R_OK))
+				return buf;
+		}
+	}
+	if (*TRACE_FXT_KS_PLUGIN && !access(TRACE_FXT_KS_PLUGIN, R_OK))
+		return TRACE_FXT_KS_PLUGIN;
+	return NULL;
+}
+
+static int open_kernelshark(struct open_args *a, int kind)
+{
+	char buf[PATH_MAX];
+	const char *plugin = open_ks_plugin(buf);
+
+	if (!plugin && kind != 'd') {
+		trace_fxt_err("open: KernelShark needs trace-fxt's plugin "
+			      "(plugin-fxt.so) for FXT, and it is not in %s "
+			      "nor in the build tree: run 'make install'",
+			      *TRACE_FXT_KS_PLUGIN ? TRACE_FXT_KS_PLUGIN :
+			      "the install directory");
+		return 1;
+	}
+	fprintf(stderr, "trace-fxt: kernelshark%s%s %s\n", plugin ? " -p " : "",
+		plugin ? plugin : "", a->in);
+	fflush(NULL);
+	if (plugin)
+		execlp("kernelshark", "kernelshark", "-p", plugin, a->in,
+		       (char *)NULL);
+	else
+		execlp("kernelshark", "kernelshark", a->in, (char *)NULL);
+	trace_fxt_err("open: cannot run kernelshark: %s", strerror(errno));
+	return 1;
+}
+
+static int cmd_open(int argc, char **argv)
+{
+	struct open_args a = { .origin = OPEN_ORIGIN };
+	int c, kind;
+
+	while ((c = trace_fxt_getopt(&trace_fxt_open, argc, argv)) != -1) {
+		switch (c) {
+		case 'k':
+			a.kernelshark = true;
+			break;
+		case 'n':
+			a.no_browser = true;
+			break;
+		case 'O':
+			a.origin = optarg;
+			break;
+		default:
+			return trace_fxt_opt_exit(&trace_fxt_open, c);
+		}
+	}
+	if (optind != argc - 1)
+		return trace_fxt_usage(&trace_fxt_open, optind == argc ?
+				       "no file to open" : "one file only");
+	a.in = argv[optind];
+	kind = open_kind(a.in);
+	if (kind < 0) {
+		trace_fxt_err("cannot read %s: %s", a.in, strerror(-kind));
+		return 1;
+	}
+	if (!kind) {
+		trace_fxt_err("%s: neither a trace-cmd recording (.dat) nor FXT",
+			      a.in);
+		return 1;
+	}
+	if (a.kernelshark)
+		return open_kernelshark(&a, kind);
+	return open_perfetto(&a, kind);
+}
+
+static const struct trace_fxt_opt open_opts[] = {
+	{ .key = 'k', .letter = true, .name = "kernelshark",
+	  .help = "start KernelShark on FILE instead, with trace-fxt's "
+		  "KernelShark plugin (the build tree's, else the installed "
+		  "one): -p PLUGIN FILE" },
+	{ .key = 'n', .letter = true, .name = "no-open-browser",
+	  .help = "print the URL only, and start no browser",
+	  .def = "xdg-open URL when $DISPLAY or $WAYLAND_DISPLAY is set" },
+	{ .key = 'O', .name = "origin", .arg = TRACE_FXT_ARG_TEXT,
+	  .value = "URL", .def = OPEN_ORIGIN,
+	  .help = "where Perfetto's UI is, if not its own site (a build of "
+		  "your own); the only origin the trace is served to" },
+	{ 0 }
+};
+
+static const struct trace_fxt_example open_examples[] = {
+	{ "open trace.dat",
+	  "convert the recording and open it in Perfetto's UI, in the "
+	  "browser xdg-open starts" },
+	{ "open -n trace.fxt.gz",
+	  "on a machine without a display: open the printed URL in a "
+	  "browser that reaches this machine's 127.0.0.1:9001 (ssh -L "
+	  "9001:127.0.0.1:9001 HOST)" },
+	{ "open --kernelshark trace.fxt", "the file in KernelShark" },
+	{ NULL }
+};
+
+static const struct trace_fxt_exit open_exits[] = {
+	{ 0, "the trace was fetched (or KernelShark was started)" },
+	{ 1, "the file could not be read or converted, or 127.0.0.1:9001 "
+	     "is taken; Ctrl-C ends trace-fxt as the signal does" },
+	{ 2, "a usage error" },
+	{ 0, NULL }
+};
+
+const struct trace_fxt_cmd trace_fxt_open = {
+	.name = "open",
+	.run = cmd_open,
+	.summary = "open a recording in Perfetto's UI or KernelShark",
+	.synopsis = { "[-n] [--origin URL] FILE", "--kernelshark FILE" },
+	.about = "Opens a trace.dat or an FXT file in Perfetto's UI: the "
+		 "file (a trace.dat converted to gzip'd FXT first) is served "
+		 "once on http://127.0.0.1:9001, the one place the UI fetches "
+		 "plain http from, to the UI's origin only; its URL is printed "
+		 "and opened with xdg-open when there is a display.  The "
+		 "server stops once the trace has been fetched, or on Ctrl-C.",
+	.opts = open_opts,
+	.operand = TRACE_FXT_ARG_FILE,
+	.files = "dat fxt fxt.gz fxt.zst",
+	.examples = open_examples,
+	.exits = open_exits,
+};
