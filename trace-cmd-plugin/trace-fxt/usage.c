@@ -132,7 +132,7 @@ static int opt_forms(const struct trace_fxt_opt *o, char *buf, size_t len)
 void trace_fxt_opt_text(const struct trace_fxt_opt *o, char *buf, size_t len)
 {
 	const char *dir = trace_fxt_dir_name(o->dirs);
-	const char *def = o->def ? o->def : NULL;
+	const char *def = o->def;
 	bool paren = dir || def || o->required;
 
 	snprintf(buf, len, "%s%s%s%s%s%s%s%s", o->help, paren ? " (" : "",
