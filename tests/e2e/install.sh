@@ -12,6 +12,14 @@ e2e_plan 10
 DOC=$TOP/trace-cmd-plugin/trace-fxt/Documentation
 mapfile -t pages < <(cd "$DOC" && ls trace-fxt*.[1-9])
 
+# pages_missing MANDIR: the pages not installed there
+pages_missing() {
+	local p
+
+	for p in "${pages[@]}"; do
+		[ -s "$1/man${p##*.}/$p" ] || echo -n " $p"
+	done
+}
 # loads DATA_ENV...: bash-completion, so set up, completes trace-fxt
 loads() {
 	env -u XDG_DATA_HOME -u XDG_DATA_DIRS "$@" bash --norc -c '
@@ -26,10 +34,7 @@ HOME=$home make -s -C "$TOP" install > "$TMP/install.log" 2>&1; rc=$?
 check "make install with the default PREFIX (~/.local): exit $rc" test $rc -eq 0
 [ $rc -eq 0 ] || sed 's/^/#   /' "$TMP/install.log" | tail -5
 check "trace-fxt in ~/.local/bin" test -x "$home/.local/bin/trace-fxt"
-missing=
-for p in "${pages[@]}"; do
-	[ -s "$home/.local/share/man/man${p##*.}/$p" ] || missing+=" $p"
-done
+missing=$(pages_missing "$home/.local/share/man")
 check "the ${#pages[@]} man pages in ~/.local/share/man/man[17] (missing:${missing:- none})" \
 	test -z "$missing"
 where=$(env -u MANPATH HOME="$home" PATH="$home/.local/bin:/usr/bin:/bin" \
@@ -48,10 +53,7 @@ root=$TMP/root
 make -s -C "$TOP" install PREFIX=/usr/local DESTDIR="$root" \
 	> "$TMP/install.log" 2>&1; rc=$?
 check "make install PREFIX=/usr/local DESTDIR=...: exit $rc" test $rc -eq 0
-missing=
-for p in "${pages[@]}" ; do
-	[ -s "$root/usr/local/share/man/man${p##*.}/$p" ] || missing+=" $p"
-done
+missing=$(pages_missing "$root/usr/local/share/man")
 check "the man pages in /usr/local/share/man (missing:${missing:- none})" \
 	test -z "$missing"
 check "bash-completion loads the completion from /usr/local/share" \

@@ -26,21 +26,13 @@ cp "$SAMPLES/atrace-markers.dat" "$TMP/markers.dat"
 cat > "$TMP/session.sh" <<'EOF'
 "$TRACE_FXT" open --kernelshark "$FILE" >"$TMP/ks.out" 2>"$TMP/ks.log" &
 ks=$!
-wait_window() { # NAME: the id of the first window so named
-	local w i
-	for i in $(seq 60); do
-		w=$(xdotool search --name "$1" 2>/dev/null | head -1)
-		[ -n "$w" ] && { echo "$w"; return 0; }
-		sleep 0.5
-	done
-	return 1
-}
-wait_window kernelshark >/dev/null
-# As root, KernelShark first warns in a dialog; Return dismisses it.
+# --sync waits for the window (timeout(1) around xvfb-run bounds it);
+# as root, KernelShark first warns in a dialog, which Return dismisses
+xdotool search --sync --name kernelshark >/dev/null
 [ "$(id -u)" -eq 0 ] && { sleep 1; xdotool key Return; }
-win=$(wait_window 'Kernel Shark')
+win=$(xdotool search --sync --name 'Kernel Shark' | head -1)
 sleep 1
-[ -n "$win" ] && xdotool getwindowname "$win" >"$TMP/title"
+xdotool getwindowname "$win" >"$TMP/title"
 kill "$ks" 2>/dev/null
 wait "$ks" 2>/dev/null
 exit 0
