@@ -185,3 +185,10 @@ $(THREADS_DAT_GEN) $(ARRAYS_DAT_GEN): %: %.o tests/e2e/dat-fixture.o $(CORE_LIB)
 		$(CORE_LIBS)
 TEST_PROGS	+= $(THREADS_DAT_GEN) $(ARRAYS_DAT_GEN)
 CLEAN_FILES	+= $(THREADS_DAT_GEN) $(ARRAYS_DAT_GEN)
+
+# trace-fxt open's server (serve.c) on libmicrohttpd, fed a client's
+# bytes through a socketpair.
+tests/fuzz/fuzz-serve: tests/fuzz/fuzz-serve.c trace-cmd-plugin/trace-fxt/serve.c \
+		trace-cmd-plugin/trace-fxt/serve.h
+	$(CLANG) $(FUZZ_CFLAGS) -Itrace-cmd-plugin/trace-fxt $(MHD_CFLAGS) \
+		-o $@ $< trace-cmd-plugin/trace-fxt/serve.c $(MHD_LIBS)

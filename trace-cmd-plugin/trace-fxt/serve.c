@@ -33,6 +33,7 @@
 
 struct serve {
 	const struct serve_opts	*o;
+	struct MHD_Daemon	*d;
 	char			allow[256];	/* the origin, no path */
 	char			path[512];	/* "/NAME" */
 	struct MHD_Response	*file;
@@ -53,8 +54,14 @@ static void serve_on_signal(int sig)
 
 static void serve_log(void *cls, const char *fmt, va_list ap)
 {
-	fputs("trace-fxt: http: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	char msg[512];
+	size_t n;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	n = strlen(msg);
+	while (n && msg[n - 1] == '\n')
+		msg[--n] = '\0';
+	trace_fxt_err("http: %s", msg);
 }
 
 /* The headers of every answer, as Perfetto's open_trace_in_ui sends. */
@@ -208,69 +215,114 @@ static void serve_signals(struct sigaction *old, bool restore)
 	}
 }
 
-int serve_once(const struct serve_opts *o)
+struct serve *serve_start(const struct serve_opts *o, int listen_fd)
 {
-	struct serve s = { .o = o };
-	struct MHD_Daemon *d = NULL;
-	struct sigaction old[4];
-	int fd, file_fd, ret;
+	/* no socket of its own: this one, or none (serve_add()) */
+	struct MHD_OptionItem listen[] = {
+		{ listen_fd < 0 ? MHD_OPTION_END : MHD_OPTION_LISTEN_SOCKET,
+		  listen_fd, NULL },
+		{ MHD_OPTION_END, 0, NULL },
+	};
+	struct serve *s = calloc(1, sizeof(*s));
+	int file_fd = -1;
 
-	serve_origin(&s, o->origin);
-	snprintf(s.path, sizeof(s.path), "/%s", o->name);
+	if (!s)
+		goto nomem;
+	s->o = o;
+	serve_origin(s, o->origin);
+	snprintf(s->path, sizeof(s->path), "/%s", o->name);
 	/* libmicrohttpd closes the descriptor it is given */
 	file_fd = dup(o->fd);
-	s.file = file_fd < 0 ? NULL :
-		 MHD_create_response_from_fd_at_offset64(o->size, file_fd, 0);
-	if (!s.file) {
-		if (file_fd >= 0)
-			close(file_fd);
-		trace_fxt_err("open: cannot serve the trace: %s",
-			      strerror(ENOMEM));
-		return -ENOMEM;
-	}
-	serve_headers(&s, s.file);
-	MHD_add_response_header(s.file, "Content-Type",
+	s->file = file_fd < 0 ? NULL :
+		  MHD_create_response_from_fd_at_offset64(o->size, file_fd, 0);
+	if (!s->file)
+		goto nomem;
+	serve_headers(s, s->file);
+	MHD_add_response_header(s->file, "Content-Type",
 				"application/octet-stream");
-	fd = serve_listen(o);
-	if (fd < 0) {
-		MHD_destroy_response(s.file);
-		return fd;
-	}
-	d = MHD_start_daemon(MHD_USE_ERROR_LOG, 0, NULL, NULL,
-			     serve_request, &s,
-			     MHD_OPTION_EXTERNAL_LOGGER, serve_log, NULL,
-			     MHD_OPTION_LISTEN_SOCKET, fd,
-			     MHD_OPTION_NOTIFY_COMPLETED, serve_completed, &s,
-			     MHD_OPTION_CONNECTION_TIMEOUT,
-			     (unsigned int)SERVE_IDLE_SECONDS,
-			     MHD_OPTION_CONNECTION_LIMIT,
-			     (unsigned int)SERVE_CLIENTS,
-			     MHD_OPTION_END);
-	if (!d) {
-		close(fd);
-		MHD_destroy_response(s.file);
+	s->d = MHD_start_daemon(MHD_USE_ERROR_LOG |
+				(listen_fd < 0 ? MHD_USE_NO_LISTEN_SOCKET : 0),
+				0, NULL, NULL, serve_request, s,
+				MHD_OPTION_EXTERNAL_LOGGER, serve_log, NULL,
+				MHD_OPTION_ARRAY, listen,
+				MHD_OPTION_NOTIFY_COMPLETED, serve_completed, s,
+				MHD_OPTION_CONNECTION_TIMEOUT,
+				(unsigned int)SERVE_IDLE_SECONDS,
+				MHD_OPTION_CONNECTION_LIMIT,
+				(unsigned int)SERVE_CLIENTS,
+				MHD_OPTION_END);
+	if (!s->d) {
+		MHD_destroy_response(s->file);
+		free(s);
 		trace_fxt_err("open: cannot start the HTTP server");
+		return NULL;
+	}
+	return s;
+nomem:
+	if (file_fd >= 0)
+		close(file_fd);
+	free(s);
+	trace_fxt_err("open: cannot serve the trace: %s", strerror(ENOMEM));
+	return NULL;
+}
+
+int serve_add(struct serve *s, int fd)
+{
+	struct sockaddr_in peer = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+
+	return MHD_add_connection(s->d, fd, (struct sockaddr *)&peer,
+				  sizeof(peer)) == MHD_YES ? 0 : -EIO;
+}
+
+int serve_run(struct serve *s, int ms)
+{
+	if (s->done)
+		return 0;
+	return MHD_run_wait(s->d, ms) == MHD_YES ? 1 : -EIO;
+}
+
+void serve_stop(struct serve *s)
+{
+	int fd;
+
+	if (!s)
+		return;
+	/* the listening socket back from libmicrohttpd, closed at once */
+	fd = MHD_quiesce_daemon(s->d);
+	if (fd != MHD_INVALID_SOCKET)
+		close(fd);
+	MHD_stop_daemon(s->d);
+	MHD_destroy_response(s->file);
+	free(s);
+}
+
+int serve_once(const struct serve_opts *o)
+{
+	struct sigaction old[4];
+	struct serve *s;
+	int fd, ret = 1;
+
+	fd = serve_listen(o);
+	if (fd < 0)
+		return fd;
+	s = serve_start(o, fd);
+	if (!s) {
+		close(fd);
 		return -EIO;
 	}
 	serve_signal = 0;
 	serve_signals(old, false);
 	if (o->ready)
 		o->ready(o->priv);
-	while (!s.done && !serve_signal) {
-		if (MHD_run_wait(d, SERVE_TURN_MS) != MHD_YES) {
-			trace_fxt_err("open: the HTTP server failed");
-			break;
-		}
+	while (!serve_signal && (ret = serve_run(s, SERVE_TURN_MS)) > 0)
 		if (o->tick)
 			o->tick(o->priv);
-	}
-	/* the listening socket back from libmicrohttpd, closed at once */
-	fd = MHD_quiesce_daemon(d);
-	if (fd != MHD_INVALID_SOCKET)
-		close(fd);
-	MHD_stop_daemon(d);
-	MHD_destroy_response(s.file);
+	if (ret < 0)
+		trace_fxt_err("open: the HTTP server failed");
+	serve_stop(s);
 	serve_signals(old, true);
-	ret = s.done ? 0 : serve_signal ? serve_signal : -EIO;
-	return ret;
+	return !ret ? 0 : serve_signal ? serve_signal : -EIO;
 }

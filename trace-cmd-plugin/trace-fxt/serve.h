@@ -40,4 +40,18 @@ struct serve_opts {
  */
 int serve_once(const struct serve_opts *o);
 
+/*
+ * serve_once() in its steps, for a caller that brings its own
+ * connections (tests/fuzz/fuzz-serve.c): a server answering on
+ * @listen_fd, or on what serve_add() hands it when -1 (NULL, the
+ * reason said, when it cannot start); one turn of at most @ms
+ * milliseconds (1, then 0 once the file has been fetched, -EIO when the
+ * server failed); the server stopped and freed.
+ */
+struct serve;
+struct serve *serve_start(const struct serve_opts *o, int listen_fd);
+int serve_add(struct serve *s, int fd);
+int serve_run(struct serve *s, int ms);
+void serve_stop(struct serve *s);
+
 #endif /* _SERVE_H */
