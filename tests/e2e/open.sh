@@ -163,8 +163,8 @@ ended "fetched by xdg-open's page"
 unset DISPLAY
 
 # ---- --origin: a UI of one's own -------------------------------------
-start -n --origin http://localhost:10000 "$TMP/ref.fxt.gz"
-check "--origin: the URL is the given UI's: $(cat "$TMP/open.out")" \
+start -n --origin http://localhost:10000/ "$TMP/ref.fxt.gz"
+check "--origin http://localhost:10000/: the URL is that UI's: $(cat "$TMP/open.out")" \
 	test "$(cat "$TMP/open.out")" = "http://localhost:10000/#!/?url=http://127.0.0.1:9001/ref.fxt.gz&referrer=trace-fxt"
 st=$($CLIENT req GET /ref.fxt.gz $UI "$TMP/o1")
 check "--origin: ui.perfetto.dev is then another origin: $st" \

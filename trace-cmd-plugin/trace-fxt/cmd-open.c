@@ -307,6 +307,7 @@ static int cmd_open(int argc, char **argv)
 {
 	struct open_args a = { .origin = OPEN_ORIGIN };
 	int c, kind;
+	size_t n;
 
 	while ((c = trace_fxt_getopt(&trace_fxt_open, argc, argv)) != -1) {
 		switch (c) {
@@ -317,7 +318,11 @@ static int cmd_open(int argc, char **argv)
 			a.no_browser = true;
 			break;
 		case 'O':
+			/* the URL's "/#!/" follows it */
 			a.origin = optarg;
+			n = strlen(optarg);
+			while (n > 1 && optarg[n - 1] == '/')
+				optarg[--n] = '\0';
 			break;
 		default:
 			return trace_fxt_opt_exit(&trace_fxt_open, c);

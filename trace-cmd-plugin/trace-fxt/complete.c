@@ -17,11 +17,12 @@
  * child process - so that a damaged file offers nothing and harms
  * nothing; anything else offers nothing.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <fcntl.h>
 
 #include <trace-cmd.h>
 
@@ -134,7 +135,8 @@ static int complete_dat(const char *path, bool events)
 	if (!pid)
 		complete_dat_child(path, events);
 	while (waitpid(pid, &status, 0) < 0)
-		;
+		if (errno != EINTR)
+			return 1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
