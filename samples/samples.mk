@@ -75,5 +75,6 @@ demo: all
 		echo "   identical: $$(wc -l < $(DEMO_BACK).orig.txt) lines"; \
 	else echo "   they differ"; exit 1; fi
 	@rm -f $(DEMO_BACK).orig.txt $(DEMO_BACK).back.txt
-	@echo "== open $(DEMO_FXT) in Perfetto (ui.perfetto.dev) or with:"
-	@echo "   kernelshark -p $(KS_PLUGIN) $(DEMO_FXT)"
+	@echo "== look at it in Perfetto's UI or KernelShark:"
+	@echo "   $(TRACE_FXT) open $(DEMO_FXT)"
+	@echo "   $(TRACE_FXT) open --kernelshark $(DEMO_FXT)"
