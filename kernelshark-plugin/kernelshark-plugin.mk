@@ -36,7 +36,9 @@ KS_PLUGIN_DIR	?= $(LIBDIR)/kernelshark/plugins
 # same entry point names: -Bsymbolic binds the plugin's uses of its own
 # (kshark_input_initializer() failing calls its deinitializer, the plot
 # part finds itself in a stream's list by its initializer) to its own.
-$(KS_PLUGIN): $(KS_PLUGIN_OBJS) $(FXT_TEP_LIB) $(CORE_LIB)
+# Relinked when this file (its flags) changes.
+$(KS_PLUGIN): $(KS_PLUGIN_OBJS) $(FXT_TEP_LIB) $(CORE_LIB) \
+	      kernelshark-plugin/kernelshark-plugin.mk
 	$(CXX) $(CFLAGS) -shared -Wl,-z,defs -Wl,-Bsymbolic \
 		-o $@ $(KS_PLUGIN_OBJS) \
 		$(FXT_TEP_LIB) $(CORE_LIB) $(CORE_LIBS) $(KS_PLOT_LIBS) \

@@ -15,18 +15,20 @@
  *
  * The machine: THREADS threads on CPUS CPUs (default 2); a thread runs a
  * while, then blocks (outgoing state blocked) or is preempted (outgoing
- * state new: runnable, the kernel's R) and waits for its CPU again; a
+ * state new: runnable, the kernel's R; in the legacy records running, as
+ * some producers write it, which `trace-fxt check` calls a fault and
+ * every reader takes) and waits for its CPU again; a
  * blocked thread is woken later on some CPU and runs when that CPU next
  * switches.  Nothing in it is random: the same arguments give the same
  * bytes.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "fxt-writer.h"
+#include "sample-write.h"
 
 #define PROVIDER	1
 #define TICKS_PER_SEC	24000000ULL
@@ -50,7 +52,8 @@ struct machine {
 	unsigned int		cpus;
 	uint64_t		ts;
 	uint64_t		seed;
-	unsigned long		switches;
+	unsigned long		switches;	/* written so far */
+	unsigned long		max_switches;
 	struct thread		t[THREADS];
 	int			running[MAX_CPUS];	/* thread, -1 idle */
 };
@@ -146,7 +149,8 @@ static int cpu_switch(struct machine *m, unsigned int cpu)
 		return 0;
 	if (out >= 0) {
 		if (next_rand(m, 5) < 2 && in >= 0) {
-			state = FXT_THREAD_NEW;
+			state = m->switches % 5 == 4 ? FXT_THREAD_RUNNING :
+						       FXT_THREAD_NEW;
 			m->t[out].state = RUNNABLE;
 			m->t[out].since = m->ts;
 		} else {
@@ -180,11 +184,13 @@ static int wake_one(struct machine *m)
 	return fxt_write_sched_wakeup(m->w, &wk);
 }
 
-static int write_machine(struct machine *m, unsigned long switches)
+static int write_machine(struct fxt_writer *w, void *priv)
 {
+	struct machine *m = priv;
 	unsigned int cpu;
 	int i, ret;
 
+	m->w = w;
 	ret = fxt_write_provider_info(m->w, PROVIDER, "sched", 5);
 	if (!ret)
 		ret = fxt_write_init(m->w, TICKS_PER_SEC);
@@ -195,7 +201,7 @@ static int write_machine(struct machine *m, unsigned long switches)
 		m->running[cpu] = -1;
 	if (!ret)
 		ret = write_names(m);
-	while (!ret && m->switches < switches) {
+	while (!ret && m->switches < m->max_switches) {
 		m->ts += (50 + next_rand(m, 400)) * US;
 		cpu = next_rand(m, m->cpus);
 		switch (next_rand(m, 4)) {
@@ -223,15 +229,14 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
-	struct machine m = { .cpus = 2, .ts = 1000 * US, .seed = 26 };
-	unsigned long switches = 600;
-	FILE *f;
-	int c, ret;
+	struct machine m = { .cpus = 2, .ts = 1000 * US, .seed = 26,
+			     .max_switches = 600 };
+	int c;
 
 	while ((c = getopt(argc, argv, "n:c:")) != -1) {
 		switch (c) {
 		case 'n':
-			switches = strtoul(optarg, NULL, 0);
+			m.max_switches = strtoul(optarg, NULL, 0);
 			break;
 		case 'c':
 			m.cpus = (unsigned int)strtoul(optarg, NULL, 0);
@@ -244,26 +249,6 @@ int main(int argc, char **argv)
 	}
 	if (optind + 1 != argc)
 		usage();
-	f = fopen(argv[optind], "wb");
-	if (!f) {
-		perror(argv[optind]);
-		return 1;
-	}
-	m.w = fxt_writer_create_fp(f, 0);
-	if (!m.w) {
-		perror("fxt_writer_create_fp");
-		return 1;
-	}
-	ret = write_machine(&m, switches);
-	c = fxt_writer_close(m.w);
-	if (!ret)
-		ret = c;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (ret) {
-		fprintf(stderr, "fxt-sched-sample: %s: %s\n", argv[optind],
-			strerror(-ret));
-		return 1;
-	}
-	return 0;
+	return sample_write("fxt-sched-sample", argv[optind], 0,
+			    write_machine, &m);
 }

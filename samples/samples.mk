@@ -24,12 +24,14 @@ EH_VEC_GEN	:= samples/eventheader-vectors
 $(EH_VEC_GEN): samples/eventheader-vectors.o $(EH_CASES_OBJ) $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CORE_LIBS)
 
+# Their output file and writer (sample-write.c).
 KS_SAMPLE	:= samples/fxt-ks-sample
-$(KS_SAMPLE): samples/fxt-ks-sample.o $(CORE_LIB)
+$(KS_SAMPLE): samples/fxt-ks-sample.o samples/sample-write.o $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CORE_LIBS) -lm
 
 SCHED_SAMPLE	:= samples/fxt-sched-sample
-$(SCHED_SAMPLE): samples/fxt-sched-sample.o $(CORE_LIB)
+$(SCHED_SAMPLE): samples/fxt-sched-sample.o samples/sample-write.o \
+		 $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CORE_LIBS)
 
 # The plugin's fixture: EventHeader vectors (samples/eventheader-vectors'

@@ -47,11 +47,16 @@ for n in $NAMES; do
 done
 
 # Runs inside the virtual X server: one kernelshark at a time, its window
-# waited for (the dialog it shows to root dismissed), then the screen.
-cat > "$TMP/session.sh" <<'SESSION'
-shot() { # FILE PNG
-	kernelshark -p "$PLUGIN" "$1" >"$2.log" 2>&1 &
-	local ks=$! w= i
+# waited for (the dialog it shows to root dismissed), then the screen;
+# with CLICK set, a double click on the first red box of the window (its
+# top left corner, 3 pixels in: the place is kept in $TMP/click for the
+# next window), then the screen again.
+cat > "$TMP/run.sh" <<'SESSION'
+run() { # PNG ARGS...: kernelshark with ARGS, shot
+	local png=$1 w= i ks x y
+	shift
+	kernelshark "$@" >"$png.log" 2>&1 &
+	ks=$!
 	for i in $(seq 60); do
 		w=$(xdotool search --name 'Kernel Shark' 2>/dev/null | head -1)
 		[ -n "$w" ] && break
@@ -59,13 +64,30 @@ shot() { # FILE PNG
 		sleep 0.5
 	done
 	sleep 5
-	import -window root "$2"
+	import -window root "$png"
+	if [ -n "${CLICK:-}" ]; then
+		if [ ! -s "$TMP/click" ]; then
+			convert "$png" -fill black +opaque "rgb(255,0,0)" \
+				-fill white -opaque "rgb(255,0,0)" txt:- |
+				awk -F'[,:]' '/#FFFFFF/ { print $1 + 3, $2 + 3; exit }' \
+				>"$TMP/click"
+		fi
+		if [ -s "$TMP/click" ]; then
+			read -r x y <"$TMP/click"
+			xdotool mousemove "$x" "$y" click --repeat 2 --delay 100 1
+			sleep 3
+			import -window root "${png%.png}-click.png"
+		fi
+	fi
 	kill "$ks" 2>/dev/null
 	wait "$ks" 2>/dev/null
 }
-for n in $NAMES; do
-	shot "$TMP/$n.dat" "$SHOTS/$n-dat.png"
-	shot "$TMP/$n.fxt" "$SHOTS/$n-fxt.png"
+SESSION
+cat > "$TMP/session.sh" <<'SESSION'
+. "$TMP/run.sh"
+for n in $LIST; do
+	run "$SHOTS/$n-dat.png" -p "$PLUGIN" "$TMP/$n.dat"
+	run "$SHOTS/$n-fxt.png" -p "$PLUGIN" "$TMP/$n.fxt"
 done
 exit 0
 SESSION
@@ -82,22 +104,31 @@ settled() {
 	drawn "$1" && [ "$(compare -metric AE "$SHOTS/$1-dat.png" \
 		"$SHOTS/$1-fxt.png" null: 2>&1)" = 0 ]
 }
-export PLUGIN TMP SHOTS
-rm -f "$SHOTS"/*.png
 # The X server is shared with whatever else runs xvfb-run at the same
 # time: a display lost under a window, or a window shot before it was
 # painted, is a retry; three tries that differ are a difference.
-todo=$NAMES
-for attempt in 1 2 3; do
-	[ -n "$todo" ] || break
-	NAMES=$todo timeout 300 xvfb-run -a -s "-screen 0 1400x1000x24" \
-		bash "$TMP/session.sh" 2>"$TMP/xvfb.err"
-	left=
-	for n in $todo; do
-		settled "$n" || left="$left $n"
+# shoot SCRIPT SETTLED ITEMS...: SCRIPT in a virtual X server for the
+# items ($LIST) not yet SETTLED, three times at the most
+shoot() {
+	local script=$1 settled=$2 todo left i attempt
+
+	shift 2
+	todo=$*
+	for attempt in 1 2 3; do
+		[ -n "$todo" ] || break
+		LIST=$todo timeout 400 xvfb-run -a \
+			-s "-screen 0 1400x1000x24" bash "$script" \
+			2>"$TMP/xvfb.err"
+		left=
+		for i in $todo; do
+			"$settled" "$i" || left="$left $i"
+		done
+		todo=$left
 	done
-	todo=$left
-done
+}
+export PLUGIN TMP SHOTS
+rm -f "$SHOTS"/*.png
+shoot "$TMP/session.sh" settled $NAMES
 
 for n in $NAMES; do
 	if [ ! -s "$SHOTS/$n-dat.png" ] || [ ! -s "$SHOTS/$n-fxt.png" ]; then
@@ -164,41 +195,11 @@ job threads threads "$(busy_pids "$TMP/threads.dat" 4)"
 job other other "$(busy_pids "$TMP/other.dat" 4)"
 echo "# task plots: sched $(busy_pids "$TMP/sched.dat" 4), threads $(busy_pids "$TMP/threads.dat" 4), other $(busy_pids "$TMP/other.dat" 4); zoom $(span "$TMP/sched.dat" 450 500) ns"
 
-# Inside the virtual X server: each session in turn; for the sched plots
-# a double click on the first red box of the .dat's window (its top left
-# corner, 3 pixels in), then the same place in the .fxt's, each shot again.
+# Inside the virtual X server: each session in turn; the sched plots
+# double clicked.
 cat > "$TMP/plots.sh" <<'SESSION'
-run() { # PNG ARGS...: kernelshark with ARGS, shot; CLICK=1: and clicked
-	local png=$1 w= i ks
-	shift
-	kernelshark "$@" >"$png.log" 2>&1 &
-	ks=$!
-	for i in $(seq 60); do
-		w=$(xdotool search --name 'Kernel Shark' 2>/dev/null | head -1)
-		[ -n "$w" ] && break
-		[ "$(id -u)" -eq 0 ] && xdotool key Return 2>/dev/null
-		sleep 0.5
-	done
-	sleep 5
-	import -window root "$png"
-	if [ -n "${CLICK:-}" ]; then
-		if [ ! -s "$TMP/click" ]; then
-			convert "$png" -fill black +opaque "rgb(255,0,0)" \
-				-fill white -opaque "rgb(255,0,0)" txt:- |
-				awk -F'[,:]' '/#FFFFFF/ { print $1 + 3, $2 + 3; exit }' \
-				>"$TMP/click"
-		fi
-		if [ -s "$TMP/click" ]; then
-			read -r x y <"$TMP/click"
-			xdotool mousemove "$x" "$y" click --repeat 2 --delay 100 1
-			sleep 3
-			import -window root "${png%.png}-click.png"
-		fi
-	fi
-	kill "$ks" 2>/dev/null
-	wait "$ks" 2>/dev/null
-}
-for j in $PLOTS; do
+. "$TMP/run.sh"
+for j in $LIST; do
 	click=
 	[ "$j" = sched ] && { click=1; rm -f "$TMP/click"; }
 	CLICK=$click run "$SHOTS/$j-dat.png" -s "$TMP/$j-dat.json"
@@ -215,17 +216,7 @@ plots_settled() {
 	[ "$1" != sched ] || [ "$(compare -metric AE "$SHOTS/$1-dat-click.png" \
 		"$SHOTS/$1-fxt-click.png" null: 2>&1)" = 0 ]
 }
-todo=$PLOTS
-for attempt in 1 2 3; do
-	[ -n "$todo" ] || break
-	PLOTS=$todo timeout 400 xvfb-run -a -s "-screen 0 1400x1000x24" \
-		bash "$TMP/plots.sh" 2>"$TMP/xvfb.err"
-	left=
-	for j in $todo; do
-		plots_settled "$j" || left="$left $j"
-	done
-	todo=$left
-done
+shoot "$TMP/plots.sh" plots_settled $PLOTS
 
 for j in sched sched-zoom threads; do
 	d=$SHOTS/$j-dat.png f=$SHOTS/$j-fxt.png

@@ -511,21 +511,9 @@ static void compare_plots(const char *base, const char *stream, int dat_sd,
 /*
  * What drawing changed (sched_events moves a switched-out task's last
  * trailing entry to the task switched in when it draws its first task
- * plot): every entry's drawn pid compared again, by time, CPU and pid.
+ * plot): every entry's drawn pid compared again, by time, CPU and pid
+ * (rows without columns, in row_cmp()'s order).
  */
-static int redrawn_cmp(const void *a, const void *b)
-{
-	const struct row *x = a, *y = b;
-
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	if (x->cpu != y->cpu)
-		return x->cpu - y->cpu;
-	if (x->pid != y->pid)
-		return x->pid - y->pid;
-	return x->drawn - y->drawn;
-}
-
 /* A wakeup's entry (sched_waking, an FXT thread wakeup)? */
 static bool is_wakeup(struct kshark_entry *e)
 {
@@ -554,7 +542,7 @@ static struct row *redrawn_rows(const struct side *s, bool no_wakeups,
 		r[*n].drawn = s->entries[i]->pid;
 		(*n)++;
 	}
-	qsort(r, *n, sizeof(*r), redrawn_cmp);
+	qsort(r, *n, sizeof(*r), row_cmp);
 	return r;
 }
 
@@ -567,7 +555,7 @@ static size_t compare_redrawn(const struct side *dat, const struct side *fxt,
 
 	n = na > nb ? na - nb : nb - na;
 	for (i = 0; i < na && i < nb; i++)
-		n += redrawn_cmp(&a[i], &b[i]) != 0;
+		n += row_cmp(&a[i], &b[i]) != 0;
 	free(a);
 	free(b);
 	return n;
