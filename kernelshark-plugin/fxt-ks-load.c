@@ -365,9 +365,10 @@ static int args_store(struct fxt_ks_data *d, struct fxt_ks_row *row,
 }
 
 /*
- * The pid a context switch is drawn with: its next_pid, when that is a
- * pid.  KernelShark's sched_events plugin draws a trace.dat stream's
- * sched_switch entries so (plugin-fxt.c says why here too).
+ * The pid a context switch is drawn with while the plot part is on: its
+ * next_pid, when that is a pid (as KernelShark's sched_events draws a
+ * trace.dat stream's sched_switch entries; fxt-ks-sched.c sets the
+ * entries', plugin-fxt.c's matrix uses this).
  */
 static void row_set_drawn(struct fxt_ks_data *d, struct fxt_ks_row *row,
 			  const struct fxt_arg *args, unsigned int nargs)

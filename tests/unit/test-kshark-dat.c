@@ -335,13 +335,14 @@ static void tally_print(const char *base, const char *stream,
 {
 	int c;
 
-	printf("# %s:%s%s%s differences in time/cpu/pid %zu, drawn pid %zu "
-	       "(%zu after drawing), task plots' boxes %zu", base,
+	printf("# %s:%s%s%s differences in time/cpu/pid %zu", base,
 	       stream ? " stream \"" : "", stream ? stream : "",
-	       stream ? "\":" : "", t->key, t->drawn, t->redrawn, t->plots);
+	       stream ? "\":" : "", t->key);
 	for (c = 0; c < NCOLS; c++)
 		printf(", %s %zu", col_name[c], t->col[c]);
-	printf(" (of %zu entries compared)\n", t->compared);
+	printf(" (of %zu entries compared); drawn pid %zu (%zu after "
+	       "drawing), task plots' boxes %zu\n", t->compared, t->drawn,
+	       t->redrawn, t->plots);
 }
 
 /* How many entries a plugin draws as another pid than their own. */
@@ -624,14 +625,14 @@ static void compare_stream(const char *base, int dat_sd, int fxt_sd,
 /*
  * A recording both ways: the same streams (one per ftrace buffer, same
  * names, same CPU counts), each with the same entries, every column;
- * @every: the scheduling plugins on every stream.  Returns the streams.
+ * @every: the scheduling plugins on every stream.  Adds to @sum, returns
+ * the streams.
  */
 static int compare_view(const char *dat_path, const char *fxt_path,
-			bool every)
+			bool every, struct tally *sum)
 {
 	const char *base = strrchr(dat_path, '/') + 1;
-	int ndat, nfxt, dat_sd, fxt_sd, i, c;
-	struct tally sum = { 0 };
+	int ndat, nfxt, dat_sd, fxt_sd, i;
 
 	ndat = open_streams(dat_path, true, every, &dat_sd);
 	nfxt = open_streams(fxt_path, false, every, &fxt_sd);
@@ -640,8 +641,27 @@ static int compare_view(const char *dat_path, const char *fxt_path,
 	       nfxt, every ? "every stream" : "the first (as opened)");
 	CU_ASSERT_EQUAL(nfxt, ndat);
 	for (i = 0; i < ndat && i < nfxt; i++)
-		compare_stream(base, dat_sd + i, fxt_sd + i, &sum);
-	/* every stream: the line e2e scripts look for */
+		compare_stream(base, dat_sd + i, fxt_sd + i, sum);
+	kshark_close_all(ctx);
+	return ndat;
+}
+
+static void compare(const char *dat_path)
+{
+	const char *base = strrchr(dat_path, '/') + 1;
+	struct tally sum = { 0 };
+	char fxt_path[4096];
+	int c;
+
+	/* KSHARK_FXT_SUFFIX=.fxt.gz (or .zst): compare compressed FXT */
+	snprintf(fxt_path, sizeof(fxt_path), "%s/%s%s", dir, base,
+		 getenv("KSHARK_FXT_SUFFIX") ? getenv("KSHARK_FXT_SUFFIX") :
+		 ".fxt");
+	if (!convert(dat_path, fxt_path))
+		return;
+	if (compare_view(dat_path, fxt_path, false, &sum) > 1)
+		compare_view(dat_path, fxt_path, true, &sum);
+	/* every stream, every view: the line e2e scripts look for */
 	tally_print(base, NULL, &sum);
 	CU_ASSERT_EQUAL(sum.other, 0);
 	CU_ASSERT_EQUAL(sum.key, 0);
@@ -650,23 +670,6 @@ static int compare_view(const char *dat_path, const char *fxt_path,
 	CU_ASSERT_EQUAL(sum.plots, 0);
 	for (c = 0; c < NCOLS; c++)
 		CU_ASSERT_EQUAL(sum.col[c], 0);
-	kshark_close_all(ctx);
-	return ndat;
-}
-
-static void compare(const char *dat_path)
-{
-	const char *base = strrchr(dat_path, '/') + 1;
-	char fxt_path[4096];
-
-	/* KSHARK_FXT_SUFFIX=.fxt.gz (or .zst): compare compressed FXT */
-	snprintf(fxt_path, sizeof(fxt_path), "%s/%s%s", dir, base,
-		 getenv("KSHARK_FXT_SUFFIX") ? getenv("KSHARK_FXT_SUFFIX") :
-		 ".fxt");
-	if (!convert(dat_path, fxt_path))
-		return;
-	if (compare_view(dat_path, fxt_path, false) > 1)
-		compare_view(dat_path, fxt_path, true);
 }
 
 /* The project's recordings (samples/record.sh and its derived two). */
