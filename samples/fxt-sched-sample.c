@@ -55,7 +55,7 @@ struct machine {
 	unsigned long		switches;	/* written so far */
 	unsigned long		max_switches;
 	struct thread		t[THREADS];
-	int			running[MAX_CPUS];	/* thread, -1 idle */
+	int			running[MAX_CPUS];	/* -1: idle */
 };
 
 static unsigned int next_rand(struct machine *m, unsigned int n)
