@@ -365,9 +365,10 @@ static int args_store(struct fxt_ks_data *d, struct fxt_ks_row *row,
 }
 
 /*
- * The pid a context switch is drawn with: its next_pid, when that is a
- * pid.  KernelShark's sched_events plugin draws a trace.dat stream's
- * sched_switch entries so (plugin-fxt.c says why here too).
+ * The pid a context switch is drawn with while the plot part is on: its
+ * next_pid, when that is a pid (as KernelShark's sched_events draws a
+ * trace.dat stream's sched_switch entries; fxt-ks-sched.c sets the
+ * entries', plugin-fxt.c's matrix uses this).
  */
 static void row_set_drawn(struct fxt_ks_data *d, struct fxt_ks_row *row,
 			  const struct fxt_arg *args, unsigned int nargs)
@@ -619,6 +620,22 @@ static void task_set_cpu(struct loader *l, int32_t pid, int cpu)
 		t->cpu = (int16_t)cpu;
 }
 
+/*
+ * Whose entry a thread wakeup is: the waker's, as the kernel's sched_waking
+ * is (and the .dat trace-fxt converts the file to has it): its "waker"
+ * argument, else the idle task.
+ */
+static int32_t waker_of(const struct fxt_record *rec)
+{
+	const struct fxt_arg *a = fxt_args_find(rec->sched.args,
+						rec->sched.nargs,
+						TCFXT_ARG_WAKER);
+
+	if (a && (a->type == FXT_ARG_KOID || a->type == FXT_ARG_UINT64))
+		return pid_of(a->u64);
+	return 0;
+}
+
 static int load_sched(struct loader *l, const struct fxt_record *rec,
 		      int64_t ts)
 {
@@ -645,7 +662,7 @@ static int load_sched(struct loader *l, const struct fxt_record *rec,
 
 	if (cpu < 0)
 		cpu = thread_cpu(l, wakeup ? in : out);
-	row = row_add(l, prov, ts, wakeup ? in : out, cpu,
+	row = row_add(l, prov, ts, wakeup ? waker_of(rec) : out, cpu,
 		      fxt_ks_event_get(d, wakeup ? FXT_KS_WAKEUP : FXT_KS_SWITCH,
 				       str_fxt,
 				       wakeup ? str_wakeup : str_switch));

@@ -1,27 +1,48 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# KernelShark data-readout plugin (plugin-fxt.so).  Its sample producer
-# is in samples.mk, its tests' and benchmark's rules in tests.mk.
+# KernelShark data-readout and plot plugin (plugin-fxt.so).  Its sample
+# producer is in samples.mk, its tests' and benchmark's rules in tests.mk.
 
 EXTRA_CFLAGS_kernelshark-plugin = $(KS_CFLAGS) $(FXT_TEP_CFLAGS)
 
 KS_PLUGIN	:= kernelshark-plugin/plugin-fxt.so
-# Its sources apart from the libkshark entry points (plugin-fxt.c): the
-# KernelShark fuzzer builds them without libkshark.
+# Its sources apart from the libkshark entry points (plugin-fxt.c) and the
+# plot part: the KernelShark fuzzer builds them without libkshark.
 KS_LOAD_SRCS	:= $(addprefix kernelshark-plugin/, fxt-ks-load.c \
 		     fxt-ks-event.c fxt-ks-reread.c fxt-ks-table.c fxt-ks-info.c)
-KS_PLUGIN_OBJS	:= kernelshark-plugin/plugin-fxt.o $(KS_LOAD_SRCS:.c=.o)
+# The plot part: KernelShark's drawing API is C++ (KsPlugins.hpp), and
+# libkshark-plot holds it.
+KS_PLOT_OBJS	:= kernelshark-plugin/fxt-ks-sched.o \
+		   kernelshark-plugin/fxt-ks-sched-draw.o
+KS_PLOT_LIBS	:= -lkshark-plot
+KS_PLUGIN_OBJS	:= kernelshark-plugin/plugin-fxt.o $(KS_LOAD_SRCS:.c=.o) \
+		   $(KS_PLOT_OBJS)
 # A converted file's info and latency columns are printed by the code
 # that prints `trace-fxt report`: libfxt-tep.a's report_tep.
+
+# make's own CXX (g++, build-essential's).
+KS_CXXFLAGS	 = -std=gnu++17 -fPIC -fvisibility=hidden -Wall -Wextra \
+		   -Wno-unused-parameter -Wshadow -D_GNU_SOURCE -Icommon \
+		   $(CFLAGS) $(KS_CFLAGS)
+kernelshark-plugin/%.o: kernelshark-plugin/%.cpp
+	$(CXX) $(KS_CXXFLAGS) -MMD -MP -c -o $@ $<
 
 # KernelShark 2.x finds no plugin by itself; this is where `make install`
 # puts it and where the README's `kernelshark -p` points.
 KS_PLUGIN_DIR	?= $(LIBDIR)/kernelshark/plugins
 
-# Only the kshark_input_* entry points are exported (plugin-fxt.h); the
-# core and everything else stay hidden.
-$(KS_PLUGIN): $(KS_PLUGIN_OBJS) $(FXT_TEP_LIB) $(CORE_LIB)
-	$(CC) $(ALL_CFLAGS) -shared -Wl,-z,defs -o $@ $(KS_PLUGIN_OBJS) \
-		$(FXT_TEP_LIB) $(CORE_LIB) $(CORE_LIBS) $(KS_LIBS) -lm
+# Only KernelShark's entry points are exported (plugin-fxt.h); the core
+# and everything else stay hidden.  Linked as C++ for the plot part.
+# KernelShark dlopen()s every plugin RTLD_GLOBAL and its own export the
+# same entry point names: -Bsymbolic binds the plugin's uses of its own
+# (kshark_input_initializer() failing calls its deinitializer, the plot
+# part finds itself in a stream's list by its initializer) to its own.
+# Relinked when this file (its flags) changes.
+$(KS_PLUGIN): $(KS_PLUGIN_OBJS) $(FXT_TEP_LIB) $(CORE_LIB) \
+	      kernelshark-plugin/kernelshark-plugin.mk
+	$(CXX) $(CFLAGS) -shared -Wl,-z,defs -Wl,-Bsymbolic \
+		-o $@ $(KS_PLUGIN_OBJS) \
+		$(FXT_TEP_LIB) $(CORE_LIB) $(CORE_LIBS) $(KS_PLOT_LIBS) \
+		$(KS_LIBS) -lm
 
 ALL_TARGETS	+= $(KS_PLUGIN)
 CLEAN_FILES	+= $(KS_PLUGIN) kernelshark-plugin/sample.fxt

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * plugin-fxt.c - plugin-fxt.so, a KernelShark 2.x data readout plugin for
- * Fuchsia Trace Format files: `kernelshark -p plugin-fxt.so trace.fxt`.
+ * Fuchsia Trace Format files: `kernelshark -p plugin-fxt.so trace.fxt`,
+ * and the plot plugin that draws their task plots' scheduling boxes.
  *
  * The file is decoded once when the stream opens (fxt-ks-load.c); the
  * generic stream interface below answers from the decoded tables.  An
  * entry's offset is the index of its row, which is how the info column,
- * the fields and a plugin-touched pid or event id are found again.
+ * the fields and a plugin-touched pid or event id are found again.  The
+ * plot part (fxt-ks-sched.c, fxt-ks-sched-draw.cpp) is KernelShark's
+ * sched_events for FXT streams; its entry points are at the end.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +22,7 @@
 
 #include "plugin-fxt.h"
 #include "fxt-ks.h"
+#include "fxt-ks-sched.h"
 #include "fxt-zio.h"
 #include "tcfxt.h"
 
@@ -44,6 +48,8 @@ struct fxt_ks_view {
 	struct fxt_ks_shared	*sh;
 	unsigned int		slot;
 	size_t			nrows;	/* rows in it */
+	/* the plot part was offered to this (buffer) stream once */
+	bool			plot_offered;
 };
 
 static struct fxt_ks_view *stream_view(struct kshark_data_stream *stream)
@@ -70,27 +76,6 @@ static int row_event_id(const struct fxt_ks_data *d,
 			const struct fxt_ks_row *row)
 {
 	return d->events[row->event].missed ? KS_EVENT_OVERFLOW : row->event;
-}
-
-/*
- * The pid an entry is drawn with.  KernelShark's sched_events plugin
- * draws a trace.dat stream's sched_switch entries as the task switched
- * in (it sets the entry's pid to next_pid, and the pid column still says
- * the record's); that plugin takes trace.dat streams only, so context
- * switches here are drawn that way from the start: the CPU plots show
- * who runs after each switch, as for the .dat.  KernelShark gives its
- * default plugins to the stream it opened only
- * (kshark_tep_handle_plugins(), KsDataStore::_openDataFile()), not to
- * the other buffers' streams: there the record's pid is drawn.  Returns
- * the row's own pid (and false) for every other row.
- */
-static bool row_drawn_pid(const struct fxt_ks_view *v,
-			  const struct fxt_ks_row *row, int32_t *pid)
-{
-	bool drawn = v->slot == 0 && row->drawn_pid >= 0;
-
-	*pid = drawn ? row->drawn_pid : row->pid;
-	return drawn;
 }
 
 static const struct fxt_ks_row *entry_row(const struct fxt_ks_data *d,
@@ -389,9 +374,8 @@ static int fxt_read_record_field(struct kshark_data_stream *stream,
 /*
  * What a stream learns of its rows when it opens, in one pass over them:
  * how many (v->nrows), its CPUs (what its buffers' file_info says, or its
- * rows show), the idle ones, and its tasks as a .dat stream learns them,
- * by the pid each entry is drawn with (KernelShark gives each its colour
- * by its place among them).
+ * rows show) and the idle ones.  Its tasks it learns as a .dat stream
+ * does, as its entries load (stream_add_task()).
  */
 static void stream_scan_rows(struct kshark_data_stream *stream,
 			     struct fxt_ks_view *v)
@@ -399,7 +383,6 @@ static void stream_scan_rows(struct kshark_data_stream *stream,
 	const struct fxt_ks_data *d = &v->sh->d;
 	bool all = v->sh->nslots == 1;
 	uint8_t busy[FXT_KS_MAX_CPU / 8] = { 0 };
-	int32_t pid, last = -1;
 	int n = 1, cpu;
 	size_t i;
 
@@ -414,11 +397,6 @@ static void stream_scan_rows(struct kshark_data_stream *stream,
 		busy[row->cpu / 8] |= 1 << (row->cpu % 8);
 		if (row->cpu >= n)
 			n = row->cpu + 1;
-		row_drawn_pid(v, row, &pid);
-		if (pid == last)
-			continue;
-		last = pid;
-		kshark_hash_id_add(stream->tasks, pid);
 	}
 	for (i = 0; i < d->nproviders; i++)
 		if (v->sh->slot[i] == v->slot && d->providers[i].cpus > n)
@@ -429,6 +407,22 @@ static void stream_scan_rows(struct kshark_data_stream *stream,
 			kshark_hash_id_add(stream->idle_cpus, cpu);
 }
 
+/*
+ * A stream's tasks are the pids its entries are drawn with, once the
+ * plugins' handlers have run (a .dat stream learns them so: with the plot
+ * part on, a context switch adds the task it switches in); KernelShark
+ * gives each task its colour by its place among them.  @last: the pid
+ * added last, to skip runs of one task.
+ */
+static void stream_add_task(struct kshark_data_stream *stream, int32_t pid,
+			    int32_t *last)
+{
+	if (pid == *last)
+		return;
+	*last = pid;
+	kshark_hash_id_add(stream->tasks, pid);
+}
+
 static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
 				struct kshark_context *kshark_ctx,
 				struct kshark_entry ***data_rows)
@@ -437,6 +431,7 @@ static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
 	struct kshark_entry **rows, **last_on_cpu, *e;
 	struct fxt_ks_data *d;
 	size_t i, n = 0, count;
+	int32_t last = -1;
 	bool filter;
 
 	if (!v)
@@ -464,9 +459,7 @@ static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
 		e->stream_id = stream->stream_id;
 		e->event_id = (int16_t)row_event_id(d, row);
 		e->cpu = row->cpu;
-		/* the pid column still asks the row (fxt_get_pid) */
-		if (row_drawn_pid(v, row, &e->pid))
-			e->visible &= ~KS_PLUGIN_UNTOUCHED_MASK;
+		e->pid = row->pid;
 		e->offset = (int64_t)i;
 		e->ts = row->ts;
 		/* Collections walk entries CPU by CPU through next. */
@@ -474,7 +467,9 @@ static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
 			last_on_cpu[row->cpu]->next = e;
 		last_on_cpu[row->cpu] = e;
 
+		/* the plot part's handlers, fxt-ks-sched.c's among them */
 		kshark_postprocess_entry(stream, (void *)row, e);
+		stream_add_task(stream, e->pid, &last);
 		if (filter)
 			kshark_apply_filters(kshark_ctx, stream, e);
 	}
@@ -491,6 +486,10 @@ fail:
 	return -ENOMEM;
 }
 
+/*
+ * The matrix runs no handler (they keep the entries they are given): a
+ * context switch gets the pid its entry gets while the plot part is on.
+ */
 static ssize_t fxt_load_matrix(struct kshark_data_stream *stream,
 			       struct kshark_context *kshark_ctx,
 			       int16_t **event_array, int16_t **cpu_array,
@@ -498,6 +497,8 @@ static ssize_t fxt_load_matrix(struct kshark_data_stream *stream,
 			       int64_t **ts_array)
 {
 	struct fxt_ks_view *v = stream_view(stream);
+	bool sched = fxt_ks_sched_get(stream->stream_id) != NULL;
+	int32_t pid, last = -1;
 	struct fxt_ks_data *d;
 	size_t i, n = 0, count;
 
@@ -521,8 +522,10 @@ static ssize_t fxt_load_matrix(struct kshark_data_stream *stream,
 			(*event_array)[n] = (int16_t)row_event_id(d, row);
 		if (cpu_array)
 			(*cpu_array)[n] = row->cpu;
+		pid = sched && row->drawn_pid >= 0 ? row->drawn_pid : row->pid;
+		stream_add_task(stream, pid, &last);
 		if (pid_array)
-			row_drawn_pid(v, row, &(*pid_array)[n]);
+			(*pid_array)[n] = pid;
 		if (offset_array)
 			(*offset_array)[n] = (int64_t)i;
 		if (ts_array)
@@ -796,4 +799,81 @@ int kshark_input_deinitializer(struct kshark_data_stream *stream)
 	/* libkshark frees the interface itself with the stream. */
 	iface->handle = NULL;
 	return 0;
+}
+
+/*
+ * The plot part: KernelShark's sched_events for FXT streams (it takes
+ * trace.dat streams only: it reads their tep records).  KernelShark gives
+ * its default plugins to the stream it opened only
+ * (kshark_tep_handle_plugins(), KsDataStore::_openDataFile()), not to the
+ * other buffers' streams of a .dat, but gives a plugin loaded with -p to
+ * every stream (KsDataStore::_addPluginsToStream()): offered to another
+ * buffer's stream the first time, the plot part turns itself off there,
+ * which Manage plugins then shows unticked; ticked, it does there what
+ * sched_events would.
+ */
+
+/* @stream's view when it is an FXT stream of this plugin's, else NULL. */
+static struct fxt_ks_view *own_view(struct kshark_data_stream *stream)
+{
+	struct kshark_generic_stream_interface *iface = stream->interface;
+
+	if (!iface || iface->type != KS_GENERIC_DATA_INTERFACE ||
+	    iface->load_entries != fxt_load_entries)
+		return NULL;
+	return iface->handle;
+}
+
+/* Untick the plot part on @stream, as Manage plugins would. */
+static void plot_switch_off(struct kshark_data_stream *stream)
+{
+	struct kshark_dpi_list *p;
+
+	for (p = stream->plugins; p; p = p->next)
+		if (p->interface->init == kshark_data_plugin_initializer)
+			p->status &= ~KSHARK_PLUGIN_ENABLED;
+}
+
+int kshark_data_plugin_initializer(struct kshark_data_stream *stream)
+{
+	struct fxt_ks_view *v = own_view(stream);
+	int ret;
+
+	/* as sched_events on a stream it cannot read: failed */
+	if (!v)
+		return 0;
+	if (v->slot && !v->plot_offered) {
+		v->plot_offered = true;
+		plot_switch_off(stream);
+		return 1;
+	}
+	ret = fxt_ks_sched_init(stream, &v->sh->d);
+	if (ret < 0) {
+		fprintf(stderr, "plugin-fxt: no scheduling boxes for %s: %s\n",
+			stream->file, strerror(-ret));
+		return 0;
+	}
+	/* a file without context switches: nothing to draw */
+	if (ret == 0)
+		return 1;
+	if (kshark_register_draw_handler(stream, fxt_ks_sched_draw) < 0) {
+		fxt_ks_sched_close(stream);
+		return 0;
+	}
+	return ret + 1;
+}
+
+int kshark_data_plugin_deinitializer(struct kshark_data_stream *stream)
+{
+	/* at exit KernelShark passes a stream of id KS_PLUGIN_CONTEXT_FREE */
+	if (!fxt_ks_sched_close(stream))
+		return 0;
+	kshark_unregister_draw_handler(stream, fxt_ks_sched_draw);
+	return 1;
+}
+
+void *kshark_plugin_menu_initializer(void *gui)
+{
+	fxt_ks_sched_set_gui(gui);
+	return NULL;
 }

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "fxt-writer.h"
+#include "sample-write.h"
 #include "tcfxt.h"
 
 #define ARG_U32(n, v) { .type = FXT_ARG_UINT32, .name = FXT_ARG_STR_NAME(n), \
@@ -39,6 +40,7 @@ struct sample {
 	struct fxt_writer	*w;
 	unsigned int		cpus;
 	uint64_t		ts;	/* ns */
+	unsigned long		rounds;
 };
 
 static const char *const comms[] = { "swapper", "worker-1", "worker-2",
@@ -239,6 +241,14 @@ static int write_sample(struct sample *s, unsigned long rounds)
 	return ret;
 }
 
+static int write_to(struct fxt_writer *w, void *priv)
+{
+	struct sample *s = priv;
+
+	s->w = w;
+	return write_sample(s, s->rounds);
+}
+
 static void usage(void)
 {
 	fputs("usage: fxt-ks-sample [-n ROUNDS] [-c CPUS] [-B] OUT.fxt\n",
@@ -251,8 +261,7 @@ int main(int argc, char **argv)
 	struct sample s = { .cpus = 4, .ts = 1000000000ULL };
 	unsigned long rounds = 100;
 	unsigned int flags = 0;
-	FILE *f;
-	int c, ret;
+	int c;
 
 	while ((c = getopt(argc, argv, "n:c:B")) != -1) {
 		switch (c) {
@@ -273,26 +282,6 @@ int main(int argc, char **argv)
 	}
 	if (optind + 1 != argc)
 		usage();
-	f = fopen(argv[optind], "wb");
-	if (!f) {
-		perror(argv[optind]);
-		return 1;
-	}
-	s.w = fxt_writer_create_fp(f, flags);
-	if (!s.w) {
-		perror("fxt_writer_create_fp");
-		return 1;
-	}
-	ret = write_sample(&s, rounds);
-	c = fxt_writer_close(s.w);
-	if (!ret)
-		ret = c;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (ret) {
-		fprintf(stderr, "fxt-ks-sample: %s: %s\n", argv[optind],
-			strerror(-ret));
-		return 1;
-	}
-	return 0;
+	s.rounds = rounds;
+	return sample_write("fxt-ks-sample", argv[optind], flags, write_to, &s);
 }

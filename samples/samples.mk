@@ -5,6 +5,9 @@
 #    the tools' tests);
 #  - fxt-ks-sample: every kind of record KernelShark shows, at any size
 #    (the KernelShark plugin's GUI test and benchmark);
+#  - fxt-sched-sample: a machine's scheduling as a Fuchsia-style producer
+#    writes it (the KernelShark plugin's fixture for other producers'
+#    context switches and wakeups);
 #  - eventheader-dat: the EventHeader test vectors as user_events in a
 #    .dat (plugin_eventheader.so's and the converter's fixture).
 
@@ -21,9 +24,15 @@ EH_VEC_GEN	:= samples/eventheader-vectors
 $(EH_VEC_GEN): samples/eventheader-vectors.o $(EH_CASES_OBJ) $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CORE_LIBS)
 
+# Their output file and writer (sample-write.c).
 KS_SAMPLE	:= samples/fxt-ks-sample
-$(KS_SAMPLE): samples/fxt-ks-sample.o $(CORE_LIB)
+$(KS_SAMPLE): samples/fxt-ks-sample.o samples/sample-write.o $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CORE_LIBS) -lm
+
+SCHED_SAMPLE	:= samples/fxt-sched-sample
+$(SCHED_SAMPLE): samples/fxt-sched-sample.o samples/sample-write.o \
+		 $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CORE_LIBS)
 
 # The plugin's fixture: EventHeader vectors (samples/eventheader-vectors'
 # or LinuxTracepoints') as user_events in a .dat, by the core's .dat writer.
@@ -31,8 +40,10 @@ EH_DAT_GEN	:= samples/eventheader-dat
 $(EH_DAT_GEN): samples/eventheader-dat.o $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(CORE_LIB) $(CORE_LIBS) -lm
 
-ALL_TARGETS	+= $(SAMPLE_GEN) $(KS_SAMPLE) $(EH_DAT_GEN) $(EH_VEC_GEN)
-CLEAN_FILES	+= $(SAMPLE_GEN) $(KS_SAMPLE) $(EH_DAT_GEN) $(EH_VEC_GEN) \
+ALL_TARGETS	+= $(SAMPLE_GEN) $(KS_SAMPLE) $(SCHED_SAMPLE) $(EH_DAT_GEN) \
+		   $(EH_VEC_GEN)
+CLEAN_FILES	+= $(SAMPLE_GEN) $(KS_SAMPLE) $(SCHED_SAMPLE) $(EH_DAT_GEN) \
+		   $(EH_VEC_GEN) \
 		   samples/*.fxt $(DEMO_FXT) $(DEMO_BACK)
 
 # The uncompressed v7 and the v6 form of the sched recording, made by

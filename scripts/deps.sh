@@ -10,6 +10,8 @@ pkgs=(
 	libcunit1-dev libjson-c-dev libzstd-dev zlib1g-dev libisal-dev
 	libtraceevent-dev libtracefs-dev libtracecmd-dev trace-cmd
 	libkshark-dev kernelshark
+	# the GL headers libkshark-plot.h includes (plugin-fxt.so's plot part)
+	libgl-dev libglu1-mesa-dev
 	xvfb xauth xdotool imagemagick
 	python3 bc jq
 )

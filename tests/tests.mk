@@ -35,6 +35,16 @@ tests/unit/test-kshark-%: tests/unit/test-kshark-%.o tests/unit/unit.o \
 	$(CC) $(ALL_CFLAGS) -o $@ $< tests/unit/unit.o $(CORE_LIB) \
 		$(CORE_LIBS) -lcunit $(KS_LIBS) -ldl -lm
 
+# The .dat-vs-.fxt comparison also draws task plots headless: KernelShark's
+# plot API is C++ (ks-draw.cpp), in libkshark-plot.
+tests/unit/ks-draw.o: tests/unit/ks-draw.cpp
+	$(CXX) $(KS_CXXFLAGS) -MMD -MP -c -o $@ $<
+tests/unit/test-kshark-dat: tests/unit/test-kshark-dat.o tests/unit/unit.o \
+			    tests/unit/ks-draw.o $(CORE_LIB) $(KS_PLUGIN)
+	$(CXX) $(CFLAGS) -o $@ $< tests/unit/unit.o tests/unit/ks-draw.o \
+		$(CORE_LIB) $(CORE_LIBS) -lcunit $(KS_PLOT_LIBS) $(KS_LIBS) \
+		-ldl -lm
+
 # plugin_fxt.so's test dlopen()s the plugin and calls it as
 # libtraceevent does.
 tests/unit/test-plugin-fxt: tests/unit/test-plugin-fxt.o tests/unit/unit.o \

@@ -89,6 +89,19 @@ struct fxt2dat_stats {
 int fxt2dat_convert(const char *in, int fd, const struct fxt2dat_opts *o,
 		    struct fxt2dat_stats *st, char *err, size_t errlen);
 
+/**
+ * fxt2dat_prev_state() - the kernel's prev_state for an FXT thread state
+ * @state: the outgoing thread's state in a context switch (FXT_THREAD_*)
+ *
+ * What fxt2dat_convert() writes in sched_switch's prev_state, and so what
+ * KernelShark's sched plugin tests a converted file's switches by: new
+ * and running are R (0, the thread was preempted), suspended T, blocked
+ * S, dying Z, dead X; an unknown state R.
+ *
+ * Return: the prev_state bits.
+ */
+long fxt2dat_prev_state(unsigned int state);
+
 /* A converted FXT's events printed by libtraceevent */
 
 struct report_tep;

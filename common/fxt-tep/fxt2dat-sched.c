@@ -78,7 +78,7 @@ static uint64_t arg_koid(const struct fxt_arg *args, unsigned int nargs,
 	return 0;
 }
 
-static long prev_state(unsigned int state)
+long fxt2dat_prev_state(unsigned int state)
 {
 	switch (state) {
 	case FXT_THREAD_SUSPENDED:
@@ -129,7 +129,7 @@ static int sched_switch(struct f2d_ctx *ctx, const struct fxt_record *rec)
 	f2d_put_int(r, f, "prev_pid", s->out.tid);
 	f2d_put_int(r, f, "prev_prio", legacy ? (int)s->out_prio :
 		    arg_prio(s->args, s->nargs, TCFXT_ARG_OUT_WEIGHT));
-	f2d_put_int(r, f, "prev_state", prev_state(s->out_state));
+	f2d_put_int(r, f, "prev_state", fxt2dat_prev_state(s->out_state));
 	put_comm(ctx, f, "next_comm", s->in.tid, s->cpu);
 	f2d_put_int(r, f, "next_pid", s->in.tid);
 	f2d_put_int(r, f, "next_prio", legacy ? (int)s->in_prio :

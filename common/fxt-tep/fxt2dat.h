@@ -52,8 +52,12 @@ typedef int (*f2d_sink_fn)(struct f2d_ctx *ctx, int buffer, unsigned int cpu,
 
 /* The names of the events the "fxt" system has. */
 #define F2D_SYSTEM		TCFXT_SYSTEM_FXT
-/* Ids of generated formats: far above what kernels hand out. */
-#define F2D_FIRST_ID		60000
+/*
+ * Ids of generated formats: far above what kernels hand out, and below
+ * 32768, as KernelShark keeps event ids in an int16_t (higher ones read
+ * as negative ids, events without a name).
+ */
+#define F2D_FIRST_ID		30000
 
 /* One event format known to the conversion, parsed into ctx->tep. */
 struct f2d_format {

@@ -87,7 +87,7 @@ trip() {
 	cp "$be" "$t.ks.dat"
 	env "$e" "$KSDAT" "$t.ks.dat" > "$t.ks.out" 2>&1
 	check "$k: KernelShark shows its FXT as it shows the big-endian .dat, every column" \
-		grep -qE "^# $k.ks.dat: differences in time/cpu/pid 0, event 0, task 0, latency 0, info 0 \(of [1-9]" \
+		grep -qE "^# $k.ks.dat: differences in time/cpu/pid 0, event 0, task 0, latency 0, info 0 \(of [1-9][0-9]* entries compared\); drawn pid 0 \(0 after drawing\), task plots. boxes 0$" \
 		"$t.ks.out"
 	"$TRACE_FXT" convert -q "$t.fxt" -o "$t.back.dat" 2>/dev/null
 	check "$k: FXT -> .dat writes it big endian, as the source" \

@@ -4,26 +4,31 @@
 # GUI smoke test: the real kernelshark, under Xvfb, with plugin-fxt.so on
 # a sample .fxt.  Checks that the main window comes up titled with the
 # file and that its table shows rows; keeps the screenshot
-# (KSHARK_SHOT, default /tmp/kshark-gui-shot.png).  Skips with a "# skip:"
-# line where no X server can run.
+# (KSHARK_SHOT, default /tmp/kshark-gui-shot.png).  Then, as a user asks
+# for task plots (kernelshark -p plugin-fxt.so --pid P,Q trace.fxt), a
+# file of another producer's scheduling: the plugin's plot part, loaded
+# with it, draws green and red boxes there (the screenshot beside the
+# first, -tasks).  Skips with a "# skip:" line where no X server can run.
 . "$(dirname "$0")/lib.sh"
-e2e_plan 3
+e2e_plan 4
 
 PLUGIN=$TOP/kernelshark-plugin/plugin-fxt.so
 SAMPLE_GEN=$TOP/samples/fxt-ks-sample
+SCHED_GEN=$TOP/samples/fxt-sched-sample
 SHOT=${KSHARK_SHOT:-/tmp/kshark-gui-shot.png}
 
 for tool in xvfb-run kernelshark xdotool import convert; do
 	if ! command -v "$tool" >/dev/null; then
-		skip "$tool not installed, no GUI smoke test" 3
+		skip "$tool not installed, no GUI smoke test" 4
 		e2e_exit
 	fi
 done
-if [ ! -f "$PLUGIN" ] || [ ! -x "$SAMPLE_GEN" ]; then
-	not_ok "plugin-fxt.so and fxt-ks-sample are built (run make)"
+if [ ! -f "$PLUGIN" ] || [ ! -x "$SAMPLE_GEN" ] || [ ! -x "$SCHED_GEN" ]; then
+	not_ok "plugin-fxt.so, fxt-ks-sample and fxt-sched-sample are built (run make)"
 	e2e_exit
 fi
 "$SAMPLE_GEN" -n 200 "$TMP/sample.fxt"
+"$SCHED_GEN" "$TMP/tasks.fxt"
 
 # Runs inside the virtual X server: start kernelshark, wait for its
 # window, dismiss the dialog it shows to root, take the screenshot.
@@ -47,6 +52,17 @@ sleep 2
 [ -n "$win" ] && xdotool getwindowname "$win" >"$TMP/title"
 [ -n "$win" ] && xdotool getwindowgeometry --shell "$win" >"$TMP/geometry"
 import -window root "$TMP/shot.png"
+kill "$ks" 2>/dev/null
+wait "$ks" 2>/dev/null
+# task plots of two of its threads, from the command line
+kernelshark -p "$PLUGIN" --pid 1002,1005 "$TMP/tasks.fxt" \
+	>"$TMP/tasks.log" 2>&1 &
+ks=$!
+wait_window kernelshark >/dev/null
+[ "$(id -u)" -eq 0 ] && { sleep 1; xdotool key Return; }
+wait_window 'Kernel Shark' >/dev/null
+sleep 3
+import -window root "$TMP/tasks.png"
 kill "$ks" 2>/dev/null
 wait "$ks" 2>/dev/null
 exit 0
@@ -83,4 +99,18 @@ if [ -f "$TMP/geometry" ] && [ -f "$TMP/shot.png" ]; then
 fi
 check "the event table shows rows ($rows text lines, screenshot $SHOT)" \
 	test "$rows" -ge 3
+
+# boxes: pixels of exactly sched_events' green and red
+pixels() {
+	convert "$1" -fill black +opaque "$2" -fill white -opaque "$2" \
+		-format '%[fx:round(mean*w*h)]' info: 2>/dev/null || echo 0
+}
+g=0 r=0
+if [ -f "$TMP/tasks.png" ]; then
+	cp "$TMP/tasks.png" "${SHOT%.png}-tasks.png"
+	g=$(pixels "$TMP/tasks.png" "rgb(0,255,0)")
+	r=$(pixels "$TMP/tasks.png" "rgb(255,0,0)")
+fi
+check "kernelshark -p plugin-fxt.so --pid 1002,1005 draws the boxes of another producer's scheduling ($g green, $r red pixels; ${SHOT%.png}-tasks.png)" \
+	test "$g" -gt 0 -a "$r" -gt 0
 e2e_exit

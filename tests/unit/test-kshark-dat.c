@@ -3,8 +3,21 @@
  * test-kshark-dat - what KernelShark shows of a recording's .fxt (made by
  * `trace-fxt convert`) against what it shows of the .dat itself, column
  * by column, through libkshark's own API: for every entry its time, CPU,
- * pid, event name (kshark_get_event_name), task (kshark_get_task),
- * latency (kshark_get_aux_info) and info (kshark_get_info).
+ * pid, the pid it is drawn with (entry->pid, which plugins change), event
+ * name (kshark_get_event_name), task (kshark_get_task), latency
+ * (kshark_get_aux_info) and info (kshark_get_info).
+ *
+ * Plugins as the kernelshark program puts them: the .dat's stream gets
+ * KernelShark's default plugins (kshark_tep_handle_plugins(): sched_events,
+ * missed_events, kvm_combo), its other buffers' streams none
+ * (KsDataStore::_openDataFile()); every stream of the .fxt gets
+ * plugin-fxt.so's plot part, as a plugin given with -p
+ * (KsDataStore::_addPluginsToStream()), which it turns off itself on
+ * other buffers' streams.  A file with several buffers is compared a
+ * second time with sched_events on every stream of the .dat (what
+ * importing a session that names a buffer does,
+ * kshark_import_trace_file()) and the plot part ticked on every stream of
+ * the .fxt (what Manage plugins does, KsPluginManager::updatePlugins()).
  *
  * Every project sample (samples/, every .dat: all eight must be there)
  * is compared, the shared ones (../shared/samples/, every .dat) when they
@@ -29,6 +42,7 @@
 #include "libkshark.h"
 #include "libkshark-plugin.h"
 #include "libkshark-tepdata.h"
+#include "ks-draw.h"
 #include "unit.h"
 
 enum col { COL_EVENT, COL_TASK, COL_LATENCY, COL_INFO, NCOLS };
@@ -41,24 +55,105 @@ struct row {
 	int64_t	ts;
 	int	cpu;
 	int	pid;
+	int	drawn;	/* entry->pid */
 	char	*col[NCOLS];
 };
 
 struct side {
-	struct row	*rows;
-	size_t		n, cap;
+	struct row		*rows;
+	size_t			n, cap;
+	/* as loaded, kept for drawing, and the pid each was drawn with */
+	struct kshark_entry	**entries;
+	int			*loaded_pid;
+	size_t			nentries;
 };
 
 static struct kshark_context *ctx;
 static char dir[] = "/tmp/test-kshark-dat-XXXXXX";
 
+/* KernelShark's own plugins live beside libkshark. */
+static const char *ks_plugin_path(const char *name)
+{
+	static char buf[4096];
+	char lib[4096];
+	Dl_info info;
+
+	if (!dladdr((void *)kshark_instance, &info) || !info.dli_fname)
+		return NULL;
+	snprintf(lib, sizeof(lib), "%s", info.dli_fname);
+	snprintf(buf, sizeof(buf), "%s/kernelshark/plugins/plugin-%s.so",
+		 dirname(lib), name);
+	return access(buf, R_OK) ? NULL : buf;
+}
+
+/* The plugins KernelShark gives a .dat's stream by default. */
+static const char *const tep_defaults[] = {
+	"sched_events", "missed_events", "kvm_combo",
+};
+
 static int suite_init(void)
 {
 	const char *plugin = unit_path("kernelshark-plugin/plugin-fxt.so");
+	const char *path;
+	char file[4096];
+	size_t i;
 
 	if (!mkdtemp(dir) || !kshark_instance(&ctx))
 		return -1;
+	/* as the kernelshark program: its built-in plugins first */
+	for (i = 0; i < sizeof(tep_defaults) / sizeof(*tep_defaults); i++) {
+		path = ks_plugin_path(tep_defaults[i]);
+		if (!path) {
+			printf("\nKernelShark's %s plugin is not installed\n",
+			       tep_defaults[i]);
+			return -1;
+		}
+		snprintf(file, sizeof(file), "%s", path);
+		if (!kshark_register_plugin(ctx, tep_defaults[i], file))
+			return -1;
+	}
 	return kshark_register_plugin(ctx, "fxt", plugin) ? 0 : -1;
+}
+
+/* Plugin @name's plot part, registered in the context. */
+static struct kshark_dpi *dpi_of(const char *name)
+{
+	struct kshark_plugin_list *p;
+
+	p = kshark_find_plugin_by_name(ctx->plugins, name);
+	CU_ASSERT_FATAL(p && p->process_interface);
+	return p->process_interface;
+}
+
+/*
+ * plugin-fxt.so's plot part on stream @sd, as a -p plugin goes on: ticked
+ * in Manage plugins on the opened stream, unticked on the other buffers'
+ * (so that pressing Apply leaves it off there).
+ */
+static void fxt_plot_attach(int sd, bool first)
+{
+	struct kshark_data_stream *st = kshark_get_data_stream(ctx, sd);
+	struct kshark_dpi_list *p;
+
+	CU_ASSERT_FATAL(st != NULL);
+	p = kshark_register_plugin_to_stream(st, dpi_of("fxt"), true);
+	kshark_handle_dpi(st, p, KSHARK_PLUGIN_INIT);
+	CU_ASSERT_EQUAL(p->status & (KSHARK_PLUGIN_ENABLED |
+				     KSHARK_PLUGIN_FAILED),
+			first ? KSHARK_PLUGIN_ENABLED : 0);
+}
+
+/* Tick plugin-fxt.so's plot part on stream @sd in Manage plugins. */
+static void fxt_plot_tick(int sd)
+{
+	struct kshark_data_stream *st = kshark_get_data_stream(ctx, sd);
+	struct kshark_dpi_list *p;
+
+	CU_ASSERT_FATAL(st != NULL);
+	for (p = st->plugins; p; p = p->next)
+		if (p->interface == dpi_of("fxt"))
+			p->status |= KSHARK_PLUGIN_ENABLED;
+	kshark_handle_all_dpis(st, KSHARK_PLUGIN_UPDATE);
 }
 
 static int suite_clean(void)
@@ -70,7 +165,10 @@ static int suite_clean(void)
 	return system(cmd) ? -1 : 0;
 }
 
-/* Convert @dat; false (after saying why) when the converter cannot. */
+/*
+ * Convert @dat to @fxt (or back); false (after saying why) when the
+ * converter cannot.
+ */
 static bool convert(const char *dat, const char *fxt)
 {
 	char tool[4096], cmd[3 * 4096 + 64];
@@ -109,6 +207,8 @@ static int row_cmp(const void *a, const void *b)
 		return x->cpu - y->cpu;
 	if (x->pid != y->pid)
 		return x->pid - y->pid;
+	if (x->drawn != y->drawn)
+		return x->drawn - y->drawn;
 	for (i = 0; i < NCOLS; i++) {
 		c = str_cmp(x->col[i], y->col[i]);
 		if (c)
@@ -131,6 +231,7 @@ static void side_add(struct side *s, struct kshark_entry *e)
 	r->ts = e->ts;
 	r->cpu = e->cpu;
 	r->pid = kshark_get_pid(e);
+	r->drawn = e->pid;
 	r->col[COL_EVENT] = kshark_get_event_name(e);
 	r->col[COL_TASK] = kshark_get_task(e);
 	r->col[COL_LATENCY] = kshark_get_aux_info(e);
@@ -146,6 +247,10 @@ static void side_free(struct side *s)
 		for (c = 0; c < NCOLS; c++)
 			free(s->rows[i].col[c]);
 	free(s->rows);
+	for (i = 0; i < s->nentries; i++)
+		free(s->entries[i]);
+	free(s->entries);
+	free(s->loaded_pid);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -156,42 +261,70 @@ static void load_stream(int sd, struct side *s)
 
 	n = kshark_load_entries(ctx, sd, &rows);
 	CU_ASSERT_FATAL(n >= 0);
+	s->loaded_pid = calloc((size_t)n + 1, sizeof(*s->loaded_pid));
+	CU_ASSERT_FATAL(s->loaded_pid != NULL);
 	for (j = 0; j < n; j++) {
 		side_add(s, rows[j]);
-		free(rows[j]);
+		s->loaded_pid[j] = rows[j]->pid;
 	}
-	free(rows);
+	s->entries = rows;
+	s->nentries = (size_t)n;
+}
+
+/* Entries whose drawn pid drawing changed (the second pass). */
+static size_t side_moved(const struct side *s)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->nentries; i++)
+		n += s->entries[i]->pid != s->loaded_pid[i];
+	return n;
 }
 
 /*
- * The streams KernelShark shows for @path, from *@first on: a .dat's
- * buffers as KernelShark opens them all (kshark_tep_init_all_buffers());
- * whatever kshark_open() made of any other file.  Returns how many.
+ * The streams KernelShark shows for @path, from *@first on, with their
+ * plugins: a .dat's buffers as KernelShark opens them all
+ * (kshark_tep_init_all_buffers()), the default plugins on the first (on
+ * all with @every); whatever kshark_open() made of any other file, the
+ * plot part of plugin-fxt.so on each (ticked on all with @every).
+ * Returns how many.
  */
-static int open_streams(const char *path, bool dat, int *first)
+static int open_streams(const char *path, bool dat, bool every, int *first)
 {
-	int before = ctx->n_streams, n;
+	int before = ctx->n_streams, n, i;
 
 	*first = kshark_open(ctx, path);
 	CU_ASSERT_FATAL(*first >= 0);
 	if (dat) {
-		n = kshark_tep_init_all_buffers(ctx, *first);
-		CU_ASSERT_FATAL(n >= 0);
-		return n + 1;
+		n = kshark_tep_init_all_buffers(ctx, *first) + 1;
+		CU_ASSERT_FATAL(n >= 1);
+		for (i = 0; i < n; i++)
+			if (!i || every)
+				kshark_tep_handle_plugins(ctx, *first + i);
+		return n;
 	}
-	return ctx->n_streams - before;
+	n = ctx->n_streams - before;
+	for (i = 0; i < n; i++)
+		fxt_plot_attach(*first + i, i == 0);
+	for (i = 1; every && i < n; i++)
+		fxt_plot_tick(*first + i);
+	return n;
 }
 
 static void show(const char *what, const struct row *r)
 {
-	printf("  %s: %" PRId64 " cpu %d pid %d | %s | %s | %s | %s\n", what,
-	       r->ts, r->cpu, r->pid, r->col[COL_EVENT], r->col[COL_TASK],
-	       r->col[COL_LATENCY], r->col[COL_INFO]);
+	printf("  %s: %" PRId64 " cpu %d pid %d drawn %d | %s | %s | %s | "
+	       "%s\n", what, r->ts, r->cpu, r->pid, r->drawn,
+	       r->col[COL_EVENT], r->col[COL_TASK], r->col[COL_LATENCY],
+	       r->col[COL_INFO]);
 }
 
 /* Differences found, column by column, and how many entries compared. */
 struct tally {
 	size_t	key;		/* time, CPU or pid */
+	size_t	drawn;		/* pid drawn with */
+	size_t	redrawn;	/* the same, once task plots were drawn */
+	size_t	plots;		/* task plots whose boxes differ */
 	size_t	col[NCOLS];
 	size_t	compared;
 	size_t	other;		/* entry counts, stream names, CPU counts */
@@ -207,7 +340,226 @@ static void tally_print(const char *base, const char *stream,
 	       stream ? "\":" : "", t->key);
 	for (c = 0; c < NCOLS; c++)
 		printf(", %s %zu", col_name[c], t->col[c]);
-	printf(" (of %zu entries compared)\n", t->compared);
+	printf(" (of %zu entries compared); drawn pid %zu (%zu after "
+	       "drawing), task plots' boxes %zu\n", t->compared, t->drawn,
+	       t->redrawn, t->plots);
+}
+
+/* How many entries a plugin draws as another pid than their own. */
+static size_t side_redrawn(const struct side *s)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->n; i++)
+		n += s->rows[i].drawn != s->rows[i].pid;
+	return n;
+}
+
+/*
+ * Task plots drawn headless (ks-draw.h) with each stream's plugins: the
+ * whole recording, eight tiles of it and eight narrow windows, 1000 bins
+ * each (one a pixel), for the busiest tasks.
+ */
+#define PLOT_BINS	1000
+#define PLOT_TILES	8
+#define PLOT_TASKS	24
+
+struct task_count {
+	int	pid;
+	size_t	n;
+};
+
+static int task_count_cmp(const void *a, const void *b)
+{
+	const struct task_count *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	return x->pid - y->pid;
+}
+
+/* Up to PLOT_TASKS pids with the most entries in @s, busiest first. */
+static size_t busiest(const struct side *s, int *pids)
+{
+	struct task_count *c = calloc(s->n + 1, sizeof(*c));
+	size_t i, j, n = 0;
+
+	CU_ASSERT_FATAL(c != NULL);
+	for (i = 0; i < s->n; i++) {
+		for (j = 0; j < n && c[j].pid != s->rows[i].drawn; j++)
+			;
+		if (j == n)
+			c[n++].pid = s->rows[i].drawn;
+		c[j].n++;
+	}
+	qsort(c, n, sizeof(*c), task_count_cmp);
+	for (i = j = 0; i < n && j < PLOT_TASKS; i++)
+		if (c[i].pid > 0)
+			pids[j++] = c[i].pid;
+	free(c);
+	return j;
+}
+
+static bool box_eq(const struct ks_box *a, const struct ks_box *b)
+{
+	return a->rgb == b->rgb && a->x0 == b->x0 && a->y0 == b->y0 &&
+	       a->x1 == b->x1 && a->y1 == b->y1 && a->ts_a == b->ts_a &&
+	       a->ts_b == b->ts_b;
+}
+
+struct box_tally {
+	size_t	plots, differ, boxes, green, red;
+};
+
+/* Task @pid's plot over [@min, @max] on both sides, into @bt. */
+static void compare_plot(int dat_sd, int fxt_sd, struct ks_model *dm,
+			 struct ks_model *fm, int pid, struct box_tally *bt)
+{
+	struct ks_box *a = NULL, *b = NULL;
+	int na, nb, oa, ob, i;
+	bool same;
+
+	na = ks_model_task_boxes(dm, dat_sd, pid, &a, &oa);
+	nb = ks_model_task_boxes(fm, fxt_sd, pid, &b, &ob);
+	CU_ASSERT_FATAL(na >= 0 && nb >= 0);
+	same = na == nb && oa == ob;
+	for (i = 0; same && i < na; i++)
+		same = box_eq(&a[i], &b[i]);
+	bt->plots++;
+	bt->boxes += (size_t)na;
+	for (i = 0; i < na; i++) {
+		bt->green += a[i].rgb == 0x00ff00;
+		bt->red += a[i].rgb == 0xff0000;
+	}
+	if (!same && bt->differ++ < 3) {
+		printf("  task %d: .dat %d boxes (%d other shapes), .fxt %d "
+		       "(%d)\n", pid, na, oa, nb, ob);
+		for (i = 0; i < na || i < nb; i++) {
+			if (i < na && i < nb && box_eq(&a[i], &b[i]))
+				continue;
+			if (i < na)
+				printf("    .dat #%06x %d-%d %" PRId64 "-%" PRId64
+				       "\n", a[i].rgb, a[i].x0, a[i].x1,
+				       a[i].ts_a, a[i].ts_b);
+			if (i < nb)
+				printf("    .fxt #%06x %d-%d %" PRId64 "-%" PRId64
+				       "\n", b[i].rgb, b[i].x0, b[i].x1,
+				       b[i].ts_a, b[i].ts_b);
+			break;
+		}
+	}
+	free(a);
+	free(b);
+}
+
+static int64_t side_ts(const struct side *s, bool last)
+{
+	int64_t t = 0;
+	size_t i;
+
+	for (i = 0; i < s->nentries; i++)
+		if (!i || (last ? s->entries[i]->ts > t :
+				  s->entries[i]->ts < t))
+			t = s->entries[i]->ts;
+	return t;
+}
+
+/* The task plots of both streams, every range and busy task. */
+static void compare_plots(const char *base, const char *stream, int dat_sd,
+			  int fxt_sd, struct side *dat, struct side *fxt,
+			  struct tally *t)
+{
+	int64_t min = side_ts(dat, false), max = side_ts(dat, true), lo, span;
+	struct box_tally bt = { 0 };
+	struct ks_model *dm, *fm;
+	int pids[PLOT_TASKS];
+	size_t npids, i, r;
+
+	if (!dat->nentries || max <= min)
+		return;
+	npids = busiest(dat, pids);
+	span = max - min;
+	for (r = 0; r < 1 + 2 * PLOT_TILES; r++) {
+		if (r == 0) {
+			lo = min;
+		} else if (r <= PLOT_TILES) {
+			lo = min + span / PLOT_TILES * (int64_t)(r - 1);
+		} else {
+			lo = min + span / PLOT_TILES * (int64_t)(r - 1 -
+								 PLOT_TILES);
+		}
+		dm = ks_model_new(dat->entries, dat->nentries, lo,
+				  r == 0 ? max : r <= PLOT_TILES ?
+				  lo + span / PLOT_TILES : lo + span / 64,
+				  PLOT_BINS);
+		fm = ks_model_new(fxt->entries, fxt->nentries, lo,
+				  r == 0 ? max : r <= PLOT_TILES ?
+				  lo + span / PLOT_TILES : lo + span / 64,
+				  PLOT_BINS);
+		CU_ASSERT_FATAL(dm && fm);
+		for (i = 0; i < npids; i++)
+			compare_plot(dat_sd, fxt_sd, dm, fm, pids[i], &bt);
+		ks_model_free(dm);
+		ks_model_free(fm);
+	}
+	printf("# %s: stream \"%s\": %zu task plots drawn (%zu tasks, %d "
+	       "ranges): %zu boxes on the .dat's (%zu green, %zu red), %zu "
+	       "plots differ\n", base, stream, bt.plots, npids,
+	       1 + 2 * PLOT_TILES, bt.boxes, bt.green, bt.red, bt.differ);
+	t->plots += bt.differ;
+}
+
+/*
+ * What drawing changed (sched_events moves a switched-out task's last
+ * trailing entry to the task switched in when it draws its first task
+ * plot): every entry's drawn pid compared again, by time, CPU and pid
+ * (rows without columns, in row_cmp()'s order).
+ */
+/* A wakeup's entry (sched_waking, an FXT thread wakeup)? */
+static bool is_wakeup(struct kshark_entry *e)
+{
+	char *name = kshark_get_event_name(e);
+	bool w = name && (strstr(name, "sched_waking") ||
+			  strstr(name, "thread_wakeup"));
+
+	free(name);
+	return w;
+}
+
+/* @s's entries by time, CPU and pid (wakeups left out with @no_wakeups). */
+static struct row *redrawn_rows(const struct side *s, bool no_wakeups,
+				size_t *n)
+{
+	struct row *r = calloc(s->nentries + 1, sizeof(*r));
+	size_t i;
+
+	CU_ASSERT_FATAL(r != NULL);
+	for (i = *n = 0; i < s->nentries; i++) {
+		if (no_wakeups && is_wakeup(s->entries[i]))
+			continue;
+		r[*n].ts = s->entries[i]->ts;
+		r[*n].cpu = s->entries[i]->cpu;
+		r[*n].pid = kshark_get_pid(s->entries[i]);
+		r[*n].drawn = s->entries[i]->pid;
+		(*n)++;
+	}
+	qsort(r, *n, sizeof(*r), row_cmp);
+	return r;
+}
+
+static size_t compare_redrawn(const struct side *dat, const struct side *fxt,
+			      bool no_wakeups)
+{
+	size_t i, na, nb, n;
+	struct row *a = redrawn_rows(dat, no_wakeups, &na);
+	struct row *b = redrawn_rows(fxt, no_wakeups, &nb);
+
+	n = na > nb ? na - nb : nb - na;
+	for (i = 0; i < na && i < nb; i++)
+		n += row_cmp(&a[i], &b[i]) != 0;
+	free(a);
+	free(b);
+	return n;
 }
 
 /* One stream of each side, entry by entry, into @sum. */
@@ -227,8 +579,9 @@ static void compare_stream(const char *base, int dat_sd, int fxt_sd,
 	qsort(dat.rows, dat.n, sizeof(*dat.rows), row_cmp);
 	qsort(fxt.rows, fxt.n, sizeof(*fxt.rows), row_cmp);
 	printf("# %s: stream \"%s\" / \"%s\": %d / %d CPUs, %zu entries "
-	       "from the .dat, %zu from the .fxt\n", base, ds->name, fs->name,
-	       ds->n_cpus, fs->n_cpus, dat.n, fxt.n);
+	       "from the .dat, %zu from the .fxt; drawn as another pid: %zu / "
+	       "%zu\n", base, ds->name, fs->name, ds->n_cpus, fs->n_cpus,
+	       dat.n, fxt.n, side_redrawn(&dat), side_redrawn(&fxt));
 	t.other = (dat.n != fxt.n) + (ds->n_cpus != fs->n_cpus) +
 		  (str_cmp(ds->name, fs->name) != 0);
 	for (i = 0; i < dat.n && i < fxt.n; i++) {
@@ -237,6 +590,9 @@ static void compare_stream(const char *base, int dat_sd, int fxt_sd,
 
 		if (a->ts != b->ts || a->cpu != b->cpu || a->pid != b->pid) {
 			t.key++;
+			differs = true;
+		} else if (a->drawn != b->drawn) {
+			t.drawn++;
 			differs = true;
 		}
 		for (c = 0; c < NCOLS; c++) {
@@ -251,8 +607,13 @@ static void compare_stream(const char *base, int dat_sd, int fxt_sd,
 		}
 	}
 	t.compared = dat.n < fxt.n ? dat.n : fxt.n;
+	compare_plots(base, ds->name, dat_sd, fxt_sd, &dat, &fxt, &t);
+	t.redrawn = compare_redrawn(&dat, &fxt, false);
 	tally_print(base, ds->name, &t);
 	sum->key += t.key;
+	sum->drawn += t.drawn;
+	sum->redrawn += t.redrawn;
+	sum->plots += t.plots;
 	for (c = 0; c < NCOLS; c++)
 		sum->col[c] += t.col[c];
 	sum->compared += t.compared;
@@ -263,14 +624,34 @@ static void compare_stream(const char *base, int dat_sd, int fxt_sd,
 
 /*
  * A recording both ways: the same streams (one per ftrace buffer, same
- * names, same CPU counts), each with the same entries, every column.
+ * names, same CPU counts), each with the same entries, every column;
+ * @every: the scheduling plugins on every stream.  Adds to @sum, returns
+ * the streams.
  */
+static int compare_view(const char *dat_path, const char *fxt_path,
+			bool every, struct tally *sum)
+{
+	const char *base = strrchr(dat_path, '/') + 1;
+	int ndat, nfxt, dat_sd, fxt_sd, i;
+
+	ndat = open_streams(dat_path, true, every, &dat_sd);
+	nfxt = open_streams(fxt_path, false, every, &fxt_sd);
+	printf("\n# %s: %d stream(s) from the .dat, %d from the .fxt; "
+	       "sched_events / plugin-fxt's plot part on %s\n", base, ndat,
+	       nfxt, every ? "every stream" : "the first (as opened)");
+	CU_ASSERT_EQUAL(nfxt, ndat);
+	for (i = 0; i < ndat && i < nfxt; i++)
+		compare_stream(base, dat_sd + i, fxt_sd + i, sum);
+	kshark_close_all(ctx);
+	return ndat;
+}
+
 static void compare(const char *dat_path)
 {
 	const char *base = strrchr(dat_path, '/') + 1;
-	int ndat, nfxt, dat_sd, fxt_sd, i, c;
 	struct tally sum = { 0 };
 	char fxt_path[4096];
+	int c;
 
 	/* KSHARK_FXT_SUFFIX=.fxt.gz (or .zst): compare compressed FXT */
 	snprintf(fxt_path, sizeof(fxt_path), "%s/%s%s", dir, base,
@@ -278,20 +659,17 @@ static void compare(const char *dat_path)
 		 ".fxt");
 	if (!convert(dat_path, fxt_path))
 		return;
-	ndat = open_streams(dat_path, true, &dat_sd);
-	nfxt = open_streams(fxt_path, false, &fxt_sd);
-	printf("\n# %s: %d stream(s) from the .dat, %d from the .fxt\n",
-	       base, ndat, nfxt);
-	CU_ASSERT_EQUAL(nfxt, ndat);
-	for (i = 0; i < ndat && i < nfxt; i++)
-		compare_stream(base, dat_sd + i, fxt_sd + i, &sum);
-	/* every stream: the line e2e scripts look for */
+	if (compare_view(dat_path, fxt_path, false, &sum) > 1)
+		compare_view(dat_path, fxt_path, true, &sum);
+	/* every stream, every view: the line e2e scripts look for */
 	tally_print(base, NULL, &sum);
 	CU_ASSERT_EQUAL(sum.other, 0);
 	CU_ASSERT_EQUAL(sum.key, 0);
+	CU_ASSERT_EQUAL(sum.drawn, 0);
+	CU_ASSERT_EQUAL(sum.redrawn, 0);
+	CU_ASSERT_EQUAL(sum.plots, 0);
 	for (c = 0; c < NCOLS; c++)
 		CU_ASSERT_EQUAL(sum.col[c], 0);
-	kshark_close_all(ctx);
 }
 
 /* The project's recordings (samples/record.sh and its derived two). */
@@ -526,21 +904,6 @@ static void test_sched_fields(void)
 	}
 }
 
-/* KernelShark's own plugins live beside libkshark. */
-static const char *ks_plugin_path(const char *name)
-{
-	static char buf[4096];
-	char lib[4096];
-	Dl_info info;
-
-	if (!dladdr((void *)kshark_instance, &info) || !info.dli_fname)
-		return NULL;
-	snprintf(lib, sizeof(lib), "%s", info.dli_fname);
-	snprintf(buf, sizeof(buf), "%s/kernelshark/plugins/plugin-%s.so",
-		 dirname(lib), name);
-	return access(buf, R_OK) ? NULL : buf;
-}
-
 /* Is plugin @name attached to stream @sd, loaded, drawing? */
 static bool stream_has_plugin(int sd, const char *name)
 {
@@ -560,24 +923,15 @@ static bool stream_has_plugin(int sd, const char *name)
  */
 static void test_missed_events_plugin(void)
 {
-	const char *path = ks_plugin_path("missed_events");
-	char dat[4096], fxt[4096], file[4096];
+	char dat[4096], fxt[4096];
 	bool on_dat, on_fxt;
 	int sd;
 
-	if (!path) {
-		printf("\n# skip: KernelShark's missed_events plugin not "
-		       "installed\n");
-		return;
-	}
-	snprintf(file, sizeof(file), "%s", path);
-	CU_ASSERT_FATAL(kshark_register_plugin(ctx, "missed_events",
-					       file) != NULL);
 	snprintf(dat, sizeof(dat), "%s",
 		 unit_path("samples/lost-events.dat"));
 	snprintf(fxt, sizeof(fxt), "%s/missed.fxt", dir);
 	if (!convert(dat, fxt))
-		goto out;
+		return;
 	sd = kshark_open(ctx, dat);
 	CU_ASSERT_FATAL(sd >= 0);
 	kshark_tep_handle_plugins(ctx, sd);
@@ -591,8 +945,55 @@ static void test_missed_events_plugin(void)
 	CU_ASSERT(on_dat);
 	CU_ASSERT(on_fxt);
 	kshark_close_all(ctx);
-out:
-	kshark_unregister_plugin(ctx, "missed_events", file);
+}
+
+/*
+ * Another producer's scheduling (samples/fxt-sched-sample: FXT context
+ * switches and wakeups as a Fuchsia-style producer writes them, no ftrace
+ * instant beside them): plugin-fxt.so's plot part on the .fxt draws the
+ * boxes sched_events draws on the .dat trace-fxt makes of it, and moves
+ * the same trailing entries.  The two differ in their wakeups' entries
+ * (the .fxt's is the woken thread's, the .dat's sched_waking the waker's)
+ * and their events' names, so those are not compared.
+ */
+static void test_other_producer(void)
+{
+	char gen[4096], fxt[4096], dat[4096], cmd[3 * 4096];
+	struct side ds = { 0 }, fs = { 0 };
+	struct tally t = { 0 };
+	int dat_sd, fxt_sd;
+	size_t moved[2], redrawn;
+
+	snprintf(gen, sizeof(gen), "%s", unit_path("samples/fxt-sched-sample"));
+	snprintf(fxt, sizeof(fxt), "%s/sched-sample.fxt", dir);
+	snprintf(dat, sizeof(dat), "%s/sched-sample.dat", dir);
+	snprintf(cmd, sizeof(cmd), "'%s' '%s'", gen, fxt);
+	CU_ASSERT_FATAL(!system(cmd));
+	if (!convert(fxt, dat))
+		return;
+	CU_ASSERT_EQUAL(open_streams(dat, true, false, &dat_sd), 1);
+	CU_ASSERT_EQUAL(open_streams(fxt, false, false, &fxt_sd), 1);
+	load_stream(dat_sd, &ds);
+	load_stream(fxt_sd, &fs);
+	printf("\n# fxt-sched-sample: %zu entries in the .fxt, %zu in the "
+	       ".dat trace-fxt made of it; drawn as another pid: %zu / %zu\n",
+	       fs.n, ds.n, side_redrawn(&fs), side_redrawn(&ds));
+	compare_plots("fxt-sched-sample", "", dat_sd, fxt_sd, &ds, &fs, &t);
+	moved[0] = side_moved(&ds);
+	moved[1] = side_moved(&fs);
+	redrawn = compare_redrawn(&ds, &fs, true);
+	printf("# fxt-sched-sample: entries moved by drawing: .dat %zu, .fxt "
+	       "%zu; drawn pids that differ (wakeups aside) %zu\n", moved[0],
+	       moved[1], redrawn);
+	CU_ASSERT(side_redrawn(&ds) > 0);
+	CU_ASSERT_EQUAL(side_redrawn(&ds), side_redrawn(&fs));
+	CU_ASSERT_EQUAL(t.plots, 0);
+	CU_ASSERT(moved[0] > 0);
+	CU_ASSERT_EQUAL(moved[0], moved[1]);
+	CU_ASSERT_EQUAL(redrawn, 0);
+	side_free(&ds);
+	side_free(&fs);
+	kshark_close_all(ctx);
 }
 
 static CU_TestInfo dat_tests[] = {
@@ -604,6 +1005,8 @@ static CU_TestInfo dat_tests[] = {
 	  test_sched_fields },
 	{ "missed_events plugin on the .fxt as on the .dat",
 	  test_missed_events_plugin },
+	{ "another producer's scheduling: its boxes as on its .dat",
+	  test_other_producer },
 	CU_TEST_INFO_NULL,
 };
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test-kshark-plugin - plugin-fxt.so as KernelShark uses it: registered
- * and opened through the real libkshark, on FXT files written here with
- * the core's writer so that every expected entry is spelled out below.
+ * and opened through the real libkshark, its plot part on every stream
+ * as the kernelshark program puts a -p plugin there, on FXT files written
+ * here with the core's writer so that every expected entry is spelled out
+ * below.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,6 +13,7 @@
 #include <unistd.h>
 
 #include "libkshark.h"
+#include "libkshark-plugin.h"
 #include "fxt-writer.h"
 #include "unit.h"
 
@@ -105,7 +108,10 @@ static int write_fixture(const char *path, unsigned int flags)
 		.ts = 3, .cpu = 1, .out_state = FXT_THREAD_BLOCKED,
 		.out_tid = 21, .in_tid = 22,
 	};
-	struct fxt_sched_wakeup wk = { .ts = 960, .cpu = 0, .tid = 12 };
+	/* the waker's entry, as the kernel's sched_waking */
+	struct fxt_arg waker = ARG(FXT_ARG_KOID, "waker", koid, 11);
+	struct fxt_sched_wakeup wk = { .ts = 960, .cpu = 0, .tid = 12,
+				       .nargs = 1, .args = &waker };
 	struct fxt_sched_wakeup wk2 = { .ts = 1200, .cpu = 3, .tid = 11 };
 	struct fxt_thread t11 = thr(10, 11);
 	struct fxt_large_blob lb = {
@@ -228,8 +234,9 @@ struct expect {
 	const char	*info;
 	const char	*aux;
 	/*
-	 * The pid a context switch is drawn with (the task switched in, as
-	 * KernelShark's sched_events draws a .dat's), 0 for the row's own.
+	 * The pid a context switch is drawn with while the plot part is on
+	 * (the task switched in, as KernelShark's sched_events draws a
+	 * .dat's), 0 for the row's own.
 	 */
 	int		drawn;
 };
@@ -257,7 +264,8 @@ static const struct expect EXPECTED[] = {
 	{ 950, 1, 12, "fxt/context_switch", "twelve",
 	  "prev_pid=12 prev_state=running next_pid=11 incoming_weight=5",
 	  "main", 11 },
-	{ 960, 0, 12, "fxt/thread_wakeup", "twelve", "pid=12", "main", 0 },
+	{ 960, 0, 11, "fxt/thread_wakeup", "eleven", "pid=12 waker=11",
+	  "main", 0 },
 	{ 970, 0, 30, "cat/big (blob)", "procthirty", "size=5", "main", 0 },
 	{ 980, 0, 0, "cat/idle", "<idle>", "", "main", 0 },
 	{ 990, 0, 41, "cat/anon", "<...>", "", "main", 0 },
@@ -282,14 +290,44 @@ struct loaded {
 	struct kshark_entry	**rows;
 };
 
-static struct loaded load(const char *path)
+/*
+ * plugin-fxt.so's plot part on stream @sd, as KernelShark puts a plugin
+ * given with -p on every stream of the file it opens
+ * (KsDataStore::_addPluginsToStream()).
+ */
+static void plot_attach(int sd)
+{
+	struct kshark_plugin_list *p;
+	struct kshark_data_stream *st;
+	struct kshark_dpi_list *dpi;
+
+	p = kshark_find_plugin_by_name(ctx->plugins, "fxt");
+	st = kshark_get_data_stream(ctx, sd);
+	CU_ASSERT_FATAL(p && p->process_interface && st);
+	dpi = kshark_register_plugin_to_stream(st, p->process_interface, true);
+	CU_ASSERT_FATAL(dpi != NULL);
+	kshark_handle_dpi(st, dpi, KSHARK_PLUGIN_INIT);
+}
+
+/* @path's top stream loaded, the plot part on (@plot) or not. */
+static struct loaded load_with(const char *path, bool plot)
 {
 	struct loaded l = { .sd = -1, .n = -1, .rows = NULL };
+	int sd;
 
 	l.sd = kshark_open(ctx, path);
+	for (sd = l.sd; plot && sd >= 0 &&
+	     sd <= ctx->stream_info.max_stream_id; sd++)
+		if (kshark_get_data_stream(ctx, sd))
+			plot_attach(sd);
 	if (l.sd >= 0)
 		l.n = kshark_load_entries(ctx, l.sd, &l.rows);
 	return l;
+}
+
+static struct loaded load(const char *path)
+{
+	return load_with(path, true);
 }
 
 static void unload(struct loaded *l)
@@ -344,10 +382,11 @@ static void check_string(char *got, const char *want, size_t row,
 	free(got);
 }
 
-static void check_expected(const char *path)
+/* @path's entries, as EXPECTED says, the plot part on or not (@plot). */
+static void check_expected_with(const char *path, bool plot)
 {
 	struct kshark_data_stream *stream;
-	struct loaded l = load(path);
+	struct loaded l = load_with(path, plot);
 	size_t i;
 
 	CU_ASSERT_FATAL(l.sd >= 0);
@@ -363,12 +402,18 @@ static void check_expected(const char *path)
 		const struct expect *x = &EXPECTED[i];
 		struct kshark_entry *e = l.rows[i];
 
+		int drawn = plot ? x->drawn : 0;
+
 		CU_ASSERT_EQUAL(e->ts, x->ts);
 		CU_ASSERT_EQUAL(e->cpu, x->cpu);
-		CU_ASSERT_EQUAL(e->pid, x->drawn ? x->drawn : x->pid);
+		CU_ASSERT_EQUAL(e->pid, drawn ? drawn : x->pid);
 		CU_ASSERT_EQUAL(e->stream_id, l.sd);
-		CU_ASSERT_EQUAL(e->visible, x->drawn ?
-				0xff & ~KS_PLUGIN_UNTOUCHED_MASK : 0xff);
+		/* every switch and wakeup went through a handler */
+		if (!plot)
+			CU_ASSERT_EQUAL(e->visible, 0xff);
+		if (drawn)
+			CU_ASSERT_EQUAL(e->visible,
+					0xff & ~KS_PLUGIN_UNTOUCHED_MASK);
 		CU_ASSERT_EQUAL(kshark_get_pid(e), x->pid);
 		check_string(kshark_get_event_name(e), x->event, i, "event");
 		check_string(kshark_get_task(e), x->task, i, "task");
@@ -380,9 +425,23 @@ static void check_expected(const char *path)
 	unload(&l);
 }
 
+static void check_expected(const char *path)
+{
+	check_expected_with(path, true);
+}
+
 static void test_every_record_kind(void)
 {
 	check_expected(tmp_path("all.fxt"));
+}
+
+/*
+ * Without the plot part (a .dat stream without sched_events), every entry
+ * keeps its record's pid, context switches too.
+ */
+static void test_without_plot_part(void)
+{
+	check_expected_with(tmp_path("all.fxt"), false);
 }
 
 static void test_big_endian(void)
@@ -476,25 +535,36 @@ static void test_ids_and_tasks(void)
 	check_string(kshark_comm_from_pid(l.sd, 12), "twelve", 0, "comm");
 	check_string(kshark_comm_from_pid(l.sd, 30), "procthirty", 0, "comm");
 	unload(&l);
+
+	/* without sched_events a .dat stream's tasks are its records' */
+	l = load_with(tmp_path("all.fxt"), false);
+	CU_ASSERT_FATAL(l.n == (ssize_t)N_EXPECTED);
+	n = kshark_get_task_pids(ctx, l.sd, &pids);
+	CU_ASSERT_EQUAL(n, 6);
+	free(pids);
+	unload(&l);
 }
 
-static void test_matrix(void)
+/* The matrix, with the plot part on (@plot) or not. */
+static void check_matrix(bool plot)
 {
 	int16_t *event = NULL, *cpu = NULL;
 	int64_t *offset = NULL, *ts = NULL;
 	int32_t *pid = NULL;
 	ssize_t n, i;
-	int sd;
+	int sd, drawn;
 
 	sd = kshark_open(ctx, tmp_path("all.fxt"));
 	CU_ASSERT_FATAL(sd >= 0);
+	if (plot)
+		plot_attach(sd);
 	n = kshark_load_matrix(ctx, sd, &event, &cpu, &pid, &offset, &ts);
 	CU_ASSERT_EQUAL(n, (ssize_t)N_EXPECTED);
 	for (i = 0; i < n && i < (ssize_t)N_EXPECTED; i++) {
+		drawn = plot ? EXPECTED[i].drawn : 0;
 		CU_ASSERT_EQUAL(ts[i], EXPECTED[i].ts);
 		CU_ASSERT_EQUAL(cpu[i], EXPECTED[i].cpu);
-		CU_ASSERT_EQUAL(pid[i], EXPECTED[i].drawn ? EXPECTED[i].drawn :
-				EXPECTED[i].pid);
+		CU_ASSERT_EQUAL(pid[i], drawn ? drawn : EXPECTED[i].pid);
 	}
 	free(event);
 	free(cpu);
@@ -502,6 +572,12 @@ static void test_matrix(void)
 	free(offset);
 	free(ts);
 	kshark_close(ctx, sd);
+}
+
+static void test_matrix(void)
+{
+	check_matrix(true);
+	check_matrix(false);
 }
 
 static void test_filters(void)
@@ -1042,6 +1118,7 @@ static void test_string_table_wraps(void)
 
 static CU_TestInfo plugin_tests[] = {
 	{ "every record kind, as KernelShark shows it", test_every_record_kind },
+	{ "without the plot part: the records' pids", test_without_plot_part },
 	{ "big-endian file, same entries", test_big_endian },
 	{ "recognised by content, any extension", test_any_extension },
 	{ "field names, types and int64 values", test_fields },
