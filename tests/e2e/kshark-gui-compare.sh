@@ -52,17 +52,13 @@ done
 # top left corner, 3 pixels in: the place is kept in $TMP/click for the
 # next window), then the screen again.
 cat > "$TMP/run.sh" <<'SESSION'
+. "$TOP/tests/e2e/ks-window.sh"
 run() { # PNG ARGS...: kernelshark with ARGS, shot
-	local png=$1 w= i ks x y
+	local png=$1 ks x y
 	shift
 	kernelshark "$@" >"$png.log" 2>&1 &
 	ks=$!
-	for i in $(seq 60); do
-		w=$(xdotool search --name 'Kernel Shark' 2>/dev/null | head -1)
-		[ -n "$w" ] && break
-		[ "$(id -u)" -eq 0 ] && xdotool key Return 2>/dev/null
-		sleep 0.5
-	done
+	ks_window >/dev/null
 	sleep 5
 	import -window root "$png"
 	if [ -n "${CLICK:-}" ]; then
@@ -126,7 +122,7 @@ shoot() {
 		todo=$left
 	done
 }
-export PLUGIN TMP SHOTS
+export PLUGIN TMP SHOTS TOP
 rm -f "$SHOTS"/*.png
 shoot "$TMP/session.sh" settled $NAMES
 

@@ -35,19 +35,8 @@ fi
 cat > "$TMP/session.sh" <<'EOF'
 kernelshark -p "$PLUGIN" "$TMP/sample.fxt" >"$TMP/ks.log" 2>&1 &
 ks=$!
-wait_window() { # NAME: echo the id of the first window so named
-	local w i
-	for i in $(seq 60); do
-		w=$(xdotool search --name "$1" 2>/dev/null | head -1)
-		[ -n "$w" ] && { echo "$w"; return 0; }
-		sleep 0.5
-	done
-	return 1
-}
-wait_window kernelshark >/dev/null
-# As root, kernelshark first warns in a dialog; Return dismisses it.
-[ "$(id -u)" -eq 0 ] && { sleep 1; xdotool key Return; }
-win=$(wait_window 'Kernel Shark')
+. "$TOP/tests/e2e/ks-window.sh"
+win=$(ks_window)
 sleep 2
 [ -n "$win" ] && xdotool getwindowname "$win" >"$TMP/title"
 [ -n "$win" ] && xdotool getwindowgeometry --shell "$win" >"$TMP/geometry"
@@ -58,16 +47,14 @@ wait "$ks" 2>/dev/null
 kernelshark -p "$PLUGIN" --pid 1002,1005 "$TMP/tasks.fxt" \
 	>"$TMP/tasks.log" 2>&1 &
 ks=$!
-wait_window kernelshark >/dev/null
-[ "$(id -u)" -eq 0 ] && { sleep 1; xdotool key Return; }
-wait_window 'Kernel Shark' >/dev/null
+ks_window >/dev/null
 sleep 3
 import -window root "$TMP/tasks.png"
 kill "$ks" 2>/dev/null
 wait "$ks" 2>/dev/null
 exit 0
 EOF
-export PLUGIN TMP
+export PLUGIN TMP TOP
 if ! timeout 90 xvfb-run -a -s "-screen 0 1280x1024x24" \
 		bash "$TMP/session.sh" 2>"$TMP/xvfb.err"; then
 	if grep -qi "cannot\|error\|failed" "$TMP/xvfb.err"; then

@@ -10,9 +10,10 @@
  * when there is a display.  A trace.dat is converted first, by convert
  * itself, to gzip'd FXT in a file that has no name (it is gone when
  * trace-fxt is, however it ends); FXT is served as it is.  With
- * --kernelshark, KernelShark is started instead, with trace-fxt's
- * KernelShark plugin, on the file as it is (KernelShark reads a .dat
- * itself).
+ * --kernelshark, KernelShark is started instead, on the file as it is:
+ * FXT with trace-fxt's KernelShark plugin, a .dat without it (KernelShark
+ * reads a .dat itself, and the plugin's plot part, which draws FXT
+ * streams' boxes, would say it failed on the .dat's stream).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -281,7 +282,7 @@ static const char *open_ks_plugin(char *buf)
 static int open_kernelshark(struct open_args *a, int kind)
 {
 	char buf[PATH_MAX];
-	const char *plugin = open_ks_plugin(buf);
+	const char *plugin = kind == 'd' ? NULL : open_ks_plugin(buf);
 
 	if (!plugin && kind != 'd') {
 		trace_fxt_err("open: KernelShark needs trace-fxt's plugin "
@@ -349,9 +350,9 @@ static int cmd_open(int argc, char **argv)
 
 static const struct trace_fxt_opt open_opts[] = {
 	{ .key = 'k', .letter = true, .name = "kernelshark",
-	  .help = "start KernelShark on FILE instead, with trace-fxt's "
+	  .help = "start KernelShark on FILE instead: FXT with trace-fxt's "
 		  "KernelShark plugin (the build tree's, else the installed "
-		  "one): -p PLUGIN FILE" },
+		  "one): -p PLUGIN FILE; a trace.dat as it is" },
 	{ .key = 'n', .letter = true, .name = "no-open-browser",
 	  .help = "print the URL only, and start no browser",
 	  .def = "xdg-open URL when $DISPLAY or $WAYLAND_DISPLAY is set" },
