@@ -29,6 +29,12 @@
 #define FXT_MAX_STRING_LEN	32000U	/* the spec's conservative limit */
 #define FXT_MAX_PROVIDER_ID	0xffffffffU
 #define FXT_MAX_PROVIDER_NAME	0xffU	/* 8-bit length field */
+/*
+ * Perfetto's importer (v58.2, cpu_tracker.h's kMaxCpusPerMachine) stops
+ * on a scheduling record whose CPU is this or more: a CPU number the
+ * 16-bit field of the newer scheduling records can hold.
+ */
+#define FXT_PERFETTO_MAX_CPUS	4096U
 
 enum fxt_record_type {
 	FXT_REC_METADATA	= 0,

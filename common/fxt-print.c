@@ -4,6 +4,7 @@
  */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "fxt-print.h"
@@ -165,9 +166,38 @@ int fxt_print_args(char *buf, size_t size, const struct fxt_arg *args,
 	for (i = 0; i < nargs; i++) {
 		if (i)
 			out_c(&o, ' ');
-		out_str(&o, args[i].name, 0);
+		/* a name bare, but quoted where one line could not show it */
+		out_str(&o, args[i].name, flags & (FXT_PRINT_QUOTE |
+						   FXT_PRINT_QUOTE_NEEDED) ?
+			FXT_PRINT_QUOTE_NEEDED : 0);
 		out_c(&o, '=');
 		out_value(&o, &args[i], flags);
 	}
 	return out_end(&o);
+}
+
+bool fxt_list_add(struct fxt_list *l, const char *fmt, ...)
+{
+	struct out o = { l->buf, l->size, l->len };
+	va_list ap;
+	size_t room;
+	int n;
+
+	if (l->max && l->n == l->max) {
+		out_fmt(&o, "%s...", l->n ? l->sep : "");
+		l->len = o.len;
+		out_end(&o);
+		return false;
+	}
+	if (l->n++)
+		out_fmt(&o, "%s", l->sep);
+	room = o.len < o.size ? o.size - o.len : 0;
+	va_start(ap, fmt);
+	n = vsnprintf(room ? o.buf + o.len : NULL, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		o.len += (size_t)n;
+	l->len = o.len;
+	out_end(&o);
+	return true;
 }

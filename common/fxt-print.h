@@ -50,6 +50,10 @@ int fxt_print_arg_value(char *buf, size_t size, const struct fxt_arg *a,
 
 /**
  * fxt_print_args() - arguments as "name=value name=value ..."
+ *
+ * With FXT_PRINT_QUOTE or FXT_PRINT_QUOTE_NEEDED a name holding a control
+ * character (a NUL included) is quoted with escapes; any other is bare.
+ *
  * @buf: where the text goes
  * @size: room at @buf, NUL included
  * @args: the arguments
@@ -60,5 +64,30 @@ int fxt_print_arg_value(char *buf, size_t size, const struct fxt_arg *a,
  */
 int fxt_print_args(char *buf, size_t size, const struct fxt_arg *args,
 		   unsigned int nargs, unsigned int flags);
+
+/*
+ * A list of items as text, "a, b, c, ...": at most @max items (0: any
+ * number), the first one past them written as "..." and ending the list.
+ * @len grows by what the whole text needs, as snprintf() counts.
+ */
+struct fxt_list {
+	char		*buf;
+	size_t		size;
+	size_t		len;
+	size_t		max;
+	size_t		n;
+	const char	*sep;
+};
+
+/**
+ * fxt_list_add() - one more item of a list
+ * @l: the list; set @buf, @size (@buf may be NULL when 0), @max and @sep,
+ *	the rest zero
+ * @fmt: the item, printf-style
+ *
+ * Return: false once the list is full (this item was "..."), else true.
+ */
+bool fxt_list_add(struct fxt_list *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 #endif /* _FXT_PRINT_H */

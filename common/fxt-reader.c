@@ -91,6 +91,16 @@ struct fxt_reader {
 	uint64_t		warned;		/* records with a warning */
 	uint64_t		warn_off;	/* the last one's offset + 1 */
 	char			*warnmsg;	/* the first warning */
+	/* the same, by enum fxt_warn_kind */
+	uint64_t		kind_n[FXT_WARN_KINDS];
+	uint64_t		kind_off[FXT_WARN_KINDS];
+	char			*kind_msg[FXT_WARN_KINDS];
+	/*
+	 * An initialization record before any provider: its offset + 1 and
+	 * rate, said (FXT_WARN_NOTE) only if a provider record follows it.
+	 */
+	uint64_t		init_off;
+	uint64_t		init_tps;
 
 	/*
 	 * fxt_reader_set_lazy(): the event last read, and where its
@@ -139,49 +149,94 @@ static int fail(struct fxt_reader *r, int err, uint64_t off,
 #define BAD(r, c, ...) \
 	fail(r, -EBADMSG, (r)->off, __VA_ARGS__)
 
-static int warn(struct fxt_reader *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/*
+ * Count @full (a "FILE: offset 0x...: ..." message, taken over) against
+ * the record at @off, once per record and kind; keep it if it is the first
+ * of its kind or at all; show it to the callback.
+ */
+static void note_warning(struct fxt_reader *r, enum fxt_warn_kind kind,
+			 uint64_t off, char *full)
+{
+	if (r->warn_off != off + 1) {
+		r->warned++;
+		r->warn_off = off + 1;
+	}
+	if (r->kind_off[kind] != off + 1) {
+		r->kind_n[kind]++;
+		r->kind_off[kind] = off + 1;
+	}
+	if (r->warn_fn)
+		r->warn_fn(r->warn_priv, full);
+	if (!r->kind_msg[kind])
+		r->kind_msg[kind] = strdup(full);
+	if (!r->warnmsg)
+		r->warnmsg = full;
+	else
+		free(full);
+}
+
+static int warn_kind(struct fxt_reader *r, enum fxt_warn_kind kind,
+		     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /*
  * A deviation readers tolerate: counted once per record, kept if it is
  * the first, shown to the callback; a fault only when pedantic.  Never on
  * the path of a well-formed record, so it may take its time.
  */
-static __attribute__((noinline)) int warn(struct fxt_reader *r,
-					  const char *fmt, ...)
+static __attribute__((noinline)) int warn_kind(struct fxt_reader *r,
+					       enum fxt_warn_kind kind,
+					       const char *fmt, ...)
 {
-	char msg[512];
+	char msg[512], *full;
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (r->pedantic)
 		return fail(r, -EBADMSG, r->off, "%s", msg);
-	if (r->warn_off != r->off + 1) {
-		r->warned++;
-		r->warn_off = r->off + 1;
-	}
-	if (!r->warnmsg || r->warn_fn) {
-		char *full;
-
-		n = asprintf(&full, "%s: offset 0x%llx: %s", r->name,
-			     (unsigned long long)r->off, msg);
-		if (n < 0)
-			return 0;
-		if (r->warn_fn)
-			r->warn_fn(r->warn_priv, full);
-		if (!r->warnmsg)
-			r->warnmsg = full;
-		else
-			free(full);
-	}
+	if (asprintf(&full, "%s: offset 0x%llx: %s", r->name,
+		     (unsigned long long)r->off, msg) < 0)
+		return 0;
+	note_warning(r, kind, r->off, full);
 	return 0;
+}
+
+/* What the reader skipped or could not read in full: FXT_WARN_PARTIAL. */
+#define warn(r, ...)	warn_kind(r, FXT_WARN_PARTIAL, __VA_ARGS__)
+
+/*
+ * A lenient reader met a record whose size is sound and whose contents
+ * are not (r->errmsg says how): as Perfetto, which parses each record
+ * within the size its header gives, it costs that record only.  Whatever
+ * else was said of the record is forgotten: it counts as skipped, once.
+ */
+static void skip_malformed(struct fxt_reader *r, uint64_t off)
+{
+	char *full = strdup(r->errmsg);
+
+	if (r->kind_off[FXT_WARN_PARTIAL] == off + 1) {
+		r->kind_off[FXT_WARN_PARTIAL] = 0;
+		/* the first kept is this record's when it was the only one */
+		if (!--r->kind_n[FXT_WARN_PARTIAL]) {
+			free(r->kind_msg[FXT_WARN_PARTIAL]);
+			r->kind_msg[FXT_WARN_PARTIAL] = NULL;
+		}
+	}
+	r->err = 0;
+	r->errmsg[0] = '\0';
+	if (full)
+		note_warning(r, FXT_WARN_MALFORMED, off, full);
 }
 
 #define WARN(r, ...) do {						\
 		int __ret = warn(r, __VA_ARGS__);			\
+		if (__ret)						\
+			return __ret;					\
+	} while (0)
+
+#define WARN_KIND(r, kind, ...) do {					\
+		int __ret = warn_kind(r, kind, __VA_ARGS__);		\
 		if (__ret)						\
 			return __ret;					\
 	} while (0)
@@ -196,6 +251,51 @@ void fxt_reader_set_warn(struct fxt_reader *r, fxt_reader_warn_fn fn,
 uint64_t fxt_reader_warned_records(const struct fxt_reader *r)
 {
 	return r->warned;
+}
+
+uint64_t fxt_reader_warned(const struct fxt_reader *r,
+			   enum fxt_warn_kind kind)
+{
+	return kind < FXT_WARN_KINDS ? r->kind_n[kind] : 0;
+}
+
+const char *fxt_reader_warning(const struct fxt_reader *r,
+			       enum fxt_warn_kind kind)
+{
+	return kind < FXT_WARN_KINDS ? r->kind_msg[kind] : NULL;
+}
+
+int fxt_reader_tally(const struct fxt_reader *r, const char *prefix,
+		     char *buf, size_t size)
+{
+	static const char *const what[FXT_WARN_KINDS] = {
+		[FXT_WARN_PARTIAL] = "skipped or not read in full",
+		[FXT_WARN_MALFORMED] = "malformed, skipped",
+		[FXT_WARN_NOTE] = "read as Perfetto reads it, which its writer may not have meant",
+	};
+	static const enum fxt_warn_kind order[] = {
+		FXT_WARN_MALFORMED, FXT_WARN_PARTIAL, FXT_WARN_NOTE,
+	};
+	size_t len = 0, i;
+	int n;
+
+	if (size)
+		buf[0] = '\0';
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		uint64_t k = r->kind_n[order[i]];
+
+		if (!k)
+			continue;
+		n = snprintf(len < size ? buf + len : NULL,
+			     len < size ? size - len : 0,
+			     "%s%llu record%s %s; the first: %s\n", prefix,
+			     (unsigned long long)k, k == 1 ? "" : "s",
+			     what[order[i]], r->kind_msg[order[i]] ?
+			     r->kind_msg[order[i]] : "(no memory)");
+		if (n > 0)
+			len += (size_t)n;
+	}
+	return (int)len;
 }
 
 const char *fxt_reader_first_warning(const struct fxt_reader *r)
@@ -764,12 +864,26 @@ int fxt_reader_args(struct fxt_reader *r, struct fxt_record *rec)
 
 /* ---- records --------------------------------------------------------- */
 
-static int need_provider(struct fxt_reader *r, struct cursor *c)
+/*
+ * Records before any provider belong to provider 0, as Perfetto's
+ * tokenizer registers it when it starts: the specification does not ask
+ * for a provider record, and most small producers write none.  An
+ * initialization record there set provider 0's rate; a provider record
+ * after it starts at 1 tick = 1 ns, which is said then (a writer that put
+ * its rate first most likely meant it for its provider).
+ */
+static int provider_starts(struct fxt_reader *r)
 {
-	if (r->strict && !r->have_provider)
-		return BAD(r, c, "%s record before any provider info or section record",
-			   c->what);
-	return 0;
+	uint64_t off = r->init_off - 1;
+
+	r->have_provider = true;
+	if (!r->init_off)
+		return 0;
+	r->init_off = 0;
+	return warn_kind(r, FXT_WARN_NOTE,
+			 "provider record after an initialization record that came before any provider (offset 0x%llx, %llu ticks per second): as Perfetto reads it, that rate applied to the records before this one, and this provider's start at 1 tick = 1 ns",
+			 (unsigned long long)off,
+			 (unsigned long long)r->init_tps);
 }
 
 static inline int end_of_record(struct fxt_reader *r, struct cursor *c)
@@ -813,7 +927,9 @@ static int do_metadata(struct fxt_reader *r, struct cursor *c, uint64_t h,
 		if (!prov->name)
 			return fail(r, -ENOMEM, r->off, "out of memory");
 		r->cur = prov;
-		r->have_provider = true;
+		ret = provider_starts(r);
+		if (ret)
+			return ret;
 		break;
 	case FXT_META_PROVIDER_SECTION:
 		c->what = "provider section";
@@ -822,7 +938,9 @@ static int do_metadata(struct fxt_reader *r, struct cursor *c, uint64_t h,
 		if (!prov)
 			return r->err ? r->err : fail(r, -ENOMEM, r->off, "out of memory");
 		r->cur = prov;
-		r->have_provider = true;
+		ret = provider_starts(r);
+		if (ret)
+			return ret;
 		break;
 	case FXT_META_PROVIDER_EVENT:
 		c->what = "provider event";
@@ -860,6 +978,28 @@ static int do_metadata(struct fxt_reader *r, struct cursor *c, uint64_t h,
 	return end_of_record(r, c);
 }
 
+static int do_init(struct fxt_reader *r, struct cursor *c, uint64_t h,
+		   struct fxt_record *rec)
+{
+	c->what = "initialization";
+	RESERVED(r, c, h, 16, 63, "header");
+	if (!cur_word(r, c, &rec->init.ticks_per_second))
+		return BAD(r, c, "initialization record has no tick rate");
+	if (!rec->init.ticks_per_second && r->strict)
+		return BAD(r, c, "initialization record: zero ticks per second");
+	/*
+	 * As Perfetto: the rate is the current provider's, before any
+	 * provider record provider 0's (provider_starts()).
+	 */
+	if (!r->have_provider) {
+		r->init_off = r->off + 1;
+		r->init_tps = rec->init.ticks_per_second;
+	}
+	if (rec->init.ticks_per_second)
+		r->cur->ticks = rec->init.ticks_per_second;
+	return end_of_record(r, c);
+}
+
 static int do_string(struct fxt_reader *r, struct cursor *c, uint64_t h,
 		     struct fxt_record *rec)
 {
@@ -869,9 +1009,6 @@ static int do_string(struct fxt_reader *r, struct cursor *c, uint64_t h,
 	c->what = "string";
 	RESERVED(r, c, h, 31, 31, "header");
 	RESERVED(r, c, h, 47, 63, "header");
-	ret = need_provider(r, c);
-	if (ret)
-		return ret;
 	rec->string.index = bits(h, 16, 30);
 	rec->string.str.len = bits(h, 32, 46);
 	rec->string.str.id = 0;
@@ -893,13 +1030,9 @@ static int do_thread(struct fxt_reader *r, struct cursor *c, uint64_t h,
 {
 	struct rprov *p = r->cur;
 	unsigned int i;
-	int ret;
 
 	c->what = "thread";
 	RESERVED(r, c, h, 24, 63, "header");
-	ret = need_provider(r, c);
-	if (ret)
-		return ret;
 	i = bits(h, 16, 23);
 	rec->thread.index = (uint8_t)i;
 	if (!cur_word(r, c, &rec->thread.thread.pid) ||
@@ -960,9 +1093,6 @@ static int do_event(struct fxt_reader *r, struct cursor *c, uint64_t h,
 	int ret;
 
 	c->what = "event";
-	ret = need_provider(r, c);
-	if (ret)
-		return ret;
 	ev->type = bits(h, 16, 19);
 	ev->nargs = bits(h, 20, 23);
 	ev->args = r->args;
@@ -1015,9 +1145,7 @@ static int do_blob(struct fxt_reader *r, struct cursor *c, uint64_t h,
 	c->what = "blob";
 	RESERVED(r, c, h, 47, 47, "header");
 	RESERVED(r, c, h, 56, 63, "header");
-	ret = need_provider(r, c);
-	if (!ret)
-		ret = get_str(r, c, bits(h, 16, 31), &rec->blob.name, "blob name");
+	ret = get_str(r, c, bits(h, 16, 31), &rec->blob.name, "blob name");
 	if (ret)
 		return ret;
 	rec->blob.size = bits(h, 32, 46);
@@ -1037,9 +1165,6 @@ static int do_object(struct fxt_reader *r, struct cursor *c, uint64_t h,
 	int ret;
 
 	RESERVED(r, c, h, 44, 63, "header");
-	ret = need_provider(r, c);
-	if (ret)
-		return ret;
 	if ((h & 0xf) == FXT_REC_USERSPACE_OBJ) {
 		struct fxt_thread t;
 		uint32_t ref = bits(h, 16, 23);
@@ -1084,9 +1209,6 @@ static int do_sched(struct fxt_reader *r, struct cursor *c, uint64_t h,
 
 	c->what = "context switch";
 	rec->sched.subtype = bits(h, 60, 63);
-	ret = need_provider(r, c);
-	if (ret)
-		return ret;
 	rec->sched.nargs = 0;
 	rec->sched.args = r->args;
 	rec->sched.out_prio = rec->sched.in_prio = 0;
@@ -1120,6 +1242,11 @@ static int do_sched(struct fxt_reader *r, struct cursor *c, uint64_t h,
 		}
 		rec->sched.nargs = bits(h, 16, 19);
 		rec->sched.cpu = bits(h, 20, 35);
+		/* a reader breaks on it: the main one */
+		if (r->strict && rec->sched.cpu >= FXT_PERFETTO_MAX_CPUS)
+			return BAD(r, c, "%s record: CPU %u, past %u: Perfetto's importer stops on it",
+				   c->what, rec->sched.cpu,
+				   FXT_PERFETTO_MAX_CPUS - 1);
 		if (!cur_word(r, c, &rec->sched.ts))
 			return BAD(r, c, "%s record has no timestamp", c->what);
 		if ((rec->sched.subtype == FXT_SCHED_SWITCH &&
@@ -1139,11 +1266,23 @@ static int do_sched(struct fxt_reader *r, struct cursor *c, uint64_t h,
 		c->i = c->n;
 		return 0;
 	}
+	/*
+	 * The seed specification's record allows any state but running;
+	 * the newer context switch says nothing of it, and producers write
+	 * 1 for a preempted thread, which readers take as runnable (as
+	 * convert does): for it, a warning of check's only.
+	 */
 	if (r->strict && rec->sched.subtype != FXT_SCHED_WAKEUP &&
 	    (rec->sched.out_state > FXT_THREAD_DEAD ||
-	     rec->sched.out_state == FXT_THREAD_RUNNING))
-		return BAD(r, c, "context switch record: outgoing thread state %u is not one of new, suspended, blocked, dying, dead",
-			   rec->sched.out_state);
+	     rec->sched.out_state == FXT_THREAD_RUNNING)) {
+		if (rec->sched.subtype == FXT_SCHED_LEGACY_SWITCH)
+			return BAD(r, c, "context switch record: outgoing thread state %u is not one of new, suspended, blocked, dying, dead",
+				   rec->sched.out_state);
+		WARN_KIND(r, FXT_WARN_NOTE, "context switch record: outgoing thread state %u (%s), read as runnable",
+			  rec->sched.out_state,
+			  fxt_thread_state_name(rec->sched.out_state) ?:
+			  "not a state the format names");
+	}
 	return end_of_record(r, c);
 }
 
@@ -1156,9 +1295,6 @@ static int do_log(struct fxt_reader *r, struct cursor *c, uint64_t h,
 	c->what = "log";
 	RESERVED(r, c, h, 31, 31, "header");
 	RESERVED(r, c, h, 40, 63, "header");
-	ret = need_provider(r, c);
-	if (ret)
-		return ret;
 	if (!cur_word(r, c, &rec->log.ts))
 		return BAD(r, c, "log record has no timestamp");
 	ret = get_thread(r, c, bits(h, 32, 39), &rec->log.thread, "thread");
@@ -1198,9 +1334,6 @@ static int do_large(struct fxt_reader *r, struct cursor *c, uint64_t h,
 		return 0;
 	}
 	RESERVED(r, c, h, 44, 63, "header");
-	ret = need_provider(r, c);
-	if (ret)
-		return ret;
 	if (!cur_word(r, c, &fh))
 		return BAD(r, c, "large blob record has no format header");
 	rec->large.nargs = 0;
@@ -1378,6 +1511,7 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 	uint64_t h, words, have;
 	int ret;
 
+again:
 	/* the last record's arguments are no more to be read */
 	r->lazy_p = NULL;
 	if (r->err)
@@ -1439,23 +1573,7 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 		ret = do_metadata(r, &c, h, rec);
 		break;
 	case FXT_REC_INIT:
-		c.what = "initialization";
-		RESERVED(r, &c, h, 16, 63, "header");
-		if (!cur_word(r, &c, &rec->init.ticks_per_second))
-			return BAD(r, &c, "initialization record has no tick rate");
-		if (!rec->init.ticks_per_second && r->strict)
-			return BAD(r, &c, "initialization record: zero ticks per second");
-		/*
-		 * As Perfetto: the rate is the current provider's, here the
-		 * anonymous one; a provider info record starts afresh at
-		 * 1 tick = 1 ns.  Its writer most likely meant otherwise.
-		 */
-		if (!r->have_provider)
-			WARN(r, "initialization record before any provider: as in Perfetto, its %llu ticks per second apply only to records before the first provider, which starts at 1 tick = 1 ns",
-			     (unsigned long long)rec->init.ticks_per_second);
-		if (rec->init.ticks_per_second)
-			r->cur->ticks = rec->init.ticks_per_second;
-		ret = end_of_record(r, &c);
+		ret = do_init(r, &c, h, rec);
 		break;
 	case FXT_REC_STRING:
 		ret = do_string(r, &c, h, rec);
@@ -1486,6 +1604,12 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 		ret = warn(r, "record of reserved type %u, skipped",
 			   rec->type);
 		break;
+	}
+	if (ret == -EBADMSG && !r->strict) {
+		/* its size is sound, its contents are not: the next one */
+		skip_malformed(r, r->off);
+		r->off += words * 8;
+		goto again;
 	}
 	if (ret)
 		return ret;
@@ -1600,6 +1724,8 @@ void fxt_reader_close(struct fxt_reader *r)
 	free(r->provs);
 	free(r->prov_slots);
 	free(r->warnmsg);
+	for (i = 0; i < FXT_WARN_KINDS; i++)
+		free(r->kind_msg[i]);
 	if (r->map)
 		munmap(r->map, r->size);
 	fxt_zin_destroy(r->zin);

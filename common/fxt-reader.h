@@ -11,28 +11,38 @@
  * fxt_reader_next() fills a struct fxt_record whose pointers stay valid
  * until the next call.  Unknown record and argument types are delivered
  * as such (the record's bytes in .raw, no decoded fields) and skipped by
- * their size.  A record that cannot be decoded
- * (bad size, fields running past its end, truncation) ends the iteration
- * with an error naming its offset; every record before it was delivered.
- * No input makes the reader read out of bounds, allocate more than a
- * small multiple of the input size, or loop.
+ * their size.  Records before any provider record belong to provider 0,
+ * as in Perfetto's tokenizer, which registers it when it starts.
+ *
+ * A record whose size cannot be trusted (0, or past the end of the
+ * input) ends the iteration with an error naming its offset; every
+ * record before it was delivered.  A record whose size is sound but whose
+ * contents are not (fields or arguments running past it, an argument of
+ * size 0, ...) is skipped, as Perfetto parses each record within the size
+ * its header gives: counted and kept as an FXT_WARN_MALFORMED warning,
+ * and the reader goes on with the next record.  No input makes the
+ * reader read out of bounds, allocate more than a small multiple of the
+ * input size, or loop.
  *
  * With FXT_READER_STRICT the reader also enforces everything the
  * specification requires (reserved bits zero, zero padding, known types,
- * refs to set table entries, exact argument sizes, a provider before the
- * first event, ...) and stops at the first fault: that is `trace-fxt
- * check`.  Without it, those faults are tolerated: an unset string ref
- * reads as the empty string, an unset thread ref as pid 0 / tid 0.
+ * refs to set table entries, exact argument sizes, ...) and stops at the
+ * first fault, a malformed record included: that is `trace-fxt check`.
+ * Without it, those faults are tolerated: an unset string ref reads as
+ * the empty string, an unset thread ref as pid 0 / tid 0.
  *
- * Some deviations are warnings, not faults: what the specification tells
- * readers to skip (reserved record, event, argument and metadata types,
- * words past the fields a record or argument needs) and what every
- * reader still reads (an initialization record before any provider).
- * They never stop the reader, strict or not, unless FXT_READER_PEDANTIC
- * is given with FXT_READER_STRICT; without FXT_READER_STRICT the refs a
- * lenient read resolved to nothing are warnings too.  Each one is counted
- * (fxt_reader_warned_records()), the first is kept
- * (fxt_reader_first_warning()), and a callback may see them all.
+ * Some deviations are warnings, not faults (enum fxt_warn_kind): what the
+ * specification tells readers to skip (reserved record, event, argument
+ * and metadata types, words past the fields a record or argument needs),
+ * and what every reader reads alike though its writer may have meant
+ * otherwise.  They never stop the reader, strict or not, unless
+ * FXT_READER_PEDANTIC is given with FXT_READER_STRICT; without
+ * FXT_READER_STRICT the refs a lenient read resolved to nothing are
+ * warnings too.  Each record with one is counted
+ * (fxt_reader_warned_records(), fxt_reader_warned() by kind), the first
+ * of each kind is kept (fxt_reader_first_warning(), fxt_reader_warning()),
+ * fxt_reader_tally() says them all at once, and a callback may see every
+ * one.
  */
 #ifndef _FXT_READER_H
 #define _FXT_READER_H
@@ -47,6 +57,22 @@ enum fxt_reader_flags {
 	FXT_READER_STREAM	= 1 << 1,
 	/* With FXT_READER_STRICT: warnings are faults too. */
 	FXT_READER_PEDANTIC	= 1 << 2,
+};
+
+/* What a warning says of its record. */
+enum fxt_warn_kind {
+	/* Skipped (a reserved type), or not read in full. */
+	FXT_WARN_PARTIAL,
+	/* Lenient readers: a sound size, bad contents; skipped whole. */
+	FXT_WARN_MALFORMED,
+	/*
+	 * Read in full, as Perfetto reads it, where its writer most likely
+	 * meant something else (a rate before any provider record, then a
+	 * provider) or the specification is silent (a context switch
+	 * leaving a thread "running").
+	 */
+	FXT_WARN_NOTE,
+	FXT_WARN_KINDS
 };
 
 /* Called with each warning, "FILE: offset 0x...: what is odd". */
@@ -261,10 +287,35 @@ int fxt_reader_args(struct fxt_reader *r, struct fxt_record *rec);
 /* Let @fn see every warning from now on (NULL: none). */
 void fxt_reader_set_warn(struct fxt_reader *r, fxt_reader_warn_fn fn,
 			 void *priv);
-/* How many records so far had a warning (skipped, or not read in full). */
+/* How many records so far had a warning, of any kind. */
 uint64_t fxt_reader_warned_records(const struct fxt_reader *r);
 /* The first warning, "FILE: offset 0x...: ...", or NULL if none. */
 const char *fxt_reader_first_warning(const struct fxt_reader *r);
+/* How many records so far had a warning of @kind (each counted once). */
+uint64_t fxt_reader_warned(const struct fxt_reader *r,
+			   enum fxt_warn_kind kind);
+/* The first warning of @kind, or NULL if none. */
+const char *fxt_reader_warning(const struct fxt_reader *r,
+			       enum fxt_warn_kind kind);
+
+/**
+ * fxt_reader_tally() - what a lenient read skipped, said once
+ * @r: the reader
+ * @prefix: put before each line (the program's name)
+ * @buf: where the text goes
+ * @size: room at @buf, NUL included
+ *
+ * One line per kind of warning the read met: "<prefix>N records
+ * malformed, skipped; the first: FILE: offset 0x...: ...\n", then those
+ * skipped or not read in full, then those read as Perfetto reads them.
+ * Every program that reads leniently says this, and only this, about
+ * the records it could not take as they came.
+ *
+ * Return: the length the whole text needs, as snprintf() returns it (0:
+ * nothing to say).
+ */
+int fxt_reader_tally(const struct fxt_reader *r, const char *prefix,
+		     char *buf, size_t size);
 
 /**
  * fxt_reader_big_endian() - the input's byte order

@@ -115,6 +115,11 @@
 
 /* The .dat system of events that came from FXT of other producers. */
 #define TCFXT_SYSTEM_FXT	"fxt"
+/*
+ * Its event of log records (the others are named after their FXT event
+ * type); `trace-fxt report` names a log line so too.
+ */
+#define TCFXT_FXT_LOG		"log"
 
 /**
  * tcfxt_has_suffix() - whether @s ends in @suffix (and has more before it)

@@ -20,7 +20,12 @@
  * trace-cmd/lost_events, which becomes KernelShark's missed_events; the
  * metadata and the task names go to a libtraceevent handle
  * (fxt-tep.h) that prints the info and latency columns on demand.
- * Other producers' records are never folded.
+ * Other producers' records are never folded.  Their threads are (process,
+ * thread) pairs (fxt-threads.h): a row names its thread while the file
+ * loads and gets the thread's task id (its tid where that is a pid no
+ * other thread has) once every thread is known, its name from the
+ * thread's kernel object (or its process's, for the thread whose koid is
+ * the process's).  A converted provider's rows are the .dat's pids.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +42,7 @@
 #include "fxt-zio.h"
 #include "fxt-ks.h"
 #include "fxt-tep.h"
+#include "fxt-threads.h"
 #include "tcfxt.h"
 
 #define NO_ROW	SIZE_MAX
@@ -61,6 +67,9 @@ struct loader {
 	 * too many providers.  0 otherwise.
 	 */
 	int			err;
+	/* other producers' threads; rows name them until loaded */
+	struct fxt_threads	*threads;
+	bool			thread_rows;
 };
 
 static const struct fxt_str str_fxt = FXT_ARG_STR_NAME(TCFXT_SYSTEM_FXT);
@@ -96,6 +105,29 @@ static int arg_cpu(const struct fxt_arg *a)
 static int args_cpu(const struct fxt_arg *args, unsigned int nargs)
 {
 	return arg_cpu(fxt_args_find(args, nargs, TCFXT_ARG_CPU));
+}
+
+/*
+ * The row pid of thread (@pid, @tid) of provider @prov (@by_tid: named by
+ * @tid alone): a converted provider's tid is its pid; another producer's
+ * thread is named until loaded (FXT_KS_THREAD()).
+ */
+static int thread_pid(struct loader *l, int prov, uint64_t pid, uint64_t tid,
+		      bool by_tid, int32_t *out)
+{
+	int idx;
+
+	if (l->d->providers[prov].from_trace_fxt) {
+		*out = pid_of(tid);
+		return 0;
+	}
+	idx = by_tid ? fxt_threads_tid(l->threads, tid) :
+		       fxt_threads_pair(l->threads, pid, tid);
+	if (idx < 0)
+		return idx;
+	*out = FXT_KS_THREAD(idx);
+	l->thread_rows = true;
+	return 0;
 }
 
 static int thread_cpu(struct loader *l, int32_t pid)
@@ -289,6 +321,23 @@ static int arg_add_int(struct fxt_ks_data *d, struct fxt_ks_row *row,
 
 	if (!ret && a)
 		a->v.u = v;
+	return ret;
+}
+
+/* A thread of a context switch or wakeup, as its row names threads. */
+static int arg_add_pid(struct fxt_ks_data *d, struct fxt_ks_row *row,
+		       struct fxt_str name, int32_t pid)
+{
+	struct fxt_ks_arg *a;
+	int ret = arg_slot(d, row, name, FXT_ARG_INT64, &a);
+
+	if (!ret && a) {
+		a->v.i = pid;
+		if (pid < -1) {
+			a->type = FXT_KS_ARG_TASK;
+			a->v.i = FXT_KS_THREAD_IDX(pid);
+		}
+	}
 	return ret;
 }
 
@@ -514,7 +563,7 @@ static int load_event(struct loader *l, struct fxt_record *rec, int64_t ts)
 {
 	const struct fxt_event *ev = &rec->event;
 	struct fxt_ks_data *d = l->d;
-	int32_t pid = pid_of(ev->thread.tid);
+	int32_t pid;
 	unsigned int kind = ev->type;
 	bool meta = tcfxt_is_meta(ev->category);
 	bool ftrace = tcfxt_is_ftrace(ev);
@@ -527,6 +576,9 @@ static int load_event(struct loader *l, struct fxt_record *rec, int64_t ts)
 	prov = provider_index(l, rec->provider_id);
 	if (prov < 0)
 		return prov;
+	ret = thread_pid(l, prov, ev->thread.pid, ev->thread.tid, false, &pid);
+	if (ret < 0)
+		return ret;
 	/*
 	 * A converted ftrace event that becomes a reread row needs no more
 	 * than its first argument (TCFXT_ARG_CPU) now, and
@@ -565,7 +617,8 @@ static int load_event(struct loader *l, struct fxt_record *rec, int64_t ts)
 			   args_cpu(ev->args, ev->nargs);
 	l->last_ftrace = NO_ROW;
 
-	row = row_add(l, prov, ts, pid, cpu >= 0 ? cpu : thread_cpu(l, pid),
+	row = row_add(l, prov, ts, pid, cpu >= 0 ? cpu :
+		      thread_cpu(l, pid_of(ev->thread.tid)),
 		      fxt_ks_event_get(d, kind, ev->category, ev->name));
 	if (!row)
 		return -ENOMEM;
@@ -625,14 +678,16 @@ static void task_set_cpu(struct loader *l, int32_t pid, int cpu)
  * is (and the .dat trace-fxt converts the file to has it): its "waker"
  * argument, else the idle task.
  */
-static int32_t waker_of(const struct fxt_record *rec)
+static int waker_of(struct loader *l, int prov, const struct fxt_record *rec,
+		    int32_t *waker)
 {
 	const struct fxt_arg *a = fxt_args_find(rec->sched.args,
 						rec->sched.nargs,
 						TCFXT_ARG_WAKER);
 
+	*waker = 0;
 	if (a && (a->type == FXT_ARG_KOID || a->type == FXT_ARG_UINT64))
-		return pid_of(a->u64);
+		return thread_pid(l, prov, 0, a->u64, true, waker);
 	return 0;
 }
 
@@ -641,17 +696,18 @@ static int load_sched(struct loader *l, const struct fxt_record *rec,
 {
 	struct fxt_ks_data *d = l->d;
 	bool wakeup = rec->sched.subtype == FXT_SCHED_WAKEUP;
+	bool legacy = rec->sched.subtype == FXT_SCHED_LEGACY_SWITCH;
 	int cpu = rec->sched.cpu < FXT_KS_MAX_CPU ? (int)rec->sched.cpu : -1;
-	int32_t out = pid_of(rec->sched.out.tid);
-	int32_t in = pid_of(rec->sched.in.tid);
+	int32_t out, in, waker = 0;
 	struct fxt_ks_row *row;
-	int prov;
+	int prov, ret;
 
 	if (rec->sched.subtype > FXT_SCHED_WAKEUP)
 		return 0;
+	/* the CPU a thread last ran on is known by its tid */
 	if (!wakeup && cpu >= 0) {
-		task_set_cpu(l, out, cpu);
-		task_set_cpu(l, in, cpu);
+		task_set_cpu(l, pid_of(rec->sched.out.tid), cpu);
+		task_set_cpu(l, pid_of(rec->sched.in.tid), cpu);
 	}
 	prov = provider_index(l, rec->provider_id);
 	if (prov < 0)
@@ -659,10 +715,23 @@ static int load_sched(struct loader *l, const struct fxt_record *rec,
 	/* the converter's restatement of a sched_switch or wakeup */
 	if (folding(l, prov))
 		return 0;
+	ret = thread_pid(l, prov, rec->sched.out.pid, rec->sched.out.tid,
+			 !legacy, &out);
+	if (!ret)
+		ret = thread_pid(l, prov, rec->sched.in.pid, rec->sched.in.tid,
+				 !legacy, &in);
+	if (ret < 0)
+		return ret;
 
 	if (cpu < 0)
-		cpu = thread_cpu(l, wakeup ? in : out);
-	row = row_add(l, prov, ts, wakeup ? waker_of(rec) : out, cpu,
+		cpu = thread_cpu(l, pid_of(wakeup ? rec->sched.in.tid :
+					   rec->sched.out.tid));
+	if (wakeup) {
+		ret = waker_of(l, prov, rec, &waker);
+		if (ret < 0)
+			return ret;
+	}
+	row = row_add(l, prov, ts, wakeup ? waker : out, cpu,
 		      fxt_ks_event_get(d, wakeup ? FXT_KS_WAKEUP : FXT_KS_SWITCH,
 				       str_fxt,
 				       wakeup ? str_wakeup : str_switch));
@@ -671,15 +740,12 @@ static int load_sched(struct loader *l, const struct fxt_record *rec,
 	if (!wakeup)
 		row->drawn_pid = in;
 	if (wakeup) {
-		if (arg_add_int(d, row, fxt_str_make("pid", 3), FXT_ARG_INT64,
-				(uint64_t)(int64_t)in))
+		if (arg_add_pid(d, row, fxt_str_make("pid", 3), in))
 			return -ENOMEM;
-	} else if (arg_add_int(d, row, fxt_str_make("prev_pid", 8),
-			       FXT_ARG_INT64, (uint64_t)(int64_t)out) ||
+	} else if (arg_add_pid(d, row, fxt_str_make("prev_pid", 8), out) ||
 		   arg_add_int(d, row, fxt_str_make("prev_state", 10),
 			       FXT_KS_ARG_STATE, rec->sched.out_state) ||
-		   arg_add_int(d, row, fxt_str_make("next_pid", 8),
-			       FXT_ARG_INT64, (uint64_t)(int64_t)in)) {
+		   arg_add_pid(d, row, fxt_str_make("next_pid", 8), in)) {
 		return -ENOMEM;
 	}
 	if (rec->sched.subtype == FXT_SCHED_LEGACY_SWITCH &&
@@ -698,18 +764,22 @@ static int load_log(struct loader *l, const struct fxt_record *rec,
 		    int64_t ts)
 {
 	struct fxt_ks_data *d = l->d;
-	int32_t pid = pid_of(rec->log.thread.tid);
 	struct fxt_ks_row *row;
 	struct fxt_ks_arg *a;
-	int ret;
+	int32_t pid;
+	int ret, prov;
 
-	ret = provider_index(l, rec->provider_id);
+	prov = provider_index(l, rec->provider_id);
+	if (prov < 0)
+		return prov;
+	/* the converter's restatement of a trace_marker write */
+	if (folding(l, prov))
+		return 0;
+	ret = thread_pid(l, prov, rec->log.thread.pid, rec->log.thread.tid,
+			 false, &pid);
 	if (ret < 0)
 		return ret;
-	/* the converter's restatement of a trace_marker write */
-	if (folding(l, ret))
-		return 0;
-	row = row_add(l, ret, ts, pid, thread_cpu(l, pid),
+	row = row_add(l, prov, ts, pid, thread_cpu(l, pid_of(rec->log.thread.tid)),
 		      fxt_ks_event_get(d, FXT_KS_LOG, str_fxt, str_log));
 	if (!row)
 		return -ENOMEM;
@@ -725,18 +795,23 @@ static int load_large(struct loader *l, const struct fxt_record *rec,
 		      int64_t ts)
 {
 	struct fxt_ks_data *d = l->d;
-	int32_t pid = pid_of(rec->large.thread.tid);
 	int cpu = args_cpu(rec->large.args, rec->large.nargs);
 	struct fxt_ks_row *row;
-	int prov;
+	int32_t pid;
+	int prov, ret;
 
 	prov = provider_index(l, rec->provider_id);
 	if (prov < 0)
 		return prov;
 	if (folding(l, prov))
 		return 0;
+	ret = thread_pid(l, prov, rec->large.thread.pid, rec->large.thread.tid,
+			 false, &pid);
+	if (ret < 0)
+		return ret;
 	l->last_ftrace = NO_ROW;
-	row = row_add(l, prov, ts, pid, cpu >= 0 ? cpu : thread_cpu(l, pid),
+	row = row_add(l, prov, ts, pid, cpu >= 0 ? cpu :
+		      thread_cpu(l, pid_of(rec->large.thread.tid)),
 		      fxt_ks_event_get(d, FXT_KS_LARGE_BLOB,
 				       rec->large.category, rec->large.name));
 	if (!row)
@@ -755,13 +830,19 @@ static int load_kobj(struct loader *l, const struct fxt_record *rec)
 	struct fxt_ks_task *t;
 	unsigned int i;
 	int64_t off;
+	int prov = provider_index(l, rec->provider_id);
 
+	if (prov < 0)
+		return prov;
 	if (d->tep) {
 		int ret = report_tep_gather(d->tep, l->r, rec);
 
 		if (ret < 0)
 			return ret;
 	}
+	/* another producer's: its thread (or process) is named */
+	if (!folding(l, prov))
+		return fxt_threads_note(l->threads, rec);
 	if ((type != FXT_OBJ_THREAD && type != FXT_OBJ_PROCESS) ||
 	    !rec->kobj.name.len)
 		return 0;
@@ -860,6 +941,68 @@ static int load_record(struct loader *l, struct fxt_record *rec)
 }
 
 /*
+ * Other producers' threads, all known now: each of their rows, drawn
+ * pids and scheduling arguments gets its thread's task id, and each task
+ * its name: the thread's, or its process's when the thread's koid is the
+ * process's (the main thread, as a .dat's task is named after it).
+ */
+static int threads_settle(struct loader *l)
+{
+	const struct fxt_thread_info *ti;
+	struct fxt_ks_data *d = l->d;
+	struct fxt_ks_task *t;
+	const char *name;
+	uint32_t len;
+	size_t i, k, n;
+	int64_t off;
+	int ret;
+
+	ret = fxt_threads_assign(l->threads);
+	if (ret)
+		return ret;
+	for (i = 0; i < d->nrows; i++) {
+		struct fxt_ks_row *row = &d->rows[i];
+
+		if (row->pid < -1)
+			row->pid = fxt_threads_task(l->threads,
+						    FXT_KS_THREAD_IDX(row->pid));
+		if (row->drawn_pid < -1)
+			row->drawn_pid = fxt_threads_task(l->threads,
+					FXT_KS_THREAD_IDX(row->drawn_pid));
+		if (fxt_ks_row_reread(row))
+			continue;
+		for (k = 0; k < row->nargs; k++) {
+			struct fxt_ks_arg *a = &d->args[row->arg + k];
+
+			if (a->type != FXT_KS_ARG_TASK)
+				continue;
+			a->type = FXT_ARG_INT64;
+			a->v.i = fxt_threads_task(l->threads, (int)a->v.i);
+		}
+	}
+	n = fxt_threads_count(l->threads);
+	for (i = 0; i < n; i++) {
+		ti = fxt_threads_info(l->threads, (int)i);
+		if (!ti || ti->resolved != (int)i || !ti->task)
+			continue;
+		name = ti->name;
+		len = ti->name_len;
+		if (!name && ti->tid == ti->pid)
+			name = fxt_threads_process_name(l->threads, ti->pid,
+							&len);
+		if (!name)
+			continue;
+		t = fxt_ks_task_get(d, ti->task, true);
+		off = fxt_ks_pool_add(d, name, len);
+		if (!t || off < 0 || off > INT32_MAX)
+			return -ENOMEM;
+		t->name = (int32_t)off;
+		t->named_thread = true;
+	}
+	return 0;
+}
+
+/*
  * Rows are written once each, in order, tens of megabytes of them: in
  * huge pages where the kernel has them (the advice is a hint), that is
  * one page fault per 2 MB instead of per 4 kB.
@@ -938,7 +1081,8 @@ static int data_load(struct fxt_ks_data *d, const char *path, bool reread)
 	memset(d, 0, sizeof(*d));
 	memset(d->buckets, 0xff, sizeof(d->buckets));
 	pthread_mutex_init(&d->lock, NULL);
-	ret = map_file(d, path);
+	l.threads = fxt_threads_new();
+	ret = l.threads ? map_file(d, path) : -ENOMEM;
 	if (ret)
 		goto fail;
 
@@ -982,6 +1126,11 @@ static int data_load(struct fxt_ks_data *d, const char *path, bool reread)
 			goto fail;
 		}
 	}
+	if (l.thread_rows) {
+		ret = threads_settle(&l);
+		if (ret)
+			goto fail;
+	}
 	if (d->tep) {
 		ret = report_tep_ready(d->tep, l.r);
 		if (ret == -ENOMEM)
@@ -993,12 +1142,13 @@ static int data_load(struct fxt_ks_data *d, const char *path, bool reread)
 		}
 	}
 	/* what the reader skipped or read in part: said once */
-	if (fxt_reader_warned_records(l.r))
-		fprintf(stderr, "plugin-fxt: %llu record%s skipped or not "
-			"read in full; the first: %s\n",
-			(unsigned long long)fxt_reader_warned_records(l.r),
-			fxt_reader_warned_records(l.r) == 1 ? "" : "s",
-			fxt_reader_first_warning(l.r));
+	{
+		char tally[2048];
+
+		if (fxt_reader_tally(l.r, "plugin-fxt: ", tally,
+				     sizeof(tally)))
+			fputs(tally, stderr);
+	}
 	for (i = 0; i < d->nrows && !fxt_ks_row_reread(&d->rows[i]); i++)
 		;
 	fxt_reader_set_lazy(l.r, false);
@@ -1018,11 +1168,13 @@ static int data_load(struct fxt_ks_data *d, const char *path, bool reread)
 		goto fail;
 	if (!d->n_cpus)
 		d->n_cpus = 1;
+	fxt_threads_free(l.threads);
 	return 0;
 
 fail:
 	if (l.r)
 		fxt_reader_close(l.r);
+	fxt_threads_free(l.threads);
 	fxt_ks_data_free(d);
 	return ret < 0 ? ret : -EINVAL;
 }

@@ -37,6 +37,11 @@ enum fxt_ks_kind {
 enum fxt_ks_arg_type {
 	/* A zx thread state, as an integer. */
 	FXT_KS_ARG_STATE	= 0x40,
+	/*
+	 * While loading: a thread of another producer (v.i: its
+	 * fxt-threads.h index), an FXT_ARG_INT64 task id once loaded.
+	 */
+	FXT_KS_ARG_TASK		= 0x41,
 };
 
 /* Where a stored string argument lives. */
@@ -104,6 +109,11 @@ struct fxt_ks_event {
 struct fxt_ks_row {
 	int64_t		ts;		/* ns */
 	uint64_t	arg;
+	/*
+	 * Its task.  While loading, a thread of another producer is
+	 * FXT_KS_THREAD(index) (fxt-threads.h), given its task id when
+	 * every thread is known.
+	 */
 	int32_t		pid;
 	/* The pid a context switch is drawn with (next_pid), else -1. */
 	int32_t		drawn_pid;
@@ -115,6 +125,10 @@ struct fxt_ks_row {
 };
 
 #define FXT_KS_ROW_REREAD	(1ULL << 63)
+
+/* A row's pid while loading: thread @idx of another producer (< -1). */
+#define FXT_KS_THREAD(idx)	(-2 - (int32_t)(idx))
+#define FXT_KS_THREAD_IDX(pid)	(-2 - (pid))
 
 static inline bool fxt_ks_row_reread(const struct fxt_ks_row *row)
 {

@@ -2,12 +2,16 @@
 /*
  * plugin_fxt.c - libtraceevent plugin: print the fxt events of a .dat
  * that trace-fxt converted from FXT the way trace-fxt report prints the
- * FXT, "category:name key=value ...", each value as its FXT type prints
- * (integers in decimal, doubles in full, pointers and koids as such,
- * strings as they are).  A string holding a NUL or another control
- * character is the exception: printed raw it would end the text early or
- * break trace-cmd report's one line per event, so it is printed quoted
- * with C escapes, as trace-fxt dump prints every string.
+ * FXT after its event column: "category:name (duration N ns) key=value
+ * ..." for a complete duration, "(id N)" for counters, async and flow
+ * events, each value as its FXT type prints (integers in decimal, doubles
+ * in full, pointers and koids as such, strings as they are), and fxt/log
+ * as its message.  A string holding a NUL or another control character
+ * is the exception: printed raw it would end the text early or break
+ * trace-cmd report's one line per event, so it is printed quoted with C
+ * escapes, as trace-fxt report and dump print it.  What report says that
+ * one record cannot (README.md): an instant's event column, and a
+ * duration end's length (report pairs it with its begin).
  *
  * The events' names are fixed, so one pending handler per name does:
  * libtraceevent attaches it when the .dat's fxt formats are parsed.
@@ -36,6 +40,20 @@ static const void *field_bytes(struct trace_seq *s, struct tep_event *event,
 			       int *len)
 {
 	return tep_get_field_raw(s, event, name, record, len, 0);
+}
+
+/* A __data_loc char[] field's text, its final NUL left out. */
+static const char *field_text(struct trace_seq *s, struct tep_event *event,
+			      struct tep_record *record, const char *name,
+			      size_t *len)
+{
+	int n = 0;
+	const char *p = field_bytes(s, event, record, name, &n);
+
+	*len = p && n > 0 ? (size_t)n : 0;
+	if (*len && !p[*len - 1])
+		(*len)--;
+	return p;
 }
 
 static bool has_control(const char *p, size_t len)
@@ -95,22 +113,52 @@ static void put_arg(struct trace_seq *s, const struct fxt_arg *a)
 			 (int)sizeof(buf) - 1, buf);
 }
 
+/* What report prints after the name: a duration, or an id. */
+static void put_extra(struct trace_seq *s, struct tep_event *event,
+		      struct tep_record *record)
+{
+	unsigned long long v;
+	unsigned int type;
+
+	for (type = 0; type < FXT_EVENT_TYPE_COUNT; type++)
+		if (!strcmp(event->name, fxt_event_type_name(type)))
+			break;
+	switch (type) {
+	case FXT_EVENT_INSTANT:
+	case FXT_EVENT_DURATION_BEGIN:
+	case FXT_EVENT_DURATION_END:
+	case FXT_EVENT_TYPE_COUNT:
+		return;
+	case FXT_EVENT_DURATION_COMPLETE:
+		if (!tep_get_field_val(NULL, event, "end_ts", record, &v, 0))
+			trace_seq_printf(s, " (duration %lld ns)",
+					 (long long)(v - record->ts));
+		return;
+	default:
+		if (!tep_get_field_val(NULL, event, "id", record, &v, 0))
+			trace_seq_printf(s, " (id %llu)", v);
+		return;
+	}
+}
+
 static int fxt_event_handler(struct trace_seq *s, struct tep_record *record,
 			     struct tep_event *event, void *context)
 {
 	struct fxt_arg args[MAX_ARGS];
 	const char *cat, *name;
 	const void *raw;
-	int clen = 0, nlen = 0, alen = 0, n;
+	size_t clen, nlen;
+	int alen = 0, n;
 	unsigned int done, i;
 
-	cat = field_bytes(s, event, record, "category", &clen);
-	name = field_bytes(s, event, record, "name", &nlen);
+	cat = field_text(s, event, record, "category", &clen);
+	name = field_text(s, event, record, "name", &nlen);
 	if (!cat || !name)
 		return 1;	/* not our layout: libtraceevent prints it */
-	put_text(s, cat, strnlen(cat, clen));
+	put_text(s, cat, clen);
 	trace_seq_putc(s, ':');
-	put_text(s, name, strnlen(name, nlen));
+	put_text(s, name, nlen);
+	put_extra(s, event, record);
 	raw = field_bytes(s, event, record, "args", &alen);
 	if (!raw || alen <= 0)
 		return 0;
@@ -122,11 +170,34 @@ static int fxt_event_handler(struct trace_seq *s, struct tep_record *record,
 	return 0;
 }
 
+/* fxt/log: the message, as report prints it. */
+static int fxt_log_handler(struct trace_seq *s, struct tep_record *record,
+			   struct tep_event *event, void *context)
+{
+	size_t len;
+	const char *msg = field_text(s, event, record, "msg", &len);
+
+	if (!msg)
+		return 1;
+	put_text(s, msg, len);
+	return 0;
+}
+
 /*
  * The fxt/<type> events, named as trace-fxt names them: by the core's
- * name of each FXT event type.
+ * name of each FXT event type; then fxt/log.
  */
-#define NR_FXT_EVENTS	FXT_EVENT_TYPE_COUNT
+#define NR_FXT_EVENTS	(FXT_EVENT_TYPE_COUNT + 1)
+
+static const char *handled_name(unsigned int i)
+{
+	return i < FXT_EVENT_TYPE_COUNT ? fxt_event_type_name(i) : TCFXT_FXT_LOG;
+}
+
+static tep_event_handler_func handled_fn(unsigned int i)
+{
+	return i < FXT_EVENT_TYPE_COUNT ? fxt_event_handler : fxt_log_handler;
+}
 
 static void unregister_first(struct tep_handle *tep, unsigned int n)
 {
@@ -134,8 +205,8 @@ static void unregister_first(struct tep_handle *tep, unsigned int n)
 
 	for (i = 0; i < n; i++)
 		tep_unregister_event_handler(tep, -1, TCFXT_SYSTEM_FXT,
-					     fxt_event_type_name(i),
-					     fxt_event_handler, NULL);
+					     handled_name(i), handled_fn(i),
+					     NULL);
 }
 
 FXT_EXPORT int tep_plugin_loader(struct tep_handle *tep)
@@ -145,8 +216,8 @@ FXT_EXPORT int tep_plugin_loader(struct tep_handle *tep)
 	/* A positive return only says that an earlier handler was replaced. */
 	for (i = 0; i < NR_FXT_EVENTS; i++) {
 		if (tep_register_event_handler(tep, -1, TCFXT_SYSTEM_FXT,
-					       fxt_event_type_name(i),
-					       fxt_event_handler, NULL) < 0) {
+					       handled_name(i), handled_fn(i),
+					       NULL) < 0) {
 			/* No half-installed plugin: events print one way. */
 			unregister_first(tep, i);
 			return -1;

@@ -93,6 +93,12 @@ FXT2DAT_EDGE_GEN	:= tests/e2e/fxt2dat-edge-gen
 $(FXT2DAT_EDGE_GEN): tests/e2e/fxt2dat-edge-gen.o $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(CORE_LIB) $(CORE_LIBS) -lm
 
+# Other producers' shapes (producers.sh), written by the core's writer and,
+# where it refuses them, as raw words.
+PRODUCERS_GEN	:= tests/e2e/producers-gen
+$(PRODUCERS_GEN): tests/e2e/producers-gen.o $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(CORE_LIB) $(CORE_LIBS) -lm
+
 # Big-endian recordings of the samples (byte-order.sh), through fxt2dat.
 DAT_BE_GEN	:= tests/e2e/dat-be-gen
 EXTRA_CFLAGS_tests/e2e = $(FXT_TEP_CFLAGS)
@@ -104,7 +110,7 @@ EH_KS_INFO	:= tests/e2e/eventheader-kshark-info
 $(EH_KS_INFO): $(EH_KS_INFO).c
 	$(CC) $(ALL_CFLAGS) $(KS_CFLAGS) -o $@ $< $(KS_LIBS)
 
-E2E_TOOLS	:= $(FXT2DAT_EDGE_GEN) $(EH_KS_INFO) $(DAT_BE_GEN)
+E2E_TOOLS	:= $(FXT2DAT_EDGE_GEN) $(PRODUCERS_GEN) $(EH_KS_INFO) $(DAT_BE_GEN)
 
 FUZZ_SRCS	:= $(wildcard tests/fuzz/fuzz-*.c)
 FUZZ_PROGS	:= $(FUZZ_SRCS:.c=)

@@ -55,8 +55,19 @@ struct fxt2dat_opts {
  * @events_out: events written to the .dat
  * @restored: ftrace events rebuilt from their instants
  * @skipped: records with no .dat counterpart
- * @unread: records the reader skipped or read in part
- * @unread_first: the first of them, as the reader described it
+ * @unread: records the reader skipped (malformed, or of a reserved type)
+ *	or read in part
+ * @unread_tally: what the reader says of them (fxt_reader_tally(), no
+ *	prefix), and of records it read as Perfetto reads them though
+ *	their writer may have meant otherwise
+ * @stopped: the fault that ended the read ("" when the file was read to
+ *	its end): a record whose size cannot be trusted; what came before
+ *	it is in the .dat
+ * @threads_renumbered: threads of other producers whose .dat pid is not
+ *	their tid (fxt-threads.h)
+ * @cpus_renumbered: CPUs whose .dat number is not theirs (too sparse)
+ * @renumbered: the first few of either, "pid P tid T -> N, cpu C -> D";
+ *	the .dat's version option lists them all
  * @buffers: ftrace buffers written
  * @cpus: CPUs of the .dat
  * @page_size: its page size
@@ -68,7 +79,11 @@ struct fxt2dat_stats {
 	uint64_t	restored;
 	uint64_t	skipped;
 	uint64_t	unread;
-	char		unread_first[256];
+	char		unread_tally[2048];
+	char		stopped[512];
+	uint64_t	threads_renumbered;
+	unsigned int	cpus_renumbered;
+	char		renumbered[512];
 	unsigned int	buffers;
 	unsigned int	cpus;
 	unsigned int	page_size;

@@ -16,7 +16,11 @@
  * the first two in file_info and is ordered, so it converts in one pass.
  * Anything else, or a file that proves the guess wrong, is read once
  * without writing (a dry run measuring CPUs, the largest event, the
- * order) and then converted; out-of-order input is sorted in memory.
+ * order, and learning other producers' threads and names) and then
+ * converted; out-of-order input is sorted in memory.  Between the two,
+ * the threads get their task ids (fxt-threads.h) and CPUs too sparse for
+ * a .dat their numbers (cpus_decide()).  A read that a record of
+ * untrustworthy size ends converts what came before it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -82,7 +86,9 @@ static int kobj_record(struct f2d_ctx *ctx, const struct fxt_record *rec)
 {
 	unsigned int i;
 
-	if (rec->kobj.obj_type != FXT_OBJ_THREAD)
+	/* other producers' threads are named in ctx->threads (dry run) */
+	if (rec->kobj.obj_type != FXT_OBJ_THREAD ||
+	    (!ctx->cur->ftrace && ctx->threads))
 		return 0;
 	/* names only events revealed are not saved cmdlines */
 	for (i = 0; i < rec->kobj.nargs; i++)
@@ -100,6 +106,31 @@ static struct f2d_prov *provider(struct f2d_ctx *ctx, uint32_t id)
 	if (p && ctx->nr_bufs > n && f2d_out_add_buffer(ctx, p->buffer) < 0)
 		return NULL;
 	return p;
+}
+
+/*
+ * Another producer's record: the dry run learns its threads; a pass that
+ * writes needs them all numbered before its first event (a file whose
+ * file_info made the first pass a writing one: measure first).
+ */
+static int other_threads(struct f2d_ctx *ctx, const struct fxt_record *rec)
+{
+	if (ctx->dry)
+		return fxt_threads_note(ctx->threads, rec);
+	if (fxt_threads_assigned(ctx->threads))
+		return 0;
+	switch (rec->type) {
+	case FXT_REC_EVENT:
+		/* the converter's file_info, which makes its provider one */
+		if (tcfxt_is_meta(rec->event.category))
+			return 0;
+		/* fall through */
+	case FXT_REC_SCHED:
+	case FXT_REC_LOG:
+		ctx->need_rerun = true;
+		return -EAGAIN;
+	}
+	return 0;
 }
 
 static int one_record(struct f2d_ctx *ctx, const struct fxt_record *rec)
@@ -138,6 +169,11 @@ static int one_record(struct f2d_ctx *ctx, const struct fxt_record *rec)
 	ctx->cur = provider(ctx, rec->provider_id);
 	if (!ctx->cur)
 		return -ENOMEM;
+	if (!ctx->cur->ftrace && ctx->threads) {
+		ret = other_threads(ctx, rec);
+		if (ret)
+			return ret;
+	}
 	switch (rec->type) {
 	case FXT_REC_EVENT:
 		return event_record(ctx, rec);
@@ -191,7 +227,47 @@ struct f2d_needs {
 	bool		sorted;
 	unsigned int	cpus;
 	unsigned int	page_size;
+	/* other producers' threads, numbered after the dry run */
+	struct fxt_threads *threads;
+	/* FXT CPU -> .dat CPU when the CPUs used are too sparse, or NULL */
+	uint16_t	*cpu_map;
+	unsigned int	cpus_renumbered;
 };
+
+/*
+ * A .dat has every CPU up to its highest: a CPU number far past the
+ * others (65535 as "no CPU") would make tens of thousands of empty ones,
+ * which trace-cmd and KernelShark then walk.  The numbering is kept up to
+ * F2D_DENSE_CPUS CPUs, or while at least a quarter of them are used;
+ * past that the CPUs used are numbered from 0 in their order.
+ */
+#define F2D_DENSE_CPUS	1024
+
+static int cpus_decide(struct f2d_needs *needs, const uint64_t *used,
+		       unsigned int max_cpu)
+{
+	unsigned int c, n = 0;
+
+	for (c = 0; c <= max_cpu && c <= 0xffff; c++)
+		n += used[c / 64] >> (c % 64) & 1;
+	if (max_cpu < F2D_DENSE_CPUS || max_cpu + 1 <= 4 * n)
+		return 0;
+	needs->cpu_map = malloc(0x10000 * sizeof(*needs->cpu_map));
+	if (!needs->cpu_map)
+		return -ENOMEM;
+	/* 0xffff: not used (numbered from 0, the CPUs used never reach it) */
+	memset(needs->cpu_map, 0xff, 0x10000 * sizeof(*needs->cpu_map));
+	for (c = 0, n = 0; c <= max_cpu && c <= 0xffff; c++) {
+		if (!(used[c / 64] >> (c % 64) & 1))
+			continue;
+		needs->cpu_map[c] = (uint16_t)n;
+		if (c != n)
+			needs->cpus_renumbered++;
+		n++;
+	}
+	needs->cpus = n;
+	return 0;
+}
 
 static int run_pass(const char *in, int fd, const struct fxt2dat_opts *o,
 		    struct fxt2dat_stats *st, char *err, size_t errlen,
@@ -209,6 +285,8 @@ static int run_pass(const char *in, int fd, const struct fxt2dat_opts *o,
 		.errlen = errlen,
 		.next_id = F2D_FIRST_ID,
 		.info_big = o->big_endian,
+		.threads = needs->threads,
+		.cpu_map = needs->cpu_map,
 	};
 	struct fxt_record rec;
 	int ret;
@@ -216,7 +294,9 @@ static int run_pass(const char *in, int fd, const struct fxt2dat_opts *o,
 	memset(st, 0, sizeof(*st));
 	ctx.r = fxt_reader_open(in, 0);
 	ctx.tep = tep_alloc();
-	if (!ctx.r || !ctx.tep) {
+	if (needs->dry)
+		ctx.cpu_used = calloc(0x10000 / 64, sizeof(*ctx.cpu_used));
+	if (!ctx.r || !ctx.tep || (needs->dry && !ctx.cpu_used)) {
 		f2d_error(&ctx, -errno, "cannot read %s: %s", in,
 			  strerror(errno));
 		goto out;
@@ -234,6 +314,16 @@ static int run_pass(const char *in, int fd, const struct fxt2dat_opts *o,
 						ctx.info_page_size : 4096;
 		}
 	}
+	/*
+	 * A record whose size cannot be trusted ends the read: what came
+	 * before it is converted, and the fault said (st->stopped).
+	 */
+	if (ret < 0 && !ctx.err && !ctx.need_rerun && fxt_reader_error(ctx.r) &&
+	    st->events_out) {
+		snprintf(st->stopped, sizeof(st->stopped), "%s",
+			 fxt_reader_error(ctx.r));
+		ret = 0;
+	}
 	if (ret == 0)
 		ret = pending_flush(&ctx);
 	if (ctx.need_rerun)
@@ -249,9 +339,19 @@ static int run_pass(const char *in, int fd, const struct fxt2dat_opts *o,
 		goto out;
 	}
 	if (needs->dry) {
+		ret = fxt_threads_assign(needs->threads);
+		if (!ret)
+			ret = cpus_decide(needs, ctx.cpu_used, ctx.max_cpu);
+		if (ret < 0) {
+			f2d_error(&ctx, ret, "%s", strerror(-ret));
+			goto out;
+		}
+		if (needs->cpu_map)
+			goto measured;
 		needs->cpus = ctx.max_cpu + 1;
 		if (ctx.info_cpus > needs->cpus)
 			needs->cpus = ctx.info_cpus;
+measured:
 		needs->page_size = f2d_page_for(ctx.max_len);
 		if (o->page_size > needs->page_size)
 			needs->page_size = o->page_size;
@@ -263,6 +363,11 @@ static int run_pass(const char *in, int fd, const struct fxt2dat_opts *o,
 	st->buffers = ctx.nr_bufs;
 	st->cpus = ctx.cpus;
 	st->page_size = ctx.page_size;
+	st->threads_renumbered = fxt_threads_assigned(needs->threads) ?
+				 fxt_threads_renumbered(needs->threads) : 0;
+	st->cpus_renumbered = needs->cpus_renumbered;
+	f2d_renumbering(needs->threads, needs->cpu_map, st->renumbered,
+			sizeof(st->renumbered), 3, ", ");
 	ret = f2d_out_finish(&ctx);
 	if (ret < 0)
 		f2d_error(&ctx, ret, "writing the .dat failed: %s",
@@ -270,12 +375,15 @@ static int run_pass(const char *in, int fd, const struct fxt2dat_opts *o,
 out:
 	if (ctx.need_rerun && !ctx.err)
 		ctx.err = -EAGAIN;
-	if (ctx.r && fxt_reader_warned_records(ctx.r)) {
-		st->unread = fxt_reader_warned_records(ctx.r);
-		snprintf(st->unread_first, sizeof(st->unread_first), "%s",
-			 fxt_reader_first_warning(ctx.r));
+	if (ctx.r) {
+		st->unread = fxt_reader_warned(ctx.r, FXT_WARN_PARTIAL) +
+			     fxt_reader_warned(ctx.r, FXT_WARN_MALFORMED);
+		fxt_reader_tally(ctx.r, "", st->unread_tally,
+				 sizeof(st->unread_tally));
 	}
 	ret = ctx.err;
+	ctx.threads = NULL;
+	free(ctx.cpu_used);
 	ctx_free(&ctx);
 	return ret;
 }
@@ -286,24 +394,32 @@ int fxt2dat_convert(const char *in, int fd, const struct fxt2dat_opts *o,
 	struct f2d_needs needs = { .page_size = o->page_size };
 	int ret;
 
+	needs.threads = fxt_threads_new();
+	if (!needs.threads)
+		return -ENOMEM;
 	ret = run_pass(in, fd, o, st, err, errlen, &needs);
 	if (ret != -EAGAIN)
 		goto done;
 	/* the guess did not hold: measure, then write */
-	if (ftruncate(fd, 0) || lseek(fd, 0, SEEK_SET))
-		return -errno;
+	if (ftruncate(fd, 0) || lseek(fd, 0, SEEK_SET)) {
+		ret = -errno;
+		goto out;
+	}
 	needs.dry = true;
 	ret = run_pass(in, fd, o, st, err, errlen, &needs);
 	if (ret < 0)
-		return ret;
+		goto out;
 	needs.dry = false;
 	ret = run_pass(in, fd, o, st, err, errlen, &needs);
 	st->passes = 3;
 	if (ret == -EAGAIN)
 		snprintf(err, errlen, "an event does not fit the .dat");
-	return ret;
+	goto out;
 done:
 	st->passes = 1;
+out:
+	fxt_threads_free(needs.threads);
+	free(needs.cpu_map);
 	return ret;
 }
 

@@ -12,12 +12,14 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event-parse.h>
@@ -98,9 +100,15 @@ static int fixed_part(struct tep_format_field **fl, unsigned int *fixed)
 }
 
 /*
- * Does libtraceevent survive parsing @text into the tep as it is now?
+ * Does libtraceevent survive parsing @text into the tep as it is now, in
+ * a time a format's parse may take?
  * Asked of a child process that parses on its copy of the tep: a crash
- * there costs the child only.  The child stays and is asked of every
+ * there costs the child only, and so does a parse that takes longer than
+ * F2D_PARSE_MS (libtraceevent 1.7.1 appends each token of a type or an
+ * argument to the ones before it, in time quadratic in their number:
+ * minutes for a format of a few megabytes, hog-format.fxt), or than what
+ * is left of F2D_PARSE_TOTAL_MS for the whole file: the child is killed
+ * and the format taken for one that crashes it.  The child stays and is asked of every
  * format in turn, parsing each as the parent then does, so that its tep
  * stays the parent's; one that died is replaced, forked from the parent
  * as it is then.  (A child a format, forked from a process holding a
@@ -113,6 +121,46 @@ struct probe_msg {
 	int32_t		long_size;
 	int32_t		big_endian;
 };
+
+/*
+ * How long the child may parse one format, and all of a file's (real
+ * formats take well under a millisecond each; the .dat direction gives
+ * libtracecmd 30 s for a kernel's 2300).
+ */
+#define F2D_PARSE_MS		2000
+#define F2D_PARSE_TOTAL_MS	10000
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* One byte from @fd within @ms milliseconds: false on timeout or EOF. */
+static bool probe_read_within(int fd, char *c, int64_t ms)
+{
+	int64_t end = now_ms() + ms, left;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	ssize_t r;
+	int ret;
+
+	for (;;) {
+		left = end - now_ms();
+		if (left <= 0)
+			return false;
+		ret = poll(&pfd, 1, (int)left);
+		if (ret < 0 && errno == EINTR)
+			continue;
+		if (ret <= 0)
+			return false;
+		r = read(fd, c, 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		return r == 1;
+	}
+}
 
 static bool probe_read(int fd, void *p, size_t n)
 {
@@ -190,6 +238,10 @@ static void probe_stop(struct f2d_ctx *ctx)
 {
 	if (!ctx->probe_pid)
 		return;
+	/* a child still parsing is stopped; one done ends at EOF */
+	if (ctx->probe_busy)
+		kill(ctx->probe_pid, SIGKILL);
+	ctx->probe_busy = false;
 	close(ctx->probe_fd);
 	while (waitpid(ctx->probe_pid, NULL, 0) < 0 && errno == EINTR)
 		;
@@ -227,16 +279,31 @@ static bool parse_survives(struct f2d_ctx *ctx, const char *system,
 		.long_size = tep_get_long_size(ctx->tep),
 		.big_endian = tep_is_file_bigendian(ctx->tep),
 	};
-	char ok;
+	int64_t left = F2D_PARSE_TOTAL_MS - ctx->probe_ms, start;
+	bool ok;
+	char k;
 
-	if (len > UINT32_MAX || (!ctx->probe_pid && !probe_start(ctx)))
+	/* the file's time is spent: no more formats */
+	if (left <= 0 || len > UINT32_MAX ||
+	    (!ctx->probe_pid && !probe_start(ctx)))
 		return false;
-	if (probe_send(ctx->probe_fd, &m, sizeof(m)) &&
-	    probe_send(ctx->probe_fd, system, m.system_len) &&
-	    probe_send(ctx->probe_fd, text, len) &&
-	    probe_read(ctx->probe_fd, &ok, 1) && ok == 'k')
+	start = now_ms();
+	ctx->probe_busy = true;
+	ok = probe_send(ctx->probe_fd, &m, sizeof(m)) &&
+	     probe_send(ctx->probe_fd, system, m.system_len) &&
+	     probe_send(ctx->probe_fd, text, len) &&
+	     probe_read_within(ctx->probe_fd, &k,
+			       left < F2D_PARSE_MS ? left : F2D_PARSE_MS) &&
+	     k == 'k';
+	ctx->probe_ms += now_ms() - start;
+	if (ok) {
+		ctx->probe_busy = false;
 		return true;
-	/* it died on this format (or could not be asked): a fresh one next */
+	}
+	/*
+	 * It died on this format, took too long (killed), or could not be
+	 * asked: a fresh one next.
+	 */
 	probe_stop(ctx);
 	return false;
 }

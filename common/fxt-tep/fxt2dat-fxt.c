@@ -12,9 +12,10 @@
  *   __data_loc u8[] args        the arguments, encoded as below
  *
  * fxt/log has pid, tid and __data_loc char[] msg.  common_pid is the
- * thread koid (truncated to 32 bits; the full one is in tid); the CPU is
- * the event's "cpu" argument if it has an integer one, else the CPU its
- * thread was last switched in on, else 0.
+ * thread's task id (fxt-threads.h: its tid where that is a pid no other
+ * thread has; the full koids are in pid and tid); the CPU is the event's
+ * "cpu" argument if it has an integer one, else the CPU its thread was
+ * last switched in on, else 0.
  *
  * The args field holds the arguments as common/fxt-args.h lays them out;
  * plugin_fxt.so decodes it; without the plugin trace-cmd report shows
@@ -90,7 +91,8 @@ int f2d_fxt_event(struct f2d_ctx *ctx, const struct fxt_record *rec)
 			    fxt_event_body);
 	if (!f)
 		return -ENOMEM;
-	ret = f2d_rec_begin(ctx, f, (int32_t)ev->thread.tid);
+	ret = f2d_rec_begin(ctx, f, f2d_task_of(ctx, ev->thread.pid,
+						ev->thread.tid, false).pid);
 	if (ret < 0)
 		return ret;
 	f2d_put_int(r, f, "pid", ev->thread.pid);
@@ -114,10 +116,11 @@ int f2d_fxt_log(struct f2d_ctx *ctx, const struct fxt_record *rec)
 	struct f2d_rec *r = &ctx->rec;
 	int ret;
 
-	f = f2d_format_make(ctx, F2D_SYSTEM, "log", fxt_log_body);
+	f = f2d_format_make(ctx, F2D_SYSTEM, TCFXT_FXT_LOG, fxt_log_body);
 	if (!f)
 		return -ENOMEM;
-	ret = f2d_rec_begin(ctx, f, (int32_t)rec->log.thread.tid);
+	ret = f2d_rec_begin(ctx, f, f2d_task_of(ctx, rec->log.thread.pid,
+						rec->log.thread.tid, false).pid);
 	if (ret < 0)
 		return ret;
 	f2d_put_int(r, f, "pid", rec->log.thread.pid);

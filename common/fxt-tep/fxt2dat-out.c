@@ -11,11 +11,18 @@
  * file says about itself and closes it.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dat-writer.h"
+#include "fxt-print.h"
 #include "fxt2dat.h"
+
+/* Before the list of what the .dat numbers otherwise than its FXT. */
+#define F2D_RENUMBERED_HEAD \
+	"trace-fxt: numbered otherwise than in the FXT " \
+	"(FXT -> this .dat):\n"
 
 int f2d_out_add_buffer(struct f2d_ctx *ctx, unsigned int i)
 {
@@ -128,6 +135,7 @@ int f2d_lost(struct f2d_ctx *ctx, int buffer, unsigned int cpu, uint64_t ts,
 	/* a sink reads events, not pages */
 	if (ctx->sink)
 		return 0;
+	cpu = f2d_dat_cpu(ctx, cpu);
 	if (ctx->dry) {
 		if (cpu > ctx->max_cpu)
 			ctx->max_cpu = cpu;
@@ -225,8 +233,12 @@ int f2d_emit(struct f2d_ctx *ctx, int buffer, unsigned int cpu, uint64_t ts,
 			  (unsigned long long)ctx->st->records_in, cpu);
 		return -EINVAL;
 	}
+	/* a buffer-full to say first: on this CPU, as the FXT names it */
+	ret = lost_pending(ctx, buffer, cpu, ts);
+	if (ret < 0)
+		return ret;
+	cpu = f2d_dat_cpu(ctx, cpu);
 	if (ctx->dry) {
-		lost_pending(ctx, buffer, cpu, ts);
 		if (cpu > ctx->max_cpu)
 			ctx->max_cpu = cpu;
 		if (len > ctx->max_len)
@@ -237,9 +249,6 @@ int f2d_emit(struct f2d_ctx *ctx, int buffer, unsigned int cpu, uint64_t ts,
 		return 0;
 	}
 	ret = writer_ready(ctx, cpu, len);
-	if (ret < 0)
-		return ret;
-	ret = lost_pending(ctx, buffer, cpu, ts);
 	if (ret < 0)
 		return ret;
 	if (ctx->sorted)
@@ -307,6 +316,79 @@ static int add_cpustats(struct f2d_ctx *ctx)
 	return 0;
 }
 
+int f2d_renumbering(const struct fxt_threads *threads, const uint16_t *cpu_map,
+		    char *buf, size_t size, size_t max, const char *sep)
+{
+	struct fxt_list l = { .buf = buf, .size = size, .max = max, .sep = sep };
+	unsigned int c;
+
+	if (size)
+		buf[0] = '\0';
+	if (threads && fxt_threads_assigned(threads))
+		fxt_threads_mapping(threads, &l);
+	l.n = 0;	/* as many CPUs again */
+	for (c = 0; cpu_map && c <= 0xffff; c++)
+		if (cpu_map[c] != c && cpu_map[c] != 0xffff &&
+		    !fxt_list_add(&l, "%scpu %u -> %u",
+				  l.len && !l.n ? sep : "", c, cpu_map[c]))
+			break;
+	return (int)l.len;
+}
+
+/* Other producers' thread names: the cmdlines of their task ids. */
+static int add_thread_names(struct f2d_ctx *ctx)
+{
+	const struct fxt_thread_info *ti;
+	size_t i, n = ctx->threads ? fxt_threads_count(ctx->threads) : 0;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		ti = fxt_threads_info(ctx->threads, (int)i);
+		if (!ti || ti->resolved != (int)i || !ti->name || !ti->task)
+			continue;
+		ret = dat_writer_add_cmdline(ctx->w, ti->task, ti->name);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * The .dat's version option: the source's (a converted FXT carries it),
+ * then what the conversion numbered otherwise than the FXT, in full.
+ */
+static int add_version(struct f2d_ctx *ctx)
+{
+	int n = f2d_renumbering(ctx->threads, ctx->cpu_map, NULL, 0, 0, "\n");
+	struct f2d_text t = { 0 };
+	int ret = 0;
+	char *p;
+
+	if (!n)
+		return ctx->version.len ?
+		       dat_writer_add_option_string(ctx->w, DAT_OPTION_VERSION,
+						    ctx->version.s) : 0;
+	if (ctx->version.len)
+		ret = f2d_text_add(&t, ctx->version.s, ctx->version.len);
+	if (!ret && ctx->version.len)
+		ret = f2d_text_add(&t, "\n", 1);
+	if (!ret)
+		ret = f2d_text_add(&t, F2D_RENUMBERED_HEAD,
+				   strlen(F2D_RENUMBERED_HEAD));
+	p = ret ? NULL : f2d_text_room(&t, (size_t)n);
+	if (p) {
+		/* the text ends in its NUL: the room's is past it */
+		f2d_renumbering(ctx->threads, ctx->cpu_map, p, (size_t)n + 1, 0,
+				"\n");
+		ret = dat_writer_add_option_string(ctx->w, DAT_OPTION_VERSION,
+						   t.s);
+	} else if (!ret) {
+		ret = -ENOMEM;
+	}
+	f2d_text_free(&t);
+	return ret;
+}
+
 int f2d_out_finish(struct f2d_ctx *ctx)
 {
 	size_t i;
@@ -339,12 +421,13 @@ int f2d_out_finish(struct f2d_ctx *ctx)
 			ret = dat_writer_add_cmdline(ctx->w,
 						     (int)ctx->names[i].koid,
 						     ctx->names[i].name);
+	if (!ret)
+		ret = add_thread_names(ctx);
 	if (!ret && ctx->uname.len)
 		ret = dat_writer_add_option_string(ctx->w, DAT_OPTION_UNAME,
 						   ctx->uname.s);
-	if (!ret && ctx->version.len)
-		ret = dat_writer_add_option_string(ctx->w, DAT_OPTION_VERSION,
-						   ctx->version.s);
+	if (!ret)
+		ret = add_version(ctx);
 	if (!ret)
 		ret = add_cpustats(ctx);
 	if (ret < 0)

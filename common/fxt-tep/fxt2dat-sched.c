@@ -5,8 +5,9 @@
  * tasks and their latencies.
  *
  * The formats are the kernel's (if the FXT carried sched formats of its
- * own, those are filled instead, by field name).  Thread names come from
- * the kernel objects read so far; priorities from the legacy record's
+ * own, those are filled instead, by field name).  Threads are the tasks
+ * and names f2d_task_of() gives (every name the file has, wherever it
+ * is: the dry run read them all); priorities from the legacy record's
  * priorities or the new records' weight arguments (INT32_MIN, idle, and
  * no weight read as 120).  The outgoing state maps to the kernel's
  * prev_state bits: new/running R, suspended T, blocked S, dying Z, dead X.
@@ -95,18 +96,17 @@ long fxt2dat_prev_state(unsigned int state)
 
 /* libtraceevent's sched plugin takes task names from these fields */
 static void put_comm(struct f2d_ctx *ctx, struct f2d_format *f,
-		     const char *field, uint64_t tid, unsigned int cpu)
+		     const char *field, const struct f2d_task *t,
+		     unsigned int cpu)
 {
-	const char *name = f2d_name_of(ctx, tid);
+	const char *name = t->name;
 	char buf[32];
 
-	if (!name) {
-		if (tid)
-			name = "<...>";
-		else
-			snprintf(buf, sizeof(buf), "swapper/%u", cpu);
-		if (!tid)
-			name = buf;
+	if (!name && t->pid) {
+		name = "<...>";
+	} else if (!name) {
+		snprintf(buf, sizeof(buf), "swapper/%u", cpu);
+		name = buf;
 	}
 	f2d_put_str(&ctx->rec, f, field, name, strlen(name));
 }
@@ -115,6 +115,9 @@ static int sched_switch(struct f2d_ctx *ctx, const struct fxt_record *rec)
 {
 	const typeof(rec->sched) *s = &rec->sched;
 	bool legacy = s->subtype == FXT_SCHED_LEGACY_SWITCH;
+	struct f2d_task out = f2d_task_of(ctx, s->out.pid, s->out.tid, !legacy);
+	struct f2d_task in = f2d_task_of(ctx, s->in.pid, s->in.tid, !legacy);
+	unsigned int cpu = f2d_dat_cpu(ctx, s->cpu);
 	struct f2d_rec *r = &ctx->rec;
 	struct f2d_format *f;
 	int ret;
@@ -122,16 +125,16 @@ static int sched_switch(struct f2d_ctx *ctx, const struct fxt_record *rec)
 	f = f2d_format_make(ctx, "sched", "sched_switch", switch_body);
 	if (!f)
 		return -ENOMEM;
-	ret = f2d_rec_begin(ctx, f, (int32_t)s->out.tid);
+	ret = f2d_rec_begin(ctx, f, out.pid);
 	if (ret < 0)
 		return ret;
-	put_comm(ctx, f, "prev_comm", s->out.tid, s->cpu);
-	f2d_put_int(r, f, "prev_pid", s->out.tid);
+	put_comm(ctx, f, "prev_comm", &out, cpu);
+	f2d_put_int(r, f, "prev_pid", out.pid);
 	f2d_put_int(r, f, "prev_prio", legacy ? (int)s->out_prio :
 		    arg_prio(s->args, s->nargs, TCFXT_ARG_OUT_WEIGHT));
 	f2d_put_int(r, f, "prev_state", fxt2dat_prev_state(s->out_state));
-	put_comm(ctx, f, "next_comm", s->in.tid, s->cpu);
-	f2d_put_int(r, f, "next_pid", s->in.tid);
+	put_comm(ctx, f, "next_comm", &in, cpu);
+	f2d_put_int(r, f, "next_pid", in.pid);
 	f2d_put_int(r, f, "next_prio", legacy ? (int)s->in_prio :
 		    arg_prio(s->args, s->nargs, TCFXT_ARG_IN_WEIGHT));
 	f2d_cpu_set(ctx, s->in.tid, s->cpu);
@@ -142,6 +145,7 @@ static int sched_switch(struct f2d_ctx *ctx, const struct fxt_record *rec)
 static int sched_waking(struct f2d_ctx *ctx, const struct fxt_record *rec)
 {
 	const typeof(rec->sched) *s = &rec->sched;
+	struct f2d_task woken = f2d_task_of(ctx, 0, s->in.tid, true);
 	struct f2d_rec *r = &ctx->rec;
 	struct f2d_format *f;
 	uint64_t waker;
@@ -151,13 +155,14 @@ static int sched_waking(struct f2d_ctx *ctx, const struct fxt_record *rec)
 	if (!f)
 		return -ENOMEM;
 	waker = arg_koid(s->args, s->nargs, TCFXT_ARG_WAKER);
-	ret = f2d_rec_begin(ctx, f, (int32_t)waker);
+	ret = f2d_rec_begin(ctx, f, waker ?
+			    f2d_task_of(ctx, 0, waker, true).pid : 0);
 	if (ret < 0)
 		return ret;
-	put_comm(ctx, f, "comm", s->in.tid, s->cpu);
-	f2d_put_int(r, f, "pid", s->in.tid);
+	put_comm(ctx, f, "comm", &woken, s->cpu);
+	f2d_put_int(r, f, "pid", woken.pid);
 	f2d_put_int(r, f, "prio", arg_prio(s->args, s->nargs, TCFXT_ARG_WEIGHT));
-	f2d_put_int(r, f, "target_cpu", s->cpu);
+	f2d_put_int(r, f, "target_cpu", f2d_dat_cpu(ctx, s->cpu));
 	return f2d_emit(ctx, ctx->cur->buffer, s->cpu, f2d_ns(ctx, s->ts),
 			r->data, r->len);
 }

@@ -115,6 +115,36 @@ const char *f2d_name_of(struct f2d_ctx *ctx, uint64_t koid)
 	return n->name;
 }
 
+struct f2d_task f2d_task_of(struct f2d_ctx *ctx, uint64_t pid, uint64_t tid,
+			    bool by_tid)
+{
+	struct f2d_task t = { .pid = (int32_t)tid };
+	const struct fxt_thread_info *ti;
+	int idx;
+
+	if ((ctx->cur && ctx->cur->ftrace) || !ctx->threads) {
+		t.name = f2d_name_of(ctx, tid);
+		return t;
+	}
+	idx = by_tid ? fxt_threads_tid(ctx->threads, tid) :
+		       fxt_threads_pair(ctx->threads, pid, tid);
+	ti = fxt_threads_info(ctx->threads, idx);
+	if (ti) {
+		t.pid = ti->task;
+		t.name = ti->name;
+	}
+	return t;
+}
+
+unsigned int f2d_dat_cpu(struct f2d_ctx *ctx, unsigned int cpu)
+{
+	if (cpu > 0xffff)
+		return cpu;	/* f2d_emit() refuses it */
+	if (ctx->cpu_used)
+		ctx->cpu_used[cpu / 64] |= 1ULL << (cpu % 64);
+	return ctx->cpu_map ? ctx->cpu_map[cpu] : cpu;
+}
+
 /* tid -> last CPU; slot value 0 = free, else cpu + 1 */
 static size_t cpu_slot(struct f2d_ctx *ctx, uint64_t tid)
 {

@@ -22,6 +22,7 @@
 
 #include "errmsg.h"
 #include "fxt-reader.h"
+#include "fxt-threads.h"
 #include "fxt-tep.h"
 #include "tcfxt.h"
 
@@ -117,9 +118,14 @@ struct f2d_ctx {
 	bool			dry;		/* measure only */
 	bool			sorted;		/* keep, sort, then write */
 	struct tep_handle	*tep;
-	/* fxt2dat-format.c's parser child (pid 0: none) and its socket */
+	/*
+	 * fxt2dat-format.c's parser child (pid 0: none), its socket,
+	 * whether it is parsing, and the time it took so far (ms)
+	 */
 	int			probe_pid;
 	int			probe_fd;
+	bool			probe_busy;
+	int64_t			probe_ms;
 	struct f2d_format	*fmt_hash[256];
 	struct f2d_format	**fmt_list;
 	unsigned int		nr_fmts;
@@ -160,9 +166,21 @@ struct f2d_ctx {
 	struct f2d_text		ptext;		/* texts being gathered */
 	struct f2d_text		psystem, pname;
 	int			pid;
-	/* task names: thread koid -> name */
+	/* task names of converted providers: thread koid -> name */
 	struct f2d_name		*names;
 	size_t			nr_names, cap_names;
+	/*
+	 * Other providers' threads (fxt-threads.h), learnt by the dry run
+	 * and numbered before the pass that writes; NULL when a host feeds
+	 * the records (their tids are the pids then).
+	 */
+	struct fxt_threads	*threads;
+	/*
+	 * CPUs: the dry run notes each one used (a bit each, 65536); the
+	 * pass that writes puts FXT CPU c on .dat CPU cpu_map[c] (NULL: c).
+	 */
+	uint64_t		*cpu_used;
+	const uint16_t		*cpu_map;
 	/* thread koid -> last CPU, from context switches */
 	uint64_t		*cpu_tid;
 	unsigned int		*cpu_of;
@@ -185,6 +203,12 @@ struct f2d_ctx {
 struct f2d_name {
 	uint64_t	koid;
 	char		*name;
+};
+
+/* A thread as the .dat shows it: its pid, and its name (NULL: none). */
+struct f2d_task {
+	int32_t		pid;
+	const char	*name;
 };
 
 struct f2d_keep {
@@ -277,6 +301,14 @@ int f2d_lost(struct f2d_ctx *ctx, int buffer, unsigned int cpu, uint64_t ts,
 int f2d_out_add_buffer(struct f2d_ctx *ctx, unsigned int i);
 /* Page size that holds an event of @len payload bytes. */
 unsigned int f2d_page_for(size_t len);
+/*
+ * What the conversion numbers otherwise than the FXT: the threads as
+ * fxt_threads_mapping() says them (when assigned), then the CPUs of
+ * @cpu_map (may be NULL), "cpu C -> D"; at most @max of each (0: all),
+ * joined by @sep.  Returns the length the text needs (snprintf()).
+ */
+int f2d_renumbering(const struct fxt_threads *threads, const uint16_t *cpu_map,
+		    char *buf, size_t size, size_t max, const char *sep);
 /* Write what is kept, the file's metadata, and close the .dat. */
 int f2d_out_finish(struct f2d_ctx *ctx);
 void f2d_out_free(struct f2d_ctx *ctx);
@@ -285,6 +317,16 @@ void f2d_out_free(struct f2d_ctx *ctx);
 struct f2d_prov *f2d_prov_get(struct f2d_ctx *ctx, uint32_t id);
 int f2d_name_set(struct f2d_ctx *ctx, uint64_t koid, struct fxt_str s);
 const char *f2d_name_of(struct f2d_ctx *ctx, uint64_t koid);
+/*
+ * The thread (@pid, @tid) of the current provider's record (@by_tid: a
+ * scheduling record's, named by @tid alone) as the .dat shows it: in a
+ * converted provider the tid is the pid; another producer's thread has
+ * the task id and name fxt-threads.h gives it.
+ */
+struct f2d_task f2d_task_of(struct f2d_ctx *ctx, uint64_t pid, uint64_t tid,
+			    bool by_tid);
+/* The .dat CPU of FXT CPU @cpu (the dry run notes it as used). */
+unsigned int f2d_dat_cpu(struct f2d_ctx *ctx, unsigned int cpu);
 unsigned int f2d_cpu_of(struct f2d_ctx *ctx, uint64_t tid);
 void f2d_cpu_set(struct f2d_ctx *ctx, uint64_t tid, unsigned int cpu);
 uint64_t f2d_ns(struct f2d_ctx *ctx, uint64_t ticks);

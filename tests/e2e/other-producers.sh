@@ -111,7 +111,7 @@ fi
 
 f=$TMP/early-ticks.fxt
 check "check: ticks before the provider is a warning, Perfetto's rule" \
-	sh -c "$TRACE_FXT check '$f' 2>&1 | grep -q 'before any provider: as in Perfetto'"
+	sh -c "$TRACE_FXT check '$f' 2>&1 | grep -q 'offset 0x18: provider record after an initialization record that came before any provider (offset 0x8, 1000000 ticks per second): as Perfetto reads it'"
 $TRACE_FXT report "$f" > "$TMP/rep" 2>/dev/null
 check "report: the provider counts ns (100000 ticks = 0.000100 s)" \
 	grep -q ' 0\.000100: :x:' "$TMP/rep"
@@ -177,7 +177,7 @@ fi
 # README: initialization (1e6 ticks/s) before the provider record
 if tp_file ftfrs-writer.fxt 5; then
 	check "ftfrs-writer: check accepts it with the early-ticks warning" \
-		sh -c "$TRACE_FXT check '$F' 2>&1 | grep -q 'offset 0x8: initialization record before any provider'"
+		sh -c "$TRACE_FXT check '$F' 2>&1 | grep -q 'offset 0x18: provider record after an initialization record that came before any provider (offset 0x8'"
 	tp_read ftfrs-writer 6
 fi
 # README: an EZTrace/StarPU FxT trace, not Fuchsia's format

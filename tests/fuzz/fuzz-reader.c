@@ -8,6 +8,13 @@
  * the input (or past a string table entry) is caught by ASan here rather
  * than by some consumer later.  The record count is bounded by the input
  * size, each record being at least a word: more is a loop.
+ *
+ * The lenient read skips a malformed record of sound size and goes on:
+ * it delivers every record the strict read delivered before its fault,
+ * at the same offsets; its records and the ones it skipped tile the input
+ * (a gap between two delivered records only where it skipped, each skip
+ * counted once and the first kept); it stops no earlier than the strict
+ * read; and its tally names what it counted, once per kind.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -120,7 +127,48 @@ static void touch_warning(void *priv, const char *msg)
 	touch_cstr(msg);
 }
 
-static void run(const uint8_t *data, size_t size, unsigned int flags)
+/* What one read delivered: the first records' offsets, where it ended. */
+struct outcome {
+	uint64_t	off[256];
+	size_t		n;
+	int		ret;
+	uint64_t	stop;		/* the fault's offset, or the size */
+	uint64_t	gaps;		/* runs of bytes between records */
+	uint64_t	malformed;	/* FXT_WARN_MALFORMED records */
+};
+
+static uint64_t offset_of(const char *msg)
+{
+	const char *p = msg ? strstr(msg, "offset 0x") : NULL;
+
+	return p ? strtoull(p + 9, NULL, 16) : UINT64_MAX;
+}
+
+/* The tally: one line per kind counted, each naming the input. */
+static void check_tally(const struct fxt_reader *r)
+{
+	char buf[4096];
+	unsigned int kinds = 0, lines = 0, k;
+	int n = fxt_reader_tally(r, "t: ", buf, sizeof(buf));
+	char *p;
+
+	for (k = 0; k < FXT_WARN_KINDS; k++) {
+		kinds += fxt_reader_warned(r, k) != 0;
+		/* a first warning exactly when the kind counted one */
+		if (!fxt_reader_warned(r, k) != !fxt_reader_warning(r, k))
+			abort();
+		touch_cstr(fxt_reader_warning(r, k));
+	}
+	if (n < 0 || (size_t)n >= sizeof(buf) || !n != !kinds)
+		abort();
+	for (p = buf; (p = strchr(p, '\n')); p++)
+		lines++;
+	if (lines != kinds || (n && strncmp(buf, "t: ", 3)))
+		abort();
+}
+
+static void run(const uint8_t *data, size_t size, unsigned int flags,
+		struct outcome *o)
 {
 	struct fxt_reader *r = fxt_reader_open_mem(data, size, "fuzz", flags);
 	struct fxt_record rec;
@@ -128,6 +176,7 @@ static void run(const uint8_t *data, size_t size, unsigned int flags)
 	size_t n = 0;
 	int ret;
 
+	memset(o, 0, sizeof(*o));
 	if (!r)
 		return;
 	fxt_reader_set_warn(r, touch_warning, NULL);
@@ -136,6 +185,10 @@ static void run(const uint8_t *data, size_t size, unsigned int flags)
 		if (rec.offset < end || rec.size < 8 ||
 		    rec.offset + rec.size > size || ++n > size / 8)
 			abort();
+		if (rec.offset > end)
+			o->gaps++;
+		if (o->n < 256)
+			o->off[o->n++] = rec.offset;
 		end = rec.offset + rec.size;
 		touch_record(&rec);
 		touch_cstr(fxt_reader_provider_name(r, rec.provider_id));
@@ -143,17 +196,44 @@ static void run(const uint8_t *data, size_t size, unsigned int flags)
 	if (ret < 0 && !fxt_reader_error(r))
 		abort();
 	touch_cstr(fxt_reader_error(r));
+	o->ret = ret;
+	o->stop = ret < 0 ? offset_of(fxt_reader_error(r)) : size;
+	if (ret == 0 && end < size)
+		o->gaps++;
+	o->malformed = fxt_reader_warned(r, FXT_WARN_MALFORMED);
 	/* a first warning exactly when some record had one */
 	if (!fxt_reader_warned_records(r) != !fxt_reader_first_warning(r))
 		abort();
 	touch_cstr(fxt_reader_first_warning(r));
+	check_tally(r);
+	/* only a lenient read skips a record whole */
+	if ((flags & FXT_READER_STRICT) && o->malformed)
+		abort();
+	/* every gap is skipped records, each counted once */
+	if (o->gaps > o->malformed)
+		abort();
 	fxt_reader_close(r);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	run(data, size, 0);
-	run(data, size, FXT_READER_STRICT);
-	run(data, size, FXT_READER_STRICT | FXT_READER_PEDANTIC);
+	struct outcome lenient, strict, pedantic;
+	size_t i;
+
+	run(data, size, 0, &lenient);
+	run(data, size, FXT_READER_STRICT, &strict);
+	run(data, size, FXT_READER_STRICT | FXT_READER_PEDANTIC, &pedantic);
+	/*
+	 * What strict delivered before its fault, lenient delivered too,
+	 * at the same offsets; lenient read at least as far.
+	 */
+	for (i = 0; i < strict.n && i < lenient.n; i++)
+		if (strict.off[i] != lenient.off[i])
+			abort();
+	if (lenient.n < strict.n && lenient.n < 256)
+		abort();
+	if (strict.ret < 0 && lenient.ret < 0 && lenient.stop < strict.stop &&
+	    strict.stop != UINT64_MAX)
+		abort();
 	return 0;
 }

@@ -719,8 +719,9 @@ static void test_records_of_every_type(void)
 		.out = { 1, 2 }, .in = { 0, 0 },
 		.out_prio = 255, .in_prio = 0,
 	};
+	/* the highest CPU Perfetto takes: check faults past it */
 	struct fxt_sched_switch ss = {
-		.ts = 101, .cpu = 65535, .out_state = FXT_THREAD_SUSPENDED,
+		.ts = 101, .cpu = 4095, .out_state = FXT_THREAD_SUSPENDED,
 		.out_tid = UINT64_MAX, .in_tid = 0, .nargs = 1, .args = &wa,
 	};
 	struct fxt_sched_wakeup wk = { .ts = 102, .cpu = 256, .tid = 77 };
@@ -795,7 +796,7 @@ static void test_records_of_every_type(void)
 	CU_ASSERT_EQUAL_FATAL(rd_next(r, &rec), 1);
 	CU_ASSERT_EQUAL(rec.sched.subtype, FXT_SCHED_SWITCH);
 	CU_ASSERT_EQUAL(rec.sched.ts, 101);
-	CU_ASSERT_EQUAL(rec.sched.cpu, 65535);
+	CU_ASSERT_EQUAL(rec.sched.cpu, 4095);
 	CU_ASSERT_EQUAL(rec.sched.out_state, FXT_THREAD_SUSPENDED);
 	CU_ASSERT_EQUAL(rec.sched.out.tid, UINT64_MAX);
 	CU_ASSERT_EQUAL(rec.sched.in.tid, 0);
@@ -859,11 +860,14 @@ static void test_raw_unknown_record_delivered(void)
 	const uint64_t raw[3] = {
 		10 | 3 << 4 | 0xabcULL << 16, 0x0102030405060708ULL, 42
 	};
+	/* the 16-bit CPU field whole (check faults it: Perfetto stops) */
+	struct fxt_sched_switch ss = { .ts = 7, .cpu = 65535, .in_tid = 3 };
 	struct fxt_reader *r;
 	struct fxt_record rec;
 
 	CU_ASSERT_EQUAL(fxt_write_raw(w, raw, 3), 0);
 	CU_ASSERT_EQUAL(fxt_write_init(w, 5), 0);
+	CU_ASSERT_EQUAL(fxt_write_sched_switch(w, &ss), 0);
 	/* an unknown record type: not for strict mode */
 	mem_finish(&m, false);
 	r = rd_start(&m);
@@ -875,6 +879,10 @@ static void test_raw_unknown_record_delivered(void)
 	CU_ASSERT_EQUAL_FATAL(rd_next(r, &rec), 1);
 	CU_ASSERT_EQUAL(rec.type, FXT_REC_INIT);
 	CU_ASSERT_EQUAL(rec.init.ticks_per_second, 5);
+	CU_ASSERT_EQUAL_FATAL(rd_next(r, &rec), 1);
+	CU_ASSERT_EQUAL(rec.sched.subtype, FXT_SCHED_SWITCH);
+	CU_ASSERT_EQUAL(rec.sched.cpu, 65535);
+	CU_ASSERT_EQUAL(rec.sched.in.tid, 3);
 	rd_end(r);
 	mem_free(&m);
 }

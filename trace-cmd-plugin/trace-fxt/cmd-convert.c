@@ -36,6 +36,7 @@
 #include "fxt-format.h"
 #include "fxt-input.h"
 #include "fxt-tep.h"
+#include "fxt-threads.h"
 #include "fxt-zio.h"
 #include "out-file.h"
 #include "trace-fxt.h"
@@ -283,7 +284,7 @@ static int convert_fxt(struct convert_args *a)
 	struct fxt2dat_opts o = { .compression = a->compression };
 	struct fxt2dat_stats st;
 	struct out_file *out;
-	char err[512] = "";
+	char err[512] = "", *line, *end;
 	int ret;
 
 	if (trace_fxt_opt_check_dir(&trace_fxt_convert, TRACE_FXT_TO_DAT,
@@ -308,11 +309,16 @@ static int convert_fxt(struct convert_args *a)
 	}
 	if (out_file_commit(out))
 		return 1;
-	/* what the reader could not read is said even with -q */
-	if (st.unread)
-		trace_fxt_err("%llu record%s skipped or not read in full; "
-			      "the first: %s", (unsigned long long)st.unread,
-			      st.unread == 1 ? "" : "s", st.unread_first);
+	/* what the reader could not read is said even with -q, once */
+	for (line = st.unread_tally; *line; line = end + 1) {
+		end = strchrnul(line, '\n');
+		trace_fxt_err("%.*s", (int)(end - line), line);
+		if (!*end)
+			break;
+	}
+	if (st.stopped[0])
+		trace_fxt_err("%s; the records before it are converted",
+			      st.stopped);
 	if (!a->quiet)
 		fprintf(stderr, "trace-fxt: %s -> %s: %llu events from %llu "
 			"records (%llu ftrace events restored, %llu records "
@@ -325,7 +331,29 @@ static int convert_fxt(struct convert_args *a)
 			(unsigned long long)st.unread, st.buffers,
 			st.buffers == 1 ? "" : "s", st.cpus,
 			st.cpus == 1 ? "" : "s");
-	return 0;
+	/* numbers the .dat changes are said even with -q */
+	if (st.threads_renumbered || st.cpus_renumbered) {
+		char why[512] = "";
+
+		if (st.threads_renumbered)
+			snprintf(why, sizeof(why), "%llu thread%s under a pid "
+				 "other than %s tid (%s)",
+				 (unsigned long long)st.threads_renumbered,
+				 st.threads_renumbered == 1 ? "" : "s",
+				 st.threads_renumbered == 1 ? "its" : "their",
+				 FXT_THREADS_WHY);
+		if (st.cpus_renumbered)
+			snprintf(why + strlen(why), sizeof(why) - strlen(why),
+				 "%s%u CPU%s renumbered (the CPUs used are too "
+				 "sparse: a .dat has every CPU up to its "
+				 "highest)", why[0] ? ", " : "",
+				 st.cpus_renumbered,
+				 st.cpus_renumbered == 1 ? "" : "s");
+		trace_fxt_err("%s: %s: %s; all of them in the .dat's version "
+			      "option (trace-cmd dump --options)", a->out, why,
+			      st.renumbered);
+	}
+	return st.stopped[0] ? 1 : 0;
 }
 
 /* How long libtracecmd may take over a file's headers and formats. */

@@ -24,6 +24,11 @@
  * after the name), context switches, wakeups, logs and large blobs; the CPU
  * is the one the thread last ran on by the context switches, where known.
  * Records without a timestamp (blobs, objects) name things: not lines.
+ * Their threads are (process, thread) pairs (fxt-threads.h): a first pass
+ * over a regular file learns them all, their names included, and each
+ * shows under the task id `convert` gives it in the .dat; from a pipe,
+ * under its tid, named as far as the file has named it yet.  Strings
+ * holding what one line cannot show are quoted with C escapes.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -32,11 +37,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fxt-format.h"
 #include "fxt-print.h"
 #include "fxt-reader.h"
 #include "fxt-tep.h"
+#include "fxt-threads.h"
 #include "trace-fxt.h"
 #include "tcfxt.h"
 
@@ -45,14 +52,21 @@
  * which -R does not print (it walks the format's fields only).
  */
 
-/* What the report knows of a thread, by koid (= tid). */
+/*
+ * What the report knows of a thread by koid (= tid): the CPU it last ran
+ * on, and in converted files (where a tid is a .dat pid) its name.
+ */
 struct name_slot {
 	uint64_t	koid;
 	bool		used;
 	int		cpu;		/* last ran on, -1 unknown */
 	char		*name;		/* NULL: no kernel object named it */
-	uint64_t	*begins;	/* open duration_begin times, ns */
-	size_t		nbegins, capbegins;
+};
+
+/* Open duration_begin times (ns) of a thread of another producer. */
+struct begins {
+	uint64_t	*ts;
+	size_t		n, cap;
 };
 
 struct report_provider {
@@ -68,6 +82,11 @@ struct report {
 	struct report_tep	*tep;		/* libtraceevent prints */
 	struct name_slot	*names;		/* open addressing by koid */
 	size_t			nr_names, sz_names;
+	/* other producers' threads, and their open durations by index */
+	struct fxt_threads	*threads;
+	bool			prepassed;	/* threads, names all known */
+	struct begins		*begins;
+	size_t			nr_begins;
 	struct report_provider	*provs;
 	size_t			nr_provs;
 	int			prefix_width;	/* -1: no buffer prefix */
@@ -135,6 +154,18 @@ static void line_flush(struct report *r)
 	r->len = 0;
 	r->pending = false;
 	r->lines++;
+}
+
+/* @s as one line of a report shows it: quoted with escapes if need be. */
+static void put_text(struct report *r, struct fxt_str s)
+{
+	int n = fxt_print_str(NULL, 0, s, FXT_PRINT_QUOTE_NEEDED);
+
+	if (n < 0 || line_grow(r, (size_t)n))
+		return;
+	fxt_print_str(r->line + r->len, (size_t)n + 1, s,
+		      FXT_PRINT_QUOTE_NEEDED);
+	r->len += (size_t)n;
 }
 
 static uint64_t koid_hash(uint64_t k)
@@ -303,7 +334,11 @@ static void put_value(struct report *r, const struct fxt_arg *a)
 		line_printf(r, "0x%" PRIx64, a->ptr);
 		return;
 	case FXT_ARG_STRING:
-		line_add(r, a->str.ptr, a->str.len);
+		/* raw in a converted file's fields, as trace-cmd -R prints */
+		if (r->pending_ftrace)
+			line_add(r, a->str.ptr, a->str.len);
+		else
+			put_text(r, a->str);
 		return;
 	default:
 		fxt_print_arg_value(buf, sizeof(buf), a, 0);
@@ -408,7 +443,10 @@ static void put_fields(struct report *r, const struct fxt_arg *args,
 			}
 		}
 		line_add(r, " ", 1);
-		line_add(r, a->name.ptr, a->name.len);
+		if (r->pending_ftrace)
+			line_add(r, a->name.ptr, a->name.len);
+		else
+			put_text(r, a->name);
 		line_add(r, "=", 1);
 		if (i + 1 < nargs && is_text_of(&args[i + 1], a)) {
 			put_value(r, &args[i + 1]);
@@ -432,16 +470,91 @@ static void put_time(struct report *r, uint64_t ts, bool in_usecs)
 	}
 }
 
-/*
- * Start a record's line: what is pending goes out first, then the buffer
- * prefix (unless a lost-events line just printed it) and "comm-tid";
- * returns the thread's name slot, for its CPU.
- */
-static struct name_slot *line_begin(struct report *r, uint32_t provider,
-				    uint64_t tid, bool ftrace)
+/* How a line names a thread: "comm" and its number. */
+struct task_label {
+	struct fxt_str	comm;
+	uint64_t	num;
+	int		idx;		/* other producers': the thread, else -1 */
+	uint64_t	tid;
+};
+
+static const struct fxt_str str_idle = FXT_ARG_STR_NAME("<idle>");
+static const struct fxt_str str_unnamed = FXT_ARG_STR_NAME("<...>");
+
+/* A thread of a converted file: its tid is a .dat pid, 0 the idle task. */
+static struct task_label label_converted(struct report *r, uint64_t tid)
 {
 	struct name_slot *ns = name_find(r, tid);
+	struct task_label l = { .num = tid, .idx = -1, .tid = tid };
 
+	l.comm = !tid ? str_idle : ns && ns->name ?
+		 fxt_str_make(ns->name, strlen(ns->name)) : str_unnamed;
+	return l;
+}
+
+/* Thread @idx of another producer (a negative one: out of memory). */
+static struct task_label label_thread(struct report *r, int idx, uint64_t tid)
+{
+	const struct fxt_thread_info *ti = fxt_threads_info(r->threads, idx);
+	struct task_label l = { .num = tid, .idx = idx, .tid = tid };
+
+	l.comm = str_unnamed;
+	if (!ti)
+		return l;
+	/* a file read once: its own tids, the idle task process 0's 0 */
+	l.num = r->prepassed ? (uint64_t)ti->task : ti->tid;
+	l.tid = ti->tid;
+	if (ti->name)
+		l.comm = fxt_str_make(ti->name, ti->name_len);
+	else if (r->prepassed ? !ti->task : !ti->tid && !ti->pid)
+		l.comm = str_idle;
+	return l;
+}
+
+/* The thread (@pid, @tid) of a record of @rec's provider. */
+static struct task_label label_pair(struct report *r, bool converted,
+				    uint64_t pid, uint64_t tid)
+{
+	if (converted)
+		return label_converted(r, tid);
+	return label_thread(r, fxt_threads_pair(r->threads, pid, tid), tid);
+}
+
+/* The thread a scheduling record names by @tid alone. */
+static struct task_label label_tid(struct report *r, bool converted,
+				   uint64_t tid)
+{
+	if (converted)
+		return label_converted(r, tid);
+	return label_thread(r, fxt_threads_tid(r->threads, tid), tid);
+}
+
+/* "comm-N" as trace-cmd report lays it out. */
+static void put_label(struct report *r, const struct task_label *l)
+{
+	size_t start = r->len;
+	int width;
+
+	put_text(r, l->comm);
+	width = (int)(r->len - start);
+	if (width < 16) {
+		/* right-aligned in 16 columns */
+		if (line_grow(r, 16 - width))
+			return;
+		memmove(r->line + start + 16 - width, r->line + start, width);
+		memset(r->line + start, ' ', 16 - width);
+		r->len = start + 16;
+	}
+	line_printf(r, "-%-5" PRIu64, l->num);
+}
+
+/*
+ * Start a record's line: what is pending goes out first, then the buffer
+ * prefix (unless a lost-events line just printed it) and "comm-tid".
+ */
+static void line_begin(struct report *r, uint32_t provider,
+		       const struct task_label *l, bool ftrace)
+{
 	report_tep_flush(r->tep);
 	line_flush(r);
 	if (!r->lost_pending)
@@ -449,9 +562,7 @@ static struct name_slot *line_begin(struct report *r, uint32_t provider,
 	r->lost_pending = false;
 	r->pending = true;
 	r->pending_ftrace = ftrace;
-	line_printf(r, "%16s-%-5" PRIu64,
-		    !tid ? "<idle>" : ns && ns->name ? ns->name : "<...>", tid);
-	return ns;
+	put_label(r, l);
 }
 
 /*
@@ -459,13 +570,15 @@ static struct name_slot *line_begin(struct report *r, uint32_t provider,
  * kind padded as trace-cmd report pads event names.
  */
 static void put_head(struct report *r, const struct fxt_record *rec,
-		     uint64_t tid, int cpu, uint64_t ts, const char *kind)
+		     const struct task_label *l, int cpu, uint64_t ts,
+		     const char *kind)
 {
 	struct report_provider *p = prov_find(r, rec->provider_id);
-	struct name_slot *ns = line_begin(r, rec->provider_id, tid, false);
+	struct name_slot *ns = name_find(r, l->tid);
 	static const char spaces[] = "                    ";
 	size_t n = strlen(kind);
 
+	line_begin(r, rec->provider_id, l, false);
 	if (cpu < 0 && ns)
 		cpu = ns->cpu;
 	if (cpu >= 0)
@@ -480,36 +593,57 @@ static void put_head(struct report *r, const struct fxt_record *rec,
 
 static void put_name(struct report *r, struct fxt_str cat, struct fxt_str name)
 {
-	line_add(r, cat.ptr, cat.len);
+	put_text(r, cat);
 	line_add(r, ":", 1);
-	line_add(r, name.ptr, name.len);
+	put_text(r, name);
 }
 
 /* Durations: a stack of open begins per thread, ends pop it. */
-static void duration_push(struct report *r, uint64_t tid, uint64_t ts)
+static struct begins *begins_of(struct report *r, int idx)
 {
-	struct name_slot *s = task_get(r, tid);
+	struct begins *b;
+	size_t n;
+
+	if (idx < 0)
+		return NULL;
+	if ((size_t)idx >= r->nr_begins) {
+		n = r->nr_begins ? r->nr_begins : 64;
+		while (n <= (size_t)idx)
+			n *= 2;
+		b = realloc(r->begins, n * sizeof(*b));
+		if (!b)
+			return NULL;
+		memset(b + r->nr_begins, 0, (n - r->nr_begins) * sizeof(*b));
+		r->begins = b;
+		r->nr_begins = n;
+	}
+	return &r->begins[idx];
+}
+
+static void duration_push(struct report *r, int idx, uint64_t ts)
+{
+	struct begins *s = begins_of(r, idx);
 	uint64_t *b;
 
 	if (!s)
 		return;
-	if (s->nbegins == s->capbegins) {
-		b = realloc(s->begins, (s->capbegins * 2 + 8) * sizeof(*b));
+	if (s->n == s->cap) {
+		b = realloc(s->ts, (s->cap * 2 + 8) * sizeof(*b));
 		if (!b)
 			return;
-		s->begins = b;
-		s->capbegins = s->capbegins * 2 + 8;
+		s->ts = b;
+		s->cap = s->cap * 2 + 8;
 	}
-	s->begins[s->nbegins++] = ts;
+	s->ts[s->n++] = ts;
 }
 
-static bool duration_pop(struct report *r, uint64_t tid, uint64_t *ts)
+static bool duration_pop(struct report *r, int idx, uint64_t *ts)
 {
-	struct name_slot *s = name_find(r, tid);
+	struct begins *s = begins_of(r, idx);
 
-	if (!s || !s->nbegins)
+	if (!s || !s->n)
 		return false;
-	*ts = s->begins[--s->nbegins];
+	*ts = s->ts[--s->n];
 	return true;
 }
 
@@ -525,16 +659,19 @@ static void report_kind(struct report *r, const struct fxt_record *rec,
 	const char *kind = fxt_event_type_name(ev->type);
 	uint64_t ts = fxt_ticks_to_ns(ev->ts, tps), begin;
 
+	struct task_label l;
+
 	if (!kind)
 		return;		/* a reserved type: the reader warned */
-	put_head(r, rec, ev->thread.tid, -1, ts, kind);
+	l = label_pair(r, false, ev->thread.pid, ev->thread.tid);
+	put_head(r, rec, &l, -1, ts, kind);
 	put_name(r, ev->category, ev->name);
 	switch (ev->type) {
 	case FXT_EVENT_DURATION_BEGIN:
-		duration_push(r, ev->thread.tid, ts);
+		duration_push(r, l.idx, ts);
 		break;
 	case FXT_EVENT_DURATION_END:
-		if (duration_pop(r, ev->thread.tid, &begin))
+		if (duration_pop(r, l.idx, &begin))
 			line_printf(r, " (duration %" PRId64 " ns)",
 				    (int64_t)(ts - begin));
 		break;
@@ -553,32 +690,40 @@ static void report_sched(struct report *r, const struct fxt_record *rec,
 			 uint64_t tps)
 {
 	bool wakeup = rec->sched.subtype == FXT_SCHED_WAKEUP;
-	uint64_t out = rec->sched.out.tid, in = rec->sched.in.tid;
+	bool legacy = rec->sched.subtype == FXT_SCHED_LEGACY_SWITCH;
 	const char *state = fxt_thread_state_name(rec->sched.out_state);
+	struct task_label out, in;
 	struct name_slot *s;
 
 	if (rec->sched.subtype > FXT_SCHED_WAKEUP)
 		return;		/* a reserved type: the reader warned */
-	put_head(r, rec, wakeup ? in : out, (int)rec->sched.cpu,
+	if (legacy) {
+		out = label_pair(r, false, rec->sched.out.pid,
+				 rec->sched.out.tid);
+		in = label_pair(r, false, rec->sched.in.pid, rec->sched.in.tid);
+	} else {
+		out = label_tid(r, false, rec->sched.out.tid);
+		in = label_tid(r, false, rec->sched.in.tid);
+	}
+	put_head(r, rec, wakeup ? &in : &out, (int)rec->sched.cpu,
 		 fxt_ticks_to_ns(rec->sched.ts, tps),
 		 wakeup ? "thread_wakeup" : "context_switch");
 	if (wakeup) {
-		line_printf(r, "pid=%" PRIu64, in);
+		line_printf(r, "pid=%" PRIu64, in.num);
 	} else {
 		line_printf(r, "prev_pid=%" PRIu64 " prev_state=%s",
-			    out, state ? state : "?");
-		if (rec->sched.subtype == FXT_SCHED_LEGACY_SWITCH)
+			    out.num, state ? state : "?");
+		if (legacy)
 			line_printf(r, " prev_prio=%u", rec->sched.out_prio);
-		s = name_find(r, in);
-		line_printf(r, " ==> next_comm=%s next_pid=%" PRIu64,
-			    !in ? "<idle>" : s && s->name ? s->name : "<...>",
-			    in);
-		if (rec->sched.subtype == FXT_SCHED_LEGACY_SWITCH)
+		line_add(r, " ==> next_comm=", 15);
+		put_text(r, in.comm);
+		line_printf(r, " next_pid=%" PRIu64, in.num);
+		if (legacy)
 			line_printf(r, " next_prio=%u", rec->sched.in_prio);
 	}
 	put_fields(r, rec->sched.args, rec->sched.nargs, 0);
 	if (!wakeup) {
-		s = task_get(r, in);
+		s = task_get(r, in.tid);
 		if (s)
 			s->cpu = (int)rec->sched.cpu;
 	}
@@ -587,19 +732,24 @@ static void report_sched(struct report *r, const struct fxt_record *rec,
 static void report_log(struct report *r, const struct fxt_record *rec,
 		       uint64_t tps)
 {
-	put_head(r, rec, rec->log.thread.tid, -1,
-		 fxt_ticks_to_ns(rec->log.ts, tps), "log");
-	line_add(r, rec->log.msg.ptr, rec->log.msg.len);
+	struct task_label l = label_pair(r, false, rec->log.thread.pid,
+					 rec->log.thread.tid);
+
+	put_head(r, rec, &l, -1, fxt_ticks_to_ns(rec->log.ts, tps), TCFXT_FXT_LOG);
+	put_text(r, rec->log.msg);
 }
 
 static void report_large(struct report *r, const struct fxt_record *rec,
 			 uint64_t tps)
 {
+	struct task_label l;
+
 	if (rec->large.large_type != FXT_LARGE_BLOB ||
 	    rec->large.format != FXT_LARGE_BLOB_METADATA)
 		return;		/* no timestamp */
-	put_head(r, rec, rec->large.thread.tid, -1,
-		 fxt_ticks_to_ns(rec->large.ts, tps), "large_blob");
+	l = label_pair(r, false, rec->large.thread.pid, rec->large.thread.tid);
+	put_head(r, rec, &l, -1, fxt_ticks_to_ns(rec->large.ts, tps),
+		 "large_blob");
 	put_name(r, rec->large.category, rec->large.name);
 	put_fields(r, rec->large.args, rec->large.nargs, 0);
 	line_printf(r, " size=%" PRIu64, rec->large.size);
@@ -620,6 +770,7 @@ static void report_event(struct report *r, const struct fxt_record *rec,
 	bool ftrace = tcfxt_is_ftrace(ev);
 	const struct fxt_arg *cpu = ftrace ? &ev->args[0] : NULL;
 	struct name_slot *ns;
+	struct task_label l;
 	static const char spaces[] = "                    ";
 
 	if (tcfxt_is_meta(ev->category)) {
@@ -663,7 +814,9 @@ static void report_event(struct report *r, const struct fxt_record *rec,
 			report_kind(r, rec, tps);
 		return;
 	}
-	ns = line_begin(r, rec->provider_id, ev->thread.tid, ftrace);
+	l = label_pair(r, p && p->tcfxt, ev->thread.pid, ev->thread.tid);
+	line_begin(r, rec->provider_id, &l, ftrace);
+	ns = name_find(r, ev->thread.tid);
 	if (ftrace)
 		line_printf(r, " [%03u]", cpu->u32);
 	else if (ns && ns->cpu >= 0 && !(p && p->tcfxt))
@@ -672,11 +825,11 @@ static void report_event(struct report *r, const struct fxt_record *rec,
 		line_add(r, " [---]", 6);
 	put_time(r, fxt_ticks_to_ns(ev->ts, tps), p ? p->in_usecs : true);
 	line_add(r, " ", 1);
-	if (!ftrace) {
-		line_add(r, ev->category.ptr, ev->category.len);
-		line_add(r, ":", 1);
+	if (ftrace) {
+		line_add(r, ev->name.ptr, ev->name.len);
+	} else {
+		put_name(r, ev->category, ev->name);
 	}
-	line_add(r, ev->name.ptr, ev->name.len);
 	line_add(r, ": ", 2);
 	if (ev->name.len < 20)
 		line_add(r, spaces, 20 - ev->name.len);
@@ -687,6 +840,9 @@ static void report_kobj(struct report *r, const struct fxt_record *rec)
 {
 	unsigned int i;
 
+	/* another producer's: named by (process, thread), known already */
+	if (!from_converter(r, rec) && !r->prepassed)
+		fxt_threads_note(r->threads, rec);
 	if (rec->kobj.obj_type != FXT_OBJ_THREAD)
 		return;
 	/* names only events revealed are not the ones trace-cmd shows */
@@ -711,15 +867,80 @@ static void tep_line(void *priv, uint32_t provider_id, const char *text,
 	line_flush(r);
 }
 
+/*
+ * Other producers' threads and names, from a first pass over @path, each
+ * with the task id `convert` gives it.  A pipe is read once: there the
+ * threads are learnt as the one pass goes.
+ */
+static int threads_prepass(struct report *r, const char *path)
+{
+	uint32_t *conv = NULL, *more;
+	size_t nconv = 0, i;
+	struct fxt_reader *rd;
+	struct fxt_record rec;
+	struct stat st;
+	int ret = 0;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	rd = fxt_reader_open(path, 0);
+	if (!rd)
+		return 0;
+	while (!ret && fxt_reader_next(rd, &rec) > 0) {
+		const struct fxt_event *ev = &rec.event;
+
+		for (i = 0; i < nconv && conv[i] != rec.provider_id; i++)
+			;
+		if (i < nconv)
+			continue;
+		if (rec.type == FXT_REC_EVENT && tcfxt_is_meta(ev->category) &&
+		    fxt_str_eq(ev->name, TCFXT_FILE_INFO)) {
+			more = realloc(conv, (nconv + 1) * sizeof(*conv));
+			if (!more)
+				ret = -ENOMEM;
+			else
+				(conv = more)[nconv++] = rec.provider_id;
+			continue;
+		}
+		ret = fxt_threads_note(r->threads, &rec);
+	}
+	fxt_reader_close(rd);
+	free(conv);
+	if (!ret)
+		ret = fxt_threads_assign(r->threads);
+	r->prepassed = !ret;
+	return ret;
+}
+
+/* The threads shown under an id other than their tid, said once. */
+static void say_renumbered(const struct report *r)
+{
+	size_t n = r->prepassed ? fxt_threads_renumbered(r->threads) : 0;
+	char buf[512];
+	struct fxt_list l = {
+		.buf = buf, .size = sizeof(buf), .max = 4, .sep = ", ",
+	};
+
+	if (!n)
+		return;
+	fxt_threads_mapping(r->threads, &l);
+	trace_fxt_err("%zu thread%s shown under a task id of %s own, as "
+		      "convert numbers %s in the .dat (%s): %s", n,
+		      n == 1 ? "" : "s", n == 1 ? "its" : "their",
+		      n == 1 ? "it" : "them", FXT_THREADS_WHY, buf);
+}
+
 static void report_free(struct report *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->sz_names; i++) {
+	for (i = 0; i < r->sz_names; i++)
 		free(r->names[i].name);
-		free(r->names[i].begins);
-	}
 	free(r->names);
+	for (i = 0; i < r->nr_begins; i++)
+		free(r->begins[i].ts);
+	free(r->begins);
+	fxt_threads_free(r->threads);
 	for (i = 0; i < r->nr_provs; i++)
 		free(r->provs[i].name);
 	free(r->provs);
@@ -754,6 +975,15 @@ static int cmd_report(int argc, char **argv)
 	}
 	if (!r.raw)
 		r.tep = report_tep_open(argv[optind], tep_line, &r);
+	r.threads = fxt_threads_new();
+	/* a converted file's threads are its .dat's pids */
+	if (!r.threads || (!r.tep && threads_prepass(&r, argv[optind]))) {
+		trace_fxt_err("%s: out of memory", argv[optind]);
+		fxt_reader_close(rd);
+		report_tep_close(r.tep);
+		report_free(&r);
+		return 1;
+	}
 	while ((ret = fxt_reader_next(rd, &rec)) > 0) {
 		/* the current provider's: it may change at any record */
 		uint64_t tps;
@@ -798,6 +1028,7 @@ static int cmd_report(int argc, char **argv)
 	else if (ret < 0)
 		trace_fxt_err("%s", fxt_reader_error(rd));
 	trace_fxt_say_skipped(rd);
+	say_renumbered(&r);
 	fxt_reader_close(rd);
 	report_tep_close(r.tep);
 	report_free(&r);

@@ -22,11 +22,9 @@ void trace_fxt_err(const char *fmt, ...)
 
 unsigned long long trace_fxt_say_skipped(const struct fxt_reader *r)
 {
-	unsigned long long n = fxt_reader_warned_records(r);
+	char buf[2048];
 
-	if (n)
-		trace_fxt_err("%llu record%s skipped or not read in full; "
-			      "the first: %s", n, n == 1 ? "" : "s",
-			      fxt_reader_first_warning(r));
-	return n;
+	if (fxt_reader_tally(r, "trace-fxt: ", buf, sizeof(buf)))
+		fputs(buf, stderr);
+	return fxt_reader_warned_records(r);
 }

@@ -85,8 +85,10 @@ extern const struct trace_fxt_cmd trace_fxt_open;
 void trace_fxt_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 struct fxt_reader;
 /*
- * A lenient reader's tally, once: how many records it skipped or could
- * not read in full, and the first of them.  Returns that count.
+ * A lenient reader's tally, once (fxt_reader_tally()): how many records
+ * it skipped as malformed, skipped or could not read in full, or read as
+ * Perfetto does against their writer's likely intent, and the first of
+ * each.  Returns how many records had a warning.
  */
 unsigned long long trace_fxt_say_skipped(const struct fxt_reader *r);
 
