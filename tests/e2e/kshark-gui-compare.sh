@@ -52,7 +52,7 @@ done
 # top left corner, 3 pixels in: the place is kept in $TMP/click for the
 # next window), then the screen again.
 cat > "$TMP/run.sh" <<'SESSION'
-. "$TOP/tests/e2e/ks-window.sh"
+. "$TOP/tests/e2e/ks-window.bash"
 run() { # PNG ARGS...: kernelshark with ARGS, shot
 	local png=$1 ks x y
 	shift

@@ -35,7 +35,7 @@ fi
 cat > "$TMP/session.sh" <<'EOF'
 kernelshark -p "$PLUGIN" "$TMP/sample.fxt" >"$TMP/ks.log" 2>&1 &
 ks=$!
-. "$TOP/tests/e2e/ks-window.sh"
+. "$TOP/tests/e2e/ks-window.bash"
 win=$(ks_window)
 sleep 2
 [ -n "$win" ] && xdotool getwindowname "$win" >"$TMP/title"

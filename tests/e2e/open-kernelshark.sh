@@ -26,7 +26,7 @@ cp "$SAMPLES/atrace-markers.dat" "$TMP/markers.dat"
 cat > "$TMP/session.sh" <<'EOF'
 "$TRACE_FXT" open --kernelshark "$FILE" >"$TMP/ks.out" 2>"$TMP/ks.log" &
 ks=$!
-. "$TOP/tests/e2e/ks-window.sh"
+. "$TOP/tests/e2e/ks-window.bash"
 win=$(ks_window)
 sleep 1
 [ -n "$win" ] && xdotool getwindowname "$win" >"$TMP/title"
