@@ -6,7 +6,7 @@
  * pid, event name (kshark_get_event_name), task (kshark_get_task),
  * latency (kshark_get_aux_info) and info (kshark_get_info).
  *
- * Every project sample (samples/, every .dat: all eight must be there)
+ * Every project sample (samples/, every .dat: all ten must be there)
  * is compared, the shared ones (../shared/samples/, every .dat) when they
  * are there, and the recording $KSHARK_DAT names (make bench's, say).
  * Given .dat files as arguments, it compares those instead;
@@ -295,7 +295,7 @@ static void compare(const char *dat_path)
 }
 
 /* The project's recordings (samples/record.sh and its derived two). */
-#define NR_PROJECT_SAMPLES	9
+#define NR_PROJECT_SAMPLES	10
 
 static void compare_glob(const char *pattern, size_t required)
 {
