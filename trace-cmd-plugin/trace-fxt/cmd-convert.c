@@ -605,6 +605,7 @@ int cmd_convert(int argc, char **argv)
 		{ "end",	required_argument, NULL, 'E' },
 		{ "progress",	no_argument,	   NULL, 'p' },
 		{ "tgids",	required_argument, NULL, 'T' },
+		{ "fxt-sched",	no_argument,	   NULL, 'S' },
 		{ "quiet",	no_argument,	   NULL, 'q' },
 		{ "compression", required_argument, NULL, 'z' },
 		{ "compress",	no_argument,	   NULL, 'Z' },
@@ -662,6 +663,9 @@ int cmd_convert(int argc, char **argv)
 		case 'T':
 			a.selects = true;
 			o->tgids = optarg;
+			break;
+		case 'S':
+			o->fxt_sched = true;
 			break;
 		case 'q':
 			a.quiet = true;

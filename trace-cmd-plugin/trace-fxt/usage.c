@@ -18,7 +18,8 @@ struct trace_fxt_usage {
 static const struct trace_fxt_usage usages[] = {
 	{ "convert", "IN.dat -o OUT.fxt [-e SYS:EVENT,..] [-B BUFFER,..] "
 	  "[--cpu LIST] [--start SECS] [--end SECS] [--tgids FILE] "
-	  "[--progress] [-q] [--compression none|gzip|zstd | --compress] | "
+	  "[--fxt-sched] [--progress] [-q] "
+	  "[--compression none|gzip|zstd | --compress] | "
 	  "IN.fxt -o OUT.dat [--compression none|zstd] [-q]",
 	  "convert a trace-cmd .dat to FXT (trace-cmd input plugin; gzip "
 	  "or zstd for -o *.gz/*.zst or as asked), or FXT to a .dat" },
