@@ -8,6 +8,8 @@
 #   make demo       the main job on a bundled sample
 #   make bench      print speed figures against the real tools
 #   make fuzz       run the fuzzers at length (FUZZ_SECONDS=, default 300)
+#   make perfetto-compare TRACE_PROCESSOR=/path/to/trace_processor_shell
+#                   what Perfetto shows of each sample, converted and as text
 #   make install    plugins where each tool looks (PREFIX=, default ~/.local)
 
 CC		?= gcc

@@ -36,7 +36,7 @@ enum {
 	PFT_PACKET_SEQUENCE_FLAGS	= 13,	/* uint32, below */
 	PFT_PACKET_FTRACE_STATS		= 34,	/* FtraceStats */
 	PFT_PACKET_SYSTEM_INFO		= 45,	/* SystemInfo */
-	PFT_PACKET_CLOCK_ID		= 58,	/* timestamp_clock_id: not set */
+	PFT_PACKET_CLOCK_ID		= 58,	/* timestamp_clock_id: unset */
 	PFT_PACKET_MACHINE_ID		= 98,	/* not set: another machine */
 	PFT_PACKET_GENERIC_KERNEL_TREE	= 122,	/* GenericKernelProcessTree */
 };
@@ -76,7 +76,7 @@ enum {
 	PFT_COMPACT_WAKING_TARGET_CPU	= 9,	/* packed int32 */
 	PFT_COMPACT_WAKING_PRIO		= 10,	/* packed int32 */
 	PFT_COMPACT_WAKING_COMM		= 11,	/* packed uint32, an index */
-	PFT_COMPACT_WAKING_FLAGS	= 12,	/* packed uint32, common_flags */
+	PFT_COMPACT_WAKING_FLAGS	= 12,	/* packed common_flags */
 };
 
 /*
@@ -142,7 +142,7 @@ enum {
 	PFT_TREE_PROCESS		= 1,	/* Process, repeated */
 	PFT_PROC_PID			= 1,	/* int32 */
 	PFT_PROC_PPID			= 2,	/* int32 */
-	PFT_PROC_CMDLINE		= 3,	/* string, repeated: none skips it */
+	PFT_PROC_CMDLINE		= 3,	/* string, repeated: needed */
 	PFT_PROC_START_FROM_BOOT	= 7,	/* uint64, ns */
 };
 

@@ -225,8 +225,9 @@ static int pft_compact(struct pft_stream *s, const struct pb_field *cs,
 			if (pb_read_varint(&p, end, &v))
 				break;
 			if (v >= (uint64_t)comms)
-				return pft_fail(s, "a compact comm index (%llu) "
-						"past its intern table (%ld)",
+				return pft_fail(s, "a compact comm index "
+						"(%llu) past its intern table "
+						"(%ld)",
 						(unsigned long long)v, comms);
 		}
 	}
@@ -264,7 +265,8 @@ static int pft_bundle(struct pft_stream *s, const struct pb_field *bf)
 		case PFT_BUNDLE_COMPACT_SCHED:
 			if (f.wt != PB_LEN || pft_compact(s, &f, &nsw, &nwk))
 				return s->failed ? -EBADMSG :
-				       pft_fail(s, "CompactSched is no message");
+				       pft_fail(s, "CompactSched is no "
+						"message");
 			break;
 		case PFT_BUNDLE_FTRACE_CLOCK:
 			if (f.v > PFT_FTRACE_CLOCK_MAX)
@@ -319,8 +321,9 @@ static int pft_stats(struct pft_stream *s, const struct pb_field *sf)
 		for (p = f.p; p < end;)
 			if (pb_read_varint(&p, end, &v) ||
 			    v != PFT_PARSE_ZERO_DATA_LENGTH)
-				return pft_fail(s, "FtraceStats with parse "
-						"errors, which fail the import");
+				return pft_fail(s, "FtraceStats with "
+						"parse errors, which fail "
+						"the import");
 	}
 	if (ret < 0)
 		return pft_fail(s, "FtraceStats does not parse");
@@ -350,12 +353,43 @@ static long pft_count(const struct pb_field *m, uint32_t id)
 	return ret < 0 ? -1 : n;
 }
 
+/* The other messages of a packet that are described: what they list. */
+static const struct pft_list {
+	uint32_t	field;		/* of TracePacket */
+	uint32_t	item;		/* the repeated message it lists */
+	const char	*what;		/* "name items" */
+} pft_lists[] = {
+	{ PFT_PACKET_PROCESS_TREE, PFT_TREE_PROCESS, "process_tree processes" },
+	{ PFT_PACKET_GENERIC_KERNEL_TREE, PFT_GKTREE_THREAD,
+	  "generic_kernel_process_tree threads" },
+	{ PFT_PACKET_SYSTEM_INFO, PFT_SYSINFO_UTSNAME, "system_info utsname" },
+	{ PFT_PACKET_INTERNED_DATA, PFT_INTERNED_KERNEL_SYMBOLS,
+	  "interned kernel_symbols" },
+};
+
+/* @f, when pft_lists[] has it: checked and described; else nothing. */
+static int pft_listed(struct pft_stream *s, const struct pb_field *f)
+{
+	unsigned int i;
+	long n;
+
+	for (i = 0; i < sizeof(pft_lists) / sizeof(pft_lists[0]); i++) {
+		if (pft_lists[i].field != f->id)
+			continue;
+		n = pft_count(f, pft_lists[i].item);
+		if (n < 0)
+			return pft_fail(s, "%s that do not parse",
+					pft_lists[i].what);
+		pft_say(s, " %s=%ld", pft_lists[i].what, n);
+	}
+	return 0;
+}
+
 static int pft_packet(struct pft_stream *s, const uint8_t *b, size_t len)
 {
 	uint64_t seq = 0, flags = 0, clock = 0;
 	struct pb_reader r;
 	struct pb_field f;
-	long n;
 	int ret;
 
 	s->t.packets++;
@@ -383,39 +417,15 @@ static int pft_packet(struct pft_stream *s, const uint8_t *b, size_t len)
 			if (pft_stats(s, &f))
 				return -EBADMSG;
 			break;
-		case PFT_PACKET_PROCESS_TREE:
-			n = pft_count(&f, PFT_TREE_PROCESS);
-			if (n < 0)
-				return pft_fail(s, "a process tree that does "
-						"not parse");
-			pft_say(s, " process_tree processes=%ld", n);
-			break;
-		case PFT_PACKET_GENERIC_KERNEL_TREE:
-			n = pft_count(&f, PFT_GKTREE_THREAD);
-			if (n < 0)
-				return pft_fail(s, "a generic kernel process "
-						"tree that does not parse");
-			pft_say(s, " generic_kernel_process_tree threads=%ld",
-				n);
-			break;
-		case PFT_PACKET_SYSTEM_INFO:
-			if (pft_count(&f, PFT_SYSINFO_UTSNAME) < 0)
-				return pft_fail(s, "system info that does not "
-						"parse");
-			pft_say(s, " system_info");
-			break;
-		case PFT_PACKET_INTERNED_DATA:
-			n = pft_count(&f, PFT_INTERNED_KERNEL_SYMBOLS);
-			if (n < 0)
-				return pft_fail(s, "interned data that does not "
-						"parse");
-			pft_say(s, " kernel_symbols=%ld", n);
+		default:
+			if (pft_listed(s, &f))
+				return -EBADMSG;
 			break;
 		}
 	}
 	if (ret < 0)
-		return pft_fail(s, "its fields do not parse to its end (Perfetto "
-				"refuses the trace)");
+		return pft_fail(s, "its fields do not parse to its end "
+				"(Perfetto refuses the trace)");
 	if ((flags & PFT_SEQ_NEEDS_INCREMENTAL_STATE) && !seq)
 		return pft_fail(s, "needs incremental state, on no sequence "
 				"(Perfetto refuses the trace)");
@@ -478,6 +488,7 @@ static int pft_next_top(struct pft_stream *s, struct pb_field *f)
 		p += v;
 		break;
 	default:
+		s->t.packets++;
 		return pft_fail(s, "wire type %u at the stream's top level "
 				"(Perfetto refuses the trace)", f->wt);
 	}
@@ -512,8 +523,10 @@ int pft_stream_feed(struct pft_stream *s, const void *data, size_t len)
 		if (f.id == PFT_TRACE_PACKET && f.wt == PB_LEN &&
 		    pft_packet(s, f.p, f.len))
 			return -EBADMSG;
-		if (f.id == PFT_TRACE_PACKET && f.wt != PB_LEN)
+		if (f.id == PFT_TRACE_PACKET && f.wt != PB_LEN) {
+			s->t.packets++;
 			return pft_fail(s, "a packet that is no message");
+		}
 		if (f.id != PFT_TRACE_PACKET)
 			s->t.other++;
 	}

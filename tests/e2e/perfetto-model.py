@@ -195,6 +195,34 @@ def text(v):
     return v.decode('utf-8', 'replace') if v is not None else None
 
 
+# ftrace_tokenizer.cc: TokenizeFtraceCompactSched{Switch,Waking}: packed
+# columns walked in step (the shortest decides), timestamps delta-encoded,
+# a comm index past the intern table ends the walk
+def compact_events(d):
+    """(kind, ts, [ts delta, state or pid, ..., comm, (flags)]) of a
+    CompactSched's switches and wakings, and how many parse errors."""
+    table = [text(v) for v in d.get(5, [])]
+    out, errors = [], 0
+    for kind, cols, extra in (('switch', (1, 2, 3, 4, 6), None),
+                              ('waking', (7, 8, 9, 10, 11), 12)):
+        arrs = [pb_packed(last(d, c, b'')) for c in cols]
+        flags = pb_packed(last(d, extra, b'')) if extra else []
+        if len(set(len(a) for a in arrs)) != 1:
+            errors += 1
+        acc = 0
+        for k in range(min(len(a) for a in arrs)):
+            acc = s64((acc + arrs[0][k]) & ((1 << 64) - 1))
+            if arrs[4][k] >= len(table):
+                errors += 1
+                break
+            vals = [a[k] for a in arrs]
+            vals[4] = table[vals[4]]
+            if kind == 'waking':
+                vals.append(flags[k] if k < len(flags) else None)
+            out.append((kind, acc, vals))
+    return out, errors
+
+
 # FtraceEvent's oneof, the events the importer does more with than a raw
 # row (ftrace_parser.cc, ParseFtraceEvent), by field number
 EV_PRINT, EV_SCHED_SWITCH, EV_CPU_FREQ, EV_CPU_FREQ_LIMITS, EV_CPU_IDLE = \
@@ -404,24 +432,11 @@ class Packets:
     # ftrace_tokenizer.cc: TokenizeFtraceCompactSched{Switch,Waking}:
     # packed columns walked in step, timestamps delta-encoded
     def compact(self, cpu, d):
-        table = [text(v) for v in d.get(5, [])]
-        for kind, cols, extra in (('switch', (1, 2, 3, 4, 6), None),
-                                  ('waking', (7, 8, 9, 10, 11), 12)):
-            arrs = [pb_packed(last(d, c, b'')) for c in cols]
-            flags = pb_packed(last(d, extra, b'')) if extra else []
-            if len(set(len(a) for a in arrs)) != 1:
-                self.stat('compact_sched_has_parse_errors')
-            acc = 0
-            for k in range(min(len(a) for a in arrs)):
-                acc = s64((acc + arrs[0][k]) & ((1 << 64) - 1))
-                if arrs[4][k] >= len(table):
-                    self.stat('compact_sched_has_parse_errors')
-                    break
-                vals = [a[k] for a in arrs]
-                vals[4] = table[vals[4]]
-                if kind == 'waking':
-                    vals.append(flags[k] if k < len(flags) else None)
-                self.push('P', acc, ('c' + kind, cpu, vals))
+        events, errors = compact_events(d)
+        for kind, ts, vals in events:
+            self.push('P', ts, ('c' + kind, cpu, vals))
+        if errors:
+            self.stat('compact_sched_has_parse_errors', value=errors)
 
     # proto_trace_parser / ftrace module: parse time, in time order
     def proto_parse(self, ts, what, _):
@@ -816,13 +831,14 @@ class Model(Packets):
         self.states.append(st)
         th['state'] = st
 
-    # fuchsia_trace_parser.cc: Wake
-    def wake(self, th, tid, ts, cpu):
+    # fuchsia_trace_parser.cc: Wake (the "waker" argument's thread)
+    def wake(self, th, tid, ts, cpu, waker=None):
         utid = self.update_thread(tid, th['pid'])
         if th['state'] is not None:
             th['state']['dur'] = ts - th['last_ts']
         th['last_ts'] = ts
-        st = {'ts': ts, 'cpu': cpu, 'dur': -1, 'utid': utid, 'state': 'W'}
+        st = {'ts': ts, 'cpu': cpu, 'dur': -1, 'utid': utid, 'state': 'W',
+              'waker': waker}
         self.states.append(st)
         th['state'] = st
 
@@ -1062,10 +1078,11 @@ class Model(Packets):
             tid = c.u64()
             args = self.parse_args(c, nargs, prov)
             w = {a[0]: a[2] for a in args}
+            waker = None
             if 'waker' in w:
-                self.get_thread(w['waker'] & 0xffffffff)
+                waker = self.get_thread(w['waker'] & 0xffffffff)
             if w.get('weight', 0) != IDLE_WEIGHT:
-                self.wake(self.pthread(tid), tid, ts, cpu)
+                self.wake(self.pthread(tid), tid, ts, cpu, waker)
         elif et == 0:
             cpu, st = field(h, 16, 23), field(h, 24, 27)
             out = self.tref(c, field(h, 28, 35), prov)
@@ -1528,26 +1545,16 @@ PKT_FIELDS = {
     'task_rename': ('pid', 'oldcomm', 'newcomm', 'oom_score_adj'),
     'print': ('ip', 'buf'),
 }
-# what each is compared on: the packets' fields, named as above
-PKT_KEYS = {
-    'switch': ('prev_pid', 'prev_state', 'next_comm', 'next_pid',
-               'next_prio'),
-    'waking': ('waker', 'comm', 'pid', 'prio', 'target_cpu'),
-    'irq_handler_entry': ('irq', 'name'),
-    'irq_handler_exit': ('irq', 'ret'),
-    'softirq_entry': ('vec',),
-    'softirq_exit': ('vec',),
-    'cpu_idle': ('state', 'cpu_id'),
-    'cpu_frequency': ('state', 'cpu_id'),
-    'cpu_frequency_limits': ('min_freq', 'max_freq', 'cpu_id'),
-    'workqueue_execute_start': ('work', 'function'),
-    'workqueue_execute_end': ('work', 'function'),
-    'hrtimer_expire_entry': ('hrtimer', 'now', 'function'),
-    'hrtimer_expire_exit': ('hrtimer',),
-    'sched_process_free': ('pid', 'comm'),
-    'task_rename': ('pid', 'newcomm'),
-    'print': ('buf',),
-}
+# what each is compared on: the packets' fields, named as above (the
+# fields the conversion does not write into the packets aside)
+PKT_UNWRITTEN = {'ip', 'oldcomm', 'oom_score_adj'}
+PKT_KEYS = {ev: tuple(f for f in fields if f not in PKT_UNWRITTEN)
+            for ev, fields in PKT_FIELDS.items()
+            if not ev.startswith('sched_')}
+PKT_KEYS.update(sched_process_free=('comm', 'pid'),
+                switch=('prev_pid', 'prev_state', 'next_comm', 'next_pid',
+                        'next_prio'),
+                waking=('waker', 'comm', 'pid', 'prio', 'target_cpu'))
 # the event messages' fields (protos/perfetto/trace/ftrace/*.proto):
 # number -> (name, signed)
 PKT_MSGS = {
@@ -1607,24 +1614,15 @@ def packet_events(m):
                 n += 1
                 out.append((last(e, 1), n, 'full', last(e, 2), f, v))
         if 4 in b:
-            c = pb_msg(last(b, 4))
-            table = [text(v) for v in c.get(5, [])]
-            acc = 0
-            cols = [pb_packed(last(c, k, b'')) for k in (1, 2, 3, 4, 6)]
-            for k in range(len(cols[0])):
-                acc += cols[0][k]
+            for kind, ts, vals in compact_events(pb_msg(last(b, 4)))[0]:
                 n += 1
-                out.append((acc, n, 'cswitch', None, s64(cols[1][k]),
-                            (s32(cols[2][k]), s32(cols[3][k]),
-                             table[cols[4][k]])))
-            acc = 0
-            cols = [pb_packed(last(c, k, b'')) for k in (7, 8, 9, 10, 11)]
-            for k in range(len(cols[0])):
-                acc += cols[0][k]
-                n += 1
-                out.append((acc, n, 'cwaking', None, None,
-                            (s32(cols[1][k]), s32(cols[2][k]),
-                             s32(cols[3][k]), table[cols[4][k]])))
+                if kind == 'switch':
+                    out.append((ts, n, 'cswitch', None, s64(vals[1]),
+                                (s32(vals[2]), s32(vals[3]), vals[4])))
+                else:
+                    out.append((ts, n, 'cwaking', None, None,
+                                (s32(vals[1]), s32(vals[2]), s32(vals[3]),
+                                 vals[4])))
     events = []
     for cpu, evs in bycpu.items():
         evs.sort(key=lambda e: (e[0], e[1]))

@@ -31,25 +31,20 @@
 
 /* The kernel's formats (6.x), without their ids: the writer gives them. */
 
-static const char cpu_frequency_format[] =
-	"name: cpu_frequency\n"
-	"format:\n"
-	FIXTURE_COMMON_FIELDS
-	"\tfield:u32 state;\toffset:8;\tsize:4;\tsigned:0;\n"
-	"\tfield:u32 cpu_id;\toffset:12;\tsize:4;\tsigned:0;\n"
-	"\n"
-	"print fmt: \"state=%lu cpu_id=%lu\", (unsigned long)REC->state, "
-	"(unsigned long)REC->cpu_id\n";
+/* power:cpu_frequency and power:cpu_idle: a state and a CPU. */
+#define POWER_FORMAT(name)						\
+	"name: " name "\n"						\
+	"format:\n"							\
+	FIXTURE_COMMON_FIELDS						\
+	"\tfield:u32 state;\toffset:8;\tsize:4;\tsigned:0;\n"		\
+	"\tfield:u32 cpu_id;\toffset:12;\tsize:4;\tsigned:0;\n"		\
+	"\n"								\
+	"print fmt: \"state=%lu cpu_id=%lu\", "				\
+	"(unsigned long)REC->state, "					\
+	"(unsigned long)REC->cpu_id\n"
 
-static const char cpu_idle_format[] =
-	"name: cpu_idle\n"
-	"format:\n"
-	FIXTURE_COMMON_FIELDS
-	"\tfield:u32 state;\toffset:8;\tsize:4;\tsigned:0;\n"
-	"\tfield:u32 cpu_id;\toffset:12;\tsize:4;\tsigned:0;\n"
-	"\n"
-	"print fmt: \"state=%lu cpu_id=%lu\", (unsigned long)REC->state, "
-	"(unsigned long)REC->cpu_id\n";
+static const char cpu_frequency_format[] = POWER_FORMAT("cpu_frequency");
+static const char cpu_idle_format[] = POWER_FORMAT("cpu_idle");
 
 static const char rss_stat_format[] =
 	"name: rss_stat\n"

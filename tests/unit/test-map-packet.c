@@ -20,11 +20,11 @@
 
 #include <event-parse.h>
 
-#include "fxt-reader.h"
 #include "map-packet.h"
 #include "pb.h"
 #include "perfetto-proto.h"
 #include "perfetto-read.h"
+#include "pkt-read.h"
 #include "unit.h"
 
 struct run {
@@ -50,28 +50,14 @@ static void run_start(struct run *t)
 /* Finish the packets, close the writer, join the Perfetto blobs. */
 static void run_finish(struct run *t)
 {
-	struct fxt_record rec;
-	struct fxt_reader *r;
+	unsigned int sched;
 
 	CU_ASSERT_EQUAL(map_pkt_finish(&t->ctx), 0);
 	map_pkt_free(&t->ctx);
 	CU_ASSERT_EQUAL(fxt_writer_close(t->ctx.w), 0);
 	fclose(t->fp);
-	r = fxt_reader_open_mem(t->out, t->len, "mem", FXT_READER_STRICT);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-	while (fxt_reader_next(r, &rec) > 0) {
-		if (rec.type != FXT_REC_BLOB)
-			continue;
-		CU_ASSERT_EQUAL(rec.blob.type, FXT_BLOB_PERFETTO);
-		CU_ASSERT(fxt_str_eq(rec.blob.name, TCFXT_BLOB_PERFETTO));
-		CU_ASSERT(pb_room(&t->stream, rec.blob.size));
-		memcpy(t->stream.p + t->stream.len, rec.blob.data,
-		       rec.blob.size);
-		t->stream.len += rec.blob.size;
-		t->blobs++;
-	}
-	CU_ASSERT_PTR_NULL(fxt_reader_error(r));
-	fxt_reader_close(r);
+	pkt_join(t->out, t->len, &t->stream, &t->blobs, &sched);
+	CU_ASSERT_EQUAL(sched, 0);
 }
 
 static void run_end(struct run *t)
@@ -80,67 +66,20 @@ static void run_end(struct run *t)
 	free(t->out);
 }
 
-/* The @k-th field @id of message @m (0 first); false if it has none. */
-static bool get(const struct pb_field *m, uint32_t id, int k,
-		struct pb_field *out)
-{
-	struct pb_reader r;
-	struct pb_field f;
-
-	pb_reader_init(&r, m->p, m->len);
-	while (pb_next(&r, &f) > 0)
-		if (f.id == id && k-- == 0) {
-			*out = f;
-			return true;
-		}
-	return false;
-}
-
-static uint64_t num(const struct pb_field *m, uint32_t id)
-{
-	struct pb_field f = { 0 };
-
-	CU_ASSERT_FATAL(get(m, id, 0, &f));
-	CU_ASSERT_EQUAL(f.wt, PB_VARINT);
-	return f.v;
-}
-
-static bool text_is(const struct pb_field *m, uint32_t id, const char *s)
-{
-	struct pb_field f = { 0 };
-
-	return get(m, id, 0, &f) && f.wt == PB_LEN && f.len == strlen(s) &&
-	       !memcmp(f.p, s, f.len);
-}
-
-/* The values of packed field @id of @m, up to @max; how many. */
-static size_t packed(const struct pb_field *m, uint32_t id, uint64_t *v,
-		     size_t max)
-{
-	const uint8_t *p, *end;
-	struct pb_field f = { 0 };
-	size_t n = 0;
-
-	if (!get(m, id, 0, &f))
-		return 0;
-	for (p = f.p, end = f.p + f.len; p < end && n < max; n++)
-		CU_ASSERT_FATAL(pb_read_varint(&p, end, &v[n]) == 0);
-	return n;
-}
-
 /* The stream's packets, each as a field, up to @max. */
 static size_t packets(struct run *t, struct pb_field *pk, size_t max)
 {
-	struct pb_field stream = { .wt = PB_LEN, .p = t->stream.p,
-				   .len = t->stream.len };
 	size_t n = 0;
 
-	while (n < max && get(&stream, PFT_TRACE_PACKET, n, &pk[n])) {
+	while (n < max && pkt_packet(&t->stream, n, &pk[n])) {
 		CU_ASSERT_EQUAL(pk[n].wt, PB_LEN);
 		n++;
 	}
 	return n;
 }
+
+/* CompactSched column @id of cs, into v[] (up to 8 values). */
+#define COL(id)		pkt_column(&cs, id, v, 8)
 
 static void check_stream(struct run *t)
 {
@@ -158,7 +97,7 @@ static void test_bundle(void)
 {
 	struct pb_field pk[8] = { { 0 } }, f = { 0 }, b = { 0 }, ev = { 0 };
 	struct pb_field msg = { 0 }, cs = { 0 }, th = { 0 };
-	uint64_t v[8];
+	int64_t v[8];
 	struct map_pkt_ev e;
 	struct run t;
 	size_t n;
@@ -194,68 +133,68 @@ static void test_bundle(void)
 	n = packets(&t, pk, 8);
 	CU_ASSERT_EQUAL_FATAL(n, 3);
 	/* 1: the idle thread, at the start */
-	CU_ASSERT_EQUAL(num(&pk[0], PFT_PACKET_TIMESTAMP), 1000);
-	CU_ASSERT_FATAL(get(&pk[0], PFT_PACKET_GENERIC_KERNEL_TREE, 0, &f));
-	CU_ASSERT_FATAL(get(&f, PFT_GKTREE_THREAD, 0, &th));
-	CU_ASSERT_EQUAL(num(&th, PFT_GKTHREAD_TID), 0);
-	CU_ASSERT_EQUAL(num(&th, PFT_GKTHREAD_PID), 0);
-	CU_ASSERT(text_is(&th, PFT_GKTHREAD_COMM, "swapper"));
-	CU_ASSERT_EQUAL(num(&th, PFT_GKTHREAD_IS_IDLE), 1);
+	CU_ASSERT_EQUAL(pkt_num(&pk[0], PFT_PACKET_TIMESTAMP), 1000);
+	CU_ASSERT_FATAL(pkt_get(&pk[0], PFT_PACKET_GENERIC_KERNEL_TREE, 0, &f));
+	CU_ASSERT_FATAL(pkt_get(&f, PFT_GKTREE_THREAD, 0, &th));
+	CU_ASSERT_EQUAL(pkt_num(&th, PFT_GKTHREAD_TID), 0);
+	CU_ASSERT_EQUAL(pkt_num(&th, PFT_GKTHREAD_PID), 0);
+	CU_ASSERT(pkt_text_is(&th, PFT_GKTHREAD_COMM, "swapper"));
+	CU_ASSERT_EQUAL(pkt_num(&th, PFT_GKTHREAD_IS_IDLE), 1);
 	/* 2: the bundle, on the sequence whose state it clears */
-	CU_ASSERT_EQUAL(num(&pk[1], PFT_PACKET_SEQUENCE_ID), 1);
-	CU_ASSERT_EQUAL(num(&pk[1], PFT_PACKET_SEQUENCE_FLAGS),
+	CU_ASSERT_EQUAL(pkt_num(&pk[1], PFT_PACKET_SEQUENCE_ID), 1);
+	CU_ASSERT_EQUAL(pkt_num(&pk[1], PFT_PACKET_SEQUENCE_FLAGS),
 			PFT_SEQ_INCREMENTAL_STATE_CLEARED);
-	CU_ASSERT_FATAL(get(&pk[1], PFT_PACKET_FTRACE_EVENTS, 0, &b));
-	CU_ASSERT_EQUAL(num(&b, PFT_BUNDLE_CPU), 2);
-	CU_ASSERT_EQUAL(num(&b, PFT_BUNDLE_LOST_EVENTS), 1);
-	CU_ASSERT_FALSE(get(&b, PFT_BUNDLE_FTRACE_CLOCK, 0, &f));
-	CU_ASSERT_FATAL(get(&b, PFT_BUNDLE_EVENT, 0, &ev));
-	CU_ASSERT_FALSE(get(&b, PFT_BUNDLE_EVENT, 1, &f));
+	CU_ASSERT_FATAL(pkt_get(&pk[1], PFT_PACKET_FTRACE_EVENTS, 0, &b));
+	CU_ASSERT_EQUAL(pkt_num(&b, PFT_BUNDLE_CPU), 2);
+	CU_ASSERT_EQUAL(pkt_num(&b, PFT_BUNDLE_LOST_EVENTS), 1);
+	CU_ASSERT_FALSE(pkt_get(&b, PFT_BUNDLE_FTRACE_CLOCK, 0, &f));
+	CU_ASSERT_FATAL(pkt_get(&b, PFT_BUNDLE_EVENT, 0, &ev));
+	CU_ASSERT_FALSE(pkt_get(&b, PFT_BUNDLE_EVENT, 1, &f));
 	/* timestamp, pid, the event: in that order (the fast path) */
 	CU_ASSERT(ev.p[0] == (PFT_EVENT_TIMESTAMP << 3 | PB_VARINT));
-	CU_ASSERT_EQUAL(num(&ev, PFT_EVENT_TIMESTAMP), 1500);
-	CU_ASSERT_EQUAL(num(&ev, PFT_EVENT_PID), 42);
-	CU_ASSERT_FALSE(get(&ev, 5, 0, &f));	/* no common_flags */
-	CU_ASSERT_FATAL(get(&ev, PFT_EV_IRQ_HANDLER_ENTRY, 0, &msg));
-	CU_ASSERT_EQUAL(num(&msg, 1), 36);
-	CU_ASSERT(text_is(&msg, 2, "virtio"));
-	CU_ASSERT_FATAL(get(&b, PFT_BUNDLE_COMPACT_SCHED, 0, &cs));
-	CU_ASSERT_EQUAL(packed(&cs, PFT_COMPACT_SWITCH_TIMESTAMP, v, 8), 3);
+	CU_ASSERT_EQUAL(pkt_num(&ev, PFT_EVENT_TIMESTAMP), 1500);
+	CU_ASSERT_EQUAL(pkt_num(&ev, PFT_EVENT_PID), 42);
+	CU_ASSERT_FALSE(pkt_get(&ev, 5, 0, &f));	/* no common_flags */
+	CU_ASSERT_FATAL(pkt_get(&ev, PFT_EV_IRQ_HANDLER_ENTRY, 0, &msg));
+	CU_ASSERT_EQUAL(pkt_num(&msg, 1), 36);
+	CU_ASSERT(pkt_text_is(&msg, 2, "virtio"));
+	CU_ASSERT_FATAL(pkt_get(&b, PFT_BUNDLE_COMPACT_SCHED, 0, &cs));
+	CU_ASSERT_EQUAL(COL(PFT_COMPACT_SWITCH_TIMESTAMP), 3);
 	CU_ASSERT(v[0] == 2000 && v[1] == 500 && v[2] == 100);
-	CU_ASSERT_EQUAL(packed(&cs, PFT_COMPACT_SWITCH_PREV_STATE, v, 8), 3);
+	CU_ASSERT_EQUAL(COL(PFT_COMPACT_SWITCH_PREV_STATE), 3);
 	CU_ASSERT(v[0] == 2 && v[1] == 256 && v[2] == 0);
-	CU_ASSERT_EQUAL(packed(&cs, PFT_COMPACT_SWITCH_NEXT_PID, v, 8), 3);
+	CU_ASSERT_EQUAL(COL(PFT_COMPACT_SWITCH_NEXT_PID), 3);
 	CU_ASSERT(v[0] == 100 && v[1] == 101 && v[2] == 100);
-	CU_ASSERT_EQUAL(packed(&cs, PFT_COMPACT_SWITCH_NEXT_PRIO, v, 8), 3);
+	CU_ASSERT_EQUAL(COL(PFT_COMPACT_SWITCH_NEXT_PRIO), 3);
 	/* an int32 of -1: its 64-bit two's complement */
-	CU_ASSERT(v[0] == 120 && v[1] == UINT64_MAX && v[2] == 120);
-	CU_ASSERT_EQUAL(packed(&cs, PFT_COMPACT_SWITCH_NEXT_COMM, v, 8), 3);
+	CU_ASSERT(v[0] == 120 && v[1] == -1 && v[2] == 120);
+	CU_ASSERT_EQUAL(COL(PFT_COMPACT_SWITCH_NEXT_COMM), 3);
 	CU_ASSERT(v[0] == 0 && v[1] == 1 && v[2] == 0);
-	CU_ASSERT(get(&cs, PFT_COMPACT_INTERN_TABLE, 0, &f) &&
+	CU_ASSERT(pkt_get(&cs, PFT_COMPACT_INTERN_TABLE, 0, &f) &&
 		  f.len == 1 && f.p[0] == 'a');
-	CU_ASSERT(get(&cs, PFT_COMPACT_INTERN_TABLE, 1, &f) &&
+	CU_ASSERT(pkt_get(&cs, PFT_COMPACT_INTERN_TABLE, 1, &f) &&
 		  f.len == 2 && !memcmp(f.p, "bb", 2));
-	CU_ASSERT_FALSE(get(&cs, PFT_COMPACT_INTERN_TABLE, 2, &f));
-	CU_ASSERT_EQUAL(packed(&cs, PFT_COMPACT_WAKING_TIMESTAMP, v, 8), 1);
+	CU_ASSERT_FALSE(pkt_get(&cs, PFT_COMPACT_INTERN_TABLE, 2, &f));
+	CU_ASSERT_EQUAL(COL(PFT_COMPACT_WAKING_TIMESTAMP), 1);
 	CU_ASSERT_EQUAL(v[0], 2700);
-	CU_ASSERT_EQUAL(packed(&cs, PFT_COMPACT_WAKING_PID, v, 8), 1);
+	CU_ASSERT_EQUAL(COL(PFT_COMPACT_WAKING_PID), 1);
 	CU_ASSERT_EQUAL(v[0], 101);
-	CU_ASSERT_EQUAL(packed(&cs, PFT_COMPACT_WAKING_TARGET_CPU, v, 8), 1);
+	CU_ASSERT_EQUAL(COL(PFT_COMPACT_WAKING_TARGET_CPU), 1);
 	CU_ASSERT_EQUAL(v[0], 1);
-	CU_ASSERT_EQUAL(packed(&cs, PFT_COMPACT_WAKING_PRIO, v, 8), 1);
+	CU_ASSERT_EQUAL(COL(PFT_COMPACT_WAKING_PRIO), 1);
 	CU_ASSERT_EQUAL(v[0], 110);
-	CU_ASSERT_EQUAL(packed(&cs, PFT_COMPACT_WAKING_COMM, v, 8), 1);
+	CU_ASSERT_EQUAL(COL(PFT_COMPACT_WAKING_COMM), 1);
 	CU_ASSERT_EQUAL(v[0], 1);
-	CU_ASSERT_EQUAL(packed(&cs, PFT_COMPACT_WAKING_FLAGS, v, 8), 1);
+	CU_ASSERT_EQUAL(COL(PFT_COMPACT_WAKING_FLAGS), 1);
 	CU_ASSERT_EQUAL(v[0], 0x08);
 	/* 3: the process tree, at the start, under the process's last name */
-	CU_ASSERT_EQUAL(num(&pk[2], PFT_PACKET_TIMESTAMP), 1000);
-	CU_ASSERT_FATAL(get(&pk[2], PFT_PACKET_PROCESS_TREE, 0, &f));
-	CU_ASSERT_FATAL(get(&f, PFT_TREE_PROCESS, 0, &th));
-	CU_ASSERT_EQUAL(num(&th, PFT_PROC_PID), 100);
-	CU_ASSERT_EQUAL(num(&th, PFT_PROC_PPID), 1);
-	CU_ASSERT(text_is(&th, PFT_PROC_CMDLINE, "renamed"));
-	CU_ASSERT_EQUAL(num(&th, PFT_PROC_START_FROM_BOOT), 900);
+	CU_ASSERT_EQUAL(pkt_num(&pk[2], PFT_PACKET_TIMESTAMP), 1000);
+	CU_ASSERT_FATAL(pkt_get(&pk[2], PFT_PACKET_PROCESS_TREE, 0, &f));
+	CU_ASSERT_FATAL(pkt_get(&f, PFT_TREE_PROCESS, 0, &th));
+	CU_ASSERT_EQUAL(pkt_num(&th, PFT_PROC_PID), 100);
+	CU_ASSERT_EQUAL(pkt_num(&th, PFT_PROC_PPID), 1);
+	CU_ASSERT(pkt_text_is(&th, PFT_PROC_CMDLINE, "renamed"));
+	CU_ASSERT_EQUAL(pkt_num(&th, PFT_PROC_START_FROM_BOOT), 900);
 	printf("\n    %zu packets in %u blob(s): idle thread, CPU 2's bundle "
 	       "(1 event, 3 compact switches, 1 waking, lost events), the "
 	       "process tree; CPU %d's nowhere\n", n, t.blobs, PFT_MAX_CPU);
@@ -285,12 +224,13 @@ static void test_symbols(void)
 	run_finish(&t);
 	check_stream(&t);
 	CU_ASSERT_EQUAL_FATAL(packets(&t, pk, 4), 1);
-	CU_ASSERT_EQUAL(num(&pk[0], PFT_PACKET_SEQUENCE_ID), 1);
-	CU_ASSERT_FATAL(get(&pk[0], PFT_PACKET_INTERNED_DATA, 0, &f));
-	CU_ASSERT_FATAL(get(&f, PFT_INTERNED_KERNEL_SYMBOLS, 0, &s));
-	CU_ASSERT_FALSE(get(&f, PFT_INTERNED_KERNEL_SYMBOLS, 1, &s));
-	CU_ASSERT_EQUAL(num(&s, PFT_ISTRING_IID), 0xffffffff81000000ULL);
-	CU_ASSERT(text_is(&s, PFT_ISTRING_STR, "process_one_work"));
+	CU_ASSERT_EQUAL(pkt_num(&pk[0], PFT_PACKET_SEQUENCE_ID), 1);
+	CU_ASSERT_FATAL(pkt_get(&pk[0], PFT_PACKET_INTERNED_DATA, 0, &f));
+	CU_ASSERT_FATAL(pkt_get(&f, PFT_INTERNED_KERNEL_SYMBOLS, 0, &s));
+	CU_ASSERT_FALSE(pkt_get(&f, PFT_INTERNED_KERNEL_SYMBOLS, 1, &s));
+	CU_ASSERT_EQUAL((uint64_t)pkt_num(&s, PFT_ISTRING_IID),
+			0xffffffff81000000ULL);
+	CU_ASSERT(pkt_text_is(&s, PFT_ISTRING_STR, "process_one_work"));
 	run_end(&t);
 	tep_free(tep);
 }
@@ -318,9 +258,10 @@ static void test_large(void)
 	n = packets(&t, pk, 64);
 	CU_ASSERT(n > 2);
 	for (i = 0; i < n; i++) {
-		CU_ASSERT_FATAL(get(&pk[i], PFT_PACKET_FTRACE_EVENTS, 0, &b));
-		CU_ASSERT_EQUAL(num(&b, PFT_BUNDLE_CPU), 0);
-		for (k = 0; get(&b, PFT_BUNDLE_EVENT, k, &f); k++)
+		CU_ASSERT_FATAL(pkt_get(&pk[i], PFT_PACKET_FTRACE_EVENTS, 0,
+					&b));
+		CU_ASSERT_EQUAL(pkt_num(&b, PFT_BUNDLE_CPU), 0);
+		for (k = 0; pkt_get(&b, PFT_BUNDLE_EVENT, k, &f); k++)
 			;
 		nev += k;
 	}

@@ -80,11 +80,11 @@ struct map_comm_slot {
 struct map_bundle {
 	struct pb_buf		ev;		/* FtraceEvents, as fields */
 	struct pb_buf		col[NR_COLS];
-	struct pb_buf		comms;		/* the intern table, as fields */
+	struct pb_buf		comms;		/* the intern table */
 	struct map_comm_slot	*slot;
 	uint32_t		nr_slots;	/* a power of two, or 0 */
 	uint32_t		nr_comms;
-	uint64_t		sw_ts, wk_ts;	/* the last of each, for deltas */
+	uint64_t		sw_ts, wk_ts;	/* the last of each */
 	bool			any_sw, any_wk;
 	bool			lost;
 };
@@ -100,7 +100,7 @@ struct map_pkt {
 	struct pb_buf		out;		/* packets not yet in blobs */
 	struct map_bundle	*b;		/* by CPU */
 	unsigned int		nr_b;
-	struct pb_buf		syms;		/* symbols for the next packet */
+	struct pb_buf		syms;		/* for the next packet */
 	struct map_set		syms_sent;
 	bool			seq_started;
 	struct fxt_str		blob_name;
@@ -338,22 +338,38 @@ static long map_comm_index(struct map_bundle *b, const char *comm, size_t len)
 	return b->nr_comms - 1;
 }
 
+/*
+ * @cpu's bundle and the index of @comm in its intern table, for a compact
+ * event: 1, 0 for a CPU Perfetto refuses, or -ENOMEM.
+ */
+static int map_pkt_compact(struct map_ctx *ctx, unsigned int cpu,
+			   const char *comm, size_t len,
+			   struct map_bundle **b, long *idx)
+{
+	struct map_pkt *p = map_pkt_get(ctx);
+
+	if (!p)
+		return -ENOMEM;
+	if (!map_pkt_cpu_ok(cpu))
+		return 0;
+	*b = map_bundle_get(p, cpu);
+	if (!*b)
+		return -ENOMEM;
+	*idx = map_comm_index(*b, comm, len);
+	return *idx < 0 ? -ENOMEM : 1;
+}
+
 int map_pkt_switch(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 		   int64_t prev_state, int32_t next_pid, int32_t next_prio,
 		   const char *comm, size_t len)
 {
-	struct map_pkt *p = map_pkt_get(ctx);
 	struct map_bundle *b;
 	long idx;
+	int ret;
 
-	if (!p)
-		return -ENOMEM;
-	b = map_bundle_get(p, cpu);
-	if (!b)
-		return map_pkt_cpu_ok(cpu) ? -ENOMEM : 0;
-	idx = map_comm_index(b, comm, len);
-	if (idx < 0)
-		return -ENOMEM;
+	ret = map_pkt_compact(ctx, cpu, comm, len, &b, &idx);
+	if (ret <= 0)
+		return ret;
 	/* a time before the last one wraps: the reader adds it back */
 	pb_varint(&b->col[COL_SW_TS], b->any_sw ? ts - b->sw_ts : ts);
 	pb_varint(&b->col[COL_SW_STATE], (uint64_t)prev_state);
@@ -362,25 +378,20 @@ int map_pkt_switch(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 	pb_varint(&b->col[COL_SW_COMM], idx);
 	b->sw_ts = ts;
 	b->any_sw = true;
-	return map_bundle_check(ctx, p, cpu);
+	return map_bundle_check(ctx, ctx->pkt, cpu);
 }
 
 int map_pkt_waking(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 		   int32_t pid, int32_t target_cpu, int32_t prio,
 		   const char *comm, size_t len, uint32_t common_flags)
 {
-	struct map_pkt *p = map_pkt_get(ctx);
 	struct map_bundle *b;
 	long idx;
+	int ret;
 
-	if (!p)
-		return -ENOMEM;
-	b = map_bundle_get(p, cpu);
-	if (!b)
-		return map_pkt_cpu_ok(cpu) ? -ENOMEM : 0;
-	idx = map_comm_index(b, comm, len);
-	if (idx < 0)
-		return -ENOMEM;
+	ret = map_pkt_compact(ctx, cpu, comm, len, &b, &idx);
+	if (ret <= 0)
+		return ret;
 	pb_varint(&b->col[COL_WK_TS], b->any_wk ? ts - b->wk_ts : ts);
 	pb_varint(&b->col[COL_WK_PID], (uint64_t)(int64_t)pid);
 	pb_varint(&b->col[COL_WK_CPU], (uint64_t)(int64_t)target_cpu);
@@ -389,7 +400,7 @@ int map_pkt_waking(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 	pb_varint(&b->col[COL_WK_FLAGS], common_flags);
 	b->wk_ts = ts;
 	b->any_wk = true;
-	return map_bundle_check(ctx, p, cpu);
+	return map_bundle_check(ctx, ctx->pkt, cpu);
 }
 
 uint64_t map_pkt_symbol(struct map_ctx *ctx, struct tep_handle *tep,

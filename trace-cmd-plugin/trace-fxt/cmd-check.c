@@ -94,8 +94,7 @@ int cmd_check(int argc, char **argv)
 		if (ret > 0)
 			fprintf(stderr, "%s: offset 0x%llx: %s\n", path,
 				(unsigned long long)rec.offset,
-				pft_stream_error(pkts) ? pft_stream_error(pkts) :
-				"out of memory");
+				pft_stream_error(pkts) ?: "out of memory");
 		else
 			fprintf(stderr, "%s\n", fxt_reader_error(r));
 		fprintf(stderr, "%s: FAILED after %llu good records\n", path,
