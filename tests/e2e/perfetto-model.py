@@ -5,9 +5,11 @@
   perfetto-model.py tables FILE.fxt        print the tables, one row a line
   perfetto-model.py check FILE.fxt [EXPECT.json]
                                            assert the viewer invariants
-  perfetto-model.py expect [TGIDS] [--uname UNAME] < REPORT
+  perfetto-model.py expect [TGIDS] [--options DUMP] < REPORT
                                            EXPECT.json from what
                                            `trace-cmd report -R` prints
+                                           (and `trace-cmd dump --options`:
+                                           uname, CPUSTAT)
   perfetto-model.py count REGEX < REPORT   events named REGEX in it, one
                                            event in two buffers once
   perfetto-model.py packet-counts FILE.fxt the ftrace events in the
@@ -1339,6 +1341,17 @@ def check_packets(m, exp, ck):
                  m.metadata.get('system_name'),
                  m.metadata.get('system_release'),
                  m.machine.get('num_cpus'), ' '.join(uts)))
+    # FtraceStats from the CPUSTAT options (ParseFtraceStats: _end)
+    wrong = []
+    for cpu, vals in exp.get('cpustats', {}).items():
+        for key, v in vals.items():
+            got = m.stats.get('ftrace_cpu_%s_end' % key, {}).get(int(cpu))
+            if got != v:
+                wrong.append((cpu, key, v, got))
+    ck.check(not wrong, 'stats: ftrace_cpu_*_end as the file\'s CPUSTAT '
+             'says on %d CPUs%s' % (len(exp.get('cpustats', {})),
+                                    '; wrong: %s' % wrong[:4] if wrong
+                                    else ''))
     loss = sorted(k for k, v in m.stats.get('ftrace_cpu_has_data_loss',
                                             {}).items() if v)
     ck.check(loss == exp['lost_cpus'], 'stats: data loss on CPUs %s, the '
@@ -1382,7 +1395,24 @@ def distinct_events(lines):
             yield key
 
 
-def expect(lines, tgids_file=None, uname=None):
+def cpustats(text):
+    """The top buffer's CPUSTAT options in `trace-cmd dump --options`'s
+    text (the first of each CPU): {cpu: {key: value}}."""
+    out, cur = {}, None
+    for ln in text.splitlines():
+        m = re.match(r'^CPU: (\d+)$', ln)
+        if m:
+            cpu = int(m.group(1))
+            cur = None if cpu in out else out.setdefault(cpu, {})
+            continue
+        m = re.match(r'^(entries|overrun|commit overrun|dropped events|'
+                     r'read events): (\d+)$', ln)
+        if m and cur is not None:
+            cur[m.group(1).replace(' ', '_')] = int(m.group(2))
+    return out
+
+
+def expect(lines, tgids_file=None, uname=None, stats=None):
     """What the source recording says, read from trace-cmd report -R's text
     (the real tool's decoding): tgids from task_newtask's clone_flags,
     sched_process_exec, atrace markers' pid field and a saved_tgids file;
@@ -1489,7 +1519,8 @@ def expect(lines, tgids_file=None, uname=None):
     return {'tgid': {str(k): v for k, v in tg.items() if k},
             'zombies': zombies, 'dead': dead, 'states': states,
             'counts': counts, 'parents': parents, 'prints': prints,
-            'lost_cpus': sorted(lost), 'uname': uname or ''}
+            'lost_cpus': sorted(lost), 'uname': uname or '',
+            'cpustats': {str(k): v for k, v in (stats or {}).items()}}
 
 
 def truth(m, tgids_file):
@@ -1839,13 +1870,15 @@ def main():
                   if re.fullmatch(sys.argv[2], e[1])))
         return 0
     if len(sys.argv) >= 2 and sys.argv[1] == 'expect':
-        args, uname = sys.argv[2:], None
-        if '--uname' in args:
-            k = args.index('--uname')
-            uname = args[k + 1]
+        args, uname, opts = sys.argv[2:], None, ''
+        if '--options' in args:
+            k = args.index('--options')
+            opts = open(args[k + 1]).read()
             del args[k:k + 2]
-        json.dump(expect(sys.stdin, args[0] if args else None, uname),
-                  sys.stdout)
+            m = re.search(r'\[Option UNAME[^\n]*\n([^\n]*)', opts)
+            uname = m.group(1) if m else None
+        json.dump(expect(sys.stdin, args[0] if args else None, uname,
+                         cpustats(opts)), sys.stdout)
         return 0
     if len(sys.argv) < 3 or sys.argv[1] not in ('tables', 'check'):
         sys.exit(__doc__)

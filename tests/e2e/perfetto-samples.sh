@@ -27,14 +27,15 @@
 #    them (D, R+, I, ... as many of each as the source's prev_state), a
 #    waker on the wakeups, the idle thread marked, Irq/SoftIrq Cpu N
 #    slices and cpufreq/cpuidle CPU counter tracks per the source's
-#    events, every forked process with its parent, system info, data
-#    loss on the CPUs that lost events, plain trace_marker text as
+#    events, every forked process with its parent, system info, ftrace
+#    stats as the CPUSTAT options, data loss on the CPUs that lost
+#    events, plain trace_marker text as
 #    ftrace "print" rows, atrace slices untouched by them.
 . "$(dirname "$0")/lib.sh"
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 MODEL=$TOP/tests/e2e/perfetto-model.py
 EHFXT=$TOP/tests/e2e/eventheader-fxt.py
-N_CHECKS=27	# lines perfetto-model.py check prints with a full EXPECT
+N_CHECKS=28	# lines perfetto-model.py check prints with a full EXPECT
 
 files=("$SAMPLES"/*.dat)
 for f in sched-irq-timer.dat two-buffers.dat sched-irq-timer.v6.dat; do
@@ -55,10 +56,10 @@ model() {
 		return
 	fi
 	ok "$n: trace-fxt convert $*"
-	uname=$(trace-cmd dump --options "$dat" 2>/dev/null |
-		awk '/\[Option UNAME/ { getline; print; exit }')
+	trace-cmd dump --options "$dat" >"$TMP/$n.opts" 2>/dev/null
 	trace-cmd report -R "$dat" 2>/dev/null |
-		python3 "$MODEL" expect $tg --uname "$uname" >"$TMP/$n.exp"
+		python3 "$MODEL" expect $tg --options "$TMP/$n.opts" \
+		>"$TMP/$n.exp"
 	python3 - "$TMP/$n.exp" <<'EOF'
 import json, sys
 e = json.load(open(sys.argv[1]))

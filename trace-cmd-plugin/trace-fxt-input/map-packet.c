@@ -602,7 +602,9 @@ static const struct map_cpustat map_cpustats[] = {
 /*
  * The top buffer's CPUSTAT options as FtraceStats at the end of the
  * trace: trace-cmd reads them when recording stops (ftrace's per_cpu
- * stats files), which is Perfetto's END_OF_TRACE.
+ * stats files), which is Perfetto's END_OF_TRACE.  libtracecmd gives
+ * every buffer's, each instance's after a "Buffer: NAME" line; Perfetto
+ * keeps one set per CPU.
  */
 static void map_pkt_stats(struct map_ctx *ctx, struct pb_buf *out)
 {
@@ -624,6 +626,9 @@ static void map_pkt_stats(struct map_ctx *ctx, struct pb_buf *out)
 		colon = memchr(s, ':', nl - s);
 		if (!colon)
 			continue;
+		/* an instance's statistics follow the top buffer's */
+		if (colon - s == 6 && !memcmp(s, "Buffer", 6))
+			break;
 		if (colon - s == 3 && !memcmp(s, "CPU", 3)) {
 			if (open)
 				pb_close(out, cs);
