@@ -624,6 +624,10 @@ class Packets:
                 self.stat('mismatched_sched_switch_tids')
         putid = self.get_thread(prev)
         self.name_thread(putid, pcomm, PRIO_FTRACE)
+        self.switch_in(ts, cpu, pend, putid, st, nxt, nutid, nprio)
+
+    # both: the raw row, the CPU's new slice, the thread states
+    def switch_in(self, ts, cpu, pend, putid, st, nxt, nutid, nprio):
         self.raw['sched_switch'] = self.raw.get('sched_switch', 0) + 1
         row = {'ts': ts, 'cpu': cpu, 'dur': -1, 'utid': nutid,
                'prio': nprio, 'end_state': None}
@@ -648,13 +652,7 @@ class Packets:
         if pend.get('row') is not None:
             pend['row']['dur'] = ts - pend['row']['ts']
             pend['row']['end_state'] = st
-        putid = pend['utid']
-        self.raw['sched_switch'] = self.raw.get('sched_switch', 0) + 1
-        row = {'ts': ts, 'cpu': cpu, 'dur': -1, 'utid': nutid,
-               'prio': nprio, 'end_state': None}
-        self.sched.append(row)
-        pend.update(row=row, pid=nxt, utid=nutid, prio=nprio)
-        self.state_switch(ts, cpu, putid, st, nutid)
+        self.switch_in(ts, cpu, pend, pend['utid'], st, nxt, nutid, nprio)
 
     # FtraceSchedEventTracker::PushSchedWakingCompact: the waker is what
     # the CPU runs; dropped before the CPU's first switch

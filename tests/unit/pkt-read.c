@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * pkt-read.c - the Perfetto packets of an FXT in memory, read back field
- * by field (pkt-read.h).
+ * by field (pkt-read.h).  Linked with the mapping (map-packet.c).
  */
 #include <string.h>
 
 #include "fxt-reader.h"
+#include "map-packet.h"
 #include "perfetto-proto.h"
 #include "pkt-read.h"
 #include "unit.h"
@@ -32,6 +33,17 @@ void pkt_join(const void *fxt, size_t len, struct pb_buf *stream,
 	}
 	CU_ASSERT_PTR_NULL(fxt_reader_error(r));
 	fxt_reader_close(r);
+}
+
+void pkt_finish(struct map_ctx *ctx, FILE *fp, char **out, size_t *len,
+		struct pb_buf *stream, unsigned int *blobs,
+		unsigned int *sched)
+{
+	CU_ASSERT_EQUAL(map_pkt_finish(ctx), 0);
+	map_pkt_free(ctx);
+	CU_ASSERT_EQUAL(fxt_writer_close(ctx->w), 0);
+	fclose(fp);
+	pkt_join(*out, *len, stream, blobs, sched);
 }
 
 bool pkt_get(const struct pb_field *m, uint32_t id, int k,

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "pb.h"
 
@@ -21,6 +22,17 @@
  */
 void pkt_join(const void *fxt, size_t len, struct pb_buf *stream,
 	      unsigned int *blobs, unsigned int *sched);
+
+struct map_ctx;
+
+/*
+ * The end of a test's conversion into memory: the packets finished and
+ * freed, the writer closed, @fp (an open_memstream() of *@out, *@len)
+ * closed, and the stream joined as pkt_join() does.
+ */
+void pkt_finish(struct map_ctx *ctx, FILE *fp, char **out, size_t *len,
+		struct pb_buf *stream, unsigned int *blobs,
+		unsigned int *sched);
 
 /* The @k-th field @id of message @m (0 the first): false if none. */
 bool pkt_get(const struct pb_field *m, uint32_t id, int k,

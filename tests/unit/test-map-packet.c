@@ -52,11 +52,8 @@ static void run_finish(struct run *t)
 {
 	unsigned int sched;
 
-	CU_ASSERT_EQUAL(map_pkt_finish(&t->ctx), 0);
-	map_pkt_free(&t->ctx);
-	CU_ASSERT_EQUAL(fxt_writer_close(t->ctx.w), 0);
-	fclose(t->fp);
-	pkt_join(t->out, t->len, &t->stream, &t->blobs, &sched);
+	pkt_finish(&t->ctx, t->fp, &t->out, &t->len, &t->stream, &t->blobs,
+		   &sched);
 	CU_ASSERT_EQUAL(sched, 0);
 }
 

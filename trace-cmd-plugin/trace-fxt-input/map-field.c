@@ -117,7 +117,8 @@ void map_field_array_text(struct map_ctx *ctx, const unsigned char *p,
  * of every __data_loc one and a flexible string's NUL; the record's size
  * when a flexible array of another kind runs to its end.
  */
-unsigned int map_field_data_end(struct map_event *me, struct tep_record *rec)
+static inline unsigned int field_data_end(struct map_event *me,
+					  struct tep_record *rec)
 {
 	unsigned int end = me->fixed_end, size = rec->size, i, off, len;
 	const unsigned char *p = rec->data;
@@ -146,6 +147,11 @@ unsigned int map_field_data_end(struct map_event *me, struct tep_record *rec)
 	return end < size ? end : size;
 }
 
+unsigned int map_field_data_end(struct map_event *me, struct tep_record *rec)
+{
+	return field_data_end(me, rec);
+}
+
 /*
  * Bytes of @rec past what its fields cover (map_field_data_end()).  The
  * .dat writer pads a record to 4 bytes with zeroes itself, so such
@@ -157,7 +163,8 @@ unsigned int map_field_data_end(struct map_event *me, struct tep_record *rec)
 unsigned int map_field_trailing(struct map_event *me, struct tep_record *rec,
 				unsigned int *start)
 {
-	unsigned int end = map_field_data_end(me, rec), size = rec->size, i;
+	/* inline: on every record */
+	unsigned int end = field_data_end(me, rec), size = rec->size, i;
 	const unsigned char *p = rec->data;
 
 	if (end >= size)
