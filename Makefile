@@ -9,6 +9,8 @@
 #   make bench      print speed figures against the real tools
 #   make fuzz       run the fuzzers at length (FUZZ_SECONDS=, default 300)
 #   make doc        the man pages
+#   make perfetto-compare TRACE_PROCESSOR=/path/to/trace_processor_shell
+#                   what Perfetto shows of each sample, converted and as text
 #   make install    trace-fxt, its man pages and completion, the plugins
 #                   where each tool looks (PREFIX=, default ~/.local)
 

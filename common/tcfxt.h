@@ -113,6 +113,13 @@
  */
 #define TCFXT_CONT_SUFFIX	".cont"
 
+/*
+ * The name of the blob records (blob type FXT_BLOB_PERFETTO) that carry
+ * the Perfetto packets the converter writes (perfetto-proto.h): Perfetto
+ * reads them whatever their name.
+ */
+#define TCFXT_BLOB_PERFETTO	"perfetto"
+
 /* The .dat system of events that came from FXT of other producers. */
 #define TCFXT_SYSTEM_FXT	"fxt"
 /*

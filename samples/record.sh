@@ -31,6 +31,11 @@
 #                   maps in a PROCMAPS option (procmaps_option below;
 #                   trace-cmd 3.1.6 "record" itself dies here, and -F
 #                   needs ptrace, which this machine refuses)
+#   kernel-states   the whole machine while 3 threads of a Python process
+#                   write with fsync (D states) and one spins (preempted:
+#                   R+): sched, irq and softirq, cpu_idle/cpu_frequency,
+#                   workqueue, block and task events, atrace markers and
+#                   a plain-text one beginning with "E"
 #   bench-sched     sched, irq, timer events and syscalls of the whole
 #                   machine, 64 MB a CPU (make bench; ROUNDS=, default 300)
 #   bench-kmem      kmem events and syscalls likewise (make bench)
@@ -210,6 +215,51 @@ open(dat, "wb").write(b)
 EOF
 }
 
+syncwrites() { # 3 threads writing with fsync (D states), one spinning (R+)
+	# (the script as an argument, as nested() does; a file on the root
+	# file system: fsync on tmpfs would not wait for the disk)
+	local dir
+	dir=$(mktemp -d /var/tmp/record-sample.XXXXXX)
+	/usr/bin/python3 -c "$(cat <<'EOF'
+import os, subprocess, sys, threading, time
+T = "/sys/kernel/tracing/trace_marker"
+pid = os.getpid()
+stop = False
+def name(n):
+    with open(f"/proc/self/task/{threading.get_native_id()}/comm", "w") as c:
+        c.write(n)
+def writer(n):
+    name(f"syncwriter-{n}")
+    path = os.path.join(sys.argv[1], f"f{n}")
+    with open(T, "w", buffering=1) as m, open(path, "wb") as f:
+        for i in range(6):
+            m.write(f"B|{pid}|write {n}.{i}\n")
+            f.write(os.urandom(8192))
+            f.flush()
+            os.fsync(f.fileno())
+            m.write(f"E|{pid}\n")
+            m.write(f"C|{pid}|written {n}|{(i + 1) * 8}\n")
+        m.write(f"Each write of thread {n} reached the disk\n")
+def spinner():
+    name("spinner")
+    while not stop:
+        sum(range(10000))
+name("syncwrites")
+s = threading.Thread(target=spinner)
+s.start()
+ws = [threading.Thread(target=writer, args=(n,)) for n in range(3)]
+for w in ws:
+    w.start()
+for w in ws:
+    w.join()
+subprocess.run(["/bin/sync"])
+stop = True
+s.join()
+EOF
+)" "$dir"
+	rm -rf "$dir"
+}
+
 net() {
 	python3 -m http.server 18765 --bind 127.0.0.1 > /dev/null 2>&1 &
 	local srv=$! i
@@ -274,6 +324,13 @@ procmaps)
 	procmaps_text "$npid" > "${out%.dat}.procmaps"
 	echo >&"${NESTED[1]}"
 	wait "$NESTED_PID"
+	;;
+kernel-states)
+	buf_setup $T 2048 sched irq power/cpu_idle power/cpu_frequency \
+		workqueue/workqueue_execute_start workqueue/workqueue_execute_end \
+		block/block_rq_issue block/block_rq_complete task
+	echo 1 > $T/tracing_on
+	syncwrites
 	;;
 bench-sched)
 	buf_setup $T 65536 sched irq timer raw_syscalls

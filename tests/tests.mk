@@ -61,7 +61,8 @@ tests/unit/test-fxt2dat: tests/unit/test-fxt2dat.o tests/unit/unit.o \
 
 # The mapping's pieces, one program each, linked with the whole mapping
 # (trace-fxt-input.mk's MAP_OBJS) as the plugin links it.
-MAP_TEST_OBJS	= tests/unit/unit.o tests/unit/map-run.o tests/e2e/dat-fixture.o
+MAP_TEST_OBJS	= tests/unit/unit.o tests/unit/map-run.o tests/unit/pkt-read.o \
+		  tests/e2e/dat-fixture.o
 tests/unit/test-map-%: tests/unit/test-map-%.o $(MAP_TEST_OBJS) \
 		       $(MAP_OBJS) $(FXT_TEP_LIB) $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(MAP_TEST_OBJS) $(MAP_OBJS) \
@@ -190,6 +191,13 @@ fuzz: $(FUZZ_PROGS)
 
 bench: all $(BENCH_PROGS)
 	@tests/bench/run-bench.sh
+
+# What a real Perfetto trace processor shows of every sample, converted
+# and as `trace-cmd report -N -t` text: by hand, no test needs it.
+TRACE_PROCESSOR	?=
+.PHONY: perfetto-compare
+perfetto-compare: all
+	@scripts/perfetto-compare.sh "$(TRACE_PROCESSOR)"
 
 # Fixtures written by the core's .dat writer (dat-fixture.c their shared
 # steps): perfetto-samples.sh's multi-threaded recording, convert-arrays.sh's

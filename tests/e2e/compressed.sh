@@ -5,9 +5,10 @@
 # writes a stream the real gzip(1) and zstd(1) decompress to exactly the
 # plain conversion, and every reader (check, dump, report, convert back
 # to .dat) takes a compressed file as the plain one, by content, not
-# name; damaged compressed input fails with a message, not a crash.
+# name, Perfetto packets included; damaged compressed input fails with a
+# message, not a crash.
 . "$(dirname "$0")/lib.sh"
-e2e_plan 22
+e2e_plan 24
 
 in=$SAMPLES/two-buffers.dat
 "$TRACE_FXT" convert -q "$in" -o "$TMP/plain.fxt" ||
@@ -35,6 +36,10 @@ sys.exit(0 if d.eof and not d.unused_data else 1)" "$out"
 	cp "$out" "$TMP/noname.$kind.bin"
 	check "check reads a .$kind without its suffix" \
 		"$TRACE_FXT" check "$TMP/noname.$kind.bin"
+	pk=$("$TRACE_FXT" check "$TMP/plain.fxt" | sed -n 's/.*; \(perfetto packets [^)]*)\).*/\1/p')
+	check "the .$kind carries the Perfetto packets: $pk, as the plain file" \
+		bash -c '[ -n "$3" ] && "$1" check "$2" | grep -qF "$3"' _ \
+		"$TRACE_FXT" "$out" "$pk"
 	check "dump of the .$kind equals dump of the plain file" \
 		bash -c "cmp <('$TRACE_FXT' dump '$out') <('$TRACE_FXT' dump '$TMP/plain.fxt')"
 	check "report of the .$kind equals report of the plain file" \

@@ -8,14 +8,17 @@
 # conversion succeeds, trace-fxt check is clean, and every line of
 # `trace-cmd report -R` has its twin in `trace-fxt report --raw`
 # (compare-report.py).  Then the mapping's records are counted against
-# what trace-cmd reports: context switches, wakeups, task names, logs,
-# atrace slices, counters, lost events, one provider per buffer.
+# what trace-cmd reports: the Perfetto packets' ftrace events field by
+# field (perfetto-model.py compare-packets), no FXT scheduling beside
+# them, and with --fxt-sched FXT context switches and wakeups instead;
+# task names, logs, atrace slices, counters, lost events, one provider
+# per buffer.
 . "$(dirname "$0")/lib.sh"
 COMPARE=$(dirname "$0")/compare-report.py
 MODEL=$(dirname "$0")/perfetto-model.py
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 
-e2e_plan 80
+e2e_plan 138
 recordings
 for f in "${RECS[@]}"; do
 	b=$(basename "$f" .dat)
@@ -45,14 +48,37 @@ for f in "${RECS[@]}"; do
 	uniq_lines() {
 		python3 "$MODEL" count "$1" < "$TMP/$b.ref"
 	}
+	# scheduling in the Perfetto packets, and there only
+	check "$b: no FXT context switch or wakeup beside the packets' sched_switch" \
+		test "$(count '.record == "scheduling"')" = 0
+	trace-cmd report -R -t "$f" 2>/dev/null |
+		python3 "$MODEL" compare-packets "$fxt" >"$TMP/$b.pkt" 2>&1
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*) ok "$b: ${line#ok - }" ;;
+		"not ok - "*) not_ok "$b: ${line#not ok - }" ;;
+		*) echo "$line" ;;
+		esac
+	done <"$TMP/$b.pkt"
+	# --fxt-sched: FXT records instead, for readers that skip packets
+	if ! $TRACE_FXT convert -q --fxt-sched "$f" -o "$TMP/$b.sched.fxt"; then
+		not_ok "convert $b --fxt-sched"
+		continue
+	fi
+	$TRACE_FXT dump --json "$TMP/$b.sched.fxt" > "$TMP/$b.sched.json"
+	scount() { jq -s "map(select($1)) | length" "$TMP/$b.sched.json"; }
 	n_switch=$(uniq_lines sched_switch)
-	check "$b: one context switch record per sched_switch ($n_switch), inferred ones aside" \
-		test "$(count '.record == "scheduling" and .kind == "context_switch" and (.args | map(.name) | index("inferred") | not)')" = "$n_switch"
+	check "$b --fxt-sched: one context switch record per sched_switch ($n_switch), inferred ones aside" \
+		test "$(scount '.record == "scheduling" and .kind == "context_switch" and (.args | map(.name) | index("inferred") | not)')" = "$n_switch"
 	n_wake=$(uniq_lines 'sched_waking|sched_wakeup_new')
 	[ "$(grep -c ' sched_waking: ' "$TMP/$b.ref")" -gt 0 ] ||
 		n_wake=$(uniq_lines 'sched_wakeup(_new)?')
-	check "$b: one wakeup record per sched_waking/wakeup_new ($n_wake)" \
-		test "$(count '.record == "scheduling" and .kind == "thread_wakeup"')" = "$n_wake"
+	check "$b --fxt-sched: one wakeup record per sched_waking/wakeup_new ($n_wake)" \
+		test "$(scount '.record == "scheduling" and .kind == "thread_wakeup"')" = "$n_wake"
+	check "$b --fxt-sched: no sched_switch or wakeup in the packets" \
+		bash -c '! python3 "$1" packet-counts "$2" | grep -E "^(switch|waking) "' \
+		_ "$MODEL" "$TMP/$b.sched.fxt"
+
 	n_print=$(grep -c ' print: ' "$TMP/$b.ref")
 	check "$b: one log record per trace_marker write ($n_print)" \
 		test "$(count '.record == "log"')" = "$n_print"

@@ -23,7 +23,8 @@ SHARED_SAMPLES=${SHARED_SAMPLES:-$TOP/../shared/samples}
 # buffers, a multi-threaded process with atrace markers, atrace markers,
 # lost events, events of many fields, nested threads with a PROCMAPS option.
 RECORDINGS="sched.dat sched-zstd.dat sched-v6.dat two-buffers.dat threads.dat
-	    atrace-markers.dat lost-events.dat net-events.dat procmaps.dat"
+	    atrace-markers.dat lost-events.dat net-events.dat procmaps.dat
+	    kernel-states.dat"
 E2E_FAILED=0
 E2E_CHECKS=0
 E2E_SKIPS=0

@@ -5,24 +5,41 @@
   perfetto-model.py tables FILE.fxt        print the tables, one row a line
   perfetto-model.py check FILE.fxt [EXPECT.json]
                                            assert the viewer invariants
-  perfetto-model.py expect [TGIDS] < REPORT  EXPECT.json from what
+  perfetto-model.py expect [TGIDS] [--options DUMP] < REPORT
+                                           EXPECT.json from what
                                            `trace-cmd report -R` prints
+                                           (and `trace-cmd dump --options`:
+                                           uname, CPUSTAT)
   perfetto-model.py count REGEX < REPORT   events named REGEX in it, one
                                            event in two buffers once
+  perfetto-model.py packet-counts FILE.fxt the ftrace events in the
+                                           packets, by kind
+  perfetto-model.py compare-packets FILE.fxt < REPORT
+                                           the ftrace events the Perfetto
+                                           packets carry against
+                                           `trace-cmd report -R -t`, field
+                                           by field
 
-Written from Perfetto's source (google/perfetto,
-src/trace_processor/importers/fuchsia/ and the trackers it calls); each
-rule below names the file and function it models.  Only what decides the
-tables a person sees is modelled: the sched and thread_state tables, the
-thread and process tables, slices on thread tracks, counter tracks with
-their process, async tracks.  Not modelled: the args tables, flows, the
-reserved utid/upid 0 rows (ProcessTracker's constructor), stats.
+Written from Perfetto's source (google/perfetto v58,
+src/trace_processor/importers/fuchsia/, importers/ftrace/,
+importers/proto/ and the trackers they call); each rule below names the
+file and function it models.  Only what decides the tables a person sees
+is modelled: the sched and thread_state tables, the thread and process
+tables (with ProcessTracker's reserved utid/upid 0, its constructor),
+slices on thread and CPU tracks, counter tracks, async tracks, the
+ftrace_event (raw) table's rows by name, the stats and metadata the
+packets set.  Not modelled: the args tables, flows, how the track
+compressor shares async tracks.
 
 The tokenizer (fuchsia_trace_tokenizer.cc, ParseRecord) reads records in
 file order and applies kernel objects at once; events and scheduling
 records go through the sorter and are parsed in timestamp order
-(fuchsia_trace_parser.cc, Parse).  The model sorts the whole file, as
-the sorter does when it holds it all (a file read in one go).
+(fuchsia_trace_parser.cc, Parse).  The payloads of blob records of blob
+type 3 are one protobuf stream of TracePackets (ParseRecord, case
+kBlob), read by the proto importer (proto_trace_reader.cc): system info
+and ftrace stats at once, ftrace events, the process trees through the
+same sorter.  The model sorts the whole file, as the sorter does when it
+holds it all (nothing flushes it before the end: no service events).
 
 check asserts, printing each count it checked:
  - sched: per CPU at most one row left open, and it is the CPU's last;
@@ -36,6 +53,20 @@ check asserts, printing each count it checked:
  - counters: no series of a CPU number ("...:cpu:..."), per-task
    counters (EXPECT "task_counters": name prefixes) not under pid 0;
  - async: every begin ended (the tracks' slices all closed);
+ - packets (when the file has them): the stream decodes to its last
+   byte, and nothing in it fails Perfetto's import; scheduling comes
+   from one source (no FXT context switch or wakeup beside sched_switch
+   packets); thread states as many of each letter as the source's
+   sched_switch prev_state renders to (EXPECT "states"), a waker on
+   every wakeup row; the idle thread (tid 0) marked idle and named
+   swapper, no CPU row of it among the real threads'; as many Irq/SoftIrq
+   Cpu N slices as the source's irq_handler_entry/softirq_entry, CPU
+   counter tracks cpufreq/cpuidle with a sample per event (EXPECT
+   "irq", "softirq", "cpufreq", "cpuidle"); every process the source saw
+   forked with its parent (EXPECT "parents"); system info (EXPECT
+   "release"); data loss on every CPU the source lost events on (EXPECT
+   "lost_cpus"); every plain trace_marker text an ftrace "print" row
+   (EXPECT "prints"), and as many atrace slices as B markers.
  - no slice of the converter's metadata category (EXPECT
    "meta_category", but the names in "meta_shown") on the track of a
    thread a Linux tid can name (below PID_MAX_LIMIT, 2^22), and no
@@ -85,11 +116,624 @@ class Provider:
         self.tps = 1000000000
 
 
-class Model:
+# The protobuf wire format as Perfetto's protozero reads it
+# (include/perfetto/protozero/proto_decoder.h): a field that does not
+# parse leaves bytes unread, which fails the packet (ParsePacket).
+# The field numbers below are Perfetto's schema, read from protos/perfetto/
+# (trace_packet.proto, ftrace/*.proto, ps/process_tree.proto,
+# common/system_info.proto, generic_kernel/generic_task.proto): an
+# independent reading, not the converter's header, so that a wrong number
+# there shows here.
+def pb_varint(b, i):
+    v = shift = 0
+    while True:
+        if i >= len(b) or shift >= 70:
+            raise ValueError('bad varint')
+        c = b[i]
+        i += 1
+        v |= (c & 0x7f) << shift
+        shift += 7
+        if not c & 0x80:
+            return v & ((1 << 64) - 1), i
+
+
+def pb_fields(b):
+    """(field, wire type, value) of a message; LEN values are bytes."""
+    i = 0
+    while i < len(b):
+        tag, i = pb_varint(b, i)
+        fid, wt = tag >> 3, tag & 7
+        if fid == 0:
+            raise ValueError('field 0')
+        if wt == 0:
+            v, i = pb_varint(b, i)
+        elif wt == 1 or wt == 5:
+            n = 8 if wt == 1 else 4
+            if i + n > len(b):
+                raise ValueError('short fixed field')
+            v = int.from_bytes(b[i:i + n], 'little')
+            i += n
+        elif wt == 2:
+            n, i = pb_varint(b, i)
+            if i + n > len(b):
+                raise ValueError('LEN field past its message')
+            v = bytes(b[i:i + n])
+            i += n
+        else:
+            raise ValueError('wire type %d' % wt)
+        yield fid, wt, v
+
+
+def pb_msg(b):
+    """field -> [values]: singular fields read the last, as protozero."""
+    d = {}
+    for fid, _, v in pb_fields(b):
+        d.setdefault(fid, []).append(v)
+    return d
+
+
+def pb_packed(b):
+    out, i = [], 0
+    while i < len(b):
+        v, i = pb_varint(b, i)
+        out.append(v)
+    return out
+
+
+def s64(v):
+    return v - (1 << 64) if v >> 63 else v
+
+
+def s32(v):
+    v &= 0xffffffff
+    return v - (1 << 32) if v >> 31 else v
+
+
+def last(d, f, default=None):
+    return d[f][-1] if f in d else default
+
+
+def text(v):
+    return v.decode('utf-8', 'replace') if v is not None else None
+
+
+# ftrace_tokenizer.cc: TokenizeFtraceCompactSched{Switch,Waking}: packed
+# columns walked in step (the shortest decides), timestamps delta-encoded,
+# a comm index past the intern table ends the walk
+def compact_events(d):
+    """(kind, ts, [ts delta, state or pid, ..., comm, (flags)]) of a
+    CompactSched's switches and wakings, and how many parse errors."""
+    table = [text(v) for v in d.get(5, [])]
+    out, errors = [], 0
+    for kind, cols, extra in (('switch', (1, 2, 3, 4, 6), None),
+                              ('waking', (7, 8, 9, 10, 11), 12)):
+        arrs = [pb_packed(last(d, c, b'')) for c in cols]
+        flags = pb_packed(last(d, extra, b'')) if extra else []
+        if len(set(len(a) for a in arrs)) != 1:
+            errors += 1
+        acc = 0
+        for k in range(min(len(a) for a in arrs)):
+            acc = s64((acc + arrs[0][k]) & ((1 << 64) - 1))
+            if arrs[4][k] >= len(table):
+                errors += 1
+                break
+            vals = [a[k] for a in arrs]
+            vals[4] = table[vals[4]]
+            if kind == 'waking':
+                vals.append(flags[k] if k < len(flags) else None)
+            out.append((kind, acc, vals))
+    return out, errors
+
+
+# FtraceEvent's oneof, the events the importer does more with than a raw
+# row (ftrace_parser.cc, ParseFtraceEvent), by field number
+EV_PRINT, EV_SCHED_SWITCH, EV_CPU_FREQ, EV_CPU_FREQ_LIMITS, EV_CPU_IDLE = \
+    3, 4, 11, 12, 13
+EV_SCHED_WAKING, EV_SOFTIRQ_ENTRY, EV_SOFTIRQ_EXIT = 20, 24, 25
+EV_IRQ_ENTRY, EV_IRQ_EXIT = 36, 37
+EV_WQ_END, EV_WQ_START = 57, 58
+EV_TASK_RENAME, EV_PROCESS_FREE, EV_GENERIC = 236, 240, 327
+EV_HRTIMER_ENTRY, EV_HRTIMER_EXIT = 553, 554
+# ftrace_descriptors.cc: the raw table's event names
+EV_NAMES = {3: 'print', 4: 'sched_switch', 11: 'cpu_frequency',
+            12: 'cpu_frequency_limits', 13: 'cpu_idle', 17: 'sched_wakeup',
+            20: 'sched_waking', 24: 'softirq_entry', 25: 'softirq_exit',
+            36: 'irq_handler_entry', 37: 'irq_handler_exit',
+            57: 'workqueue_execute_end', 58: 'workqueue_execute_start',
+            113: 'suspend_resume', 114: 'sched_wakeup_new',
+            235: 'task_newtask', 236: 'task_rename',
+            240: 'sched_process_free', 553: 'hrtimer_expire_entry',
+            554: 'hrtimer_expire_exit'}
+# types/softirq_action.h: kActionNames
+SOFTIRQ_NAMES = ['HI', 'TIMER', 'NET_TX', 'NET_RX', 'BLOCK', 'BLOCK_IOPOLL',
+                 'TASKLET', 'SCHED', 'HRTIMER', 'RCU']
+# process_tracker.h: ThreadNamePriority
+PRIO_OTHER, PRIO_FTRACE, PRIO_PROCESS_TREE = 0, 1, 2
+
+
+def task_state(raw, version):
+    """types/task_state.cc: TaskState(raw, version).ToString(), None for
+    an invalid state (FtraceSchedEventTracker::TaskStateToStringId)."""
+    raw &= 0xffff
+    parsed = raw & 0x3f
+    version = version or (4, 4)
+    flags = []
+    if version >= (4, 14):
+        parked, idle, preempt = raw & 0x40, raw & 0x80, raw & 0x100
+        if raw & 0xfe00:
+            return None
+        dead = wakekill = waking = noload = 0
+    else:
+        dead, wakekill, waking = raw & 0x40, raw & 0x80, raw & 0x100
+        parked, noload = raw & 0x200, raw & 0x400
+        idle = parsed == 0x02 and noload and not (
+            dead or wakekill or waking or parked)
+        if idle:
+            parsed, noload = 0, 0
+        preempt = raw & (0x1000 if version >= (4, 8) else 0x800)
+    others = parsed or parked or idle or dead or wakekill or waking or \
+        noload
+    if not others:
+        return 'R+' if preempt else 'R'
+    for bit, c in ((1, 'S'), (2, 'D'), (4, 'T'), (8, 't'), (0x10, 'X'),
+                   (0x20, 'Z')):
+        if parsed & bit:
+            flags.append(c)
+    for on, c in ((parked, 'P'), (dead, 'x'), (wakekill, 'K'),
+                  (waking, 'W'), (noload, 'N'), (idle, 'I')):
+        if on:
+            flags.append(c)
+    return ''.join(flags)[:3]
+
+
+class Packets:
+    """What the proto importer makes of the Perfetto packets that blob
+    records of blob type 3 carry.  Mixed into Model, whose process
+    tracker, slice stacks and sorted events it shares, as Perfetto's
+    importers share the trace processor's."""
+
     def __init__(self):
-        # process_tracker.cc state
-        self.threads = []        # utid -> dict(tid, upid, name)
-        self.procs = []          # upid -> dict(pid, name)
+        self.proto_stream = bytearray()
+        self.packets = 0
+        self.kernel_version = None   # SystemInfoTracker::SetKernelVersion
+        self.metadata = {}
+        self.machine = {}
+        self.stats = {}              # name -> {index: value}
+        self.interned = {}           # sequence -> {iid: str}
+        self.pending = {}            # cpu -> FtraceSchedEventTracker state
+        self.ts_last = {}            # utid -> ThreadStateTracker rows
+        self.cpu_counters = {}       # (name, cpu) -> [(ts, value)]
+        self.cpu_slices = {}         # (track name, cpu) -> [slice]
+        self.raw = {}                # ftrace_event rows by name
+        self.prints = []             # generic "print" rows' buf
+        self.fxt_sched_records = 0
+        self.pseq = 0
+
+    def stat(self, name, idx=None, value=1, add=True):
+        d = self.stats.setdefault(name, {})
+        d[idx] = d.get(idx, 0) + value if add else value
+
+    # proto_trace_tokenizer.h: Tokenize (packets are field 1 of the stream;
+    # other top-level fields are skipped), ProtoTraceReader::ParsePacket
+    def proto_tokenize(self):
+        for fid, wt, v in pb_fields(bytes(self.proto_stream)):
+            if fid != 1:
+                continue
+            if wt != 2:
+                raise ValueError('TracePacket field of wire type %d' % wt)
+            self.packets += 1
+            self.tokenize_packet(v)
+
+    def tokenize_packet(self, b):
+        d = pb_msg(b)
+        if last(d, 98):
+            raise ValueError('packet of another machine (machine_id)')
+        seq = last(d, 10, 0)
+        flags = last(d, 13, 0)
+        if flags & 2 and not seq:
+            raise ValueError('SEQ_NEEDS_INCREMENTAL_STATE on sequence 0')
+        if 58 in d:
+            raise ValueError('timestamp_clock_id: not the FXT clock')
+        if flags & 1 or last(d, 41):
+            self.interned[seq] = {}
+        if 12 in d:
+            # ParseInternedData: kernel_symbols = 26 (InternedString iid 1,
+            # str 2), kept only on a sequence whose state was cleared
+            syms = self.interned.get(seq) if seq else None
+            for f, _, v in pb_fields(last(d, 12)):
+                if f == 26 and syms is not None:
+                    e = pb_msg(v)
+                    syms[last(e, 1, 0)] = text(last(e, 2, b''))
+        ts = last(d, 8)
+        if 45 in d:
+            self.system_info(pb_msg(last(d, 45)))
+        if 34 in d:
+            self.ftrace_stats(pb_msg(last(d, 34)))
+        if 1 in d:
+            self.bundle(pb_msg(last(d, 1)), seq)
+        for f in (2, 122):
+            if f in d:
+                self.push('P', ts if ts is not None else 0,
+                          ('tree' if f == 2 else 'gktree', last(d, f)))
+
+    def push(self, typ, ts, what, rec=None):
+        self.pseq += 1
+        self.events.append((ts, (1 << 40) + self.pseq, typ, what, rec,
+                            None, None, None))
+
+    # system_probes_parser.cc: ParseSystemInfo
+    def system_info(self, d):
+        if 1 in d:
+            u = pb_msg(last(d, 1))
+            for f, key in ((1, 'system_name'), (2, 'system_version'),
+                           (3, 'system_release'), (4, 'system_machine')):
+                if f in u:
+                    self.metadata[key] = text(last(u, f))
+            name, rel = text(last(u, 1)), text(last(u, 3))
+            m = re.match(r'(\d+)\.(\d+)', rel or '')
+            # system_info_tracker.cc: SetKernelVersion, "Linux" only
+            self.kernel_version = (int(m.group(1)), int(m.group(2))) \
+                if name == 'Linux' and m else None
+        if 4 in d:
+            self.metadata['tracing_service_version'] = text(last(d, 4))
+        if 8 in d:
+            self.machine['num_cpus'] = last(d, 8)
+        if 6 in d:
+            self.machine['page_size'] = last(d, 6)
+
+    # ftrace_parser.cc: ParseFtraceStats
+    def ftrace_stats(self, d):
+        phase = last(d, 1, 0)
+        if phase not in (1, 2):
+            raise ValueError('ftrace stats phase %d' % phase)
+        if any(e != 12 for e in pb_packed_or_list(d.get(9, []))):
+            raise ValueError('ftrace parse errors')
+        end = '_end' if phase == 2 else '_begin'
+        for v in d.get(2, []):
+            c = pb_msg(v)
+            cpu = last(c, 1, 0)
+            for f, key in ((2, 'entries'), (3, 'overrun'),
+                           (4, 'commit_overrun'), (5, 'bytes'),
+                           (8, 'dropped_events'), (9, 'read_events')):
+                self.stat('ftrace_cpu_%s%s' % (key, end), cpu,
+                          last(c, f, 0), add=False)
+            for f, key in ((6, 'oldest_event_ts'), (7, 'now_ts')):
+                sec = struct.unpack('<d', struct.pack('<Q', last(c, f, 0)))[0]
+                self.stat('ftrace_cpu_%s%s' % (key, end), cpu,
+                          int(sec * 1e9), add=False)
+
+    # ftrace_tokenizer.cc: TokenizeFtraceBundle
+    def bundle(self, d, seq):
+        if 1 not in d:
+            self.stat('ftrace_bundle_tokenizer_errors')
+            return
+        cpu = last(d, 1)
+        if cpu >= 1024:
+            raise ValueError('bundle of CPU %d' % cpu)
+        if 5 in d:
+            raise ValueError('ftrace_clock set: not the FXT clock')
+        if last(d, 3):
+            self.stat('ftrace_cpu_has_data_loss', cpu, 1, add=False)
+        syms = self.interned.get(seq, {}) if seq else {}
+        if 4 in d:
+            self.compact(cpu, pb_msg(last(d, 4)))
+        for ev in d.get(2, []):
+            e = pb_msg(ev)
+            if 1 not in e:
+                self.stat('ftrace_bundle_tokenizer_errors')
+                continue
+            ids = [f for f, wt, _ in pb_fields(ev) if wt == 2]
+            if not ids:
+                self.stat('ftrace_missing_event_id')
+                continue
+            if 5 in e:
+                raise ValueError('common_flags in an FtraceEvent: every '
+                                 'field but timestamp and pid is an event')
+            self.push('P', last(e, 1), ('ftrace', cpu, ev, syms))
+
+    # ftrace_tokenizer.cc: TokenizeFtraceCompactSched{Switch,Waking}:
+    # packed columns walked in step, timestamps delta-encoded
+    def compact(self, cpu, d):
+        events, errors = compact_events(d)
+        for kind, ts, vals in events:
+            self.push('P', ts, ('c' + kind, cpu, vals))
+        if errors:
+            self.stat('compact_sched_has_parse_errors', value=errors)
+
+    # proto_trace_parser / ftrace module: parse time, in time order
+    def proto_parse(self, ts, what, _):
+        kind = what[0]
+        if kind == 'tree':
+            self.process_tree(ts, pb_msg(what[1]))
+        elif kind == 'gktree':
+            self.generic_tree(pb_msg(what[1]))
+        elif kind == 'ftrace':
+            self.ftrace_event(ts, *what[1:])
+        elif kind == 'cswitch':
+            self.compact_switch(ts, what[1], *what[2])
+        elif kind == 'cwaking':
+            self.compact_waking(ts, what[1], *what[2])
+
+    # system_probes_parser.cc: ParseProcessTree
+    def process_tree(self, ts, d):
+        for v in d.get(1, []):
+            p = pb_msg(v)
+            if 3 not in p:
+                continue
+            pid, ppid = s32(last(p, 1, 0)), s32(last(p, 2, 0))
+            argv0 = text(p[3][0])
+            if len(p[3]) == 1:
+                argv0 = argv0.split(' ')[0]
+            pupid = self.get_process(ppid)
+            upid = self.get_process(pid)
+            # SetProcessParent: the first parent stays
+            if self.procs[upid]['parent'] is None:
+                self.procs[upid]['parent'] = pupid
+            self.procs[upid]['name'] = argv0
+            if 7 in p:
+                self.procs[upid]['start_ts'] = last(p, 7)
+
+    # generic_kernel_parser.cc: ParseGenericProcessTree (threads)
+    def generic_tree(self, d):
+        for v in d.get(2, []):
+            t = pb_msg(v)
+            tid, pid = s64(last(t, 1, 0)), s64(last(t, 2, 0))
+            upid = self.pids.get(pid)
+            if upid is None:
+                upid = len(self.procs)
+                self.procs.append({'pid': pid, 'name': None,
+                                   'parent': None})
+                self.pids[pid] = upid
+            utid = self.thread_in(tid, upid)
+            self.threads[utid]['idle'] = bool(last(t, 5, 0))
+            if 3 in t:
+                self.name_thread(utid, text(last(t, 3)), PRIO_PROCESS_TREE)
+
+    # process_tracker.cc: GetOrCreateThreadWithParent (no main thread)
+    def thread_in(self, tid, upid):
+        pid = self.procs[upid]['pid']
+        for utid in reversed(self.tids.get(tid, [])):
+            t = self.threads[utid]
+            if t['upid'] is None or self.procs[t['upid']]['pid'] == pid:
+                break
+        else:
+            utid = self.new_thread(tid)
+        if self.threads[utid]['upid'] is None:
+            self.threads[utid]['upid'] = upid
+        return utid
+
+    # process_tracker.cc: UpdateThreadName (priority)
+    def name_thread(self, utid, name, prio):
+        t = self.threads[utid]
+        if name is not None and prio >= t['prio']:
+            t['name'], t['prio'] = name, prio
+
+    # ftrace_parser.cc: ParseFtraceEvent - the raw row, then the event
+    def ftrace_event(self, ts, cpu, ev, syms):
+        e = pb_msg(ev)
+        if 2 not in e:
+            return      # "Pid field not found": logged, the event dropped
+        pid = last(e, 2) & 0xffffffff
+        for fid, wt, v in pb_fields(ev):
+            if fid in (1, 2):
+                continue
+            f = pb_msg(v) if wt == 2 else {}
+            if fid == EV_GENERIC:
+                name = text(last(f, 1, b''))
+                self.raw[name] = self.raw.get(name, 0) + 1
+                self.get_thread(pid)
+                args = {}
+                for fv in f.get(2, []):
+                    a = pb_msg(fv)
+                    args[text(last(a, 1, b''))] = text(last(a, 3)) \
+                        if 3 in a else last(a, 4, last(a, 5))
+                if name == 'print':
+                    self.prints.append(args.get('buf'))
+            elif fid != EV_SCHED_SWITCH:
+                name = EV_NAMES.get(fid, 'event %d' % fid)
+                self.raw[name] = self.raw.get(name, 0) + 1
+                self.get_thread(pid)
+            self.typed_event(ts, cpu, pid, fid, f, syms)
+
+    def typed_event(self, ts, cpu, pid, fid, f, syms):
+        if fid == EV_SCHED_SWITCH:
+            # ParseSchedSwitch -> FtraceSchedEventTracker::PushSchedSwitch
+            self.push_switch(ts, cpu, s32(last(f, 2, 0)) & 0xffffffff,
+                             text(last(f, 1, b'')), s32(last(f, 3, 0)),
+                             s64(last(f, 4, 0)),
+                             s32(last(f, 6, 0)) & 0xffffffff,
+                             text(last(f, 5, b'')), s32(last(f, 7, 0)))
+        elif fid == EV_SCHED_WAKING:
+            # ParseSchedWaking: the waker is the event's pid
+            wakee = s32(last(f, 2, 0)) & 0xffffffff
+            utid = self.get_thread(wakee)
+            self.name_thread(utid, text(last(f, 1, b'')), PRIO_FTRACE)
+            self.push_waking(ts, utid, self.get_thread(pid), None)
+        elif fid == EV_PROCESS_FREE:
+            self.end_thread(ts, s32(last(f, 2, 0)) & 0xffffffff)
+        elif fid == EV_TASK_RENAME:
+            # ParseTaskRename: UpdateThreadNameAndMaybeProcessName
+            tid = s32(last(f, 1, 0)) & 0xffffffff
+            utid = self.get_thread(tid)
+            name = text(last(f, 3, b''))
+            self.name_thread(utid, name, PRIO_FTRACE)
+            up = self.threads[utid]['upid']
+            if up is not None and self.procs[up]['pid'] == tid:
+                self.procs[up]['name'] = name
+        elif fid in (EV_CPU_FREQ, EV_CPU_IDLE):
+            # ParseCpuFreq / ParseCpuIdle: a CPU counter track, by cpu_id
+            key = ('cpufreq' if fid == EV_CPU_FREQ else 'cpuidle',
+                   last(f, 2, 0))
+            self.cpu_counters.setdefault(key, []).append((ts, last(f, 1, 0)))
+        elif fid == EV_CPU_FREQ_LIMITS:
+            for n, fld in (('Max', 2), ('Min', 1)):
+                key = ('Cpu %d %s Freq Limit' % (last(f, 3, 0), n), None)
+                self.cpu_counters.setdefault(key, []).append(
+                    (ts, last(f, fld, 0)))
+        elif fid == EV_IRQ_ENTRY:
+            self.cpu_begin(('Irq Cpu %d' % cpu, cpu), ts, 'irq',
+                           'IRQ (%s)' % text(last(f, 2, b'')))
+        elif fid == EV_IRQ_EXIT:
+            self.cpu_end(('Irq Cpu %d' % cpu, cpu), ts, 'irq')
+        elif fid == EV_SOFTIRQ_ENTRY:
+            vec = last(f, 1, 0)
+            if vec >= len(SOFTIRQ_NAMES):
+                raise ValueError('softirq vec %d: PERFETTO_DFATAL' % vec)
+            self.cpu_begin(('SoftIrq Cpu %d' % cpu, cpu), ts, 'irq',
+                           SOFTIRQ_NAMES[vec])
+        elif fid == EV_SOFTIRQ_EXIT:
+            self.cpu_end(('SoftIrq Cpu %d' % cpu, cpu), ts, 'irq')
+        elif fid == EV_HRTIMER_ENTRY:
+            self.cpu_begin(('hrtimer', cpu), ts, 'hrtimer',
+                           self.symbol(syms, last(f, 3, 0)))
+        elif fid == EV_HRTIMER_EXIT:
+            self.cpu_end(('hrtimer', cpu), ts, 'hrtimer')
+        elif fid == EV_WQ_START:
+            # ParseWorkqueueExecuteStart: on the worker's thread track
+            track = ('thread', self.get_thread(pid))
+            self.begin(track, ts, 'workqueue',
+                       self.symbol(syms, last(f, 2, 0)), [], self.slices)
+        elif fid == EV_WQ_END:
+            self.end(('thread', self.get_thread(pid)), ts, cat='workqueue')
+
+    # InternedKernelSymbolOrFallback
+    @staticmethod
+    def symbol(syms, iid):
+        return syms.get(iid) or '%#x' % iid
+
+    def cpu_begin(self, track, ts, cat, name):
+        self.begin(track, ts, cat, name, [], self.cpu_slices)
+
+    def cpu_end(self, track, ts, cat):
+        self.end(track, ts, cat=cat)
+
+    # FtraceSchedEventTracker::PushSchedSwitch
+    def push_switch(self, ts, cpu, prev, pcomm, pprio, state, nxt, ncomm,
+                    nprio):
+        nutid = self.get_thread(nxt)
+        self.name_thread(nutid, ncomm, PRIO_FTRACE)
+        pend = self.pending.setdefault(cpu, {'utid': None})
+        st = task_state(state, self.kernel_version)
+        if st is None:
+            self.stat('task_state_invalid')
+        if pend.get('row') is not None:
+            if prev == pend['pid']:
+                pend['row']['dur'] = ts - pend['row']['ts']
+                pend['row']['end_state'] = st
+            else:
+                self.stat('mismatched_sched_switch_tids')
+        putid = self.get_thread(prev)
+        self.name_thread(putid, pcomm, PRIO_FTRACE)
+        self.switch_in(ts, cpu, pend, putid, st, nxt, nutid, nprio)
+
+    # both: the raw row, the CPU's new slice, the thread states
+    def switch_in(self, ts, cpu, pend, putid, st, nxt, nutid, nprio):
+        self.raw['sched_switch'] = self.raw.get('sched_switch', 0) + 1
+        row = {'ts': ts, 'cpu': cpu, 'dur': -1, 'utid': nutid,
+               'prio': nprio, 'end_state': None}
+        self.sched.append(row)
+        pend.update(row=row, pid=nxt, utid=nutid, prio=nprio)
+        self.state_switch(ts, cpu, putid, st, nutid)
+
+    # FtraceSchedEventTracker::PushSchedSwitchCompact: the first of a CPU
+    # only sets what the next one takes as its prev
+    def compact_switch(self, ts, cpu, _ts, state, nxt, nprio, comm):
+        nxt, nprio = s32(nxt) & 0xffffffff, s32(nprio)
+        nutid = self.get_thread(nxt)
+        self.name_thread(nutid, comm, PRIO_FTRACE)
+        pend = self.pending.setdefault(cpu, {'utid': None})
+        if pend['utid'] is None:
+            self.stat('compact_sched_switch_skipped')
+            pend.update(pid=nxt, utid=nutid, prio=nprio, row=None)
+            return
+        st = task_state(s64(state), self.kernel_version)
+        if st is None:
+            self.stat('task_state_invalid')
+        if pend.get('row') is not None:
+            pend['row']['dur'] = ts - pend['row']['ts']
+            pend['row']['end_state'] = st
+        self.switch_in(ts, cpu, pend, pend['utid'], st, nxt, nutid, nprio)
+
+    # FtraceSchedEventTracker::PushSchedWakingCompact: the waker is what
+    # the CPU runs; dropped before the CPU's first switch
+    def compact_waking(self, ts, cpu, _ts, pid, tcpu, prio, comm, flags):
+        pend = self.pending.get(cpu)
+        if not pend or pend['utid'] is None:
+            self.stat('compact_sched_waking_skipped')
+            return
+        self.raw['sched_waking'] = self.raw.get('sched_waking', 0) + 1
+        utid = self.get_thread(s32(pid) & 0xffffffff)
+        self.push_waking(ts, utid, pend['utid'], flags)
+
+    # ThreadStateTracker::PushSchedSwitchEvent
+    def state_switch(self, ts, cpu, putid, st, nutid):
+        last_row = self.ts_last.get(putid)
+        loss = last_row is not None and \
+            last_row['last']['state'] != 'Running'
+        self.close_state(ts, putid, loss)
+        self.open_state(ts, putid, st)
+        self.close_state(ts, nutid, False)
+        self.open_state(ts, nutid, 'Running', cpu=cpu)
+
+    # ThreadStateTracker::PushWakingEvent
+    def push_waking(self, ts, utid, waker, flags):
+        rows = self.ts_last.get(utid)
+        if rows is None:
+            self.open_state(ts, utid, 'R', waker=waker, flags=flags)
+            return
+        if rows['last']['state'] in ('R', 'Running'):
+            self.stat('spurious_sched_wakeup')
+            return
+        self.close_state(ts, utid, False)
+        self.open_state(ts, utid, 'R', waker=waker, flags=flags)
+
+    # ThreadStateTracker::AddOpenState: not for the reserved idle utid
+    def open_state(self, ts, utid, state, cpu=None, waker=None, flags=None):
+        if utid == 0:
+            return
+        row = {'ts': ts, 'cpu': cpu, 'dur': -1, 'utid': utid,
+               'state': state, 'waker': waker,
+               'irq': None if flags is None else int(bool(flags & 0x18))}
+        self.states.append(row)
+        self.ts_last[utid] = {'last': row}
+
+    # ThreadStateTracker::ClosePendingState
+    def close_state(self, ts, utid, loss):
+        rows = self.ts_last.get(utid)
+        if rows and not loss:
+            rows['last']['dur'] = ts - rows['last']['ts']
+
+    # ProcessTracker::EndThread: the tid is forgotten
+    def end_thread(self, ts, tid):
+        utid = self.live.pop(tid, None)
+        if utid is None:
+            return
+        self.tids[tid] = [u for u in self.tids[tid] if u != utid]
+        self.threads[utid]['end_ts'] = ts
+        up = self.threads[utid]['upid']
+        if up is not None and self.procs[up]['pid'] == tid:
+            self.procs[up]['end_ts'] = ts
+            self.pids.pop(tid, None)
+
+
+def pb_packed_or_list(vals):
+    out = []
+    for v in vals:
+        out.extend(pb_packed(v) if isinstance(v, bytes) else [v])
+    return out
+
+
+
+class Model(Packets):
+    def __init__(self):
+        # process_tracker.cc state.  The constructor reserves utid 0 and
+        # upid 0 (tid 0, pid 0, is_idle); only the proto and text
+        # importers map tid 0 onto them (SetPidZeroIsUpidZeroIdleProcess),
+        # not the Fuchsia one: a converted file's tid 0 is another thread.
+        self.threads = [{'tid': 0, 'upid': 0, 'name': None, 'prio': 0,
+                         'idle': True, 'reserved': True}]
+        self.procs = [{'pid': 0, 'name': None, 'parent': None,
+                       'reserved': True}]
         self.pids = {}           # pid -> upid
         self.tids = {}           # tid -> [utid]
         self.live = {}           # tid -> utid
@@ -101,14 +745,17 @@ class Model:
         self.stacks = {}         # track -> [open slice]
         self.counters = {}       # (upid, name) -> [(ts, value)]
         self.async_root = {}     # correlation id -> first name
-        self.async_slices = {}   # (root name, id) -> [slice]
+        self.async_sets = {}     # root name -> [track: cookie, nest]
+        self.async_slices = {}   # (root name, track) -> [slice]
         self.unmatched_ends = 0
         self.events = []
+        Packets.__init__(self)
 
     # process_tracker.cc: StartNewThread
     def new_thread(self, tid):
         utid = len(self.threads)
-        self.threads.append({'tid': tid, 'upid': None, 'name': None})
+        self.threads.append({'tid': tid, 'upid': None, 'name': None,
+                             'prio': 0, 'idle': False})
         self.tids.setdefault(tid, []).append(utid)
         self.live[tid] = utid
         return utid
@@ -118,7 +765,7 @@ class Model:
         if pid in self.pids:
             return self.pids[pid]
         upid = len(self.procs)
-        self.procs.append({'pid': pid, 'name': None})
+        self.procs.append({'pid': pid, 'name': None, 'parent': None})
         self.pids[pid] = upid
         self.update_thread(pid, pid)
         return upid
@@ -184,13 +831,14 @@ class Model:
         self.states.append(st)
         th['state'] = st
 
-    # fuchsia_trace_parser.cc: Wake
-    def wake(self, th, tid, ts, cpu):
+    # fuchsia_trace_parser.cc: Wake (the "waker" argument's thread)
+    def wake(self, th, tid, ts, cpu, waker=None):
         utid = self.update_thread(tid, th['pid'])
         if th['state'] is not None:
             th['state']['dur'] = ts - th['last_ts']
         th['last_ts'] = ts
-        st = {'ts': ts, 'cpu': cpu, 'dur': -1, 'utid': utid, 'state': 'W'}
+        st = {'ts': ts, 'cpu': cpu, 'dur': -1, 'utid': utid, 'state': 'W',
+              'waker': waker}
         self.states.append(st)
         th['state'] = st
 
@@ -202,10 +850,11 @@ class Model:
         store.setdefault(track, []).append(s)
         self.stacks.setdefault(track, []).append(s)
 
-    def end(self, track, ts, name=None):
+    def end(self, track, ts, name=None, cat=None):
         st = self.stacks.get(track, [])
         for k in range(len(st) - 1, -1, -1):
-            if name is None or st[k]['name'] == name:
+            if (name is None or st[k]['name'] == name) and \
+                    (cat is None or st[k]['cat'] == cat):
                 st[k]['dur'] = ts - st[k]['ts']
                 del st[k:]
                 return
@@ -285,7 +934,17 @@ class Model:
                     prov.threads[idx] = (c.u64(), c.u64())
             elif typ == 7:
                 self.kernel_object(h, c, prov)
+            elif typ == 5 and field(h, 48, 55) == 3:
+                # case kBlob: a Perfetto blob's payload joins the stream
+                nref, size = field(h, 16, 31), field(h, 32, 46)
+                if nref & 0x8000:
+                    c.inline(nref & 0x7fff)
+                if c.i + size > len(rec):
+                    raise ValueError('blob past its record at %#x' % off)
+                self.proto_stream += rec[c.i:c.i + size]
             elif typ in (4, 8):
+                if typ == 8 and field(h, 60, 63) <= 2:
+                    self.fxt_sched_records += 1
                 ts = self.event_ts(h, typ, rec, prov)
                 seq += 1
                 self.events.append((ts, seq, typ, h, rec, prov,
@@ -315,8 +974,12 @@ class Model:
 
     def run(self, data):
         self.tokenize(data)
+        self.proto_tokenize()
         self.events.sort(key=lambda e: (e[0], e[1]))
         for ts, _, typ, h, rec, prov, strings, threads in self.events:
+            if typ == 'P':
+                self.proto_parse(ts, h, rec)
+                continue
             p = Provider()
             p.strings, p.threads, p.tps = strings, threads, prov.tps
             if typ == 4:
@@ -360,18 +1023,38 @@ class Model:
                     self.counters.setdefault(key, []).append((ts, av))
         elif et in (5, 6, 7):
             # kAsync*: TrackCompressor::InternLegacyAsyncTrack, global
-            # scope: the track set is keyed by the first name an id had
+            # scope: the track set is keyed by the first name an id had,
+            # and its tracks are shared (GetOrCreateTrackForCookie)
             cid = c.i64()
             self.get_process(pid)
             root = self.async_root.setdefault(cid, name)
-            track = ('async', root, cid)
-            if et == 5:
+            tracks = self.async_sets.setdefault(root, [])
+            idx = self.async_track(tracks, cid)
+            track = ('async', root, idx)
+            if et in (5, 6):
+                tracks[idx]['nest'] += 1
                 self.begin(track, ts, cat, name, args, self.async_slices)
-            elif et == 6:
-                self.begin(track, ts, cat, name, args, self.async_slices)
+                self.async_slices[track][-1]['id'] = cid
+            if et == 6:
                 self.stacks[track].pop()['dur'] = 0
-            else:
+            if et in (6, 7) and tracks[idx]['nest'] > 0:
+                tracks[idx]['nest'] -= 1
+            if et == 7:
                 self.end(track, ts, name)
+
+    # track_compressor.cc: GetOrCreateTrackForCookie - the cookie's track,
+    # else the first whose slices all ended (adopted), else a new one
+    @staticmethod
+    def async_track(tracks, cookie):
+        for k, t in enumerate(tracks):
+            if t['cookie'] == cookie:
+                return k
+        for k, t in enumerate(tracks):
+            if t['nest'] == 0:
+                t['cookie'] = cookie
+                return k
+        tracks.append({'cookie': cookie, 'nest': 0})
+        return len(tracks) - 1
 
     # fuchsia_trace_parser.cc: Parse, case kSchedulerEvent
     def parse_sched(self, ts, h, c, prov):
@@ -395,10 +1078,11 @@ class Model:
             tid = c.u64()
             args = self.parse_args(c, nargs, prov)
             w = {a[0]: a[2] for a in args}
+            waker = None
             if 'waker' in w:
-                self.get_thread(w['waker'] & 0xffffffff)
+                waker = self.get_thread(w['waker'] & 0xffffffff)
             if w.get('weight', 0) != IDLE_WEIGHT:
-                self.wake(self.pthread(tid), tid, ts, cpu)
+                self.wake(self.pthread(tid), tid, ts, cpu, waker)
         elif et == 0:
             cpu, st = field(h, 16, 23), field(h, 24, 27)
             out = self.tref(c, field(h, 28, 35), prov)
@@ -412,33 +1096,63 @@ class Model:
 
 
 def tables(m):
+    def tid(utid):
+        return m.threads[utid]['tid'] if utid is not None else -1
     for r in m.sched:
         print('sched ts=%d cpu=%d dur=%d tid=%d end_state=%s prio=%d' % (
-            r['ts'], r['cpu'], r['dur'], m.threads[r['utid']]['tid'],
-            r['end_state'], r['prio']))
+            r['ts'], r['cpu'], r['dur'], tid(r['utid']), r['end_state'],
+            r['prio']))
     for r in m.states:
-        print('thread_state ts=%d cpu=%d dur=%d tid=%d state=%s' % (
-            r['ts'], r['cpu'], r['dur'], m.threads[r['utid']]['tid'],
-            r['state']))
+        extra = ''
+        if r.get('waker') is not None:
+            extra = ' waker=%d irq=%s' % (tid(r['waker']), r.get('irq'))
+        print('thread_state ts=%d cpu=%s dur=%d tid=%d state=%s%s' % (
+            r['ts'], '-' if r['cpu'] is None else r['cpu'], r['dur'],
+            tid(r['utid']), r['state'], extra))
     for i, p in enumerate(m.procs):
-        print('process upid=%d pid=%d name=%s' % (i, p['pid'], p['name']))
+        par = p.get('parent')
+        print('process upid=%d pid=%d name=%s parent=%s%s' % (
+            i, p['pid'], p['name'],
+            '-' if par is None else m.procs[par]['pid'],
+            ' reserved' if p.get('reserved') else ''))
     for i, t in enumerate(m.threads):
-        print('thread utid=%d tid=%d upid=%s name=%s' % (
-            i, t['tid'], t['upid'], t['name']))
+        print('thread utid=%d tid=%d upid=%s name=%s%s%s' % (
+            i, t['tid'], t['upid'], t['name'],
+            ' idle' if t.get('idle') else '',
+            ' reserved' if t.get('reserved') else ''))
     for (_, utid), sl in sorted(m.slices.items()):
         for s in sl:
             print('slice tid=%d ts=%d dur=%d %s:%s %s' % (
                 m.threads[utid]['tid'], s['ts'], s['dur'], s['cat'],
                 s['name'], ' '.join('%s=%s' % (a[0], a[2])
                                     for a in s['args'])))
+    for (name, _), sl in sorted(m.cpu_slices.items()):
+        for s in sl:
+            print('cpu_slice %s ts=%d dur=%d %s:%s' % (
+                name, s['ts'], s['dur'], s['cat'], s['name']))
     for (upid, name), vals in sorted(m.counters.items()):
         print('counter pid=%d %s n=%d first=%s' % (
             m.procs[upid]['pid'], name, len(vals), vals[0][1]))
-    for (_, root, cid), sl in sorted(m.async_slices.items(),
+    for (name, cpu), vals in sorted(m.cpu_counters.items(),
+                                    key=lambda kv: str(kv[0])):
+        print('cpu_counter %s cpu=%s n=%d first=%s' % (
+            name, cpu, len(vals), vals[0][1]))
+    for (_, root, idx), sl in sorted(m.async_slices.items(),
                                      key=lambda kv: str(kv[0])):
         for s in sl:
-            print('async %s id=%d ts=%d dur=%d %s' % (
-                root, cid, s['ts'], s['dur'], s['name']))
+            print('async %s track=%d id=%d ts=%d dur=%d %s' % (
+                root, idx, s['id'], s['ts'], s['dur'], s['name']))
+    for name, n in sorted(m.raw.items()):
+        print('ftrace_event %s n=%d' % (name, n))
+    for buf in m.prints:
+        print('print buf=%s' % buf)
+    for name, d in sorted(m.stats.items()):
+        for idx, v in sorted(d.items(), key=lambda kv: str(kv[0])):
+            print('stat %s[%s]=%d' % (name, idx, v))
+    for k, v in sorted(m.metadata.items()):
+        print('metadata %s=%s' % (k, v))
+    for k, v in sorted(m.machine.items()):
+        print('machine %s=%s' % (k, v))
 
 
 class Checker:
@@ -546,7 +1260,108 @@ def check(m, exp):
     ck.check(nmeta == 0 and nbook == 0,
              'thread tracks: %d slices, %d metadata, %d with bookkeeping '
              'arguments' % (nsl, nmeta, nbook))
+    if 'states' in exp:
+        check_packets(m, exp, ck)
     return ck.failed
+
+
+def check_packets(m, exp, ck):
+    """The issue's points on what Perfetto shows through the packets."""
+    ck.check(m.packets > 0, 'packets: %d, the stream read to its last '
+             'byte, nothing in it failing the import' % m.packets)
+    nsw = sum(1 for r in m.sched)
+    ck.check(not (m.fxt_sched_records and m.raw.get('sched_switch')),
+             'scheduling from one source: %d sched rows from the packets, '
+             '%d FXT scheduling records' % (m.raw.get('sched_switch', 0),
+                                           m.fxt_sched_records))
+    # thread states: every switch-out's state as the kernel reports it
+    got = {}
+    for r in m.states:
+        got[r['state']] = got.get(r['state'], 0) + 1
+    want = exp['states']
+    bad = ['%s %d/%d' % (k, got.get(k, 0), v) for k, v in want.items()
+           if (got.get(k, 0) < v if k == 'R' else got.get(k, 0) != v)]
+    ck.check(not bad, 'thread_state: %s as the source\'s prev_state says '
+             '(R: at least, wakeups and inferred switches add some)%s' % (
+                 ', '.join('%s %d' % kv for kv in sorted(want.items(),
+                                                         key=str)),
+                 '; wrong: ' + ', '.join(bad) if bad else ''))
+    woken = sum(1 for r in m.states if r['state'] == 'R' and
+                r.get('waker') is not None)
+    nw = exp['counts'].get('wakeups', 0)
+    spur = m.stats.get('spurious_sched_wakeup', {}).get(None, 0)
+    ck.check(woken + spur >= nw - m.stats.get(
+        'compact_sched_waking_skipped', {}).get(None, 0) and
+             (woken > 0) == (nw > 0),
+             'thread_state: %d wakeups of %d with their waker (%d '
+             'spurious)' % (woken, nw, spur))
+    # the idle task as Perfetto's own import treats swapper
+    idle = [t for t in m.threads[1:] if t['tid'] == 0]
+    busy = [r for r in m.sched if m.threads[r['utid']]['tid'] == 0 and
+            not m.threads[r['utid']].get('idle')]
+    ck.check(all(t.get('idle') and t['name'] == 'swapper' for t in idle)
+             and not busy, 'idle: %d thread(s) of tid 0 besides the '
+             'reserved one, all idle and named swapper; %d CPU rows of a '
+             'tid 0 not idle' % (len(idle), len(busy)))
+    # CPU tracks
+    for key, ev in (('Irq', 'irq_handler_entry'), ('SoftIrq',
+                                                   'softirq_entry')):
+        n = sum(len(v) for (name, _), v in m.cpu_slices.items()
+                if name.startswith(key + ' Cpu'))
+        ck.check(n == exp['counts'].get(ev, 0), 'cpu tracks: %d "%s Cpu N" '
+                 'slices, %d %s in the source' % (n, key,
+                                                  exp['counts'].get(ev, 0),
+                                                  ev))
+    for key, ev in (('cpufreq', 'cpu_frequency'), ('cpuidle', 'cpu_idle')):
+        n = sum(len(v) for (name, _), v in m.cpu_counters.items()
+                if name == key)
+        dup = [name for (_, name) in m.counters if name.startswith(key)]
+        ck.check(n == exp['counts'].get(ev, 0) and not dup,
+                 'cpu tracks: %d samples on "%s" CPU counter tracks, %d '
+                 '%s in the source; %d FXT counters beside' % (
+                     n, key, exp['counts'].get(ev, 0), ev, len(dup)))
+    # the process tree
+    wrong = []
+    for child, ppid in exp['parents'].items():
+        ups = [k for k, p in enumerate(m.procs) if p['pid'] == int(child)]
+        par = [m.procs[m.procs[u]['parent']]['pid'] for u in ups
+               if m.procs[u]['parent'] is not None]
+        if ppid not in par:
+            wrong.append((int(child), ppid, par))
+    ck.check(not wrong, 'processes: %d the source saw forked, %d without '
+             'their parent %s' % (len(exp['parents']), len(wrong),
+                                  wrong[:4]))
+    uts = exp.get('uname', '').split()
+    ck.check(m.metadata.get('system_name') == (uts[0] if uts else None) and
+             m.metadata.get('system_release') ==
+             (uts[2] if len(uts) > 2 else None) and m.machine.get('num_cpus'),
+             'system info: %s %s, %s CPUs (the file\'s uname: "%s")' % (
+                 m.metadata.get('system_name'),
+                 m.metadata.get('system_release'),
+                 m.machine.get('num_cpus'), ' '.join(uts)))
+    # FtraceStats from the CPUSTAT options (ParseFtraceStats: _end)
+    wrong = []
+    for cpu, vals in exp.get('cpustats', {}).items():
+        for key, v in vals.items():
+            got = m.stats.get('ftrace_cpu_%s_end' % key, {}).get(int(cpu))
+            if got != v:
+                wrong.append((cpu, key, v, got))
+    ck.check(not wrong, 'stats: ftrace_cpu_*_end as the file\'s CPUSTAT '
+             'says on %d CPUs%s' % (len(exp.get('cpustats', {})),
+                                    '; wrong: %s' % wrong[:4] if wrong
+                                    else ''))
+    loss = sorted(k for k, v in m.stats.get('ftrace_cpu_has_data_loss',
+                                            {}).items() if v)
+    ck.check(loss == exp['lost_cpus'], 'stats: data loss on CPUs %s, the '
+             'source lost events on %s' % (loss, exp['lost_cpus']))
+    ck.check(sorted(m.prints) == sorted(exp['prints']),
+             'ftrace events: %d "print" rows, the %d trace_marker texts '
+             'that are not atrace' % (len(m.prints), len(exp['prints'])))
+    nb = sum(1 for sl in m.slices.values() for x in sl
+             if x['cat'] == 'atrace')
+    ck.check(nb == exp['counts'].get('atrace_b', 0), 'thread tracks: %d '
+             'atrace slices, %d B markers in the source' % (
+                 nb, exp['counts'].get('atrace_b', 0)))
 
 
 REPORT_LINE = re.compile(r'^\s*(?:([\w.-]+):\s+)?(.*?)-(\d+)\s+\[(\d+)\]'
@@ -578,14 +1393,42 @@ def distinct_events(lines):
             yield key
 
 
-def expect(lines, tgids_file=None):
+def cpustats(text):
+    """The top buffer's CPUSTAT options in `trace-cmd dump --options`'s
+    text (the first of each CPU): {cpu: {key: value}}."""
+    out, cur = {}, None
+    for ln in text.splitlines():
+        m = re.match(r'^CPU: (\d+)$', ln)
+        if m:
+            cpu = int(m.group(1))
+            cur = None if cpu in out else out.setdefault(cpu, {})
+            continue
+        m = re.match(r'^(entries|overrun|commit overrun|dropped events|'
+                     r'read events): (\d+)$', ln)
+        if m and cur is not None:
+            cur[m.group(1).replace(' ', '_')] = int(m.group(2))
+    return out
+
+
+def expect(lines, tgids_file=None, uname=None, stats=None):
     """What the source recording says, read from trace-cmd report -R's text
     (the real tool's decoding): tgids from task_newtask's clone_flags,
     sched_process_exec, atrace markers' pid field and a saved_tgids file;
-    how many switches left a task zombie (Z) or dead (X).  An event two
-    buffers both hold is one event."""
+    how many switches left a task zombie (Z) or dead (X); and for the
+    Perfetto packets: the states sched_switch's prev_state renders to
+    (types/task_state.cc, for the kernel release in @uname, the file's
+    UNAME option), IRQs, softirqs, CPU frequency and idle events, the
+    processes forked with their parent, the CPUs that lost events, the
+    trace_marker texts that are not atrace's and the B markers.  An event
+    two buffers both hold is one event."""
     tg, rank = {}, {}
     zombies = dead = 0
+    version = None
+    if uname and len(uname.split()) >= 3 and uname.split()[0] == 'Linux':
+        mv = re.match(r'(\d+)\.(\d+)', uname.split()[2])
+        version = (int(mv.group(1)), int(mv.group(2))) if mv else None
+    states, counts, forks, prints, lost = {}, {}, [], [], set()
+    seen_waking = False
 
     def setg(pid, tgid, r):
         if rank.get(pid, -1) <= r:
@@ -595,13 +1438,40 @@ def expect(lines, tgids_file=None):
             if ln.split():
                 pid, tgid = map(int, ln.split())
                 setg(pid, tgid, 1)
+    lines = list(lines)
+    for ln in lines:
+        mlost = re.match(r'^(?:[\w.-]+: +)?CPU:(\d+) \[.*EVENTS DROPPED\]', ln)
+        if mlost:
+            lost.add(int(mlost.group(1)))
     for pid, ev, rest in distinct_events(lines):
+        if ev in ('irq_handler_entry', 'cpu_idle', 'cpu_frequency') or \
+                (ev == 'softirq_entry' and
+                 int(re.search(r'vec=(\d+)', rest).group(1)) < 10):
+            counts[ev] = counts.get(ev, 0) + 1
+        if ev == 'sched_waking':
+            seen_waking = True
+        if ev in ('sched_waking', 'sched_wakeup_new') or \
+                (ev == 'sched_wakeup' and not seen_waking):
+            counts['wakeups'] = counts.get('wakeups', 0) + 1
+        if ev == 'sched_process_fork':
+            f = report_fields(rest, ('parent_comm', 'parent_pid',
+                                     'child_comm', 'child_pid'))
+            forks.append((int(f['child_pid']), int(f['parent_pid'])))
+        elif ev == 'print':
+            t = report_fields(rest, ('ip', 'buf')).get('buf', '')
+            if t.startswith('B|'):
+                counts['atrace_b'] = counts.get('atrace_b', 0) + 1
+            if not is_atrace(t):
+                prints.append(t.rstrip('\n'))
         if ev == 'sched_switch':
             # report -R's number, read by the format's own flags
             # (0x20 "Z", 0x10 "X"; trace-cmd 3.1.6's sched plugin
             # prints 0x20 as X)
             st = re.search(r'prev_state=(\d+)', rest)
-            st = int(st.group(1)) & 0xff if st else 0
+            raw = int(st.group(1)) if st else 0
+            name = task_state(raw, version)
+            states[name] = states.get(name, 0) + 1
+            st = raw & 0xff
             if st & 0x20:
                 zombies += 1
             elif st & 0x10:
@@ -627,8 +1497,28 @@ def expect(lines, tgids_file=None):
             v = tg.get(up, up) if tg.get(up, up) != v else up
             hops += 1
         tg[pid] = abs(v)
+    # a child that leads its group starts a process, its parent the
+    # forking task's process (a task the recording places in no group is
+    # its own, as the converter reads it)
+    # map-tgid.c's fork rule: a child in another task's group is a
+    # thread, and threads are made by members of their group
+    changed = True
+    while changed:
+        changed = False
+        for child, parent in forks:
+            g = tg.get(child, child)
+            if g != child and parent not in tg and parent != g:
+                tg[parent] = g
+                changed = True
+    parents = {}
+    for child, parent in forks:
+        if tg.get(child, child) == child:
+            parents[str(child)] = tg.get(parent, parent)
     return {'tgid': {str(k): v for k, v in tg.items() if k},
-            'zombies': zombies, 'dead': dead}
+            'zombies': zombies, 'dead': dead, 'states': states,
+            'counts': counts, 'parents': parents, 'prints': prints,
+            'lost_cpus': sorted(lost), 'uname': uname or '',
+            'cpustats': {str(k): v for k, v in (stats or {}).items()}}
 
 
 def truth(m, tgids_file):
@@ -656,18 +1546,337 @@ def truth(m, tgids_file):
     return ck.failed
 
 
+# What the packets say, event by event, against trace-cmd report -R -t
+# (compare-packets): the packets decoded as Perfetto's tokenizer reads
+# them, compact switches given their implicit prev (the CPU's last
+# next_pid, FtraceSchedEventTracker::PushSchedSwitchCompact) and compact
+# wakings their implicit waker (the task the CPU runs,
+# PushSchedWakingCompact).
+PKT_FIELDS = {
+    # kernel event: (its fields as -R prints them, in format order)
+    'sched_switch': ('prev_comm', 'prev_pid', 'prev_prio', 'prev_state',
+                     'next_comm', 'next_pid', 'next_prio'),
+    'sched_waking': ('comm', 'pid', 'prio', 'target_cpu'),
+    'sched_wakeup': ('comm', 'pid', 'prio', 'target_cpu'),
+    'sched_wakeup_new': ('comm', 'pid', 'prio', 'target_cpu'),
+    'irq_handler_entry': ('irq', 'name'),
+    'irq_handler_exit': ('irq', 'ret'),
+    'softirq_entry': ('vec',),
+    'softirq_exit': ('vec',),
+    'cpu_idle': ('state', 'cpu_id'),
+    'cpu_frequency': ('state', 'cpu_id'),
+    'cpu_frequency_limits': ('min_freq', 'max_freq', 'cpu_id'),
+    'workqueue_execute_start': ('work', 'function'),
+    'workqueue_execute_end': ('work', 'function'),
+    'hrtimer_expire_entry': ('hrtimer', 'now', 'function'),
+    'hrtimer_expire_exit': ('hrtimer',),
+    'sched_process_free': ('comm', 'pid', 'prio'),
+    'task_rename': ('pid', 'oldcomm', 'newcomm', 'oom_score_adj'),
+    'print': ('ip', 'buf'),
+}
+# what each is compared on: the packets' fields, named as above (the
+# fields the conversion does not write into the packets aside)
+PKT_UNWRITTEN = {'ip', 'oldcomm', 'oom_score_adj'}
+PKT_KEYS = {ev: tuple(f for f in fields if f not in PKT_UNWRITTEN)
+            for ev, fields in PKT_FIELDS.items()
+            if not ev.startswith('sched_')}
+PKT_KEYS.update(sched_process_free=('comm', 'pid'),
+                switch=('prev_pid', 'prev_state', 'next_comm', 'next_pid',
+                        'next_prio'),
+                waking=('waker', 'comm', 'pid', 'prio', 'target_cpu'))
+# the event messages' fields (protos/perfetto/trace/ftrace/*.proto):
+# number -> (name, signed)
+PKT_MSGS = {
+    EV_SCHED_SWITCH: ('switch', {1: ('prev_comm', 's'), 2: ('prev_pid', 1),
+                                 3: ('prev_prio', 1), 4: ('prev_state', 2),
+                                 5: ('next_comm', 's'), 6: ('next_pid', 1),
+                                 7: ('next_prio', 1)}),
+    EV_SCHED_WAKING: ('waking', {1: ('comm', 's'), 2: ('pid', 1),
+                                 3: ('prio', 1), 5: ('target_cpu', 1)}),
+    EV_IRQ_ENTRY: ('irq_handler_entry', {1: ('irq', 1), 2: ('name', 's')}),
+    EV_IRQ_EXIT: ('irq_handler_exit', {1: ('irq', 1), 2: ('ret', 1)}),
+    EV_SOFTIRQ_ENTRY: ('softirq_entry', {1: ('vec', 0)}),
+    EV_SOFTIRQ_EXIT: ('softirq_exit', {1: ('vec', 0)}),
+    EV_CPU_IDLE: ('cpu_idle', {1: ('state', 0), 2: ('cpu_id', 0)}),
+    EV_CPU_FREQ: ('cpu_frequency', {1: ('state', 0), 2: ('cpu_id', 0)}),
+    EV_CPU_FREQ_LIMITS: ('cpu_frequency_limits', {
+        1: ('min_freq', 0), 2: ('max_freq', 0), 3: ('cpu_id', 0)}),
+    EV_WQ_START: ('workqueue_execute_start', {1: ('work', 0),
+                                              2: ('function', 'sym')}),
+    EV_WQ_END: ('workqueue_execute_end', {1: ('work', 0),
+                                          2: ('function', 'sym')}),
+    EV_HRTIMER_ENTRY: ('hrtimer_expire_entry', {
+        1: ('hrtimer', 0), 2: ('now', 2), 3: ('function', 'sym')}),
+    EV_HRTIMER_EXIT: ('hrtimer_expire_exit', {1: ('hrtimer', 0)}),
+    EV_PROCESS_FREE: ('sched_process_free', {1: ('comm', 's'),
+                                             2: ('pid', 1), 3: ('prio', 1)}),
+    EV_TASK_RENAME: ('task_rename', {1: ('pid', 1), 2: ('oldcomm', 's'),
+                                     3: ('newcomm', 's')}),
+}
+
+
+def packet_events(m):
+    """Every ftrace event the packets carry, as (kind, cpu, ts, fields),
+    in each CPU's time order."""
+    bycpu = {}
+    syms = {}
+    n = 0
+    for fid, _, pkt in pb_fields(bytes(m.proto_stream)):
+        if fid != 1:
+            continue
+        d = pb_msg(pkt)
+        if 12 in d:
+            for f, _, v in pb_fields(last(d, 12)):
+                if f == 26:
+                    e = pb_msg(v)
+                    syms[last(e, 1, 0)] = text(last(e, 2, b''))
+        if 1 not in d:
+            continue
+        b = pb_msg(last(d, 1))
+        cpu = last(b, 1)
+        out = bycpu.setdefault(cpu, [])
+        for ev in b.get(2, []):
+            e = pb_msg(ev)
+            for f, wt, v in pb_fields(ev):
+                if f in (1, 2) or wt != 2:
+                    continue
+                n += 1
+                out.append((last(e, 1), n, 'full', last(e, 2), f, v))
+        if 4 in b:
+            for kind, ts, vals in compact_events(pb_msg(last(b, 4)))[0]:
+                n += 1
+                if kind == 'switch':
+                    out.append((ts, n, 'cswitch', None, s64(vals[1]),
+                                (s32(vals[2]), s32(vals[3]), vals[4])))
+                else:
+                    out.append((ts, n, 'cwaking', None, None,
+                                (s32(vals[1]), s32(vals[2]), s32(vals[3]),
+                                 vals[4])))
+    events = []
+    for cpu, evs in bycpu.items():
+        evs.sort(key=lambda e: (e[0], e[1]))
+        cur = None
+        for ts, _, kind, pid, f, v in evs:
+            if kind == 'cswitch':
+                nxt, prio, comm = v
+                events.append(('switch', cpu, ts, {
+                    'prev_pid': cur, 'prev_state': f, 'next_comm': comm,
+                    'next_pid': nxt, 'next_prio': prio}))
+                cur = nxt
+                continue
+            if kind == 'cwaking':
+                pid, tcpu, prio, comm = v
+                events.append(('waking', cpu, ts, {
+                    'waker': cur, 'comm': comm, 'pid': pid, 'prio': prio,
+                    'target_cpu': tcpu}))
+                continue
+            d = pb_msg(v)
+            if f == EV_GENERIC:
+                args = {}
+                for fv in d.get(2, []):
+                    a = pb_msg(fv)
+                    args[text(last(a, 1, b''))] = text(last(a, 3))
+                events.append((text(last(d, 1, b'')), cpu, ts, args))
+                continue
+            if f not in PKT_MSGS:
+                events.append(('event %d' % f, cpu, ts, {}))
+                continue
+            kind, fields = PKT_MSGS[f]
+            vals = {}
+            for num, (name, how) in fields.items():
+                if num not in d:
+                    continue
+                x = last(d, num)
+                if how == 's':
+                    x = text(x)
+                elif how == 1:
+                    x = s32(x)
+                elif how == 2:
+                    x = s64(x)
+                elif how == 'sym':
+                    vals[name + '_iid'] = x
+                    x = syms.get(x, '%#x' % x)
+                vals[name] = x
+            if kind == 'switch':
+                cur = vals.get('next_pid')
+            if kind == 'waking':
+                vals['waker'] = pid
+            events.append((kind, cpu, ts, vals))
+    return events
+
+
+def report_fields(rest, names):
+    """trace-cmd report -R's "a=1 b=x y" as {a: '1', b: 'x y'}, the
+    fields in format order (a value may hold spaces)."""
+    out, pos = {}, 0
+    for k, name in enumerate(names):
+        i = rest.find(name + '=', pos)
+        if i < 0:
+            continue
+        start = i + len(name) + 1
+        end = len(rest)
+        for nxt in names[k + 1:]:
+            j = rest.find(' ' + nxt + '=', start)
+            if j >= 0:
+                end = j
+                break
+        out[name] = rest[start:end]
+        pos = end
+    return out
+
+
+REPORT_T = re.compile(r'^\s*(?:([\w.-]+):\s+)?(.*?)-(\d+)\s+\[(\d+)\]'
+                      r'\s+(\d+)\.(\d+):\s+(\w+):\s+(.*)$')
+
+
+def is_atrace(t):
+    """Whether the converter reads a marker as atrace's (map-atrace.c,
+    map_atrace_parse): its records are FXT's, not the packets'."""
+    t = t.rstrip('\n\0')
+    if not t or t[0] not in 'BECSF' or (len(t) > 1 and t[1] != '|'):
+        return False
+    f = t.split('|', 3)
+    if len(f) >= 2 and not (f[1].isdigit() and len(f[1]) < 32):
+        return False
+    return t[0] == 'E' or len(f) >= (3 if t[0] == 'B' else 4)
+
+
+def report_events(lines):
+    """The source's events the packets carry, from -R -t's lines, an event
+    two buffers hold counted once, as packet_events() names them."""
+    recent = {}
+    seen_waking = False
+    for ln in lines:
+        mt = REPORT_T.match(ln.rstrip('\n'))
+        if not mt:
+            continue
+        buf, pid, cpu = mt.group(1) or '', int(mt.group(3)), \
+            int(mt.group(4))
+        ts = int(mt.group(5)) * 10 ** 9 + int(mt.group(6).ljust(9, '0'))
+        ev, rest = mt.group(7), mt.group(8)
+        key = (pid, ev, rest)
+        lst = recent.setdefault(cpu, [])
+        lst[:] = [e for e in lst if ts - e[0] <= DUP_WINDOW * 1e9]
+        for e in lst:
+            if e[1] == key and e[2] != buf:
+                lst.remove(e)
+                break
+        else:
+            lst.append((ts, key, buf))
+            if ev not in PKT_FIELDS:
+                continue
+            f = report_fields(rest, PKT_FIELDS[ev])
+            if ev == 'sched_waking':
+                seen_waking = True
+            if ev == 'sched_wakeup' and seen_waking:
+                continue
+            if ev == 'print':
+                # map-atrace.c: atrace's markers are FXT records
+                t = f.get('buf', '').rstrip('\n')
+                if is_atrace(t):
+                    continue
+                yield ('print', cpu, ts, {'buf': t})
+                continue
+            if ev.startswith('softirq') and int(f['vec']) >= 10:
+                continue
+            if ev == 'sched_switch':
+                yield ('switch', cpu, ts, {
+                    'prev_pid': int(f['prev_pid']),
+                    'prev_state': int(f['prev_state']),
+                    'next_comm': f['next_comm'],
+                    'next_pid': int(f['next_pid']),
+                    'next_prio': int(f['next_prio'])})
+                continue
+            if ev.startswith('sched_wak'):
+                yield ('waking', cpu, ts, {
+                    'waker': pid, 'comm': f['comm'], 'pid': int(f['pid']),
+                    'prio': int(f['prio']),
+                    'target_cpu': int(f['target_cpu'])})
+                continue
+            vals = {}
+            for k in PKT_KEYS[ev]:
+                v = f.get(k)
+                if k == 'function' and v and v.startswith('0x'):
+                    # -R shows the address when it shows no symbol
+                    k, v = 'function_iid', int(v, 16)
+                elif v is not None and k not in ('name', 'comm',
+                                                 'newcomm', 'function'):
+                    v = int(v, 16) if v.startswith('0x') else int(v)
+                vals[k] = v
+            yield (ev, cpu, ts, vals)
+
+
+def compare_packets(m, lines):
+    """Every event of the source the packets carry, field by field; what
+    the packets hold besides must be inferred switches (state R, at a
+    source switch's time or just before)."""
+    got = {}
+    for e in packet_events(m):
+        got.setdefault(e[:3], []).append(e)
+    want = list(report_events(lines))
+    missing = []
+    kinds = {}
+    for e in want:
+        kinds[e[0]] = kinds.get(e[0], 0) + 1
+        cands = got.get(e[:3], [])
+        for k, g in enumerate(cands):
+            if all(g[3].get(f) == v for f, v in e[3].items()):
+                del cands[k]
+                break
+        else:
+            missing.append(e)
+    extra = [e for v in got.values() for e in v]
+    switch_ts = set(e[2] for e in want if e[0] == 'switch')
+    odd = [e for e in extra if e[0] != 'switch' or e[3]['prev_state'] or
+           not (e[2] in switch_ts or e[2] + 1 in switch_ts)]
+    ck = Checker()
+    print('# events: %s' % ', '.join('%s %d' % kv
+                                     for kv in sorted(kinds.items())))
+    for e in missing[:5]:
+        print('# missing: %s' % (e,))
+    for e in odd[:5]:
+        print('# unexplained: %s' % (e,))
+    ck.check(want and not missing, 'packets: every one of the source\'s '
+             '%d events they carry is there, field for field (%d missing)'
+             % (len(want), len(missing)))
+    ck.check(not odd, 'packets: %d events besides, inferred switches '
+             '(state R, at a switch the recording lost) but %d'
+             % (len(extra), len(odd)))
+    return ck.failed
+
+
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == 'truth':
         m = Model()
         m.run(open(sys.argv[2], 'rb').read())
         return truth(m, sys.argv[3])
+    if len(sys.argv) == 3 and sys.argv[1] == 'compare-packets':
+        m = Model()
+        m.tokenize(open(sys.argv[2], 'rb').read())
+        return compare_packets(m, sys.stdin)
+    if len(sys.argv) == 3 and sys.argv[1] == 'packet-counts':
+        m = Model()
+        m.tokenize(open(sys.argv[2], 'rb').read())
+        n = {}
+        for e in packet_events(m):
+            n[e[0]] = n.get(e[0], 0) + 1
+        for k, v in sorted(n.items()):
+            print('%s %d' % (k, v))
+        return 0
     if len(sys.argv) == 3 and sys.argv[1] == 'count':
         print(sum(1 for e in distinct_events(sys.stdin)
                   if re.fullmatch(sys.argv[2], e[1])))
         return 0
     if len(sys.argv) >= 2 and sys.argv[1] == 'expect':
-        json.dump(expect(sys.stdin, sys.argv[2] if len(sys.argv) > 2
-                         else None), sys.stdout)
+        args, uname, opts = sys.argv[2:], None, ''
+        if '--options' in args:
+            k = args.index('--options')
+            opts = open(args[k + 1]).read()
+            del args[k:k + 2]
+            m = re.search(r'\[Option UNAME[^\n]*\n([^\n]*)', opts)
+            uname = m.group(1) if m else None
+        json.dump(expect(sys.stdin, args[0] if args else None, uname,
+                         cpustats(opts)), sys.stdout)
         return 0
     if len(sys.argv) < 3 or sys.argv[1] not in ('tables', 'check'):
         sys.exit(__doc__)

@@ -21,12 +21,21 @@
 #  - every async begin ended;
 #  - no converter metadata on any thread's track (lost events aside:
 #    they happened on a CPU, and are shown on thread 0's), no padding
-#    bytes as arguments (user_events keep their payload's bytes).
+#    bytes as arguments (user_events keep their payload's bytes);
+#  - through the Perfetto packets (perfetto-model.py check_packets()):
+#    scheduling from one source, thread states as the kernel reports
+#    them (D, R+, I, ... as many of each as the source's prev_state), a
+#    waker on the wakeups, the idle thread marked, Irq/SoftIrq Cpu N
+#    slices and cpufreq/cpuidle CPU counter tracks per the source's
+#    events, every forked process with its parent, system info, ftrace
+#    stats as the CPUSTAT options, data loss on the CPUs that lost
+#    events, plain trace_marker text as
+#    ftrace "print" rows, atrace slices untouched by them.
 . "$(dirname "$0")/lib.sh"
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 MODEL=$TOP/tests/e2e/perfetto-model.py
 EHFXT=$TOP/tests/e2e/eventheader-fxt.py
-N_CHECKS=12	# lines perfetto-model.py check prints with a full EXPECT
+N_CHECKS=28	# lines perfetto-model.py check prints with a full EXPECT
 
 files=("$SAMPLES"/*.dat)
 for f in sched-irq-timer.dat two-buffers.dat sched-irq-timer.v6.dat; do
@@ -47,8 +56,10 @@ model() {
 		return
 	fi
 	ok "$n: trace-fxt convert $*"
+	trace-cmd dump --options "$dat" >"$TMP/$n.opts" 2>/dev/null
 	trace-cmd report -R "$dat" 2>/dev/null |
-		python3 "$MODEL" expect $tg >"$TMP/$n.exp"
+		python3 "$MODEL" expect $tg --options "$TMP/$n.opts" \
+		>"$TMP/$n.exp"
 	python3 - "$TMP/$n.exp" <<'EOF'
 import json, sys
 e = json.load(open(sys.argv[1]))
@@ -122,10 +133,14 @@ if [ -x "$GEN" ] && "$GEN" "$TOP/tests/unit/dat-formats" "$TMP/threads.dat"; the
 	check "threads: rss_stat of mm 77, read by 5000's workers and by 6000, is one series of process 5000" \
 		grep -qx 'counter pid=5000 mem.rss.anon:bytes:0 n=24 first=409600' \
 		"$TMP/threads.counters"
-	check "threads: cpu_frequency is one series per CPU, named for it, of the value only" \
-		test "$(grep -c '^counter pid=0 cpufreq.cpu[01]:kHz:0 n=6 ' \
-			"$TMP/threads.counters")" = 2 -a \
-		"$(wc -l < "$TMP/threads.counters")" = 3
+	python3 "$MODEL" tables "$TMP/threads.fxt" | grep '^cpu_counter' \
+		>"$TMP/threads.cpu"
+	check "threads: cpu_frequency and cpu_idle are Perfetto's cpufreq and cpuidle CPU counter tracks, one per CPU, and no FXT counter" \
+		test "$(grep -c '^cpu_counter cpufreq cpu=[01] n=6 ' \
+			"$TMP/threads.cpu")" = 2 -a \
+		"$(grep -c '^cpu_counter cpuidle cpu=[01] n=12 first=4294967295$' \
+			"$TMP/threads.cpu")" = 2 -a \
+		"$(wc -l < "$TMP/threads.counters")" = 1
 else
 	not_ok "threads-dat-gen writes the multi-threaded fixture"
 fi

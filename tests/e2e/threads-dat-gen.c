@@ -12,7 +12,9 @@
  * and a bare E; process 5000 and process 6000 both use async cookie 1,
  * under different names, overlapping (5000's ends first); worker 5003
  * leaves as a
- * zombie (prev_state 0x20).  Each CPU's frequency changes; rss_stat
+ * zombie (prev_state 0x20).  Each CPU's frequency changes, and each
+ * CPU leaves idle (cpu_idle state 4294967295) before its first switch of
+ * a round and enters state 1 after its last; rss_stat
  * samples 5000's mm (mm_id 77) from its workers (curr = 1) and from
  * process 6000 (curr = 0).  The sched_switch format is the real one in
  * FORMATS_DIR, the print format a kernel's (ftrace/print, id 5).
@@ -29,15 +31,20 @@
 
 /* The kernel's formats (6.x), without their ids: the writer gives them. */
 
-static const char cpu_frequency_format[] =
-	"name: cpu_frequency\n"
-	"format:\n"
-	FIXTURE_COMMON_FIELDS
-	"\tfield:u32 state;\toffset:8;\tsize:4;\tsigned:0;\n"
-	"\tfield:u32 cpu_id;\toffset:12;\tsize:4;\tsigned:0;\n"
-	"\n"
-	"print fmt: \"state=%lu cpu_id=%lu\", (unsigned long)REC->state, "
-	"(unsigned long)REC->cpu_id\n";
+/* power:cpu_frequency and power:cpu_idle: a state and a CPU. */
+#define POWER_FORMAT(name)						\
+	"name: " name "\n"						\
+	"format:\n"							\
+	FIXTURE_COMMON_FIELDS						\
+	"\tfield:u32 state;\toffset:8;\tsize:4;\tsigned:0;\n"		\
+	"\tfield:u32 cpu_id;\toffset:12;\tsize:4;\tsigned:0;\n"		\
+	"\n"								\
+	"print fmt: \"state=%lu cpu_id=%lu\", "				\
+	"(unsigned long)REC->state, "					\
+	"(unsigned long)REC->cpu_id\n"
+
+static const char cpu_frequency_format[] = POWER_FORMAT("cpu_frequency");
+static const char cpu_idle_format[] = POWER_FORMAT("cpu_idle");
 
 static const char rss_stat_format[] =
 	"name: rss_stat\n"
@@ -53,7 +60,7 @@ static const char rss_stat_format[] =
 	"{ 1, \"MM_ANONPAGES\" }, { 2, \"MM_SWAPENTS\" }, "
 	"{ 3, \"MM_SHMEMPAGES\" }), REC->size\n";
 
-static int id_switch, id_print, id_freq, id_rss;
+static int id_switch, id_print, id_freq, id_idle, id_rss;
 
 static void put32(uint8_t *p, uint32_t v)
 {
@@ -108,6 +115,15 @@ static void cpu_frequency(unsigned int cpu, uint32_t khz)
 	fixture_emit(cpu, id_freq, 0, p, sizeof(p));
 }
 
+static void cpu_idle(unsigned int cpu, uint32_t state)
+{
+	uint8_t p[8];
+
+	put32(p, state);
+	put32(p + 4, cpu);
+	fixture_emit(cpu, id_idle, 0, p, sizeof(p));
+}
+
 /* @pid reads the anon rss of mm @mm (its own when @curr). */
 static void rss_stat(unsigned int cpu, int pid, uint32_t mm, int curr,
 		     int64_t bytes)
@@ -147,6 +163,8 @@ int main(int argc, char **argv)
 				  strlen(fixture_print_format));
 	id_freq = fixture_format("power", cpu_frequency_format,
 				 sizeof(cpu_frequency_format) - 1);
+	id_idle = fixture_format("power", cpu_idle_format,
+				 sizeof(cpu_idle_format) - 1);
 	id_rss = fixture_format("kmem", rss_stat_format,
 				sizeof(rss_stat_format) - 1);
 	for (i = 0; i < sizeof(pids) / sizeof(pids[0]); i++)
@@ -155,6 +173,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < 12; i++) {
 		cpu = i % 2;
 		t = 5001 + i % 3;
+		cpu_idle(cpu, UINT32_MAX);
 		sched_switch(cpu, 0, 0, t);
 		snprintf(buf, sizeof(buf), "B|5000|work %u", i);
 		marker(cpu, t, buf);
@@ -175,6 +194,7 @@ int main(int argc, char **argv)
 		sched_switch(cpu, 5000, 1, 6000);
 		marker(cpu, 6000, "F|6000|download|1");
 		sched_switch(cpu, 6000, 1, 0);
+		cpu_idle(cpu, 1);
 	}
 	sched_switch(0, 0, 0, 5003);
 	sched_switch(0, 5003, 0x20, 0);

@@ -19,7 +19,7 @@
  * kshark_import_trace_file()) and the plot part ticked on every stream of
  * the .fxt (what Manage plugins does, KsPluginManager::updatePlugins()).
  *
- * Every project sample (samples/, every .dat: all eight must be there)
+ * Every project sample (samples/, every .dat: all ten must be there)
  * is compared, the shared ones (../shared/samples/, every .dat) when they
  * are there, and the recording $KSHARK_DAT names (make bench's, say).
  * Given .dat files as arguments, it compares those instead;
@@ -673,7 +673,7 @@ static void compare(const char *dat_path)
 }
 
 /* The project's recordings (samples/record.sh and its derived two). */
-#define NR_PROJECT_SAMPLES	9
+#define NR_PROJECT_SAMPLES	10
 
 static void compare_glob(const char *pattern, size_t required)
 {

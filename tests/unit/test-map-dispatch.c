@@ -18,6 +18,7 @@
 #include <event-parse.h>
 
 #include "map-dispatch.h"
+#include "map-ftrace.h"
 #include "map-sched.h"
 #include "map-special.h"
 #include "unit.h"
@@ -76,16 +77,31 @@ static const struct map_special *classify_fields(const char *system,
 	return classify_text(system, text, n, 100, me);
 }
 
-/* Every row writes; a named event has one row; catch-alls come last. */
+/*
+ * Every row writes (FXT records, Perfetto packets or both; a packet
+ * "instead" of FXT records has both, for --fxt-sched); a table-driven
+ * packet names its event and a row field for each of its fields; a
+ * named event has one row; catch-alls come last.
+ */
 static void test_table_shape(void)
 {
-	unsigned int i, j, named = 0;
+	unsigned int i, j, named = 0, pkts = 0;
 
 	CU_ASSERT_FATAL(map_nr_specials > 0);
 	for (i = 0; i < map_nr_specials; i++) {
 		const struct map_special *s = &map_specials[i];
 
-		CU_ASSERT_PTR_NOT_NULL(s->write);
+		CU_ASSERT(s->write || s->pkt_write);
+		if (s->pkt.instead)
+			CU_ASSERT(s->write && s->pkt_write);
+		if (s->pkt_write == map_ftrace_write) {
+			pkts++;
+			CU_ASSERT(s->pkt.event != 0);
+			for (j = 0; j < MAP_SPECIAL_FIELDS; j++)
+				if (s->pkt.f[j].kind != MAP_PKT_NONE)
+					CU_ASSERT(s->field[j] &&
+						  s->pkt.f[j].proto);
+		}
 		CU_ASSERT(s->need <= MAP_SPECIAL_FIELDS);
 		for (j = 0; j < s->need; j++)
 			CU_ASSERT_PTR_NOT_NULL(s->field[j]);
@@ -107,8 +123,9 @@ static void test_table_shape(void)
 					  strcmp(s->name, o->name));
 		}
 	}
-	printf("\n    %u rows, %u of them named events, each once\n",
-	       map_nr_specials, named);
+	printf("\n    %u rows, %u of them named events, each once; %u "
+	       "written as Perfetto ftrace events by the table\n",
+	       map_nr_specials, named, pkts);
 }
 
 /* Each named event, with the fields its row lists, takes that row. */

@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #define FXT_INPUT_MAGIC		0x46585449U	/* "FXTI" */
-#define FXT_INPUT_ABI		4
+#define FXT_INPUT_ABI		5
 #define FXT_INPUT_PLUGIN_NAME	"trace-fxt-input.so"
 
 /*
@@ -74,6 +74,12 @@ struct fxt_input_opts {
 	const char	*path;
 	/* "pid tgid" lines, as the kernel's saved_tgids, or NULL */
 	const char	*tgids;
+	/*
+	 * Scheduling (sched_switch, wakeups) and the CPU counters
+	 * (cpu_frequency, cpu_idle) as FXT records, for FXT readers that
+	 * skip Perfetto's packets; false: as Perfetto packets
+	 */
+	bool		fxt_sched;
 };
 
 /* What the plugin reports. */

@@ -26,6 +26,7 @@
 #include "map-formats.h"
 #include "map-name.h"
 #include "map-options.h"
+#include "map-packet.h"
 #include "map-task.h"
 #include "map-text.h"
 #include "map-tgid.h"
@@ -95,6 +96,8 @@ static int map_lost(struct map_ctx *ctx, struct map_buffer *buf,
 	};
 	int ret;
 
+	/* Perfetto's data-loss entry of that CPU, on its Info page */
+	map_pkt_lost(ctx, rec->cpu);
 	ret = fxt_write_provider_event(ctx->w, buf->provider_id,
 				       FXT_PROVIDER_EVENT_BUFFER_FULL);
 	if (ret < 0)
@@ -276,7 +279,8 @@ static int map_start_providers(struct map_ctx *ctx)
 			return ret;
 		ctx->cur = b;
 	}
-	return map_formats_start(ctx, first);
+	ret = map_formats_start(ctx, first);
+	return ret < 0 ? ret : map_pkt_start(ctx, first);
 }
 
 static void map_ctx_free(struct map_ctx *ctx)
@@ -296,6 +300,7 @@ static void map_ctx_free(struct map_ctx *ctx)
 	free(ctx->tasks);
 	free(ctx->cpus);
 	map_formats_free(ctx);
+	map_pkt_free(ctx);
 	map_text_free(ctx);
 	map_options_free(ctx);
 	trace_seq_destroy(&ctx->seq);
@@ -385,6 +390,12 @@ int map_convert(struct tracecmd_input *handle, int fd,
 	}
 	if (ret < 0 && !ctx.err)
 		map_set_error(&ctx, -EIO, "reading the trace data failed");
+	if (!ctx.err) {
+		ret = map_pkt_finish(&ctx);
+		if (ret < 0)
+			map_set_error(&ctx, ret, "writing the Perfetto packets "
+				      "failed: %s", strerror(-ret));
+	}
 out:
 	if (ctx.w) {
 		res->bytes_out = fxt_writer_offset(ctx.w);

@@ -86,6 +86,7 @@ struct map_buffer {
 };
 
 struct map_formats;
+struct map_pkt;
 struct map_eh;
 struct map_text;
 struct map_text_ref;
@@ -97,6 +98,8 @@ struct map_task {
 	int32_t			tgid;	/* its thread group, 0 unknown */
 	uint8_t			tgid_rank;	/* how sure (map-tgid.c) */
 	bool			proc_named;	/* its process object written */
+	/* map-sched.c: a hash of the name the packets gave it last, 0 none */
+	uint32_t		comm_hash;
 };
 
 /*
@@ -111,7 +114,13 @@ struct map_dup {
 };
 
 struct map_cpu {
-	int32_t			cur;	/* switched in last, -1 unknown */
+	/*
+	 * switched in last, -1 unknown; in Perfetto packets (map-sched.c):
+	 * the last switch's next_pid, as Perfetto's importer holds it for
+	 * the next compact switch, -1 until the CPU's first switch
+	 */
+	int32_t			cur;
+	uint64_t		cur_ts;	/* packets: that switch's time */
 	unsigned int		next;	/* slot to reuse */
 	struct map_dup		dup[MAP_DUP_SLOTS];
 };
@@ -151,6 +160,7 @@ struct map_ctx {
 	unsigned int		nr_args_max;
 	struct trace_seq	seq;		/* scratch for .text values */
 	struct map_formats	*fmts;		/* map-formats.c's state */
+	struct map_pkt		*pkt;		/* map-packet.c's state */
 	struct map_eh		*eh;		/* map-eventheader.c's state */
 	struct map_text		*text;		/* map-text.c's cache */
 	struct dat_meta_text	*procmaps;	/* the PROCMAPS texts */

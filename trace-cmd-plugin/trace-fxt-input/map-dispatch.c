@@ -24,10 +24,12 @@
 #include "map-event.h"
 #include "map-eventheader.h"
 #include "map-field.h"
+#include "map-ftrace.h"
 #include "map-marker.h"
 #include "map-sched.h"
 #include "map-special.h"
 #include "map-task.h"
+#include "perfetto-proto.h"
 
 /* sched events that name a task: the pid field, its comm field. */
 #define MAP_NAMES(sys, ev, ...) {					\
@@ -40,6 +42,21 @@
 	.field = { "pid", "prio", "target_cpu", "comm" },		\
 	.write = map_sched_wakeup_write, .wake = how,			\
 }
+
+/* A row's field as a field of its Perfetto event (map-ftrace.c). */
+#define PKT(kind, num)	{ MAP_PKT_##kind, num }
+
+/*
+ * A kernel event Perfetto's ftrace importer draws, written as its
+ * Perfetto event @ev (map-ftrace.c): the fields, then how each becomes
+ * a field of the event's message.
+ */
+#define MAP_FTRACE(sys, evname, ev, fields, ...) {			\
+	.system = sys, .name = evname, .field = { fields },		\
+	.need = 1, .pkt_write = map_ftrace_write,			\
+	.pkt = { .event = ev, .f = { __VA_ARGS__ } },			\
+}
+#define F(...)	__VA_ARGS__
 
 /*
  * The first row that takes an event is its handler; rows with a NULL
@@ -59,36 +76,71 @@ const struct map_special map_specials[] = {
 		.system = "ftrace", .name = "print", .field = { "buf" },
 		.write = map_marker_write,
 	},
-	MAP_NAMES("sched", "sched_process_fork", "child_pid", "child_comm",
-		  "parent_pid", "parent_comm"),
+	{
+		/* a process the recording saw start: the process tree */
+		.system = "sched", .name = "sched_process_fork",
+		.field = { "child_pid", "child_comm", "parent_pid",
+			   "parent_comm" },
+		.write = map_sched_names_write,
+		.pkt_write = map_ftrace_fork_write,
+	},
 	MAP_NAMES("sched", "sched_process_exit", "pid", "comm"),
-	MAP_NAMES("sched", "sched_process_free", "pid", "comm"),
+	{
+		/* Perfetto ends the thread (ParseSchedProcessFree) */
+		.system = "sched", .name = "sched_process_free",
+		.field = { "pid", "comm" },
+		.write = map_sched_names_write,
+		.pkt_write = map_ftrace_write,
+		.pkt = { .event = PFT_EV_SCHED_PROCESS_FREE,
+			 .f = { PKT(INT, 2), PKT(STR, 1) } },
+	},
 	MAP_NAMES("sched", "sched_process_wait", "pid", "comm"),
 	MAP_NAMES("sched", "sched_stat_runtime", "pid", "comm"),
 	MAP_NAMES("sched", "sched_migrate_task", "pid", "comm"),
-	MAP_NAMES("task", "task_newtask", "pid", "comm"),
 	{
+		.system = "task", .name = "task_newtask",
+		.field = { "pid", "comm" },
+		.write = map_sched_names_write,
+		.pkt_write = map_ftrace_fork_write,
+	},
+	{
+		/* the thread's name, the process's if it leads one */
 		.system = "task", .name = "task_rename",
 		.field = { "pid", "newcomm" },
 		.write = map_sched_names_write, .rename = true,
+		.pkt_write = map_ftrace_rename_write,
+		.pkt = { .event = PFT_EV_TASK_RENAME,
+			 .f = { PKT(INT, 1), PKT(STR, 3) } },
 	},
 	{
+		/* CPU counter tracks "cpufreq" (ParseCpuFreq) */
 		.system = "power", .name = "cpu_frequency",
 		.field = { "state", "cpu_id" }, .need = 1,
 		.write = map_counter_write,
 		.counter = { "cpufreq.cpu", "kHz", MAP_COUNTER_CPU },
+		.pkt_write = map_ftrace_write,
+		.pkt = { .event = PFT_EV_CPU_FREQUENCY, .instead = true,
+			 .f = { PKT(UINT, 1), PKT(UINT, 2) } },
 	},
 	{
+		/* "cpuidle" (ParseCpuIdle), 4294967295 the exit */
 		.system = "power", .name = "cpu_idle",
 		.field = { "state", "cpu_id" }, .need = 1,
 		.write = map_counter_write,
 		.counter = { "cpuidle.cpu", "state", MAP_COUNTER_CPU, true },
+		.pkt_write = map_ftrace_write,
+		.pkt = { .event = PFT_EV_CPU_IDLE, .instead = true,
+			 .f = { PKT(UINT, 1), PKT(UINT, 2) } },
 	},
 	{
+		/* "Cpu N Max/Min Freq Limit" (ParseCpuFrequencyLimits) */
 		.system = "power", .name = "cpu_frequency_limits",
-		.field = { "max_freq", "cpu_id" }, .need = 1,
+		.field = { "max_freq", "cpu_id", "min_freq" }, .need = 1,
 		.write = map_counter_write,
 		.counter = { "cpufreq_max.cpu", "kHz", MAP_COUNTER_CPU },
+		.pkt_write = map_ftrace_write,
+		.pkt = { .event = PFT_EV_CPU_FREQUENCY_LIMITS, .instead = true,
+			 .f = { PKT(UINT, 2), PKT(UINT, 3), PKT(UINT, 1) } },
 	},
 	{
 		.system = "power", .name = "pm_qos_update_target",
@@ -103,6 +155,41 @@ const struct map_special map_specials[] = {
 		.write = map_counter_write,
 		.counter = { NULL, "bytes", MAP_COUNTER_RSS },
 	},
+	/* slices "IRQ (name)" on "Irq Cpu N" (ParseIrqHandlerEntry/Exit) */
+	MAP_FTRACE("irq", "irq_handler_entry", PFT_EV_IRQ_HANDLER_ENTRY,
+		   F("irq", "name"), PKT(INT, 1), PKT(STR, 2)),
+	MAP_FTRACE("irq", "irq_handler_exit", PFT_EV_IRQ_HANDLER_EXIT,
+		   F("irq", "ret"), PKT(INT, 1), PKT(INT, 2)),
+	/*
+	 * "SoftIrq Cpu N", named after the vector (ParseSoftIrqEntry; one
+	 * past the kernel's ten has no name there: left out)
+	 */
+	{
+		.system = "irq", .name = "softirq_entry", .field = { "vec" },
+		.need = 1, .pkt_write = map_ftrace_write,
+		.pkt = { .event = PFT_EV_SOFTIRQ_ENTRY, .below = 10,
+			 .f = { PKT(UINT, 1) } },
+	},
+	{
+		.system = "irq", .name = "softirq_exit", .field = { "vec" },
+		.need = 1, .pkt_write = map_ftrace_write,
+		.pkt = { .event = PFT_EV_SOFTIRQ_EXIT, .below = 10,
+			 .f = { PKT(UINT, 1) } },
+	},
+	/* slices on the worker's thread, named after the function */
+	MAP_FTRACE("workqueue", "workqueue_execute_start",
+		   PFT_EV_WORKQUEUE_EXECUTE_START, F("work", "function"),
+		   PKT(UINT, 1), PKT(SYM, 2)),
+	MAP_FTRACE("workqueue", "workqueue_execute_end",
+		   PFT_EV_WORKQUEUE_EXECUTE_END, F("work", "function"),
+		   PKT(UINT, 1), PKT(SYM, 2)),
+	/* slices on a CPU's "hrtimer" track, named after the function */
+	MAP_FTRACE("timer", "hrtimer_expire_entry",
+		   PFT_EV_HRTIMER_EXPIRE_ENTRY,
+		   F("hrtimer", "now", "function"),
+		   PKT(UINT, 1), PKT(INT, 2), PKT(SYM, 3)),
+	MAP_FTRACE("timer", "hrtimer_expire_exit",
+		   PFT_EV_HRTIMER_EXPIRE_EXIT, F("hrtimer"), PKT(UINT, 1)),
 	{
 		/* user_events whose format EventHeader's header opens */
 		.classify = map_eventheader_classify,
@@ -208,14 +295,20 @@ void map_dispatch_free(struct map_ctx *ctx)
 	map_eventheader_free(ctx);
 }
 
-/* FNV-1a 64 of a record's bytes: equal records of two buffers. */
-static uint64_t map_rec_hash(const struct tep_record *rec)
+/*
+ * FNV-1a 64 of a record's bytes as far as its fields reach (a kernel
+ * event's; a user_event's bytes past them are its payload): equal
+ * records of two buffers.  The alignment padding past a kernel event's
+ * fields holds what each ring buffer had there.
+ */
+static uint64_t map_rec_hash(struct map_event *me, struct tep_record *rec)
 {
 	const unsigned char *p = rec->data;
 	uint64_t h = 0xcbf29ce484222325ULL;
-	int i;
+	unsigned int i, end = me->user_data ? (unsigned int)rec->size :
+					      map_field_data_end(me, rec);
 
-	for (i = 0; i < rec->size; i++)
+	for (i = 0; i < end; i++)
 		h = (h ^ p[i]) * 0x100000001b3ULL;
 	return h;
 }
@@ -238,6 +331,7 @@ static uint64_t map_rec_hash(const struct tep_record *rec)
  */
 static bool map_dispatch_restated(struct map_ctx *ctx,
 				  struct map_buffer *buf,
+				  struct map_event *me,
 				  struct tep_record *rec)
 {
 	struct map_cpu *c;
@@ -250,7 +344,7 @@ static bool map_dispatch_restated(struct map_ctx *ctx,
 	c = map_cpu_get(ctx, rec->cpu);
 	if (!c)
 		return false;
-	h = map_rec_hash(rec);
+	h = map_rec_hash(me, rec);
 	for (i = 0; i < MAP_DUP_SLOTS; i++) {
 		d = &c->dup[i];
 		if (!d->buf || d->hash != h || d->buf == buf ||
@@ -273,10 +367,18 @@ int map_dispatch_write(struct map_ctx *ctx, struct map_buffer *buf,
 		       struct map_event *me, struct tep_record *rec,
 		       const struct fxt_thread *thread)
 {
+	const struct map_special *s = me->special;
+	bool pkt;
 	int ret;
 
 	ret = map_event_write(ctx, buf, me, rec, thread);
-	if (ret < 0 || !me->special || map_dispatch_restated(ctx, buf, rec))
+	if (ret < 0 || !s || map_dispatch_restated(ctx, buf, me, rec))
 		return ret;
-	return me->special->write(ctx, buf, me, rec, thread);
+	/* a packet "instead" of FXT records, unless FXT was asked for */
+	pkt = s->pkt_write && !(s->pkt.instead && ctx->opts->fxt_sched);
+	if (s->write && !(pkt && s->pkt.instead))
+		ret = s->write(ctx, buf, me, rec, thread);
+	if (ret >= 0 && pkt)
+		ret = s->pkt_write(ctx, buf, me, rec);
+	return ret;
 }

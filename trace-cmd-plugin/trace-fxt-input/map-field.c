@@ -113,22 +113,18 @@ void map_field_array_text(struct map_ctx *ctx, const unsigned char *p,
 }
 
 /*
- * Bytes of @rec past what its fields cover: past the fixed fields, the
- * data of every __data_loc one and a flexible string's NUL.  The .dat
- * writer pads a record to 4 bytes with zeroes itself, so such padding
- * alone is not carried; anything else is (EventHeader payloads follow a
- * format of six fields), so that fxt2dat restores the record's length
- * and bytes.
- * Returns the number of bytes, their start in *@start.
+ * Where what @rec's fields cover ends: past the fixed fields, the data
+ * of every __data_loc one and a flexible string's NUL; the record's size
+ * when a flexible array of another kind runs to its end.
  */
-unsigned int map_field_trailing(struct map_event *me, struct tep_record *rec,
-				unsigned int *start)
+static inline unsigned int field_data_end(struct map_event *me,
+					  struct tep_record *rec)
 {
 	unsigned int end = me->fixed_end, size = rec->size, i, off, len;
 	const unsigned char *p = rec->data;
 
 	if (rec->size <= 0 || end >= size)
-		return 0;
+		return size > 0 ? size : 0;
 	for (i = 0; i < me->nr_var; i++) {
 		struct map_field *mf = &me->fields[me->var_idx[i]];
 		struct tep_format_field *f = mf->field;
@@ -144,10 +140,33 @@ unsigned int map_field_trailing(struct map_event *me, struct tep_record *rec,
 		if (flex && mf->kind == MAP_FIELD_STRING)
 			len = strnlen((char *)p + off, len) + 1;
 		else if (flex)
-			return 0;
+			return size;
 		if (off + len > end)
 			end = off + len;
 	}
+	return end < size ? end : size;
+}
+
+unsigned int map_field_data_end(struct map_event *me, struct tep_record *rec)
+{
+	return field_data_end(me, rec);
+}
+
+/*
+ * Bytes of @rec past what its fields cover (map_field_data_end()).  The
+ * .dat writer pads a record to 4 bytes with zeroes itself, so such
+ * padding alone is not carried; anything else is (EventHeader payloads
+ * follow a format of six fields), so that fxt2dat restores the record's
+ * length and bytes.
+ * Returns the number of bytes, their start in *@start.
+ */
+unsigned int map_field_trailing(struct map_event *me, struct tep_record *rec,
+				unsigned int *start)
+{
+	/* inline: on every record */
+	unsigned int end = field_data_end(me, rec), size = rec->size, i;
+	const unsigned char *p = rec->data;
+
 	if (end >= size)
 		return 0;
 	/*

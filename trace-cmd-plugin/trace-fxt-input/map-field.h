@@ -78,6 +78,7 @@ int map_field_str(struct tep_record *rec, struct tep_format_field *f,
 bool map_field_printable(const char *p, unsigned int len);
 void map_field_array_text(struct map_ctx *ctx, const unsigned char *p,
 			  unsigned int len);
+unsigned int map_field_data_end(struct map_event *me, struct tep_record *rec);
 unsigned int map_field_trailing(struct map_event *me, struct tep_record *rec,
 				unsigned int *start);
 

@@ -33,6 +33,7 @@
 #include "map-field.h"
 #include "map-formats.h"
 #include "map-options.h"
+#include "map-set.h"
 #include "tcfxt.h"
 
 /* Room left for a text argument in one record, well under 32 KiB. */
@@ -44,21 +45,15 @@ struct printk_line {
 	size_t		len;
 };
 
-/* A set of non-zero 64-bit values: open addressing, 0 = free. */
-struct u64set {
-	uint64_t		*v;
-	size_t			nr, cap;
-};
-
 struct map_formats {
 	struct dat_meta		meta;
 	bool			have_meta;
 	uint8_t			*sent;		/* formats sent, by id */
 	struct printk_line	*printk;
 	size_t			nr_printk;
-	struct u64set		syms;		/* symbol starts sent */
+	struct map_set		syms;		/* symbol starts sent */
 	/* field values already handled: each is looked up once */
-	struct u64set		sym_vals, printk_vals;
+	struct map_set		sym_vals, printk_vals;
 	/* where symbols are, once one was found: first and last start */
 	uint64_t		sym_lo, sym_hi;
 	struct trace_seq	text;
@@ -105,44 +100,9 @@ static int fmts_index_printk(struct map_formats *f)
 	return 0;
 }
 
-/* Add @x to @set; true when it was new (and not 0). */
-static bool u64set_add(struct u64set *set, uint64_t x)
-{
-	size_t i, mask;
-
-	if (!x)
-		return false;
-	if (2 * (set->nr + 1) > set->cap) {
-		size_t cap = set->cap ? 2 * set->cap : 1024, j;
-		uint64_t *n = calloc(cap, sizeof(*n));
-
-		if (!n)
-			return false;
-		for (j = 0; j < set->cap; j++) {
-			if (!set->v[j])
-				continue;
-			for (i = set->v[j] * 0x9e3779b97f4a7c15ULL & (cap - 1);
-			     n[i]; i = (i + 1) & (cap - 1))
-				;
-			n[i] = set->v[j];
-		}
-		free(set->v);
-		set->v = n;
-		set->cap = cap;
-	}
-	mask = set->cap - 1;
-	for (i = x * 0x9e3779b97f4a7c15ULL & mask; set->v[i];
-	     i = (i + 1) & mask)
-		if (set->v[i] == x)
-			return false;
-	set->v[i] = x;
-	set->nr++;
-	return true;
-}
-
 static bool fmts_sym_add(struct map_formats *f, uint64_t addr)
 {
-	return u64set_add(&f->syms, addr);
+	return map_set_add(&f->syms, addr);
 }
 
 /* One instant (plus ".cont"s) whose last argument is a long text. */
@@ -220,9 +180,9 @@ void map_formats_free(struct map_ctx *ctx)
 	dat_meta_free(&f->meta);
 	free(f->sent);
 	free(f->printk);
-	free(f->syms.v);
-	free(f->sym_vals.v);
-	free(f->printk_vals.v);
+	map_set_free(&f->syms);
+	map_set_free(&f->sym_vals);
+	map_set_free(&f->printk_vals);
 	trace_seq_destroy(&f->text);
 	free(f);
 	ctx->fmts = NULL;
@@ -308,7 +268,7 @@ static void fmts_add_symbol(struct map_formats *f, struct tep_handle *tep,
 	if (f->sym_hi && (addr < f->sym_lo || addr > f->sym_hi))
 		return;
 	/* what an address adds depends on it alone: once is enough */
-	if (f->sym_hi && !u64set_add(&f->sym_vals, addr))
+	if (f->sym_hi && !map_set_add(&f->sym_vals, addr))
 		return;
 	if (!tep_find_function_info(tep, addr, &name, &start, &size))
 		return;
@@ -394,7 +354,7 @@ int map_formats_event(struct map_ctx *ctx, struct map_buffer *buf,
 		struct map_field *mf = &me->fields[me->fmts_idx[i]];
 
 		if (!mf->printk_field || !map_field_u64(buf, rec, mf->field, &v) ||
-		    !u64set_add(&f->printk_vals, v))
+		    !map_set_add(&f->printk_vals, v))
 			continue;
 		pl = fmts_printk_find(f, v);
 		/* printk addresses share the set: ~addr keeps them apart */

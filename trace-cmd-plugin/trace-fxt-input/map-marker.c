@@ -4,7 +4,10 @@
  *
  * Every write becomes a log record with its text.  Perfetto does not show
  * log records yet, which is one reason the instant event of the same
- * write is kept too.  Writes that follow the atrace convention become
+ * write is kept too; a write that is not atrace's also becomes an ftrace
+ * event "print" in the Perfetto packets (map-ftrace.c), whose text
+ * Perfetto lists with the ftrace events.  Writes that follow the atrace
+ * convention become
  * what Perfetto's systrace import makes of them:
  *   B|pid|name          duration begin on the writer's thread
  *   E|pid  or  E        duration end
@@ -22,6 +25,7 @@
 #include "fxt-input.h"
 #include "map-atrace.h"
 #include "map-field.h"
+#include "map-ftrace.h"
 #include "map-marker.h"
 #include "map-name.h"
 
@@ -93,14 +97,16 @@ int map_marker_write(struct map_ctx *ctx, struct map_buffer *buf,
 	struct tep_format_field *f = me->sf[0];	/* buf */
 	struct map_atrace at;
 	const char *s;
-	int len, ret;
+	int len, text, ret;
 
 	len = map_field_str(rec, f, &s);
 	if (len < 0)
 		return 0;
-	ret = fxt_write_log(ctx->w, rec->ts, thread, s,
-			    len && s[len - 1] == '\n' ? len - 1 : len);
-	if (ret < 0 || !map_atrace_parse(s, len, &at))
+	text = len && s[len - 1] == '\n' ? len - 1 : len;
+	ret = fxt_write_log(ctx->w, rec->ts, thread, s, text);
+	if (ret < 0)
 		return ret;
+	if (!map_atrace_parse(s, len, &at))
+		return map_ftrace_print(ctx, buf, rec, s, text);
 	return atrace_write(ctx, rec, thread, &at);
 }

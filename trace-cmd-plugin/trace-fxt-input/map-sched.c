@@ -2,32 +2,52 @@
 /*
  * map-sched.c - what Perfetto needs to draw CPU tracks and thread states.
  *
- * sched_switch becomes a context switch record (the subtype-1 scheduling
- * record: 16-bit CPU, weights as arguments, INT32_MIN weight for pid 0 so
- * that the idle task reads as idle) and sched_waking / sched_wakeup_new
- * (sched_wakeup when the trace has no sched_waking) become thread wakeup
- * records.  Events that reveal a task's name (sched_process_fork, task_rename,
+ * By default sched_switch and the wakeups become Perfetto's own ftrace
+ * events (map-packet.c): sched_switch in the compact form (its previous
+ * task implicit), the first of each CPU as a full event, since Perfetto's
+ * importer drops the first compact switch of a CPU
+ * (FtraceSchedEventTracker::PushSchedSwitchCompact); sched_waking
+ * compact when the waker is the task the CPU runs, else full.  Perfetto
+ * then renders prev_state as its ftrace importer does (D, R+, I, ...),
+ * with wakers and interrupt context.
+ *
+ * With --fxt-sched they become FXT records instead, for FXT readers that
+ * skip the packets: sched_switch a context switch record (the subtype-1
+ * scheduling record: 16-bit CPU, weights as arguments, INT32_MIN weight
+ * for pid 0 so that the idle task reads as idle) and sched_waking /
+ * sched_wakeup_new (sched_wakeup when the trace has no sched_waking)
+ * thread wakeup records.  Never both: Perfetto would draw every switch
+ * twice.
+ *
+ * Events that reveal a task's name (sched_process_fork, task_rename,
  * ...) announce it (map-task.c).  These records come next to the instant
  * event of the same ftrace event, which keeps every field; which events
  * come here, and the fields each handler reads, are map-dispatch.c's
  * table.
  *
  * Perfetto closes a thread's CPU row only when that thread switches out
- * (fuchsia_trace_parser.cc, SwitchFrom/SwitchTo), so the switches are
- * kept consistent whatever the recording lost: one thread per CPU, one
- * CPU per thread, a switch-out inferred where one is missing.
+ * (fuchsia_trace_parser.cc, SwitchFrom/SwitchTo; for packets only when
+ * the switch's prev_pid is the CPU's last next_pid,
+ * FtraceSchedEventTracker::PushSchedSwitch), so the switches are kept
+ * consistent whatever the recording lost: one thread per CPU, one CPU
+ * per thread, a switch inferred where one is missing.
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
+#include <string.h>
 
 #include <trace-cmd.h>
 
 #include "fxt-input.h"
 #include "map-field.h"
 #include "map-name.h"
+#include "map-packet.h"
 #include "map-sched.h"
 #include "map-special.h"
 #include "map-task.h"
+#include "pb.h"
+#include "perfetto-proto.h"
 
 static unsigned int map_task_state(uint64_t state)
 {
@@ -91,40 +111,31 @@ static int map_switch_out(struct map_ctx *ctx, uint64_t ts, unsigned int cpu,
 	return fxt_write_sched_switch(ctx->w, &cs);
 }
 
+/* A sched_switch's fields. */
+struct map_switch {
+	uint64_t	ts;
+	unsigned int	cpu;
+	uint64_t	prev, next, pprio, nprio, state;
+	const char	*pcomm, *ncomm;
+	int		plen, nlen;
+};
+
 /*
- * sched_switch: fields prev_pid, next_pid, prev_prio, next_prio,
- * prev_state, prev_comm, next_comm.
+ * FXT records: the switch, after the switches out the recording lost
+ * (the CPU's thread if it is not the one leaving; the incoming thread
+ * from the CPU it still held).
  */
-int map_sched_switch_write(struct map_ctx *ctx, struct map_buffer *buf,
-			   struct map_event *me, struct tep_record *rec,
-			   const struct fxt_thread *thread)
+static int map_switch_fxt(struct map_ctx *ctx, const struct map_switch *sw)
 {
-	uint64_t prev = 0, next = 0, pprio = 0, nprio = 0, state = 0;
 	struct map_task *pt, *nt;
 	struct map_cpu *c;
-	struct fxt_thread th;
 	struct fxt_arg args[2];
 	struct fxt_sched_switch cs;
 	int ret;
 
-	if (!map_field_u64(buf, rec, me->sf[0], &prev) ||
-	    !map_field_u64(buf, rec, me->sf[1], &next) ||
-	    prev >= MAP_PID_LIMIT || next >= MAP_PID_LIMIT)
-		return 0;	/* damaged: the instant keeps what it says */
-	map_field_u64(buf, rec, me->sf[2], &pprio);
-	map_field_u64(buf, rec, me->sf[3], &nprio);
-	map_field_u64(buf, rec, me->sf[4], &state);
-	ret = map_task_name(ctx, buf, rec, me->sf[0], me->sf[5], false);
-	if (ret >= 0)
-		ret = map_task_name(ctx, buf, rec, me->sf[1], me->sf[6],
-				    false);
-	if (ret >= 0)
-		ret = map_task_thread(ctx, buf, (int)next, &th);
-	if (ret < 0)
-		return ret;
-	c = map_cpu_get(ctx, rec->cpu);
-	pt = map_task_get(ctx, prev);
-	nt = map_task_get(ctx, next);
+	c = map_cpu_get(ctx, sw->cpu);
+	pt = map_task_get(ctx, sw->prev);
+	nt = map_task_get(ctx, sw->next);
 	if (!c || !pt || !nt)
 		return -ENOMEM;
 	/*
@@ -133,42 +144,238 @@ int map_sched_switch_write(struct map_ctx *ctx, struct map_buffer *buf,
 	 * leaving one's row on another CPU is closed by this switch, and
 	 * the incoming one leaves the CPU it still held.
 	 */
-	if (c->cur > 0 && c->cur != (int32_t)prev) {
-		ret = map_switch_out(ctx, rec->ts, rec->cpu, c->cur);
+	if (c->cur > 0 && c->cur != (int32_t)sw->prev) {
+		ret = map_switch_out(ctx, sw->ts, sw->cpu, c->cur);
 		if (ret < 0)
 			return ret;
 	}
-	if (prev && pt->cpu >= 0 && pt->cpu != (int32_t)rec->cpu) {
+	if (sw->prev && pt->cpu >= 0 && pt->cpu != (int32_t)sw->cpu) {
 		struct map_cpu *o = map_cpu_get(ctx, pt->cpu);
 
-		if (o && o->cur == (int32_t)prev)
+		if (o && o->cur == (int32_t)sw->prev)
 			o->cur = -1;
 	}
-	if (next && nt->cpu >= 0 && nt->cpu != (int32_t)rec->cpu) {
-		ret = map_switch_out(ctx, rec->ts, nt->cpu, next);
+	if (sw->next && nt->cpu >= 0 && nt->cpu != (int32_t)sw->cpu) {
+		ret = map_switch_out(ctx, sw->ts, nt->cpu, sw->next);
 		if (ret < 0)
 			return ret;
 	}
 	pt->cpu = -1;
-	c->cur = next;
-	if (next)
-		nt->cpu = rec->cpu;
+	c->cur = sw->next;
+	if (sw->next)
+		nt->cpu = sw->cpu;
 	args[0].type = FXT_ARG_INT32;
 	args[0].name = map_name(ctx, TCFXT_ARG_OUT_WEIGHT);
-	args[0].i32 = map_weight(prev, (int32_t)pprio);
+	args[0].i32 = map_weight(sw->prev, (int32_t)sw->pprio);
 	args[1].type = FXT_ARG_INT32;
 	args[1].name = map_name(ctx, TCFXT_ARG_IN_WEIGHT);
-	args[1].i32 = map_weight(next, (int32_t)nprio);
+	args[1].i32 = map_weight(sw->next, (int32_t)sw->nprio);
 	cs = (struct fxt_sched_switch){
-		.ts = rec->ts,
-		.cpu = rec->cpu,
-		.out_state = map_task_state(state),
-		.out_tid = prev,
-		.in_tid = next,
+		.ts = sw->ts,
+		.cpu = sw->cpu,
+		.out_state = map_task_state(sw->state),
+		.out_tid = sw->prev,
+		.in_tid = sw->next,
 		.nargs = 2,
 		.args = args,
 	};
 	return fxt_write_sched_switch(ctx->w, &cs);
+}
+
+/* A full sched_switch event: the CPU's first, whose prev Perfetto lacks. */
+static int map_switch_full(struct map_ctx *ctx, const struct map_switch *sw)
+{
+	struct map_pkt_ev e;
+	int ret;
+
+	ret = map_pkt_event(ctx, sw->cpu, sw->ts, sw->prev,
+			    PFT_EV_SCHED_SWITCH, &e);
+	if (ret <= 0)
+		return ret;
+	pb_bytes(e.b, PFT_SWITCH_PREV_COMM, sw->pcomm, sw->plen);
+	pb_int(e.b, PFT_SWITCH_PREV_PID, (int32_t)sw->prev);
+	pb_int(e.b, PFT_SWITCH_PREV_PRIO, (int32_t)sw->pprio);
+	pb_int(e.b, PFT_SWITCH_PREV_STATE, (int64_t)sw->state);
+	pb_bytes(e.b, PFT_SWITCH_NEXT_COMM, sw->ncomm, sw->nlen);
+	pb_int(e.b, PFT_SWITCH_NEXT_PID, (int32_t)sw->next);
+	pb_int(e.b, PFT_SWITCH_NEXT_PRIO, (int32_t)sw->nprio);
+	return map_pkt_event_end(ctx, &e);
+}
+
+/*
+ * Packets: @pid leaves the CPU it still holds in the packets (other than
+ * @cpu) just before @ts, idle coming in, state "R": the recording lost
+ * that CPU's switch out.  Perfetto would otherwise keep its row there
+ * open under the next, and run the thread on two CPUs.
+ */
+static int map_switch_leave(struct map_ctx *ctx, uint64_t pid,
+			    unsigned int cpu, uint64_t ts)
+{
+	struct map_task *t = map_task_get(ctx, pid);
+	struct map_cpu *o;
+	char idle[32];
+	unsigned int ocpu;
+
+	if (!pid || !t || t->cpu < 0 || t->cpu == (int32_t)cpu)
+		return 0;
+	ocpu = t->cpu;
+	t->cpu = -1;
+	o = map_cpu_get(ctx, ocpu);
+	if (!o || o->cur != (int32_t)pid)
+		return 0;
+	/* before @ts, so that Perfetto ends it before the switch in here */
+	if (ts > o->cur_ts)
+		ts--;
+	o->cur = 0;
+	o->cur_ts = ts;
+	snprintf(idle, sizeof(idle), "swapper/%u", ocpu);
+	return map_pkt_switch(ctx, ocpu, ts, 0, 0, 120, idle, strlen(idle));
+}
+
+/*
+ * Packets: the switch, compact but for the CPU's first; a switch whose
+ * prev is not the CPU's last next (a switch the recording lost) comes
+ * after one from that task to prev, state "R", which closes the row
+ * Perfetto holds open.
+ */
+static int map_switch_pkt(struct map_ctx *ctx, const struct map_switch *sw)
+{
+	struct map_task *pt, *nt;
+	struct map_cpu *c;
+	bool renamed;
+	int ret;
+
+	if (!map_pkt_cpu_ok(sw->cpu))
+		return 0;
+	c = map_cpu_get(ctx, sw->cpu);
+	pt = map_task_get(ctx, sw->prev);
+	nt = map_task_get(ctx, sw->next);
+	if (!c || !pt || !nt)
+		return -ENOMEM;
+	ret = map_switch_leave(ctx, sw->next, sw->cpu, sw->ts);
+	if (ret < 0)
+		return ret;
+	ret = map_switch_leave(ctx, sw->prev, sw->cpu, sw->ts);
+	if (ret < 0)
+		return ret;
+	if (c->cur >= 0 && c->cur != (int32_t)sw->prev) {
+		ret = map_pkt_switch(ctx, sw->cpu, sw->ts, 0, sw->prev,
+				     sw->pprio, sw->pcomm, sw->plen);
+		if (ret < 0)
+			return ret;
+		c->cur = sw->prev;
+		map_task_comm_note(ctx, sw->prev, sw->pcomm, sw->plen);
+	}
+	/*
+	 * Full for the CPU's first, and when the task leaves under another
+	 * name than the packets gave it last (exec renamed it while it
+	 * ran): a compact switch carries no prev_comm, and Perfetto names
+	 * a thread after the comm of its latest switch or wakeup.  The
+	 * idle task's name is the process tree's (map_pkt_start()).
+	 */
+	renamed = sw->prev &&
+		  !map_task_comm_is(ctx, sw->prev, sw->pcomm, sw->plen);
+	if (c->cur < 0 || renamed)
+		ret = map_switch_full(ctx, sw);
+	else
+		ret = map_pkt_switch(ctx, sw->cpu, sw->ts, sw->state,
+				     sw->next, sw->nprio, sw->ncomm, sw->nlen);
+	map_task_comm_note(ctx, sw->prev, sw->pcomm, sw->plen);
+	map_task_comm_note(ctx, sw->next, sw->ncomm, sw->nlen);
+	if (pt->cpu == (int32_t)sw->cpu)
+		pt->cpu = -1;
+	c->cur = sw->next;
+	c->cur_ts = sw->ts;
+	if (sw->next)
+		nt->cpu = sw->cpu;
+	return ret;
+}
+
+/*
+ * sched_switch: fields prev_pid, next_pid, prev_prio, next_prio,
+ * prev_state, prev_comm, next_comm.
+ */
+int map_sched_switch_write(struct map_ctx *ctx, struct map_buffer *buf,
+			   struct map_event *me, struct tep_record *rec,
+			   const struct fxt_thread *thread)
+{
+	struct map_switch sw = { .ts = rec->ts, .cpu = rec->cpu };
+	struct fxt_thread th;
+	int ret;
+
+	if (!map_field_u64(buf, rec, me->sf[0], &sw.prev) ||
+	    !map_field_u64(buf, rec, me->sf[1], &sw.next) ||
+	    sw.prev >= MAP_PID_LIMIT || sw.next >= MAP_PID_LIMIT)
+		return 0;	/* damaged: the instant keeps what it says */
+	map_field_u64(buf, rec, me->sf[2], &sw.pprio);
+	map_field_u64(buf, rec, me->sf[3], &sw.nprio);
+	map_field_u64(buf, rec, me->sf[4], &sw.state);
+	ret = map_task_name(ctx, buf, rec, me->sf[0], me->sf[5], false);
+	if (ret >= 0)
+		ret = map_task_name(ctx, buf, rec, me->sf[1], me->sf[6],
+				    false);
+	if (ret >= 0)
+		ret = map_task_thread(ctx, buf, (int)sw.next, &th);
+	if (ret < 0)
+		return ret;
+	if (ctx->opts->fxt_sched)
+		return map_switch_fxt(ctx, &sw);
+	sw.plen = map_field_str(rec, me->sf[5], &sw.pcomm);
+	sw.nlen = map_field_str(rec, me->sf[6], &sw.ncomm);
+	if (sw.plen < 0) {
+		sw.pcomm = "";
+		sw.plen = 0;
+	}
+	if (sw.nlen < 0) {
+		sw.ncomm = "";
+		sw.nlen = 0;
+	}
+	return map_switch_pkt(ctx, &sw);
+}
+
+/*
+ * Packets: a wakeup as sched_waking (which sched_wakeup_new, and
+ * sched_wakeup in a recording without sched_waking, stand for too:
+ * Perfetto's importer draws only sched_waking), compact when its waker
+ * is the task the CPU runs (Perfetto takes the waker from there, and
+ * the interrupt context from common_flags), full otherwise (the waker
+ * is the record's common_pid).
+ */
+static int map_waking_pkt(struct map_ctx *ctx, struct map_buffer *buf,
+			  struct map_event *me, struct tep_record *rec,
+			  uint64_t pid, uint64_t prio, uint64_t cpu)
+{
+	int waker = tep_data_pid(buf->tep, rec);
+	struct map_cpu *c = map_cpu_get(ctx, rec->cpu);
+	uint64_t flags = 0;
+	struct map_pkt_ev e;
+	const char *comm;
+	int len, ret;
+
+	if (!map_pkt_cpu_ok(rec->cpu))
+		return 0;
+	if (!c)
+		return -ENOMEM;
+	len = map_field_str(rec, me->sf[3], &comm);
+	if (len < 0) {
+		comm = "";
+		len = 0;
+	}
+	map_task_comm_note(ctx, pid, comm, len);
+	if (c->cur >= 0 && c->cur == waker) {
+		map_field_u64(buf, rec, ctx->common_flags, &flags);
+		return map_pkt_waking(ctx, rec->cpu, rec->ts, pid, cpu, prio,
+				      comm, len, flags);
+	}
+	ret = map_pkt_event(ctx, rec->cpu, rec->ts, waker,
+			    PFT_EV_SCHED_WAKING, &e);
+	if (ret <= 0)
+		return ret;
+	pb_bytes(e.b, PFT_WAKING_COMM, comm, len);
+	pb_int(e.b, PFT_WAKING_PID, (int32_t)pid);
+	pb_int(e.b, PFT_WAKING_PRIO, (int32_t)prio);
+	pb_int(e.b, PFT_WAKING_TARGET_CPU, (int32_t)cpu);
+	return map_pkt_event_end(ctx, &e);
 }
 
 /* sched_waking, sched_wakeup(_new): fields pid, prio, target_cpu, comm */
@@ -195,6 +402,8 @@ int map_sched_wakeup_write(struct map_ctx *ctx, struct map_buffer *buf,
 		ret = map_task_thread(ctx, buf, (int)pid, &th);
 	if (ret < 0)
 		return ret;
+	if (!ctx->opts->fxt_sched)
+		return map_waking_pkt(ctx, buf, me, rec, pid, prio, cpu);
 	args[0].type = FXT_ARG_INT32;
 	args[0].name = map_name(ctx, TCFXT_ARG_WEIGHT);
 	args[0].i32 = map_weight(pid, (int32_t)prio);

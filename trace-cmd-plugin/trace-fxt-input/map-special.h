@@ -23,6 +23,34 @@ struct map_counter_def {
 	bool			s32;		/* a u32 field meaning an int */
 };
 
+/* How a field of the row becomes a field of its Perfetto event. */
+enum map_pkt_kind {
+	MAP_PKT_NONE,		/* not written */
+	MAP_PKT_UINT,		/* the value, unsigned */
+	MAP_PKT_INT,		/* the value, sign-extended if signed */
+	MAP_PKT_STR,		/* the text */
+	MAP_PKT_SYM,		/* a kernel function: its interning id */
+};
+
+struct map_pkt_field {
+	uint8_t		kind;		/* enum map_pkt_kind */
+	uint8_t		proto;		/* its number in the event message */
+};
+
+/*
+ * The Perfetto ftrace event a row's events become (map-ftrace.c), field
+ * for field with the row's .field[]: what Perfetto's ftrace importer
+ * draws of them and FXT cannot say.
+ */
+struct map_pkt_def {
+	uint32_t		event;		/* PFT_EV_*, 0: none */
+	struct map_pkt_field	f[MAP_SPECIAL_FIELDS];
+	/* the packet replaces .write's records, unless --fxt-sched */
+	bool			instead;
+	/* the event is left out when its first field is not below this */
+	uint32_t		below;
+};
+
 /* Which sched_waking/wakeup event a wakeup is (map-sched.c). */
 enum map_wake {
 	MAP_WAKE_NEW,		/* sched_wakeup_new: always written */
@@ -32,9 +60,10 @@ enum map_wake {
 
 /*
  * One row of the table of special events: which events (@system and
- * @name, NULL matching any), the fields its handler reads, found once in
- * map_event.sf[], and the handler that writes what the mapping derives
- * from one record, after the record's instant.
+ * @name, NULL matching any), the fields its handlers read, found once in
+ * map_event.sf[], and the handlers that write what the mapping derives
+ * from one record, after the record's instant: FXT records (@write) and
+ * Perfetto packets (@pkt_write).
  */
 struct map_special {
 	const char	*system;
@@ -46,6 +75,12 @@ struct map_special {
 	int		(*write)(struct map_ctx *ctx, struct map_buffer *buf,
 				 struct map_event *me, struct tep_record *rec,
 				 const struct fxt_thread *thread);
+	/* then the packets, NULL: none (map-ftrace.c's, by .pkt) */
+	int		(*pkt_write)(struct map_ctx *ctx,
+				     struct map_buffer *buf,
+				     struct map_event *me,
+				     struct tep_record *rec);
+	struct map_pkt_def	pkt;
 	union {				/* what the handler needs besides */
 		struct map_counter_def	counter;
 		enum map_wake		wake;

@@ -43,15 +43,14 @@ struct map_task *map_task_get(struct map_ctx *ctx, int pid)
 	return &t[pid];
 }
 
-/* The thread group of @pid: what the recording said, else its own. */
-static int map_tgid(struct map_ctx *ctx, int pid)
+int map_task_tgid(struct map_ctx *ctx, int pid)
 {
 	struct map_task *t = pid < ctx->nr_tasks ? &ctx->tasks[pid] : NULL;
 
 	return t && t->tgid > 0 ? t->tgid : pid;
 }
 
-static const char *map_comm(struct map_buffer *buf, int pid)
+const char *map_task_comm(struct map_buffer *buf, int pid)
 {
 	const char *comm = pid ? tep_data_comm_from_pid(buf->tep, pid) :
 				 "swapper";
@@ -69,7 +68,7 @@ static int map_announce(struct map_ctx *ctx, struct map_buffer *buf,
 {
 	struct fxt_arg args[2];
 	unsigned int n = 0;
-	int tgid = map_tgid(ctx, pid);
+	int tgid = map_task_tgid(ctx, pid);
 	struct map_task *leader;
 	int ret;
 
@@ -84,7 +83,8 @@ static int map_announce(struct map_ctx *ctx, struct map_buffer *buf,
 		args[n++].str = fxt_writer_str(ctx->w, "event");
 	}
 	if (tgid == pid || !leader->proc_named) {
-		const char *lname = tgid == pid ? NULL : map_comm(buf, tgid);
+		const char *lname = tgid == pid ? NULL :
+				    map_task_comm(buf, tgid);
 
 		ret = fxt_write_kernel_object(ctx->w, tgid, FXT_OBJ_PROCESS,
 					      lname ? fxt_str_make(lname,
@@ -111,7 +111,7 @@ int map_task_thread(struct map_ctx *ctx, struct map_buffer *buf,
 	struct map_task *t;
 	const char *comm;
 
-	thread->pid = pid < 0 ? pid : map_tgid(ctx, pid);
+	thread->pid = pid < 0 ? pid : map_task_tgid(ctx, pid);
 	thread->tid = pid;
 	/* beyond any real pid: the thread is used, never named */
 	if (pid < 0 || pid >= MAP_PID_LIMIT)
@@ -122,7 +122,7 @@ int map_task_thread(struct map_ctx *ctx, struct map_buffer *buf,
 	if (!t)
 		return -ENOMEM;
 	t->named = 1;
-	comm = map_comm(buf, pid);
+	comm = map_task_comm(buf, pid);
 	if (!comm)
 		return 0;
 	t->named = 3;
@@ -156,6 +156,33 @@ int map_task_name(struct map_ctx *ctx, struct map_buffer *buf,
 		return 0;
 	ctx->tasks[pid].named |= 2;
 	return map_announce(ctx, buf, pid, comm, len, true);
+}
+
+/* The name a task last had in the Perfetto packets, as a hash. */
+static uint32_t map_comm_hash(const char *s, int len)
+{
+	uint32_t h = 2166136261u;
+
+	while (len-- > 0)
+		h = (h ^ (uint8_t)*s++) * 16777619u;
+	return h | 1;
+}
+
+void map_task_comm_note(struct map_ctx *ctx, int pid, const char *comm,
+			int len)
+{
+	struct map_task *t = map_task_get(ctx, pid);
+
+	if (t)
+		t->comm_hash = map_comm_hash(comm, len);
+}
+
+bool map_task_comm_is(struct map_ctx *ctx, int pid, const char *comm,
+		      int len)
+{
+	struct map_task *t = map_task_get(ctx, pid);
+
+	return t && t->comm_hash == map_comm_hash(comm, len);
 }
 
 struct map_cpu *map_cpu_get(struct map_ctx *ctx, unsigned int cpu)

@@ -15,7 +15,20 @@
 #define MAP_PID_LIMIT	(1 << 22)
 
 struct map_task *map_task_get(struct map_ctx *ctx, int pid);
+/* The thread group of @pid: what the recording said, else its own. */
+int map_task_tgid(struct map_ctx *ctx, int pid);
+/* @pid's name in the file's saved cmdlines ("swapper" for 0), or NULL. */
+const char *map_task_comm(struct map_buffer *buf, int pid);
 struct map_cpu *map_cpu_get(struct map_ctx *ctx, unsigned int cpu);
+/*
+ * The name the Perfetto packets last gave @pid (the comm of its latest
+ * sched_switch, wakeup or rename, which Perfetto names the thread
+ * after), noted and compared, as a hash.
+ */
+void map_task_comm_note(struct map_ctx *ctx, int pid, const char *comm,
+			int len);
+bool map_task_comm_is(struct map_ctx *ctx, int pid, const char *comm,
+		      int len);
 int map_task_thread(struct map_ctx *ctx, struct map_buffer *buf,
 		    int pid, struct fxt_thread *thread);
 int map_task_name(struct map_ctx *ctx, struct map_buffer *buf,

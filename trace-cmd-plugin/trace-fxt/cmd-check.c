@@ -6,7 +6,10 @@
  * Faults are what would make a reader misread the file or stop (they end
  * the check, non-zero exit); warnings are deviations every reader
  * tolerates, which the specification tells readers to skip (they are
- * listed, the exit stays 0 unless --pedantic makes them faults).
+ * listed, the exit stays 0 unless --pedantic makes them faults).  The
+ * Perfetto packets that blob records of blob type 3 carry are one
+ * stream, checked as Perfetto would read it (perfetto-read.h): a packet
+ * it would refuse or lose is a fault too.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -14,6 +17,7 @@
 #include <string.h>
 
 #include "fxt-reader.h"
+#include "perfetto-read.h"
 #include "trace-fxt.h"
 
 /* Warnings listed one by one; the rest are counted. */
@@ -36,6 +40,8 @@ static int cmd_check(int argc, char **argv)
 	unsigned long long counts[16] = { 0 }, total = 0;
 	unsigned int flags = FXT_READER_STRICT;
 	struct check_warn w = { 0 };
+	const struct pft_totals *pt;
+	struct pft_stream *pkts;
 	struct fxt_record rec;
 	struct fxt_reader *r;
 	const char *path;
@@ -61,17 +67,35 @@ static int cmd_check(int argc, char **argv)
 		return 1;
 	}
 	fxt_reader_set_warn(r, check_warn, &w);
+	pkts = pft_stream_new();
+	if (!pkts) {
+		trace_fxt_err("%s: %s", path, strerror(ENOMEM));
+		fxt_reader_close(r);
+		return 1;
+	}
 	while ((ret = fxt_reader_next(r, &rec)) > 0) {
+		if (rec.type == FXT_REC_BLOB &&
+		    rec.blob.type == FXT_BLOB_PERFETTO &&
+		    pft_stream_feed(pkts, rec.blob.data, rec.blob.size) < 0)
+			break;
 		counts[rec.type & 0xf]++;
 		total++;
 	}
+	if (ret == 0 && pft_stream_end(pkts) < 0)
+		ret = 1;
 	if (w.n > CHECK_LIST_MAX)
 		fprintf(stderr, "%s: %llu more warnings\n", path,
 			w.n - CHECK_LIST_MAX);
-	if (ret < 0) {
-		fprintf(stderr, "%s\n", fxt_reader_error(r));
+	if (ret != 0) {
+		if (ret > 0)
+			fprintf(stderr, "%s: offset 0x%llx: %s\n", path,
+				(unsigned long long)rec.offset,
+				pft_stream_error(pkts) ?: "out of memory");
+		else
+			fprintf(stderr, "%s\n", fxt_reader_error(r));
 		fprintf(stderr, "%s: FAILED after %llu good records\n", path,
 			total);
+		pft_stream_free(pkts);
 		fxt_reader_close(r);
 		return 1;
 	}
@@ -82,6 +106,16 @@ static int cmd_check(int argc, char **argv)
 			printf(" %s %llu", fxt_record_type_name(i), counts[i]);
 		else if (counts[i])
 			printf(" reserved_%d %llu", i, counts[i]);
+	pt = pft_stream_totals(pkts);
+	if (pt->packets)
+		printf("; perfetto packets %llu (ftrace bundles %llu, events "
+		       "%llu, compact switches %llu, wakings %llu)",
+		       (unsigned long long)pt->packets,
+		       (unsigned long long)pt->bundles,
+		       (unsigned long long)pt->events,
+		       (unsigned long long)pt->switches,
+		       (unsigned long long)pt->wakings);
+	pft_stream_free(pkts);
 	if (w.n)
 		printf("; %llu warning%s in %llu record%s", w.n,
 		       w.n == 1 ? "" : "s",

@@ -671,6 +671,9 @@ static int cmd_convert(int argc, char **argv)
 		case 'T':
 			o->tgids = optarg;
 			break;
+		case 'S':
+			o->fxt_sched = true;
+			break;
 		case 'q':
 			a.quiet = true;
 			break;
@@ -735,6 +738,12 @@ static const struct trace_fxt_opt convert_opts[] = {
 		 "events",
 	  .help = "each thread's process from 'pid tgid' lines, as the "
 		  "kernel's saved_tgids lists them" },
+	{ .key = 'S', .name = "fxt-sched", .dirs = TRACE_FXT_TO_FXT,
+	  .def = "Perfetto's own ftrace packets, in FXT blob records",
+	  .help = "write scheduling (context switches, wakeups, CPU "
+		  "frequency and idle) as FXT records instead, for FXT readers "
+		  "that skip Perfetto's packets; Perfetto then shows no D, I "
+		  "or R+ thread states, wakers, IRQs or process tree" },
 	{ .key = 'p', .name = "progress", .dirs = TRACE_FXT_TO_FXT,
 	  .help = "print how far the conversion is on standard error" },
 	{ .key = 'q', .letter = true, .name = "quiet",

@@ -16,6 +16,7 @@
 
 #include "fxt-print.h"
 #include "fxt-reader.h"
+#include "perfetto-read.h"
 #include "trace-fxt.h"
 
 struct emit {
@@ -23,6 +24,7 @@ struct emit {
 	json_object	*obj;
 	char		*buf;	/* scratch for text values */
 	size_t		size;
+	struct pft_stream *pkts;	/* the Perfetto packets' stream */
 };
 
 static void emit_u64(struct emit *e, const char *key, uint64_t v)
@@ -277,6 +279,15 @@ static void emit_record(struct emit *e, const struct fxt_record *rec)
 		emit_str(e, "name", rec->blob.name);
 		emit_u64(e, "blob_type", rec->blob.type);
 		emit_u64(e, "bytes", rec->blob.size);
+		/* Perfetto packets: the ones this blob completes, described */
+		if (rec->blob.type == FXT_BLOB_PERFETTO && e->pkts)
+			emit_name(e, "perfetto",
+				  pft_stream_feed(e->pkts, rec->blob.data,
+						  rec->blob.size) < 0 ?
+				  pft_stream_error(e->pkts) :
+				  *pft_stream_text(e->pkts) ?
+				  pft_stream_text(e->pkts) :
+				  "(the middle of a packet)");
 		emit_bytes(e, "data", rec->blob.data, rec->blob.size);
 		break;
 	case FXT_REC_USERSPACE_OBJ:
@@ -352,6 +363,7 @@ static int cmd_dump(int argc, char **argv)
 		trace_fxt_err("%s: %s", path, strerror(errno));
 		return 1;
 	}
+	e.pkts = pft_stream_new();
 	while ((ret = fxt_reader_next(r, &rec)) > 0) {
 		if (e.json)
 			e.obj = json_object_new_object();
@@ -368,6 +380,9 @@ static int cmd_dump(int argc, char **argv)
 	fflush(stdout);
 	if (ret < 0)
 		fprintf(stderr, "%s\n", fxt_reader_error(r));
+	else if (e.pkts && pft_stream_end(e.pkts) < 0)
+		fprintf(stderr, "%s: %s\n", path, pft_stream_error(e.pkts));
+	pft_stream_free(e.pkts);
 	trace_fxt_say_skipped(r);
 	fxt_reader_close(r);
 	return ret < 0 ? 1 : 0;

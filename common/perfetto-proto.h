@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: LGPL-2.1-only */
+/*
+ * perfetto-proto.h - the Perfetto messages trace-fxt writes into FXT blob
+ * records of blob type 3, as field numbers: the one place they are
+ * spelled.
+ *
+ * Perfetto's FXT importer appends the payload of every blob record of
+ * type 3 (FXT_BLOB_PERFETTO), in file order, to one byte stream that it
+ * reads as a perfetto.protos.Trace (fuchsia_trace_tokenizer.cc,
+ * ParseRecord case kBlob), with the same clock, thread tables and sorter
+ * as the FXT records.  The numbers below are facts of Perfetto's schema
+ * (protos/perfetto/, release v58): trace.proto, trace_packet.proto,
+ * ftrace/ftrace_event_bundle.proto, ftrace/ftrace_event.proto and the
+ * event messages beside it, ftrace/ftrace_stats.proto,
+ * ps/process_tree.proto, common/system_info.proto,
+ * generic_kernel/generic_task.proto, interned_data/interned_data.proto,
+ * profiling/profile_common.proto.  Only the fields trace-fxt writes or
+ * checks are here; the wire type of each is in its comment (pb.h writes
+ * them: varint, LEN, fixed64).
+ */
+#ifndef _PERFETTO_PROTO_H
+#define _PERFETTO_PROTO_H
+
+/* Trace: the stream. */
+enum {
+	PFT_TRACE_PACKET		= 1,	/* TracePacket, LEN */
+};
+
+/* TracePacket. */
+enum {
+	PFT_PACKET_FTRACE_EVENTS	= 1,	/* FtraceEventBundle */
+	PFT_PACKET_PROCESS_TREE		= 2,	/* ProcessTree */
+	PFT_PACKET_TIMESTAMP		= 8,	/* uint64, ns */
+	PFT_PACKET_SEQUENCE_ID		= 10,	/* trusted_packet_sequence_id */
+	PFT_PACKET_INTERNED_DATA	= 12,	/* InternedData */
+	PFT_PACKET_SEQUENCE_FLAGS	= 13,	/* uint32, below */
+	PFT_PACKET_FTRACE_STATS		= 34,	/* FtraceStats */
+	PFT_PACKET_SYSTEM_INFO		= 45,	/* SystemInfo */
+	PFT_PACKET_CLOCK_ID		= 58,	/* timestamp_clock_id: unset */
+	PFT_PACKET_MACHINE_ID		= 98,	/* not set: another machine */
+	PFT_PACKET_GENERIC_KERNEL_TREE	= 122,	/* GenericKernelProcessTree */
+};
+
+/* TracePacket.sequence_flags */
+enum {
+	PFT_SEQ_INCREMENTAL_STATE_CLEARED	= 1,
+	PFT_SEQ_NEEDS_INCREMENTAL_STATE		= 2,
+};
+
+/* FtraceEventBundle. */
+enum {
+	PFT_BUNDLE_CPU			= 1,	/* uint32, required, < 1024 */
+	PFT_BUNDLE_EVENT		= 2,	/* FtraceEvent, repeated */
+	PFT_BUNDLE_LOST_EVENTS		= 3,	/* bool */
+	PFT_BUNDLE_COMPACT_SCHED	= 4,	/* CompactSched */
+	PFT_BUNDLE_FTRACE_CLOCK		= 5,	/* enum: not set (boot time) */
+};
+
+/* Perfetto's importer refuses the whole trace for a bundle CPU past it. */
+#define PFT_MAX_CPU		1024
+
+/*
+ * FtraceEventBundle.CompactSched: every numeric field packed, switch and
+ * waking timestamps delta-encoded (each a delta from the one before it
+ * in the bundle, the first absolute).
+ */
+enum {
+	PFT_COMPACT_SWITCH_TIMESTAMP	= 1,	/* packed uint64 */
+	PFT_COMPACT_SWITCH_PREV_STATE	= 2,	/* packed int64 */
+	PFT_COMPACT_SWITCH_NEXT_PID	= 3,	/* packed int32 */
+	PFT_COMPACT_SWITCH_NEXT_PRIO	= 4,	/* packed int32 */
+	PFT_COMPACT_INTERN_TABLE	= 5,	/* string, repeated */
+	PFT_COMPACT_SWITCH_NEXT_COMM	= 6,	/* packed uint32, an index */
+	PFT_COMPACT_WAKING_TIMESTAMP	= 7,	/* packed uint64 */
+	PFT_COMPACT_WAKING_PID		= 8,	/* packed int32 */
+	PFT_COMPACT_WAKING_TARGET_CPU	= 9,	/* packed int32 */
+	PFT_COMPACT_WAKING_PRIO		= 10,	/* packed int32 */
+	PFT_COMPACT_WAKING_COMM		= 11,	/* packed uint32, an index */
+	PFT_COMPACT_WAKING_FLAGS	= 12,	/* packed common_flags */
+};
+
+/*
+ * FtraceEvent: timestamp and pid, then one event message.  Its field 5
+ * (common_flags) is never written: Perfetto's parser takes every field
+ * but these two for an event.
+ */
+enum {
+	PFT_EVENT_TIMESTAMP		= 1,	/* uint64, ns */
+	PFT_EVENT_PID			= 2,	/* uint32, the common_pid */
+	PFT_EV_PRINT			= 3,
+	PFT_EV_SCHED_SWITCH		= 4,
+	PFT_EV_CPU_FREQUENCY		= 11,
+	PFT_EV_CPU_FREQUENCY_LIMITS	= 12,
+	PFT_EV_CPU_IDLE			= 13,
+	PFT_EV_SCHED_WAKING		= 20,
+	PFT_EV_SOFTIRQ_ENTRY		= 24,
+	PFT_EV_SOFTIRQ_EXIT		= 25,
+	PFT_EV_IRQ_HANDLER_ENTRY	= 36,
+	PFT_EV_IRQ_HANDLER_EXIT		= 37,
+	PFT_EV_WORKQUEUE_EXECUTE_END	= 57,
+	PFT_EV_WORKQUEUE_EXECUTE_START	= 58,
+	PFT_EV_SUSPEND_RESUME		= 113,
+	PFT_EV_TASK_RENAME		= 236,
+	PFT_EV_SCHED_PROCESS_FREE	= 240,
+	PFT_EV_GENERIC			= 327,
+	PFT_EV_HRTIMER_EXPIRE_ENTRY	= 553,
+	PFT_EV_HRTIMER_EXPIRE_EXIT	= 554,
+};
+
+/* SchedSwitchFtraceEvent. */
+enum {
+	PFT_SWITCH_PREV_COMM		= 1,	/* string */
+	PFT_SWITCH_PREV_PID		= 2,	/* int32 */
+	PFT_SWITCH_PREV_PRIO		= 3,	/* int32 */
+	PFT_SWITCH_PREV_STATE		= 4,	/* int64 */
+	PFT_SWITCH_NEXT_COMM		= 5,	/* string */
+	PFT_SWITCH_NEXT_PID		= 6,	/* int32 */
+	PFT_SWITCH_NEXT_PRIO		= 7,	/* int32 */
+};
+
+/* SchedWakingFtraceEvent. */
+enum {
+	PFT_WAKING_COMM			= 1,	/* string */
+	PFT_WAKING_PID			= 2,	/* int32 */
+	PFT_WAKING_PRIO			= 3,	/* int32 */
+	PFT_WAKING_SUCCESS		= 4,	/* int32 */
+	PFT_WAKING_TARGET_CPU		= 5,	/* int32 */
+};
+
+/* GenericFtraceEvent and its Field. */
+enum {
+	PFT_GENERIC_EVENT_NAME		= 1,	/* string */
+	PFT_GENERIC_FIELD		= 2,	/* Field, repeated */
+	PFT_GENERIC_FIELD_NAME		= 1,	/* string */
+	PFT_GENERIC_FIELD_STR		= 3,	/* string */
+	PFT_GENERIC_FIELD_INT		= 4,	/* int64 */
+	PFT_GENERIC_FIELD_UINT		= 5,	/* uint64 */
+};
+
+/* ProcessTree, its Process. */
+enum {
+	PFT_TREE_PROCESS		= 1,	/* Process, repeated */
+	PFT_PROC_PID			= 1,	/* int32 */
+	PFT_PROC_PPID			= 2,	/* int32 */
+	PFT_PROC_CMDLINE		= 3,	/* string, repeated: needed */
+	PFT_PROC_START_FROM_BOOT	= 7,	/* uint64, ns */
+};
+
+/* GenericKernelProcessTree, its Thread. */
+enum {
+	PFT_GKTREE_THREAD		= 2,	/* Thread, repeated */
+	PFT_GKTHREAD_TID		= 1,	/* int64 */
+	PFT_GKTHREAD_PID		= 2,	/* int64 */
+	PFT_GKTHREAD_COMM		= 3,	/* string */
+	PFT_GKTHREAD_IS_IDLE		= 5,	/* bool */
+};
+
+/* SystemInfo and Utsname. */
+enum {
+	PFT_SYSINFO_UTSNAME		= 1,	/* Utsname */
+	PFT_SYSINFO_SERVICE_VERSION	= 4,	/* tracing_service_version */
+	PFT_SYSINFO_PAGE_SIZE		= 6,	/* uint32 */
+	PFT_SYSINFO_NUM_CPUS		= 8,	/* uint32 */
+	PFT_UTS_SYSNAME			= 1,	/* string */
+	PFT_UTS_VERSION			= 2,	/* string */
+	PFT_UTS_RELEASE			= 3,	/* string */
+	PFT_UTS_MACHINE			= 4,	/* string */
+};
+
+/* FtraceStats, FtraceCpuStats. */
+enum {
+	PFT_STATS_PHASE			= 1,	/* enum, below: else fatal */
+	PFT_STATS_CPU_STATS		= 2,	/* FtraceCpuStats, repeated */
+	PFT_STATS_PARSE_ERRORS		= 9,	/* never written: fatal */
+	PFT_CPUSTATS_CPU		= 1,	/* uint64 */
+	PFT_CPUSTATS_ENTRIES		= 2,	/* uint64 */
+	PFT_CPUSTATS_OVERRUN		= 3,	/* uint64 */
+	PFT_CPUSTATS_COMMIT_OVERRUN	= 4,	/* uint64 */
+	PFT_CPUSTATS_BYTES_READ		= 5,	/* uint64 */
+	PFT_CPUSTATS_OLDEST_EVENT_TS	= 6,	/* double, seconds */
+	PFT_CPUSTATS_NOW_TS		= 7,	/* double, seconds */
+	PFT_CPUSTATS_DROPPED_EVENTS	= 8,	/* uint64 */
+	PFT_CPUSTATS_READ_EVENTS	= 9,	/* uint64 */
+};
+
+/* FtraceStats.phase */
+enum {
+	PFT_PHASE_START_OF_TRACE	= 1,
+	PFT_PHASE_END_OF_TRACE		= 2,
+};
+
+/* InternedData.kernel_symbols, an InternedString each. */
+enum {
+	PFT_INTERNED_KERNEL_SYMBOLS	= 26,	/* InternedString, repeated */
+	PFT_ISTRING_IID			= 1,	/* uint64 */
+	PFT_ISTRING_STR			= 2,	/* bytes */
+};
+
+#endif /* _PERFETTO_PROTO_H */

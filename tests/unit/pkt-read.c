@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pkt-read.c - the Perfetto packets of an FXT in memory, read back field
+ * by field (pkt-read.h).  Linked with the mapping (map-packet.c).
+ */
+#include <string.h>
+
+#include "fxt-reader.h"
+#include "map-packet.h"
+#include "perfetto-proto.h"
+#include "pkt-read.h"
+#include "unit.h"
+
+void pkt_join(const void *fxt, size_t len, struct pb_buf *stream,
+	      unsigned int *blobs, unsigned int *sched)
+{
+	struct fxt_reader *r;
+	struct fxt_record rec;
+
+	*blobs = *sched = 0;
+	r = fxt_reader_open_mem(fxt, len, "mem", FXT_READER_STRICT);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	while (fxt_reader_next(r, &rec) > 0) {
+		if (rec.type == FXT_REC_SCHED)
+			(*sched)++;
+		if (rec.type != FXT_REC_BLOB)
+			continue;
+		CU_ASSERT_EQUAL(rec.blob.type, FXT_BLOB_PERFETTO);
+		CU_ASSERT_FATAL(pb_room(stream, rec.blob.size));
+		memcpy(stream->p + stream->len, rec.blob.data, rec.blob.size);
+		stream->len += rec.blob.size;
+		(*blobs)++;
+	}
+	CU_ASSERT_PTR_NULL(fxt_reader_error(r));
+	fxt_reader_close(r);
+}
+
+void pkt_finish(struct map_ctx *ctx, FILE *fp, char **out, size_t *len,
+		struct pb_buf *stream, unsigned int *blobs,
+		unsigned int *sched)
+{
+	CU_ASSERT_EQUAL(map_pkt_finish(ctx), 0);
+	map_pkt_free(ctx);
+	CU_ASSERT_EQUAL(fxt_writer_close(ctx->w), 0);
+	fclose(fp);
+	pkt_join(*out, *len, stream, blobs, sched);
+}
+
+bool pkt_get(const struct pb_field *m, uint32_t id, int k,
+	     struct pb_field *out)
+{
+	struct pb_reader r;
+	struct pb_field f;
+
+	pb_reader_init(&r, m->p, m->len);
+	while (pb_next(&r, &f) > 0)
+		if (f.id == id && k-- == 0) {
+			*out = f;
+			return true;
+		}
+	return false;
+}
+
+int64_t pkt_num(const struct pb_field *m, uint32_t id)
+{
+	struct pb_field f = { 0 };
+
+	CU_ASSERT_FATAL(pkt_get(m, id, 0, &f));
+	CU_ASSERT_EQUAL(f.wt, PB_VARINT);
+	return (int64_t)f.v;
+}
+
+bool pkt_text_is(const struct pb_field *m, uint32_t id, const char *s)
+{
+	struct pb_field f = { 0 };
+
+	return pkt_get(m, id, 0, &f) && f.wt == PB_LEN &&
+	       f.len == strlen(s) && !memcmp(f.p, s, f.len);
+}
+
+size_t pkt_column(const struct pb_field *m, uint32_t id, int64_t *v,
+		  size_t max)
+{
+	struct pb_field f = { 0 };
+	const uint8_t *p, *end;
+	uint64_t x;
+	size_t n = 0;
+
+	if (!pkt_get(m, id, 0, &f) || !f.len)
+		return 0;
+	for (p = f.p, end = f.p + f.len; p < end && n < max; n++) {
+		CU_ASSERT_FATAL(pb_read_varint(&p, end, &x) == 0);
+		v[n] = (int64_t)x;
+	}
+	return n;
+}
+
+bool pkt_packet(const struct pb_buf *s, int k, struct pb_field *out)
+{
+	struct pb_field stream = { .wt = PB_LEN, .p = s->p, .len = s->len };
+
+	return s->len && pkt_get(&stream, PFT_TRACE_PACKET, k, out);
+}

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test-perfetto-read.c - the Perfetto packets of an FXT file read back
+ * (common/perfetto-read.c), as `trace-fxt check` and `dump` read them:
+ * a stream cut anywhere across blobs reads the same; what Perfetto's
+ * importer refuses or loses is a fault naming the packet (the rules are
+ * perfetto-read.c's, each from Perfetto's source), what it reads is not.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pb.h"
+#include "perfetto-proto.h"
+#include "perfetto-read.h"
+#include "unit.h"
+
+/* A bundle of @cpu, one event (softirq_entry vec 3), common_flags if asked. */
+static void bundle(struct pb_buf *b, uint64_t cpu, bool flags_field)
+{
+	size_t pkt, fe, ev, msg;
+
+	pkt = pb_open(b, PFT_TRACE_PACKET);
+	fe = pb_open(b, PFT_PACKET_FTRACE_EVENTS);
+	pb_uint(b, PFT_BUNDLE_CPU, cpu);
+	ev = pb_open(b, PFT_BUNDLE_EVENT);
+	pb_uint(b, PFT_EVENT_TIMESTAMP, 1000);
+	pb_uint(b, PFT_EVENT_PID, 7);
+	if (flags_field)
+		pb_uint(b, 5, 1);	/* common_flags */
+	msg = pb_open(b, PFT_EV_SOFTIRQ_ENTRY);
+	pb_uint(b, 1, 3);
+	pb_close(b, msg);
+	pb_close(b, ev);
+	pb_close(b, fe);
+	pb_close(b, pkt);
+}
+
+/* FtraceStats of @phase, with a parse error @err if not 0. */
+static void stats(struct pb_buf *b, uint64_t phase, uint64_t err)
+{
+	size_t pkt, st;
+
+	pkt = pb_open(b, PFT_TRACE_PACKET);
+	st = pb_open(b, PFT_PACKET_FTRACE_STATS);
+	pb_uint(b, PFT_STATS_PHASE, phase);
+	if (err)
+		pb_uint(b, PFT_STATS_PARSE_ERRORS, err);
+	pb_close(b, st);
+	pb_close(b, pkt);
+}
+
+/* A CompactSched with @nsw switches, one column short if @short_col. */
+static void compact(struct pb_buf *b, int nsw, bool short_col,
+		    uint64_t comm_idx)
+{
+	size_t pkt, fe, cs, col;
+	int i, c;
+
+	pkt = pb_open(b, PFT_TRACE_PACKET);
+	fe = pb_open(b, PFT_PACKET_FTRACE_EVENTS);
+	pb_uint(b, PFT_BUNDLE_CPU, 0);
+	cs = pb_open(b, PFT_BUNDLE_COMPACT_SCHED);
+	pb_bytes(b, PFT_COMPACT_INTERN_TABLE, "a", 1);
+	for (c = PFT_COMPACT_SWITCH_TIMESTAMP;
+	     c <= PFT_COMPACT_SWITCH_NEXT_COMM; c++) {
+		if (c == PFT_COMPACT_INTERN_TABLE)
+			continue;
+		col = pb_open(b, c);
+		for (i = 0; i < nsw - (short_col && c == 3); i++)
+			pb_varint(b, c == PFT_COMPACT_SWITCH_NEXT_COMM ?
+				     comm_idx : 10);
+		pb_close(b, col);
+	}
+	pb_close(b, cs);
+	pb_close(b, fe);
+	pb_close(b, pkt);
+}
+
+static int feed_all(const struct pb_buf *b, size_t piece, char *err,
+		    size_t errlen, struct pft_totals *t)
+{
+	struct pft_stream *s = pft_stream_new();
+	size_t off = 0, n;
+	int ret = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	while (!ret && off < b->len) {
+		n = b->len - off < piece ? b->len - off : piece;
+		ret = pft_stream_feed(s, b->p + off, n);
+		off += n;
+	}
+	if (!ret)
+		ret = pft_stream_end(s);
+	snprintf(err, errlen, "%s", pft_stream_error(s) ?
+		 pft_stream_error(s) : "");
+	if (t)
+		*t = *pft_stream_totals(s);
+	pft_stream_free(s);
+	return ret;
+}
+
+static void test_good(void)
+{
+	struct pb_buf b = { 0 };
+	struct pft_totals t;
+	char err[256];
+	size_t piece;
+
+	bundle(&b, 0, false);
+	compact(&b, 3, false, 0);
+	stats(&b, PFT_PHASE_END_OF_TRACE, 12);	/* ZERO_DATA_LENGTH: ok */
+	stats(&b, PFT_PHASE_START_OF_TRACE, 0);
+	pb_uint(&b, 2, 5);	/* another field of Trace: skipped */
+	for (piece = 1; piece <= b.len; piece++) {
+		CU_ASSERT_EQUAL(feed_all(&b, piece, err, sizeof(err), &t), 0);
+		CU_ASSERT_EQUAL(t.packets, 4);
+		CU_ASSERT_EQUAL(t.bundles, 2);
+		CU_ASSERT_EQUAL(t.events, 1);
+		CU_ASSERT_EQUAL(t.switches, 3);
+		CU_ASSERT_EQUAL(t.other, 1);
+	}
+	printf("\n    %zu bytes of 4 packets, fed 1 to %zu bytes at a time: "
+	       "the same packets, no fault\n", b.len, b.len);
+	pb_free(&b);
+}
+
+static void bad(const char *what, struct pb_buf *b, const char *want)
+{
+	char err[256];
+
+	CU_ASSERT_EQUAL(feed_all(b, b->len, err, sizeof(err), NULL), -EBADMSG);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, want));
+	printf("    %s: \"%s\"\n", what, err);
+	pb_free(b);
+}
+
+static void test_faults(void)
+{
+	struct pb_buf b = { 0 };
+	size_t pkt, m;
+
+	printf("\n");
+	bundle(&b, PFT_MAX_CPU, false);
+	bad("a bundle of CPU 1024", &b, "CPU 1024");
+	bundle(&b, 0, true);
+	bad("common_flags in an FtraceEvent", &b, "field 5");
+	stats(&b, 0, 0);
+	bad("FtraceStats of phase 0", &b, "phase 0");
+	stats(&b, PFT_PHASE_END_OF_TRACE, 3);
+	bad("FtraceStats with a parse error", &b, "parse error 3");
+	compact(&b, 3, true, 0);
+	bad("CompactSched columns of unequal lengths", &b, "column 3");
+	compact(&b, 2, false, 1);
+	bad("a comm index past the intern table", &b, "comm index (1)");
+
+	pkt = pb_open(&b, PFT_TRACE_PACKET);
+	pb_uint(&b, PFT_PACKET_SEQUENCE_FLAGS, PFT_SEQ_NEEDS_INCREMENTAL_STATE);
+	pb_close(&b, pkt);
+	bad("incremental state on no sequence", &b, "needs incremental state");
+
+	pkt = pb_open(&b, PFT_TRACE_PACKET);
+	pb_uint(&b, PFT_PACKET_CLOCK_ID, 64);
+	pb_close(&b, pkt);
+	bad("a sequence's clock on no sequence", &b, "clock 64");
+
+	pkt = pb_open(&b, PFT_TRACE_PACKET);
+	m = pb_open(&b, PFT_PACKET_FTRACE_EVENTS);
+	pb_uint(&b, PFT_BUNDLE_CPU, 0);
+	pb_uint(&b, PFT_BUNDLE_FTRACE_CLOCK, 9);
+	pb_close(&b, m);
+	pb_close(&b, pkt);
+	bad("an unknown ftrace clock", &b, "ftrace clock 9");
+
+	pkt = pb_open(&b, PFT_TRACE_PACKET);
+	m = pb_open(&b, PFT_PACKET_FTRACE_EVENTS);
+	pb_close(&b, m);
+	pb_close(&b, pkt);
+	bad("a bundle without its cpu", &b, "without its cpu");
+
+	pkt = pb_open(&b, PFT_TRACE_PACKET);
+	pb_varint(&b, PFT_PACKET_TIMESTAMP << 3 | PB_LEN);
+	pb_varint(&b, 9);	/* past the packet */
+	pb_close(&b, pkt);
+	bad("a packet whose field runs past it", &b, "do not parse");
+
+	bundle(&b, 0, false);
+	b.len--;
+	bad("a packet cut short at the end", &b, "unfinished");
+
+	pb_varint(&b, PFT_TRACE_PACKET << 3 | 3);
+	bad("a group at the top level", &b, "wire type 3");
+
+	pb_uint(&b, PFT_TRACE_PACKET, 1);
+	bad("a packet that is a varint", &b, "no message");
+}
+
+static CU_TestInfo read_tests[] = {
+	{ "packets cut anywhere read the same", test_good },
+	{ "what Perfetto refuses or loses is a fault", test_faults },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+	{ "perfetto-read: the packets of blob records of type 3", NULL, NULL,
+	  NULL, NULL, read_tests },
+	CU_SUITE_INFO_NULL,
+};
+
+UNIT_MAIN(suites)

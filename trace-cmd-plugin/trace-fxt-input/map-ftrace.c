@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * map-ftrace.c - kernel events as Perfetto's ftrace events, for what
+ * Perfetto's ftrace importer draws of them and FXT cannot say: CPU
+ * counter tracks, IRQ and softirq slices per CPU, workqueue and timer
+ * slices named after their kernel function, the end of a thread, the
+ * process tree.
+ *
+ * Which events, and which of their fields become which field of the
+ * event's message, is map-dispatch.c's table (struct map_pkt_def);
+ * map_ftrace_write() writes any such row's event into its CPU's bundle
+ * (map-packet.c).  Forks and renames feed the process tree instead.
+ * Scheduling (sched_switch, wakeups) is map-sched.c's.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <trace-cmd.h>
+
+#include "map-field.h"
+#include "map-ftrace.h"
+#include "map-packet.h"
+#include "map-special.h"
+#include "map-task.h"
+#include "pb.h"
+#include "perfetto-proto.h"
+
+/* @f's value in @rec, sign-extended from its width when signed. */
+static bool map_ftrace_value(struct map_buffer *buf, struct tep_record *rec,
+			     struct tep_format_field *f, bool sign,
+			     uint64_t *v)
+{
+	if (!map_field_u64(buf, rec, f, v))
+		return false;
+	if (sign && (f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8 &&
+	    f->size > 0 && (*v >> (8 * f->size - 1) & 1))
+		*v |= ~0ULL << (8 * f->size);
+	return true;
+}
+
+int map_ftrace_write(struct map_ctx *ctx, struct map_buffer *buf,
+		     struct map_event *me, struct tep_record *rec)
+{
+	const struct map_pkt_def *d = &me->special->pkt;
+	struct map_pkt_ev e;
+	const char *s;
+	uint64_t v;
+	unsigned int i;
+	int ret, len;
+
+	if (d->below && (!map_field_u64(buf, rec, me->sf[0], &v) ||
+			 v >= d->below))
+		return 0;	/* Perfetto's importer has no name for it */
+	ret = map_pkt_event(ctx, rec->cpu, rec->ts, tep_data_pid(buf->tep, rec),
+			    d->event, &e);
+	if (ret <= 0)
+		return ret;
+	for (i = 0; i < MAP_SPECIAL_FIELDS; i++) {
+		const struct map_pkt_field *pf = &d->f[i];
+
+		switch (pf->kind) {
+		case MAP_PKT_UINT:
+		case MAP_PKT_INT:
+			if (map_ftrace_value(buf, rec, me->sf[i],
+					     pf->kind == MAP_PKT_INT, &v))
+				pb_uint(e.b, pf->proto, v);
+			break;
+		case MAP_PKT_SYM:
+			if (map_field_u64(buf, rec, me->sf[i], &v) &&
+			    (v = map_pkt_symbol(ctx, buf->tep, v)))
+				pb_uint(e.b, pf->proto, v);
+			break;
+		case MAP_PKT_STR:
+			len = map_field_str(rec, me->sf[i], &s);
+			if (len >= 0)
+				pb_bytes(e.b, pf->proto, s, len);
+			break;
+		}
+	}
+	return map_pkt_event_end(ctx, &e);
+}
+
+/*
+ * sched_process_fork (fields child_pid, child_comm, parent_pid) and
+ * task_newtask (pid, comm, clone_flags): a process the recording saw
+ * start, when the child leads its own thread group (map-tgid.c settled
+ * which), its parent the forking task's process.  Both events fire for
+ * one fork, task_newtask first: the second adds nothing.
+ */
+int map_ftrace_fork_write(struct map_ctx *ctx, struct map_buffer *buf,
+			  struct map_event *me, struct tep_record *rec)
+{
+	uint64_t child, parent;
+	const char *comm;
+	int len;
+
+	if (!map_field_u64(buf, rec, me->sf[0], &child) || !child ||
+	    child >= MAP_PID_LIMIT)
+		return 0;
+	if (!me->sf[2] || !map_field_u64(buf, rec, me->sf[2], &parent))
+		parent = tep_data_pid(buf->tep, rec);
+	if (parent >= MAP_PID_LIMIT)
+		return 0;
+	if (map_task_tgid(ctx, child) != (int)child ||
+	    map_pkt_process_known(ctx, child))
+		return 0;	/* a thread: no process starts */
+	comm = map_task_comm(buf, child);
+	len = comm ? (int)strlen(comm) : map_field_str(rec, me->sf[1], &comm);
+	if (len < 0) {
+		comm = "";
+		len = 0;
+	}
+	return map_pkt_process(ctx, child, map_task_tgid(ctx, parent), rec->ts,
+			       comm, len);
+}
+
+/*
+ * task_rename (fields pid, newcomm): its event, and the process tree's
+ * name of a process the recording saw start, as the FXT's process
+ * object is renamed (map-task.c).
+ */
+int map_ftrace_rename_write(struct map_ctx *ctx, struct map_buffer *buf,
+			    struct map_event *me, struct tep_record *rec)
+{
+	const char *comm;
+	uint64_t pid;
+	int len;
+
+	if (map_field_u64(buf, rec, me->sf[0], &pid) && pid < MAP_PID_LIMIT &&
+	    (len = map_field_str(rec, me->sf[1], &comm)) > 0) {
+		map_pkt_process_name(ctx, pid, comm, len);
+		map_task_comm_note(ctx, pid, comm, len);
+	}
+	return map_ftrace_write(ctx, buf, me, rec);
+}
+
+/*
+ * A trace_marker write that is not atrace's: a generic ftrace event
+ * named "print" with its text as "buf", which Perfetto keeps as an
+ * ftrace event with that argument (ParseLegacyGenericFtrace) where its
+ * UI lists ftrace events.  Not a print event: Perfetto would read its
+ * text as atrace's (ParsePrint), close the writer's open slice for a
+ * text that begins with "E", and count every other one as a parse
+ * failure.
+ */
+int map_ftrace_print(struct map_ctx *ctx, struct map_buffer *buf,
+		     struct tep_record *rec, const char *text, size_t len)
+{
+	struct map_pkt_ev e;
+	size_t f;
+	int ret;
+
+	ret = map_pkt_event(ctx, rec->cpu, rec->ts,
+			    tep_data_pid(buf->tep, rec), PFT_EV_GENERIC, &e);
+	if (ret <= 0)
+		return ret;
+	pb_bytes(e.b, PFT_GENERIC_EVENT_NAME, "print", 5);
+	f = pb_open(e.b, PFT_GENERIC_FIELD);
+	pb_bytes(e.b, PFT_GENERIC_FIELD_NAME, "buf", 3);
+	pb_bytes(e.b, PFT_GENERIC_FIELD_STR, text, len);
+	pb_close(e.b, f);
+	return map_pkt_event_end(ctx, &e);
+}

@@ -1,0 +1,733 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * map-packet.c - the Perfetto packets of a conversion (map-packet.h),
+ * encoded by the core's pb.h with perfetto-proto.h's field numbers.
+ *
+ * Each CPU has a bundle in the making: its FtraceEvents, already encoded
+ * as the bundle's "event" fields, and its CompactSched columns (one
+ * buffer of bare varints per packed field, and the comm intern table).
+ * A bundle becomes a TracePacket when it holds MAP_BUNDLE_BYTES or when
+ * the conversion ends; packets gather in one buffer that goes out as
+ * FXT blob records of type 3 (fxt_write_blob() splits what one record
+ * cannot hold: Perfetto joins them back into one stream).
+ *
+ * What Perfetto's importer asks of the stream, and how it is met here:
+ *  - every bundle has its cpu, below PFT_MAX_CPU (ftrace_tokenizer.cc,
+ *    TokenizeFtraceBundle: a larger one fails the import): the events of
+ *    larger CPUs are not written as packets;
+ *  - compact timestamps are deltas from the bundle's previous one, the
+ *    first absolute, every packed column is one LEN field, the columns
+ *    of a kind are equally long (TokenizeFtraceCompactSchedSwitch/
+ *    Waking);
+ *  - timestamps are the FXT's nanoseconds, with no ftrace_clock and no
+ *    timestamp_clock_id: both land on the trace's BOOTTIME as they are;
+ *  - the kernel symbols (InternedData.kernel_symbols) and the bundles
+ *    that name them share trusted_packet_sequence_id MAP_PKT_SEQUENCE,
+ *    whose first packet clears its incremental state
+ *    (proto_trace_reader.cc, ParsePacket), and a symbol comes in the
+ *    packet of the first bundle that may use it or before;
+ *  - FtraceStats has phase END_OF_TRACE (ftrace_parser.cc,
+ *    ParseFtraceStats: any other fails the import) and no parse errors.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <trace-cmd.h>
+
+#include "fxt-input.h"
+#include "map-packet.h"
+#include "map-set.h"
+#include "perfetto-proto.h"
+
+/* A bundle this large is written out; a packet may span blob records. */
+#define MAP_BUNDLE_BYTES	(64 * 1024)
+/* Packets are written as blob records once this many bytes gathered. */
+#define MAP_BLOB_BYTES		(256 * 1024)
+/* The packet sequence of the bundles and of their kernel symbols. */
+#define MAP_PKT_SEQUENCE	1
+
+/* The CompactSched columns, in the order of their field numbers. */
+enum map_col {
+	COL_SW_TS, COL_SW_STATE, COL_SW_PID, COL_SW_PRIO, COL_SW_COMM,
+	COL_WK_TS, COL_WK_PID, COL_WK_CPU, COL_WK_PRIO, COL_WK_COMM,
+	COL_WK_FLAGS, NR_COLS
+};
+
+static const uint32_t map_col_field[NR_COLS] = {
+	[COL_SW_TS]	= PFT_COMPACT_SWITCH_TIMESTAMP,
+	[COL_SW_STATE]	= PFT_COMPACT_SWITCH_PREV_STATE,
+	[COL_SW_PID]	= PFT_COMPACT_SWITCH_NEXT_PID,
+	[COL_SW_PRIO]	= PFT_COMPACT_SWITCH_NEXT_PRIO,
+	[COL_SW_COMM]	= PFT_COMPACT_SWITCH_NEXT_COMM,
+	[COL_WK_TS]	= PFT_COMPACT_WAKING_TIMESTAMP,
+	[COL_WK_PID]	= PFT_COMPACT_WAKING_PID,
+	[COL_WK_CPU]	= PFT_COMPACT_WAKING_TARGET_CPU,
+	[COL_WK_PRIO]	= PFT_COMPACT_WAKING_PRIO,
+	[COL_WK_COMM]	= PFT_COMPACT_WAKING_COMM,
+	[COL_WK_FLAGS]	= PFT_COMPACT_WAKING_FLAGS,
+};
+
+/* A comm of the bundle's intern table: its text is in comms. */
+struct map_comm_slot {
+	uint32_t	hash;
+	uint32_t	off;	/* of its text in comms, past tag and length */
+	uint32_t	len;
+	uint32_t	idx;	/* its index in the table, +1 (0: free) */
+};
+
+struct map_bundle {
+	struct pb_buf		ev;		/* FtraceEvents, as fields */
+	struct pb_buf		col[NR_COLS];
+	struct pb_buf		comms;		/* the intern table */
+	struct map_comm_slot	*slot;
+	uint32_t		nr_slots;	/* a power of two, or 0 */
+	uint32_t		nr_comms;
+	uint64_t		sw_ts, wk_ts;	/* the last of each */
+	bool			any_sw, any_wk;
+	bool			lost;
+};
+
+/* A process the recording saw created: an entry of the process tree. */
+struct map_proc {
+	int32_t		pid, ppid;
+	uint64_t	ts;
+	char		comm[32];
+};
+
+struct map_pkt {
+	struct pb_buf		out;		/* packets not yet in blobs */
+	struct map_bundle	*b;		/* by CPU */
+	unsigned int		nr_b;
+	struct pb_buf		syms;		/* for the next packet */
+	struct map_set		syms_sent;
+	bool			seq_started;
+	struct fxt_str		blob_name;
+	uint64_t		first_ts;
+	struct map_proc		*procs;
+	size_t			nr_procs, cap_procs;
+};
+
+bool map_pkt_cpu_ok(unsigned int cpu)
+{
+	return cpu < PFT_MAX_CPU;
+}
+
+static struct map_pkt *map_pkt_get(struct map_ctx *ctx)
+{
+	if (!ctx->pkt)
+		ctx->pkt = calloc(1, sizeof(*ctx->pkt));
+	return ctx->pkt;
+}
+
+static struct map_bundle *map_bundle_get(struct map_pkt *p, unsigned int cpu)
+{
+	struct map_bundle *b;
+	unsigned int n;
+
+	if (!map_pkt_cpu_ok(cpu))
+		return NULL;
+	if (cpu < p->nr_b)
+		return &p->b[cpu];
+	n = cpu + 1 > 2 * p->nr_b ? cpu + 1 : 2 * p->nr_b;
+	b = realloc(p->b, n * sizeof(*b));
+	if (!b)
+		return NULL;
+	memset(b + p->nr_b, 0, (n - p->nr_b) * sizeof(*b));
+	p->b = b;
+	p->nr_b = n;
+	return &b[cpu];
+}
+
+/* Hand the gathered packets to the writer as blob records. */
+static int map_pkt_write_out(struct map_ctx *ctx, struct map_pkt *p)
+{
+	int ret;
+
+	if (p->out.err)
+		return p->out.err;
+	if (!p->out.len)
+		return 0;
+	if (!p->blob_name.id)
+		p->blob_name = fxt_writer_str(ctx->w, TCFXT_BLOB_PERFETTO);
+	ret = fxt_write_blob(ctx->w, p->blob_name, FXT_BLOB_PERFETTO,
+			     p->out.p, p->out.len);
+	p->out.len = 0;
+	return ret;
+}
+
+static size_t map_bundle_bytes(const struct map_bundle *b)
+{
+	size_t n = b->ev.len + b->comms.len;
+	int i;
+
+	for (i = 0; i < NR_COLS; i++)
+		n += b->col[i].len;
+	return n;
+}
+
+/* The packed columns from @first to @last, as LEN fields. */
+static void map_bundle_cols(struct pb_buf *out, struct map_bundle *b,
+			    int first, int last)
+{
+	int i;
+
+	for (i = first; i <= last; i++)
+		pb_bytes(out, map_col_field[i], b->col[i].p, b->col[i].len);
+}
+
+/* @cpu's bundle as one TracePacket, and the bundle emptied. */
+static int map_bundle_flush(struct map_ctx *ctx, struct map_pkt *p,
+			    unsigned int cpu)
+{
+	struct map_bundle *b = &p->b[cpu];
+	struct pb_buf *out = &p->out;
+	size_t pkt, fe, cs;
+	int i;
+
+	if (!b->ev.len && !b->any_sw && !b->any_wk && !b->lost)
+		return 0;
+	if (b->ev.err || b->comms.err)
+		return -ENOMEM;
+	pkt = pb_open(out, PFT_TRACE_PACKET);
+	pb_uint(out, PFT_PACKET_SEQUENCE_ID, MAP_PKT_SEQUENCE);
+	if (!p->seq_started) {
+		pb_uint(out, PFT_PACKET_SEQUENCE_FLAGS,
+			PFT_SEQ_INCREMENTAL_STATE_CLEARED);
+		p->seq_started = true;
+	}
+	if (p->syms.len) {
+		size_t id = pb_open(out, PFT_PACKET_INTERNED_DATA);
+
+		if (pb_room(out, p->syms.len)) {
+			memcpy(out->p + out->len, p->syms.p, p->syms.len);
+			out->len += p->syms.len;
+		}
+		pb_close(out, id);
+		p->syms.len = 0;
+	}
+	fe = pb_open(out, PFT_PACKET_FTRACE_EVENTS);
+	pb_uint(out, PFT_BUNDLE_CPU, cpu);
+	if (b->ev.len && pb_room(out, b->ev.len)) {
+		memcpy(out->p + out->len, b->ev.p, b->ev.len);
+		out->len += b->ev.len;
+	}
+	if (b->lost)
+		pb_uint(out, PFT_BUNDLE_LOST_EVENTS, 1);
+	if (b->any_sw || b->any_wk) {
+		cs = pb_open(out, PFT_BUNDLE_COMPACT_SCHED);
+		if (b->any_sw)
+			map_bundle_cols(out, b, COL_SW_TS, COL_SW_PRIO);
+		if (b->comms.len && pb_room(out, b->comms.len)) {
+			memcpy(out->p + out->len, b->comms.p, b->comms.len);
+			out->len += b->comms.len;
+		}
+		if (b->any_sw)
+			map_bundle_cols(out, b, COL_SW_COMM, COL_SW_COMM);
+		if (b->any_wk)
+			map_bundle_cols(out, b, COL_WK_TS, COL_WK_FLAGS);
+		pb_close(out, cs);
+	}
+	pb_close(out, fe);
+	pb_close(out, pkt);
+
+	b->ev.len = b->comms.len = 0;
+	for (i = 0; i < NR_COLS; i++) {
+		if (b->col[i].err)
+			return -ENOMEM;
+		b->col[i].len = 0;
+	}
+	b->nr_comms = 0;
+	if (b->nr_slots)
+		memset(b->slot, 0, b->nr_slots * sizeof(*b->slot));
+	b->any_sw = b->any_wk = b->lost = false;
+	if (out->err)
+		return out->err;
+	return out->len >= MAP_BLOB_BYTES ? map_pkt_write_out(ctx, p) : 0;
+}
+
+static int map_bundle_check(struct map_ctx *ctx, struct map_pkt *p,
+			    unsigned int cpu)
+{
+	if (map_bundle_bytes(&p->b[cpu]) < MAP_BUNDLE_BYTES)
+		return 0;
+	return map_bundle_flush(ctx, p, cpu);
+}
+
+int map_pkt_event(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
+		  int32_t pid, uint32_t event, struct map_pkt_ev *e)
+{
+	struct map_pkt *p = map_pkt_get(ctx);
+	struct map_bundle *b;
+
+	if (!p)
+		return -ENOMEM;
+	if (!map_pkt_cpu_ok(cpu))
+		return 0;
+	b = map_bundle_get(p, cpu);
+	if (!b)
+		return -ENOMEM;
+	e->b = &b->ev;
+	e->cpu = cpu;
+	e->outer = pb_open(&b->ev, PFT_BUNDLE_EVENT);
+	/* timestamp, pid, then the event: the importer's fast path */
+	pb_uint(&b->ev, PFT_EVENT_TIMESTAMP, ts);
+	pb_uint(&b->ev, PFT_EVENT_PID, (uint32_t)pid);
+	e->inner = pb_open(&b->ev, event);
+	return b->ev.err ? b->ev.err : 1;
+}
+
+int map_pkt_event_end(struct map_ctx *ctx, struct map_pkt_ev *e)
+{
+	pb_close(e->b, e->inner);
+	pb_close(e->b, e->outer);
+	if (e->b->err)
+		return e->b->err;
+	return map_bundle_check(ctx, ctx->pkt, e->cpu);
+}
+
+static uint32_t map_comm_hash(const char *s, size_t len)
+{
+	uint32_t h = 2166136261u;
+
+	while (len--)
+		h = (h ^ (uint8_t)*s++) * 16777619u;
+	return h;
+}
+
+/* The index of @comm in @b's intern table, added if new; -1: no memory. */
+static long map_comm_index(struct map_bundle *b, const char *comm, size_t len)
+{
+	struct map_comm_slot *s;
+	uint32_t h = map_comm_hash(comm, len), i, mask;
+	size_t off;
+
+	if (2 * (b->nr_comms + 1) > b->nr_slots) {
+		uint32_t n = b->nr_slots ? 2 * b->nr_slots : 64, j;
+		struct map_comm_slot *ns = calloc(n, sizeof(*ns));
+
+		if (!ns)
+			return -1;
+		for (j = 0; j < b->nr_slots; j++) {
+			if (!b->slot[j].idx)
+				continue;
+			for (i = b->slot[j].hash & (n - 1); ns[i].idx;
+			     i = (i + 1) & (n - 1))
+				;
+			ns[i] = b->slot[j];
+		}
+		free(b->slot);
+		b->slot = ns;
+		b->nr_slots = n;
+	}
+	mask = b->nr_slots - 1;
+	for (i = h & mask; b->slot[i].idx; i = (i + 1) & mask) {
+		s = &b->slot[i];
+		if (s->hash == h && s->len == len &&
+		    !memcmp(b->comms.p + s->off, comm, len))
+			return s->idx - 1;
+	}
+	pb_bytes(&b->comms, PFT_COMPACT_INTERN_TABLE, comm, len);
+	if (b->comms.err)
+		return -1;
+	off = b->comms.len - len;
+	b->slot[i] = (struct map_comm_slot){
+		.hash = h, .off = off, .len = len, .idx = ++b->nr_comms,
+	};
+	return b->nr_comms - 1;
+}
+
+/*
+ * @cpu's bundle and the index of @comm in its intern table, for a compact
+ * event: 1, 0 for a CPU Perfetto refuses, or -ENOMEM.
+ */
+static int map_pkt_compact(struct map_ctx *ctx, unsigned int cpu,
+			   const char *comm, size_t len,
+			   struct map_bundle **b, long *idx)
+{
+	struct map_pkt *p = map_pkt_get(ctx);
+
+	if (!p)
+		return -ENOMEM;
+	if (!map_pkt_cpu_ok(cpu))
+		return 0;
+	*b = map_bundle_get(p, cpu);
+	if (!*b)
+		return -ENOMEM;
+	*idx = map_comm_index(*b, comm, len);
+	return *idx < 0 ? -ENOMEM : 1;
+}
+
+int map_pkt_switch(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
+		   int64_t prev_state, int32_t next_pid, int32_t next_prio,
+		   const char *comm, size_t len)
+{
+	struct map_bundle *b;
+	long idx;
+	int ret;
+
+	ret = map_pkt_compact(ctx, cpu, comm, len, &b, &idx);
+	if (ret <= 0)
+		return ret;
+	/* a time before the last one wraps: the reader adds it back */
+	pb_varint(&b->col[COL_SW_TS], b->any_sw ? ts - b->sw_ts : ts);
+	pb_varint(&b->col[COL_SW_STATE], (uint64_t)prev_state);
+	pb_varint(&b->col[COL_SW_PID], (uint64_t)(int64_t)next_pid);
+	pb_varint(&b->col[COL_SW_PRIO], (uint64_t)(int64_t)next_prio);
+	pb_varint(&b->col[COL_SW_COMM], idx);
+	b->sw_ts = ts;
+	b->any_sw = true;
+	return map_bundle_check(ctx, ctx->pkt, cpu);
+}
+
+int map_pkt_waking(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
+		   int32_t pid, int32_t target_cpu, int32_t prio,
+		   const char *comm, size_t len, uint32_t common_flags)
+{
+	struct map_bundle *b;
+	long idx;
+	int ret;
+
+	ret = map_pkt_compact(ctx, cpu, comm, len, &b, &idx);
+	if (ret <= 0)
+		return ret;
+	pb_varint(&b->col[COL_WK_TS], b->any_wk ? ts - b->wk_ts : ts);
+	pb_varint(&b->col[COL_WK_PID], (uint64_t)(int64_t)pid);
+	pb_varint(&b->col[COL_WK_CPU], (uint64_t)(int64_t)target_cpu);
+	pb_varint(&b->col[COL_WK_PRIO], (uint64_t)(int64_t)prio);
+	pb_varint(&b->col[COL_WK_COMM], idx);
+	pb_varint(&b->col[COL_WK_FLAGS], common_flags);
+	b->wk_ts = ts;
+	b->any_wk = true;
+	return map_bundle_check(ctx, ctx->pkt, cpu);
+}
+
+uint64_t map_pkt_symbol(struct map_ctx *ctx, struct tep_handle *tep,
+			uint64_t addr)
+{
+	struct map_pkt *p = map_pkt_get(ctx);
+	const char *name;
+	size_t m;
+
+	if (!p || !addr)
+		return 0;
+	name = tep_find_function(tep, addr);
+	if (!name)
+		return 0;
+	if (map_set_add(&p->syms_sent, addr)) {
+		m = pb_open(&p->syms, PFT_INTERNED_KERNEL_SYMBOLS);
+		pb_uint(&p->syms, PFT_ISTRING_IID, addr);
+		pb_bytes(&p->syms, PFT_ISTRING_STR, name, strlen(name));
+		pb_close(&p->syms, m);
+	}
+	/* the address is its own interning id: unique, never 0 */
+	return addr;
+}
+
+void map_pkt_lost(struct map_ctx *ctx, unsigned int cpu)
+{
+	struct map_pkt *p = map_pkt_get(ctx);
+	struct map_bundle *b = p ? map_bundle_get(p, cpu) : NULL;
+
+	if (b)
+		b->lost = true;
+}
+
+static void map_proc_set_comm(struct map_proc *pr, const char *comm,
+			      size_t len)
+{
+	if (len >= sizeof(pr->comm))
+		len = sizeof(pr->comm) - 1;
+	memcpy(pr->comm, comm, len);
+	pr->comm[len] = '\0';
+}
+
+int map_pkt_process(struct map_ctx *ctx, int32_t pid, int32_t ppid,
+		    uint64_t ts, const char *comm, size_t len)
+{
+	struct map_pkt *p = map_pkt_get(ctx);
+	struct map_proc *pr;
+
+	if (!p)
+		return -ENOMEM;
+	if (p->nr_procs == p->cap_procs) {
+		size_t n = p->cap_procs ? 2 * p->cap_procs : 64;
+
+		pr = realloc(p->procs, n * sizeof(*pr));
+		if (!pr)
+			return -ENOMEM;
+		p->procs = pr;
+		p->cap_procs = n;
+	}
+	pr = &p->procs[p->nr_procs++];
+	pr->pid = pid;
+	pr->ppid = ppid;
+	pr->ts = ts;
+	map_proc_set_comm(pr, comm, len);
+	return 0;
+}
+
+/* task_newtask and sched_process_fork of one fork are a few events apart */
+#define MAP_PROC_RECENT		8
+
+bool map_pkt_process_known(struct map_ctx *ctx, int32_t pid)
+{
+	struct map_pkt *p = ctx->pkt;
+	size_t i, n = 0;
+
+	for (i = p ? p->nr_procs : 0; i-- > 0 && n++ < MAP_PROC_RECENT;)
+		if (p->procs[i].pid == pid)
+			return true;
+	return false;
+}
+
+void map_pkt_process_name(struct map_ctx *ctx, int32_t pid,
+			  const char *comm, size_t len)
+{
+	struct map_pkt *p = ctx->pkt;
+	size_t i;
+
+	/* the latest process of that pid: pids are reused */
+	for (i = p ? p->nr_procs : 0; i-- > 0;)
+		if (p->procs[i].pid == pid) {
+			map_proc_set_comm(&p->procs[i], comm, len);
+			return;
+		}
+}
+
+/* "Linux vm 6.18.44 x86_64": sysname, nodename, release, machine. */
+static void map_pkt_utsname(struct pb_buf *out, const char *uname)
+{
+	static const uint32_t field[4] = {
+		PFT_UTS_SYSNAME, 0, PFT_UTS_RELEASE, PFT_UTS_MACHINE,
+	};
+	const char *s = uname, *e;
+	size_t m;
+	int i;
+
+	m = pb_open(out, PFT_SYSINFO_UTSNAME);
+	for (i = 0; i < 4 && s && *s; i++) {
+		e = strchr(s, ' ');
+		if (!e || i == 3)
+			e = s + strlen(s);
+		if (field[i])
+			pb_bytes(out, field[i], s, e - s);
+		s = *e ? e + 1 : e;
+	}
+	pb_close(out, m);
+}
+
+int map_pkt_start(struct map_ctx *ctx, uint64_t first_ts)
+{
+	struct map_pkt *p = map_pkt_get(ctx);
+	struct tracecmd_input *h = ctx->top;
+	const char *uname, *ver, *clock;
+	struct pb_buf *out;
+	size_t pkt, m, t;
+	char svc[256];
+
+	if (!p)
+		return -ENOMEM;
+	out = &p->out;
+	p->first_ts = first_ts;
+	/*
+	 * The machine (SystemProbesParser::ParseSystemInfo): uname's
+	 * sysname and release tell Perfetto how to read sched_switch's
+	 * prev_state (TaskState, by kernel version), its machine the
+	 * syscall table; the recorder's version and the trace clock go
+	 * in tracing_service_version, Perfetto's only text about the
+	 * recorder (no metadata row names a trace clock).
+	 */
+	if (!h)
+		goto idle;
+	pkt = pb_open(out, PFT_TRACE_PACKET);
+	pb_uint(out, PFT_PACKET_TIMESTAMP, first_ts);
+	m = pb_open(out, PFT_PACKET_SYSTEM_INFO);
+	uname = tracecmd_get_uname(h);
+	if (uname)
+		map_pkt_utsname(out, uname);
+	ver = tracecmd_get_version(h);
+	clock = tracecmd_get_trace_clock(h);
+	snprintf(svc, sizeof(svc), "trace-cmd %s, trace clock %s",
+		 ver ? ver : "(unknown version)", clock ? clock : "local");
+	pb_bytes(out, PFT_SYSINFO_SERVICE_VERSION, svc, strlen(svc));
+	if (tracecmd_page_size(h) > 0)
+		pb_uint(out, PFT_SYSINFO_PAGE_SIZE, tracecmd_page_size(h));
+	if (tracecmd_cpus(h) > 0)
+		pb_uint(out, PFT_SYSINFO_NUM_CPUS, tracecmd_cpus(h));
+	pb_close(out, m);
+	pb_close(out, pkt);
+
+	/*
+	 * The idle task: Perfetto's FXT importer does not map pid 0 onto
+	 * its reserved idle thread as its ftrace importer does, so the
+	 * thread of tid 0 is marked idle and named as Perfetto names it
+	 * (GenericKernelParser::ParseGenericProcessTree: SetIdleThread,
+	 * the name at process-tree priority, above sched_switch's comms).
+	 */
+idle:
+	pkt = pb_open(out, PFT_TRACE_PACKET);
+	pb_uint(out, PFT_PACKET_TIMESTAMP, first_ts);
+	m = pb_open(out, PFT_PACKET_GENERIC_KERNEL_TREE);
+	t = pb_open(out, PFT_GKTREE_THREAD);
+	pb_uint(out, PFT_GKTHREAD_TID, 0);
+	pb_uint(out, PFT_GKTHREAD_PID, 0);
+	pb_bytes(out, PFT_GKTHREAD_COMM, "swapper", 7);
+	pb_uint(out, PFT_GKTHREAD_IS_IDLE, 1);
+	pb_close(out, t);
+	pb_close(out, m);
+	pb_close(out, pkt);
+	return out->err;
+}
+
+/* One CPU's "key: value" lines of trace-cmd's CPUSTAT text. */
+struct map_cpustat {
+	const char	*key;
+	uint32_t	field;
+	bool		seconds;	/* a double, in seconds */
+};
+
+static const struct map_cpustat map_cpustats[] = {
+	{ "entries",		PFT_CPUSTATS_ENTRIES, false },
+	{ "overrun",		PFT_CPUSTATS_OVERRUN, false },
+	{ "commit overrun",	PFT_CPUSTATS_COMMIT_OVERRUN, false },
+	{ "bytes",		PFT_CPUSTATS_BYTES_READ, false },
+	{ "oldest event ts",	PFT_CPUSTATS_OLDEST_EVENT_TS, true },
+	{ "now ts",		PFT_CPUSTATS_NOW_TS, true },
+	{ "dropped events",	PFT_CPUSTATS_DROPPED_EVENTS, false },
+	{ "read events",	PFT_CPUSTATS_READ_EVENTS, false },
+};
+
+/*
+ * The top buffer's CPUSTAT options as FtraceStats at the end of the
+ * trace: trace-cmd reads them when recording stops (ftrace's per_cpu
+ * stats files), which is Perfetto's END_OF_TRACE.  libtracecmd gives
+ * every buffer's, each instance's after a "Buffer: NAME" line; Perfetto
+ * keeps one set per CPU.
+ */
+static void map_pkt_stats(struct map_ctx *ctx, struct pb_buf *out)
+{
+	const char *s = ctx->top ? tracecmd_get_cpustats(ctx->top) : NULL;
+	const char *nl, *colon;
+	size_t pkt, st, cs = 0;
+	bool open = false;
+	unsigned int i;
+
+	if (!s || !*s)
+		return;
+	pkt = pb_open(out, PFT_TRACE_PACKET);
+	st = pb_open(out, PFT_PACKET_FTRACE_STATS);
+	pb_uint(out, PFT_STATS_PHASE, PFT_PHASE_END_OF_TRACE);
+	for (; *s; s = *nl ? nl + 1 : nl) {
+		nl = strchr(s, '\n');
+		if (!nl)
+			nl = s + strlen(s);
+		colon = memchr(s, ':', nl - s);
+		if (!colon)
+			continue;
+		/* an instance's statistics follow the top buffer's */
+		if (colon - s == 6 && !memcmp(s, "Buffer", 6))
+			break;
+		if (colon - s == 3 && !memcmp(s, "CPU", 3)) {
+			if (open)
+				pb_close(out, cs);
+			cs = pb_open(out, PFT_STATS_CPU_STATS);
+			pb_uint(out, PFT_CPUSTATS_CPU,
+				strtoull(colon + 1, NULL, 10));
+			open = true;
+			continue;
+		}
+		for (i = 0; open && i < sizeof(map_cpustats) /
+					    sizeof(map_cpustats[0]); i++) {
+			const struct map_cpustat *c = &map_cpustats[i];
+
+			if ((size_t)(colon - s) != strlen(c->key) ||
+			    memcmp(s, c->key, colon - s))
+				continue;
+			if (c->seconds)
+				pb_double(out, c->field,
+					  strtod(colon + 1, NULL));
+			else
+				pb_uint(out, c->field,
+					strtoull(colon + 1, NULL, 10));
+		}
+	}
+	if (open)
+		pb_close(out, cs);
+	pb_close(out, st);
+	pb_close(out, pkt);
+}
+
+/*
+ * The processes the recording saw created, each with its parent, name
+ * and start (SystemProbesParser::ParseProcessTree: a process needs a
+ * cmdline, here its name, which also names it), at the recording's
+ * start: Perfetto parses the tree in time order, before the events.
+ */
+static void map_pkt_tree(struct map_pkt *p, struct pb_buf *out)
+{
+	size_t pkt, tree, m, i;
+
+	if (!p->nr_procs)
+		return;
+	pkt = pb_open(out, PFT_TRACE_PACKET);
+	pb_uint(out, PFT_PACKET_TIMESTAMP, p->first_ts);
+	tree = pb_open(out, PFT_PACKET_PROCESS_TREE);
+	for (i = 0; i < p->nr_procs; i++) {
+		const struct map_proc *pr = &p->procs[i];
+
+		m = pb_open(out, PFT_TREE_PROCESS);
+		pb_int(out, PFT_PROC_PID, pr->pid);
+		pb_int(out, PFT_PROC_PPID, pr->ppid);
+		pb_bytes(out, PFT_PROC_CMDLINE, pr->comm, strlen(pr->comm));
+		pb_uint(out, PFT_PROC_START_FROM_BOOT, pr->ts);
+		pb_close(out, m);
+	}
+	pb_close(out, tree);
+	pb_close(out, pkt);
+}
+
+int map_pkt_finish(struct map_ctx *ctx)
+{
+	struct map_pkt *p = map_pkt_get(ctx);
+	unsigned int cpu;
+	int ret;
+
+	if (!p)
+		return -ENOMEM;
+	for (cpu = 0; cpu < p->nr_b; cpu++) {
+		ret = map_bundle_flush(ctx, p, cpu);
+		if (ret < 0)
+			return ret;
+	}
+	map_pkt_tree(p, &p->out);
+	map_pkt_stats(ctx, &p->out);
+	return map_pkt_write_out(ctx, p);
+}
+
+void map_pkt_free(struct map_ctx *ctx)
+{
+	struct map_pkt *p = ctx->pkt;
+	unsigned int cpu;
+	int i;
+
+	if (!p)
+		return;
+	for (cpu = 0; cpu < p->nr_b; cpu++) {
+		struct map_bundle *b = &p->b[cpu];
+
+		pb_free(&b->ev);
+		pb_free(&b->comms);
+		for (i = 0; i < NR_COLS; i++)
+			pb_free(&b->col[i]);
+		free(b->slot);
+	}
+	free(p->b);
+	pb_free(&p->out);
+	pb_free(&p->syms);
+	map_set_free(&p->syms_sent);
+	free(p->procs);
+	free(p);
+	ctx->pkt = NULL;
+}
