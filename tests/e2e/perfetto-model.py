@@ -1184,17 +1184,24 @@ def check(m, exp):
              'before a CPU\'s last' % (len(m.sched), len(bycpu), open_bad))
     ck.check(overlap == 0, 'sched: %d rows overlap the next on their CPU'
              % overlap)
+    # A thread's states in sequence, the idle thread's aside: it runs on
+    # every CPU at once, and Perfetto's own import keeps no state of it
+    # (thread_state_tracker.cc, AddOpenState skips the swapper utid);
+    # the Fuchsia importer cannot map a converted tid 0 onto that utid,
+    # so its rows are there, marked idle.
     byth = {}
     for r in m.states:
-        byth.setdefault(r['utid'], []).append(r)
+        if not m.threads[r['utid']].get('idle'):
+            byth.setdefault(r['utid'], []).append(r)
     sover = 0
     for rows in byth.values():
         for k in range(len(rows) - 1):
             if rows[k]['dur'] < 0 or \
                     rows[k]['ts'] + rows[k]['dur'] > rows[k + 1]['ts']:
                 sover += 1
-    ck.check(sover == 0, 'thread_state: %d rows, %d overlap the thread\'s '
-             'next' % (len(m.states), sover))
+    ck.check(sover == 0, 'thread_state: %d rows of %d threads (the idle '
+             'thread\'s aside), %d overlap the thread\'s next' %
+             (sum(len(v) for v in byth.values()), len(byth), sover))
     # threads and processes
     used = set(r['utid'] for r in m.sched) | set(r['utid'] for r in m.states)
     used |= set(u for (_, u) in m.slices)
@@ -1205,10 +1212,14 @@ def check(m, exp):
                      if not m.threads[u]['name'])
     ck.check(not unnamed, 'threads: %d used, %d unnamed %s'
              % (len(used), len(unnamed), unnamed[:8]))
-    upids = set(m.threads[u]['upid'] for u in used)
+    # the idle thread's process is unnamed, as in Perfetto's own import
+    # (its reserved upid 0 has no name)
+    upids = set(m.threads[u]['upid'] for u in used
+                if not m.threads[u].get('idle'))
     noname = sorted(m.procs[p]['pid'] for p in upids
                     if p is not None and not m.procs[p]['name'])
-    ck.check(not noname, 'processes: %d with used threads, %d unnamed %s'
+    ck.check(not noname, 'processes: %d with used threads (the idle '
+             'thread\'s aside), %d unnamed %s'
              % (len(upids), len(noname), noname[:8]))
     tg = {int(k): v for k, v in exp.get('tgid', {}).items()}
     wrong = []
@@ -1354,6 +1365,13 @@ def check_packets(m, exp, ck):
                                             {}).items() if v)
     ck.check(loss == exp['lost_cpus'], 'stats: data loss on CPUs %s, the '
              'source lost events on %s' % (loss, exp['lost_cpus']))
+    rows = set((r['cpu'], m.threads[r['utid']]['tid'], r['ts'],
+                r['ts'] + r['dur']) for r in m.sched if r['dur'] >= 0)
+    runs = exp.get('first_runs', [])
+    missing = [r for r in runs if tuple(r) not in rows]
+    ck.check(not missing, 'sched: %d runs a CPU\'s records show before its '
+             'first switch, drawn from their first record (%d not: %s)' %
+             (len(runs), len(missing), missing[:3]))
     ck.check(sorted(m.prints) == sorted(exp['prints']),
              'ftrace events: %d "print" rows, the %d trace_marker texts '
              'that are not atrace' % (len(m.prints), len(exp['prints'])))
@@ -1407,6 +1425,38 @@ def cpustats(text):
                      r'read events): (\d+)$', ln)
         if m and cur is not None:
             cur[m.group(1).replace(' ', '_')] = int(m.group(2))
+    return out
+
+
+def first_runs(lines):
+    """Per CPU, what its records say ran before its first sched_switch:
+    the switch's prev (not idle) since the first of the records that ran
+    in it without a break (events lost on the CPU break it), as
+    [cpu, pid, since, switch time]; what Perfetto draws from the packets
+    (map-sched.c, map_switch_first())."""
+    runs, out = {}, []
+    for ln in lines:
+        mlost = re.match(r'^(?:[\w.-]+: +)?CPU:(\d+) \[.*EVENTS DROPPED\]',
+                         ln)
+        if mlost:
+            r = runs.setdefault(int(mlost.group(1)), {'pid': None})
+            r['pid'] = None
+            continue
+        mt = REPORT_T.match(ln.rstrip('\n'))
+        if not mt:
+            continue
+        pid, cpu = int(mt.group(3)), int(mt.group(4))
+        ts = int(mt.group(5)) * 10 ** 9 + int(mt.group(6).ljust(9, '0'))
+        r = runs.setdefault(cpu, {'pid': None})
+        if r.get('done'):
+            continue
+        if mt.group(7) == 'sched_switch':
+            r['done'] = True
+            prev = int(re.search(r' prev_pid=(\d+)', mt.group(8)).group(1))
+            if prev and r['pid'] == prev and r['ts'] < ts:
+                out.append([cpu, prev, r['ts'], ts])
+        elif r['pid'] != pid:
+            r['pid'], r['ts'] = pid, ts
     return out
 
 
@@ -1514,7 +1564,8 @@ def expect(lines, tgids_file=None, uname=None, stats=None):
     for child, parent in forks:
         if tg.get(child, child) == child:
             parents[str(child)] = tg.get(parent, parent)
-    return {'tgid': {str(k): v for k, v in tg.items() if k},
+    return {'first_runs': first_runs(lines),
+            'tgid': {str(k): v for k, v in tg.items() if k},
             'zombies': zombies, 'dead': dead, 'states': states,
             'counts': counts, 'parents': parents, 'prints': prints,
             'lost_cpus': sorted(lost), 'uname': uname or '',
@@ -1806,10 +1857,21 @@ def report_events(lines):
             yield (ev, cpu, ts, vals)
 
 
+def record_runs(lines):
+    """(cpu, ts, pid) of every record of -R -t's lines."""
+    for ln in lines:
+        mt = REPORT_T.match(ln.rstrip('\n'))
+        if mt:
+            yield (int(mt.group(4)), int(mt.group(5)) * 10 ** 9 +
+                   int(mt.group(6).ljust(9, '0')), int(mt.group(3)))
+
+
 def compare_packets(m, lines):
     """Every event of the source the packets carry, field by field; what
     the packets hold besides must be inferred switches (state R, at a
-    source switch's time or just before)."""
+    source switch's time or just before, or from idle where a CPU's first
+    switch's prev began to run)."""
+    lines = list(lines)
     got = {}
     for e in packet_events(m):
         got.setdefault(e[:3], []).append(e)
@@ -1827,8 +1889,13 @@ def compare_packets(m, lines):
             missing.append(e)
     extra = [e for v in got.values() for e in v]
     switch_ts = set(e[2] for e in want if e[0] == 'switch')
+    # map-sched.c's map_switch_first(): before a CPU's first switch, its
+    # prev switched in from idle at the first record of its run there
+    runs = set(record_runs(lines))
     odd = [e for e in extra if e[0] != 'switch' or e[3]['prev_state'] or
-           not (e[2] in switch_ts or e[2] + 1 in switch_ts)]
+           not (e[2] in switch_ts or e[2] + 1 in switch_ts or
+                (e[3].get('prev_pid') == 0 and
+                 (e[1], e[2], e[3]['next_pid']) in runs))]
     ck = Checker()
     print('# events: %s' % ', '.join('%s %d' % kv
                                      for kv in sorted(kinds.items())))
@@ -1840,7 +1907,8 @@ def compare_packets(m, lines):
              '%d events they carry is there, field for field (%d missing)'
              % (len(want), len(missing)))
     ck.check(not odd, 'packets: %d events besides, inferred switches '
-             '(state R, at a switch the recording lost) but %d'
+             '(state R, at a switch the recording lost or where a CPU\'s '
+             'first switch\'s prev began to run) but %d'
              % (len(extra), len(odd)))
     return ck.failed
 

@@ -57,7 +57,7 @@ model() {
 	fi
 	ok "$n: trace-fxt convert $*"
 	trace-cmd dump --options "$dat" >"$TMP/$n.opts" 2>/dev/null
-	trace-cmd report -R "$dat" 2>/dev/null |
+	trace-cmd report -R -t "$dat" 2>/dev/null |
 		python3 "$MODEL" expect $tg --options "$TMP/$n.opts" \
 		>"$TMP/$n.exp"
 	python3 - "$TMP/$n.exp" <<'EOF'

@@ -121,6 +121,12 @@ struct map_cpu {
 	 */
 	int32_t			cur;
 	uint64_t		cur_ts;	/* packets: that switch's time */
+	/*
+	 * packets, until the CPU's first switch: the task every record of
+	 * the CPU since @seen_ts ran in (map_sched_seen()), -1 none yet
+	 */
+	int32_t			seen;
+	uint64_t		seen_ts;
 	unsigned int		next;	/* slot to reuse */
 	struct map_dup		dup[MAP_DUP_SLOTS];
 };

@@ -372,6 +372,8 @@ int map_dispatch_write(struct map_ctx *ctx, struct map_buffer *buf,
 	int ret;
 
 	ret = map_event_write(ctx, buf, me, rec, thread);
+	if (!ctx->opts->fxt_sched)
+		map_sched_seen(ctx, rec, (int)thread->tid);
 	if (ret < 0 || !s || map_dispatch_restated(ctx, buf, me, rec))
 		return ret;
 	/* a packet "instead" of FXT records, unless FXT was asked for */

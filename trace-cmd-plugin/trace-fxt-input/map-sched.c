@@ -232,6 +232,61 @@ static int map_switch_leave(struct map_ctx *ctx, uint64_t pid,
 	return map_pkt_switch(ctx, ocpu, ts, 0, 0, 120, idle, strlen(idle));
 }
 
+void map_sched_seen(struct map_ctx *ctx, const struct tep_record *rec,
+		    int pid)
+{
+	struct map_cpu *c;
+
+	if (!map_pkt_cpu_ok(rec->cpu))
+		return;
+	c = map_cpu_get(ctx, rec->cpu);
+	if (!c || c->cur >= 0)
+		return;
+	/* events lost: what ran before them says nothing of what runs now */
+	if (c->seen != pid || rec->missed_events) {
+		c->seen = pid;
+		c->seen_ts = rec->ts;
+	}
+}
+
+/*
+ * Packets: before the CPU's first switch, its prev ran there since the
+ * first of the records that ran in it without a break (map_sched_seen()):
+ * a switch in from idle at that time, state R, lets Perfetto draw that
+ * run, which its importer does not know of (the recording began after
+ * the task was switched in) and which would leave a wakeup's R row of
+ * the task open under its later ones.
+ */
+static int map_switch_first(struct map_ctx *ctx, const struct map_switch *sw,
+			    struct map_cpu *c)
+{
+	struct map_pkt_ev e;
+	char idle[32];
+	int ret;
+
+	if (!sw->prev || c->seen != (int32_t)sw->prev || c->seen_ts >= sw->ts)
+		return 0;
+	ret = map_pkt_event(ctx, sw->cpu, c->seen_ts, 0, PFT_EV_SCHED_SWITCH,
+			    &e);
+	if (ret <= 0)
+		return ret;
+	snprintf(idle, sizeof(idle), "swapper/%u", sw->cpu);
+	pb_bytes(e.b, PFT_SWITCH_PREV_COMM, idle, strlen(idle));
+	pb_int(e.b, PFT_SWITCH_PREV_PID, 0);
+	pb_int(e.b, PFT_SWITCH_PREV_PRIO, 120);
+	pb_int(e.b, PFT_SWITCH_PREV_STATE, 0);
+	pb_bytes(e.b, PFT_SWITCH_NEXT_COMM, sw->pcomm, sw->plen);
+	pb_int(e.b, PFT_SWITCH_NEXT_PID, (int32_t)sw->prev);
+	pb_int(e.b, PFT_SWITCH_NEXT_PRIO, (int32_t)sw->pprio);
+	ret = map_pkt_event_end(ctx, &e);
+	if (ret < 0)
+		return ret;
+	c->cur = sw->prev;
+	c->cur_ts = c->seen_ts;
+	map_task_comm_note(ctx, sw->prev, sw->pcomm, sw->plen);
+	return 0;
+}
+
 /*
  * Packets: the switch, compact but for the CPU's first; a switch whose
  * prev is not the CPU's last next (a switch the recording lost) comes
@@ -258,6 +313,11 @@ static int map_switch_pkt(struct map_ctx *ctx, const struct map_switch *sw)
 	ret = map_switch_leave(ctx, sw->prev, sw->cpu, sw->ts);
 	if (ret < 0)
 		return ret;
+	if (c->cur < 0) {
+		ret = map_switch_first(ctx, sw, c);
+		if (ret < 0)
+			return ret;
+	}
 	if (c->cur >= 0 && c->cur != (int32_t)sw->prev) {
 		ret = map_pkt_switch(ctx, sw->cpu, sw->ts, 0, sw->prev,
 				     sw->pprio, sw->pcomm, sw->plen);

@@ -8,6 +8,13 @@
 
 #include "map-ctx.h"
 
+/*
+ * Packets: a record of @rec->cpu ran in task @pid.  Until the CPU's first
+ * switch, the run of one task its records show is remembered, so that
+ * the first switch can say since when its prev ran there.
+ */
+void map_sched_seen(struct map_ctx *ctx, const struct tep_record *rec,
+		    int pid);
 int map_sched_switch_write(struct map_ctx *ctx, struct map_buffer *buf,
 			   struct map_event *me, struct tep_record *rec,
 			   const struct fxt_thread *thread);

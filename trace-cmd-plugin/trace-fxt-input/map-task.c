@@ -199,7 +199,7 @@ struct map_cpu *map_cpu_get(struct map_ctx *ctx, unsigned int cpu)
 	if (!c)
 		return NULL;
 	for (i = ctx->nr_cpus; i < n; i++)
-		c[i] = (struct map_cpu){ .cur = -1 };
+		c[i] = (struct map_cpu){ .cur = -1, .seen = -1 };
 	ctx->cpus = c;
 	ctx->nr_cpus = n;
 	return &c[cpu];
