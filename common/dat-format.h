@@ -29,6 +29,7 @@ enum dat_option {
 	DAT_OPTION_VERSION	= 9,	/* string: recorder */
 	DAT_OPTION_PROCMAPS	= 10,	/* string */
 	DAT_OPTION_TRACEID	= 11,	/* 8-byte number */
+	DAT_OPTION_TIME_SHIFT	= 12,	/* a host's clock offsets, by CPU */
 	DAT_OPTION_GUEST	= 13,	/* a guest's description */
 	DAT_OPTION_TSC2NSEC	= 14,	/* mult(4) shift(4) offset(8) */
 	DAT_OPTION_STRINGS	= 15,	/* the sections' descriptions */

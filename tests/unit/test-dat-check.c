@@ -75,8 +75,36 @@ static uint32_t ev_word(const struct bytes *b, unsigned int type_len,
 	return b->big ? type_len << 27 | delta : delta << 5 | type_len;
 }
 
-/* One CPU, one page, NR_EVENTS events of 16 bytes (type_len 4). */
-static void build(struct bytes *b, int big)
+/*
+ * A TIME_SHIFT option (id 12), as a host-guest recording has it: trace
+ * id, flags, @cpus, then per CPU @count (time, offset, scaling) samples;
+ * @size_at gets where the CPU count lies.
+ */
+static void put_time_shift(struct bytes *b, uint32_t cpus, uint32_t count,
+			   size_t *cpus_at)
+{
+	uint32_t i, k, n = cpus < 4 ? cpus : 4;
+
+	put(b, 12, 2);
+	put(b, 16 + n * (4 + 24 * count), 4);
+	put(b, 0x1234, 8);		/* peer's trace id */
+	put(b, 0, 4);			/* flags */
+	*cpus_at = b->len;
+	put(b, cpus, 4);
+	for (i = 0; i < n; i++) {
+		put(b, count, 4);
+		for (k = 0; k < 3 * count; k++)
+			put(b, k < count ? 1000 * (k + 1) : 0, 8);
+	}
+}
+
+/*
+ * One CPU, one page, NR_EVENTS events of 16 bytes (type_len 4); with
+ * @ts_cpus, a TIME_SHIFT option of that many CPUs (4 at most written) and
+ * @ts_count samples each, *@ts_at where its CPU count lies.
+ */
+static void build_ts(struct bytes *b, int big, uint32_t ts_cpus,
+		     uint32_t ts_count, size_t *ts_at)
 {
 	unsigned int i;
 
@@ -98,7 +126,9 @@ static void build(struct bytes *b, int big)
 	put_text(b, "42 test\n", 8);	/* cmdlines */
 	put(b, 1, 4);			/* CPUs */
 	put_raw(b, "options  ", 10);
-	put(b, 0, 2);			/* no options */
+	if (ts_cpus)
+		put_time_shift(b, ts_cpus, ts_count, ts_at);
+	put(b, 0, 2);			/* no more options */
 	put_raw(b, "flyrecord", 10);
 	b->cpu_list = b->len;
 	put(b, PAGE, 8);
@@ -116,6 +146,11 @@ static void build(struct bytes *b, int big)
 		put(b, i, 8);
 	}
 	b->len = 2 * PAGE;
+}
+
+static void build(struct bytes *b, int big)
+{
+	build_ts(b, big, 0, 0, NULL);
 }
 
 static int write_tmp(const struct bytes *b, char *path)
@@ -271,11 +306,42 @@ static void test_layout_faults(void)
 	}
 }
 
+/*
+ * TIME_SHIFT: libtracecmd allocates for its CPU count and each CPU's
+ * sample count before reading what they promise (tsync_cpu_offsets_load):
+ * counts the option cannot hold are refused, a whole one is read.
+ */
+static void test_time_shift(void)
+{
+	struct bytes b;
+	size_t at;
+	int big, n;
+
+	for (big = 0; big < 2; big++) {
+		build_ts(&b, big, 2, 3, &at);
+		n = tracecmd_count(&b);
+		printf("\n    with 2 CPUs of 3 offsets: libtracecmd reads %d "
+		       "of %d events", n, NR_EVENTS);
+		CU_ASSERT_EQUAL(n, NR_EVENTS);
+		expect_ok(&b, "TIME_SHIFT of 2 CPUs, 3 samples each");
+		build_ts(&b, big, 2, 3, &at);
+		patch(&b, at, 0x616c0000, 4);
+		expect_refused(&b, "TIME_SHIFT of 1634467840 CPUs", at,
+			       "1634467840 CPUs of offsets");
+		build_ts(&b, big, 2, 3, &at);
+		patch(&b, at + 4, 0xffffffff, 4);
+		expect_refused(&b, "TIME_SHIFT CPU of 2^32-1 samples", at + 8,
+			       "runs past the end of the option");
+	}
+}
+
 static CU_TestInfo dat_check_tests[] = {
 	{ "well-formed v6, both byte orders, read by libtracecmd",
 	  test_well_formed },
 	{ "ring-buffer page faults refused", test_page_faults },
 	{ "layout faults and cuts refused", test_layout_faults },
+	{ "TIME_SHIFT counts the option cannot hold refused",
+	  test_time_shift },
 	CU_TEST_INFO_NULL,
 };
 

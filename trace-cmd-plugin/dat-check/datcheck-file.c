@@ -695,6 +695,49 @@ static int dc_opt_guest(struct dc_cur *c)
 	return 0;
 }
 
+/*
+ * TIME_SHIFT: trace id(8) flags(4) cpus(4), then per CPU a count(4) and
+ * count x (time, offset, scaling)(8 each), then maybe per CPU count x
+ * fraction(8).  libtracecmd ignores one under 16 bytes, and allocates
+ * for every count it reads before it reads what the count promises: a
+ * count that the option's bytes cannot hold is refused here.
+ */
+static int dc_opt_time_shift(struct dc_cur *c, uint64_t size)
+{
+	uint64_t cpus, n, i, *counts, rest;
+
+	if (size < 16)
+		return 0;
+	if (dc_u(c, 8, "the peer's trace id", &n) ||
+	    dc_u(c, 4, "the time shift's flags", &n) ||
+	    dc_u(c, 4, "the time shift's CPU count", &cpus))
+		return -EBADMSG;
+	if (cpus > (size - 16) / 4)
+		return dc_fail(c, c->pos - 4, "option TIME_SHIFT: %llu CPUs "
+			       "of offsets in %llu bytes",
+			       (unsigned long long)cpus,
+			       (unsigned long long)size);
+	counts = calloc(cpus ? cpus : 1, sizeof(*counts));
+	if (!counts)
+		return c->f->ret = -ENOMEM;
+	for (i = 0; i < cpus; i++) {
+		if (dc_u(c, 4, "a CPU's offset count", &counts[i]) ||
+		    !dc_take(c, counts[i] * 24, "a CPU's offsets")) {
+			free(counts);
+			return -EBADMSG;
+		}
+	}
+	rest = size - c->pos;
+	for (i = 0; rest && i < cpus; i++) {
+		if (!dc_take(c, counts[i] * 8, "a CPU's scaling fractions")) {
+			free(counts);
+			return -EBADMSG;
+		}
+	}
+	free(counts);
+	return 0;
+}
+
 /* BUFFER: offset(8) name [clock page_size(4) cpus(4) cpus x 20 bytes] */
 static int dc_opt_buffer(struct dc_cur *c, bool latency)
 {
@@ -813,6 +856,10 @@ static int dc_options(struct dc_cur *c, uint64_t *next)
 				break;
 			case DAT_OPTION_GUEST:
 				if (dc_opt_guest(&o))
+					return -EBADMSG;
+				break;
+			case DAT_OPTION_TIME_SHIFT:
+				if (dc_opt_time_shift(&o, size))
 					return -EBADMSG;
 				break;
 			case DAT_OPTION_TRACECLOCK:
