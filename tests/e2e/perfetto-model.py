@@ -1382,33 +1382,40 @@ def check_packets(m, exp, ck):
                  nb, exp['counts'].get('atrace_b', 0)))
 
 
-REPORT_LINE = re.compile(r'^\s*(?:([\w.-]+):\s+)?(.*?)-(\d+)\s+\[(\d+)\]'
-                         r'\s+([\d.]+):\s+(\w+):\s+(.*)$')
+REPORT_T = re.compile(r'^\s*(?:([\w.-]+):\s+)?(.*?)-(\d+)\s+\[(\d+)\]'
+                      r'\s+(\d+)\.(\d+):\s+(\w+):\s+(.*)$')
 DUP_WINDOW = 100e-6     # map-dispatch.c: MAP_DUP_WINDOW_NS
 
 
-def distinct_events(lines):
-    """(pid, event, fields) of each event of trace-cmd report -R's lines,
-    an event two buffers both recorded counted once: the copies are on
-    the same CPU, equal but for the time, at most DUP_WINDOW apart, one
-    copy matching one other."""
+def distinct_records(lines):
+    """(buffer, pid, cpu, ts in ns, event, fields) of each event of
+    trace-cmd report -R's lines (-t or not), an event two buffers both
+    recorded once: the copies are on the same CPU, equal but for the
+    time, at most DUP_WINDOW apart, one copy matching one other."""
     recent = {}
     for ln in lines:
-        m = REPORT_LINE.match(ln)
-        if not m:
+        mt = REPORT_T.match(ln.rstrip('\n'))
+        if not mt:
             continue
-        buf, pid, cpu, ts = m.group(1) or '', int(m.group(3)), \
-            int(m.group(4)), float(m.group(5))
-        key = (pid, m.group(6), m.group(7))
+        buf, pid, cpu = mt.group(1) or '', int(mt.group(3)), \
+            int(mt.group(4))
+        ts = int(mt.group(5)) * 10 ** 9 + int(mt.group(6).ljust(9, '0'))
+        key = (pid, mt.group(7), mt.group(8))
         lst = recent.setdefault(cpu, [])
-        lst[:] = [e for e in lst if ts - e[0] <= DUP_WINDOW]
+        lst[:] = [e for e in lst if ts - e[0] <= DUP_WINDOW * 1e9]
         for e in lst:
             if e[1] == key and e[2] != buf:
                 lst.remove(e)
                 break
         else:
             lst.append((ts, key, buf))
-            yield key
+            yield (buf, pid, cpu, ts, mt.group(7), mt.group(8))
+
+
+def distinct_events(lines):
+    """(pid, event, fields) of each distinct_records()."""
+    for _, pid, _, _, ev, rest in distinct_records(lines):
+        yield (pid, ev, rest)
 
 
 def cpustats(text):
@@ -1776,10 +1783,6 @@ def report_fields(rest, names):
     return out
 
 
-REPORT_T = re.compile(r'^\s*(?:([\w.-]+):\s+)?(.*?)-(\d+)\s+\[(\d+)\]'
-                      r'\s+(\d+)\.(\d+):\s+(\w+):\s+(.*)$')
-
-
 def is_atrace(t):
     """Whether the converter reads a marker as atrace's (map-atrace.c,
     map_atrace_parse): its records are FXT's, not the packets'."""
@@ -1795,75 +1798,55 @@ def is_atrace(t):
 def report_events(lines):
     """The source's events the packets carry, from -R -t's lines, an event
     two buffers hold counted once, as packet_events() names them."""
-    recent = {}
     seen_waking = False
-    for ln in lines:
-        mt = REPORT_T.match(ln.rstrip('\n'))
-        if not mt:
+    for _, pid, cpu, ts, ev, rest in distinct_records(lines):
+        if ev not in PKT_FIELDS:
             continue
-        buf, pid, cpu = mt.group(1) or '', int(mt.group(3)), \
-            int(mt.group(4))
-        ts = int(mt.group(5)) * 10 ** 9 + int(mt.group(6).ljust(9, '0'))
-        ev, rest = mt.group(7), mt.group(8)
-        key = (pid, ev, rest)
-        lst = recent.setdefault(cpu, [])
-        lst[:] = [e for e in lst if ts - e[0] <= DUP_WINDOW * 1e9]
-        for e in lst:
-            if e[1] == key and e[2] != buf:
-                lst.remove(e)
-                break
-        else:
-            lst.append((ts, key, buf))
-            if ev not in PKT_FIELDS:
+        f = report_fields(rest, PKT_FIELDS[ev])
+        if ev == 'sched_waking':
+            seen_waking = True
+        if ev == 'sched_wakeup' and seen_waking:
+            continue
+        if ev == 'print':
+            # map-atrace.c: atrace's markers are FXT records
+            t = f.get('buf', '').rstrip('\n')
+            if is_atrace(t):
                 continue
-            f = report_fields(rest, PKT_FIELDS[ev])
-            if ev == 'sched_waking':
-                seen_waking = True
-            if ev == 'sched_wakeup' and seen_waking:
-                continue
-            if ev == 'print':
-                # map-atrace.c: atrace's markers are FXT records
-                t = f.get('buf', '').rstrip('\n')
-                if is_atrace(t):
-                    continue
-                yield ('print', cpu, ts, {'buf': t})
-                continue
-            if ev.startswith('softirq') and int(f['vec']) >= 10:
-                continue
-            if ev == 'sched_switch':
-                yield ('switch', cpu, ts, {
-                    'prev_pid': int(f['prev_pid']),
-                    'prev_state': int(f['prev_state']),
-                    'next_comm': f['next_comm'],
-                    'next_pid': int(f['next_pid']),
-                    'next_prio': int(f['next_prio'])})
-                continue
-            if ev.startswith('sched_wak'):
-                yield ('waking', cpu, ts, {
-                    'waker': pid, 'comm': f['comm'], 'pid': int(f['pid']),
-                    'prio': int(f['prio']),
-                    'target_cpu': int(f['target_cpu'])})
-                continue
-            vals = {}
-            for k in PKT_KEYS[ev]:
-                v = f.get(k)
-                if k == 'function' and v and v.startswith('0x'):
-                    # -R shows the address when it shows no symbol
-                    k, v = 'function_iid', int(v, 16)
-                elif v is not None and k not in ('name', 'comm',
-                                                 'newcomm', 'function'):
-                    v = int(v, 16) if v.startswith('0x') else int(v)
-                vals[k] = v
-            yield (ev, cpu, ts, vals)
+            yield ('print', cpu, ts, {'buf': t})
+            continue
+        if ev.startswith('softirq') and int(f['vec']) >= 10:
+            continue
+        if ev == 'sched_switch':
+            yield ('switch', cpu, ts, {
+                'prev_pid': int(f['prev_pid']),
+                'prev_state': int(f['prev_state']),
+                'next_comm': f['next_comm'],
+                'next_pid': int(f['next_pid']),
+                'next_prio': int(f['next_prio'])})
+            continue
+        if ev.startswith('sched_wak'):
+            yield ('waking', cpu, ts, {
+                'waker': pid, 'comm': f['comm'], 'pid': int(f['pid']),
+                'prio': int(f['prio']),
+                'target_cpu': int(f['target_cpu'])})
+            continue
+        vals = {}
+        for k in PKT_KEYS[ev]:
+            v = f.get(k)
+            if k == 'function' and v and v.startswith('0x'):
+                # -R shows the address when it shows no symbol
+                k, v = 'function_iid', int(v, 16)
+            elif v is not None and k not in ('name', 'comm',
+                                             'newcomm', 'function'):
+                v = int(v, 16) if v.startswith('0x') else int(v)
+            vals[k] = v
+        yield (ev, cpu, ts, vals)
 
 
 def record_runs(lines):
     """(cpu, ts, pid) of every record of -R -t's lines."""
-    for ln in lines:
-        mt = REPORT_T.match(ln.rstrip('\n'))
-        if mt:
-            yield (int(mt.group(4)), int(mt.group(5)) * 10 ** 9 +
-                   int(mt.group(6).ljust(9, '0')), int(mt.group(3)))
+    for _, pid, cpu, ts, _, _ in distinct_records(lines):
+        yield (cpu, ts, pid)
 
 
 def compare_packets(m, lines):
