@@ -47,18 +47,19 @@ for n in $NAMES; do
 done
 
 # Runs inside the virtual X server: one kernelshark at a time, its window
-# waited for (the dialog it shows to root dismissed), then the screen;
+# waited for (its settings of its own: no dialog to root), then the screen;
 # with CLICK set, a double click on the first red box of the window (its
 # top left corner, 3 pixels in: the place is kept in $TMP/click for the
 # next window), then the screen again.
 cat > "$TMP/run.sh" <<'SESSION'
 . "$TOP/tests/e2e/ks-window.bash"
+ks_settings "$TMP/ks-settings"
 run() { # PNG ARGS...: kernelshark with ARGS, shot
 	local png=$1 ks x y
 	shift
 	kernelshark "$@" >"$png.log" 2>&1 &
 	ks=$!
-	ks_window >/dev/null
+	ks_window "$ks" >/dev/null
 	sleep 5
 	import -window root "$png"
 	if [ -n "${CLICK:-}" ]; then

@@ -31,12 +31,13 @@ fi
 "$SCHED_GEN" "$TMP/tasks.fxt"
 
 # Runs inside the virtual X server: start kernelshark, wait for its
-# window, dismiss the dialog it shows to root, take the screenshot.
+# window (settings of its own: no dialog to root), take the screenshot.
 cat > "$TMP/session.sh" <<'EOF'
+. "$TOP/tests/e2e/ks-window.bash"
+ks_settings "$TMP/ks-settings"
 kernelshark -p "$PLUGIN" "$TMP/sample.fxt" >"$TMP/ks.log" 2>&1 &
 ks=$!
-. "$TOP/tests/e2e/ks-window.bash"
-win=$(ks_window)
+win=$(ks_window "$ks")
 sleep 2
 [ -n "$win" ] && xdotool getwindowname "$win" >"$TMP/title"
 [ -n "$win" ] && xdotool getwindowgeometry --shell "$win" >"$TMP/geometry"
@@ -47,7 +48,7 @@ wait "$ks" 2>/dev/null
 kernelshark -p "$PLUGIN" --pid 1002,1005 "$TMP/tasks.fxt" \
 	>"$TMP/tasks.log" 2>&1 &
 ks=$!
-ks_window >/dev/null
+ks_window "$ks" >/dev/null
 sleep 3
 import -window root "$TMP/tasks.png"
 kill "$ks" 2>/dev/null

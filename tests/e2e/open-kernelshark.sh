@@ -24,10 +24,11 @@ cp "$SAMPLES/atrace-markers.dat" "$TMP/markers.dat"
 # Inside the virtual X server: trace-fxt open --kernelshark FILE, its
 # window's title, then KernelShark closed.
 cat > "$TMP/session.sh" <<'EOF'
+. "$TOP/tests/e2e/ks-window.bash"
+ks_settings "$TMP/ks-settings"
 "$TRACE_FXT" open --kernelshark "$FILE" >"$TMP/ks.out" 2>"$TMP/ks.log" &
 ks=$!
-. "$TOP/tests/e2e/ks-window.bash"
-win=$(ks_window)
+win=$(ks_window "$ks")
 sleep 1
 [ -n "$win" ] && xdotool getwindowname "$win" >"$TMP/title"
 kill "$ks" 2>/dev/null
