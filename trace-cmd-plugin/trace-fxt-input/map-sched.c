@@ -260,25 +260,19 @@ void map_sched_seen(struct map_ctx *ctx, const struct tep_record *rec,
 static int map_switch_first(struct map_ctx *ctx, const struct map_switch *sw,
 			    struct map_cpu *c)
 {
-	struct map_pkt_ev e;
 	char idle[32];
+	struct map_switch in = {
+		.ts = c->seen_ts, .cpu = sw->cpu,
+		.prev = 0, .pprio = 120, .state = 0, .pcomm = idle,
+		.next = sw->prev, .nprio = sw->pprio,
+		.ncomm = sw->pcomm, .nlen = sw->plen,
+	};
 	int ret;
 
 	if (!sw->prev || c->seen != (int32_t)sw->prev || c->seen_ts >= sw->ts)
 		return 0;
-	ret = map_pkt_event(ctx, sw->cpu, c->seen_ts, 0, PFT_EV_SCHED_SWITCH,
-			    &e);
-	if (ret <= 0)
-		return ret;
-	snprintf(idle, sizeof(idle), "swapper/%u", sw->cpu);
-	pb_bytes(e.b, PFT_SWITCH_PREV_COMM, idle, strlen(idle));
-	pb_int(e.b, PFT_SWITCH_PREV_PID, 0);
-	pb_int(e.b, PFT_SWITCH_PREV_PRIO, 120);
-	pb_int(e.b, PFT_SWITCH_PREV_STATE, 0);
-	pb_bytes(e.b, PFT_SWITCH_NEXT_COMM, sw->pcomm, sw->plen);
-	pb_int(e.b, PFT_SWITCH_NEXT_PID, (int32_t)sw->prev);
-	pb_int(e.b, PFT_SWITCH_NEXT_PRIO, (int32_t)sw->pprio);
-	ret = map_pkt_event_end(ctx, &e);
+	in.plen = snprintf(idle, sizeof(idle), "swapper/%u", sw->cpu);
+	ret = map_switch_full(ctx, &in);
 	if (ret < 0)
 		return ret;
 	c->cur = sw->prev;
