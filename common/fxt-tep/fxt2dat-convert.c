@@ -207,6 +207,7 @@ static void ctx_free(struct f2d_ctx *ctx)
 	f2d_tables_free(ctx);
 	free(ctx->rec.data);
 	free(ctx->scratch);
+	free(ctx->cpu_used);
 	f2d_text_free(&ctx->arena_args);
 	f2d_text_free(&ctx->clock);
 	f2d_text_free(&ctx->uname);
@@ -346,12 +347,11 @@ static int run_pass(const char *in, int fd, const struct fxt2dat_opts *o,
 			f2d_error(&ctx, ret, "%s", strerror(-ret));
 			goto out;
 		}
-		if (needs->cpu_map)
-			goto measured;
-		needs->cpus = ctx.max_cpu + 1;
-		if (ctx.info_cpus > needs->cpus)
-			needs->cpus = ctx.info_cpus;
-measured:
+		if (!needs->cpu_map) {
+			needs->cpus = ctx.max_cpu + 1;
+			if (ctx.info_cpus > needs->cpus)
+				needs->cpus = ctx.info_cpus;
+		}
 		needs->page_size = f2d_page_for(ctx.max_len);
 		if (o->page_size > needs->page_size)
 			needs->page_size = o->page_size;
@@ -382,8 +382,6 @@ out:
 				 sizeof(st->unread_tally));
 	}
 	ret = ctx.err;
-	ctx.threads = NULL;
-	free(ctx.cpu_used);
 	ctx_free(&ctx);
 	return ret;
 }
