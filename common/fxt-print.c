@@ -46,7 +46,7 @@ static int out_end(struct out *o)
 	return (int)o->len;
 }
 
-static bool has_control(struct fxt_str s)
+bool fxt_str_needs_quote(struct fxt_str s)
 {
 	uint32_t i;
 
@@ -60,7 +60,7 @@ static void out_str(struct out *o, struct fxt_str s, unsigned int flags)
 {
 	uint32_t i;
 
-	if ((flags & FXT_PRINT_QUOTE_NEEDED) && has_control(s))
+	if ((flags & FXT_PRINT_QUOTE_NEEDED) && fxt_str_needs_quote(s))
 		flags |= FXT_PRINT_QUOTE;
 	if (!(flags & FXT_PRINT_QUOTE)) {
 		for (i = 0; i < s.len; i++)

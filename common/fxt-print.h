@@ -24,6 +24,17 @@ enum fxt_print_flags {
 };
 
 /**
+ * fxt_str_needs_quote() - whether one line of text cannot show a string
+ * @s: the string
+ *
+ * The rule FXT_PRINT_QUOTE_NEEDED applies, for callers that print the
+ * common case (no such byte) by copying.
+ *
+ * Return: true when @s holds a control character or DEL.
+ */
+bool fxt_str_needs_quote(struct fxt_str s);
+
+/**
  * fxt_print_str() - a string as text
  * @buf: where the text goes
  * @size: room at @buf, NUL included

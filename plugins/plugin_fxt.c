@@ -17,6 +17,7 @@
  * libtraceevent attaches it when the .dat's fxt formats are parsed.
  */
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,16 +57,6 @@ static const char *field_text(struct trace_seq *s, struct tep_event *event,
 	return p;
 }
 
-static bool has_control(const char *p, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f)
-			return true;
-	return false;
-}
-
 /*
  * @p/@len by its length, never as a C string: a NUL is text here.  Text
  * that trace-cmd report could not show on one line goes through the
@@ -77,7 +68,7 @@ static void put_text(struct trace_seq *s, const char *p, size_t len)
 	struct fxt_str str = fxt_str_make(p, len);
 	int n;
 
-	if (!has_control(p, len)) {
+	if (!fxt_str_needs_quote(str)) {
 		trace_seq_printf(s, "%.*s", (int)len, p);
 		return;
 	}
@@ -113,21 +104,19 @@ static void put_arg(struct trace_seq *s, const struct fxt_arg *a)
 			 (int)sizeof(buf) - 1, buf);
 }
 
-/* What report prints after the name: a duration, or an id. */
+/*
+ * What report prints after the name: a duration, or an id.  @type is the
+ * FXT event type the handler was registered for (its context).
+ */
 static void put_extra(struct trace_seq *s, struct tep_event *event,
-		      struct tep_record *record)
+		      struct tep_record *record, unsigned int type)
 {
 	unsigned long long v;
-	unsigned int type;
 
-	for (type = 0; type < FXT_EVENT_TYPE_COUNT; type++)
-		if (!strcmp(event->name, fxt_event_type_name(type)))
-			break;
 	switch (type) {
 	case FXT_EVENT_INSTANT:
 	case FXT_EVENT_DURATION_BEGIN:
 	case FXT_EVENT_DURATION_END:
-	case FXT_EVENT_TYPE_COUNT:
 		return;
 	case FXT_EVENT_DURATION_COMPLETE:
 		if (!tep_get_field_val(NULL, event, "end_ts", record, &v, 0))
@@ -158,7 +147,7 @@ static int fxt_event_handler(struct trace_seq *s, struct tep_record *record,
 	put_text(s, cat, clen);
 	trace_seq_putc(s, ':');
 	put_text(s, name, nlen);
-	put_extra(s, event, record);
+	put_extra(s, event, record, (unsigned int)(uintptr_t)context);
 	raw = field_bytes(s, event, record, "args", &alen);
 	if (!raw || alen <= 0)
 		return 0;
@@ -185,7 +174,8 @@ static int fxt_log_handler(struct trace_seq *s, struct tep_record *record,
 
 /*
  * The fxt/<type> events, named as trace-fxt names them: by the core's
- * name of each FXT event type; then fxt/log.
+ * name of each FXT event type; then fxt/log.  Handler i is registered
+ * with i as its context: fxt_event_handler() learns its type from it.
  */
 #define NR_FXT_EVENTS	(FXT_EVENT_TYPE_COUNT + 1)
 
@@ -206,7 +196,7 @@ static void unregister_first(struct tep_handle *tep, unsigned int n)
 	for (i = 0; i < n; i++)
 		tep_unregister_event_handler(tep, -1, TCFXT_SYSTEM_FXT,
 					     handled_name(i), handled_fn(i),
-					     NULL);
+					     (void *)(uintptr_t)i);
 }
 
 FXT_EXPORT int tep_plugin_loader(struct tep_handle *tep)
@@ -217,7 +207,7 @@ FXT_EXPORT int tep_plugin_loader(struct tep_handle *tep)
 	for (i = 0; i < NR_FXT_EVENTS; i++) {
 		if (tep_register_event_handler(tep, -1, TCFXT_SYSTEM_FXT,
 					       handled_name(i), handled_fn(i),
-					       NULL) < 0) {
+					       (void *)(uintptr_t)i) < 0) {
 			/* No half-installed plugin: events print one way. */
 			unregister_first(tep, i);
 			return -1;

@@ -159,12 +159,16 @@ static void line_flush(struct report *r)
 /* @s as one line of a report shows it: quoted with escapes if need be. */
 static void put_text(struct report *r, struct fxt_str s)
 {
-	int n = fxt_print_str(NULL, 0, s, FXT_PRINT_QUOTE_NEEDED);
+	int n;
 
+	if (!fxt_str_needs_quote(s)) {
+		line_add(r, s.ptr, s.len);
+		return;
+	}
+	n = fxt_print_str(NULL, 0, s, FXT_PRINT_QUOTE);
 	if (n < 0 || line_grow(r, (size_t)n))
 		return;
-	fxt_print_str(r->line + r->len, (size_t)n + 1, s,
-		      FXT_PRINT_QUOTE_NEEDED);
+	fxt_print_str(r->line + r->len, (size_t)n + 1, s, FXT_PRINT_QUOTE);
 	r->len += (size_t)n;
 }
 
