@@ -82,11 +82,11 @@ static void on_switch(struct kshark_data_stream *stream, void *rec,
 		      struct kshark_entry *entry)
 {
 	struct sched_ctx *c = ctx_of(stream);
-	int64_t next, state = 0, field;
+	/* @rec is the row (plugin-fxt.c): its next_pid was kept at load */
+	int32_t next = ((const struct fxt_ks_row *)rec)->drawn_pid;
+	int64_t state = 0, field;
 
-	if (!c || kshark_read_record_field_int(stream, rec, "next_pid",
-					       &next) ||
-	    next < 0 || next > INT32_MAX)
+	if (!c || next < 0)
 		return;
 	/* unread, it stays 0, as sched_events leaves it */
 	if (!kshark_read_record_field_int(stream, rec, "prev_state", &state) &&
