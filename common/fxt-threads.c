@@ -530,6 +530,8 @@ const struct fxt_thread_info *fxt_threads_info(const struct fxt_threads *t,
 	s->name = e->name;
 	s->name_len = e->name_len;
 	k = e->name ? NULL : kname_find(&t->by_tid, e->tid);
+	if (!k && !e->name && e->tid == e->pid)
+		k = kname_find(&t->by_pid, e->pid);
 	if (k) {
 		s->name = k->name;
 		s->name_len = k->len;

@@ -49,7 +49,11 @@ struct fxt_thread_info {
 	/* fxt_threads_assign()'s: the task id, and whether it is not @tid */
 	int32_t		task;
 	bool		renumbered;
-	/* the thread kernel object's name (NULL: none), @name_len bytes */
+	/*
+	 * the thread kernel object's name, else for a process's main
+	 * thread (tid = pid) the process object's (NULL: none), @name_len
+	 * bytes: the one naming rule of every tool
+	 */
 	const char	*name;
 	uint32_t	name_len;
 	/* the index of the thread this is: itself, or the one a tid alone

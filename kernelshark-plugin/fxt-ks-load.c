@@ -987,9 +987,6 @@ static int threads_settle(struct loader *l)
 			continue;
 		name = ti->name;
 		len = ti->name_len;
-		if (!name && ti->tid == ti->pid)
-			name = fxt_threads_process_name(l->threads, ti->pid,
-							&len);
 		if (!name)
 			continue;
 		t = fxt_ks_task_get(d, ti->task, true);

@@ -160,7 +160,8 @@ static void test_tid_alone(void)
 /*
  * Names: an object with a process names that thread; without one, every
  * thread of that tid not named in its process; the last name wins;
- * process objects are kept for whoever shows a process's name.
+ * process objects are kept for whoever shows a process's name, and name
+ * a process's unnamed main thread (tid = pid) in every tool.
  */
 static void test_names(void)
 {
@@ -184,6 +185,9 @@ static void test_names(void)
 	p = fxt_threads_process_name(t, 10, &len);
 	CU_ASSERT(p && len == 6 && !memcmp(p, "proc\0x", 6));
 	CU_ASSERT_PTR_NULL(fxt_threads_process_name(t, 11, &len));
+	CU_ASSERT_STRING_EQUAL(name_of(t, fxt_threads_pair(t, 10, 10)), "proc");
+	CU_ASSERT_STRING_EQUAL(name_of(t, fxt_threads_pair(t, 10, 5)),
+			       "(none)");
 	/* named thread 0 of process 0: no idle task */
 	CU_ASSERT_EQUAL(name_thread(t, 0, 0, "zero"), 0);
 	fxt_threads_pair(t, 0, 0);
