@@ -8,7 +8,7 @@
 # (~/.local/share is its per-user directory, /usr/local/share one of the
 # system's), loaded by bash-completion itself.
 . "$(dirname "$0")/lib.sh"
-e2e_plan 10
+e2e_plan 12
 DOC=$TOP/trace-cmd-plugin/trace-fxt/Documentation
 mapfile -t pages < <(cd "$DOC" && ls trace-fxt*.[1-9])
 
@@ -34,6 +34,9 @@ HOME=$home make -s -C "$TOP" install > "$TMP/install.log" 2>&1; rc=$?
 check "make install with the default PREFIX (~/.local): exit $rc" test $rc -eq 0
 [ $rc -eq 0 ] || sed 's/^/#   /' "$TMP/install.log" | tail -5
 check "trace-fxt in ~/.local/bin" test -x "$home/.local/bin/trace-fxt"
+check "  which looks for the KernelShark plugin where this install put it" \
+	grep -qaF "$home/.local/lib/kernelshark/plugins/plugin-fxt.so" \
+	"$home/.local/bin/trace-fxt"
 missing=$(pages_missing "$home/.local/share/man")
 check "the ${#pages[@]} man pages in ~/.local/share/man/man[17] (missing:${missing:- none})" \
 	test -z "$missing"
@@ -53,9 +56,18 @@ root=$TMP/root
 make -s -C "$TOP" install PREFIX=/usr/local DESTDIR="$root" \
 	> "$TMP/install.log" 2>&1; rc=$?
 check "make install PREFIX=/usr/local DESTDIR=...: exit $rc" test $rc -eq 0
+# made again for this PREFIX, not the first install's command copied
+check "  its trace-fxt looks for the plugins in /usr/local, not ~/.local" \
+	bash -c "grep -qaF /usr/local/lib/kernelshark/plugins/plugin-fxt.so \
+		 '$root/usr/local/bin/trace-fxt' &&
+		 ! grep -qaF '$home/.local/lib' '$root/usr/local/bin/trace-fxt'"
 missing=$(pages_missing "$root/usr/local/share/man")
 check "the man pages in /usr/local/share/man (missing:${missing:- none})" \
 	test -z "$missing"
 check "bash-completion loads the completion from /usr/local/share" \
 	loads HOME="$TMP/nohome" XDG_DATA_DIRS="$root/usr/local/share:/usr/share"
+# the tree built for the default PREFIX again, as the tests after this
+# one and the user's next make expect it
+make -s -C "$TOP" all > "$TMP/install.log" 2>&1 ||
+	sed 's/^/#   /' "$TMP/install.log" | tail -5
 e2e_exit

@@ -19,6 +19,19 @@ TRACE_FXT	:= trace-cmd-plugin/trace-fxt/trace-fxt
 TRACE_FXT_SRCS	:= $(wildcard trace-cmd-plugin/trace-fxt/*.c)
 TRACE_FXT_OBJS	:= $(TRACE_FXT_SRCS:.c=.o)
 
+# The install directories and versions compiled in above, as last used:
+# the objects are made again when they change (make install PREFIX=...
+# after make), or the installed command would look for its plugins
+# where the first build meant to put them.
+TRACE_FXT_STAMP	:= trace-cmd-plugin/trace-fxt/defines.stamp
+TRACE_FXT_DEFS	= $(TRACECMD_PLUGIN_INSTALL_DIR) $(KS_PLUGIN_DIR) \
+		   $(VERSION) $(TC_VERSION) $(TEP_VERSION)
+$(TRACE_FXT_STAMP): FORCE
+	@echo '$(TRACE_FXT_DEFS)' | cmp -s - $@ || \
+		echo '$(TRACE_FXT_DEFS)' > $@
+$(TRACE_FXT_OBJS): $(TRACE_FXT_STAMP)
+CLEAN_FILES	+= $(TRACE_FXT_STAMP)
+
 $(TRACE_FXT): $(TRACE_FXT_OBJS) $(DATCHECK_LIB) $(FXT_TEP_LIB) $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $(TRACE_FXT_OBJS) $(DATCHECK_LIB) \
 		$(FXT_TEP_LIB) $(CORE_LIB) $(JSON_LIBS) $(TC_LIBS) \
