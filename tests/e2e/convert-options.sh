@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 COMPARE=$(dirname "$0")/compare-report.py
 PLUGIN=$TC_PLUGIN
-e2e_plan 16
+e2e_plan 18
 recordings sched.dat two-buffers.dat
 src=$SAMPLES/sched.dat
 two=$SAMPLES/two-buffers.dat
@@ -89,4 +89,13 @@ $TRACE_FXT convert --progress "$src" -o "$TMP/p.fxt" 2> "$TMP/err"
 check "--progress converts (exit $?)" test $? = 0
 check "--progress reports a percentage on stderr" grep -q '100%' "$TMP/err"
 check "--progress does not change the output" cmp -s "$TMP/p.fxt" "$TMP/a.fxt"
+
+# a pipe: read once, whole (libtracecmd seeks; FXT to .dat reads twice)
+cat "$src" | $TRACE_FXT convert -q /dev/stdin -o "$TMP/pipe.fxt"
+check "a .dat from a pipe converts as from the file" \
+	cmp -s "$TMP/pipe.fxt" "$TMP/a.fxt"
+$TRACE_FXT convert -q "$TMP/a.fxt" -o "$TMP/file.dat"
+$TRACE_FXT convert -q <(cat "$TMP/a.fxt") -o "$TMP/pipe.dat"
+check "FXT from a pipe converts to the .dat the file does" \
+	cmp -s "$TMP/pipe.dat" "$TMP/file.dat"
 e2e_exit

@@ -22,7 +22,7 @@ if [ -z "${OPEN_NETNS:-}" ]; then
 	done
 fi
 . "$(dirname "$0")/lib.sh"
-e2e_plan 39
+e2e_plan 41
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 CLIENT="python3 $TOP/tests/e2e/open-client.py"
 UI=https://ui.perfetto.dev
@@ -180,6 +180,14 @@ st=$($CLIENT req GET /ref.fxt.gz - "$TMP/n")
 check "a client without an Origin (not a browser) is served: $st" \
 	bash -c "grep -q '^HTTP/1.1 200' <<<'$st' && cmp -s '$TMP/n.body' '$TMP/ref.fxt.gz'"
 ended "fetched without an Origin"
+
+# ---- a pipe: its bytes, not an empty file -----------------------------
+start -n <(cat "$dat")
+path=$(sed -n 's|.*:9001\(/[^&]*\)&.*|\1|p' "$TMP/open.out")
+st=$($CLIENT req GET "$path" $UI "$TMP/pipe")
+check "a .dat from a pipe is converted and served at $path: $st" \
+	bash -c "grep -q '^HTTP/1.1 200' <<<'$st' && cmp -s '$TMP/pipe.body' '$TMP/ref.fxt.gz'"
+ended "fetched from a pipe"
 
 # ---- Ctrl-C -----------------------------------------------------------
 start -n "$dat"

@@ -38,6 +38,7 @@
 #include "fxt-tep.h"
 #include "fxt-threads.h"
 #include "fxt-zio.h"
+#include "in-file.h"
 #include "out-file.h"
 #include "trace-fxt.h"
 
@@ -48,7 +49,8 @@
 #define MAX_SELECT	256
 
 struct convert_args {
-	const char	*in;
+	const char	*in;		/* as the user named it */
+	const char	*path;		/* what reads it (in-file.h) */
 	const char	*out;
 	const char	*events[MAX_SELECT];
 	const char	*buffers[MAX_SELECT];
@@ -112,39 +114,17 @@ static int add_list(char *s, const char **list, unsigned int *n)
 	return 0;
 }
 
-static bool file_has_magic(const char *path, const char *magic, size_t len,
-			   int *err)
-{
-	char buf[16];
-	ssize_t r;
-	int fd = open(path, O_RDONLY);
-
-	*err = 0;
-	if (fd < 0) {
-		*err = errno;
-		return false;
-	}
-	r = read(fd, buf, len);
-	close(fd);
-	return r == (ssize_t)len && !memcmp(buf, magic, len);
-}
-
 /*
  * The input is neither: say what it was taken for (its name says FXT or
  * not) and what its first bytes are, so a user sees why.
  */
-static void say_refused(const char *path)
+static void say_refused(const char *path, const unsigned char *buf,
+			size_t r)
 {
-	size_t n = strlen(path);
-	unsigned char buf[8];
-	char hex[3 * sizeof(buf) + 1] = "";
-	ssize_t r;
-	int fd = open(path, O_RDONLY), i;
+	size_t n = strlen(path), i;
+	char hex[3 * 8 + 1] = "";
 
-	r = fd < 0 ? 0 : read(fd, buf, sizeof(buf));
-	if (fd >= 0)
-		close(fd);
-	for (i = 0; i < r; i++)
+	for (i = 0; i < r && i < 8; i++)
 		sprintf(hex + 3 * i, " %02x", buf[i]);
 	if (n > 4 && !strcmp(path + n - 4, ".fxt"))
 		trace_fxt_err("%s: taken for FXT (the name ends in .fxt) and "
@@ -296,10 +276,10 @@ static int convert_fxt(struct convert_args *a)
 		return 2;
 	}
 	/* the .dat writer patches offsets and may start over */
-	out = out_file_open(a->out, a->in, OUT_FILE_SEEK);
+	out = out_file_open(a->out, a->path, OUT_FILE_SEEK);
 	if (!out)
 		return 1;
-	ret = fxt2dat_convert(a->in, out_file_fd(out), &o, &st, err,
+	ret = fxt2dat_convert(a->path, out_file_fd(out), &o, &st, err,
 			      sizeof(err));
 	if (ret < 0) {
 		trace_fxt_err("converting %s failed: %s", a->in,
@@ -389,7 +369,7 @@ static int convert_read(struct convert_args *a, struct fxt_input_req *req,
 	 * are walked on a second thread while libtracecmd reads the
 	 * headers and formats, which the first half of the check covers.
 	 */
-	ret = datcheck_keep_start(a->in, fxt_input_tgid_events,
+	ret = datcheck_keep_start(a->path, fxt_input_tgid_events,
 				  FXT_INPUT_NR_TGID_EVENTS, DATCHECK_NO_PROBE,
 				  &check, why, sizeof(why));
 	if (ret)
@@ -397,7 +377,7 @@ static int convert_read(struct convert_args *a, struct fxt_input_req *req,
 	tracecmd_set_loglevel(TEP_LOG_CRITICAL);
 	/* a format libtraceevent's parser loops on ends here (SIGALRM) */
 	alarm(CONVERT_HEAD_SECONDS);
-	handle = tracecmd_open_head(a->in, 0);
+	handle = tracecmd_open_head(a->path, 0);
 	alarm(0);
 	ret = datcheck_keep_finish(check, &req->tgid_recs);
 	if (ret)
@@ -525,7 +505,7 @@ static int convert_isolated(struct convert_args *a, struct fxt_input_req *req,
 	if (!WIFSIGNALED(status))
 		return WEXITSTATUS(status) ? WEXITSTATUS(status) : 1;
 	sig = WTERMSIG(status);
-	if (datcheck_file_formats(a->in, why, sizeof(why)) == -EBADMSG)
+	if (datcheck_file_formats(a->path, why, sizeof(why)) == -EBADMSG)
 		trace_fxt_err("%s: %s", a->in, why);
 	else
 		trace_fxt_err("converting %s failed: %s (%s)", a->in,
@@ -568,24 +548,21 @@ static int convert_commit(struct convert_args *a, struct fxt_input_req *req,
 static int convert_dat(struct convert_args *a, struct fxt_input_req *req)
 {
 	struct out_file *out;
+	unsigned char head[8];
 	pid_t child = 0;
-	int ret, err, zip;
+	int ret, zip, kind;
+	size_t len;
 
-	if (!file_has_magic(a->in, "\x17\x08\x44tracing", 10, &err)) {
-		if (err) {
-			trace_fxt_err("cannot read %s: %s", a->in,
-				      strerror(err));
-			return 1;
-		}
-		/* gzip or zstd: FXT inside, or the FXT reader says why not */
-		if (file_has_magic(a->in, "\x1f\x8b", 2, &err) ||
-		    file_has_magic(a->in, "\x28\xb5\x2f\xfd", 4, &err) ||
-		    file_has_magic(a->in, "\x10\x00\x04\x46\x78\x54\x16\x00",
-				   8, &err) ||
-		    file_has_magic(a->in, "\x00\x16\x54\x78\x46\x04\x00\x10",
-				   8, &err))
-			return convert_fxt(a);
-		say_refused(a->in);
+	kind = in_file_kind(a->path, head, sizeof(head), &len);
+	if (kind < 0) {
+		trace_fxt_err("cannot read %s: %s", a->in, strerror(-kind));
+		return 1;
+	}
+	/* gzip or zstd: FXT inside, or the FXT reader says why not */
+	if (kind == IN_KIND_FXT)
+		return convert_fxt(a);
+	if (kind != IN_KIND_DAT) {
+		say_refused(a->in, head, len);
 		return 1;
 	}
 	if (trace_fxt_opt_check_dir(&trace_fxt_convert, TRACE_FXT_TO_FXT,
@@ -599,7 +576,7 @@ static int convert_dat(struct convert_args *a, struct fxt_input_req *req)
 		return 2;
 	}
 	req->opts.compress = (unsigned int)zip;
-	out = out_file_open(a->out, a->in, 0);
+	out = out_file_open(a->out, a->path, 0);
 	if (!out)
 		return 1;
 	req->out_fd = out_file_fd(out);
@@ -630,7 +607,8 @@ static int cmd_convert(int argc, char **argv)
 		.out_fd = -1,
 	};
 	struct fxt_input_opts *o = &req.opts;
-	int c;
+	char copy[64];
+	int c, fd, ret;
 
 	o->events = a.events;
 	o->buffers = a.buffers;
@@ -694,8 +672,16 @@ static int cmd_convert(int argc, char **argv)
 		return trace_fxt_usage(&trace_fxt_convert, optind == argc ?
 				       "no input file" : "one input file only");
 	a.in = argv[optind];
-	o->path = a.in;
-	return convert(&a, &req);
+	a.path = in_file_seekable(a.in, copy, sizeof(copy), &fd);
+	if (!a.path) {
+		trace_fxt_err("cannot read %s: %s", a.in, strerror(errno));
+		return 1;
+	}
+	o->path = a.path;
+	ret = convert(&a, &req);
+	if (fd >= 0)
+		close(fd);
+	return ret;
 }
 
 /*

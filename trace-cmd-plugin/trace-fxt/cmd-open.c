@@ -28,8 +28,7 @@
 #include <unistd.h>
 
 #include "anon-file.h"
-#include "dat-format.h"
-#include "fxt-zio.h"
+#include "in-file.h"
 #include "serve.h"
 #include "trace-fxt.h"
 
@@ -47,7 +46,8 @@
 #define OPEN_KS_BUILT		"/../../kernelshark-plugin/plugin-fxt.so"
 
 struct open_args {
-	const char	*in;
+	const char	*in;		/* as the user named it */
+	const char	*path;		/* what reads it (in-file.h) */
 	const char	*origin;
 	bool		no_browser;
 	bool		kernelshark;
@@ -55,30 +55,6 @@ struct open_args {
 	char		url[1024];
 	pid_t		browser;	/* xdg-open, while it runs */
 };
-
-/* What the file is: 'd' a trace.dat, 'f' FXT (maybe compressed), 0. */
-static int open_kind(const char *path)
-{
-	static const unsigned char fxt[][8] = {
-		{ 0x10, 0x00, 0x04, 0x46, 0x78, 0x54, 0x16, 0x00 },
-		{ 0x00, 0x16, 0x54, 0x78, 0x46, 0x04, 0x00, 0x10 },
-	};
-	unsigned char buf[16];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
-	if (n >= DAT_MAGIC_LEN && !memcmp(buf, DAT_MAGIC, DAT_MAGIC_LEN))
-		return 'd';
-	if (n >= 8 && (!memcmp(buf, fxt[0], 8) || !memcmp(buf, fxt[1], 8)))
-		return 'f';
-	if (n > 0 && fxt_zip_detect(buf, (size_t)n) != FXT_ZIP_NONE)
-		return 'f';
-	return 0;
-}
 
 /*
  * The name the trace is served as: the file's own, a .dat's as .fxt.gz,
@@ -110,7 +86,7 @@ static int open_convert(struct open_args *a)
 {
 	const char *tmp = getenv("TMPDIR");
 	char *argv[] = { "convert", "-q", "--compression", "gzip", "-o", "-",
-			 (char *)a->in, NULL };
+			 (char *)a->path, NULL };
 	int fd, saved, ret;
 
 	fd = anon_file_open(tmp && *tmp ? tmp : "/tmp");
@@ -215,13 +191,13 @@ static int open_perfetto(struct open_args *a, int kind)
 	struct stat st;
 	int ret;
 
-	open_name(a, kind == 'd');
-	if (kind == 'd') {
+	open_name(a, kind == IN_KIND_DAT);
+	if (kind == IN_KIND_DAT) {
 		fprintf(stderr, "trace-fxt: converting %s for Perfetto's UI\n",
 			a->in);
 		so.fd = open_convert(a);
 	} else {
-		so.fd = open(a->in, O_RDONLY | O_CLOEXEC);
+		so.fd = open(a->path, O_RDONLY | O_CLOEXEC);
 		if (so.fd < 0)
 			trace_fxt_err("cannot read %s: %s", a->in,
 				      strerror(errno));
@@ -282,9 +258,9 @@ static const char *open_ks_plugin(char *buf)
 static int open_kernelshark(struct open_args *a, int kind)
 {
 	char buf[PATH_MAX];
-	const char *plugin = kind == 'd' ? NULL : open_ks_plugin(buf);
+	const char *plugin = kind == IN_KIND_DAT ? NULL : open_ks_plugin(buf);
 
-	if (!plugin && kind != 'd') {
+	if (!plugin && kind != IN_KIND_DAT) {
 		trace_fxt_err("open: KernelShark needs trace-fxt's plugin "
 			      "(plugin-fxt.so) for FXT, and it is not in %s "
 			      "nor in the build tree: run 'make install'",
@@ -296,10 +272,10 @@ static int open_kernelshark(struct open_args *a, int kind)
 		plugin ? plugin : "", a->in);
 	fflush(NULL);
 	if (plugin)
-		execlp("kernelshark", "kernelshark", "-p", plugin, a->in,
+		execlp("kernelshark", "kernelshark", "-p", plugin, a->path,
 		       (char *)NULL);
 	else
-		execlp("kernelshark", "kernelshark", a->in, (char *)NULL);
+		execlp("kernelshark", "kernelshark", a->path, (char *)NULL);
 	trace_fxt_err("open: cannot run kernelshark: %s", strerror(errno));
 	return 1;
 }
@@ -307,7 +283,8 @@ static int open_kernelshark(struct open_args *a, int kind)
 static int cmd_open(int argc, char **argv)
 {
 	struct open_args a = { .origin = OPEN_ORIGIN };
-	int c, kind;
+	char copy[64];
+	int c, kind, fd, ret;
 	size_t n;
 
 	while ((c = trace_fxt_getopt(&trace_fxt_open, argc, argv)) != -1) {
@@ -333,19 +310,30 @@ static int cmd_open(int argc, char **argv)
 		return trace_fxt_usage(&trace_fxt_open, optind == argc ?
 				       "no file to open" : "one file only");
 	a.in = argv[optind];
-	kind = open_kind(a.in);
-	if (kind < 0) {
-		trace_fxt_err("cannot read %s: %s", a.in, strerror(-kind));
+	/* a pipe is read once: into a copy, before its first bytes are */
+	a.path = in_file_seekable(a.in, copy, sizeof(copy), &fd);
+	kind = a.path ? in_file_kind(a.path, NULL, 0, NULL) : -errno;
+	if (kind <= 0) {
+		if (kind < 0)
+			trace_fxt_err("cannot read %s: %s", a.in,
+				      strerror(-kind));
+		else
+			trace_fxt_err("%s: neither a trace-cmd recording "
+				      "(.dat) nor FXT", a.in);
+		if (fd >= 0)
+			close(fd);
 		return 1;
 	}
-	if (!kind) {
-		trace_fxt_err("%s: neither a trace-cmd recording (.dat) nor FXT",
-			      a.in);
-		return 1;
-	}
+	/* KernelShark reads the copy by its /proc/self/fd name */
+	if (fd >= 0 && a.kernelshark)
+		fcntl(fd, F_SETFD, 0);
 	if (a.kernelshark)
-		return open_kernelshark(&a, kind);
-	return open_perfetto(&a, kind);
+		ret = open_kernelshark(&a, kind);
+	else
+		ret = open_perfetto(&a, kind);
+	if (fd >= 0)
+		close(fd);
+	return ret;
 }
 
 static const struct trace_fxt_opt open_opts[] = {

@@ -26,8 +26,8 @@
 
 #include <trace-cmd.h>
 
-#include "dat-format.h"
 #include "datcheck.h"
+#include "in-file.h"
 #include "trace-fxt.h"
 
 /* How long the child may take over a .dat's headers and formats. */
@@ -119,14 +119,10 @@ static void complete_dat_child(const char *path, bool events)
 
 static int complete_dat(const char *path, bool events)
 {
-	char magic[DAT_MAGIC_LEN];
-	int fd = open(path, O_RDONLY | O_CLOEXEC), status;
-	ssize_t n = fd < 0 ? -1 : read(fd, magic, sizeof(magic));
+	int status;
 	pid_t pid;
 
-	if (fd >= 0)
-		close(fd);
-	if (n != DAT_MAGIC_LEN || memcmp(magic, DAT_MAGIC, DAT_MAGIC_LEN))
+	if (in_file_kind(path, NULL, 0, NULL) != IN_KIND_DAT)
 		return 0;		/* not a .dat: nothing to offer */
 	fflush(stdout);
 	pid = fork();
