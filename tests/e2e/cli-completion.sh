@@ -12,7 +12,7 @@
 # Then the way bash-completion finds it: by its name, in
 # $XDG_DATA_HOME/bash-completion/completions.
 . "$(dirname "$0")/lib.sh"
-e2e_plan 24
+e2e_plan 26
 SRC=$TOP/trace-cmd-plugin/trace-fxt
 BASH_FILE=$SRC/trace-fxt.bash
 OPTS=$TMP/options
@@ -75,6 +75,9 @@ offers "--compression=z (readline replaces what follows '=')" \
 	"$T convert --compression=z" -- zstd
 buffers=$(trace-cmd dump --options -i "$two" 2>/dev/null |
 	  sed -n 's/^"\(.*\)" \[name\]$/\1/p' | sed 's/^$/top/')
+# an empty list from trace-cmd would make the checks below compare nothing
+check "trace-cmd dump --options lists two-buffers.dat's 2 buffers: $(echo $buffers)" \
+	test "$(wc -w <<<"$buffers")" -eq 2
 offers "-B: the buffers trace-cmd dump --options lists for two-buffers.dat" \
 	"$T convert $two -B " -- $buffers
 pre="$T convert -q -B "
@@ -83,6 +86,8 @@ offers "-B with the input after the cursor" "$pre -o x.fxt $two" ${#pre} \
 offers "-B top,: the list's next item" "$T convert $two -B top," -- \
 	top,top top,second
 trace-cmd report -E "$dat" 2>/dev/null | grep ':' > "$TMP/events"
+check "trace-cmd report -E lists atrace-markers.dat's events ($(wc -l < "$TMP/events"))" \
+	test -s "$TMP/events"
 offers "-e: the $(wc -l < "$TMP/events") events and $(cut -d: -f1 "$TMP/events" | sort -u | wc -l) systems trace-cmd report -E lists for atrace-markers.dat" \
 	"$T convert $dat -e " -- $(cat "$TMP/events") \
 	$(cut -d: -f1 "$TMP/events" | sort -u)
