@@ -47,7 +47,6 @@ static int cmd_check(int argc, char **argv)
 	const char *path;
 	int ret, i, c;
 
-	optind = 1;
 	while ((c = trace_fxt_getopt(&trace_fxt_check, argc, argv)) != -1) {
 		switch (c) {
 		case 'p':

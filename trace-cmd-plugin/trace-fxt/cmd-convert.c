@@ -613,7 +613,6 @@ static int cmd_convert(int argc, char **argv)
 	o->events = a.events;
 	o->buffers = a.buffers;
 	o->end_ts = UINT64_MAX;
-	optind = 1;
 	while ((c = trace_fxt_getopt(&trace_fxt_convert, argc, argv)) != -1) {
 		switch (c) {
 		case 'o':

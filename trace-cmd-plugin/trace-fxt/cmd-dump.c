@@ -344,7 +344,6 @@ static int cmd_dump(int argc, char **argv)
 	const char *path;
 	int ret, c;
 
-	optind = 1;
 	while ((c = trace_fxt_getopt(&trace_fxt_dump, argc, argv)) != -1) {
 		switch (c) {
 		case 'j':

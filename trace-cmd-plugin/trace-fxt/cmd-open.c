@@ -102,7 +102,7 @@ static int open_convert(struct open_args *a)
 		close(fd);
 		return -1;
 	}
-	ret = trace_fxt_convert.run(7, argv);
+	ret = trace_fxt_convert.run(sizeof(argv) / sizeof(*argv) - 1, argv);
 	dup2(saved, STDOUT_FILENO);
 	close(saved);
 	if (ret) {

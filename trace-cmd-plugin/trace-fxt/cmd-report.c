@@ -958,7 +958,6 @@ static int cmd_report(int argc, char **argv)
 	struct fxt_record rec;
 	int c, ret, took = 0;
 
-	optind = 1;
 	while ((c = trace_fxt_getopt(&trace_fxt_report, argc, argv)) != -1) {
 		switch (c) {
 		case 'R':

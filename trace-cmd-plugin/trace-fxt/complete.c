@@ -139,6 +139,7 @@ static int complete_dat(const char *path, bool events)
 int trace_fxt_complete(int argc, char **argv,
 		       const struct trace_fxt_cmd *main_cmd)
 {
+	const struct trace_fxt_cmd *cmd;
 	unsigned int i;
 
 	if (argc == 2 && !strcmp(argv[1], "commands")) {
@@ -151,12 +152,11 @@ int trace_fxt_complete(int argc, char **argv,
 			complete_options(main_cmd);
 			return 0;
 		}
-		for (i = 0; i < main_cmd->nr_subs; i++)
-			if (!strcmp(main_cmd->subs[i]->name, argv[2])) {
-				complete_options(main_cmd->subs[i]);
-				return 0;
-			}
-		return 1;
+		cmd = trace_fxt_sub(main_cmd, argv[2]);
+		if (!cmd)
+			return 1;
+		complete_options(cmd);
+		return 0;
 	}
 	if (argc == 3 && !strcmp(argv[1], "events"))
 		return complete_dat(argv[2], true);

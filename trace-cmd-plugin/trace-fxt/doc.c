@@ -113,17 +113,13 @@ static void doc_body(FILE *out, const struct trace_fxt_cmd *cmd)
 int trace_fxt_doc(int argc, char **argv, const struct trace_fxt_cmd *main_cmd)
 {
 	const struct trace_fxt_cmd *cmd = main_cmd;
-	unsigned int i;
 
 	if (argc < 2 || argc > 3)
 		goto usage;
 	if (argc == 3) {
-		for (i = 0; i < main_cmd->nr_subs; i++)
-			if (!strcmp(main_cmd->subs[i]->name, argv[2]))
-				break;
-		if (i == main_cmd->nr_subs)
+		cmd = trace_fxt_sub(main_cmd, argv[2]);
+		if (!cmd)
 			goto usage;
-		cmd = main_cmd->subs[i];
 	}
 	if (!strcmp(argv[1], "synopsis"))
 		doc_synopsis(stdout, cmd);

@@ -296,3 +296,14 @@ int trace_fxt_opt_check_dir(const struct trace_fxt_cmd *cmd, unsigned int dir,
 	}
 	return 0;
 }
+
+const struct trace_fxt_cmd *trace_fxt_sub(const struct trace_fxt_cmd *parent,
+					  const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < parent->nr_subs; i++)
+		if (!strcmp(parent->subs[i]->name, name))
+			return parent->subs[i];
+	return NULL;
+}

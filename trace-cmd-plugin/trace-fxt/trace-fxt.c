@@ -69,16 +69,6 @@ static const struct trace_fxt_cmd trace_fxt_main = {
 	.nr_subs = NR_COMMANDS,
 };
 
-static const struct trace_fxt_cmd *find_command(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < NR_COMMANDS; i++)
-		if (!strcmp(commands[i]->name, name))
-			return commands[i];
-	return NULL;
-}
-
 static int unknown_command(const char *name)
 {
 	trace_fxt_err("unknown command '%s'; 'trace-fxt help' lists them",
@@ -91,7 +81,9 @@ static int cmd_help(int argc, char **argv)
 	const struct trace_fxt_cmd *cmd;
 	int c;
 
-	while ((c = trace_fxt_getopt(&trace_fxt_help, argc, argv)) != -1)
+	/* help takes no option but -h: any other is a usage error */
+	c = trace_fxt_getopt(&trace_fxt_help, argc, argv);
+	if (c != -1)
 		return trace_fxt_opt_exit(&trace_fxt_help, c);
 	if (optind == argc) {
 		trace_fxt_help_cmd(stdout, &trace_fxt_main);
@@ -99,7 +91,7 @@ static int cmd_help(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return trace_fxt_usage(&trace_fxt_help, "one command only");
-	cmd = find_command(argv[optind]);
+	cmd = trace_fxt_sub(&trace_fxt_main, argv[optind]);
 	if (!cmd)
 		return unknown_command(argv[optind]);
 	trace_fxt_help_cmd(stdout, cmd);
@@ -163,7 +155,7 @@ int main(int argc, char **argv)
 	/* an option before the command is trace-fxt's own */
 	if (argv[1][0] == '-' && argv[1][1])
 		return main_opts_run(argc, argv);
-	cmd = find_command(argv[1]);
+	cmd = trace_fxt_sub(&trace_fxt_main, argv[1]);
 	if (!cmd)
 		return unknown_command(argv[1]);
 	return cmd->run(argc - 1, argv + 1);

@@ -103,6 +103,9 @@ unsigned long long trace_fxt_say_skipped(const struct fxt_reader *r);
 int trace_fxt_getopt(const struct trace_fxt_cmd *cmd, int argc, char **argv);
 /* The exit status after trace_fxt_getopt() returned @key unhandled. */
 int trace_fxt_opt_exit(const struct trace_fxt_cmd *cmd, int key);
+/* The command of @parent's .subs named @name, or NULL. */
+const struct trace_fxt_cmd *trace_fxt_sub(const struct trace_fxt_cmd *parent,
+					  const char *name);
 /*
  * After parsing: when an option given does not concern the direction
  * @dir of @cmd (enum trace_fxt_dir), say so, naming it; then 2, else 0.
@@ -132,7 +135,7 @@ const char *trace_fxt_opt_value(const struct trace_fxt_opt *o, char *buf,
 void trace_fxt_opt_text(const struct trace_fxt_opt *o, char *buf, size_t len);
 
 /*
- * doc.c: trace-fxt __doc [COMMAND] PART - the man page's sections made
+ * doc.c: trace-fxt __doc PART [COMMAND] - the man page's sections made
  * from the command's table, in AsciiDoc: PART "synopsis" (SYNOPSIS), or
  * "body" (OPTIONS, EXAMPLES, EXIT STATUS; trace-fxt's own COMMANDS
  * first).  Returns the exit status.
