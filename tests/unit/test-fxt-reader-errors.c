@@ -593,6 +593,25 @@ static void test_malformed_records_between_good_ones(void)
 	free(b);
 }
 
+/*
+ * A record that first earns a warning (its category an unset string
+ * index) and then turns out malformed (its argument runs past it): it
+ * counts as skipped, once, and the warning it earned on the way is
+ * forgotten.
+ */
+static void test_malformed_after_a_warning(void)
+{
+	const uint64_t w[] = {
+		MAGIC, PINFO, sw("errs"),
+		GOOD,
+		HDR(4, 6) | F(1, 16) | F(1, 20) | F(9, 32), 1, 2, 3,	/* 56 */
+		HDR(3, 3), 9,
+		GOOD,
+	};
+
+	expect_skipped(w, N(w), 56, 3, 4);
+}
+
 /* ---- what only strict mode rejects ------------------------------------ */
 
 static void test_unknown_record_type_skipped(void)
@@ -1380,6 +1399,8 @@ static CU_TestInfo size_tests[] = {
 	  test_inline_string_past_record_end },
 	{ "malformed records between good ones: skipped, each said once",
 	  test_malformed_records_between_good_ones },
+	{ "a record warned of, then malformed: skipped once, no warning left",
+	  test_malformed_after_a_warning },
 	{ "huge size claims allocate nothing big (capped address space)",
 	  test_huge_size_claims_allocate_nothing_big },
 	CU_TEST_INFO_NULL,

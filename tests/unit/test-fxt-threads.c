@@ -204,6 +204,9 @@ static void test_note_records(void)
 		.type = FXT_ARG_KOID, .name = FXT_ARG_STR_NAME(TCFXT_ARG_WAKER),
 		.koid = 77,
 	};
+	const struct fxt_arg source = {
+		.type = FXT_ARG_STRING, .name = FXT_ARG_STR_NAME(TCFXT_ARG_SOURCE),
+	};
 	struct fxt_record rec = { .type = FXT_REC_EVENT };
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
@@ -223,6 +226,20 @@ static void test_note_records(void)
 	rec.sched.in.tid = 10;
 	rec.sched.args = &waker;
 	rec.sched.nargs = 1;
+	CU_ASSERT_EQUAL(fxt_threads_note(t, &rec), 0);
+	/* the converter's own: its metadata instants, its source objects */
+	memset(&rec, 0, sizeof(rec));
+	rec.type = FXT_REC_EVENT;
+	rec.event.category = fxt_str_make(TCFXT_CAT, strlen(TCFXT_CAT));
+	rec.event.thread = (struct fxt_thread){ 90, 91 };
+	CU_ASSERT_EQUAL(fxt_threads_note(t, &rec), 0);
+	memset(&rec, 0, sizeof(rec));
+	rec.type = FXT_REC_KERNEL_OBJ;
+	rec.kobj.obj_type = FXT_OBJ_THREAD;
+	rec.kobj.koid = 92;
+	rec.kobj.name = fxt_str_make("src", 3);
+	rec.kobj.args = &source;
+	rec.kobj.nargs = 1;
 	CU_ASSERT_EQUAL(fxt_threads_note(t, &rec), 0);
 	/* (1,2) (3,4) (5,6), tids 8 9 10 and the waker 77 alone */
 	CU_ASSERT_EQUAL(fxt_threads_count(t), 7);
