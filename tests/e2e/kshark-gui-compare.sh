@@ -17,7 +17,7 @@
 # Last, another producer's scheduling (samples/fxt-sched-sample, FXT
 # context switches and wakeups alone) against the .dat trace-fxt makes of
 # it: the boxes, pixel for pixel (the rest of the picture differs where
-# the two files' events do: names, and whose entry a wakeup is).
+# the two files' events do: their names).
 #
 # Screenshots stay in KSHARK_SHOTS (default: a new
 # /tmp/kshark-gui-compare.XXXXXX, said on the first line).
