@@ -285,13 +285,11 @@ static int note_object(struct fxt_threads *t, const struct fxt_record *rec)
 /* A wakeup's waking thread, by tid alone, as Perfetto reads it. */
 static int note_waker(struct fxt_threads *t, const struct fxt_record *rec)
 {
-	const struct fxt_arg *a = fxt_args_find(rec->sched.args,
-						rec->sched.nargs,
-						TCFXT_ARG_WAKER);
+	uint64_t koid;
 
-	if (!a || (a->type != FXT_ARG_KOID && a->type != FXT_ARG_UINT64))
+	if (!tcfxt_waker(rec->sched.args, rec->sched.nargs, &koid))
 		return 0;
-	return fxt_threads_tid(t, a->u64);
+	return fxt_threads_tid(t, koid);
 }
 
 /*

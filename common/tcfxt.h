@@ -164,4 +164,26 @@ static inline bool tcfxt_is_ftrace(const struct fxt_event *ev)
 	       fxt_str_eq(ev->args[0].name, TCFXT_ARG_CPU);
 }
 
+/**
+ * tcfxt_waker() - the thread a thread wakeup names as its waker
+ * @args: the wakeup's arguments
+ * @nargs: how many
+ * @koid: set to the waker's koid
+ *
+ * Every reader (report, fxt2dat, the thread table, KernelShark) takes the
+ * TCFXT_ARG_WAKER argument alike: a koid, or a uint64 holding one.
+ *
+ * Return: whether the record names a waker.
+ */
+static inline bool tcfxt_waker(const struct fxt_arg *args, unsigned int nargs,
+			       uint64_t *koid)
+{
+	const struct fxt_arg *a = fxt_args_find(args, nargs, TCFXT_ARG_WAKER);
+
+	if (!a || (a->type != FXT_ARG_KOID && a->type != FXT_ARG_UINT64))
+		return false;
+	*koid = a->u64;
+	return true;
+}
+
 #endif /* _TCFXT_H */

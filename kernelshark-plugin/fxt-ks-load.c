@@ -681,13 +681,11 @@ static void task_set_cpu(struct loader *l, int32_t pid, int cpu)
 static int waker_of(struct loader *l, int prov, const struct fxt_record *rec,
 		    int32_t *waker)
 {
-	const struct fxt_arg *a = fxt_args_find(rec->sched.args,
-						rec->sched.nargs,
-						TCFXT_ARG_WAKER);
+	uint64_t koid;
 
 	*waker = 0;
-	if (a && (a->type == FXT_ARG_KOID || a->type == FXT_ARG_UINT64))
-		return thread_pid(l, prov, 0, a->u64, true, waker);
+	if (tcfxt_waker(rec->sched.args, rec->sched.nargs, &koid))
+		return thread_pid(l, prov, 0, koid, true, waker);
 	return 0;
 }
 

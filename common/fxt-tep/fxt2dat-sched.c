@@ -69,16 +69,6 @@ static int arg_prio(const struct fxt_arg *args, unsigned int nargs,
 	return a->i32;
 }
 
-static uint64_t arg_koid(const struct fxt_arg *args, unsigned int nargs,
-			 const char *name)
-{
-	const struct fxt_arg *a = fxt_args_find(args, nargs, name);
-
-	if (a && (a->type == FXT_ARG_KOID || a->type == FXT_ARG_UINT64))
-		return a->u64;
-	return 0;
-}
-
 long fxt2dat_prev_state(unsigned int state)
 {
 	switch (state) {
@@ -154,7 +144,8 @@ static int sched_waking(struct f2d_ctx *ctx, const struct fxt_record *rec)
 	f = f2d_format_make(ctx, "sched", "sched_waking", waking_body);
 	if (!f)
 		return -ENOMEM;
-	waker = arg_koid(s->args, s->nargs, TCFXT_ARG_WAKER);
+	if (!tcfxt_waker(s->args, s->nargs, &waker))
+		waker = 0;
 	ret = f2d_rec_begin(ctx, f, waker ?
 			    f2d_task_of(ctx, 0, waker, true).pid : 0);
 	if (ret < 0)
