@@ -15,52 +15,23 @@
 #include <unistd.h>
 
 #include "fd-io.h"
-#include "fxt-intern.h"
+#include "fxt-strtab.h"
 #include "fxt-writer.h"
 #include "fxt-zio.h"
 
 #define BUF_SIZE		(256u * 1024)
-#define NR_STR_SLOTS		(FXT_MAX_STRING_INDEX + 1)	/* 0 unused */
 #define NR_THREAD_SLOTS		(FXT_MAX_THREAD_INDEX + 1)	/* 0 unused */
-#define INLINE_STR		0x8000u
 /* Four buckets a thread slot keeps hash chains short. */
 #define THR_HASH_BITS		10
-#define TEXT_CACHE		256
 #define MAX_LOG_BYTES		((FXT_MAX_RECORD_WORDS - 4) * 8)
 #define MAX_STREAM_LEN		0x7fffu
 
 /*
- * String and thread indexes are allocated for the whole file, not per
- * provider: an index holds one value at a time whichever provider
- * defined it, so a reader that keeps a single table for the file
- * (Tracy's import-fuchsia ignores provider sections) resolves every ref
- * as a reader that keeps one per provider does.  A provider refers to an
- * index only after it wrote that index's string or thread record itself
- * (each provider's table is complete for readers that keep them apart);
- * a value another provider already has at an index is restated at the
- * same index.  When all indexes are taken, one is replaced in
- * least-recently-used order across the file (a clock sweep); its
- * generation changes, so every provider that had it must restate it
- * before using it again.
+ * Thread indexes are allocated for the whole file, not per provider, as
+ * string indexes are (fxt-strtab.h says why), and replaced in the same
+ * least-recently-used order when all are taken.  They are made on the
+ * first thread.
  */
-struct gstr {
-	uint32_t	sid;	/* string id at this index, 0 none */
-	uint32_t	gen;	/* bumped each time the index changes value */
-	uint32_t	pin;	/* record that last used it */
-	uint8_t		ref;	/* used since the clock hand last passed */
-};
-
-/*
- * Per provider, per string id: the index and its generation when the
- * provider wrote it.  8 bytes, so that a hit touches one cache line here.
- */
-struct sid_state {
-	uint16_t	slot;	/* 0 = never written by this provider */
-	uint16_t	pad;
-	uint32_t	gen;
-};
-
-/* The file's thread indexes, made on the first thread. */
 struct wthreads {
 	struct {
 		uint64_t	pid;
@@ -82,8 +53,7 @@ struct wthreads {
 struct wprov {
 	uint32_t	id;
 	uint32_t	thr_last;	/* the thread of the previous record */
-	struct sid_state *sid;		/* by string id */
-	uint32_t	sid_cap;
+	struct fxt_strtab_prov strs;	/* its string indexes */
 	uint32_t	*thr_gen;	/* by thread index, 0 never written */
 };
 
@@ -98,38 +68,14 @@ struct fxt_writer {
 	uint8_t			*buf;
 	size_t			len;
 	uint32_t		seq;		/* record number, for pins */
-	struct fxt_intern	*in;
+	struct fxt_strtab	strs;
 	struct wprov		**provs;
 	size_t			nprovs;
 	size_t			provs_cap;
 	uint32_t		*prov_slots;	/* by id hash: index + 1 */
 	size_t			prov_mask;
 	struct wprov		*cur;
-	/* the file's string indexes; slot_cap grows to NR_STR_SLOTS */
-	struct gstr		*gslot;
-	uint32_t		slot_cap;
-	uint32_t		str_used;
-	uint32_t		str_hand;
-	uint16_t		*gsid;		/* string id -> index, 0 none */
-	uint32_t		gsid_cap;
 	struct wthreads		*thr;
-	/*
-	 * Strings passed by text usually come from the same few buffers
-	 * (a task's comm in the caller's struct): remember which id each
-	 * (pointer, length) had, and check the text before trusting it.
-	 */
-	struct {
-		const char	*ptr;
-		uint32_t	len;
-		uint32_t	id;
-	} recent[TEXT_CACHE];
-};
-
-/* A resolved string ref: the ref itself and, if inline, its bytes. */
-struct sref {
-	uint16_t	ref;
-	const char	*ptr;
-	uint32_t	len;
 };
 
 struct tref {
@@ -139,8 +85,8 @@ struct tref {
 };
 
 struct rargs {
-	struct sref	name[FXT_MAX_ARGS];
-	struct sref	val[FXT_MAX_ARGS];
+	struct fxt_sref	name[FXT_MAX_ARGS];
+	struct fxt_sref	val[FXT_MAX_ARGS];
 	uint32_t	words[FXT_MAX_ARGS];
 	uint32_t	total;
 };
@@ -148,11 +94,6 @@ struct rargs {
 static inline uint32_t stream_words(size_t len)
 {
 	return (uint32_t)fxt_words(len);
-}
-
-static inline uint32_t sref_words(const struct sref *s)
-{
-	return (s->ref & INLINE_STR) ? stream_words(s->len) : 0;
 }
 
 /* ---- output ---------------------------------------------------------- */
@@ -227,9 +168,9 @@ static inline void put_stream(struct fxt_writer *w, const void *p, size_t n)
 	w->len += n + pad;
 }
 
-static inline void put_sref(struct fxt_writer *w, const struct sref *s)
+static inline void put_sref(struct fxt_writer *w, const struct fxt_sref *s)
 {
-	if (s->ref & INLINE_STR)
+	if (s->ref & FXT_SREF_INLINE)
 		put_stream(w, s->ptr, s->len);
 }
 
@@ -269,8 +210,7 @@ static int put_big_stream(struct fxt_writer *w, const void *p, uint64_t n)
 /* Start @p's tables afresh, keeping what was allocated. */
 static void prov_reset(struct wprov *p, uint32_t id)
 {
-	if (p->sid)
-		memset(p->sid, 0, p->sid_cap * sizeof(*p->sid));
+	fxt_strtab_prov_reset(&p->strs);
 	if (p->thr_gen)
 		memset(p->thr_gen, 0, NR_THREAD_SLOTS * sizeof(*p->thr_gen));
 	p->id = id;
@@ -279,7 +219,7 @@ static void prov_reset(struct wprov *p, uint32_t id)
 
 static void prov_free(struct wprov *p)
 {
-	free(p->sid);
+	fxt_strtab_prov_release(&p->strs);
 	free(p->thr_gen);
 	free(p);
 }
@@ -360,256 +300,24 @@ static int emit_string(struct fxt_writer *w, uint32_t slot, const char *s,
 	return 0;
 }
 
-/* An index for a new string: a free one, else a clock sweep's victim. */
-static uint32_t str_victim(struct fxt_writer *w)
-{
-	if (w->str_used < FXT_MAX_STRING_INDEX)
-		return ++w->str_used;
-	for (;;) {
-		uint32_t s = w->str_hand;
-		struct gstr *g = &w->gslot[s];
-
-		w->str_hand = s % FXT_MAX_STRING_INDEX + 1;
-		if (g->pin == w->seq)
-			continue;
-		if (g->ref) {
-			g->ref = 0;
-			continue;
-		}
-		return s;
-	}
-}
-
-/* Room for index @slot and string id @id in the file's tables. */
-static int str_grow(struct fxt_writer *w, uint32_t id)
-{
-	if (id >= w->gsid_cap) {
-		uint32_t cap = w->gsid_cap < 64 ? 64 : 2 * w->gsid_cap;
-		uint16_t *n;
-
-		if (cap <= id)
-			cap = id + 1;
-		n = realloc(w->gsid, cap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		memset(n + w->gsid_cap, 0, (cap - w->gsid_cap) * sizeof(*n));
-		w->gsid = n;
-		w->gsid_cap = cap;
-	}
-	if (w->str_used < FXT_MAX_STRING_INDEX &&
-	    w->str_used + 1 >= w->slot_cap) {
-		uint32_t cap = w->slot_cap ? 2 * w->slot_cap : 64;
-		struct gstr *n;
-
-		if (cap > NR_STR_SLOTS)
-			cap = NR_STR_SLOTS;
-		n = realloc(w->gslot, cap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		memset(n + w->slot_cap, 0, (cap - w->slot_cap) * sizeof(*n));
-		w->gslot = n;
-		w->slot_cap = cap;
-	}
-	return 0;
-}
-
 /*
- * The index of string id @id if the current provider has written it and
- * it still holds it; 0 when writing it would take a string record first.
- * Not marked used: the caller marks what it used once the event is
- * written (a look-up for an event given up on must leave no trace).
+ * How the current record refers to @s, the string record it needs first
+ * written now.
  */
-static inline uint32_t ref_hit_id(struct fxt_writer *w, struct wprov *p,
-				  uint32_t id)
+static inline int resolve_str(struct fxt_writer *w, const struct fxt_str *s,
+			      struct fxt_sref *out)
 {
-	struct sid_state *e;
-
-	if (id >= p->sid_cap || !p->sid[id].slot)
-		return 0;
-	e = &p->sid[id];
-	return w->gslot[e->slot].gen == e->gen ? e->slot : 0;
-}
-
-/* String index @slot is used by the record being written. */
-static inline void str_mark(struct fxt_writer *w, uint32_t slot)
-{
-	w->gslot[slot].ref = 1;
-	w->gslot[slot].pin = w->seq;
-}
-
-/* The provider has not written the string at its current index. */
-static __attribute__((noinline)) int ref_miss(struct fxt_writer *w,
-					       uint32_t id, struct sref *out)
-{
-	struct wprov *p = w->cur;
-	struct sid_state *e;
-	struct gstr *g;
-	const char *text;
-	uint32_t len, slot;
+	struct fxt_strdef def;
 	int ret;
 
-	text = fxt_intern_text(w->in, id, &len);
-	if (!text)
-		return -EINVAL;
-	if (!len) {
-		out->ref = 0;
-		return 0;
-	}
-	if (id >= p->sid_cap) {
-		/* Sized by the ids this provider uses, not by all of them. */
-		uint32_t cap = p->sid_cap < 64 ? 64 : 2 * p->sid_cap;
-		struct sid_state *n;
-
-		if (cap <= id)
-			cap = id + 1;
-		n = realloc(p->sid, cap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		memset(n + p->sid_cap, 0, (cap - p->sid_cap) * sizeof(*n));
-		p->sid = n;
-		p->sid_cap = cap;
-	}
-	ret = str_grow(w, id);
-	if (ret)
+	ret = fxt_strtab_resolve(&w->strs, &w->cur->strs, s, w->seq, out,
+				 &def);
+	if (ret || !def.len)
 		return ret;
-	/* the same value at the same index when another provider has it */
-	slot = w->gsid[id];
-	if (!slot) {
-		slot = str_victim(w);
-		g = &w->gslot[slot];
-		if (g->sid)
-			w->gsid[g->sid] = 0;
-		g->sid = id;
-		g->gen++;
-		w->gsid[id] = (uint16_t)slot;
-	}
-	str_mark(w, slot);
-	g = &w->gslot[slot];
-	e = &p->sid[id];
-	e->slot = (uint16_t)slot;
-	e->gen = g->gen;
-	ret = emit_string(w, slot, text, len);
-	if (ret)
-		return ret;
-	out->ref = (uint16_t)slot;
-	return 0;
-}
-
-static inline int ref_for_id(struct fxt_writer *w, uint32_t id,
-			     struct sref *out)
-{
-	uint32_t slot = ref_hit_id(w, w->cur, id);
-
-	if (!slot)
-		return ref_miss(w, id, out);
-	str_mark(w, slot);
-	out->ref = (uint16_t)slot;
-	return 0;
-}
-
-/* The slot of the recent-text cache a (pointer, length) pair goes to. */
-static inline size_t text_slot(const struct fxt_str *s)
-{
-	uintptr_t k = (uintptr_t)s->ptr;
-
-	return ((k >> 3) ^ (k >> 11) ^ s->len) % TEXT_CACHE;
-}
-
-static inline void text_remember(struct fxt_writer *w, size_t c,
-				 const struct fxt_str *s, uint32_t id)
-{
-	w->recent[c].ptr = s->ptr;
-	w->recent[c].len = s->len;
-	w->recent[c].id = id;
-}
-
-/*
- * The string id of the text of @s (cache slot @c), if the registry has
- * it: from the cache when the pair is there with the same text, else
- * from the registry, remembered.  0 when the registry does not have it.
- */
-static uint32_t text_find(struct fxt_writer *w, const struct fxt_str *s,
-			  size_t c)
-{
-	const char *text;
-	uint32_t id, len;
-
-	if (w->recent[c].ptr == s->ptr && w->recent[c].len == s->len) {
-		text = fxt_intern_text(w->in, w->recent[c].id, &len);
-		if (!memcmp(text, s->ptr, len))
-			return w->recent[c].id;
-	}
-	id = fxt_intern_find(w->in, s->ptr, s->len);
-	if (id)
-		text_remember(w, c, s, id);
-	return id;
-}
-
-/* A string given by text (or forced inline). */
-static __attribute__((noinline)) int resolve_text(struct fxt_writer *w,
-						  const struct fxt_str *s,
-						  struct sref *out)
-{
-	uint32_t id = s->id;
-
-	if (!s->len) {
-		out->ref = 0;
-		return 0;
-	}
-	if (s->len > FXT_MAX_STRING_LEN)
-		return -E2BIG;
-	if (!id && !(w->flags & FXT_WRITER_INLINE_STRINGS)) {
-		size_t c = text_slot(s);
-
-		id = text_find(w, s, c);
-		if (!id && fxt_intern_seen(w->in, s->ptr, s->len)) {
-			int64_t r = fxt_intern_add(w->in, s->ptr, s->len);
-
-			if (r < 0)
-				return (int)r;
-			id = (uint32_t)r;
-			text_remember(w, c, s, id);
-		}
-		if (id)
-			return ref_for_id(w, id, out);
-	}
-	out->ref = (uint16_t)(INLINE_STR | s->len);
-	out->ptr = s->ptr;
-	out->len = s->len;
-	return 0;
-}
-
-static inline int resolve_str(struct fxt_writer *w, const struct fxt_str *s,
-			      struct sref *out)
-{
-	if (s->id && s->id != FXT_STR_INLINE)
-		return ref_for_id(w, s->id, out);
-	return resolve_text(w, s, out);
+	return emit_string(w, def.slot, def.text, def.len);
 }
 
 /* ---- sizing before writing ------------------------------------------ */
-
-/*
- * Words a string will take in its record.  With @exact, decided as
- * resolve_str() will decide it, but without writing or remembering
- * anything; without, an upper bound that needs no lookup.
- */
-static int str_words(struct fxt_writer *w, const struct fxt_str *s,
-		     bool exact, uint64_t *words)
-{
-	if (s->id && s->id != FXT_STR_INLINE)
-		return fxt_intern_text(w->in, s->id, NULL) ? 0 : -EINVAL;
-	if (!s->len)
-		return 0;
-	if (s->len > FXT_MAX_STRING_LEN)
-		return -E2BIG;
-	if (exact && !s->id && !(w->flags & FXT_WRITER_INLINE_STRINGS) &&
-	    (fxt_intern_find(w->in, s->ptr, s->len) ||
-	     fxt_intern_seen_peek(w->in, s->ptr, s->len)))
-		return 0;
-	*words += stream_words(s->len);
-	return 0;
-}
 
 static int measure(struct fxt_writer *w, uint64_t fixed,
 		   const struct fxt_str *const *strs, unsigned int nstrs,
@@ -623,7 +331,7 @@ static int measure(struct fxt_writer *w, uint64_t fixed,
 		return -EINVAL;
 	*words = fixed;
 	for (i = 0; i < nstrs; i++) {
-		ret = str_words(w, strs[i], exact, words);
+		ret = fxt_strtab_words(&w->strs, strs[i], exact, words);
 		if (ret)
 			return ret;
 	}
@@ -631,7 +339,7 @@ static int measure(struct fxt_writer *w, uint64_t fixed,
 		uint64_t aw = 1;
 		int vw;
 
-		ret = str_words(w, &a[i].name, exact, &aw);
+		ret = fxt_strtab_words(&w->strs, &a[i].name, exact, &aw);
 		if (ret)
 			return ret;
 		vw = fxt_arg_value_words(a[i].type);
@@ -639,7 +347,7 @@ static int measure(struct fxt_writer *w, uint64_t fixed,
 			return -EINVAL;
 		aw += vw;
 		if (a[i].type == FXT_ARG_STRING) {
-			ret = str_words(w, &a[i].str, exact, &aw);
+			ret = fxt_strtab_words(&w->strs, &a[i].str, exact, &aw);
 			if (ret)
 				return ret;
 		}
@@ -890,7 +598,7 @@ static int resolve_args(struct fxt_writer *w, const struct fxt_arg *a,
 		ret = resolve_str(w, &a[i].name, &ra->name[i]);
 		if (ret)
 			return ret;
-		words += sref_words(&ra->name[i]);
+		words += fxt_sref_words(&ra->name[i]);
 		vw = fxt_arg_value_words(a[i].type);
 		if (vw < 0)
 			return -EINVAL;
@@ -899,7 +607,7 @@ static int resolve_args(struct fxt_writer *w, const struct fxt_arg *a,
 			ret = resolve_str(w, &a[i].str, &ra->val[i]);
 			if (ret)
 				return ret;
-			words += sref_words(&ra->val[i]);
+			words += fxt_sref_words(&ra->val[i]);
 		}
 		if (words > FXT_MAX_RECORD_WORDS)
 			return -E2BIG;
@@ -989,8 +697,11 @@ static struct fxt_writer *writer_create(int fd, FILE *fp, unsigned int flags)
 	w->be = !!(flags & FXT_WRITER_BIG_ENDIAN);
 #endif
 	w->buf = malloc(BUF_SIZE);
-	w->in = fxt_intern_create();
-	w->str_hand = 1;
+	if (fxt_strtab_init(&w->strs, flags & FXT_WRITER_INLINE_STRINGS)) {
+		fxt_writer_close(w);
+		errno = ENOMEM;
+		return NULL;
+	}
 	if (flags & (FXT_WRITER_GZIP | FXT_WRITER_ZSTD)) {
 		if (fd < 0 || (flags & FXT_WRITER_GZIP && flags & FXT_WRITER_ZSTD)) {
 			fxt_writer_close(w);
@@ -1006,7 +717,7 @@ static struct fxt_writer *writer_create(int fd, FILE *fp, unsigned int flags)
 		}
 	}
 	/* Records before any provider go to an anonymous one, id 0. */
-	w->cur = w->buf && w->in ? prov_get(w, 0, false) : NULL;
+	w->cur = w->buf ? prov_get(w, 0, false) : NULL;
 	if (!w->cur) {
 		fxt_writer_close(w);
 		errno = ENOMEM;
@@ -1044,10 +755,8 @@ int fxt_writer_close(struct fxt_writer *w)
 		prov_free(w->provs[i]);
 	free(w->provs);
 	free(w->prov_slots);
-	free(w->gslot);
-	free(w->gsid);
 	free(w->thr);
-	fxt_intern_destroy(w->in);
+	fxt_strtab_release(&w->strs);
 	free(w->buf);
 	free(w);
 	return ret;
@@ -1060,9 +769,7 @@ uint64_t fxt_writer_offset(const struct fxt_writer *w)
 
 int64_t fxt_writer_intern(struct fxt_writer *w, const char *s, size_t len)
 {
-	if (len > FXT_MAX_STRING_LEN)
-		return -E2BIG;
-	return fxt_intern_add(w->in, s, len);
+	return fxt_strtab_intern(&w->strs, s, len);
 }
 
 struct fxt_str fxt_writer_str(struct fxt_writer *w, const char *s)
@@ -1144,24 +851,9 @@ static bool event_has_id(unsigned int type)
 	       type >= FXT_EVENT_ASYNC_BEGIN;
 }
 
-/* The same for a string given by text: 0 too when it would go inline. */
-static __attribute__((noinline)) uint32_t ref_hit_text(struct fxt_writer *w,
-						       const struct fxt_str *s)
-{
-	uint32_t id;
-
-	if (!s->len || s->len > FXT_MAX_STRING_LEN ||
-	    (w->flags & FXT_WRITER_INLINE_STRINGS))
-		return 0;
-	id = text_find(w, s, text_slot(s));
-	return id ? ref_hit_id(w, w->cur, id) : 0;
-}
-
 static inline uint32_t ref_hit(struct fxt_writer *w, const struct fxt_str *s)
 {
-	if (s->id && s->id != FXT_STR_INLINE)
-		return ref_hit_id(w, w->cur, s->id);
-	return s->id ? 0 : ref_hit_text(w, s);
+	return fxt_strtab_hit(&w->strs, &w->cur->strs, s);
 }
 
 /*
@@ -1229,7 +921,7 @@ static bool write_event_fast(struct fxt_writer *w, const struct fxt_event *ev)
 	else if (event_has_id(ev->type))
 		*q++ = ev->id;
 	for (i = 0; i < nused; i++)
-		str_mark(w, used[i]);
+		fxt_strtab_mark(&w->strs, used[i], w->seq);
 	thr_mark(w, t);
 	rec[0] = FXT_REC_EVENT | (uint64_t)(q - rec) << 4 |
 		 (uint64_t)ev->type << 16 | (uint64_t)n << 20 |
@@ -1241,7 +933,7 @@ static bool write_event_fast(struct fxt_writer *w, const struct fxt_event *ev)
 
 int fxt_write_event(struct fxt_writer *w, const struct fxt_event *ev)
 {
-	struct sref cat, name;
+	struct fxt_sref cat, name;
 	struct tref thr;
 	struct rargs ra;
 	uint32_t words;
@@ -1274,7 +966,7 @@ int fxt_write_event(struct fxt_writer *w, const struct fxt_event *ev)
 		ret = resolve_args(w, ev->args, ev->nargs, &ra);
 	if (ret)
 		return ret;
-	words = 2 + tref_words(&thr) + sref_words(&cat) + sref_words(&name) +
+	words = 2 + tref_words(&thr) + fxt_sref_words(&cat) + fxt_sref_words(&name) +
 		ra.total + event_has_id(ev->type);
 	if (words > FXT_MAX_RECORD_WORDS)
 		return -E2BIG;
@@ -1302,7 +994,7 @@ int fxt_write_blob(struct fxt_writer *w, struct fxt_str name,
 		   unsigned int type, const void *data, size_t size)
 {
 	const uint8_t *p = data;
-	struct sref nref;
+	struct fxt_sref nref;
 	int ret;
 
 	const struct fxt_str *strs[1] = { &name };
@@ -1320,11 +1012,11 @@ int fxt_write_blob(struct fxt_writer *w, struct fxt_str name,
 		ret = resolve_str(w, &name, &nref);
 		if (ret)
 			return ret;
-		room = (FXT_MAX_RECORD_WORDS - 1 - sref_words(&nref)) * 8;
+		room = (FXT_MAX_RECORD_WORDS - 1 - fxt_sref_words(&nref)) * 8;
 		if (room > MAX_STREAM_LEN)
 			room = MAX_STREAM_LEN & ~7u;
 		chunk = size < room ? (uint32_t)size : room;
-		words = 1 + sref_words(&nref) + stream_words(chunk);
+		words = 1 + fxt_sref_words(&nref) + stream_words(chunk);
 		if (ensure(w, words * 8))
 			return w->err;
 		put_word(w, FXT_REC_BLOB | (uint64_t)words << 4 |
@@ -1349,7 +1041,7 @@ static int write_object(struct fxt_writer *w, unsigned int type,
 			const struct fxt_arg *args, unsigned int nargs)
 {
 	const struct fxt_str *strs[1] = { name };
-	struct sref nref;
+	struct fxt_sref nref;
 	struct rargs ra;
 	uint32_t words, i;
 	int ret;
@@ -1368,7 +1060,7 @@ static int write_object(struct fxt_writer *w, unsigned int type,
 		ret = resolve_args(w, args, nargs, &ra);
 	if (ret)
 		return ret;
-	words = 1 + nids + sref_words(&nref) + ra.total;
+	words = 1 + nids + fxt_sref_words(&nref) + ra.total;
 	if (ensure(w, words * 8))
 		return w->err;
 	put_word(w, type | (uint64_t)words << 4 | (uint64_t)byte16 << 16 |
@@ -1539,7 +1231,7 @@ int fxt_write_large_blob(struct fxt_writer *w, const struct fxt_large_blob *lb)
 {
 	const struct fxt_str *strs[2] = { &lb->category, &lb->name };
 	bool meta;
-	struct sref cat, name;
+	struct fxt_sref cat, name;
 	struct tref thr = { 0 };
 	struct rargs ra = { .total = 0 };
 	unsigned int nargs = 0;
@@ -1570,7 +1262,7 @@ int fxt_write_large_blob(struct fxt_writer *w, const struct fxt_large_blob *lb)
 	}
 	if (ret)
 		return ret;
-	words = 3 + (uint64_t)sref_words(&cat) + sref_words(&name) +
+	words = 3 + (uint64_t)fxt_sref_words(&cat) + fxt_sref_words(&name) +
 		stream_words(lb->size);
 	fmt = cat.ref | (uint64_t)name.ref << 16;
 	if (lb->format == FXT_LARGE_BLOB_METADATA) {
