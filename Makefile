@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # One build for the whole tree.  Each folder describes itself in a *.mk
-# fragment included below; objects are built next to their sources.
+# fragment included below.  Everything the build makes goes to one build
+# folder, $(O) (default build/), in the source tree's shape: the source
+# folders hold sources only, and `rm -rf build` resets a build.
 #
 #   make            build everything (installs missing Debian packages as root)
+#   make O=DIR      the same, with every output under DIR (default build)
 #   make test       run every unit and end-to-end test
 #   make demo       the main job on a bundled sample
 #   make bench      print speed figures against the real tools
@@ -21,7 +24,7 @@ CFLAGS		?= -O2 -g
 WARNINGS	:= -Wall -Wextra -Wno-unused-parameter -Wshadow \
 		   -Wmissing-prototypes -Wstrict-prototypes -Wformat=2
 ALL_CFLAGS	 = -std=gnu11 -fPIC -fvisibility=hidden $(WARNINGS) \
-		   -D_GNU_SOURCE -Icommon $(CFLAGS)
+		   -D_GNU_SOURCE $(CORE_CFLAGS) $(CFLAGS)
 
 # trace-fxt's version: trace-fxt --version and the man pages say it.
 VERSION		:= 0.1
@@ -36,7 +39,10 @@ MANDIR		?= $(PREFIX)/share/man
 # scripts/config.sh then writes the packages' flags to config.mk.  make
 # remakes an included file first and starts over, so nothing is compiled
 # before the packages are in and their flags are known.
-CONFIG_MK	:= config.mk
+O		?= build
+override O	:= $(patsubst %/,%,$(O))
+export O
+CONFIG_MK	:= $(O)/config.mk
 
 ALL_TARGETS	:=
 TEST_PROGS	:=
@@ -50,6 +56,7 @@ install: all
 
 deps: $(CONFIG_MK)
 $(CONFIG_MK): scripts/deps.sh scripts/config.sh
+	@mkdir -p $(@D)
 	@scripts/deps.sh
 	@PKG_CONFIG="$(PKG_CONFIG)" scripts/config.sh > $@.tmp && mv $@.tmp $@
 
@@ -57,8 +64,11 @@ ifneq ($(filter-out clean,$(or $(MAKECMDGOALS),all)),)
 include $(CONFIG_MK)
 endif
 
-%.o: %.c
-	$(CC) $(ALL_CFLAGS) $(EXTRA_CFLAGS_$(@D)) -MMD -MP -c -o $@ $<
+# An object's extra flags are its source folder's (EXTRA_CFLAGS_folder).
+src_dir		 = $(patsubst $(O)/%,%,$(@D))
+$(O)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(EXTRA_CFLAGS_$(src_dir)) -MMD -MP -c -o $@ $<
 
 # Objects made on the way to a test or tool are kept (make would delete
 # them as intermediates), so the next run relinks only what changed.
@@ -78,8 +88,9 @@ include tests/tests.mk
 
 real-all: $(ALL_TARGETS)
 
+# Everything the build made is in $(O); what else a run leaves (the
+# demo's outputs) is listed in CLEAN_FILES.
 clean:
-	rm -f $(CLEAN_FILES) $(CONFIG_MK)
-	find . -name '*.o' -o -name '*.d' | xargs rm -f
+	rm -rf $(O) $(CLEAN_FILES)
 
--include $(shell find . -name '*.d' 2>/dev/null)
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

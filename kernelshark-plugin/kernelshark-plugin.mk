@@ -4,26 +4,28 @@
 
 EXTRA_CFLAGS_kernelshark-plugin = $(KS_CFLAGS) $(FXT_TEP_CFLAGS)
 
-KS_PLUGIN	:= kernelshark-plugin/plugin-fxt.so
+KS_PLUGIN	:= $(O)/kernelshark-plugin/plugin-fxt.so
 # Its sources apart from the libkshark entry points (plugin-fxt.c) and the
 # plot part: the KernelShark fuzzer builds them without libkshark.
 KS_LOAD_SRCS	:= $(addprefix kernelshark-plugin/, fxt-ks-load.c \
 		     fxt-ks-event.c fxt-ks-reread.c fxt-ks-table.c fxt-ks-info.c)
 # The plot part: KernelShark's drawing API is C++ (KsPlugins.hpp), and
 # libkshark-plot holds it.
-KS_PLOT_OBJS	:= kernelshark-plugin/fxt-ks-sched.o \
-		   kernelshark-plugin/fxt-ks-sched-draw.o
+KS_PLOT_OBJS	:= $(O)/kernelshark-plugin/fxt-ks-sched.o \
+		   $(O)/kernelshark-plugin/fxt-ks-sched-draw.o
 KS_PLOT_LIBS	:= -lkshark-plot
-KS_PLUGIN_OBJS	:= kernelshark-plugin/plugin-fxt.o $(KS_LOAD_SRCS:.c=.o) \
+KS_PLUGIN_OBJS	:= $(O)/kernelshark-plugin/plugin-fxt.o \
+		   $(KS_LOAD_SRCS:%.c=$(O)/%.o) \
 		   $(KS_PLOT_OBJS)
 # A converted file's info and latency columns are printed by the code
 # that prints `trace-fxt report`: libfxt-tep.a's report_tep.
 
 # make's own CXX (g++, build-essential's).
 KS_CXXFLAGS	 = -std=gnu++17 -fPIC -fvisibility=hidden -Wall -Wextra \
-		   -Wno-unused-parameter -Wshadow -D_GNU_SOURCE -Icommon \
+		   -Wno-unused-parameter -Wshadow -D_GNU_SOURCE $(CORE_CFLAGS) \
 		   $(CFLAGS) $(KS_CFLAGS)
-kernelshark-plugin/%.o: kernelshark-plugin/%.cpp
+$(O)/kernelshark-plugin/%.o: kernelshark-plugin/%.cpp
+	@mkdir -p $(@D)
 	$(CXX) $(KS_CXXFLAGS) -MMD -MP -c -o $@ $<
 
 # KernelShark 2.x finds no plugin by itself; this is where `make install`
@@ -37,15 +39,14 @@ KS_PLUGIN_DIR	?= $(LIBDIR)/kernelshark/plugins
 # (kshark_input_initializer() failing calls its deinitializer, the plot
 # part finds itself in a stream's list by its initializer) to its own.
 # Relinked when this file (its flags) changes.
-$(KS_PLUGIN): $(KS_PLUGIN_OBJS) $(FXT_TEP_LIB) $(CORE_LIB) \
+$(KS_PLUGIN): $(KS_PLUGIN_OBJS) $(FXT_TEP_LIB) $(FXT_LIB) $(DAT_LIB) \
+	      $(EVENTHEADER_LIB) $(UTIL_LIB) \
 	      kernelshark-plugin/kernelshark-plugin.mk
 	$(CXX) $(CFLAGS) -shared -Wl,-z,defs -Wl,-Bsymbolic \
 		-o $@ $(KS_PLUGIN_OBJS) \
-		$(FXT_TEP_LIB) $(CORE_LIB) $(CORE_LIBS) $(KS_PLOT_LIBS) \
-		$(KS_LIBS) -lm
+		$(FXT_TEP_LINK) $(KS_PLOT_LIBS) $(KS_LIBS) -lm
 
 ALL_TARGETS	+= $(KS_PLUGIN)
-CLEAN_FILES	+= $(KS_PLUGIN) kernelshark-plugin/sample.fxt
 
 .PHONY: install-kshark
 install: install-kshark

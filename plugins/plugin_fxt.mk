@@ -3,15 +3,14 @@
 # converted from FXT.  Built and installed like plugins.mk's plugins:
 # only tep_plugin_loader/unloader exported, the core linked in hidden.
 
-FXT_TEP_PLUGIN		:= plugins/plugin_fxt.so
-FXT_TEP_PLUGIN_OBJS	:= plugins/plugin_fxt.o
+FXT_TEP_PLUGIN		:= $(O)/plugins/plugin_fxt.so
+FXT_TEP_PLUGIN_OBJS	:= $(O)/plugins/plugin_fxt.o
 
-$(FXT_TEP_PLUGIN): $(FXT_TEP_PLUGIN_OBJS) $(CORE_LIB)
+$(FXT_TEP_PLUGIN): $(FXT_TEP_PLUGIN_OBJS) $(FXT_LIB) $(UTIL_LIB)
 	$(CC) $(ALL_CFLAGS) -shared -Wl,-z,defs -Wl,--as-needed -o $@ \
-		$(FXT_TEP_PLUGIN_OBJS) $(CORE_LIB) $(CORE_LIBS) $(TEP_LIBS) -lm
+		$(FXT_TEP_PLUGIN_OBJS) $(FXT_LINK) $(TEP_LIBS) -lm
 
 ALL_TARGETS	+= $(FXT_TEP_PLUGIN)
-CLEAN_FILES	+= $(FXT_TEP_PLUGIN)
 
 .PHONY: install-plugin-fxt
 install: install-plugin-fxt

@@ -14,8 +14,8 @@ else
 TEP_PLUGIN_DIR	?= $(LIBDIR)/traceevent/plugins
 endif
 
-EH_PLUGIN	:= plugins/plugin_eventheader.so
-EH_PLUGIN_OBJS	:= $(addprefix plugins/, \
+EH_PLUGIN	:= $(O)/plugins/plugin_eventheader.so
+EH_PLUGIN_OBJS	:= $(addprefix $(O)/plugins/, \
 		     plugin_eventheader.o eh-attach.o eh-print.o)
 
 # Only tep_plugin_loader/unloader are exported; the core stays hidden so
@@ -23,16 +23,15 @@ EH_PLUGIN_OBJS	:= $(addprefix plugins/, \
 # dlopens plugins RTLD_GLOBAL).
 # EventHeader events are recognised by libfxt-tep.a's eh_tep_header_offset(),
 # as the input plugin recognises them.
-$(EH_PLUGIN): $(EH_PLUGIN_OBJS) $(FXT_TEP_LIB) $(CORE_LIB)
+$(EH_PLUGIN): $(EH_PLUGIN_OBJS) $(FXT_TEP_LIB) $(FXT_LIB) $(DAT_LIB) \
+	      $(EVENTHEADER_LIB) $(UTIL_LIB)
 	$(CC) $(ALL_CFLAGS) -shared -Wl,-z,defs -Wl,--as-needed -o $@ \
-		$(EH_PLUGIN_OBJS) $(FXT_TEP_LIB) $(CORE_LIB) $(CORE_LIBS) \
-		$(TEP_LIBS) -lm
+		$(EH_PLUGIN_OBJS) $(FXT_TEP_LINK) -lm
 
 # plugin_fxt.mk (plugin_fxt.so) is included after this file: it adds its
 # plugin to TEP_PLUGINS and as a prerequisite of install-plugins.
 TEP_PLUGINS	:= $(EH_PLUGIN)
 ALL_TARGETS	+= $(TEP_PLUGINS)
-CLEAN_FILES	+= $(TEP_PLUGINS)
 
 .PHONY: install-plugins
 install: install-plugins

@@ -11,55 +11,57 @@
 #  - eventheader-dat: the EventHeader test vectors as user_events in a
 #    .dat (plugin_eventheader.so's and the converter's fixture).
 
-SAMPLE_GEN	:= samples/fxt-sample
-$(SAMPLE_GEN): samples/fxt-sample.o $(CORE_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CORE_LIBS)
+SAMPLE_GEN	:= $(O)/samples/fxt-sample
+$(SAMPLE_GEN): $(O)/samples/fxt-sample.o $(FXT_LIB) $(UTIL_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(FXT_LINK)
 
 # The project's own EventHeader events (a catalogue built with the core's
 # encoder), as a vectors file with its reference decoding: the fixture of
 # the EventHeader tests when LinuxTracepoints' vectors are not beside the
 # clone.  tests/unit/test-eventheader links the catalogue itself.
-EH_CASES_OBJ	:= samples/eventheader-cases.o
-EH_VEC_GEN	:= samples/eventheader-vectors
-$(EH_VEC_GEN): samples/eventheader-vectors.o $(EH_CASES_OBJ) $(CORE_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CORE_LIBS)
+EH_CASES_OBJ	:= $(O)/samples/eventheader-cases.o
+EH_VEC_GEN	:= $(O)/samples/eventheader-vectors
+$(EH_VEC_GEN): $(O)/samples/eventheader-vectors.o $(EH_CASES_OBJ) \
+	       $(EVENTHEADER_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $(filter %.o,$^) $(EVENTHEADER_LINK)
 
 # Their output file and writer (sample-write.c).
-KS_SAMPLE	:= samples/fxt-ks-sample
-$(KS_SAMPLE): samples/fxt-ks-sample.o samples/sample-write.o $(CORE_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CORE_LIBS) -lm
+KS_SAMPLE	:= $(O)/samples/fxt-ks-sample
+$(KS_SAMPLE): $(O)/samples/fxt-ks-sample.o $(O)/samples/sample-write.o \
+	      $(FXT_LIB) $(UTIL_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $(filter %.o,$^) $(FXT_LINK) -lm
 
-SCHED_SAMPLE	:= samples/fxt-sched-sample
-$(SCHED_SAMPLE): samples/fxt-sched-sample.o samples/sample-write.o \
-		 $(CORE_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CORE_LIBS)
+SCHED_SAMPLE	:= $(O)/samples/fxt-sched-sample
+$(SCHED_SAMPLE): $(O)/samples/fxt-sched-sample.o $(O)/samples/sample-write.o \
+		 $(FXT_LIB) $(UTIL_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $(filter %.o,$^) $(FXT_LINK)
 
 # The plugin's fixture: EventHeader vectors (samples/eventheader-vectors'
 # or LinuxTracepoints') as user_events in a .dat, by the core's .dat writer.
-EH_DAT_GEN	:= samples/eventheader-dat
-$(EH_DAT_GEN): samples/eventheader-dat.o $(CORE_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(CORE_LIB) $(CORE_LIBS) -lm
+EH_DAT_GEN	:= $(O)/samples/eventheader-dat
+$(EH_DAT_GEN): $(O)/samples/eventheader-dat.o $(DAT_LIB) $(UTIL_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(DAT_LINK) -lm
 
 ALL_TARGETS	+= $(SAMPLE_GEN) $(KS_SAMPLE) $(SCHED_SAMPLE) $(EH_DAT_GEN) \
 		   $(EH_VEC_GEN)
-CLEAN_FILES	+= $(SAMPLE_GEN) $(KS_SAMPLE) $(SCHED_SAMPLE) $(EH_DAT_GEN) \
-		   $(EH_VEC_GEN) \
-		   samples/*.fxt $(DEMO_FXT) $(DEMO_BACK)
+CLEAN_FILES	+= demo
 
 # The uncompressed v7 and the v6 form of the sched recording, made by
-# trace-cmd itself (samples/record.sh records the zstd original).
-SAMPLE_DATS	:= samples/sched.dat samples/sched-v6.dat
-samples/sched.dat: samples/sched-zstd.dat
+# trace-cmd itself (samples/record.sh records the zstd original), in the
+# build folder's samples/.
+SAMPLE_DATS	:= $(O)/samples/sched.dat $(O)/samples/sched-v6.dat
+$(O)/samples/sched.dat: samples/sched-zstd.dat
+	@mkdir -p $(@D)
 	@trace-cmd convert -i $< -o $@.tmp --compression none > $@.log 2>&1 \
 		|| { cat $@.log; rm -f $@.log; exit 1; }
 	@rm -f $@.log; mv $@.tmp $@
-samples/sched-v6.dat: samples/sched-zstd.dat
+$(O)/samples/sched-v6.dat: samples/sched-zstd.dat
+	@mkdir -p $(@D)
 	@trace-cmd convert -i $< -o $@.tmp --file-version 6 > $@.log 2>&1 \
 		|| { cat $@.log; rm -f $@.log; exit 1; }
 	@rm -f $@.log; mv $@.tmp $@
 
 ALL_TARGETS	+= $(SAMPLE_DATS)
-CLEAN_FILES	+= $(SAMPLE_DATS)
 
 # The README's first command: the main job on a bundled sample - a real
 # recording (sched, irq, timer events and atrace-style trace_marker

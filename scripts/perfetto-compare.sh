@@ -29,7 +29,8 @@ files=("$@")
 [ ${#files[@]} -gt 0 ] || files=("$top"/samples/*.dat)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-export TRACECMD_PLUGIN_DIR=$top/trace-cmd-plugin/trace-fxt-input
+build=${BUILD_DIR:-$top/build}
+export TRACECMD_PLUGIN_DIR=$build/trace-cmd-plugin/trace-fxt-input
 
 # label | query (one value): the table, then the rest of what
 # Perfetto shows that the packets or the text import add
@@ -81,7 +82,7 @@ run() {
 
 for dat in "${files[@]}"; do
 	b=$(basename "$dat" .dat)
-	"$top/trace-cmd-plugin/trace-fxt/trace-fxt" convert -q \
+	"$build/trace-cmd-plugin/trace-fxt/trace-fxt" convert -q \
 		${TRACE_FXT_ARGS:-} "$dat" -o "$tmp/$b.fxt" || continue
 	trace-cmd report -N -t "$dat" >"$tmp/$b.txt" 2>/dev/null
 	run "$tmp/$b.fxt" >"$tmp/fxt.vals"

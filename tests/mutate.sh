@@ -43,14 +43,21 @@ export FUZZ_TEST_SECONDS=${FUZZ_TEST_SECONDS:-15}
 
 header() { sed -n "s/^# $2: *//p" "$1" | head -1; }
 
-# run_one TREE PATTERN LOG: 0 when that test is green in TREE
+# The tree's build folder (make's O, default build/); each copy gets its
+# own copy of it as build/.
+case ${O:-build} in
+/*) obuild=$O ;;
+*) obuild=$top/${O:-build} ;;
+esac
+
+# run_one TREE BUILD PATTERN LOG: 0 when that test is green in TREE
 run_one() {
-	TESTS=$2 "$1/tests/run-tests.sh" > "$3" 2>&1 &&
-		grep -q '^tests: [1-9][0-9]* passed, 0 failed$' "$3"
+	BUILD_DIR=$2 TESTS=$3 "$1/tests/run-tests.sh" > "$4" 2>&1 &&
+		grep -q '^tests: [1-9][0-9]* passed, 0 failed$' "$4"
 }
 
 echo "== building the unchanged tree"
-make -s -C "$top" -j2 test-progs > "$work/build.log" 2>&1 || {
+make -s -C "$top" -j2 O="$obuild" test-progs > "$work/build.log" 2>&1 || {
 	tail -20 "$work/build.log"; echo "mutate: the tree does not build"; exit 1; }
 
 status=0
@@ -65,7 +72,7 @@ for n in "${names[@]}"; do
 	echo "== $n: $what"
 	if [ "${MUTATE_BASELINE:-1}" = 1 ]; then
 		for t in "${tests[@]}"; do
-			if ! run_one "$top" "$t" "$work/$n.base.log"; then
+			if ! run_one "$top" "$obuild" "$t" "$work/$n.base.log"; then
 				tail -5 "$work/$n.base.log"
 				echo "mutate: $t is red without the mutation"
 				rows+=("| $n | $t red on the unchanged tree | | |")
@@ -78,13 +85,19 @@ for n in "${names[@]}"; do
 	rm -rf "$copy"
 	# The built tree, build products and all, so that only what the
 	# patch touches is rebuilt; without .git (the copy is no checkout).
-	cp -a "$top" "$copy" && rm -rf "$copy/.git"
+	mkdir -p "$copy"
+	(shopt -s dotglob nullglob
+	 for f in "$top"/*; do
+		[ "$f" = "$top/.git" ] || [ "$f" = "$obuild" ] ||
+			cp -a "$f" "$copy/" || exit 1
+	 done) && cp -a "$obuild" "$copy/build" || exit 1
 	if ! patch -p1 -s -d "$copy" < "$patch" > "$work/$n.patch.log" 2>&1; then
 		cat "$work/$n.patch.log"
 		rows+=("| $n | patch does not apply: update $patch | | |")
 		status=1; continue
 	fi
-	if ! make -s -C "$copy" -j2 test-progs > "$work/$n.build.log" 2>&1; then
+	if ! make -s -C "$copy" -j2 O=build test-progs \
+		> "$work/$n.build.log" 2>&1; then
 		tail -20 "$work/$n.build.log"
 		rows+=("| $n | the mutated copy does not build | | |")
 		status=1; continue
@@ -92,7 +105,7 @@ for n in "${names[@]}"; do
 	red=() green=()
 	for t in "${tests[@]}"; do
 		log=$work/$n.$(echo "$t" | tr -c 'a-z0-9.\n-' _).log
-		if run_one "$copy" "$t" "$log"; then
+		if run_one "$copy" "$copy/build" "$t" "$log"; then
 			green+=("$t"); res=green
 		else
 			red+=("$t"); res="red ($(grep '^tests: ' "$log" | tail -1))"
@@ -102,7 +115,8 @@ for n in "${names[@]}"; do
 	verdict=caught
 	[ ${#red[@]} -gt 0 ] || { verdict=SURVIVED; status=1; }
 	if $full; then
-		make -C "$copy" test > "$work/$n.full.log" 2>&1
+		make -C "$copy" O=build BUILD_DIR="$copy/build" test \
+			> "$work/$n.full.log" 2>&1
 		rc=$?
 		line=$(grep '^tests: ' "$work/$n.full.log" | tail -1)
 		echo "   make test: exit $rc, $line"

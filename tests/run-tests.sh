@@ -23,6 +23,10 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 export TOP_SRCDIR=$top
+# What the build made (make's $(O), which make test passes): by default
+# the tree's build/.  Programs are named by their path under it, as the
+# sources are ("tests/unit/test-x"), which TESTS patterns match.
+export BUILD_DIR=${BUILD_DIR:-$top/build}
 passed=0 failed=0
 log=$(mktemp) skips=$(mktemp); trap 'rm -f "$log" "$skips"' EXIT
 
@@ -45,11 +49,12 @@ keep_skips() {
 	sed -n "s|^# skip: *|$1: |p" "$log" >> "$skips"
 }
 
-for t in tests/unit/test-*; do
+for t in "$BUILD_DIR"/tests/unit/test-*; do
 	[ -x "$t" ] && [ "${t%.[cdo]}" = "$t" ] || continue
+	exe=$t t=${t#"$BUILD_DIR"/}
 	selected "$t" || continue
 	echo "=== unit: $t"
-	"$t" 2>&1 | tee "$log"
+	"$exe" 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
 	keep_skips "$t"
 	# Run Summary: Type Total Ran Passed Failed Inactive
@@ -70,9 +75,9 @@ for t in tests/unit/test-*; do
 		fail "$t exit $rc"
 done
 
-for f in tests/fuzz/fuzz-*; do
-	[ -x "$f" ] && [ "${f%.c}" = "$f" ] || continue
-	selected "$f" || continue
+for f in "$BUILD_DIR"/tests/fuzz/fuzz-*; do
+	[ -x "$f" ] && [ "${f%.[cdo]}" = "$f" ] || continue
+	selected "${f#"$BUILD_DIR"/}" || continue
 	n=${f##*/fuzz-}
 	corpus=tests/fuzz/corpus-$n
 	echo "=== fuzz: $f (corpus $corpus, ${FUZZ_TEST_SECONDS:-15}s)"

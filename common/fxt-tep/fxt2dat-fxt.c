@@ -17,7 +17,7 @@
  * "cpu" argument if it has an integer one, else the CPU its thread was
  * last switched in on, else 0.
  *
- * The args field holds the arguments as common/fxt-args.h lays them out;
+ * The args field holds the arguments as common/fxt/fxt-args.h lays them out;
  * plugin_fxt.so decodes it; without the plugin trace-cmd report shows
  * "category:name" from the print format.
  */

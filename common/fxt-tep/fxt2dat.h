@@ -337,7 +337,7 @@ int f2d_text_add(struct f2d_text *t, const char *s, size_t len);
 int f2d_text_set(struct f2d_text *t, struct fxt_str s);
 void f2d_text_free(struct f2d_text *t);
 
-/* The conversion's first error and its message (common/errmsg.h). */
+/* The conversion's first error and its message (common/util/errmsg.h). */
 #define f2d_error(ctx, e, ...) \
 	errmsg_set(&(ctx)->err, (ctx)->errbuf, (ctx)->errlen, (e), __VA_ARGS__)
 

@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 echo "== codec core (tests/bench/bench-codec, 2M events, one core)"
-tests/bench/bench-codec "${BENCH_CODEC_EVENTS:-2000000}"
+"${BUILD_DIR:-build}/tests/bench/bench-codec" "${BENCH_CODEC_EVENTS:-2000000}"

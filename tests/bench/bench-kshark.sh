@@ -13,8 +13,8 @@
 #   BENCH_REPS=N          loads per file (default 7)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
-PLUGIN=$TOP/kernelshark-plugin/plugin-fxt.so
-LOADER=$TOP/tests/bench/bench-kshark-load
+PLUGIN=$BUILD/kernelshark-plugin/plugin-fxt.so
+LOADER=$BUILD/tests/bench/bench-kshark-load
 REPS=${BENCH_REPS:-7}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -36,7 +36,7 @@ else
 	# synthetic one of similar size instead and say so.
 	echo "NOTE: trace-fxt cannot convert $DAT; timing a synthetic .fxt" \
 	     "(not the same trace)"
-	"$TOP/samples/fxt-ks-sample" -n 150000 "$FXT" || exit 1
+	"$BUILD/samples/fxt-ks-sample" -n 150000 "$FXT" || exit 1
 	same=no
 fi
 

@@ -3,13 +3,16 @@
 # on time.  Sourcing it sets where things are and how often to run them.
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-TRACE_FXT=$TOP/trace-cmd-plugin/trace-fxt/trace-fxt
+# What the build made: make's $(O) (make bench passes it), by default the
+# tree's build/.
+BUILD=${BUILD_DIR:-$TOP/build}
+TRACE_FXT=$BUILD/trace-cmd-plugin/trace-fxt/trace-fxt
 BENCH_DIR=${BENCH_DIR:-/tmp/trace-fxt-bench}
 RUNS=${BENCH_RUNS:-3}
-export TRACECMD_PLUGIN_DIR=$TOP/trace-cmd-plugin/trace-fxt-input
+export TRACECMD_PLUGIN_DIR=$BUILD/trace-cmd-plugin/trace-fxt-input
 
 RECORD=$TOP/samples/record.sh
-ITERATE=$TOP/tests/bench/tc-iterate
+ITERATE=$BUILD/tests/bench/tc-iterate
 BENCH_MIN_EVENTS=500000
 
 # bench_record NAME: print the path of $BENCH_DIR/NAME.dat, a recording of

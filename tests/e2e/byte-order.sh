@@ -34,16 +34,16 @@ mkdir -p "$TMP/home"
 export HOME=$TMP/home
 unset TRACEEVENT_PLUGIN_DIR
 . "$(dirname "$0")/eventheader-sets.bash"
-BEGEN=$TOP/tests/e2e/dat-be-gen
-EHGEN=$TOP/samples/eventheader-dat
+BEGEN=$BUILD/tests/e2e/dat-be-gen
+EHGEN=$BUILD/samples/eventheader-dat
 FORMATS=$TOP/samples/eventheader-formats
 EHCOMPARE=$TOP/tests/e2e/eventheader-compare.py
 # KernelShark's view of a .dat and of its conversion, entry by entry
-KSDAT=$TOP/tests/unit/test-kshark-dat
+KSDAT=$BUILD/tests/unit/test-kshark-dat
 
 for f in "$BEGEN" "$EHGEN" "$TRACE_FXT" "$KSDAT" \
 	 "$TC_PLUGIN" \
-	 "$TOP/plugins/plugin_eventheader.so"; do
+	 "$BUILD/plugins/plugin_eventheader.so"; do
 	[ -x "$f" ] || [ -f "$f" ] || { not_ok "$f is not built"; e2e_exit; }
 done
 
@@ -108,7 +108,7 @@ for le in "${RECS[@]}"; do
 	case $k in
 	sched-v6)
 		# trace-cmd's own v6 of the big-endian v7: it keeps the order
-		"$TRACE_FXT" convert -q "$SAMPLES/sched.dat" -o "$TMP/$k.v7.fxt" &&
+		"$TRACE_FXT" convert -q "$BUILT_SAMPLES/sched.dat" -o "$TMP/$k.v7.fxt" &&
 		"$BEGEN" "$TMP/$k.v7.fxt" "$TMP/$k.v7-be.dat" > /dev/null &&
 		trace-cmd convert -i "$TMP/$k.v7-be.dat" -o "$be" \
 			--file-version 6 > "$TMP/$k.log" 2>&1 ;;
@@ -123,7 +123,7 @@ for le in "${RECS[@]}"; do
 done
 
 # EventHeader: each set in the top buffer and with an instance, 9 checks.
-PLUG=TRACEEVENT_PLUGIN_DIR=$TOP/plugins
+PLUG=TRACEEVENT_PLUGIN_DIR=$BUILD/plugins
 eh_sets
 [ ${#EH_SETS[@]} = 1 ] && skip "LinuxTracepoints' vectors: 18 checks" 18
 for set in "${EH_SETS[@]}"; do

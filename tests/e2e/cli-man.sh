@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 e2e_plan 40
 SRC=$TOP/trace-cmd-plugin/trace-fxt
-DOC=$SRC/Documentation
+DOC=$BUILD/trace-cmd-plugin/trace-fxt/Documentation
 OPTS=$TMP/options
 python3 "$TOP/tests/e2e/cli-options.py" "$SRC" > "$OPTS"
 mapfile -t cmds < <(sed -n 's/^\t\.name = "\([a-z-]*\)",$/\1/p' \

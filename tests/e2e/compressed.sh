@@ -54,7 +54,7 @@ done
 # every entry, is the .dat's (test-kshark-dat compares them)
 for kind in gz zst; do
 	check "KernelShark shows $in's .fxt.$kind as its .dat, every column" \
-		bash -c "KSHARK_FXT_SUFFIX=.fxt.$kind '$TOP/tests/unit/test-kshark-dat' '$in' |
+		bash -c "KSHARK_FXT_SUFFIX=.fxt.$kind '$BUILD/tests/unit/test-kshark-dat' '$in' |
 			 grep -E '^# two-buffers.dat: differences in time/cpu/pid 0, event 0, task 0, latency 0, info 0 \(of [1-9][0-9]* entries compared\); drawn pid 0 \(0 after drawing\), task plots. boxes 0$'"
 done
 

@@ -14,7 +14,7 @@ set -uo pipefail
 e2e_plan 9
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 
-GEN=$TOP/tests/e2e/arrays-dat-gen
+GEN=$BUILD/tests/e2e/arrays-dat-gen
 if ! "$GEN" "$TMP/a.dat"; then
 	not_ok "arrays-dat-gen writes the fixture"
 	e2e_exit

@@ -10,7 +10,7 @@
 e2e_plan 16
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 recordings sched-v6.dat atrace-markers.dat
-v6=$SAMPLES/sched-v6.dat
+v6=$BUILT_SAMPLES/sched-v6.dat
 v7=$SAMPLES/atrace-markers.dat
 out=$TMP/out/trace.fxt
 mkdir -p "$TMP/out"

@@ -20,7 +20,7 @@
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 . "$(dirname "$0")/eventheader-sets.bash"
 e2e_plan 21
-GEN=$TOP/samples/eventheader-dat
+GEN=$BUILD/samples/eventheader-dat
 FORMATS=$TOP/samples/eventheader-formats
 EHFXT=$TOP/tests/e2e/eventheader-fxt.py
 COMPARE=$TOP/tests/e2e/compare-report.py
@@ -49,7 +49,7 @@ ids=(6ba7b810-9dad-11d1-80b4-00c04fd430c8 00112233-4455-6677-8899-aabbccddeeff
 # KernelShark loads each .fxt with the entries of its .dat, every column
 # alike: the decoded records fold into their instants.  test-kshark-dat
 # compares the .dat files it is given with their conversions.
-KSDAT=$TOP/tests/unit/test-kshark-dat
+KSDAT=$BUILD/tests/unit/test-kshark-dat
 # ks_same A B: KernelShark's view of A.dat and B.dat, every column of
 # every entry, is that of their conversions.
 ks_same() {

@@ -11,7 +11,7 @@ COMPARE=$(dirname "$0")/compare-report.py
 PLUGIN=$TC_PLUGIN
 e2e_plan 18
 recordings sched.dat two-buffers.dat
-src=$SAMPLES/sched.dat
+src=$BUILT_SAMPLES/sched.dat
 two=$SAMPLES/two-buffers.dat
 
 # A copy of the binary away from the build tree finds no plugin by itself.

@@ -73,7 +73,7 @@ if mknod -m 666 "$d/null" c 1 3 2> /dev/null &&
 		# sched.dat's FXT is larger than the writer's buffer: the write
 		# fails while records are still being read on the second thread
 		# (map-feed.c), which must stop too
-		[ $dir = dat ] && src=$SAMPLES/sched.dat || src=$d/in.fxt
+		[ $dir = dat ] && src=$BUILT_SAMPLES/sched.dat || src=$d/in.fxt
 		timeout 60 $TRACE_FXT convert -q "$src" -o "$d/full" 2> "$TMP/err"
 		rc=$?
 		if [ $rc -ne 0 ] && [ $rc -ne 124 ] &&
@@ -189,7 +189,7 @@ killed() {
 	fi
 }
 mkdir -p "$TMP/src"
-cp "$SAMPLES/sched.dat" "$TMP/src/in.dat"
+cp "$BUILT_SAMPLES/sched.dat" "$TMP/src/in.dat"
 killed TERM "$TMP/src/in.dat"
 killed INT "$TMP/src/in.dat"
 

@@ -12,8 +12,8 @@
 #    line, as the originals.
 . "$(dirname "$0")/lib.sh"
 e2e_plan 79
-GEN=$TOP/tests/unit/dat-gen
-REWRITE=$TOP/tests/unit/dat-rewrite
+GEN=$BUILD/tests/unit/dat-gen
+REWRITE=$BUILD/tests/unit/dat-rewrite
 FORMATS=$TOP/tests/unit/dat-formats
 
 for p in "$GEN" "$REWRITE"; do

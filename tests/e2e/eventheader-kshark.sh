@@ -12,10 +12,10 @@
 e2e_plan 9
 
 . "$(dirname "$0")/eventheader-sets.bash"
-GEN=$TOP/samples/eventheader-dat
-INFO=$TOP/tests/e2e/eventheader-kshark-info
+GEN=$BUILD/samples/eventheader-dat
+INFO=$BUILD/tests/e2e/eventheader-kshark-info
 COMPARE=$TOP/tests/e2e/eventheader-compare.py
-PLUGDIR=$TOP/plugins
+PLUGDIR=$BUILD/plugins
 mkdir -p "$TMP/home"
 
 for f in "$GEN" "$INFO" "$PLUGDIR/plugin_eventheader.so"; do

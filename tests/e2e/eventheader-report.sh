@@ -22,10 +22,10 @@
 
 . "$(dirname "$0")/eventheader-sets.bash"
 e2e_plan 24
-GEN=$TOP/samples/eventheader-dat
+GEN=$BUILD/samples/eventheader-dat
 COMPARE=$TOP/tests/e2e/eventheader-compare.py
 FORMATS=$TOP/samples/eventheader-formats
-PLUGDIR=$TOP/plugins
+PLUGDIR=$BUILD/plugins
 mkdir -p "$TMP/home"
 
 # report NAME FILE [VAR=VALUE...]: trace-cmd report FILE into NAME.out,

@@ -11,7 +11,7 @@
 # eh_sets: EH_SETS gets "label:vectors file" for each set there is.
 eh_sets() {
 	EH_SETS=()
-	if "$TOP/samples/eventheader-vectors" "$TMP/fixture.vec" >/dev/null; then
+	if "$BUILD/samples/eventheader-vectors" "$TMP/fixture.vec" >/dev/null; then
 		EH_SETS+=("fixture:$TMP/fixture.vec")
 	else
 		not_ok "samples/eventheader-vectors writes the project's EventHeader events"

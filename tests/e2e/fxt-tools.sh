@@ -6,7 +6,7 @@
 # with the file and its offset, and dump delivers every record before it.
 . "$(dirname "$0")/lib.sh"
 e2e_plan 52
-SAMPLE=$TOP/samples/fxt-sample
+SAMPLE=$BUILD/samples/fxt-sample
 le=$TMP/le.fxt be=$TMP/be.fxt
 
 $SAMPLE "$le" && $SAMPLE "$be" --big-endian || { not_ok "fxt-sample ran"; e2e_exit; }
@@ -65,7 +65,7 @@ check "check of the truncated file fails" \
 
 # Not FXT at all, and no file.
 recordings sched.dat
-out=$($TRACE_FXT check "$SAMPLES/sched.dat" 2>&1); rc=$?; out=${out%%$'\n'*}
+out=$($TRACE_FXT check "$BUILT_SAMPLES/sched.dat" 2>&1); rc=$?; out=${out%%$'\n'*}
 check "check refuses a trace.dat: $out" \
 	bash -c "[ $rc -ne 0 ] && grep -q 'not an FXT file' <<<'$out'"
 out=$($TRACE_FXT check $TMP/missing.fxt 2>&1); rc=$?

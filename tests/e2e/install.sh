@@ -9,7 +9,7 @@
 # system's), loaded by bash-completion itself.
 . "$(dirname "$0")/lib.sh"
 e2e_plan 12
-DOC=$TOP/trace-cmd-plugin/trace-fxt/Documentation
+DOC=$BUILD/trace-cmd-plugin/trace-fxt/Documentation
 mapfile -t pages < <(cd "$DOC" && ls trace-fxt*.[1-9])
 
 # pages_missing MANDIR: the pages not installed there

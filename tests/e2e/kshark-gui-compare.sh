@@ -23,12 +23,12 @@
 # /tmp/kshark-gui-compare.XXXXXX, said on the first line).
 . "$(dirname "$0")/lib.sh"
 
-PLUGIN=$TOP/kernelshark-plugin/plugin-fxt.so
+PLUGIN=$BUILD/kernelshark-plugin/plugin-fxt.so
 # a directory of its own: runs at the same time do not share screenshots
 SHOTS=${KSHARK_SHOTS:-$(mktemp -d /tmp/kshark-gui-compare.XXXXXX)}
 NAMES="atrace-markers lost-events net-events two-buffers"
 SESSION=$TOP/tests/e2e/kshark-session.py
-SCHED_GEN=$TOP/samples/fxt-sched-sample
+SCHED_GEN=$BUILD/samples/fxt-sched-sample
 e2e_plan 9
 
 for tool in xvfb-run kernelshark xdotool import convert compare identify \
@@ -168,7 +168,7 @@ pixels() {
 		-format '%[fx:round(mean*w*h)]' info: 2>/dev/null || echo 0
 }
 
-cp "$SAMPLES/sched.dat" "$SAMPLES/threads.dat" "$TMP/"
+cp "$BUILT_SAMPLES/sched.dat" "$SAMPLES/threads.dat" "$TMP/"
 for n in sched threads; do
 	"$TRACE_FXT" convert -q "$TMP/$n.dat" -o "$TMP/$n.fxt" ||
 		not_ok "trace-fxt converts $n.dat"

@@ -12,9 +12,9 @@
 . "$(dirname "$0")/lib.sh"
 e2e_plan 4
 
-PLUGIN=$TOP/kernelshark-plugin/plugin-fxt.so
-SAMPLE_GEN=$TOP/samples/fxt-ks-sample
-SCHED_GEN=$TOP/samples/fxt-sched-sample
+PLUGIN=$BUILD/kernelshark-plugin/plugin-fxt.so
+SAMPLE_GEN=$BUILD/samples/fxt-ks-sample
+SCHED_GEN=$BUILD/samples/fxt-sched-sample
 SHOT=${KSHARK_SHOT:-/tmp/kshark-gui-shot.png}
 
 for tool in xvfb-run kernelshark xdotool import convert; do

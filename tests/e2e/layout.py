@@ -6,14 +6,20 @@ Prints one "PASS what" or "FAIL what" line per check:
 
  - link lines (make -n of each product's link, the product's own file
    made new with -W): a product links objects of its own folder and the
-   libraries, never another product's object;
- - tiers (nm): the core calls nothing above it, libfxt-tep.a nothing but
-   the core, a library no product, and no product another;
+   libraries it uses (directly or through another library on its line),
+   never another product's object;
+ - declared uses: each library's .mk names the libraries it uses (its
+   *_LINK line), and they go one way, with no circle;
+ - tiers (nm): a library calls only the libraries its .mk declares, no
+   library a product, and no product another;
  - calling order (nm): inside each folder, no file calls into a file that
    calls it, directly or round a longer circle;
  - the mapping's headers: no map-*.c includes the header of a file that
-   calls it.
+   calls it;
+ - sources only: the build left nothing in a source folder (it all goes
+   to make's O, default build/).
 """
+import glob
 import os
 import re
 import subprocess
@@ -21,12 +27,20 @@ import sys
 
 TOP = sys.argv[1] if len(sys.argv) > 1 else '.'
 os.chdir(TOP)
+# Where the build put objects and products (make's O), as make names it.
+BUILD = os.path.relpath(os.environ.get('BUILD_DIR') or 'build')
 
-# folder -> (tier, what it is); lower tiers never call higher ones.
+# The libraries, lowest first: folder -> archive.  Which other libraries
+# each one uses is declared once, in its .mk (its *_LINK line), and read
+# from there (declared()).
 LIBS = {
-    'common': (0, 'libfxt.a'),
-    'common/fxt-tep': (1, 'libfxt-tep.a'),
-    'trace-cmd-plugin/dat-check': (2, 'libdatcheck.a'),
+    'common/util': 'libutil.a',
+    'common/fxt': 'libfxt.a',
+    'common/dat': 'libdat.a',
+    'common/eventheader': 'libeventheader.a',
+    'common/perfetto': 'libperfetto-pkt.a',
+    'common/fxt-tep': 'libfxt-tep.a',
+    'trace-cmd-plugin/dat-check': 'libdatcheck.a',
 }
 PRODUCTS = {
     'trace-cmd-plugin/trace-fxt-input': 'trace-fxt-input.so',
@@ -44,8 +58,23 @@ LINKS = {
     'plugins/plugin_eventheader.so': 'plugins/plugin_eventheader.c',
     'plugins/plugin_fxt.so': 'plugins/plugin_fxt.c',
 }
-LIB_FILES = {'common/libfxt.a', 'common/fxt-tep/libfxt-tep.a',
-             'trace-cmd-plugin/dat-check/libdatcheck.a'}
+LIB_FILES = {os.path.join(BUILD, f, a): f for f, a in LIBS.items()}
+
+
+def declared():
+    """Folder -> the library folders its .mk's *_LINK line names."""
+    var_dir, links = {}, {}
+    for folder in LIBS:
+        for mk in glob.glob(os.path.join(folder, '*.mk')):
+            text = open(mk).read().replace('\\\n', ' ')
+            for m in re.finditer(r'^(\w+)_LIB\s*:?=', text, re.M):
+                var_dir[m.group(1)] = folder
+            for m in re.finditer(r'^(\w+)_LINK\s*:?=(.*)$', text, re.M):
+                links[folder] = re.findall(r'\$\((\w+)_LINK\)',
+                                           m.group(2))
+    return {f: sorted({var_dir[v] for v in links.get(f, ())
+                       if v in var_dir})
+            for f in LIBS}
 
 
 def say(good, what):
@@ -53,7 +82,7 @@ def say(good, what):
 
 
 def link_line(target, src):
-    out = subprocess.run(['make', '-n', '-W', src, target],
+    out = subprocess.run(['make', '-n', '-W', src, 'O=' + BUILD, target],
                          capture_output=True, text=True)
     text = out.stdout.replace('\\\n', ' ')
     for line in text.splitlines():
@@ -62,28 +91,14 @@ def link_line(target, src):
     return None
 
 
-def check_links():
-    for target, src in LINKS.items():
-        folder = os.path.dirname(target)
-        line = link_line(target, src)
-        if line is None:
-            say(False, 'link line of %s found by make -n' % target)
-            continue
-        ins = [t for t in line.split() if t.endswith(('.o', '.a'))]
-        objs = [t for t in ins if t.endswith('.o')]
-        libs = [t for t in ins if t.endswith('.a')]
-        foreign = [o for o in objs if os.path.dirname(o) != folder]
-        bad_libs = [a for a in libs if a not in LIB_FILES]
-        say(not foreign and not bad_libs and objs,
-            'link of %s: %d objects of %s/, libraries %s%s' %
-            (target, len(objs), folder, ' '.join(libs) or 'none',
-             (' (foreign: %s)' % ' '.join(foreign + bad_libs))
-             if foreign or bad_libs else ''))
-
-
 def objects(folder):
-    return sorted(os.path.join(folder, f) for f in os.listdir(folder)
+    d = os.path.join(BUILD, folder)
+    return sorted(os.path.join(d, f) for f in os.listdir(d)
                   if f.endswith('.o'))
+
+
+def folder_of(obj):
+    return os.path.relpath(os.path.dirname(obj), BUILD)
 
 
 def nm(obj):
@@ -102,33 +117,85 @@ def nm(obj):
     return defined, undef
 
 
-def check_tiers(syms):
+def folder_calls(syms):
+    """(caller folder, callee folder) -> the symbols, across folders."""
     owner = {}
     for obj, (defined, _) in syms.items():
         for s in defined:
             owner.setdefault(s, obj)
-    folder = lambda o: os.path.dirname(o)
     calls = {}
     for obj, (_, undef) in syms.items():
         for s in undef:
-            if s in owner and folder(owner[s]) != folder(obj):
-                calls.setdefault((folder(obj), folder(owner[s])),
+            if s in owner and folder_of(owner[s]) != folder_of(obj):
+                calls.setdefault((folder_of(obj), folder_of(owner[s])),
                                  set()).add(s)
+    return owner, calls
+
+
+def check_links(calls):
+    """A product links its own objects and libraries it uses, directly
+    or through another library on its line."""
+    for target, src in LINKS.items():
+        folder = os.path.dirname(target)
+        built = os.path.join(BUILD, target)
+        line = link_line(built, src)
+        if line is None:
+            say(False, 'link line of %s found by make -n' % built)
+            continue
+        ins = [t for t in line.split() if t.endswith(('.o', '.a'))]
+        objs = [t for t in ins if t.endswith('.o')]
+        libs = list(dict.fromkeys(t for t in ins if t.endswith('.a')))
+        foreign = [o for o in objs if folder_of(o) != folder]
+        bad_libs = [a for a in libs if a not in LIB_FILES]
+        on_line = {LIB_FILES[a] for a in libs if a in LIB_FILES}
+        users = on_line | {folder}
+        unused = [a for a in libs if a in LIB_FILES and
+                  not any((u, LIB_FILES[a]) in calls for u in users)]
+        say(not foreign and not bad_libs and not unused and objs,
+            'link of %s: %d objects of %s/, libraries %s%s%s' %
+            (target, len(objs), folder,
+             ' '.join(os.path.basename(a) for a in libs) or 'none',
+             (' (foreign: %s)' % ' '.join(foreign + bad_libs))
+             if foreign or bad_libs else '',
+             (' (used by nothing on the line: %s)' % ' '.join(unused))
+             if unused else ''))
+
+
+def check_declared(decl):
+    """The libraries' declared uses go one way: no library uses itself,
+    round any circle."""
+    bad = cycles({f: set(u) for f, u in decl.items()})
+    say(not bad, 'libraries: %d, each using only libraries declared in '
+        'its .mk (%s), with no circle%s' %
+        (len(decl), '; '.join('%s: %s' % (os.path.basename(f),
+                                          ' '.join(os.path.basename(u)
+                                                   for u in us) or '-')
+                             for f, us in decl.items()),
+         ' (circle through %s)' % ' '.join(sorted(bad)) if bad else ''))
+
+
+def check_tiers(calls, decl):
     for (a, b), names in sorted(calls.items()):
         if a in LIBS and b in LIBS:
-            good = LIBS[b][0] < LIBS[a][0]
+            good = b in decl[a]	# a library calls what it declares
+            why = 'not declared in its .mk'
         elif a in LIBS:
             good = False		# a library calling a product
+            why = 'a library calls a product'
         else:
             good = b in LIBS	# a product calling a library
+            why = 'a product calls another'
         say(good, '%s calls %s (%d symbols)%s' %
             (a, b, len(names), '' if good else
-             ': ' + ' '.join(sorted(names)[:5])))
-    return owner
+             ' - %s: %s' % (why, ' '.join(sorted(names)[:5]))))
+    for a, uses in decl.items():
+        idle = [u for u in uses if (a, u) not in calls]
+        say(not idle, '%s calls every library its .mk declares%s' %
+            (a, ' (not: %s)' % ' '.join(idle) if idle else ''))
 
 
 def cycles(graph):
-    """Every file that lies on a circle of calls."""
+    """Every node that lies on a circle."""
     state, on = {}, set()
 
     def visit(n, stack):
@@ -141,7 +208,7 @@ def cycles(graph):
                 visit(m, stack)
         stack.pop()
         state[n] = 2
-    for n in graph:
+    for n in list(graph):
         if not state.get(n):
             visit(n, [])
     return on
@@ -149,12 +216,12 @@ def cycles(graph):
 
 def check_order(syms, owner):
     for folder in list(LIBS) + list(PRODUCTS):
-        objs = [o for o in syms if os.path.dirname(o) == folder]
+        objs = [o for o in syms if folder_of(o) == folder]
         graph = {}
         for o in objs:
             for s in syms[o][1]:
                 d = owner.get(s)
-                if d and d != o and os.path.dirname(d) == folder:
+                if d and d != o and folder_of(d) == folder:
                     graph.setdefault(o, set()).add(d)
         edges = sum(len(v) for v in graph.values())
         bad = cycles(graph)
@@ -172,10 +239,10 @@ def check_map_headers(syms, owner):
                   if f.startswith('map-') and f.endswith('.c'))
     bad, seen = [], 0
     for src in srcs:
-        obj = os.path.join(folder, src[:-2] + '.o')
+        obj = os.path.join(BUILD, folder, src[:-2] + '.o')
         text = open(os.path.join(folder, src)).read()
         for h in re.findall(r'#include "(map-[a-z-]+)\.h"', text):
-            callee = os.path.join(folder, h + '.o')
+            callee = os.path.join(BUILD, folder, h + '.o')
             if callee == obj or callee not in syms:
                 continue		# its own header, or types only
             seen += 1
@@ -188,15 +255,36 @@ def check_map_headers(syms, owner):
                                            if bad else ''))
 
 
+def check_sources_only():
+    """The build wrote nothing into a source folder."""
+    made = subprocess.run(['git', 'ls-files', '--others', '--exclude-standard',
+                           '--', 'common', 'trace-cmd-plugin',
+                           'kernelshark-plugin', 'plugins', 'samples',
+                           'tests', 'scripts'],
+                          capture_output=True, text=True)
+    if made.returncode:
+        print('skip: not a git checkout, the source folders were not listed')
+        return
+    left = [f for f in made.stdout.split() if f.endswith(
+        ('.o', '.d', '.a', '.so')) or os.access(f, os.X_OK) and
+        not f.endswith(('.sh', '.py', '.bash'))]
+    say(not left, 'the source folders hold no build output (%s)' %
+        (' '.join(left[:5]) if left else 'git lists none untracked'))
+
+
 def main():
-    check_links()
+    decl = declared()
     syms = {}
     for folder in list(LIBS) + list(PRODUCTS):
         for o in objects(folder):
             syms[o] = nm(o)
-    owner = check_tiers(syms)
+    owner, calls = folder_calls(syms)
+    check_links(calls)
+    check_declared(decl)
+    check_tiers(calls, decl)
     check_order(syms, owner)
     check_map_headers(syms, owner)
+    check_sources_only()
 
 
 main()

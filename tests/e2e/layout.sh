@@ -3,12 +3,13 @@
 #
 # The tree's architecture, checked on what the build made (layout.py):
 # each product's link line holds objects of its own folder and libraries
-# only; the core calls nothing above it, libfxt-tep.a only the core, no
-# library a product, no product another; inside every folder no file
-# calls into a file that calls it (nm); no map-*.c includes the header
-# of a file that calls it.
+# it uses only; each library calls exactly the libraries its .mk declares
+# (nm), and the declarations have no circle; no library calls a product,
+# no product another; inside every folder no file calls into a file that
+# calls it; no map-*.c includes the header of a file that calls it; the
+# source folders hold no build output.
 . "$(dirname "$0")/lib.sh"
-e2e_plan 14
+e2e_plan 40
 
 while IFS= read -r line; do
 	case $line in

@@ -8,15 +8,20 @@
 # script when fewer checks than planned ran and were not skipped.
 
 TOP=${TOP_SRCDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
-TRACE_FXT=$TOP/trace-cmd-plugin/trace-fxt/trace-fxt
+# What the build made: make's $(O) (make test passes it), by default the
+# tree's build/.
+BUILD=${BUILD_DIR:-$TOP/build}
+TRACE_FXT=$BUILD/trace-cmd-plugin/trace-fxt/trace-fxt
 # The trace-cmd input plugin as the build leaves it, and its folder (what
 # $TRACECMD_PLUGIN_DIR names for trace-fxt convert).
-TC_PLUGIN_DIR=$TOP/trace-cmd-plugin/trace-fxt-input
+TC_PLUGIN_DIR=$BUILD/trace-cmd-plugin/trace-fxt-input
 TC_PLUGIN=$TC_PLUGIN_DIR/trace-fxt-input.so
 # The project's own recordings (always there) and the optional data that
 # may stand beside the clone (LinuxTracepoints' vectors, third-party FXT,
 # larger recordings): a check that needs the latter skips without it.
 SAMPLES=$TOP/samples
+# The recordings the build makes from them (sched.dat, sched-v6.dat).
+BUILT_SAMPLES=$BUILD/samples
 SHARED_SAMPLES=${SHARED_SAMPLES:-$TOP/../shared/samples}
 # The project's recordings, each made by a script in samples/: a v7
 # uncompressed, a v7 zstd and a v6 file of the same workload, two ftrace
@@ -59,6 +64,8 @@ recordings() {
 	for n in $names; do
 		if [ -r "$SAMPLES/$n" ]; then
 			RECS+=("$SAMPLES/$n")
+		elif [ -r "$BUILT_SAMPLES/$n" ]; then
+			RECS+=("$BUILT_SAMPLES/$n")
 		else
 			not_ok "the project's recording samples/$n is there"
 		fi

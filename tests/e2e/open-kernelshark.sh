@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 e2e_plan 6
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
-PLUGIN=$TOP/kernelshark-plugin/plugin-fxt.so
+PLUGIN=$BUILD/kernelshark-plugin/plugin-fxt.so
 
 for tool in xvfb-run kernelshark xdotool; do
 	if ! command -v "$tool" >/dev/null; then

@@ -14,9 +14,9 @@
 # table for the file, as Tracy's, then resolve every ref).
 . "$(dirname "$0")/lib.sh"
 e2e_plan 39
-export TRACEEVENT_PLUGIN_DIR=$TOP/plugins
-KSLOAD=$TOP/tests/bench/bench-kshark-load
-KSPLUGIN=$TOP/kernelshark-plugin/plugin-fxt.so
+export TRACEEVENT_PLUGIN_DIR=$BUILD/plugins
+KSLOAD=$BUILD/tests/bench/bench-kshark-load
+KSPLUGIN=$BUILD/kernelshark-plugin/plugin-fxt.so
 TP=$SHARED_SAMPLES/third-party
 
 # lines of trace-cmd report (or trace-fxt report) that are records

@@ -37,7 +37,7 @@ MODEL=$TOP/tests/e2e/perfetto-model.py
 EHFXT=$TOP/tests/e2e/eventheader-fxt.py
 N_CHECKS=28	# lines perfetto-model.py check prints with a full EXPECT
 
-files=("$SAMPLES"/*.dat)
+files=("$SAMPLES"/*.dat "$BUILT_SAMPLES"/*.dat)
 for f in sched-irq-timer.dat two-buffers.dat sched-irq-timer.v6.dat; do
 	[ -e "$SAMPLES/$f" ] && continue
 	if shared_sample "$f" $((N_CHECKS + 1)); then files+=("$SHARED"); fi
@@ -119,7 +119,7 @@ EOF
 
 # a multi-threaded process whose workers write atrace markers, two
 # processes using the same async cookie, a zombie (threads-dat-gen.c)
-GEN=$TOP/tests/e2e/threads-dat-gen
+GEN=$BUILD/tests/e2e/threads-dat-gen
 if [ -x "$GEN" ] && "$GEN" "$TOP/tests/unit/dat-formats" "$TMP/threads.dat"; then
 	model threads "$TMP/threads.dat"
 	check "threads: workers 5001-5003 are threads of process 5000" \
@@ -149,9 +149,9 @@ fi
 ids=(6ba7b810-9dad-11d1-80b4-00c04fd430c8 00112233-4455-6677-8899-aabbccddeeff
      01020304-0506-0708-0102-030405060708)
 # made from the project's own EventHeader events (eventheader-sets.bash)
-if "$TOP/samples/eventheader-vectors" "$TMP/eh.vec" >/dev/null &&
+if "$BUILD/samples/eventheader-vectors" "$TMP/eh.vec" >/dev/null &&
    python3 "$EHFXT" derive "$TMP/eh.vec" "$TMP/act.vec" "${ids[@]}" &&
-   "$TOP/samples/eventheader-dat" "$TMP/act.vec" \
+   "$BUILD/samples/eventheader-dat" "$TMP/act.vec" \
 	"$SAMPLES/eventheader-formats" "$TMP/act.dat" >/dev/null; then
 	model activities "$TMP/act.dat"
 	check "activities: 3 async slices, all ended" \

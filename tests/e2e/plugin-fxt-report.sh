@@ -10,10 +10,10 @@
 # "category:name args" text that `trace-fxt report` prints for the FXT.
 . "$(dirname "$0")/lib.sh"
 e2e_plan 31
-SAMPLE=$TOP/samples/fxt-sample
-EDGE=$TOP/tests/e2e/fxt2dat-edge-gen
-KSLOAD=$TOP/tests/bench/bench-kshark-load
-export TRACEEVENT_PLUGIN_DIR=$TOP/plugins
+SAMPLE=$BUILD/samples/fxt-sample
+EDGE=$BUILD/tests/e2e/fxt2dat-edge-gen
+KSLOAD=$BUILD/tests/bench/bench-kshark-load
+export TRACEEVENT_PLUGIN_DIR=$BUILD/plugins
 
 "$SAMPLE" "$TMP/s.fxt" > /dev/null 2>&1 || not_ok "fxt-sample writes"
 check "fxt-sample converts to .dat" \

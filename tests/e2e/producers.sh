@@ -15,12 +15,12 @@
 # as "# figures:" lines.
 . "$(dirname "$0")/lib.sh"
 e2e_plan 39
-export TRACEEVENT_PLUGIN_DIR=$TOP/plugins
-KSLOAD=$TOP/tests/bench/bench-kshark-load
-KSPLUGIN=$TOP/kernelshark-plugin/plugin-fxt.so
+export TRACEEVENT_PLUGIN_DIR=$BUILD/plugins
+KSLOAD=$BUILD/tests/bench/bench-kshark-load
+KSPLUGIN=$BUILD/kernelshark-plugin/plugin-fxt.so
 D=$TMP/p
 mkdir -p "$D"
-"$TOP/tests/e2e/producers-gen" "$D" || not_ok "producers-gen wrote the fixtures"
+"$BUILD/tests/e2e/producers-gen" "$D" || not_ok "producers-gen wrote the fixtures"
 
 # lines of trace-cmd report (or trace-fxt report) that are records
 count_lines() { grep -cE -- '-[0-9]+ +\[([0-9]+|---)\] +[0-9]+\.[0-9]+:' "$1"; }

@@ -56,13 +56,14 @@ for f in "${RECS[@]}"; do
 done
 for b in sched two-buffers; do
 	[ -s "$TMP/$b.fxt" ] || { not_ok "$b+plugins: $b converted"; continue; }
-	same_report "$b+plugins" "$SAMPLES/$b.dat" "$TMP/$b.fxt" \
-		TRACEEVENT_PLUGIN_DIR="$TOP/plugins"
+	recordings "$b.dat"
+	same_report "$b+plugins" "${RECS[0]}" "$TMP/$b.fxt" \
+		TRACEEVENT_PLUGIN_DIR="$BUILD/plugins"
 done
 
 # user_events: each set of EventHeader vectors (eventheader-sets.bash),
 # top buffer and an instance
-GEN=$TOP/samples/eventheader-dat
+GEN=$BUILD/samples/eventheader-dat
 . "$(dirname "$0")/eventheader-sets.bash"
 eh_sets
 for set in "${EH_SETS[@]}"; do
@@ -77,7 +78,7 @@ for set in "${EH_SETS[@]}"; do
 		# the payload past the six header fields is carried as the
 		# instant's trailing bytes: the plugin decodes it here too
 		same_report "$b+plugins" "$TMP/$b.dat" "$TMP/$b.fxt" \
-			TRACEEVENT_PLUGIN_DIR="$TOP/plugins"
+			TRACEEVENT_PLUGIN_DIR="$BUILD/plugins"
 	done
 	check "with plugin_eventheader.so, $l.eh's report decodes all $(eh_count "$VEC") vectors" \
 		python3 "$TOP/tests/e2e/eventheader-compare.py" vectors "$VEC" \
@@ -90,7 +91,7 @@ done
 # scheduling records, the closing instant; its four "checkpoint" instants
 # carry one argument of each type.
 args='marker=null i32=-42 u32=4000000000 i64=-5000000000 u64=18000000000000000000 ratio=3.1415926535897931 label=hello, "fxt" obj=0xffff888001234000 koid=101 ok=true'
-if "$TOP/samples/fxt-sample" "$TMP/other.fxt" > /dev/null 2>&1 &&
+if "$BUILD/samples/fxt-sample" "$TMP/other.fxt" > /dev/null 2>&1 &&
    "$TRACE_FXT" report "$TMP/other.fxt" > "$TMP/other.txt"; then
 	check "report of a non-.dat FXT prints its 59 timestamped records, 4 checkpoints typed" \
 		test "$(wc -l < "$TMP/other.txt")" = 59 -a \

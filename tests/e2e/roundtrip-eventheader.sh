@@ -24,14 +24,14 @@ mkdir -p "$TMP/home"
 export HOME=$TMP/home
 unset TRACEEVENT_PLUGIN_DIR
 . "$(dirname "$0")/eventheader-sets.bash"
-GEN=$TOP/samples/eventheader-dat
+GEN=$BUILD/samples/eventheader-dat
 FORMATS=$TOP/samples/eventheader-formats
 COMPARE=$TOP/tests/e2e/compare-report.py
 EHCOMPARE=$TOP/tests/e2e/eventheader-compare.py
-PLUG=TRACEEVENT_PLUGIN_DIR=$TOP/plugins
+PLUG=TRACEEVENT_PLUGIN_DIR=$BUILD/plugins
 
 for f in "$GEN" "$TRACE_FXT" "$TC_PLUGIN" \
-	 "$TOP/plugins/plugin_eventheader.so"; do
+	 "$BUILD/plugins/plugin_eventheader.so"; do
 	[ -x "$f" ] || [ -f "$f" ] || { not_ok "$f is not built"; e2e_exit; }
 done
 

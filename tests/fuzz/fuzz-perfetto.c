@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * fuzz-perfetto.c - libFuzzer target for the reader of the Perfetto
- * packets in FXT blobs (common/perfetto-read.c), which `trace-fxt check`
+ * packets in FXT blobs (common/perfetto/perfetto-read.c), which `trace-fxt check`
  * and `dump` run on any file's blob records of type 3: the input is a
  * protobuf stream, fed in pieces cut where its first byte says (as blob
  * records cut it), then ended.  It must never read out of bounds, leak

@@ -281,7 +281,7 @@ static CU_TestInfo helper_tests[] = {
 };
 
 static CU_SuiteInfo suites[] = {
-	{ "fxt/<type> argument list (common/fxt-args.c)", NULL, NULL, NULL,
+	{ "fxt/<type> argument list (common/fxt/fxt-args.c)", NULL, NULL, NULL,
 	  NULL, codec_tests },
 	{ "core helpers for decoded records", NULL, NULL, NULL, NULL,
 	  helper_tests },

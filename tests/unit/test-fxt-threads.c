@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test-fxt-threads.c - threads told apart by (process, thread), named by
- * kernel objects, and numbered as tasks (common/fxt-threads.c).
+ * kernel objects, and numbered as tasks (common/fxt/fxt-threads.c).
  *
  * The expected ids follow the rules fxt-threads.h states: a thread keeps
  * its tid where that is a pid and no thread seen before it has it; the
@@ -266,7 +266,7 @@ static CU_TestInfo thread_tests[] = {
 };
 
 static CU_SuiteInfo suites[] = {
-	{ "thread identity (common/fxt-threads.c)", NULL, NULL, NULL, NULL,
+	{ "thread identity (common/fxt/fxt-threads.c)", NULL, NULL, NULL, NULL,
 	  thread_tests },
 	CU_SUITE_INFO_NULL,
 };

@@ -11,7 +11,7 @@
  * once per bundle), lost events, kernel symbols on the bundles' sequence,
  * large bundles cut in several packets, the process tree; and a CPU
  * Perfetto refuses written nowhere.  The whole stream is also read by
- * the check's reader (common/perfetto-read.c).
+ * the check's reader (common/perfetto/perfetto-read.c).
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test-pb.c - the protocol buffers wire format of the core (common/pb.c):
+ * test-pb.c - the protocol buffers wire format of the core (common/perfetto/pb.c):
  * what the writer makes, byte for byte, against encodings the protobuf
  * documentation spells out (Encoding, "A Simple Message": field 1 = 150
  * is 08 96 01; a string "testing" in field 2 is 12 07 74 65 73 74 69 6e

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test-perfetto-read.c - the Perfetto packets of an FXT file read back
- * (common/perfetto-read.c), as `trace-fxt check` and `dump` read them:
+ * (common/perfetto/perfetto-read.c), as `trace-fxt check` and `dump` read them:
  * a stream cut anywhere across blobs reads the same; what Perfetto's
  * importer refuses or loses is a fault naming the packet (the rules are
  * perfetto-read.c's, each from Perfetto's source), what it reads is not.

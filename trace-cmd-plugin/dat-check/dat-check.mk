@@ -2,16 +2,16 @@
 # libdatcheck.a: a trace.dat checked against its own size before
 # libtracecmd reads it (datcheck.h), and the records the input plugin's
 # thread groups need kept on the way.  The trace-fxt command links it;
-# it depends on the core and libtraceevent (event formats are parsed in
-# a child to name the one that crashes the parser), and on fxt-input.h,
-# the contract of the records it keeps for the plugin.
+# it calls libtraceevent only (event formats are parsed in a child to
+# name the one that crashes the parser), and takes the .dat's constants
+# from libdat.a's dat-format.h and the contract of the records it keeps
+# for the plugin from fxt-input.h, headers only.
 
 DATCHECK_SRCS	:= $(wildcard trace-cmd-plugin/dat-check/datcheck-*.c)
-DATCHECK_OBJS	:= $(DATCHECK_SRCS:.c=.o)
-DATCHECK_LIB	:= trace-cmd-plugin/dat-check/libdatcheck.a
+DATCHECK_OBJS	:= $(DATCHECK_SRCS:%.c=$(O)/%.o)
+DATCHECK_LIB	:= $(O)/trace-cmd-plugin/dat-check/libdatcheck.a
 DATCHECK_CFLAGS	 = -Itrace-cmd-plugin/dat-check $(FXT_INPUT_CFLAGS)
-# What a program linking $(DATCHECK_LIB) adds after it (then the core).
-DATCHECK_LIBS	 = $(TEP_LIBS)
+DATCHECK_LINK	 = $(DATCHECK_LIB) $(TEP_LIBS)
 
 EXTRA_CFLAGS_trace-cmd-plugin/dat-check = $(FXT_INPUT_CFLAGS) $(TEP_CFLAGS)
 
@@ -19,4 +19,3 @@ $(DATCHECK_LIB): $(DATCHECK_OBJS)
 	$(AR) rcs $@ $^
 
 ALL_TARGETS	+= $(DATCHECK_LIB)
-CLEAN_FILES	+= $(DATCHECK_LIB)

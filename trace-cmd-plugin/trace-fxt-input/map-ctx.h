@@ -184,7 +184,7 @@ struct map_ctx {
 	size_t			errlen;
 };
 
-/* The conversion's first error and its message (common/errmsg.h). */
+/* The conversion's first error and its message (common/util/errmsg.h). */
 #define map_set_error(ctx, e, ...) \
 	errmsg_set(&(ctx)->err, (ctx)->errbuf, (ctx)->errlen, (e), __VA_ARGS__)
 

@@ -1,32 +1,34 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # trace-fxt-input.so, the trace-cmd input plugin: plugin-fxt-input.c (the
 # libtracecmd entry points) and map-*.c (the ftrace-to-FXT mapping), with
-# libfxt-tep.a and the core linked in; only the libtracecmd plugin entry
-# points are exported.
+# libfxt-tep.a and the core libraries it uses linked in; only the
+# libtracecmd plugin entry points are exported.
 
 # The plugin's contract with its host (fxt-input.h), for the host.
 FXT_INPUT_CFLAGS = -Itrace-cmd-plugin/trace-fxt-input
 
 EXTRA_CFLAGS_trace-cmd-plugin/trace-fxt-input = $(TC_CFLAGS) -Icommon/fxt-tep
 
-TC_PLUGIN	:= trace-cmd-plugin/trace-fxt-input/trace-fxt-input.so
+TC_PLUGIN	:= $(O)/trace-cmd-plugin/trace-fxt-input/trace-fxt-input.so
 # The mapping, apart from the entry points: the unit tests link it too,
 # the .dat fuzzer builds it from source.
 MAP_SRCS	:= $(wildcard trace-cmd-plugin/trace-fxt-input/map-*.c)
-MAP_OBJS	:= $(MAP_SRCS:.c=.o)
-TC_PLUGIN_OBJS	:= trace-cmd-plugin/trace-fxt-input/plugin-fxt-input.o \
+MAP_OBJS	:= $(MAP_SRCS:%.c=$(O)/%.o)
+TC_PLUGIN_OBJS	:= $(O)/trace-cmd-plugin/trace-fxt-input/plugin-fxt-input.o \
 		   $(MAP_OBJS)
 
 # Where `make install` puts the plugin: libtracecmd's per-user directory
 # by default; trace-fxt also looks there when libtracecmd found nothing.
 TRACECMD_PLUGIN_INSTALL_DIR ?= $(LIBDIR)/trace-cmd/plugins
 
-$(TC_PLUGIN): $(TC_PLUGIN_OBJS) $(FXT_TEP_LIB) $(CORE_LIB)
+# The libraries the mapping uses (the unit tests link the same).
+MAP_LINK	 = $(FXT_TEP_LINK) $(PERFETTO_LINK) $(TC_LIBS)
+$(TC_PLUGIN): $(TC_PLUGIN_OBJS) $(FXT_TEP_LIB) $(FXT_LIB) $(DAT_LIB) \
+	      $(EVENTHEADER_LIB) $(PERFETTO_LIB) $(UTIL_LIB)
 	$(CC) $(ALL_CFLAGS) -shared -Wl,-z,defs -o $@ $(TC_PLUGIN_OBJS) \
-		$(FXT_TEP_LIB) $(CORE_LIB) $(CORE_LIBS) $(TC_LIBS) -ldl -lm
+		$(MAP_LINK) -ldl -lm
 
 ALL_TARGETS	+= $(TC_PLUGIN)
-CLEAN_FILES	+= $(TC_PLUGIN)
 
 .PHONY: install-trace-fxt-input
 install: install-trace-fxt-input

@@ -185,8 +185,8 @@ static void *try_plugin(const char *dir, struct trace_plugin_context *ctx)
 }
 
 /*
- * Where the build puts the plugin: trace-cmd-plugin/trace-fxt-input/,
- * beside the folder of this binary.
+ * Where the build puts the plugin: trace-cmd-plugin/trace-fxt-input/ of
+ * the build folder (make's O), beside the folder of this binary.
  */
 static void build_dir(char *buf, size_t len)
 {

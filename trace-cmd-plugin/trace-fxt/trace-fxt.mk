@@ -16,30 +16,30 @@ EXTRA_CFLAGS_trace-cmd-plugin/trace-fxt = $(JSON_CFLAGS) $(TC_CFLAGS) \
 		   -DTRACE_FXT_TC_VERSION='"$(TC_VERSION)"' \
 		   -DTRACE_FXT_TEP_VERSION='"$(TEP_VERSION)"'
 
-TRACE_FXT	:= trace-cmd-plugin/trace-fxt/trace-fxt
+TRACE_FXT	:= $(O)/trace-cmd-plugin/trace-fxt/trace-fxt
 TRACE_FXT_SRCS	:= $(wildcard trace-cmd-plugin/trace-fxt/*.c)
-TRACE_FXT_OBJS	:= $(TRACE_FXT_SRCS:.c=.o)
+TRACE_FXT_OBJS	:= $(TRACE_FXT_SRCS:%.c=$(O)/%.o)
 
 # The install directories and versions compiled in above, as last used:
 # the objects are made again when they change (make install PREFIX=...
 # after make), or the installed command would look for its plugins
 # where the first build meant to put them.
-TRACE_FXT_STAMP	:= trace-cmd-plugin/trace-fxt/defines.stamp
+TRACE_FXT_STAMP	:= $(O)/trace-cmd-plugin/trace-fxt/defines.stamp
 TRACE_FXT_DEFS	= $(TRACECMD_PLUGIN_INSTALL_DIR) $(KS_PLUGIN_DIR) \
 		   $(VERSION) $(TC_VERSION) $(TEP_VERSION)
 $(TRACE_FXT_STAMP): FORCE
+	@mkdir -p $(@D)
 	@echo '$(TRACE_FXT_DEFS)' | cmp -s - $@ || \
 		echo '$(TRACE_FXT_DEFS)' > $@
 $(TRACE_FXT_OBJS): $(TRACE_FXT_STAMP)
-CLEAN_FILES	+= $(TRACE_FXT_STAMP)
 
-$(TRACE_FXT): $(TRACE_FXT_OBJS) $(DATCHECK_LIB) $(FXT_TEP_LIB) $(CORE_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $(TRACE_FXT_OBJS) $(DATCHECK_LIB) \
-		$(FXT_TEP_LIB) $(CORE_LIB) $(JSON_LIBS) $(TC_LIBS) \
-		$(MHD_LIBS) $(CORE_LIBS) -ldl -lm
+$(TRACE_FXT): $(TRACE_FXT_OBJS) $(DATCHECK_LIB) $(FXT_TEP_LIB) $(FXT_LIB) \
+	      $(DAT_LIB) $(EVENTHEADER_LIB) $(PERFETTO_LIB) $(UTIL_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $(TRACE_FXT_OBJS) $(DATCHECK_LINK) \
+		$(FXT_TEP_LINK) $(PERFETTO_LINK) $(JSON_LIBS) $(TC_LIBS) \
+		$(MHD_LIBS) -ldl -lm
 
 ALL_TARGETS	+= $(TRACE_FXT)
-CLEAN_FILES	+= $(TRACE_FXT)
 
 # The man pages: AsciiDoc in Documentation/, one page a command
 # (trace-fxt-COMMAND.1.txt), trace-fxt.1 and trace-fxt-plugins.7, made
@@ -47,12 +47,13 @@ CLEAN_FILES	+= $(TRACE_FXT)
 # roff).  What a command's table holds (synopsis, options, examples, exit
 # statuses) the built command writes (trace-fxt __doc) into gen/, which
 # the pages include; the plugins' page takes the install directories
-# from here.
-TRACE_FXT_DOC	:= trace-cmd-plugin/trace-fxt/Documentation
-MAN_SRCS	:= $(wildcard $(TRACE_FXT_DOC)/*.[1-9].txt)
-MAN_PAGES	:= $(MAN_SRCS:.txt=)
-MAN_COMMANDS	:= trace-fxt $(patsubst $(TRACE_FXT_DOC)/trace-fxt-%.1.txt,%, \
-		     $(filter $(TRACE_FXT_DOC)/trace-fxt-%.1.txt,$(MAN_SRCS)))
+# from here.  All of it is made in $(O)'s Documentation/.
+TRACE_FXT_DOC_SRC := trace-cmd-plugin/trace-fxt/Documentation
+TRACE_FXT_DOC	:= $(O)/$(TRACE_FXT_DOC_SRC)
+MAN_SRCS	:= $(wildcard $(TRACE_FXT_DOC_SRC)/*.[1-9].txt)
+MAN_PAGES	:= $(MAN_SRCS:%.txt=$(O)/%)
+MAN_COMMANDS	:= trace-fxt $(patsubst $(TRACE_FXT_DOC_SRC)/trace-fxt-%.1.txt,%, \
+		     $(filter $(TRACE_FXT_DOC_SRC)/trace-fxt-%.1.txt,$(MAN_SRCS)))
 MAN_GEN		:= $(foreach c,$(MAN_COMMANDS), \
 		     $(TRACE_FXT_DOC)/gen/$(c).synopsis \
 		     $(TRACE_FXT_DOC)/gen/$(c).body)
@@ -86,6 +87,11 @@ $(MAN_STAMP): FORCE
 	@mkdir -p $(@D)
 	@echo '$(MAN_ATTRS)' | cmp -s - $@ || echo '$(MAN_ATTRS)' > $@
 
+# The pages include gen/ relative to themselves: asciidoc reads them in
+# the build folder, beside it.
+$(TRACE_FXT_DOC)/%.txt: $(TRACE_FXT_DOC_SRC)/%.txt
+	@mkdir -p $(@D)
+	cp $< $@
 $(TRACE_FXT_DOC)/%.xml: $(TRACE_FXT_DOC)/%.txt $(MAN_GEN) $(MAN_STAMP)
 	$(ASCIIDOC) -b docbook -d manpage $(MAN_ATTRS) -o $@.tmp $<
 	@mv $@.tmp $@
@@ -98,7 +104,6 @@ $(MAN_PAGES): %: %.xml
 .PHONY: doc
 doc: $(MAN_PAGES)
 TEST_PROGS	+= $(MAN_PAGES)
-CLEAN_FILES	+= $(MAN_PAGES) $(MAN_PAGES:=.xml) $(MAN_GEN) $(MAN_STAMP)
 
 # The bash completion, where bash-completion looks for it:
 # $(PREFIX)/share/bash-completion/completions/trace-fxt (for PREFIX
