@@ -31,10 +31,12 @@ passed=0 failed=0
 log=$(mktemp) skips=$(mktemp); trap 'rm -f "$log" "$skips"' EXIT
 
 selected() {
-	local p
+	local p pats
 
 	[ -z "${TESTS:-}" ] && return 0
-	for p in $TESTS; do
+	# the patterns as written, never expanded against the working folder
+	read -r -a pats <<< "$TESTS"
+	for p in "${pats[@]}"; do
 		# shellcheck disable=SC2053
 		[[ $1 == $p ]] && return 0
 	done

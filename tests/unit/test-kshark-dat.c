@@ -93,7 +93,7 @@ static const char *const tep_defaults[] = {
 
 static int suite_init(void)
 {
-	const char *plugin = unit_path("kernelshark-plugin/plugin-fxt.so");
+	const char *plugin = unit_build_path("kernelshark-plugin/plugin-fxt.so");
 	const char *path;
 	char file[4096];
 	size_t i;
@@ -174,7 +174,7 @@ static bool convert(const char *dat, const char *fxt)
 	char tool[4096], cmd[3 * 4096 + 64];
 
 	snprintf(tool, sizeof(tool), "%s",
-		 unit_path("trace-cmd-plugin/trace-fxt/trace-fxt"));
+		 unit_build_path("trace-cmd-plugin/trace-fxt/trace-fxt"));
 	if (access(tool, X_OK)) {
 		CU_FAIL("trace-fxt is not built");
 		return false;
@@ -660,8 +660,12 @@ static void compare(const char *dat_path)
 		CU_ASSERT_EQUAL(sum.col[c], 0);
 }
 
-/* The project's recordings (samples/record.sh and its derived two). */
-#define NR_PROJECT_SAMPLES	10
+/*
+ * The project's recordings: samples/record.sh's in samples/, and the two
+ * the build derives from sched-zstd.dat in the build's samples/.
+ */
+#define NR_PROJECT_SAMPLES	8
+#define NR_BUILT_SAMPLES	2
 
 static void compare_glob(const char *pattern, size_t required)
 {
@@ -686,18 +690,22 @@ static void compare_glob(const char *pattern, size_t required)
 	globfree(&g);
 }
 
-/* In-tree recordings (samples/): they must all be there. */
+/* The project's recordings: they must all be there. */
 static void test_project_samples(void)
 {
 	char pattern[4096];
 	const char *samples = getenv("SAMPLES");
 
-	if (samples)
+	if (samples) {
 		snprintf(pattern, sizeof(pattern), "%s/*.dat", samples);
-	else
-		snprintf(pattern, sizeof(pattern), "%s",
-			 unit_path("samples/*.dat"));
+		compare_glob(pattern, 1);
+		return;
+	}
+	snprintf(pattern, sizeof(pattern), "%s", unit_path("samples/*.dat"));
 	compare_glob(pattern, NR_PROJECT_SAMPLES);
+	snprintf(pattern, sizeof(pattern), "%s",
+		 unit_build_path("samples/*.dat"));
+	compare_glob(pattern, NR_BUILT_SAMPLES);
 }
 
 /* $SHARED_SAMPLES or ../shared/samples: optional. */
@@ -855,8 +863,7 @@ static void test_sched_fields(void)
 	int sd;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		snprintf(dat, sizeof(dat), "%s/%s",
-			 unit_path("samples"), names[i]);
+		snprintf(dat, sizeof(dat), "%s", unit_sample_path(names[i]));
 		snprintf(fxt, sizeof(fxt), "%s/fields-%s.fxt", dir, names[i]);
 		if (!convert(dat, fxt))
 			continue;
@@ -952,7 +959,7 @@ static void test_other_producer(void)
 	int dat_sd, fxt_sd;
 	size_t moved[2], redrawn;
 
-	snprintf(gen, sizeof(gen), "%s", unit_path("samples/fxt-sched-sample"));
+	snprintf(gen, sizeof(gen), "%s", unit_build_path("samples/fxt-sched-sample"));
 	snprintf(fxt, sizeof(fxt), "%s/sched-sample.fxt", dir);
 	snprintf(dat, sizeof(dat), "%s/sched-sample.dat", dir);
 	snprintf(cmd, sizeof(cmd), "'%s' '%s'", gen, fxt);

@@ -346,7 +346,7 @@ static void unload(struct loaded *l)
 
 static int suite_init(void)
 {
-	const char *plugin = unit_path("kernelshark-plugin/plugin-fxt.so");
+	const char *plugin = unit_build_path("kernelshark-plugin/plugin-fxt.so");
 
 	if (!mkdtemp(dir) || !kshark_instance(&ctx))
 		return -1;

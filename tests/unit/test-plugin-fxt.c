@@ -18,7 +18,7 @@ static tep_plugin_unload_func unloader;
 
 static int suite_init(void)
 {
-	handle = dlopen(unit_path("plugins/plugin_fxt.so"),
+	handle = dlopen(unit_build_path("plugins/plugin_fxt.so"),
 			RTLD_NOW | RTLD_LOCAL);
 	if (!handle) {
 		fprintf(stderr, "%s\n", dlerror());

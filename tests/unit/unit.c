@@ -8,6 +8,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <CUnit/Basic.h>
 
@@ -19,6 +20,31 @@ const char *unit_path(const char *rel)
 	const char *top = getenv("TOP_SRCDIR");
 
 	snprintf(buf, sizeof(buf), "%s/%s", top ? top : ".", rel);
+	return buf;
+}
+
+const char *unit_build_path(const char *rel)
+{
+	static char buf[4096];
+	const char *build = getenv("BUILD_DIR");
+	const char *top = getenv("TOP_SRCDIR");
+
+	if (build && *build)
+		snprintf(buf, sizeof(buf), "%s/%s", build, rel);
+	else
+		snprintf(buf, sizeof(buf), "%s/build/%s", top ? top : ".", rel);
+	return buf;
+}
+
+const char *unit_sample_path(const char *name)
+{
+	static char buf[4096];
+	char rel[1024];
+
+	snprintf(rel, sizeof(rel), "samples/%s", name);
+	snprintf(buf, sizeof(buf), "%s", unit_path(rel));
+	if (access(buf, R_OK))
+		snprintf(buf, sizeof(buf), "%s", unit_build_path(rel));
 	return buf;
 }
 

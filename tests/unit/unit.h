@@ -16,8 +16,20 @@
 
 int unit_run(const char *program, CU_SuiteInfo *suites);
 
-/* Path to a file under the source tree's tests/ (for corpora, samples). */
+/* Path to a file under the source tree (corpora, samples, scripts). */
 const char *unit_path(const char *rel);
+
+/*
+ * Path to a file the build made: under $BUILD_DIR (make test passes
+ * make's O), else the source tree's build/.
+ */
+const char *unit_build_path(const char *rel);
+
+/*
+ * Path to one of the project's recordings: samples/@name, or the build's
+ * samples/@name for those the build derives (sched.dat, sched-v6.dat).
+ */
+const char *unit_sample_path(const char *name);
 
 /*
  * Path to @rel under the optional data beside the clone: $SHARED_SAMPLES,
