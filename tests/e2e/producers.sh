@@ -3,7 +3,8 @@
 #
 # FXT shaped as other producers write it (tests/e2e/producers-gen.c, one
 # file per shape), read by every tool the way Perfetto's FXT importer
-# reads it: `check` faults only what breaks a reader; no provider record
+# reads it: `check` faults only what breaks a reader, and warns (exit 0)
+# of what the format allows and Perfetto does not take; no provider record
 # is needed; a record whose size is sound and whose contents are not is
 # skipped, said once, and the read goes on in report, dump, convert and
 # the KernelShark plugin; a thread is its (process, thread) pair in
@@ -14,7 +15,7 @@
 # Each fixture's figures (records, lines, entries, events) are printed
 # as "# figures:" lines.
 . "$(dirname "$0")/lib.sh"
-e2e_plan 39
+e2e_plan 41
 export TRACEEVENT_PLUGIN_DIR=$TOP/plugins
 KSLOAD=$TOP/tests/bench/bench-kshark-load
 KSPLUGIN=$TOP/kernelshark-plugin/plugin-fxt.so
@@ -171,6 +172,10 @@ check "... its context switch names both apart, in KernelShark too" \
 	       grep -q 'wide-1000000000; CPU 1; ; fxt/context_switch; prev_pid=1000000000 prev_state=blocked next_pid=705032704' '$TMP/wide-tid.ks'"
 check "convert says which koid got which pid" \
 	grep -q "pid 7 tid 5000000000 -> 1000000000" "$TMP/wide-tid.conv.err"
+check "check passes the koid the format allows (exit 0), warning that Perfetto keeps its low 32 bits" \
+	sh -c "[ $CHECK_RC = 0 ] &&
+	       grep -q ': ok, .* 3 warnings in 3 records' '$TMP/wide-tid.check' &&
+	       grep -q 'offset 0x.*: thread record: tid 5000000000 is past 32 bits: Perfetto.s importer keeps its low 32 bits (705032704) (warning)' '$TMP/wide-tid.check.err'"
 
 # ---- 6. names defined later in the file ----------------------------------
 
@@ -206,9 +211,12 @@ check "CPU 65535: a .dat of 5 CPUs ($size bytes), the switch on CPU 4" \
 check "convert says so, and the .dat's version option keeps it" \
 	sh -c "grep -q '1 CPU renumbered (.*): cpu 65535 -> 4' '$TMP/cpu65535.conv.err' &&
 	       trace-cmd dump --options '$TMP/cpu65535.dat' 2>&1 | grep -qx 'cpu 65535 -> 4'"
-check "check faults the CPU: Perfetto v58.2's importer stops on CPUs past 4095" \
-	sh -c "[ $CHECK_RC = 1 ] &&
-	       grep -q 'offset 0x.*: context switch record: CPU 65535, past 4095: Perfetto.s importer stops on it' '$TMP/cpu65535.check.err'"
+check "check passes the CPU the format allows (exit 0), warning that Perfetto v58.2's importer stops on CPUs of 4096 or more" \
+	sh -c "[ $CHECK_RC = 0 ] && grep -q ': ok, 31 records' '$TMP/cpu65535.check' &&
+	       grep -q 'offset 0x.*: context switch record: CPU 65535: Perfetto.s importer stops on CPUs of 4096 or more (warning)' '$TMP/cpu65535.check.err' &&
+	       grep -q 'offset 0x.*: thread wakeup record: CPU 65535: Perfetto.s importer stops on CPUs of 4096 or more (warning)' '$TMP/cpu65535.check.err'"
+check "... a fault with --pedantic" \
+	sh -c "! $TRACE_FXT check --pedantic '$D/cpu65535.fxt' > /dev/null 2>&1"
 
 # ---- 9. plugin_fxt.so prints what report prints --------------------------
 

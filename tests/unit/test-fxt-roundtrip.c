@@ -860,7 +860,7 @@ static void test_raw_unknown_record_delivered(void)
 	const uint64_t raw[3] = {
 		10 | 3 << 4 | 0xabcULL << 16, 0x0102030405060708ULL, 42
 	};
-	/* the 16-bit CPU field whole (check faults it: Perfetto stops) */
+	/* the 16-bit CPU field whole (check warns: Perfetto stops on it) */
 	struct fxt_sched_switch ss = { .ts = 7, .cpu = 65535, .in_tid = 3 };
 	struct fxt_reader *r;
 	struct fxt_record rec;
