@@ -13,7 +13,8 @@
 # CPUs are numbered in order; plugin_fxt.so prints what report prints; a
 # format libtraceevent takes minutes over is given up on in seconds.
 # Each fixture's figures (records, lines, entries, events) are printed
-# as "# figures:" lines.
+# as "# figures:" lines; records and offsets count the writer's index-0
+# string records for Tracy (common/fxt-writer.h).
 . "$(dirname "$0")/lib.sh"
 e2e_plan 41
 export TRACEEVENT_PLUGIN_DIR=$TOP/plugins
@@ -66,7 +67,7 @@ read_all() {
 
 read_all no-provider
 check "no provider record: check accepts it, no warning ($RECORDS records)" \
-	grep -qx "$D/no-provider.fxt: ok, 20 records (little byte order): metadata 1 string 8 thread 1 event 8 kernel_object 2" \
+	grep -qx "$D/no-provider.fxt: ok, 21 records (little byte order): metadata 1 string 9 thread 1 event 8 kernel_object 2" \
 	"$TMP/no-provider.check"
 check "no provider record: report, .dat and KernelShark all 8 ($LINES, $TCLINES, $KS)" \
 	test "$LINES $TCLINES $KS" = "8 8 8"
@@ -92,7 +93,7 @@ check "rate, then a provider: check lists the note as a warning, exit 0" \
 read_all switch-running
 check "subtype 1 leaving a thread running: check warns, exit 0" \
 	sh -c "[ $CHECK_RC = 0 ] &&
-	       grep -q 'offset 0xf0: context switch record: outgoing thread state 1 (running), read as runnable (warning)' '$TMP/switch-running.check.err' &&
+	       grep -q 'offset 0xf8: context switch record: outgoing thread state 1 (running), read as runnable (warning)' '$TMP/switch-running.check.err' &&
 	       grep -q '; 1 warning in 1 record' '$TMP/switch-running.check'"
 check "converted, the preempted thread leaves in state R" \
 	grep -q 'sched_switch: *ten:10 \[120\] R ==> eleven:11' \
@@ -103,7 +104,7 @@ check "converted, the preempted thread leaves in state R" \
 read_all bad-records
 check "bad records: check names the first as a fault, exit 1" \
 	sh -c "[ $CHECK_RC = 1 ] &&
-	       grep -q 'offset 0xe0: event record: argument 1 (3 words) runs past the record' '$TMP/bad-records.check.err'"
+	       grep -q 'offset 0xe8: event record: argument 1 (3 words) runs past the record' '$TMP/bad-records.check.err'"
 check "bad records: report goes on: 30 lines, 25 after the bad ones ($LINES)" \
 	sh -c "[ $LINES = 30 ] && [ \$(grep -c 'app:after:' '$TMP/bad-records.rep') = 25 ]"
 for t in rep dump conv ks; do
@@ -111,12 +112,12 @@ for t in rep dump conv ks; do
 	[ $t = ks ] && prefix=plugin-fxt loads=2
 	check "bad records: $t says the 4 skips once a read, the first named" \
 		sh -c "[ \$(grep -c 'malformed' '$TMP/bad-records.$t.err') = $loads ] &&
-		       grep -q '^$prefix: 4 records malformed, skipped; the first: .*offset 0xe0: ' '$TMP/bad-records.$t.err'"
+		       grep -q '^$prefix: 4 records malformed, skipped; the first: .*offset 0xe8: ' '$TMP/bad-records.$t.err'"
 done
 check "bad records: the record running past the end ends the read, said" \
-	grep -q "offset 0x358: truncated" "$TMP/bad-records.rep.err"
-check "bad records: dump lists 39 records (all but the 4 skipped)" \
-	test "$(wc -l < "$TMP/bad-records.dump")" = 39
+	grep -q "offset 0x368: truncated" "$TMP/bad-records.rep.err"
+check "bad records: dump lists 41 records (all but the 4 skipped)" \
+	test "$(wc -l < "$TMP/bad-records.dump")" = 41
 check "bad records: convert writes the 30 events, exit 1 for the cut end" \
 	sh -c "[ $CONVERT_RC = 1 ] && [ '$EVENTS' = 30 ] && [ $TCLINES = 30 ] &&
 	       grep -q 'truncated: .*the records before it are converted' '$TMP/bad-records.conv.err'"
@@ -212,7 +213,7 @@ check "convert says so, and the .dat's version option keeps it" \
 	sh -c "grep -q '1 CPU renumbered (.*): cpu 65535 -> 4' '$TMP/cpu65535.conv.err' &&
 	       trace-cmd dump --options '$TMP/cpu65535.dat' 2>&1 | grep -qx 'cpu 65535 -> 4'"
 check "check passes the CPU the format allows (exit 0), warning that Perfetto v58.2's importer stops on CPUs of 4096 or more" \
-	sh -c "[ $CHECK_RC = 0 ] && grep -q ': ok, 31 records' '$TMP/cpu65535.check' &&
+	sh -c "[ $CHECK_RC = 0 ] && grep -q ': ok, 32 records' '$TMP/cpu65535.check' &&
 	       grep -q 'offset 0x.*: context switch record: CPU 65535: Perfetto.s importer stops on CPUs of 4096 or more (warning)' '$TMP/cpu65535.check.err' &&
 	       grep -q 'offset 0x.*: thread wakeup record: CPU 65535: Perfetto.s importer stops on CPUs of 4096 or more (warning)' '$TMP/cpu65535.check.err'"
 check "... a fault with --pedantic" \
