@@ -56,7 +56,7 @@ static struct fxt_thread thr(unsigned int i)
 static int write_tasks(struct sample *s)
 {
 	struct fxt_arg proc = { .type = FXT_ARG_KOID,
-				.name = FXT_ARG_STR_NAME("process"),
+				.name = FXT_ARG_STR_NAME(FXT_ARG_NAME_PROCESS),
 				.koid = 100 };
 	unsigned int i;
 	int ret;

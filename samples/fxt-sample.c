@@ -49,7 +49,7 @@ static int write_sample(struct fxt_writer *w)
 	struct fxt_arg counter = { .type = FXT_ARG_INT64,
 				   .name = fxt_writer_str(w, "bytes") };
 	struct fxt_arg proc = { .type = FXT_ARG_KOID,
-				.name = fxt_writer_str(w, "process"),
+				.name = fxt_writer_str(w, FXT_ARG_NAME_PROCESS),
 				.koid = 100 };
 	struct fxt_arg weight = { .type = FXT_ARG_INT32,
 				  .name = fxt_writer_str(w, "incoming_weight"),

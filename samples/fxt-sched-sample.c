@@ -72,7 +72,7 @@ static uint64_t koid_of(const struct machine *m, int i)
 static int write_names(struct machine *m)
 {
 	struct fxt_arg proc = { .type = FXT_ARG_KOID,
-				.name = FXT_ARG_STR_NAME("process"),
+				.name = FXT_ARG_STR_NAME(FXT_ARG_NAME_PROCESS),
 				.koid = PROCESS_KOID };
 	char name[16];
 	int i, len, ret;

@@ -32,9 +32,16 @@
 /*
  * Perfetto's importer (v58.2, cpu_tracker.h's kMaxCpusPerMachine) stops
  * on a scheduling record whose CPU is this or more: a CPU number the
- * 16-bit field of the newer scheduling records can hold.
+ * 16-bit field of the newer scheduling records can hold, so a limit of
+ * that viewer's, not a fault of the file.
  */
 #define FXT_PERFETTO_MAX_CPUS	4096U
+/*
+ * Perfetto's tables hold pids and tids in 32 bits: its importer
+ * (fuchsia_trace_tokenizer.cc and fuchsia_trace_parser.cc, v58.2) keeps
+ * the low 32 bits of a thread's or a process's koid.
+ */
+#define FXT_PERFETTO_MAX_KOID	0xffffffffULL
 
 enum fxt_record_type {
 	FXT_REC_METADATA	= 0,
@@ -116,6 +123,12 @@ enum fxt_koid_type {
 	FXT_OBJ_PROCESS		= 1,
 	FXT_OBJ_THREAD		= 2,
 };
+
+/*
+ * The argument of a thread object that names its process (a koid):
+ * readers find it by this name.
+ */
+#define FXT_ARG_NAME_PROCESS	"process"
 
 enum fxt_arg_type {
 	FXT_ARG_NULL	= 0,

@@ -272,9 +272,11 @@ int fxt_reader_tally(const struct fxt_reader *r, const char *prefix,
 		[FXT_WARN_PARTIAL] = "skipped or not read in full",
 		[FXT_WARN_MALFORMED] = "malformed, skipped",
 		[FXT_WARN_NOTE] = "read as Perfetto reads it, which its writer may not have meant",
+		[FXT_WARN_VIEWER] = "within the format, past a viewer's limit",
 	};
 	static const enum fxt_warn_kind order[] = {
 		FXT_WARN_MALFORMED, FXT_WARN_PARTIAL, FXT_WARN_NOTE,
+		FXT_WARN_VIEWER,
 	};
 	size_t len = 0, i;
 	int n;
@@ -672,6 +674,28 @@ static inline int get_str(struct fxt_reader *r, struct cursor *c, uint32_t ref,
 	return 0;
 }
 
+/*
+ * Check's word on a koid (a pid or a tid) past 32 bits: the format holds
+ * 64, Perfetto keeps the low 32 (FXT_PERFETTO_MAX_KOID).
+ */
+static __attribute__((noinline)) int koid_wide(struct fxt_reader *r,
+					       struct cursor *c,
+					       const char *field,
+					       uint64_t koid)
+{
+	return warn_kind(r, FXT_WARN_VIEWER, "%s record: %s %llu is past 32 bits: Perfetto's importer keeps its low 32 bits (%llu)",
+			 c->what, field, (unsigned long long)koid,
+			 (unsigned long long)(koid & FXT_PERFETTO_MAX_KOID));
+}
+
+#define KOID_CHECK(r, c, field, koid) do {				\
+		if ((r)->strict && (koid) > FXT_PERFETTO_MAX_KOID) {	\
+			int __ret = koid_wide(r, c, field, koid);	\
+			if (__ret)					\
+				return __ret;				\
+		}							\
+	} while (0)
+
 static int get_thread(struct fxt_reader *r, struct cursor *c, uint32_t ref,
 		      struct fxt_thread *out, const char *field)
 {
@@ -681,6 +705,8 @@ static int get_thread(struct fxt_reader *r, struct cursor *c, uint32_t ref,
 		if (!cur_word(r, c, &out->pid) || !cur_word(r, c, &out->tid))
 			return BAD(r, c, "%s record: inline %s runs past the record",
 				   c->what, field);
+		KOID_CHECK(r, c, "inline thread's pid", out->pid);
+		KOID_CHECK(r, c, "inline thread's tid", out->tid);
 		return 0;
 	}
 	if (ref >= p->thr_cap || !(p->thr_set[ref / 8] & (1u << (ref % 8)))) {
@@ -1038,6 +1064,8 @@ static int do_thread(struct fxt_reader *r, struct cursor *c, uint64_t h,
 	if (!cur_word(r, c, &rec->thread.thread.pid) ||
 	    !cur_word(r, c, &rec->thread.thread.tid))
 		return BAD(r, c, "thread record is shorter than 3 words");
+	KOID_CHECK(r, c, "pid", rec->thread.thread.pid);
+	KOID_CHECK(r, c, "tid", rec->thread.thread.tid);
 	if (i) {
 		if (i >= p->thr_cap) {
 			uint32_t cap = p->thr_cap ? 2 * p->thr_cap : 8;
@@ -1199,6 +1227,20 @@ static int do_object(struct fxt_reader *r, struct cursor *c, uint64_t h,
 		ret = get_args(r, c, nargs, r->args);
 	if (ret)
 		return ret;
+	/* the objects Perfetto reads: processes, threads and their process */
+	if ((h & 0xf) == FXT_REC_KERNEL_OBJ &&
+	    (rec->kobj.obj_type == FXT_OBJ_PROCESS ||
+	     rec->kobj.obj_type == FXT_OBJ_THREAD)) {
+		unsigned int i;
+
+		KOID_CHECK(r, c, "koid", rec->kobj.koid);
+		for (i = 0; i < nargs; i++)
+			if (r->args[i].type == FXT_ARG_KOID &&
+			    rec->kobj.obj_type == FXT_OBJ_THREAD &&
+			    fxt_str_eq(r->args[i].name, FXT_ARG_NAME_PROCESS))
+				KOID_CHECK(r, c, "process koid",
+					   r->args[i].u64);
+	}
 	return end_of_record(r, c);
 }
 
@@ -1242,11 +1284,11 @@ static int do_sched(struct fxt_reader *r, struct cursor *c, uint64_t h,
 		}
 		rec->sched.nargs = bits(h, 16, 19);
 		rec->sched.cpu = bits(h, 20, 35);
-		/* a reader breaks on it: the main one */
+		/* the format's 16 bits allow it; a viewer does not */
 		if (r->strict && rec->sched.cpu >= FXT_PERFETTO_MAX_CPUS)
-			return BAD(r, c, "%s record: CPU %u, past %u: Perfetto's importer stops on it",
-				   c->what, rec->sched.cpu,
-				   FXT_PERFETTO_MAX_CPUS - 1);
+			WARN_KIND(r, FXT_WARN_VIEWER, "%s record: CPU %u: Perfetto's importer stops on CPUs of %u or more",
+				  c->what, rec->sched.cpu,
+				  FXT_PERFETTO_MAX_CPUS);
 		if (!cur_word(r, c, &rec->sched.ts))
 			return BAD(r, c, "%s record has no timestamp", c->what);
 		if ((rec->sched.subtype == FXT_SCHED_SWITCH &&
@@ -1254,6 +1296,10 @@ static int do_sched(struct fxt_reader *r, struct cursor *c, uint64_t h,
 		    !cur_word(r, c, &rec->sched.in.tid))
 			return BAD(r, c, "%s record has no thread id word",
 				   c->what);
+		if (rec->sched.subtype == FXT_SCHED_SWITCH)
+			KOID_CHECK(r, c, "outgoing tid", rec->sched.out.tid);
+		KOID_CHECK(r, c, rec->sched.subtype == FXT_SCHED_SWITCH ?
+			   "incoming tid" : "tid", rec->sched.in.tid);
 		ret = get_args(r, c, rec->sched.nargs, r->args);
 		if (ret)
 			return ret;

@@ -72,6 +72,14 @@ enum fxt_warn_kind {
 	 * leaving a thread "running").
 	 */
 	FXT_WARN_NOTE,
+	/*
+	 * Strict readers only (`trace-fxt check`): a value the
+	 * specification allows that a viewer does not take whole (a CPU
+	 * Perfetto's importer stops on, a koid it cuts to 32 bits).  Not
+	 * a fault of the file: the warning names the viewer and its limit,
+	 * for the file's writer to know.
+	 */
+	FXT_WARN_VIEWER,
 	FXT_WARN_KINDS
 };
 

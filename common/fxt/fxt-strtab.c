@@ -159,6 +159,7 @@ strtab_miss(struct fxt_strtab *t, struct fxt_strtab_prov *p, uint32_t id,
 	}
 	fxt_strtab_mark(t, slot, seq);
 	g = &t->gslot[slot];
+	g->len = (uint16_t)len;
 	e = &p->sid[id];
 	e->slot = (uint16_t)slot;
 	e->gen = g->gen;

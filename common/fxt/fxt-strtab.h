@@ -55,6 +55,7 @@ struct fxt_strtab_slot {
 	uint32_t	gen;	/* bumped each time the index changes value */
 	uint32_t	pin;	/* record that last used it */
 	uint8_t		ref;	/* used since the clock hand last passed */
+	uint16_t	len;	/* of its text (the writer's Tracy reset) */
 };
 
 /*
@@ -203,6 +204,13 @@ static inline uint32_t fxt_strtab_hit(struct fxt_strtab *t,
 	if (s->id && s->id != FXT_STR_INLINE)
 		return fxt_strtab_hit_id(t, p, s->id);
 	return s->id ? 0 : fxt_strtab_hit_text(t, p, s);
+}
+
+/* The length of the text at index @slot (0: the empty string). */
+static inline uint32_t fxt_strtab_slot_len(const struct fxt_strtab *t,
+					   uint32_t slot)
+{
+	return slot ? t->gslot[slot].len : 0;
 }
 
 /**

@@ -244,7 +244,7 @@ static uint64_t object_process(const struct fxt_record *rec)
 	for (i = 0; i < rec->kobj.nargs; i++) {
 		const struct fxt_arg *a = &rec->kobj.args[i];
 
-		if (fxt_str_eq(a->name, "process") &&
+		if (fxt_str_eq(a->name, FXT_ARG_NAME_PROCESS) &&
 		    (a->type == FXT_ARG_KOID || a->type == FXT_ARG_UINT64))
 			return a->u64;
 	}

@@ -76,6 +76,12 @@ struct fxt_writer {
 	size_t			prov_mask;
 	struct wprov		*cur;
 	struct wthreads		*thr;
+	/*
+	 * The length of the last name Tracy's importer read (emit_string()
+	 * says why): of the last string record, event name or kernel
+	 * object name written.
+	 */
+	uint32_t		tracy_len;
 };
 
 struct tref {
@@ -287,17 +293,34 @@ static struct wprov *prov_get(struct fxt_writer *w, uint32_t id, bool reset)
 
 /* ---- string and thread tables ---------------------------------------- */
 
+/*
+ * A string record; first, when it is shorter than the last name Tracy's
+ * importer read, an empty one at index 0 (fxt-writer.h says why).
+ */
 static int emit_string(struct fxt_writer *w, uint32_t slot, const char *s,
 		       uint32_t len)
 {
 	uint32_t words = 1 + stream_words(len);
+	bool reset = len < w->tracy_len;
 
-	if (ensure(w, words * 8))
+	if (ensure(w, (reset + words) * 8))
 		return w->err;
+	if (reset)
+		put_word(w, FXT_REC_STRING | 1 << 4);
 	put_word(w, FXT_REC_STRING | (uint64_t)words << 4 |
 		    (uint64_t)slot << 16 | (uint64_t)len << 32);
 	put_stream(w, s, len);
+	w->tracy_len = len;
 	return 0;
+}
+
+/* The length of the text a resolved ref stands for. */
+static inline uint32_t sref_len(const struct fxt_writer *w,
+				const struct fxt_sref *s)
+{
+	if (s->ref & FXT_SREF_INLINE)
+		return s->len;
+	return fxt_strtab_slot_len(&w->strs, s->ref);
 }
 
 /*
@@ -928,6 +951,7 @@ static bool write_event_fast(struct fxt_writer *w, const struct fxt_event *ev)
 		 (uint64_t)t << 24 | (uint64_t)cat << 32 | (uint64_t)name << 48;
 	rec[1] = ev->ts;
 	w->len += (q - rec) * 8;
+	w->tracy_len = fxt_strtab_slot_len(&w->strs, name);
 	return true;
 }
 
@@ -976,6 +1000,7 @@ int fxt_write_event(struct fxt_writer *w, const struct fxt_event *ev)
 		    (uint64_t)ev->type << 16 | (uint64_t)ev->nargs << 20 |
 		    (uint64_t)thr.ref << 24 | (uint64_t)cat.ref << 32 |
 		    (uint64_t)name.ref << 48);
+	w->tracy_len = sref_len(w, &name);
 	put_word(w, ev->ts);
 	put_tref(w, &thr);
 	put_sref(w, &cat);
@@ -1065,6 +1090,8 @@ static int write_object(struct fxt_writer *w, unsigned int type,
 		return w->err;
 	put_word(w, type | (uint64_t)words << 4 | (uint64_t)byte16 << 16 |
 		    (uint64_t)nref.ref << 24 | (uint64_t)nargs << 40);
+	if (type == FXT_REC_KERNEL_OBJ)
+		w->tracy_len = sref_len(w, &nref);
 	for (i = 0; i < nids; i++)
 		put_word(w, ids[i]);
 	put_sref(w, &nref);

@@ -17,6 +17,17 @@
  *    smaller encoding for it.
  *  - .id = FXT_STR_INLINE: always inline.
  *
+ * Tracy's importer (import-fuchsia.cpp) reads each string record into
+ * the buffer that holds the last name it read, resized to the text's
+ * length plus one, and keeps that last byte: a string shorter than the
+ * name before it keeps a byte of that name ("cpu" read after "comm" is
+ * "cpum"; a thread object's "process" argument then matches nothing and
+ * no thread is named).  So before a string record shorter than the last
+ * name Tracy read (of a string record, an event or a kernel object) the
+ * writer puts an empty string record at index 0, which the specification
+ * has every reader ignore and which shrinks Tracy's buffer to one byte:
+ * 8 bytes each time, and every name reads whole there.
+ *
  * Records written before the first provider info record belong to no
  * provider: readers (and `trace-fxt check`) expect a provider first, so
  * start with fxt_write_provider_info().

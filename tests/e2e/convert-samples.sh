@@ -11,14 +11,16 @@
 # what trace-cmd reports: the Perfetto packets' ftrace events field by
 # field (perfetto-model.py compare-packets), no FXT scheduling beside
 # them, and with --fxt-sched FXT context switches and wakeups instead;
-# task names, logs, atrace slices, counters, lost events, one provider
-# per buffer.
+# task names (and every name and thread as Tracy's importer reads them,
+# tracy-model.py), logs, atrace slices, counters, lost events, one
+# provider per buffer.
 . "$(dirname "$0")/lib.sh"
 COMPARE=$(dirname "$0")/compare-report.py
 MODEL=$(dirname "$0")/perfetto-model.py
+TRACY=$(dirname "$0")/tracy-model.py
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 
-e2e_plan 138
+e2e_plan 148
 recordings
 for f in "${RECS[@]}"; do
 	b=$(basename "$f" .dat)
@@ -88,6 +90,12 @@ for f in "${RECS[@]}"; do
 	n_kobj=$(count '.record == "kernel_object" and .obj_type == 2 and (.args // [] | map(.name) | index("source") | not)')
 	check "$b: a named thread object for every named task trace-cmd shows (0 < $n_tasks <= $n_kobj)" \
 		test 0 -lt "$n_tasks" -a "$n_tasks" -le "$n_kobj"
+	# Tracy's importer keeps a stray byte on a string shorter than the
+	# name it read before, unless an index-0 reset comes first
+	# (fxt-writer.h): every name whole, every thread named
+	tracy=$(python3 "$TRACY" names < "$TMP/$b.json" | head -1)
+	check "$b: Tracy's importer (tracy-model.py) reads every string whole and names every thread object's thread ($tracy)" \
+		python3 "$TRACY" names < "$TMP/$b.json"
 	n_prov=$(( $(trace-cmd report -R "$f" 2>/dev/null | grep -c '^second: ') > 0 ? 2 : 1 ))
 	check "$b: one provider per buffer ($n_prov)" \
 		test "$(count '.record == "metadata" and .kind == "provider_info"')" = "$n_prov"

@@ -22,7 +22,8 @@
  *   late-names.fxt      context switches and wakeups before the kernel
  *                       objects that name their threads
  *   nul-string.fxt      strings with a NUL inside, arguments after them
- *   cpu65535.fxt        events on CPUs 0-3 and one switch on CPU 65535
+ *   cpu65535.fxt        events on CPUs 0-3, a switch and a wakeup on CPU
+ *                       65535 (the format allows it, Perfetto does not)
  *   kinds.fxt           every event kind, a log, a switch and a wakeup
  *   hog-format.fxt      a converted file (trace-cmd:file_info) carrying an
  *                       event format whose field type is HOG_ITEMS words,
@@ -429,10 +430,14 @@ static void nul_string(void)
 	close_fxt(w, ret, "nul-string.fxt");
 }
 
-/* 20 instants on CPUs 0-3 (a cpu argument) and a switch on CPU 65535. */
+/*
+ * 20 instants on CPUs 0-3 (a cpu argument), a switch and a wakeup on CPU
+ * 65535.
+ */
 static void cpu65535(void)
 {
 	struct fxt_writer *w = open_fxt("cpu65535.fxt");
+	struct fxt_sched_wakeup wk = { .ts = 5001, .cpu = 65535, .tid = 10 };
 	struct fxt_arg a;
 	int ret, i;
 
@@ -446,6 +451,8 @@ static void cpu65535(void)
 	}
 	if (!ret)
 		ret = sched_switch(w, 5000, 65535, FXT_THREAD_BLOCKED, 10, 11);
+	if (!ret)
+		ret = fxt_write_sched_wakeup(w, &wk);
 	close_fxt(w, ret, "cpu65535.fxt");
 }
 

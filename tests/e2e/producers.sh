@@ -3,7 +3,8 @@
 #
 # FXT shaped as other producers write it (tests/e2e/producers-gen.c, one
 # file per shape), read by every tool the way Perfetto's FXT importer
-# reads it: `check` faults only what breaks a reader; no provider record
+# reads it: `check` faults only what breaks a reader, and warns (exit 0)
+# of what the format allows and Perfetto does not take; no provider record
 # is needed; a record whose size is sound and whose contents are not is
 # skipped, said once, and the read goes on in report, dump, convert and
 # the KernelShark plugin; a thread is its (process, thread) pair in
@@ -12,9 +13,10 @@
 # CPUs are numbered in order; plugin_fxt.so prints what report prints; a
 # format libtraceevent takes minutes over is given up on in seconds.
 # Each fixture's figures (records, lines, entries, events) are printed
-# as "# figures:" lines.
+# as "# figures:" lines; records and offsets count the writer's index-0
+# string records for Tracy (common/fxt/fxt-writer.h).
 . "$(dirname "$0")/lib.sh"
-e2e_plan 39
+e2e_plan 41
 export TRACEEVENT_PLUGIN_DIR=$BUILD/plugins
 KSLOAD=$BUILD/tests/bench/bench-kshark-load
 KSPLUGIN=$BUILD/kernelshark-plugin/plugin-fxt.so
@@ -65,7 +67,7 @@ read_all() {
 
 read_all no-provider
 check "no provider record: check accepts it, no warning ($RECORDS records)" \
-	grep -qx "$D/no-provider.fxt: ok, 20 records (little byte order): metadata 1 string 8 thread 1 event 8 kernel_object 2" \
+	grep -qx "$D/no-provider.fxt: ok, 21 records (little byte order): metadata 1 string 9 thread 1 event 8 kernel_object 2" \
 	"$TMP/no-provider.check"
 check "no provider record: report, .dat and KernelShark all 8 ($LINES, $TCLINES, $KS)" \
 	test "$LINES $TCLINES $KS" = "8 8 8"
@@ -91,7 +93,7 @@ check "rate, then a provider: check lists the note as a warning, exit 0" \
 read_all switch-running
 check "subtype 1 leaving a thread running: check warns, exit 0" \
 	sh -c "[ $CHECK_RC = 0 ] &&
-	       grep -q 'offset 0xf0: context switch record: outgoing thread state 1 (running), read as runnable (warning)' '$TMP/switch-running.check.err' &&
+	       grep -q 'offset 0xf8: context switch record: outgoing thread state 1 (running), read as runnable (warning)' '$TMP/switch-running.check.err' &&
 	       grep -q '; 1 warning in 1 record' '$TMP/switch-running.check'"
 check "converted, the preempted thread leaves in state R" \
 	grep -q 'sched_switch: *ten:10 \[120\] R ==> eleven:11' \
@@ -102,7 +104,7 @@ check "converted, the preempted thread leaves in state R" \
 read_all bad-records
 check "bad records: check names the first as a fault, exit 1" \
 	sh -c "[ $CHECK_RC = 1 ] &&
-	       grep -q 'offset 0xe0: event record: argument 1 (3 words) runs past the record' '$TMP/bad-records.check.err'"
+	       grep -q 'offset 0xe8: event record: argument 1 (3 words) runs past the record' '$TMP/bad-records.check.err'"
 check "bad records: report goes on: 30 lines, 25 after the bad ones ($LINES)" \
 	sh -c "[ $LINES = 30 ] && [ \$(grep -c 'app:after:' '$TMP/bad-records.rep') = 25 ]"
 for t in rep dump conv ks; do
@@ -110,12 +112,12 @@ for t in rep dump conv ks; do
 	[ $t = ks ] && prefix=plugin-fxt loads=2
 	check "bad records: $t says the 4 skips once a read, the first named" \
 		sh -c "[ \$(grep -c 'malformed' '$TMP/bad-records.$t.err') = $loads ] &&
-		       grep -q '^$prefix: 4 records malformed, skipped; the first: .*offset 0xe0: ' '$TMP/bad-records.$t.err'"
+		       grep -q '^$prefix: 4 records malformed, skipped; the first: .*offset 0xe8: ' '$TMP/bad-records.$t.err'"
 done
 check "bad records: the record running past the end ends the read, said" \
-	grep -q "offset 0x358: truncated" "$TMP/bad-records.rep.err"
-check "bad records: dump lists 39 records (all but the 4 skipped)" \
-	test "$(wc -l < "$TMP/bad-records.dump")" = 39
+	grep -q "offset 0x368: truncated" "$TMP/bad-records.rep.err"
+check "bad records: dump lists 41 records (all but the 4 skipped)" \
+	test "$(wc -l < "$TMP/bad-records.dump")" = 41
 check "bad records: convert writes the 30 events, exit 1 for the cut end" \
 	sh -c "[ $CONVERT_RC = 1 ] && [ '$EVENTS' = 30 ] && [ $TCLINES = 30 ] &&
 	       grep -q 'truncated: .*the records before it are converted' '$TMP/bad-records.conv.err'"
@@ -171,6 +173,10 @@ check "... its context switch names both apart, in KernelShark too" \
 	       grep -q 'wide-1000000000; CPU 1; ; fxt/context_switch; prev_pid=1000000000 prev_state=blocked next_pid=705032704' '$TMP/wide-tid.ks'"
 check "convert says which koid got which pid" \
 	grep -q "pid 7 tid 5000000000 -> 1000000000" "$TMP/wide-tid.conv.err"
+check "check passes the koid the format allows (exit 0), warning that Perfetto keeps its low 32 bits" \
+	sh -c "[ $CHECK_RC = 0 ] &&
+	       grep -q ': ok, .* 3 warnings in 3 records' '$TMP/wide-tid.check' &&
+	       grep -q 'offset 0x.*: thread record: tid 5000000000 is past 32 bits: Perfetto.s importer keeps its low 32 bits (705032704) (warning)' '$TMP/wide-tid.check.err'"
 
 # ---- 6. names defined later in the file ----------------------------------
 
@@ -206,9 +212,12 @@ check "CPU 65535: a .dat of 5 CPUs ($size bytes), the switch on CPU 4" \
 check "convert says so, and the .dat's version option keeps it" \
 	sh -c "grep -q '1 CPU renumbered (.*): cpu 65535 -> 4' '$TMP/cpu65535.conv.err' &&
 	       trace-cmd dump --options '$TMP/cpu65535.dat' 2>&1 | grep -qx 'cpu 65535 -> 4'"
-check "check faults the CPU: Perfetto v58.2's importer stops on CPUs past 4095" \
-	sh -c "[ $CHECK_RC = 1 ] &&
-	       grep -q 'offset 0x.*: context switch record: CPU 65535, past 4095: Perfetto.s importer stops on it' '$TMP/cpu65535.check.err'"
+check "check passes the CPU the format allows (exit 0), warning that Perfetto v58.2's importer stops on CPUs of 4096 or more" \
+	sh -c "[ $CHECK_RC = 0 ] && grep -q ': ok, 32 records' '$TMP/cpu65535.check' &&
+	       grep -q 'offset 0x.*: context switch record: CPU 65535: Perfetto.s importer stops on CPUs of 4096 or more (warning)' '$TMP/cpu65535.check.err' &&
+	       grep -q 'offset 0x.*: thread wakeup record: CPU 65535: Perfetto.s importer stops on CPUs of 4096 or more (warning)' '$TMP/cpu65535.check.err'"
+check "... a fault with --pedantic" \
+	sh -c "! $TRACE_FXT check --pedantic '$D/cpu65535.fxt' > /dev/null 2>&1"
 
 # ---- 9. plugin_fxt.so prints what report prints --------------------------
 

@@ -860,7 +860,7 @@ static void test_raw_unknown_record_delivered(void)
 	const uint64_t raw[3] = {
 		10 | 3 << 4 | 0xabcULL << 16, 0x0102030405060708ULL, 42
 	};
-	/* the 16-bit CPU field whole (check faults it: Perfetto stops) */
+	/* the 16-bit CPU field whole (check warns: Perfetto stops on it) */
 	struct fxt_sched_switch ss = { .ts = 7, .cpu = 65535, .in_tid = 3 };
 	struct fxt_reader *r;
 	struct fxt_record rec;
@@ -884,6 +884,212 @@ static void test_raw_unknown_record_delivered(void)
 	CU_ASSERT_EQUAL(rec.sched.cpu, 65535);
 	CU_ASSERT_EQUAL(rec.sched.in.tid, 3);
 	rd_end(r);
+	mem_free(&m);
+}
+
+/*
+ * Tracy's importer as it reads names (import-fuchsia.cpp, main()'s loop
+ * and readString()): one buffer takes each string record's text, resized
+ * to the length plus one, whose last byte stays what it was; an event's
+ * or a kernel object's name replaces it (a ref: the table's copy, one
+ * byte past the text included; inline: the text and a NUL).  A thread
+ * object names its thread when an argument's name reads "process" up to
+ * its first NUL.
+ */
+struct tracy_model {
+	char		buf[256];
+	size_t		n;
+	/* the string table, each with the byte past its text */
+	char		*tab[FXT_MAX_STRING_INDEX + 1];
+	size_t		tab_n[FXT_MAX_STRING_INDEX + 1];
+	unsigned int	strings, resets, stray, threads, named;
+};
+
+/* The name a string ref stands for, in Tracy's buffer. */
+static void tracy_name(struct tracy_model *t, const uint64_t *w,
+		       unsigned int *i, uint32_t ref)
+{
+	if (!ref) {
+		t->n = 0;
+	} else if (ref & 0x8000) {
+		t->n = (ref & 0x7fff) + 1;
+		memcpy(t->buf, &w[*i], t->n - 1);
+		t->buf[t->n - 1] = '\0';
+		*i += ((ref & 0x7fff) + 7) / 8;
+	} else if (t->tab[ref]) {
+		t->n = t->tab_n[ref];
+		memcpy(t->buf, t->tab[ref], t->n);
+	}
+}
+
+static void tracy_read(struct tracy_model *t, const struct fxt_record *rec)
+{
+	const uint64_t *w = rec->raw;
+	uint64_t h = w[0];
+	unsigned int i, k;
+
+	switch (rec->type) {
+	case FXT_REC_STRING: {
+		uint32_t idx = h >> 16 & 0x7fff, len = h >> 32 & 0x7fff;
+
+		if (len + 1 > t->n)
+			memset(t->buf + t->n, 0, len + 1 - t->n);
+		t->n = len + 1;
+		memcpy(t->buf, &w[1], len);
+		if (!idx) {
+			t->resets++;
+			break;
+		}
+		t->strings++;
+		t->stray += t->buf[len] != '\0';
+		free(t->tab[idx]);
+		/* a std::string: a NUL past its size */
+		t->tab[idx] = calloc(1, t->n + 1);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(t->tab[idx]);
+		memcpy(t->tab[idx], t->buf, t->n);
+		t->tab_n[idx] = t->n;
+		break;
+	}
+	case FXT_REC_EVENT:
+		/* inline threads and categories are what this test avoids */
+		CU_ASSERT(h >> 24 & 0xff);
+		CU_ASSERT(!(h >> 32 & 0x8000));
+		i = 2;
+		tracy_name(t, w, &i, h >> 48 & 0xffff);
+		break;
+	case FXT_REC_KERNEL_OBJ:
+		i = 2;
+		tracy_name(t, w, &i, h >> 24 & 0xffff);
+		if (rec->kobj.obj_type != FXT_OBJ_THREAD)
+			break;
+		t->threads++;
+		for (k = 0; k < rec->kobj.nargs; k++) {
+			uint32_t ref = w[i] >> 16 & 0xffff;
+			bool is;
+
+			if (ref & 0x8000)
+				is = (ref & 0x7fff) == 7 &&
+				     !memcmp(&w[i + 1], "process", 7);
+			else
+				is = ref && t->tab[ref] &&
+				     !strcmp(t->tab[ref], "process");
+			if (is) {
+				t->named++;
+				break;
+			}
+			i += w[i] >> 4 & 0xfff;
+		}
+		break;
+	}
+}
+
+/*
+ * Names of every length, by id and by text, in events and thread
+ * objects, in an order that makes short strings follow long names: in
+ * Tracy's importer each string record reads whole, and each thread
+ * object names its thread.  Readers skip the index-0 records that buy
+ * it (rd_next() steps over string records: the events read as written).
+ */
+static void test_tracy_reads_names_whole(void)
+{
+	static const char *const names[] = {
+		"sched_wakeup_new", "cpu", "comm", "sched_switch", "a",
+		"prev_state", "x1", "sched_waking", "pid", "target_cpu",
+		"worker-0", "kworker/u8:1-events_unbound", "z",
+	};
+	const unsigned int nn = sizeof(names) / sizeof(names[0]);
+	struct tracy_model *t = calloc(1, sizeof(*t));
+	struct mem m;
+	struct fxt_writer *w = mem_start(&m, 0);
+	struct fxt_event ev = { .type = FXT_EVENT_INSTANT };
+	struct fxt_arg a[2];
+	struct fxt_reader *r;
+	struct fxt_record rec;
+	unsigned int i, k, events = 0;
+	uint64_t seed = 42;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	/*
+	 * First a long name, a short one, the long one again (all its
+	 * strings at an index: the one-pass path), then a string shorter
+	 * than it and longer than the short one.
+	 */
+	ev.thread.pid = 7;
+	ev.thread.tid = 100;
+	ev.category = fxt_writer_str(w, "c");
+	for (i = 0; i < 4; i++) {
+		static const char *const seq[] = {
+			"sched_wakeup_new", "x", "sched_wakeup_new", "cpu",
+		};
+
+		ev.name = fxt_writer_str(w, seq[i]);
+		CU_ASSERT_EQUAL(fxt_write_event(w, &ev), 0);
+		events++;
+	}
+	/* providers restate the strings they use: more string records */
+	CU_ASSERT_EQUAL(fxt_write_provider_info(w, 2, "two", 3), 0);
+	CU_ASSERT_EQUAL(fxt_write_provider_info(w, 3, "three", 5), 0);
+	for (i = 0; i < 2000; i++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		k = (unsigned int)(seed >> 33);
+		if (k % 19 == 0)
+			CU_ASSERT_EQUAL(fxt_write_provider_section(w,
+							1 + k % 3), 0);
+		if (k % 7 == 0) {
+			/* a thread object: name by text, process by id */
+			a[0].type = FXT_ARG_KOID;
+			a[0].name = fxt_writer_str(w, FXT_ARG_NAME_PROCESS);
+			a[0].koid = 7;
+			CU_ASSERT_EQUAL(fxt_write_kernel_object(w, 100 + k % 5,
+					FXT_OBJ_THREAD,
+					dyn(names[k / 7 % nn]), a, 1), 0);
+			continue;
+		}
+		ev.ts = i;
+		ev.thread.pid = 7;
+		ev.thread.tid = 100 + k % 5;
+		ev.category = fxt_writer_str(w, names[k / 3 % nn]);
+		ev.name = k % 2 ? fxt_writer_str(w, names[k / 5 % nn]) :
+				  dyn(names[k / 5 % nn]);
+		a[0].type = FXT_ARG_UINT32;
+		a[0].name = fxt_writer_str(w, names[k / 11 % nn]);
+		a[0].u32 = k;
+		a[1].type = FXT_ARG_STRING;
+		a[1].name = fxt_writer_str(w, names[k / 13 % nn]);
+		a[1].str = dyn(names[k / 17 % nn]);
+		ev.args = a;
+		ev.nargs = 2;
+		CU_ASSERT_EQUAL(fxt_write_event(w, &ev), 0);
+		events++;
+	}
+	mem_close(&m);
+
+	r = rd_open(&m, FXT_READER_STRICT);
+	while (fxt_reader_next(r, &rec) == 1)
+		tracy_read(t, &rec);
+	fxt_reader_close(r);
+	printf("\n    Tracy's model: %u string records, %u after an index-0 "
+	       "reset, %u with a stray byte; %u of %u thread objects name "
+	       "their thread ", t->strings, t->resets, t->stray, t->named,
+	       t->threads);
+	CU_ASSERT(t->strings >= nn);
+	CU_ASSERT(t->resets > 0);
+	CU_ASSERT_EQUAL(t->stray, 0);
+	CU_ASSERT(t->threads > 0);
+	CU_ASSERT_EQUAL(t->named, t->threads);
+
+	/* every other reader sees the events as written */
+	r = rd_open(&m, 0);
+	for (i = k = 0; rd_next(r, &rec) == 1; ) {
+		i += rec.type == FXT_REC_EVENT;
+		k += rec.type == FXT_REC_KERNEL_OBJ;
+	}
+	CU_ASSERT_EQUAL(i, events);
+	CU_ASSERT_EQUAL(k, t->threads);
+	fxt_reader_close(r);
+	for (i = 0; i <= FXT_MAX_STRING_INDEX; i++)
+		free(t->tab[i]);
+	free(t);
 	mem_free(&m);
 }
 
@@ -1110,7 +1316,8 @@ static void test_string_table_keeps_strings_in_use(void)
 	mem_close(&m);
 	r = rd_open(&m, 0);
 	while ((ret = fxt_reader_next(r, &rec)) == 1) {
-		if (rec.type != FXT_REC_STRING)
+		/* index 0: the writer's resets for Tracy, no table entry */
+		if (rec.type != FXT_REC_STRING || !rec.string.index)
 			continue;
 		if (!strncmp(rec.string.str.ptr, "hot",
 			     rec.string.str.len < 3 ? rec.string.str.len : 3))
@@ -1957,6 +2164,8 @@ static CU_TestInfo record_tests[] = {
 	  test_records_of_every_type },
 	{ "raw record of unknown type delivered as such (lenient)",
 	  test_raw_unknown_record_delivered },
+	{ "Tracy's importer reads every name whole (index-0 resets)",
+	  test_tracy_reads_names_whole },
 	CU_TEST_INFO_NULL,
 };
 

@@ -61,8 +61,8 @@ int map_meta_thread(struct map_ctx *ctx, struct fxt_thread *thread)
 		{ .type = FXT_ARG_STRING, .name = fxt_writer_str(ctx->w,
 								 "source"),
 		  .str = fxt_writer_str(ctx->w, TCFXT_CAT) },
-		{ .type = FXT_ARG_KOID, .name = fxt_writer_str(ctx->w,
-							       "process"),
+		{ .type = FXT_ARG_KOID,
+		  .name = fxt_writer_str(ctx->w, FXT_ARG_NAME_PROCESS),
 		  .koid = TCFXT_META_KOID },
 	};
 	struct fxt_str name = fxt_writer_str(ctx->w, TCFXT_CAT);

@@ -95,7 +95,7 @@ static int map_announce(struct map_ctx *ctx, struct map_buffer *buf,
 		leader->proc_named = tgid == pid || lname;
 	}
 	args[n].type = FXT_ARG_KOID;
-	args[n].name = fxt_writer_str(ctx->w, "process");
+	args[n].name = fxt_writer_str(ctx->w, FXT_ARG_NAME_PROCESS);
 	args[n++].koid = tgid;
 	return fxt_write_kernel_object(ctx->w, pid, FXT_OBJ_THREAD,
 				       fxt_str_make(name, len), args, n);

@@ -5,7 +5,8 @@
  *
  * Faults are what would make a reader misread the file or stop (they end
  * the check, non-zero exit); warnings are deviations every reader
- * tolerates, which the specification tells readers to skip (they are
+ * tolerates, which the specification tells readers to skip, and values
+ * the specification allows that a viewer does not take whole (they are
  * listed, the exit stays 0 unless --pedantic makes them faults).  The
  * Perfetto packets that blob records of blob type 3 carry are one
  * stream, checked as Perfetto would read it (perfetto-read.h): a packet
@@ -155,7 +156,10 @@ const struct trace_fxt_cmd trace_fxt_check = {
 		 "make a reader misread the file or stop (truncation, sizes "
 		 "that do not fit, unset references, bad UTF-8...): the first "
 		 "one ends the check.  Warnings are deviations the "
-		 "specification tells readers to skip; they are listed.  "
+		 "specification tells readers to skip, and what it allows "
+		 "but a viewer does not take whole (a CPU of 4096 or more "
+		 "stops Perfetto's import, a koid past 32 bits is cut by "
+		 "it); they are listed.  "
 		 "FILE.fxt may be gzip'd or zstd'd, and may "
 		 "be a pipe (/dev/stdin).",
 	.opts = check_opts,
