@@ -62,13 +62,26 @@ static void *kallsyms_thread(void *arg)
 	return NULL;
 }
 
+/* The parse on the thread, if one runs, finished. */
+static void kallsyms_wait(void)
+{
+	if (!kallsyms.running)
+		return;
+	pthread_join(kallsyms.thread, NULL);
+	kallsyms.running = false;
+	free(kallsyms.text);
+	kallsyms.text = NULL;
+}
+
 int tep_parse_kallsyms(struct tep_handle *tep, const char *text)
 {
 	kallsyms_parse_fn real = kallsyms_real();
 
 	if (!real)
 		return -1;
-	if (!kallsyms.armed || kallsyms.running)
+	/* a second section: after the first, never beside it */
+	kallsyms_wait();
+	if (!kallsyms.armed)
 		return real(tep, text);
 	kallsyms.text = strdup(text);
 	if (!kallsyms.text)
@@ -91,10 +104,5 @@ void kallsyms_defer(void)
 void kallsyms_join(void)
 {
 	kallsyms.armed = false;
-	if (!kallsyms.running)
-		return;
-	pthread_join(kallsyms.thread, NULL);
-	kallsyms.running = false;
-	free(kallsyms.text);
-	kallsyms.text = NULL;
+	kallsyms_wait();
 }
