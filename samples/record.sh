@@ -39,6 +39,9 @@
 #   bench-sched     sched, irq, timer events and syscalls of the whole
 #                   machine, 64 MB a CPU (make bench; ROUNDS=, default 300)
 #   bench-kmem      kmem events and syscalls likewise (make bench)
+#   bench-syscalls  syscalls, scheduling and net events of the whole
+#                   machine while a process sends small UDP packets over
+#                   loopback, likewise (make bench)
 set -euo pipefail
 sample=${1:?usage: record.sh SAMPLE OUT.dat}
 out=${2:?usage: record.sh SAMPLE OUT.dat}
@@ -215,6 +218,22 @@ open(dat, "wb").write(b)
 EOF
 }
 
+udp() { # N rounds of 200 small UDP round trips over loopback
+	/usr/bin/python3 -c "$(cat <<'EOF2'
+import socket, sys, time
+a = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+b = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+a.bind(("127.0.0.1", 0))
+b.bind(("127.0.0.1", 0))
+for i in range(int(sys.argv[1])):
+    for j in range(200):
+        a.sendto(b"x" * 64, b.getsockname())
+        b.recvfrom(64)
+    time.sleep(0.005)
+EOF2
+)" "$1"
+}
+
 syncwrites() { # 3 threads writing with fsync (D states), one spinning (R+)
 	# (the script as an argument, as nested() does; a file on the root
 	# file system: fsync on tmpfs would not wait for the disk)
@@ -341,6 +360,12 @@ bench-kmem)
 	buf_setup $T 65536 kmem raw_syscalls
 	echo 1 > $T/tracing_on
 	busy "${ROUNDS:-300}"
+	;;
+bench-syscalls)
+	buf_setup $T 65536 raw_syscalls sched/sched_switch sched/sched_waking \
+		net/net_dev_xmit net/netif_receive_skb skb/consume_skb
+	echo 1 > $T/tracing_on
+	udp "${ROUNDS:-300}"
 	;;
 *)
 	echo "record.sh: no sample named $sample" >&2

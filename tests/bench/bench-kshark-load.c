@@ -4,20 +4,80 @@
  * the FXT plugin, then kshark_open() + kshark_load_entries() per file, in
  * one process so that .dat and .fxt loads are measured alike.
  *
- *   bench-kshark-load [-p PLUGIN.so] [-r REPS] [-D N] FILE...
+ *   bench-kshark-load [-p PLUGIN.so] [-g DIR] [-r REPS] [-D N] FILE...
  *
  * One line per file: "FILE entries=N best_ms=... median_ms=...".  Each
  * file is loaded once first so that both start from a warm page cache;
  * then the files take turns, REPS rounds, so that a busy machine slows
  * them alike rather than whichever ran while it was busiest.
  * -D N also prints the first N entries as kshark_dump_entry() does.
+ * -g DIR opens each file as the kernelshark program does, what it turns
+ * on by default included: KernelShark's default plugins of a trace.dat
+ * stream (sched_events, missed_events, kvm_combo: DIR/plugin-NAME.so)
+ * on a .dat's stream, PLUGIN.so's plot part on the stream of any other
+ * file, before the load (whose event handlers they add).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "libkshark.h"
+#include "libkshark-plugin.h"
+#include "libkshark-tepdata.h"
+
+/* What kshark_tep_handle_plugins() gives a trace.dat stream. */
+static const char *const tep_defaults[] = {
+	"sched_events", "missed_events", "kvm_combo",
+};
+
+/* -g: the plugins each stream gets on opening, as the GUI's. */
+static bool gui;
+
+/* The default plugins of KernelShark's in @dir registered; false if not. */
+static bool register_defaults(struct kshark_context *ctx, const char *dir)
+{
+	char path[4096];
+	size_t i;
+
+	for (i = 0; i < sizeof(tep_defaults) / sizeof(*tep_defaults); i++) {
+		snprintf(path, sizeof(path), "%s/plugin-%s.so", dir,
+			 tep_defaults[i]);
+		if (access(path, R_OK) ||
+		    !kshark_register_plugin(ctx, tep_defaults[i], path)) {
+			fprintf(stderr, "cannot register %s\n", path);
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * What the GUI does to a file it has just opened as stream @sd
+ * (KsDataStore): a trace.dat's buffers opened and its default plugins
+ * on; any other stream the -p plugins' plot parts (here, "fxt"'s).
+ */
+static void open_as_gui(struct kshark_context *ctx, int sd)
+{
+	struct kshark_data_stream *st = kshark_get_data_stream(ctx, sd);
+	struct kshark_plugin_list *p;
+	struct kshark_dpi_list *dpi;
+
+	if (!st)
+		return;
+	if (kshark_is_tep(st)) {
+		kshark_tep_init_all_buffers(ctx, sd);
+		kshark_tep_handle_plugins(ctx, sd);
+		return;
+	}
+	p = kshark_find_plugin_by_name(ctx->plugins, "fxt");
+	if (!p || !p->process_interface)
+		return;
+	dpi = kshark_register_plugin_to_stream(st, p->process_interface, true);
+	if (dpi)
+		kshark_handle_dpi(st, dpi, KSHARK_PLUGIN_INIT);
+}
 
 static double clock_ms(clockid_t id)
 {
@@ -52,6 +112,8 @@ static double load_once(struct kshark_context *ctx, const char *file,
 	sd = kshark_open(ctx, file);
 	if (sd < 0)
 		return -1;
+	if (gui)
+		open_as_gui(ctx, sd);
 	*n = kshark_load_entries(ctx, sd, &rows);
 	t1 = clock_ms(CLOCK_MONOTONIC);
 	*cpu = clock_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
@@ -64,31 +126,38 @@ static double load_once(struct kshark_context *ctx, const char *file,
 	for (i = 0; i < *n; i++)
 		free(rows[i]);
 	free(rows);
-	kshark_close(ctx, sd);
+	if (gui)
+		kshark_close_all(ctx);
+	else
+		kshark_close(ctx, sd);
 	return *n < 0 ? -1 : t1 - t0;
 }
 
 int main(int argc, char **argv)
 {
 	struct kshark_context *ctx = NULL;
-	const char *plugin = NULL;
+	const char *plugin = NULL, *defaults = NULL;
 	int reps = 5, dump = 0, c, i, r, nfiles;
 	ssize_t *n;
 	double *t, *cpu;
 
-	while ((c = getopt(argc, argv, "p:r:D:")) != -1) {
+	while ((c = getopt(argc, argv, "p:g:r:D:")) != -1) {
 		switch (c) {
 		case 'p': plugin = optarg; break;
+		case 'g': defaults = optarg; gui = true; break;
 		case 'r': reps = atoi(optarg); break;
 		case 'D': dump = atoi(optarg); break;
 		default:
-			fputs("usage: bench-kshark-load [-p PLUGIN.so] [-r REPS] [-D N] FILE...\n",
-			      stderr);
+			fputs("usage: bench-kshark-load [-p PLUGIN.so] [-g DIR] "
+			      "[-r REPS] [-D N] FILE...\n", stderr);
 			return 2;
 		}
 	}
 	if (reps < 1 || optind >= argc || !kshark_instance(&ctx))
 		return 2;
+	/* as the kernelshark program: its own plugins first */
+	if (defaults && !register_defaults(ctx, defaults))
+		return 1;
 	if (plugin && !kshark_register_plugin(ctx, "fxt", plugin))
 		return 1;
 	nfiles = argc - optind;

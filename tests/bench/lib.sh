@@ -83,3 +83,39 @@ once() {
 median() {
 	printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"
 }
+
+# bench_machine: one line saying what the figures were measured on: a
+# ratio from one machine is not a ratio for another, and a busy machine
+# (other sessions, load average above the core count) moves them all.
+bench_machine() {
+	local model cores
+	model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
+	cores=$(nproc 2>/dev/null || echo '?')
+	echo "machine: ${model:-unknown CPU}, $cores cores online," \
+	     "load average $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+# spread X...: "MEDIAN (MIN-MAX, N runs)" of the numbers given: every
+# figure with how far its runs strayed.
+spread() {
+	printf '%s\n' "$@" | sort -g | awk '
+		{ v[NR] = $1 }
+		END {
+			if (!NR) { print "?"; exit }
+			m = v[int((NR + 1) / 2)]
+			printf("%.2f (%.2f-%.2f, %d runs)\n", m, v[1], v[NR], NR)
+		}'
+}
+
+# peak_kb CMD...: the peak resident set of CMD and the children it
+# waited for, in KB (GNU time's %M), output discarded; 0 if it failed.
+peak_kb() {
+	local f kb
+
+	f=$(mktemp) || { echo 0; return; }
+	if /usr/bin/time -o "$f" -f '%M' "$@" > /dev/null 2>&1; then
+		kb=$(tail -1 "$f")
+	fi
+	rm -f "$f"
+	echo "${kb:-0}"
+}

@@ -101,6 +101,32 @@ def folder_of(obj):
     return os.path.relpath(os.path.dirname(obj), BUILD)
 
 
+# The system libraries whose functions a file of the tree may define in
+# their stead (kallsyms.c interposes one of libtraceevent's): such a
+# definition is the library's function, not a call into that file.
+SYSTEM_LIBS = ('libtraceevent.so', 'libtracecmd.so')
+
+
+def system_symbols():
+    out = subprocess.run(['ldconfig', '-p'], capture_output=True,
+                         text=True).stdout
+    paths = set()
+    for line in out.splitlines():
+        name, _, path = line.strip().partition(' => ')
+        if name.split(' ')[0].startswith(SYSTEM_LIBS) and path:
+            paths.add(path)
+    names = set()
+    for path in paths:
+        out = subprocess.run(['nm', '-D', '--defined-only', '-P', path],
+                             capture_output=True, text=True).stdout
+        names.update(line.split()[0] for line in out.splitlines()
+                     if line.split())
+    return names
+
+
+SYSTEM = system_symbols()
+
+
 def nm(obj):
     out = subprocess.run(['nm', '-P', obj], capture_output=True,
                          text=True, check=True).stdout
@@ -112,7 +138,7 @@ def nm(obj):
         name, kind = parts[0], parts[1]
         if kind == 'U':
             undef.add(name)
-        elif kind in 'TDBRVWCG':
+        elif kind in 'TDBRVWCG' and name not in SYSTEM:
             defined.add(name)
     return defined, undef
 

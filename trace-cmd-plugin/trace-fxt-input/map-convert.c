@@ -151,6 +151,7 @@ static void map_progress_show(struct map_ctx *ctx, struct map_progress *p,
 
 struct map_iter {
 	struct map_ctx		*ctx;
+	struct tracecmd_input	**handles;	/* of ctx->bufs, in order */
 	struct map_progress	progress;
 };
 
@@ -283,6 +284,33 @@ static int map_start_providers(struct map_ctx *ctx)
 	return ret < 0 ? ret : map_pkt_start(ctx, first);
 }
 
+/*
+ * What comes before the records: every provider started, every thread's
+ * group settled.  On the mapping thread when the host kept the records
+ * the groups are read from (the handles are then left to the reader),
+ * else before the reading starts.
+ */
+static int map_begin(void *data)
+{
+	struct map_iter *it = data;
+	struct map_ctx *ctx = it->ctx;
+	int ret;
+
+	ret = map_start_providers(ctx);
+	if (ret < 0) {
+		map_set_error(ctx, ret, "writing FXT failed: %s",
+			      strerror(-ret));
+		return ret;
+	}
+	ret = map_tgid_read(ctx, it->handles, ctx->nr_bufs);
+	if (ret < 0) {
+		map_set_error(ctx, ret, "reading thread groups failed: %s",
+			      strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
 static void map_ctx_free(struct map_ctx *ctx)
 {
 	int i;
@@ -366,24 +394,22 @@ int map_convert(struct tracecmd_input *handle, int fd,
 			tep_find_common_field(any, "common_preempt_count");
 	}
 
-	ret = map_start_providers(&ctx);
-	if (ret < 0) {
-		map_set_error(&ctx, ret, "writing FXT failed: %s",
-			      strerror(-ret));
-		goto out;
-	}
 	it.ctx = &ctx;
+	it.handles = handles;
 	if (opts->progress)
 		map_progress_init(&ctx, &it.progress);
 	for (i = 0; i < ctx.nr_bufs; i++)
 		handles[i] = ctx.bufs[i].handle;
-	ret = map_tgid_read(&ctx, handles, ctx.nr_bufs);
-	if (ret < 0) {
-		map_set_error(&ctx, ret, "reading thread groups failed: %s",
-			      strerror(-ret));
-		goto out;
+	if (kept && kept->complete) {
+		ret = map_feed(handles, ctx.nr_bufs, map_begin, map_record,
+			       &it);
+	} else {
+		/* the groups are read by a pass over the handles first */
+		ret = map_begin(&it);
+		if (ret < 0)
+			goto out;
+		ret = map_feed(handles, ctx.nr_bufs, NULL, map_record, &it);
 	}
-	ret = map_feed(handles, ctx.nr_bufs, map_record, &it);
 	if (opts->progress) {
 		map_progress_show(&ctx, &it.progress, it.progress.last);
 		fputc('\n', stderr);

@@ -11,7 +11,9 @@
  * (its bytes, time, CPUs, lost-events count and which handle gave it);
  * the mapping thread hands them to the mapping in the same order, as
  * records of its own.  So the FXT is the same bytes as a single
- * thread's.  The reader touches only libtracecmd's reading of the pages,
+ * thread's.  What the mapping writes before the first record (the
+ * providers' headers, formats and options, read again from the file)
+ * is done on the mapping thread too, while the first records are read.  The reader touches only libtracecmd's reading of the pages,
  * which the mapping never calls; the mapping alone uses libtraceevent's
  * tep handle (its lookups cache as they go) and the writer.
  *
@@ -58,6 +60,7 @@ struct feed_batch {
 struct feed {
 	struct tracecmd_input	**handles;
 	int			nr;
+	map_start_fn		start;		/* before the first record */
 	map_record_fn		fn;		/* the mapping, and its data */
 	void			*data;
 	int			map_ret;
@@ -169,8 +172,16 @@ static void *feed_mapper(void *arg)
 	struct feed *f = arg;
 	unsigned int take = 0;
 	bool last;
-	int ret;
+	int ret = f->start ? f->start(f->data) : 0;
 
+	if (ret) {
+		pthread_mutex_lock(&f->lock);
+		f->stop = true;
+		pthread_cond_broadcast(&f->cond);
+		pthread_mutex_unlock(&f->lock);
+		f->map_ret = ret;
+		return NULL;
+	}
 	for (;;) {
 		struct feed_batch *b = &f->b[take];
 
@@ -194,12 +205,14 @@ static void *feed_mapper(void *arg)
 	return NULL;
 }
 
-int map_feed(struct tracecmd_input **handles, int nr,
+int map_feed(struct tracecmd_input **handles, int nr, map_start_fn start,
 	     map_record_fn fn, void *data)
 {
 	struct feed f = {
-		.handles = handles, .nr = nr, .fn = fn, .data = data,
+		.handles = handles, .nr = nr, .start = start, .fn = fn,
+		.data = data,
 	};
+	int ret;
 	pthread_t mapper;
 	unsigned int i;
 
@@ -226,5 +239,6 @@ int map_feed(struct tracecmd_input **handles, int nr,
 alone:
 	for (i = 0; i < FEED_BATCHES; i++)
 		free(f.b[i].buf);
-	return tracecmd_iterate_events_multi(handles, nr, fn, data);
+	ret = start ? start(data) : 0;
+	return ret ? ret : tracecmd_iterate_events_multi(handles, nr, fn, data);
 }

@@ -13,11 +13,17 @@ struct tep_record;
 typedef int (*map_record_fn)(struct tracecmd_input *h, struct tep_record *rec,
 			     int cpu, void *data);
 
+/* What runs on the mapping thread before the first record; 0 or -errno. */
+typedef int (*map_start_fn)(void *data);
+
 /*
  * tracecmd_iterate_events_multi() on this thread, @fn called on a second
- * one for each record, in the same order.
+ * one for each record, in the same order, after @start (if any) returned
+ * 0 there: what the mapping does before the records, done while the
+ * first records are read.  @start must not touch the handles' reading.
+ * Returns @start's error, else @fn's or the iteration's.
  */
-int map_feed(struct tracecmd_input **handles, int nr, map_record_fn fn,
-	     void *data);
+int map_feed(struct tracecmd_input **handles, int nr, map_start_fn start,
+	     map_record_fn fn, void *data);
 
 #endif /* _MAP_FEED_H */

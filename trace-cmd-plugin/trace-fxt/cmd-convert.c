@@ -39,6 +39,7 @@
 #include "fxt-threads.h"
 #include "fxt-zio.h"
 #include "in-file.h"
+#include "kallsyms.h"
 #include "out-file.h"
 #include "trace-fxt.h"
 
@@ -355,8 +356,7 @@ static int convert_checked(struct convert_args *a, int ret, const char *why)
 	return ret ? 1 : 0;
 }
 
-static int convert_read(struct convert_args *a, struct fxt_input_req *req,
-			struct tracecmd_input **done)
+static int convert_read(struct convert_args *a, struct fxt_input_req *req)
 {
 	struct datcheck_keep_run *check;
 	struct tracecmd_input *handle;
@@ -377,7 +377,10 @@ static int convert_read(struct convert_args *a, struct fxt_input_req *req,
 	tracecmd_set_loglevel(TEP_LOG_CRITICAL);
 	/* a format libtraceevent's parser loops on ends here (SIGALRM) */
 	alarm(CONVERT_HEAD_SECONDS);
+	/* kallsyms parsed beside the event formats (kallsyms.h) */
+	kallsyms_defer();
 	handle = tracecmd_open_head(a->path, 0);
+	kallsyms_join();
 	alarm(0);
 	ret = datcheck_keep_finish(check, &req->tgid_recs);
 	if (ret)
@@ -398,9 +401,8 @@ static int convert_read(struct convert_args *a, struct fxt_input_req *req,
 			      "truncated or corrupt", a->in);
 		return 1;
 	}
+	/* never closed: the child exits once trace-fxt has the verdict */
 	ret = run_plugin(handle, req);
-	/* closed once trace-fxt has the verdict: it need not wait for it */
-	*done = handle;
 	if (ret == -ENOENT) {
 		say_searched();
 		return 1;
@@ -454,15 +456,13 @@ static size_t convert_reply_read(int fd, struct convert_reply *reply,
  * child dies of a signal are the formats probed, to name the one at
  * fault.  The child writes the output descriptor trace-fxt holds; it
  * dies with trace-fxt.  Returns convert_read()'s code, req->res filled
- * from the child's.  A child that answered may still be freeing what it
- * read: *@child is then set, for the caller to reap once the output is
- * committed.
+ * from the child's.  A child that answered may still be exiting: *@child
+ * is then set, for the caller to reap once the output is committed.
  */
 static int convert_isolated(struct convert_args *a, struct fxt_input_req *req,
 			    struct out_file *out, pid_t *child)
 {
 	struct convert_reply reply = { .code = 1 };
-	struct tracecmd_input *done = NULL;
 	pid_t pid, parent = getpid();
 	char why[256];
 	int fds[2], status, sig;
@@ -480,14 +480,15 @@ static int convert_isolated(struct convert_args *a, struct fxt_input_req *req,
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
 			_exit(1);
-		reply.code = convert_read(a, req, &done);
+		reply.code = convert_read(a, req);
 		reply.res = req->res;
 		fflush(NULL);
 		sent = !fd_write_all(fds[1], &reply, sizeof(reply));
-		close(fds[1]);
-		/* trace-fxt commits the output meanwhile */
-		if (done)
-			tracecmd_close(done);
+		/*
+		 * Nothing freed: the exit gives it all back at once, where
+		 * tracecmd_close() took as long as a tenth of the reading
+		 * (the records' chunks, every format and symbol).
+		 */
 		_exit(sent ? 0 : 1);
 	}
 	close(fds[1]);
@@ -583,7 +584,7 @@ static int convert_dat(struct convert_args *a, struct fxt_input_req *req)
 
 	ret = convert_isolated(a, req, out, &child);
 	ret = convert_commit(a, req, out, ret);
-	/* the child frees what it read while the output is committed */
+	/* the child exits while the output is committed */
 	if (child)
 		while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
 			;

@@ -2,7 +2,8 @@
 # trace-fxt, the command: trace-fxt.c dispatches to one cmd-*.c per
 # subcommand; out-file.c is how every output is written, in-file.c what
 # an input is (and a pipe made seekable), serve.c how
-# `open` hands a trace to Perfetto's UI (libmicrohttpd).  It hosts the
+# `open` hands a trace to Perfetto's UI (libmicrohttpd), kallsyms.c
+# libtraceevent's kallsyms parse on a thread of its own.  It hosts the
 # input plugin (found at run time, never linked) and links the .dat check
 # (libdatcheck.a), libfxt-tep.a and the core.  Its man pages
 # (Documentation/) and bash completion (trace-fxt.bash) are built and
