@@ -54,10 +54,7 @@ static void check_file(const char *path, const char *name, bool has_records)
 
 static void check_sample(const char *name, bool has_records)
 {
-	char rel[256];
-
-	snprintf(rel, sizeof(rel), "samples/%s", name);
-	check_file(unit_path(rel), name, has_records);
+	check_file(unit_sample_path(name), name, has_records);
 }
 
 static const char newtask_format[] =
