@@ -103,8 +103,9 @@ check "sched: the zstd conversion reports the same" \
 # Re-encode real recordings.  libtracecmd hands out records and task names
 # but not the format, kallsyms or printk texts: those come from dump.
 for s in sched two-buffers; do
-	src=$SAMPLES/$s.dat
-	[ -r "$src" ] || { not_ok "sample $src is readable"; continue; }
+	recordings "$s.dat"
+	[ ${#RECS[@]} -eq 1 ] || continue
+	src=${RECS[0]}
 	trace-cmd dump --ftrace-events --events "$src" > "$TMP/fmt.txt" 2>/dev/null
 	trace-cmd dump --kallsyms "$src" > "$TMP/ksyms.txt" 2>/dev/null
 	trace-cmd dump --printk "$src" > "$TMP/printk.txt" 2>/dev/null
