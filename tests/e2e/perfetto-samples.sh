@@ -10,8 +10,8 @@
 # For each, the model's tables must hold:
 #  - sched: no row left open but a CPU's last, no two rows of a CPU
 #    overlapping; thread_state rows of a thread in sequence;
-#  - one thread per tid, every thread and process named, every thread
-#    in the process its tgid says (task_newtask, exec, atrace markers,
+#  - one thread with tracks per tid, every thread and process named,
+#    every thread in the process its tgid says (task_newtask, exec, atrace markers,
 #    the --tgids file: what trace-cmd report -R shows of the source; and
 #    for a recording with the kernel's saved_tgids beside it, converted
 #    without them, the process those name: sched_process_fork and
@@ -30,12 +30,18 @@
 #    events, every forked process with its parent, system info, ftrace
 #    stats as the CPUSTAT options, data loss on the CPUs that lost
 #    events, plain trace_marker text as
-#    ftrace "print" rows, atrace slices untouched by them.
+#    ftrace "print" rows, atrace slices untouched by them, each from
+#    its B to its E, a slice per syscall Perfetto's table names, and
+#    slices that nest (sys_write cut at an atrace marker, no end
+#    misplaced); the runs before a CPU's first switch and before a
+#    switch whose switch in the recording lost drawn from their first
+#    record; a start time on every thread the source's task_newtask
+#    starts.
 . "$(dirname "$0")/lib.sh"
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 MODEL=$TOP/tests/e2e/perfetto-model.py
 EHFXT=$TOP/tests/e2e/eventheader-fxt.py
-N_CHECKS=28	# lines perfetto-model.py check prints with a full EXPECT
+N_CHECKS=31	# lines perfetto-model.py check prints with a full EXPECT
 
 files=("$SAMPLES"/*.dat)
 for f in sched-irq-timer.dat two-buffers.dat sched-irq-timer.v6.dat; do
