@@ -107,6 +107,8 @@ enum {
 	PFT_EV_GENERIC			= 327,
 	PFT_EV_SYS_ENTER		= 329,
 	PFT_EV_SYS_EXIT			= 330,
+	PFT_EV_FUNCGRAPH_ENTRY		= 437,
+	PFT_EV_FUNCGRAPH_EXIT		= 438,
 	PFT_EV_HRTIMER_EXPIRE_ENTRY	= 553,
 	PFT_EV_HRTIMER_EXPIRE_EXIT	= 554,
 };
@@ -148,6 +150,17 @@ enum {
 	PFT_NEWTASK_COMM		= 2,	/* string */
 	PFT_NEWTASK_CLONE_FLAGS		= 3,	/* uint64 */
 	PFT_NEWTASK_OOM_SCORE_ADJ	= 4,	/* int32 */
+};
+
+/* FuncgraphEntryFtraceEvent, FuncgraphExitFtraceEvent (ftrace.proto). */
+enum {
+	PFT_FGRAPH_ENTRY_DEPTH		= 1,	/* int32 */
+	PFT_FGRAPH_ENTRY_FUNC		= 2,	/* uint64, a kernel symbol iid */
+	PFT_FGRAPH_EXIT_CALLTIME	= 1,	/* uint64 */
+	PFT_FGRAPH_EXIT_DEPTH		= 2,	/* int32 */
+	PFT_FGRAPH_EXIT_FUNC		= 3,	/* uint64, a kernel symbol iid */
+	PFT_FGRAPH_EXIT_OVERRUN		= 4,	/* uint64 */
+	PFT_FGRAPH_EXIT_RETTIME		= 5,	/* uint64 */
 };
 
 /* GenericFtraceEvent and its Field. */

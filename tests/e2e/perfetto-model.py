@@ -241,6 +241,7 @@ EV_WQ_END, EV_WQ_START = 57, 58
 EV_TASK_RENAME, EV_PROCESS_FREE, EV_GENERIC = 236, 240, 327
 EV_HRTIMER_ENTRY, EV_HRTIMER_EXIT = 553, 554
 EV_TASK_NEWTASK, EV_SYS_ENTER, EV_SYS_EXIT = 235, 329, 330
+EV_FGRAPH_ENTRY, EV_FGRAPH_EXIT = 437, 438
 # ftrace_descriptors.cc: the raw table's event names
 EV_NAMES = {3: 'print', 4: 'sched_switch', 11: 'cpu_frequency',
             12: 'cpu_frequency_limits', 13: 'cpu_idle', 17: 'sched_wakeup',
@@ -250,6 +251,7 @@ EV_NAMES = {3: 'print', 4: 'sched_switch', 11: 'cpu_frequency',
             113: 'suspend_resume', 114: 'sched_wakeup_new',
             235: 'task_newtask', 236: 'task_rename',
             240: 'sched_process_free', 329: 'sys_enter', 330: 'sys_exit',
+            437: 'funcgraph_entry', 438: 'funcgraph_exit',
             553: 'hrtimer_expire_entry',
             554: 'hrtimer_expire_exit'}
 # types/softirq_action.h: kActionNames
@@ -630,6 +632,23 @@ class Packets:
                           text(last(f, 2, b'')), last(f, 3, 0))
         elif fid == EV_PRINT:
             self.print_event(ts, pid, text(last(f, 2, b'')))
+        elif fid in (EV_FGRAPH_ENTRY, EV_FGRAPH_EXIT):
+            # ParseFuncgraphEntry/Exit: the thread's "Funcgraph" track,
+            # the idle task's "swapperN -funcgraph" track of its CPU;
+            # named by the interned kernel symbol, ended by name
+            name = self.symbol(syms, last(f, 2 if fid == EV_FGRAPH_ENTRY
+                                          else 3, 0))
+            if pid:
+                track, store = ('funcgraph', self.get_thread(pid)), \
+                    self.slices
+            else:
+                track, store = ('swapper%d -funcgraph' % cpu, cpu), \
+                    self.cpu_slices
+            if fid == EV_FGRAPH_ENTRY:
+                self.begin(track, ts, None, name, [], store)
+                store[track][-1]['fgraph'] = True
+            else:
+                self.end(track, ts, name=name)
 
     # ParseTaskNewTask: a fork starts a process and its main thread
     # (ProcessTracker::StartNewProcess), its parent the forking thread's
@@ -1538,6 +1557,15 @@ def check_packets(m, exp, ck):
     ck.check(starts == want, 'threads: %d with a start time, the %d the '
              'source\'s task_newtask start (ParseTaskNewTask)' % (
                  len(starts), len(want)))
+    fg = [x for d in (m.slices, m.cpu_slices) for sl in d.values()
+          for x in sl if x.get('fgraph')]
+    unnamed = [x['name'] for x in fg if x['name'].startswith('0x')]
+    ck.check(len(fg) == exp['counts'].get('funcgraph_entry', 0) and
+             not unnamed and all(x['dur'] >= 0 for x in fg),
+             'funcgraph: %d function slices, all ended, %d funcgraph_entry '
+             'in the source; %d not named by the kallsyms %s' % (
+                 len(fg), exp['counts'].get('funcgraph_entry', 0),
+                 len(unnamed), unnamed[:3]))
     nsys = sum(1 for sl in m.slices.values() for x in sl if x.get('sys'))
     ck.check(nsys == exp['counts'].get('syscalls', 0), 'thread tracks: %d '
              'syscall slices, %d sys_enter in the source of a syscall '
@@ -1703,6 +1731,8 @@ def expect(lines, tgids_file=None, uname=None, stats=None):
                     spans.append([pid, st.pop(), ts])
             if not is_atrace(t):
                 prints.append(t.rstrip('\n'))
+        if ev == 'funcgraph_entry':
+            counts[ev] = counts.get(ev, 0) + 1
         if ev == 'sys_enter' and sysnames:
             nr = re.search(r'\bid=(-?\d+)', rest)
             if nr and int(nr.group(1)) in sysnames:

@@ -36,12 +36,12 @@
 #    misplaced); the runs before a CPU's first switch and before a
 #    switch whose switch in the recording lost drawn from their first
 #    record; a start time on every thread the source's task_newtask
-#    starts.
+#    starts; function_graph calls as nested slices named by kallsyms.
 . "$(dirname "$0")/lib.sh"
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 MODEL=$TOP/tests/e2e/perfetto-model.py
 EHFXT=$TOP/tests/e2e/eventheader-fxt.py
-N_CHECKS=31	# lines perfetto-model.py check prints with a full EXPECT
+N_CHECKS=32	# lines perfetto-model.py check prints with a full EXPECT
 
 files=("$SAMPLES"/*.dat)
 for f in sched-irq-timer.dat two-buffers.dat sched-irq-timer.v6.dat; do
@@ -49,7 +49,7 @@ for f in sched-irq-timer.dat two-buffers.dat sched-irq-timer.v6.dat; do
 	if shared_sample "$f" $((N_CHECKS + 1)); then files+=("$SHARED"); fi
 done
 truths=("$SAMPLES"/*.tgids)
-e2e_plan $(((${#files[@]} + 3) * (N_CHECKS + 1) + 6 + ${#truths[@]} + 2))
+e2e_plan $(((${#files[@]} + 4) * (N_CHECKS + 1) + 7 + ${#truths[@]} + 2))
 
 # model NAME DAT [--tgids FILE]: convert, read the source's truths with
 # trace-cmd, and turn each of the model's findings into a check.
@@ -149,6 +149,25 @@ if [ -x "$GEN" ] && "$GEN" "$TOP/tests/unit/dat-formats" "$TMP/threads.dat"; the
 		"$(wc -l < "$TMP/threads.counters")" = 1
 else
 	not_ok "threads-dat-gen writes the multi-threaded fixture"
+fi
+
+# the function_graph tracer's calls (funcgraph-dat-gen.c: this kernel has
+# no such tracer): nested slices named from the .dat's kallsyms on the
+# thread's Funcgraph track, the idle task's on its CPU's
+GEN=$TOP/tests/e2e/funcgraph-dat-gen
+if [ -x "$GEN" ] && "$GEN" "$TMP/funcgraph.dat"; then
+	model funcgraph "$TMP/funcgraph.dat"
+	python3 "$MODEL" tables "$TMP/funcgraph.fxt" >"$TMP/funcgraph.tables"
+	check "funcgraph: ksys_read > vfs_read > rw_verify_area nested on thread 7000, twice; do_idle on swapper1 -funcgraph" \
+		bash -c 'grep -c "^slice tid=7000 .*None:\(ksys_read\|vfs_read\|rw_verify_area\) *$" "$1" |
+			 grep -qx 6 &&
+			 grep -q "^slice tid=7000 ts=1000001000 dur=5000 None:ksys_read" "$1" &&
+			 grep -q "^slice tid=7000 ts=1000002000 dur=3000 None:vfs_read" "$1" &&
+			 grep -q "^slice tid=7000 ts=1000003000 dur=1000 None:rw_verify_area" "$1" &&
+			 test "$(grep -c "^cpu_slice swapper1 -funcgraph .*None:do_idle$" "$1")" = 2' \
+		_ "$TMP/funcgraph.tables"
+else
+	not_ok "funcgraph-dat-gen writes the function_graph fixture"
 fi
 
 # EventHeader activities whose stop is named otherwise than the start

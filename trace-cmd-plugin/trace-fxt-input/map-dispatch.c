@@ -203,6 +203,22 @@ const struct map_special map_specials[] = {
 	MAP_FTRACE("timer", "hrtimer_expire_exit",
 		   PFT_EV_HRTIMER_EXPIRE_EXIT, F("hrtimer"), PKT(UINT, 1)),
 	/*
+	 * The function_graph tracer's calls: nested slices named after
+	 * the function (its kernel symbol, interned) on the thread's
+	 * "Funcgraph" track, the idle task's on "swapperN -funcgraph" of
+	 * its CPU (ParseFuncgraphEntry/ParseFuncgraphExit)
+	 */
+	MAP_FTRACE("ftrace", "funcgraph_entry", PFT_EV_FUNCGRAPH_ENTRY,
+		   F("func", "depth"), PKT(SYM, PFT_FGRAPH_ENTRY_FUNC),
+		   PKT(INT, PFT_FGRAPH_ENTRY_DEPTH)),
+	MAP_FTRACE("ftrace", "funcgraph_exit", PFT_EV_FUNCGRAPH_EXIT,
+		   F("func", "depth", "overrun", "calltime", "rettime"),
+		   PKT(SYM, PFT_FGRAPH_EXIT_FUNC),
+		   PKT(INT, PFT_FGRAPH_EXIT_DEPTH),
+		   PKT(UINT, PFT_FGRAPH_EXIT_OVERRUN),
+		   PKT(UINT, PFT_FGRAPH_EXIT_CALLTIME),
+		   PKT(UINT, PFT_FGRAPH_EXIT_RETTIME)),
+	/*
 	 * A slice per syscall on the thread, named from Perfetto's own
 	 * syscall table by SystemInfo's machine (ParseSysEnterEvent/
 	 * ParseSysExitEvent, SyscallTracker::Enter/Exit), with its return
