@@ -36,6 +36,12 @@
 #                   R+): sched, irq and softirq, cpu_idle/cpu_frequency,
 #                   workqueue, block and task events, atrace markers and
 #                   a plain-text one beginning with "E"
+#   syscalls        raw_syscalls, sched and task events of its own
+#                   workload: shell rounds that write atrace slices
+#                   (B|E) around short child processes (fork, exec,
+#                   exit) and a Python process that starts threads which
+#                   write slices of their own: every marker is written
+#                   inside a write syscall
 #   bench-sched     sched, irq, timer events and syscalls of the whole
 #                   machine, 64 MB a CPU (make bench; ROUNDS=, default 300)
 #   bench-kmem      kmem events and syscalls likewise (make bench)
@@ -279,6 +285,36 @@ EOF
 	rm -rf "$dir"
 }
 
+syscalls() { # atrace slices around children; threads that start and end
+	local i=0
+	while [ $i -lt 12 ]; do
+		echo "B|$$|round $i" > $T/trace_marker
+		/bin/true
+		echo "B|$$|child $i" > $T/trace_marker
+		/bin/ls / > /dev/null
+		echo "E|$$" > $T/trace_marker
+		echo "E|$$" > $T/trace_marker
+		i=$((i + 1))
+	done
+	/usr/bin/python3 -c "$(cat <<'EOF2'
+import os, threading
+T = "/sys/kernel/tracing/trace_marker"
+pid = os.getpid()
+def work(n):
+    with open(T, "w", buffering=1) as m:
+        for i in range(3):
+            m.write(f"B|{pid}|thread {n} step {i}\n")
+            os.getppid()
+            m.write(f"E|{pid}\n")
+ts = [threading.Thread(target=work, args=(n,)) for n in range(3)]
+for t in ts:
+    t.start()
+for t in ts:
+    t.join()
+EOF2
+)"
+}
+
 net() {
 	python3 -m http.server 18765 --bind 127.0.0.1 > /dev/null 2>&1 &
 	local srv=$! i
@@ -350,6 +386,15 @@ kernel-states)
 		block/block_rq_issue block/block_rq_complete task
 	echo 1 > $T/tracing_on
 	syncwrites
+	;;
+syscalls)
+	buf_setup $T 4096 raw_syscalls sched/sched_switch sched/sched_waking \
+		sched/sched_wakeup_new sched/sched_process_fork \
+		sched/sched_process_exec sched/sched_process_exit \
+		sched/sched_process_free task
+	own_workload
+	echo 1 > $T/tracing_on
+	syscalls
 	;;
 bench-sched)
 	buf_setup $T 65536 sched irq timer raw_syscalls

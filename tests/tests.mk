@@ -210,14 +210,15 @@ perfetto-compare: all
 	@scripts/perfetto-compare.sh "$(TRACE_PROCESSOR)"
 
 # Fixtures written by the core's .dat writer (dat-fixture.c their shared
-# steps): perfetto-samples.sh's multi-threaded recording, convert-arrays.sh's
-# events with integer arrays.
+# steps): perfetto-samples.sh's multi-threaded recording and function_graph
+# calls, convert-arrays.sh's events with integer arrays.
 THREADS_DAT_GEN	:= $(O)/tests/e2e/threads-dat-gen
+FUNCGRAPH_DAT_GEN := $(O)/tests/e2e/funcgraph-dat-gen
 ARRAYS_DAT_GEN	:= $(O)/tests/e2e/arrays-dat-gen
-$(THREADS_DAT_GEN) $(ARRAYS_DAT_GEN): %: %.o $(O)/tests/e2e/dat-fixture.o \
-		$(DAT_LIB) $(UTIL_LIB)
+$(THREADS_DAT_GEN) $(FUNCGRAPH_DAT_GEN) $(ARRAYS_DAT_GEN): %: %.o \
+		$(O)/tests/e2e/dat-fixture.o $(DAT_LIB) $(UTIL_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/tests/e2e/dat-fixture.o $(DAT_LINK)
-TEST_PROGS	+= $(THREADS_DAT_GEN) $(ARRAYS_DAT_GEN)
+TEST_PROGS	+= $(THREADS_DAT_GEN) $(FUNCGRAPH_DAT_GEN) $(ARRAYS_DAT_GEN)
 
 # trace-fxt open's server (serve.c) on libmicrohttpd, fed a client's
 # bytes through a socketpair.

@@ -11,7 +11,8 @@
  * as the FXT records.  The numbers below are facts of Perfetto's schema
  * (protos/perfetto/, release v58): trace.proto, trace_packet.proto,
  * ftrace/ftrace_event_bundle.proto, ftrace/ftrace_event.proto and the
- * event messages beside it, ftrace/ftrace_stats.proto,
+ * event messages beside it (ftrace.proto, raw_syscalls.proto, task.proto,
+ * sched.proto, ...), ftrace/ftrace_stats.proto,
  * ps/process_tree.proto, common/system_info.proto,
  * generic_kernel/generic_task.proto, interned_data/interned_data.proto,
  * profiling/profile_common.proto.  Only the fields trace-fxt writes or
@@ -100,9 +101,14 @@ enum {
 	PFT_EV_WORKQUEUE_EXECUTE_END	= 57,
 	PFT_EV_WORKQUEUE_EXECUTE_START	= 58,
 	PFT_EV_SUSPEND_RESUME		= 113,
+	PFT_EV_TASK_NEWTASK		= 235,
 	PFT_EV_TASK_RENAME		= 236,
 	PFT_EV_SCHED_PROCESS_FREE	= 240,
 	PFT_EV_GENERIC			= 327,
+	PFT_EV_SYS_ENTER		= 329,
+	PFT_EV_SYS_EXIT			= 330,
+	PFT_EV_FUNCGRAPH_ENTRY		= 437,
+	PFT_EV_FUNCGRAPH_EXIT		= 438,
 	PFT_EV_HRTIMER_EXPIRE_ENTRY	= 553,
 	PFT_EV_HRTIMER_EXPIRE_EXIT	= 554,
 };
@@ -125,6 +131,36 @@ enum {
 	PFT_WAKING_PRIO			= 3,	/* int32 */
 	PFT_WAKING_SUCCESS		= 4,	/* int32 */
 	PFT_WAKING_TARGET_CPU		= 5,	/* int32 */
+};
+
+/* PrintFtraceEvent: a trace_marker write. */
+enum {
+	PFT_PRINT_BUF			= 2,	/* string */
+};
+
+/* SysEnterFtraceEvent, SysExitFtraceEvent (raw_syscalls). */
+enum {
+	PFT_SYS_ID			= 1,	/* int64, both */
+	PFT_SYS_EXIT_RET		= 2,	/* int64 */
+};
+
+/* TaskNewtaskFtraceEvent. */
+enum {
+	PFT_NEWTASK_PID			= 1,	/* int32 */
+	PFT_NEWTASK_COMM		= 2,	/* string */
+	PFT_NEWTASK_CLONE_FLAGS		= 3,	/* uint64 */
+	PFT_NEWTASK_OOM_SCORE_ADJ	= 4,	/* int32 */
+};
+
+/* FuncgraphEntryFtraceEvent, FuncgraphExitFtraceEvent (ftrace.proto). */
+enum {
+	PFT_FGRAPH_ENTRY_DEPTH		= 1,	/* int32 */
+	PFT_FGRAPH_ENTRY_FUNC		= 2,	/* uint64, a kernel symbol iid */
+	PFT_FGRAPH_EXIT_CALLTIME	= 1,	/* uint64 */
+	PFT_FGRAPH_EXIT_DEPTH		= 2,	/* int32 */
+	PFT_FGRAPH_EXIT_FUNC		= 3,	/* uint64, a kernel symbol iid */
+	PFT_FGRAPH_EXIT_OVERRUN		= 4,	/* uint64 */
+	PFT_FGRAPH_EXIT_RETTIME		= 5,	/* uint64 */
 };
 
 /* GenericFtraceEvent and its Field. */

@@ -26,10 +26,11 @@ SHARED_SAMPLES=${SHARED_SAMPLES:-$TOP/../shared/samples}
 # The project's recordings, each made by a script in samples/: a v7
 # uncompressed, a v7 zstd and a v6 file of the same workload, two ftrace
 # buffers, a multi-threaded process with atrace markers, atrace markers,
-# lost events, events of many fields, nested threads with a PROCMAPS option.
+# lost events, events of many fields, nested threads with a PROCMAPS option,
+# syscalls around atrace markers.
 RECORDINGS="sched.dat sched-zstd.dat sched-v6.dat two-buffers.dat threads.dat
 	    atrace-markers.dat lost-events.dat net-events.dat procmaps.dat
-	    kernel-states.dat"
+	    kernel-states.dat syscalls.dat"
 E2E_FAILED=0
 E2E_CHECKS=0
 E2E_SKIPS=0

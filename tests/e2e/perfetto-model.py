@@ -45,8 +45,8 @@ check asserts, printing each count it checked:
  - sched: per CPU at most one row left open, and it is the CPU's last;
    no two rows of a CPU overlap;
  - thread_state: rows of one thread do not overlap;
- - threads: one thread per tid, every thread named and in a process
-   whose pid is its tgid when EXPECT says one ({"tgid": {tid: tgid}}),
+ - threads: one thread with tracks per tid, every thread named and in a
+   process whose pid is its tgid when EXPECT says one ({"tgid": {tid: tgid}}),
    every process named;
  - zombies: as many "Z" thread states as EXPECT's "zombies", "X" as
    EXPECT's "dead";
@@ -66,7 +66,13 @@ check asserts, printing each count it checked:
    forked with its parent (EXPECT "parents"); system info (EXPECT
    "release"); data loss on every CPU the source lost events on (EXPECT
    "lost_cpus"); every plain trace_marker text an ftrace "print" row
-   (EXPECT "prints"), and as many atrace slices as B markers.
+   (EXPECT "prints"), and as many atrace slices as B markers, each from
+   its B to the E that ends it (EXPECT "atrace_spans"); a slice per
+   sys_enter of a syscall the machine's table names (EXPECT "counts"
+   "syscalls"), no slice ended under an open one (misplaced_end_event);
+   a start time on each thread task_newtask starts (EXPECT "newtasks");
+   the runs before a CPU's first switch and before a switch whose
+   switch in was lost drawn from their first record ("first_runs").
  - no slice of the converter's metadata category (EXPECT
    "meta_category", but the names in "meta_shown") on the track of a
    thread a Linux tid can name (below PID_MAX_LIMIT, 2^22), and no
@@ -234,6 +240,8 @@ EV_IRQ_ENTRY, EV_IRQ_EXIT = 36, 37
 EV_WQ_END, EV_WQ_START = 57, 58
 EV_TASK_RENAME, EV_PROCESS_FREE, EV_GENERIC = 236, 240, 327
 EV_HRTIMER_ENTRY, EV_HRTIMER_EXIT = 553, 554
+EV_TASK_NEWTASK, EV_SYS_ENTER, EV_SYS_EXIT = 235, 329, 330
+EV_FGRAPH_ENTRY, EV_FGRAPH_EXIT = 437, 438
 # ftrace_descriptors.cc: the raw table's event names
 EV_NAMES = {3: 'print', 4: 'sched_switch', 11: 'cpu_frequency',
             12: 'cpu_frequency_limits', 13: 'cpu_idle', 17: 'sched_wakeup',
@@ -242,13 +250,32 @@ EV_NAMES = {3: 'print', 4: 'sched_switch', 11: 'cpu_frequency',
             57: 'workqueue_execute_end', 58: 'workqueue_execute_start',
             113: 'suspend_resume', 114: 'sched_wakeup_new',
             235: 'task_newtask', 236: 'task_rename',
-            240: 'sched_process_free', 553: 'hrtimer_expire_entry',
+            240: 'sched_process_free', 329: 'sys_enter', 330: 'sys_exit',
+            437: 'funcgraph_entry', 438: 'funcgraph_exit',
+            553: 'hrtimer_expire_entry',
             554: 'hrtimer_expire_exit'}
 # types/softirq_action.h: kActionNames
 SOFTIRQ_NAMES = ['HI', 'TIMER', 'NET_TX', 'NET_RX', 'BLOCK', 'BLOCK_IOPOLL',
                  'TASKLET', 'SCHED', 'HRTIMER', 'RCU']
 # process_tracker.h: ThreadNamePriority
 PRIO_OTHER, PRIO_FTRACE, PRIO_PROCESS_TREE = 0, 1, 2
+
+
+# syscall_tracker.cc, SetArchitecture: the table of SystemInfo's utsname
+# machine (SyscallTable::ArchFromString; an unknown one names nothing, so
+# no syscall has a slice), each name "sys_" and the kernel's.  The model
+# reads the kernel's own numbering of x86_64 from the uapi header; for
+# other machines it knows no table and models no syscall slice.
+UNISTD = {'x86_64': '/usr/include/x86_64-linux-gnu/asm/unistd_64.h'}
+
+
+def syscall_table(machine):
+    try:
+        with open(UNISTD[machine]) as f:
+            return {int(m.group(2)): 'sys_' + m.group(1) for m in
+                    re.finditer(r'#define __NR_(\w+)\s+(\d+)', f.read())}
+    except (KeyError, OSError):
+        return {}
 
 
 def task_state(raw, version):
@@ -306,6 +333,8 @@ class Packets:
         self.cpu_slices = {}         # (track name, cpu) -> [slice]
         self.raw = {}                # ftrace_event rows by name
         self.prints = []             # generic "print" rows' buf
+        self.sys_names = {}          # SyscallTracker's table
+        self.in_write = set()        # SyscallTracker::in_sys_write_
         self.fxt_sched_records = 0
         self.pseq = 0
 
@@ -369,6 +398,7 @@ class Packets:
                            (3, 'system_release'), (4, 'system_machine')):
                 if f in u:
                     self.metadata[key] = text(last(u, f))
+            self.sys_names = syscall_table(text(last(u, 4, b'')))
             name, rel = text(last(u, 1)), text(last(u, 3))
             m = re.match(r'(\d+)\.(\d+)', rel or '')
             # system_info_tracker.cc: SetKernelVersion, "Linux" only
@@ -595,6 +625,130 @@ class Packets:
                        self.symbol(syms, last(f, 2, 0)), [], self.slices)
         elif fid == EV_WQ_END:
             self.end(('thread', self.get_thread(pid)), ts, cat='workqueue')
+        elif fid in (EV_SYS_ENTER, EV_SYS_EXIT):
+            self.syscall(ts, pid, fid, s64(last(f, 1, 0)))
+        elif fid == EV_TASK_NEWTASK:
+            self.new_task(ts, pid, s32(last(f, 1, 0)) & 0xffffffff,
+                          text(last(f, 2, b'')), last(f, 3, 0))
+        elif fid == EV_PRINT:
+            self.print_event(ts, pid, text(last(f, 2, b'')))
+        elif fid in (EV_FGRAPH_ENTRY, EV_FGRAPH_EXIT):
+            # ParseFuncgraphEntry/Exit: the thread's "Funcgraph" track,
+            # the idle task's "swapperN -funcgraph" track of its CPU;
+            # named by the interned kernel symbol, ended by name
+            name = self.symbol(syms, last(f, 2 if fid == EV_FGRAPH_ENTRY
+                                          else 3, 0))
+            if pid:
+                track, store = ('funcgraph', self.get_thread(pid)), \
+                    self.slices
+            else:
+                track, store = ('swapper%d -funcgraph' % cpu, cpu), \
+                    self.cpu_slices
+            if fid == EV_FGRAPH_ENTRY:
+                self.begin(track, ts, None, name, [], store)
+                store[track][-1]['fgraph'] = True
+            else:
+                self.end(track, ts, name=name)
+
+    # ParseTaskNewTask: a fork starts a process and its main thread
+    # (ProcessTracker::StartNewProcess), its parent the forking thread's
+    # process (AssociateCreatedProcessToParentThread: later, when that
+    # thread has none yet: not modelled); a clone with CLONE_THREAD a
+    # thread (StartNewThread, always a new utid) in the forking thread's
+    # process (AssociateThreads); either way named after the event's
+    # comm and Runnable from then, woken by the forking thread
+    # (ThreadStateTracker::PushNewTaskEvent).  tid 0 (swapper): nothing.
+    def new_task(self, ts, src, tid, comm, flags):
+        if tid == 0:
+            return
+        if not flags & 0x10000:
+            upid = self.start_process(ts, tid, comm)
+            sutid = self.get_thread(src)
+            utid = self.get_thread(tid)
+            sup = self.threads[sutid]['upid']
+            if sup is not None:
+                self.procs[upid]['parent'] = sup
+        else:
+            sutid = self.get_thread(src)
+            utid = self.new_thread(tid)
+            self.threads[utid]['start_ts'] = ts
+            self.name_thread(utid, comm, PRIO_FTRACE)
+            if self.threads[sutid]['upid'] is not None:
+                self.threads[utid]['upid'] = self.threads[sutid]['upid']
+        self.open_state(ts, utid, 'R', waker=sutid, flags=0)
+
+    # ProcessTracker::StartNewProcessInternal: the pid's process and the
+    # tid's threads before it are forgotten (pid reuse), a main thread
+    # started, the process named (kSystem) and started at @ts
+    def start_process(self, ts, pid, name):
+        self.pids.pop(pid, None)
+        self.tids.pop(pid, None)
+        self.live.pop(pid, None)
+        utid = self.new_thread(pid)
+        self.threads[utid]['start_ts'] = ts
+        self.name_thread(utid, name, PRIO_FTRACE)
+        upid = len(self.procs)
+        self.procs.append({'pid': pid, 'name': name, 'parent': None,
+                           'start_ts': ts})
+        self.pids[pid] = upid
+        self.threads[utid]['upid'] = upid
+        return upid
+
+    # ParseSysEnterEvent/ParseSysExitEvent -> SyscallTracker::Enter/Exit:
+    # a slice on the thread's track named from the machine's table (a
+    # number it lacks: nothing); sys_rt_sigreturn, which does not
+    # return, zero-length (Scoped); a sys_write is remembered, and its
+    # exit ends nothing when MaybeTruncateOngoingWriteSlice ended it
+    def syscall(self, ts, pid, fid, nr):
+        name = self.sys_names.get(nr)
+        if name is None:
+            return
+        utid = self.get_thread(pid)
+        track = ('thread', utid)
+        if fid == EV_SYS_ENTER:
+            self.begin(track, ts, None, name, [], self.slices)
+            self.slices[track][-1]['sys'] = True
+            if name == 'sys_rt_sigreturn':
+                self.stacks[track].pop()['dur'] = 0
+            elif name == 'sys_write':
+                self.in_write.add(utid)
+            return
+        if name == 'sys_write':
+            if utid not in self.in_write:
+                return
+            self.in_write.discard(utid)
+        self.end(track, ts, name=name)
+
+    # ParsePrint: the writer's ongoing sys_write ends at the marker
+    # (SyscallTracker::MaybeTruncateOngoingWriteSlice, a thread already
+    # known only), then SystraceParser::ParsePrintEvent reads the text
+    # (trailing newline cut; ParseSystracePoint: B a slice on the thread,
+    # UpdateThread with the text's tgid; E ends the innermost, a bare E
+    # only on a known thread).  The converter writes only B and E so.
+    def print_event(self, ts, pid, t):
+        utid = self.live.get(pid)
+        if utid is not None and utid in self.in_write:
+            self.in_write.discard(utid)
+            self.stat('truncated_sys_write_duration')
+            self.end(('thread', utid), ts, name='sys_write')
+        t = t.rstrip('\n\0')
+        f = t.split('|', 2)
+        if t[:1] not in ('B', 'E') or len(t) > 1 and t[1] != '|':
+            self.stat('systrace_parse_failure')
+            return
+        tgid = int(f[1]) if len(f) > 1 and f[1].isdigit() else 0
+        if tgid:
+            utid = self.update_thread(pid, tgid)
+        elif t[0] == 'B':
+            utid = self.get_thread(pid)
+        elif utid is None:
+            return
+        if t[0] == 'B':
+            self.begin(('thread', utid), ts, None,
+                       f[2] if len(f) > 2 else '', [], self.slices)
+            self.slices[('thread', utid)][-1]['atrace'] = True
+        else:
+            self.end(('thread', utid), ts)
 
     # InternedKernelSymbolOrFallback
     @staticmethod
@@ -850,12 +1004,19 @@ class Model(Packets):
         store.setdefault(track, []).append(s)
         self.stacks.setdefault(track, []).append(s)
 
+    # A slice ended under slices still open (not the innermost): they
+    # are cut at its end when the next event comes past it, and counted
+    # (MaybeCloseStack, misplaced_end_event).
     def end(self, track, ts, name=None, cat=None):
         st = self.stacks.get(track, [])
         for k in range(len(st) - 1, -1, -1):
             if (name is None or st[k]['name'] == name) and \
                     (cat is None or st[k]['cat'] == cat):
                 st[k]['dur'] = ts - st[k]['ts']
+                for c in st[k + 1:]:
+                    c['dur'] = ts - c['ts']
+                if len(st) > k + 1:
+                    self.stat('misplaced_end_event')
                 del st[k:]
                 return
         self.unmatched_ends += 1
@@ -1116,10 +1277,11 @@ def tables(m):
             '-' if par is None else m.procs[par]['pid'],
             ' reserved' if p.get('reserved') else ''))
     for i, t in enumerate(m.threads):
-        print('thread utid=%d tid=%d upid=%s name=%s%s%s' % (
+        print('thread utid=%d tid=%d upid=%s name=%s%s%s%s' % (
             i, t['tid'], t['upid'], t['name'],
             ' idle' if t.get('idle') else '',
-            ' reserved' if t.get('reserved') else ''))
+            ' reserved' if t.get('reserved') else '',
+            ' start=%d' % t['start_ts'] if 'start_ts' in t else ''))
     for (_, utid), sl in sorted(m.slices.items()):
         for s in sl:
             print('slice tid=%d ts=%d dur=%d %s:%s %s' % (
@@ -1205,9 +1367,13 @@ def check(m, exp):
     # threads and processes
     used = set(r['utid'] for r in m.sched) | set(r['utid'] for r in m.states)
     used |= set(u for (_, u) in m.slices)
-    multi = [t for t, us in m.tids.items() if len(us) > 1]
-    ck.check(not multi, 'threads: %d tids, %d with more than one thread %s'
-             % (len(m.tids), len(multi), multi[:8]))
+    # a thread row of no track beside the one that has them (the FXT's
+    # thread object before task_newtask started the thread anew) splits
+    # nothing a person sees
+    multi = [t for t, us in m.tids.items()
+             if len([u for u in us if u in used]) > 1]
+    ck.check(not multi, 'threads: %d tids, %d with more than one thread '
+             'that has tracks %s' % (len(m.tids), len(multi), multi[:8]))
     unnamed = sorted(m.threads[u]['tid'] for u in used
                      if not m.threads[u]['name'])
     ck.check(not unnamed, 'threads: %d used, %d unnamed %s'
@@ -1370,16 +1536,50 @@ def check_packets(m, exp, ck):
     runs = exp.get('first_runs', [])
     missing = [r for r in runs if tuple(r) not in rows]
     ck.check(not missing, 'sched: %d runs a CPU\'s records show before its '
-             'first switch, drawn from their first record (%d not: %s)' %
-             (len(runs), len(missing), missing[:3]))
+             'first switch or a lost switch in, drawn from their first '
+             'record (%d not: %s)' % (len(runs), len(missing), missing[:3]))
     ck.check(sorted(m.prints) == sorted(exp['prints']),
              'ftrace events: %d "print" rows, the %d trace_marker texts '
              'that are not atrace' % (len(m.prints), len(exp['prints'])))
-    nb = sum(1 for sl in m.slices.values() for x in sl
-             if x['cat'] == 'atrace')
-    ck.check(nb == exp['counts'].get('atrace_b', 0), 'thread tracks: %d '
-             'atrace slices, %d B markers in the source' % (
-                 nb, exp['counts'].get('atrace_b', 0)))
+    spans = set((m.threads[u]['tid'], x['ts'], x['ts'] + x['dur'])
+                for (_, u), sl in m.slices.items() for x in sl
+                if x['cat'] == 'atrace' or x.get('atrace'))
+    want = set(tuple(x) for x in exp.get('atrace_spans', []))
+    cut = sorted(want - spans)
+    ck.check(len(spans) == exp['counts'].get('atrace_b', 0) and not cut,
+             'thread tracks: %d atrace slices, %d B markers in the source, '
+             'the %d the source ends each from its B to its E (%d not: %s)'
+             % (len(spans), exp['counts'].get('atrace_b', 0), len(want),
+                len(cut), cut[:3]))
+    starts = sorted((t['tid'], t['start_ts']) for t in m.threads
+                    if 'start_ts' in t)
+    want = sorted(tuple(x) for x in exp.get('newtasks', []))
+    ck.check(starts == want, 'threads: %d with a start time, the %d the '
+             'source\'s task_newtask start (ParseTaskNewTask)' % (
+                 len(starts), len(want)))
+    fg = [x for d in (m.slices, m.cpu_slices) for sl in d.values()
+          for x in sl if x.get('fgraph')]
+    unnamed = [x['name'] for x in fg if x['name'].startswith('0x')]
+    ck.check(len(fg) == exp['counts'].get('funcgraph_entry', 0) and
+             not unnamed and all(x['dur'] >= 0 for x in fg),
+             'funcgraph: %d function slices, all ended, %d funcgraph_entry '
+             'in the source; %d not named by the kallsyms %s' % (
+                 len(fg), exp['counts'].get('funcgraph_entry', 0),
+                 len(unnamed), unnamed[:3]))
+    nsys = sum(1 for sl in m.slices.values() for x in sl if x.get('sys'))
+    ck.check(nsys == exp['counts'].get('syscalls', 0), 'thread tracks: %d '
+             'syscall slices, %d sys_enter in the source of a syscall '
+             'Perfetto\'s table for %s names' % (
+                 nsys, exp['counts'].get('syscalls', 0),
+                 (exp.get('uname', '').split() or ['?'])[-1]))
+    # slice_tracker.cc: no slice ended under an open one (MaybeCloseStack)
+    bad = {k: v for k, v in m.stats.items() if k in (
+        'misplaced_end_event', 'systrace_parse_failure')}
+    ck.check(not bad, 'thread tracks: slices nest (%d sys_write slices '
+             'cut at an atrace marker, as Perfetto cuts its own); errors: '
+             '%s' % (sum(m.stats.get('truncated_sys_write_duration',
+                                     {}).values()),
+                     {k: sum(v.values()) for k, v in bad.items()} or 'none'))
 
 
 REPORT_T = re.compile(r'^\s*(?:([\w.-]+):\s+)?(.*?)-(\d+)\s+\[(\d+)\]'
@@ -1436,11 +1636,13 @@ def cpustats(text):
 
 
 def first_runs(lines):
-    """Per CPU, what its records say ran before its first sched_switch:
-    the switch's prev (not idle) since the first of the records that ran
-    in it without a break (events lost on the CPU break it), as
-    [cpu, pid, since, switch time]; what Perfetto draws from the packets
-    (map-sched.c, map_switch_first())."""
+    """Per CPU, what its records say ran before its first sched_switch,
+    and before a switch whose prev is not the task the CPU's last switch
+    brought in (the recording lost the switch in): the switch's prev
+    (not idle) since the first of the records that ran in it without a
+    break (events lost on the CPU break it; a switch starts its next's
+    run), as [cpu, pid, since, switch time]; what Perfetto draws from
+    the packets (map-sched.c, map_switch_first(), map_switch_lost_in())."""
     runs, out = {}, []
     for ln in lines:
         mlost = re.match(r'^(?:[\w.-]+: +)?CPU:(\d+) \[.*EVENTS DROPPED\]',
@@ -1455,13 +1657,13 @@ def first_runs(lines):
         pid, cpu = int(mt.group(3)), int(mt.group(4))
         ts = int(mt.group(5)) * 10 ** 9 + int(mt.group(6).ljust(9, '0'))
         r = runs.setdefault(cpu, {'pid': None})
-        if r.get('done'):
-            continue
         if mt.group(7) == 'sched_switch':
-            r['done'] = True
             prev = int(re.search(r' prev_pid=(\d+)', mt.group(8)).group(1))
-            if prev and r['pid'] == prev and r['ts'] < ts:
+            nxt = int(re.search(r' next_pid=(\d+)', mt.group(8)).group(1))
+            if prev and r['pid'] == prev and r['ts'] < ts and \
+                    r.get('cur', -1) != prev:
                 out.append([cpu, prev, r['ts'], ts])
+            r.update(pid=nxt, ts=ts, cur=nxt)
         elif r['pid'] != pid:
             r['pid'], r['ts'] = pid, ts
     return out
@@ -1486,6 +1688,8 @@ def expect(lines, tgids_file=None, uname=None, stats=None):
         version = (int(mv.group(1)), int(mv.group(2))) if mv else None
     states, counts, forks, prints, lost = {}, {}, [], [], set()
     seen_waking = False
+    sysnames = syscall_table(uname.split()[-1] if uname else '')
+    open_b, spans, newtasks = {}, [], []
 
     def setg(pid, tgid, r):
         if rank.get(pid, -1) <= r:
@@ -1500,7 +1704,7 @@ def expect(lines, tgids_file=None, uname=None, stats=None):
         mlost = re.match(r'^(?:[\w.-]+: +)?CPU:(\d+) \[.*EVENTS DROPPED\]', ln)
         if mlost:
             lost.add(int(mlost.group(1)))
-    for pid, ev, rest in distinct_events(lines):
+    for _, pid, _, ts, ev, rest in distinct_records(lines):
         if ev in ('irq_handler_entry', 'cpu_idle', 'cpu_frequency') or \
                 (ev == 'softirq_entry' and
                  int(re.search(r'vec=(\d+)', rest).group(1)) < 10):
@@ -1518,8 +1722,21 @@ def expect(lines, tgids_file=None, uname=None, stats=None):
             t = report_fields(rest, ('ip', 'buf')).get('buf', '')
             if t.startswith('B|'):
                 counts['atrace_b'] = counts.get('atrace_b', 0) + 1
+            # each B to the E that ends it on the thread: the slice
+            if is_atrace(t) and t[0] in 'BE':
+                st = open_b.setdefault(pid, [])
+                if t[0] == 'B':
+                    st.append(ts)
+                elif st:
+                    spans.append([pid, st.pop(), ts])
             if not is_atrace(t):
                 prints.append(t.rstrip('\n'))
+        if ev == 'funcgraph_entry':
+            counts[ev] = counts.get(ev, 0) + 1
+        if ev == 'sys_enter' and sysnames:
+            nr = re.search(r'\bid=(-?\d+)', rest)
+            if nr and int(nr.group(1)) in sysnames:
+                counts['syscalls'] = counts.get('syscalls', 0) + 1
         if ev == 'sched_switch':
             # report -R's number, read by the format's own flags
             # (0x20 "Z", 0x10 "X"; trace-cmd 3.1.6's sched plugin
@@ -1536,6 +1753,8 @@ def expect(lines, tgids_file=None, uname=None, stats=None):
         elif ev == 'task_newtask':
             f = dict(kv.split('=', 1) for kv in rest.split() if '=' in kv)
             child = int(f['pid'])
+            if child:
+                newtasks.append([child, ts])
             if int(f['clone_flags'], 16) & 0x10000:
                 setg(child, -pid, 2)
             else:
@@ -1575,6 +1794,7 @@ def expect(lines, tgids_file=None, uname=None, stats=None):
             'tgid': {str(k): v for k, v in tg.items() if k},
             'zombies': zombies, 'dead': dead, 'states': states,
             'counts': counts, 'parents': parents, 'prints': prints,
+            'atrace_spans': spans, 'newtasks': newtasks,
             'lost_cpus': sorted(lost), 'uname': uname or '',
             'cpustats': {str(k): v for k, v in (stats or {}).items()}}
 
@@ -1631,10 +1851,13 @@ PKT_FIELDS = {
     'sched_process_free': ('comm', 'pid', 'prio'),
     'task_rename': ('pid', 'oldcomm', 'newcomm', 'oom_score_adj'),
     'print': ('ip', 'buf'),
+    'sys_enter': ('id', 'args'),
+    'task_newtask': ('pid', 'comm', 'clone_flags', 'oom_score_adj'),
+    'sys_exit': ('id', 'ret'),
 }
 # what each is compared on: the packets' fields, named as above (the
 # fields the conversion does not write into the packets aside)
-PKT_UNWRITTEN = {'ip', 'oldcomm', 'oom_score_adj'}
+PKT_UNWRITTEN = {'ip', 'oldcomm', 'oom_score_adj', 'args'}
 PKT_KEYS = {ev: tuple(f for f in fields if f not in PKT_UNWRITTEN)
             for ev, fields in PKT_FIELDS.items()
             if not ev.startswith('sched_')}
@@ -1670,6 +1893,11 @@ PKT_MSGS = {
                                              2: ('pid', 1), 3: ('prio', 1)}),
     EV_TASK_RENAME: ('task_rename', {1: ('pid', 1), 2: ('oldcomm', 's'),
                                      3: ('newcomm', 's')}),
+    EV_SYS_ENTER: ('sys_enter', {1: ('id', 2)}),
+    EV_TASK_NEWTASK: ('task_newtask', {1: ('pid', 1), 2: ('comm', 's'),
+                                       3: ('clone_flags', 0)}),
+    EV_SYS_EXIT: ('sys_exit', {1: ('id', 2), 2: ('ret', 2)}),
+    EV_PRINT: ('print', {2: ('buf', 's')}),
 }
 
 
@@ -1799,18 +2027,24 @@ def report_events(lines):
     """The source's events the packets carry, from -R -t's lines, an event
     two buffers hold counted once, as packet_events() names them."""
     seen_waking = False
+    insys = set()
     for _, pid, cpu, ts, ev, rest in distinct_records(lines):
         if ev not in PKT_FIELDS:
             continue
         f = report_fields(rest, PKT_FIELDS[ev])
+        if ev == 'sys_enter':
+            insys.add(pid)
+        elif ev == 'sys_exit':
+            insys.discard(pid)
         if ev == 'sched_waking':
             seen_waking = True
         if ev == 'sched_wakeup' and seen_waking:
             continue
         if ev == 'print':
-            # map-atrace.c: atrace's markers are FXT records
+            # map-atrace.c: atrace's markers are FXT records, but a B or
+            # E written in a syscall the packets began (map-marker.c)
             t = f.get('buf', '').rstrip('\n')
-            if is_atrace(t):
+            if is_atrace(t) and not (t[0] in 'BE' and pid in insys):
                 continue
             yield ('print', cpu, ts, {'buf': t})
             continue
@@ -1836,6 +2070,8 @@ def report_events(lines):
             if k == 'function' and v and v.startswith('0x'):
                 # -R shows the address when it shows no symbol
                 k, v = 'function_iid', int(v, 16)
+            elif k == 'clone_flags':
+                v = int(v, 16)      # %lx, without 0x
             elif v is not None and k not in ('name', 'comm',
                                              'newcomm', 'function'):
                 v = int(v, 16) if v.startswith('0x') else int(v)
@@ -1852,8 +2088,8 @@ def record_runs(lines):
 def compare_packets(m, lines):
     """Every event of the source the packets carry, field by field; what
     the packets hold besides must be inferred switches (state R, at a
-    source switch's time or just before, or from idle where a CPU's first
-    switch's prev began to run)."""
+    source switch's time or just before, or where a CPU's first switch's
+    prev, or a task whose switch in the recording lost, began to run)."""
     lines = list(lines)
     got = {}
     for e in packet_events(m):
@@ -1873,12 +2109,12 @@ def compare_packets(m, lines):
     extra = [e for v in got.values() for e in v]
     switch_ts = set(e[2] for e in want if e[0] == 'switch')
     # map-sched.c's map_switch_first(): before a CPU's first switch, its
-    # prev switched in from idle at the first record of its run there
+    # prev switched in from idle at the first record of its run there;
+    # map_switch_lost_in(): a switch in the recording lost, likewise
     runs = set(record_runs(lines))
     odd = [e for e in extra if e[0] != 'switch' or e[3]['prev_state'] or
            not (e[2] in switch_ts or e[2] + 1 in switch_ts or
-                (e[3].get('prev_pid') == 0 and
-                 (e[1], e[2], e[3]['next_pid']) in runs))]
+                (e[1], e[2], e[3]['next_pid']) in runs)]
     ck = Checker()
     print('# events: %s' % ', '.join('%s %d' % kv
                                      for kv in sorted(kinds.items())))
@@ -1890,8 +2126,9 @@ def compare_packets(m, lines):
              '%d events they carry is there, field for field (%d missing)'
              % (len(want), len(missing)))
     ck.check(not odd, 'packets: %d events besides, inferred switches '
-             '(state R, at a switch the recording lost or where a CPU\'s '
-             'first switch\'s prev began to run) but %d'
+             '(state R, at a switch the recording lost, or where a CPU\'s '
+             'first switch\'s prev or a task whose switch in it lost began '
+             'to run) but %d'
              % (len(extra), len(odd)))
     return ck.failed
 

@@ -10,8 +10,8 @@
 # For each, the model's tables must hold:
 #  - sched: no row left open but a CPU's last, no two rows of a CPU
 #    overlapping; thread_state rows of a thread in sequence;
-#  - one thread per tid, every thread and process named, every thread
-#    in the process its tgid says (task_newtask, exec, atrace markers,
+#  - one thread with tracks per tid, every thread and process named,
+#    every thread in the process its tgid says (task_newtask, exec, atrace markers,
 #    the --tgids file: what trace-cmd report -R shows of the source; and
 #    for a recording with the kernel's saved_tgids beside it, converted
 #    without them, the process those name: sched_process_fork and
@@ -30,12 +30,18 @@
 #    events, every forked process with its parent, system info, ftrace
 #    stats as the CPUSTAT options, data loss on the CPUs that lost
 #    events, plain trace_marker text as
-#    ftrace "print" rows, atrace slices untouched by them.
+#    ftrace "print" rows, atrace slices untouched by them, each from
+#    its B to its E, a slice per syscall Perfetto's table names, and
+#    slices that nest (sys_write cut at an atrace marker, no end
+#    misplaced); the runs before a CPU's first switch and before a
+#    switch whose switch in the recording lost drawn from their first
+#    record; a start time on every thread the source's task_newtask
+#    starts; function_graph calls as nested slices named by kallsyms.
 . "$(dirname "$0")/lib.sh"
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 MODEL=$TOP/tests/e2e/perfetto-model.py
 EHFXT=$TOP/tests/e2e/eventheader-fxt.py
-N_CHECKS=28	# lines perfetto-model.py check prints with a full EXPECT
+N_CHECKS=32	# lines perfetto-model.py check prints with a full EXPECT
 
 files=("$SAMPLES"/*.dat "$BUILT_SAMPLES"/*.dat)
 for f in sched-irq-timer.dat two-buffers.dat sched-irq-timer.v6.dat; do
@@ -43,7 +49,7 @@ for f in sched-irq-timer.dat two-buffers.dat sched-irq-timer.v6.dat; do
 	if shared_sample "$f" $((N_CHECKS + 1)); then files+=("$SHARED"); fi
 done
 truths=("$SAMPLES"/*.tgids)
-e2e_plan $(((${#files[@]} + 3) * (N_CHECKS + 1) + 6 + ${#truths[@]} + 2))
+e2e_plan $(((${#files[@]} + 4) * (N_CHECKS + 1) + 7 + ${#truths[@]} + 2))
 
 # model NAME DAT [--tgids FILE]: convert, read the source's truths with
 # trace-cmd, and turn each of the model's findings into a check.
@@ -143,6 +149,25 @@ if [ -x "$GEN" ] && "$GEN" "$TOP/tests/unit/dat-formats" "$TMP/threads.dat"; the
 		"$(wc -l < "$TMP/threads.counters")" = 1
 else
 	not_ok "threads-dat-gen writes the multi-threaded fixture"
+fi
+
+# the function_graph tracer's calls (funcgraph-dat-gen.c: this kernel has
+# no such tracer): nested slices named from the .dat's kallsyms on the
+# thread's Funcgraph track, the idle task's on its CPU's
+GEN=$BUILD/tests/e2e/funcgraph-dat-gen
+if [ -x "$GEN" ] && "$GEN" "$TMP/funcgraph.dat"; then
+	model funcgraph "$TMP/funcgraph.dat"
+	python3 "$MODEL" tables "$TMP/funcgraph.fxt" >"$TMP/funcgraph.tables"
+	check "funcgraph: ksys_read > vfs_read > rw_verify_area nested on thread 7000, twice; do_idle on swapper1 -funcgraph" \
+		bash -c 'grep -c "^slice tid=7000 .*None:\(ksys_read\|vfs_read\|rw_verify_area\) *$" "$1" |
+			 grep -qx 6 &&
+			 grep -q "^slice tid=7000 ts=1000001000 dur=5000 None:ksys_read" "$1" &&
+			 grep -q "^slice tid=7000 ts=1000002000 dur=3000 None:vfs_read" "$1" &&
+			 grep -q "^slice tid=7000 ts=1000003000 dur=1000 None:rw_verify_area" "$1" &&
+			 test "$(grep -c "^cpu_slice swapper1 -funcgraph .*None:do_idle$" "$1")" = 2' \
+		_ "$TMP/funcgraph.tables"
+else
+	not_ok "funcgraph-dat-gen writes the function_graph fixture"
 fi
 
 # EventHeader activities whose stop is named otherwise than the start

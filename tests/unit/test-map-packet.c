@@ -122,8 +122,13 @@ static void test_bundle(void)
 				       "x", 1), 0);
 	CU_ASSERT_EQUAL(map_pkt_event(&t.ctx, PFT_MAX_CPU, 3000, 1,
 				      PFT_EV_CPU_IDLE, &e), 0);
-	CU_ASSERT_EQUAL(map_pkt_process(&t.ctx, 100, 1, 900, "a", 1), 0);
+	CU_ASSERT_EQUAL(map_pkt_process(&t.ctx, 100, 1, 900, "a", 1, false),
+			0);
 	map_pkt_process_name(&t.ctx, 100, "renamed", 7);
+	/* started by task_newtask's event: known, but no entry */
+	CU_ASSERT_EQUAL(map_pkt_process(&t.ctx, 200, 1, 950, "b", 1, true),
+			0);
+	CU_ASSERT(map_pkt_process_known(&t.ctx, 200));
 	run_finish(&t);
 	check_stream(&t);
 
@@ -192,6 +197,7 @@ static void test_bundle(void)
 	CU_ASSERT_EQUAL(pkt_num(&th, PFT_PROC_PPID), 1);
 	CU_ASSERT(pkt_text_is(&th, PFT_PROC_CMDLINE, "renamed"));
 	CU_ASSERT_EQUAL(pkt_num(&th, PFT_PROC_START_FROM_BOOT), 900);
+	CU_ASSERT_FALSE(pkt_get(&f, PFT_TREE_PROCESS, 1, &th));
 	printf("\n    %zu packets in %u blob(s): idle thread, CPU 2's bundle "
 	       "(1 event, 3 compact switches, 1 waking, lost events), the "
 	       "process tree; CPU %d's nowhere\n", n, t.blobs, PFT_MAX_CPU);

@@ -255,6 +255,52 @@ static void test_packets(void)
 	run_end(&t);
 }
 
+/* A record of @pid on @cpu at @ts, as map-dispatch.c notes each one. */
+static void seen(struct run *t, unsigned int cpu, uint64_t ts, int pid)
+{
+	struct tep_record rec = { .ts = ts, .cpu = cpu };
+
+	map_sched_seen(&t->ctx, &rec, pid);
+}
+
+/*
+ * A switch in the recording lost: drawn from the first record of the
+ * task's run on the CPU since its last switch, not from its switch out
+ * (map_switch_lost_in()); from the switch out when that is its only
+ * record.
+ */
+static void test_lost_in(void)
+{
+	struct pb_field b = { 0 }, cs = { 0 };
+	int64_t v[16];
+	struct run t;
+
+	run_start(&t, false);
+	seen(&t, 0, 100, 0);
+	do_switch(&t, 0, 100, 0, "swapper/0", 0, 10, "a");	/* first */
+	seen(&t, 0, 150, 10);
+	seen(&t, 0, 200, 11);		/* a -> b lost: b's run from here */
+	seen(&t, 0, 250, 11);
+	seen(&t, 0, 300, 11);
+	do_switch(&t, 0, 300, 11, "b", 1, 0, "swapper/0");
+	seen(&t, 0, 500, 12);		/* c's only record: its switch */
+	do_switch(&t, 0, 500, 12, "c", 1, 0, "swapper/0");
+	run_finish(&t);
+
+	CU_ASSERT_FATAL(bundle_of(&t, 0, &b));
+	CU_ASSERT_FATAL(pkt_get(&b, PFT_BUNDLE_COMPACT_SCHED, 0, &cs));
+	CU_ASSERT_EQUAL(COL(PFT_COMPACT_SWITCH_TIMESTAMP), 4);
+	CU_ASSERT(v[0] == 200 && v[1] == 100 && v[2] == 200 && v[3] == 0);
+	CU_ASSERT_EQUAL(COL(PFT_COMPACT_SWITCH_NEXT_PID), 4);
+	CU_ASSERT(v[0] == 11 && v[1] == 0 && v[2] == 12 && v[3] == 0);
+	CU_ASSERT_EQUAL(COL(PFT_COMPACT_SWITCH_PREV_STATE), 4);
+	CU_ASSERT(v[0] == 0 && v[1] == 1 && v[2] == 0 && v[3] == 1);
+	printf("\n    b, whose switch in was lost, runs from its first record "
+	       "(200) to its switch out (300); c, whose only record is its "
+	       "switch out, at 500\n");
+	run_end(&t);
+}
+
 static void test_fxt_sched(void)
 {
 	struct pb_field b = { 0 };
@@ -274,6 +320,7 @@ static void test_fxt_sched(void)
 
 static CU_TestInfo sched_tests[] = {
 	{ "switches and wakings as Perfetto's ftrace events", test_packets },
+	{ "a lost switch in, from the run's first record", test_lost_in },
 	{ "--fxt-sched: FXT records instead", test_fxt_sched },
 	CU_TEST_INFO_NULL,
 };

@@ -98,6 +98,8 @@ struct map_task {
 	int32_t			tgid;	/* its thread group, 0 unknown */
 	uint8_t			tgid_rank;	/* how sure (map-tgid.c) */
 	bool			proc_named;	/* its process object written */
+	/* map-ftrace.c: in a syscall whose slice the packets began */
+	bool			in_syscall;
 	/* map-sched.c: a hash of the name the packets gave it last, 0 none */
 	uint32_t		comm_hash;
 };
@@ -122,8 +124,10 @@ struct map_cpu {
 	int32_t			cur;
 	uint64_t		cur_ts;	/* packets: that switch's time */
 	/*
-	 * packets, until the CPU's first switch: the task every record of
-	 * the CPU since @seen_ts ran in (map_sched_seen()), -1 none yet
+	 * packets: the task every record of the CPU since @seen_ts ran in
+	 * (map_sched_seen()), -1 none yet; a switch starts its next's run
+	 * (map-sched.c: the run of a CPU's first switch's prev, and of a
+	 * task whose switch in the recording lost)
 	 */
 	int32_t			seen;
 	uint64_t		seen_ts;

@@ -98,10 +98,22 @@ const struct map_special map_specials[] = {
 	MAP_NAMES("sched", "sched_stat_runtime", "pid", "comm"),
 	MAP_NAMES("sched", "sched_migrate_task", "pid", "comm"),
 	{
+		/*
+		 * Perfetto starts the thread, or the process and its main
+		 * thread, there, its parent the forking task's process
+		 * (ParseTaskNewTask); the second pair of names unused
+		 */
 		.system = "task", .name = "task_newtask",
-		.field = { "pid", "comm" },
+		.field = { "pid", "comm", NULL, NULL, "clone_flags",
+			   "oom_score_adj" }, .need = 2,
 		.write = map_sched_names_write,
-		.pkt_write = map_ftrace_fork_write,
+		.pkt_write = map_ftrace_newtask_write,
+		.pkt = { .event = PFT_EV_TASK_NEWTASK,
+			 .f = { PKT(INT, PFT_NEWTASK_PID),
+				PKT(STR, PFT_NEWTASK_COMM), PKT(NONE, 0),
+				PKT(NONE, 0),
+				PKT(UINT, PFT_NEWTASK_CLONE_FLAGS),
+				PKT(INT, PFT_NEWTASK_OOM_SCORE_ADJ) } },
 	},
 	{
 		/* the thread's name, the process's if it leads one */
@@ -190,6 +202,48 @@ const struct map_special map_specials[] = {
 		   PKT(UINT, 1), PKT(INT, 2), PKT(SYM, 3)),
 	MAP_FTRACE("timer", "hrtimer_expire_exit",
 		   PFT_EV_HRTIMER_EXPIRE_EXIT, F("hrtimer"), PKT(UINT, 1)),
+	/*
+	 * The function_graph tracer's calls: nested slices named after
+	 * the function (its kernel symbol, interned) on the thread's
+	 * "Funcgraph" track, the idle task's on "swapperN -funcgraph" of
+	 * its CPU (ParseFuncgraphEntry/ParseFuncgraphExit)
+	 */
+	MAP_FTRACE("ftrace", "funcgraph_entry", PFT_EV_FUNCGRAPH_ENTRY,
+		   F("func", "depth"), PKT(SYM, PFT_FGRAPH_ENTRY_FUNC),
+		   PKT(INT, PFT_FGRAPH_ENTRY_DEPTH)),
+	MAP_FTRACE("ftrace", "funcgraph_exit", PFT_EV_FUNCGRAPH_EXIT,
+		   F("func", "depth", "overrun", "calltime", "rettime"),
+		   PKT(SYM, PFT_FGRAPH_EXIT_FUNC),
+		   PKT(INT, PFT_FGRAPH_EXIT_DEPTH),
+		   PKT(UINT, PFT_FGRAPH_EXIT_OVERRUN),
+		   PKT(UINT, PFT_FGRAPH_EXIT_CALLTIME),
+		   PKT(UINT, PFT_FGRAPH_EXIT_RETTIME)),
+	/*
+	 * A slice per syscall on the thread, named from Perfetto's own
+	 * syscall table by SystemInfo's machine (ParseSysEnterEvent/
+	 * ParseSysExitEvent, SyscallTracker::Enter/Exit), with its return
+	 * value.  Not its six arguments: the sys_enter instant at the
+	 * slice's start has them, and they would make the packets twice as
+	 * big (28 of the 69 bytes a syscall's two events take).  Not with
+	 * --fxt-sched (.instead, no FXT record to replace): its atrace
+	 * slices are FXT's, which Perfetto would not nest in them
+	 * (map-marker.c).
+	 */
+	{
+		.system = "raw_syscalls", .name = "sys_enter",
+		.field = { "id" }, .need = 1,
+		.pkt_write = map_ftrace_syscall_write,
+		.pkt = { .event = PFT_EV_SYS_ENTER, .instead = true,
+			 .f = { PKT(INT, PFT_SYS_ID) } },
+	},
+	{
+		.system = "raw_syscalls", .name = "sys_exit",
+		.field = { "id", "ret" }, .need = 1,
+		.pkt_write = map_ftrace_syscall_write,
+		.pkt = { .event = PFT_EV_SYS_EXIT, .instead = true,
+			 .f = { PKT(INT, PFT_SYS_ID),
+				PKT(INT, PFT_SYS_EXIT_RET) } },
+	},
 	{
 		/* user_events whose format EventHeader's header opens */
 		.classify = map_eventheader_classify,

@@ -81,14 +81,36 @@ int map_ftrace_write(struct map_ctx *ctx, struct map_buffer *buf,
 }
 
 /*
- * sched_process_fork (fields child_pid, child_comm, parent_pid) and
- * task_newtask (pid, comm, clone_flags): a process the recording saw
- * start, when the child leads its own thread group (map-tgid.c settled
- * which), its parent the forking task's process.  Both events fire for
- * one fork, task_newtask first: the second adds nothing.
+ * raw_syscalls sys_enter and sys_exit: their events, and whether the
+ * task is in a syscall whose slice the packets began, where its atrace
+ * B and E markers become print events (map-marker.c).
  */
-int map_ftrace_fork_write(struct map_ctx *ctx, struct map_buffer *buf,
-			  struct map_event *me, struct tep_record *rec)
+int map_ftrace_syscall_write(struct map_ctx *ctx, struct map_buffer *buf,
+			     struct map_event *me, struct tep_record *rec)
+{
+	struct map_task *t = map_task_get(ctx, tep_data_pid(buf->tep, rec));
+	int ret;
+
+	ret = map_ftrace_write(ctx, buf, me, rec);
+	if (t && ret >= 0)
+		t->in_syscall = me->special->pkt.event == PFT_EV_SYS_ENTER &&
+				map_pkt_cpu_ok(rec->cpu);
+	return ret;
+}
+
+/*
+ * sched_process_fork (fields child_pid, child_comm, parent_pid) and
+ * task_newtask (pid, comm): a process the recording saw start, when the
+ * child leads its own thread group (map-tgid.c settled which), its
+ * parent the forking task's process: an entry of the process tree, or
+ * none when task_newtask's event went into the packets (@started):
+ * Perfetto starts the process there itself, and an entry would be a
+ * second process of that pid.  Both events fire for one fork,
+ * task_newtask first: the second adds nothing.
+ */
+static int map_ftrace_fork(struct map_ctx *ctx, struct map_buffer *buf,
+			   struct map_event *me, struct tep_record *rec,
+			   bool started)
 {
 	uint64_t child, parent;
 	const char *comm;
@@ -111,7 +133,33 @@ int map_ftrace_fork_write(struct map_ctx *ctx, struct map_buffer *buf,
 		len = 0;
 	}
 	return map_pkt_process(ctx, child, map_task_tgid(ctx, parent), rec->ts,
-			       comm, len);
+			       comm, len, started);
+}
+
+int map_ftrace_fork_write(struct map_ctx *ctx, struct map_buffer *buf,
+			  struct map_event *me, struct tep_record *rec)
+{
+	return map_ftrace_fork(ctx, buf, me, rec, false);
+}
+
+/*
+ * task_newtask: its event, where Perfetto starts the new thread (its
+ * start time) or process (ParseTaskNewTask), and the process tree's
+ * entry only if the event could not go into the packets.  Not with
+ * --fxt-sched: its thread states are the FXT's, which the Runnable
+ * state Perfetto opens there would overlap.
+ */
+int map_ftrace_newtask_write(struct map_ctx *ctx, struct map_buffer *buf,
+			     struct map_event *me, struct tep_record *rec)
+{
+	int ret;
+
+	if (ctx->opts->fxt_sched)
+		return map_ftrace_fork(ctx, buf, me, rec, false);
+	ret = map_ftrace_write(ctx, buf, me, rec);
+	if (ret < 0)
+		return ret;
+	return map_ftrace_fork(ctx, buf, me, rec, map_pkt_cpu_ok(rec->cpu));
 }
 
 /*
@@ -132,6 +180,27 @@ int map_ftrace_rename_write(struct map_ctx *ctx, struct map_buffer *buf,
 		map_task_comm_note(ctx, pid, comm, len);
 	}
 	return map_ftrace_write(ctx, buf, me, rec);
+}
+
+/*
+ * An atrace trace_marker write as Perfetto's own print event, which its
+ * importer reads as atrace (ParsePrint, SystraceParser::ParsePrintEvent)
+ * after ending the writer's ongoing sys_write slice there
+ * (SyscallTracker::MaybeTruncateOngoingWriteSlice), so that the atrace
+ * slice nests with the syscall slices (map-marker.c says when).
+ */
+int map_ftrace_atrace(struct map_ctx *ctx, struct map_buffer *buf,
+		      struct tep_record *rec, const char *text, size_t len)
+{
+	struct map_pkt_ev e;
+	int ret;
+
+	ret = map_pkt_event(ctx, rec->cpu, rec->ts,
+			    tep_data_pid(buf->tep, rec), PFT_EV_PRINT, &e);
+	if (ret <= 0)
+		return ret;
+	pb_bytes(e.b, PFT_PRINT_BUF, text, len);
+	return map_pkt_event_end(ctx, &e);
 }
 
 /*

@@ -15,6 +15,18 @@
  *   S|pid|name|cookie   async begin, id (writer's tgid << 32 | cookie)
  *   F|pid|name|cookie   async end
  * in category "atrace".
+ *
+ * A B or E written inside a syscall whose slice the packets began
+ * (raw_syscalls sys_enter as Perfetto's event, map-ftrace.c) is a
+ * Perfetto print event instead of an FXT duration record: the marker is
+ * written inside a write syscall, so an atrace slice begins in one
+ * sys_write slice and ends in another, which no strict nesting allows.
+ * Perfetto's importer settles that for its own print events alone
+ * (ParsePrint ends the ongoing sys_write slice at the marker,
+ * MaybeTruncateOngoingWriteSlice); an FXT slice would be cut with the
+ * sys_write it began in, and its end counted as misplaced.  Not both:
+ * Perfetto would draw both.  Either ends the other's slice, as both end
+ * the thread's innermost one.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -28,6 +40,7 @@
 #include "map-ftrace.h"
 #include "map-marker.h"
 #include "map-name.h"
+#include "map-task.h"
 
 static int atrace_write(struct map_ctx *ctx, struct tep_record *rec,
 			const struct fxt_thread *writer, struct map_atrace *at)
@@ -96,6 +109,7 @@ int map_marker_write(struct map_ctx *ctx, struct map_buffer *buf,
 {
 	struct tep_format_field *f = me->sf[0];	/* buf */
 	struct map_atrace at;
+	struct map_task *t;
 	const char *s;
 	int len, text, ret;
 
@@ -108,5 +122,8 @@ int map_marker_write(struct map_ctx *ctx, struct map_buffer *buf,
 		return ret;
 	if (!map_atrace_parse(s, len, &at))
 		return map_ftrace_print(ctx, buf, rec, s, text);
+	if ((at.kind == 'B' || at.kind == 'E') && (t = map_task_get(ctx,
+					thread->tid)) && t->in_syscall)
+		return map_ftrace_atrace(ctx, buf, rec, s, text);
 	return atrace_write(ctx, rec, thread, &at);
 }

@@ -94,6 +94,7 @@ struct map_proc {
 	int32_t		pid, ppid;
 	uint64_t	ts;
 	char		comm[32];
+	bool		started;	/* by task_newtask's event: no entry */
 };
 
 struct map_pkt {
@@ -444,7 +445,7 @@ static void map_proc_set_comm(struct map_proc *pr, const char *comm,
 }
 
 int map_pkt_process(struct map_ctx *ctx, int32_t pid, int32_t ppid,
-		    uint64_t ts, const char *comm, size_t len)
+		    uint64_t ts, const char *comm, size_t len, bool started)
 {
 	struct map_pkt *p = map_pkt_get(ctx);
 	struct map_proc *pr;
@@ -464,6 +465,7 @@ int map_pkt_process(struct map_ctx *ctx, int32_t pid, int32_t ppid,
 	pr->pid = pid;
 	pr->ppid = ppid;
 	pr->ts = ts;
+	pr->started = started;
 	map_proc_set_comm(pr, comm, len);
 	return 0;
 }
@@ -667,9 +669,11 @@ static void map_pkt_stats(struct map_ctx *ctx, struct pb_buf *out)
  */
 static void map_pkt_tree(struct map_pkt *p, struct pb_buf *out)
 {
-	size_t pkt, tree, m, i;
+	size_t pkt, tree, m, i, n = 0;
 
-	if (!p->nr_procs)
+	for (i = 0; i < p->nr_procs; i++)
+		n += !p->procs[i].started;
+	if (!n)
 		return;
 	pkt = pb_open(out, PFT_TRACE_PACKET);
 	pb_uint(out, PFT_PACKET_TIMESTAMP, p->first_ts);
@@ -677,6 +681,8 @@ static void map_pkt_tree(struct map_pkt *p, struct pb_buf *out)
 	for (i = 0; i < p->nr_procs; i++) {
 		const struct map_proc *pr = &p->procs[i];
 
+		if (pr->started)
+			continue;
 		m = pb_open(out, PFT_TREE_PROCESS);
 		pb_int(out, PFT_PROC_PID, pr->pid);
 		pb_int(out, PFT_PROC_PPID, pr->ppid);

@@ -66,10 +66,11 @@ void map_pkt_lost(struct map_ctx *ctx, unsigned int cpu);
 
 /*
  * A process created at @ts, whose parent process is @ppid, named @comm
- * (until map_pkt_process_name() renames it): the process tree's entry.
+ * (until map_pkt_process_name() renames it): the process tree's entry,
+ * or none when a task_newtask event in the packets @started it.
  */
 int map_pkt_process(struct map_ctx *ctx, int32_t pid, int32_t ppid,
-		    uint64_t ts, const char *comm, size_t len);
+		    uint64_t ts, const char *comm, size_t len, bool started);
 void map_pkt_process_name(struct map_ctx *ctx, int32_t pid,
 			  const char *comm, size_t len);
 /* Whether @pid's start is the tree's latest entries already (a fork's

@@ -240,7 +240,7 @@ void map_sched_seen(struct map_ctx *ctx, const struct tep_record *rec,
 	if (!map_pkt_cpu_ok(rec->cpu))
 		return;
 	c = map_cpu_get(ctx, rec->cpu);
-	if (!c || c->cur >= 0)
+	if (!c)
 		return;
 	/* events lost: what ran before them says nothing of what runs now */
 	if (c->seen != pid || rec->missed_events) {
@@ -282,10 +282,26 @@ static int map_switch_first(struct map_ctx *ctx, const struct map_switch *sw,
 }
 
 /*
+ * When the task @prev, leaving @cpu at @ts, came in: the recording lost
+ * that switch.  Since the first record of its unbroken run on the CPU
+ * (map_sched_seen(): no record of another task, no lost events, since
+ * the CPU's last switch), as for a CPU's first switch; @ts itself when
+ * its switch out is the only record of it.
+ */
+static uint64_t map_switch_lost_in(const struct map_cpu *c, uint64_t prev,
+				   uint64_t ts)
+{
+	if (c->seen == (int32_t)prev && c->seen_ts >= c->cur_ts &&
+	    c->seen_ts < ts)
+		return c->seen_ts;
+	return ts;
+}
+
+/*
  * Packets: the switch, compact but for the CPU's first; a switch whose
  * prev is not the CPU's last next (a switch the recording lost) comes
  * after one from that task to prev, state "R", which closes the row
- * Perfetto holds open.
+ * Perfetto holds open, at the first record of prev's run.
  */
 static int map_switch_pkt(struct map_ctx *ctx, const struct map_switch *sw)
 {
@@ -313,8 +329,10 @@ static int map_switch_pkt(struct map_ctx *ctx, const struct map_switch *sw)
 			return ret;
 	}
 	if (c->cur >= 0 && c->cur != (int32_t)sw->prev) {
-		ret = map_pkt_switch(ctx, sw->cpu, sw->ts, 0, sw->prev,
-				     sw->pprio, sw->pcomm, sw->plen);
+		ret = map_pkt_switch(ctx, sw->cpu,
+				     map_switch_lost_in(c, sw->prev, sw->ts),
+				     0, sw->prev, sw->pprio, sw->pcomm,
+				     sw->plen);
 		if (ret < 0)
 			return ret;
 		c->cur = sw->prev;
@@ -340,6 +358,9 @@ static int map_switch_pkt(struct map_ctx *ctx, const struct map_switch *sw)
 		pt->cpu = -1;
 	c->cur = sw->next;
 	c->cur_ts = sw->ts;
+	/* the run of the task coming in starts here */
+	c->seen = sw->next;
+	c->seen_ts = sw->ts;
 	if (sw->next)
 		nt->cpu = sw->cpu;
 	return ret;
