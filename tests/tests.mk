@@ -209,6 +209,14 @@ $(THREADS_DAT_GEN) $(ARRAYS_DAT_GEN): %: %.o tests/e2e/dat-fixture.o $(CORE_LIB)
 		$(CORE_LIBS)
 TEST_PROGS	+= $(THREADS_DAT_GEN) $(ARRAYS_DAT_GEN)
 CLEAN_FILES	+= $(THREADS_DAT_GEN) $(ARRAYS_DAT_GEN)
+# perfetto-samples.sh's kernel events this machine cannot fire (formats in
+# tests/e2e/kernel-formats/)
+KERNEL_EVENTS_DAT_GEN := tests/e2e/kernel-events-dat-gen
+$(KERNEL_EVENTS_DAT_GEN): %: %.o tests/e2e/dat-fixture.o $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< tests/e2e/dat-fixture.o $(CORE_LIB) \
+		$(CORE_LIBS)
+TEST_PROGS	+= $(KERNEL_EVENTS_DAT_GEN)
+CLEAN_FILES	+= $(KERNEL_EVENTS_DAT_GEN)
 
 # trace-fxt open's server (serve.c) on libmicrohttpd, fed a client's
 # bytes through a socketpair.
