@@ -66,7 +66,14 @@ check asserts, printing each count it checked:
    forked with its parent (EXPECT "parents"); system info (EXPECT
    "release"); data loss on every CPU the source lost events on (EXPECT
    "lost_cpus"); every plain trace_marker text an ftrace "print" row
-   (EXPECT "prints"), and as many atrace slices as B markers.
+   (EXPECT "prints"), and as many atrace slices as B markers; and what
+   the source's net, sock, tcp, skb, kmem, oom, vmscan, signal, power,
+   cpuhp, thermal, block, irq_vectors and sched_blocked_reason events
+   predict (EXPECT "kernel", check_kernel_events()): device counters
+   with their running totals, TCP stream slices, kfree_skb's counter,
+   mem.rss.* from the packets only, oom_score_adj samples, reclaim and
+   signal slices, hotplug/suspend/block slices, thermal and clock
+   samples, local timer slices, blocked functions on thread states.
  - no slice of the converter's metadata category (EXPECT
    "meta_category", but the names in "meta_shown") on the track of a
    thread a Linux tid can name (below PID_MAX_LIMIT, 2^22), and no
