@@ -1004,8 +1004,8 @@ class KernelEvents(Packets):
                  name='block_io')
 
     # ParseSchedBlockedReason -> ThreadStateTracker::PushBlockedReason:
-    # the pid's last blocked row gets the function (the interned symbol)
-    # and io_wait
+    # the pid's last blocked row gets the function (the interned symbol
+    # whose id is the caller cast to uint32_t) and io_wait
     def blocked_reason(self, ts, cpu, pid, f, syms):
         utid = self.get_thread(s32(last(f, 1, 0)) & 0xffffffff)
         row = self.blocked.get(utid)
@@ -1013,7 +1013,7 @@ class KernelEvents(Packets):
             return
         if 3 in f:
             row['io_wait'] = last(f, 3)
-        iid = last(f, 2, 0)
+        iid = last(f, 2, 0) & 0xffffffff
         if iid in syms:
             row['blocked_function'] = syms[iid]
 
@@ -2541,6 +2541,45 @@ def record_runs(lines):
         yield (cpu, ts, pid)
 
 
+def carried_kallsyms(m, cache={}):
+    """{address: function} of the kallsyms lines the FXT carries
+    (map-formats.c: the converter's trace-cmd/kallsyms instants, the
+    symbols its events use)."""
+    if id(m) in cache:
+        return cache[id(m)]
+    syms = {}
+    for _, _, typ, h, rec, prov, strings, threads in m.events:
+        if typ != 4:
+            continue
+        p = Provider()
+        p.strings, p.threads = strings, threads
+        c = Cursor(rec)
+        c.u64()
+        c.u64()
+        m.tref(c, field(h, 24, 31), p)
+        if m.sref(c, field(h, 32, 47), p) != 'trace-cmd' or \
+                m.sref(c, field(h, 48, 63), p) != 'kallsyms':
+            continue
+        for name, _, v in m.parse_args(c, field(h, 20, 23), p):
+            for ln in (v or '').splitlines() if name == 'text' else ():
+                f = ln.split()
+                if len(f) >= 3:
+                    syms.setdefault(int(f[0], 16), f[2])
+    cache[id(m)] = syms
+    return syms
+
+
+def named_symbols(e, syms):
+    """A source event whose kernel function -R shows as its address
+    (KEY_iid) compared by the function the .dat's kallsyms name there:
+    the packets intern symbols under ids of their own."""
+    vals = dict(e[3])
+    for k in [k for k in vals if k.endswith('_iid')]:
+        if vals[k] in syms:
+            vals[k[:-4]] = syms[vals.pop(k)]
+    return e[:3] + (vals,)
+
+
 def compare_packets(m, lines):
     """Every event of the source the packets carry, field by field; what
     the packets hold besides must be inferred switches (state R, at a
@@ -2550,7 +2589,8 @@ def compare_packets(m, lines):
     got = {}
     for e in packet_events(m):
         got.setdefault(e[:3], []).append(e)
-    want = list(report_events(lines))
+    want = [named_symbols(e, carried_kallsyms(m))
+            for e in report_events(lines)]
     missing = []
     kinds = {}
     for e in want:
