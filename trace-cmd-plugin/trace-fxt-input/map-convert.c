@@ -261,7 +261,7 @@ static int map_start_providers(struct map_ctx *ctx)
 	int i, ret;
 
 	for (i = 0; i < ctx->nr_bufs; i++) {
-		ts = tracecmd_get_first_ts(ctx->bufs[i].handle);
+		ts = ctx->bufs[i].first_ts;
 		if (ts < first)
 			first = ts;
 	}
@@ -398,8 +398,10 @@ int map_convert(struct tracecmd_input *handle, int fd,
 	it.handles = handles;
 	if (opts->progress)
 		map_progress_init(&ctx, &it.progress);
-	for (i = 0; i < ctx.nr_bufs; i++)
+	for (i = 0; i < ctx.nr_bufs; i++) {
 		handles[i] = ctx.bufs[i].handle;
+		ctx.bufs[i].first_ts = tracecmd_get_first_ts(handles[i]);
+	}
 	if (kept && kept->complete) {
 		ret = map_feed(handles, ctx.nr_bufs, map_begin, map_record,
 			       &it);

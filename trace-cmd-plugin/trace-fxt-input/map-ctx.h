@@ -80,6 +80,11 @@ struct map_buffer {
 	bool			native;		/* file byte order is the host's */
 	const char		*name;		/* "top" or the instance name */
 	uint32_t		provider_id;
+	/*
+	 * tracecmd_get_first_ts() of the handle, read before the reading
+	 * thread starts: it reads the CPUs' sizes, which reading changes.
+	 */
+	uint64_t		first_ts;
 	/* map_event by event id, filled on first use */
 	struct map_event	**events;
 	int			nr_events;

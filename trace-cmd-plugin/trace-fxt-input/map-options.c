@@ -184,7 +184,7 @@ int map_options_write(struct map_ctx *ctx, struct map_buffer *buf,
 	opt_u64(ctx, a, &n, "trace_id", tracecmd_get_traceid(h));
 	opt_u64(ctx, a, &n, TCFXT_INFO_IN_USECS,
 		!!(tracecmd_get_flags(h) & FXT_TRACECMD_IN_USECS));
-	opt_u64(ctx, a, &n, "first_ts", tracecmd_get_first_ts(h));
+	opt_u64(ctx, a, &n, "first_ts", buf->first_ts);
 	ev.nargs = n;
 	ret = fxt_write_event(ctx->w, &ev);
 	if (ret < 0)
