@@ -22,10 +22,7 @@ TRACY=$(dirname "$0")/tracy-model.py
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 
 e2e_plan 154
-# and net-tcp.dat, whose plain report is not yet trace-cmd's (its u8[16]
-# address arrays that begin with a 0 byte are kept as an empty string,
-# as -R prints them): not one of lib.sh's RECORDINGS
-recordings $RECORDINGS net-tcp.dat
+recordings
 for f in "${RECS[@]}"; do
 	b=$(basename "$f" .dat)
 	fxt=$TMP/$b.fxt

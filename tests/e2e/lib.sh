@@ -30,7 +30,7 @@ SHARED_SAMPLES=${SHARED_SAMPLES:-$TOP/../shared/samples}
 # syscalls around atrace markers.
 RECORDINGS="sched.dat sched-zstd.dat sched-v6.dat two-buffers.dat threads.dat
 	    atrace-markers.dat lost-events.dat net-events.dat procmaps.dat
-	    kernel-states.dat syscalls.dat"
+	    kernel-states.dat syscalls.dat net-tcp.dat"
 E2E_FAILED=0
 E2E_CHECKS=0
 E2E_SKIPS=0

@@ -36,7 +36,7 @@ enum map_field_kind {
 struct map_field {
 	struct tep_format_field	*field;
 	struct fxt_str		name;
-	struct fxt_str		text_name;	/* name + ".text" if has_text */
+	struct fxt_str		text_name;	/* name + ".text": has_text, strings */
 	struct fxt_str		*elem_names;	/* MAP_FIELD_ELEMS: "name[k]" */
 	enum map_field_kind	kind;
 	unsigned int		arg_type;	/* enum fxt_arg_type */

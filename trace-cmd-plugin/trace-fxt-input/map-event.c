@@ -302,7 +302,8 @@ struct map_event *map_event_new(struct map_ctx *ctx, struct tep_event *event)
 		}
 	}
 	for (i = 0; i < me->nr_fields; i++)
-		if (me->fields[i].has_text)
+		if (me->fields[i].has_text ||
+		    me->fields[i].kind == MAP_FIELD_STRING)
 			me->fields[i].text_name =
 				map_intern(ctx, me->fields[i].field->name,
 					   TCFXT_TEXT_SUFFIX, &ok);
@@ -418,11 +419,16 @@ static void map_event_int_arg(struct map_buffer *buf, struct tep_record *rec,
 
 /*
  * A string or array field in @args[@arg]: the string itself if it
- * prints, else its bytes as "ARRAY[..]" text in ctx->seq.
+ * prints, else its bytes as "ARRAY[..]" text in ctx->seq.  Returns the
+ * arguments written: 2 for an empty string with bytes after its NUL (a
+ * u8 array libtraceevent calls a string, such as an IPv6 address that
+ * begins with 0): its bytes, then as "<field>.text" the "" -R prints.
  */
-static void map_event_array_arg(struct map_ctx *ctx, struct tep_record *rec,
-				struct map_field *mf, struct fxt_arg *args,
-				unsigned int arg, struct map_texts *t)
+static unsigned int map_event_array_arg(struct map_ctx *ctx,
+					struct tep_record *rec,
+					struct map_field *mf,
+					struct fxt_arg *args, unsigned int arg,
+					struct map_texts *t)
 {
 	unsigned int off = 0, len = 0, start = ctx->seq.len;
 	const char *p;
@@ -430,8 +436,19 @@ static void map_event_array_arg(struct map_ctx *ctx, struct tep_record *rec,
 	map_field_span(rec, mf->field, &off, &len);
 	p = (const char *)rec->data + off;
 	if (mf->kind == MAP_FIELD_STRING && map_field_printable(p, len)) {
-		args[arg].str = fxt_str_make(p, strnlen(p, len));
-		return;
+		size_t n = strnlen(p, len);
+
+		/* past a text's NUL, bytes are left (a comm's stale tail) */
+		if (n || !map_field_nonzero(p, len)) {
+			args[arg].str = fxt_str_make(p, n);
+			return 1;
+		}
+		map_field_array_text(ctx, (const unsigned char *)p, len);
+		map_text_add(ctx, t, arg, start);
+		args[arg + 1].name = mf->text_name;
+		args[arg + 1].type = FXT_ARG_STRING;
+		args[arg + 1].str = fxt_str_make("", 0);
+		return 2;
 	}
 	/*
 	 * -R stops treating a char array as a string once it met one that
@@ -440,6 +457,7 @@ static void map_event_array_arg(struct map_ctx *ctx, struct tep_record *rec,
 	mf->kind = MAP_FIELD_ARRAY;
 	map_field_array_text(ctx, (const unsigned char *)p, len);
 	map_text_add(ctx, t, arg, start);
+	return 1;
 }
 
 /*
@@ -490,11 +508,12 @@ static unsigned int map_event_field_args(struct map_ctx *ctx,
 			n += map_array_args(mf, rec, a);
 			continue;
 		}
-		if (mf->kind == MAP_FIELD_INT || mf->kind == MAP_FIELD_POINTER)
+		if (mf->kind == MAP_FIELD_INT || mf->kind == MAP_FIELD_POINTER) {
 			map_event_int_arg(buf, rec, mf, a);
-		else
-			map_event_array_arg(ctx, rec, mf, args, n, t);
-		n++;
+			n++;
+		} else {
+			n += map_event_array_arg(ctx, rec, mf, args, n, t);
+		}
 		if (mf->has_text)
 			map_event_text_arg(ctx, buf, rec, mf, args, n++, t);
 	}
@@ -521,20 +540,41 @@ static unsigned int map_event_trailing_arg(struct map_ctx *ctx,
 	return n + 1;
 }
 
+/* Whether @a is one of @me's "<field>.text" arguments. */
+static bool map_event_is_text(const struct map_event *me,
+			      const struct fxt_arg *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < me->nr_fields; i++)
+		if (me->fields[i].text_name.id &&
+		    me->fields[i].text_name.id == a->name.id)
+			return true;
+	return false;
+}
+
 /*
  * @ev with @n arguments: the first record takes 15, "<name>.cont"
- * records the rest.  A record too big for the format sheds its texts.
+ * records the rest; a field's "<field>.text" goes in its field's record
+ * (readers pair them within a record).  A record too big for the format
+ * sheds its texts.
  */
 static int map_event_emit(struct map_ctx *ctx, struct map_event *me,
 			  struct fxt_event *ev, struct fxt_arg *args,
 			  unsigned int n)
 {
-	unsigned int i, j, k;
+	unsigned int i, j, k, take;
 	int ret;
 
-	for (i = 0; i < n || i == 0; i += FXT_MAX_ARGS) {
+	for (i = 0; i < n || i == 0; i += take) {
+		take = n - i < FXT_MAX_ARGS ? n - i : FXT_MAX_ARGS;
+		if (i + take < n && take > 1 &&
+		    map_event_is_text(me, &args[i + take]))
+			take--;
+		if (!take)
+			take = FXT_MAX_ARGS;
 		ev->args = args + i;
-		ev->nargs = n - i < FXT_MAX_ARGS ? n - i : FXT_MAX_ARGS;
+		ev->nargs = n - i < take ? n - i : take;
 		if (i)
 			ev->name = me->cont_name;
 		ret = fxt_write_event(ctx->w, ev);

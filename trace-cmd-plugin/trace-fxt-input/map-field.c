@@ -80,6 +80,16 @@ bool map_field_printable(const char *p, unsigned int len)
 	return true;
 }
 
+bool map_field_nonzero(const char *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i])
+			return true;
+	return false;
+}
+
 static const char map_hex[] = "0123456789abcdef";
 
 /*

@@ -76,6 +76,8 @@ bool map_field_span(struct tep_record *rec, struct tep_format_field *f,
 int map_field_str(struct tep_record *rec, struct tep_format_field *f,
 		  const char **s);
 bool map_field_printable(const char *p, unsigned int len);
+/* Whether any of @len bytes at @p is not 0. */
+bool map_field_nonzero(const char *p, size_t len);
 void map_field_array_text(struct map_ctx *ctx, const unsigned char *p,
 			  unsigned int len);
 unsigned int map_field_data_end(struct map_event *me, struct tep_record *rec);
