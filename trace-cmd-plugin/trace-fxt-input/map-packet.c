@@ -7,9 +7,11 @@
  * as the bundle's "event" fields, and its CompactSched columns (one
  * buffer of bare varints per packed field, and the comm intern table).
  * A bundle becomes a TracePacket when it holds MAP_BUNDLE_BYTES or when
- * the conversion ends; packets gather in one buffer that goes out as
- * FXT blob records of type 3 (fxt_write_blob() splits what one record
- * cannot hold: Perfetto joins them back into one stream).
+ * the conversion ends; packets gather in one buffer that goes out,
+ * deflated into one packet's compressed_packets (perfetto-zip.h: under
+ * a third of their size, as Perfetto's own tracing service writes its
+ * packets), as FXT blob records of type 3 (fxt_write_blob() splits what
+ * one record cannot hold: Perfetto joins them back into one stream).
  *
  * What Perfetto's importer asks of the stream, and how it is met here:
  *  - every bundle has its cpu, below PFT_MAX_CPU (ftrace_tokenizer.cc,
@@ -40,10 +42,11 @@
 #include "map-packet.h"
 #include "map-set.h"
 #include "perfetto-proto.h"
+#include "perfetto-zip.h"
 
 /* A bundle this large is written out; a packet may span blob records. */
 #define MAP_BUNDLE_BYTES	(64 * 1024)
-/* Packets are written as blob records once this many bytes gathered. */
+/* Packets are deflated and written once this many bytes gathered. */
 #define MAP_BLOB_BYTES		(256 * 1024)
 /* The packet sequence of the bundles and of their kernel symbols. */
 #define MAP_PKT_SEQUENCE	1
@@ -99,6 +102,8 @@ struct map_proc {
 
 struct map_pkt {
 	struct pb_buf		out;		/* packets not yet in blobs */
+	struct pft_zip		*zip;
+	struct pb_buf		zout;		/* out, compressed */
 	struct map_bundle	*b;		/* by CPU */
 	unsigned int		nr_b;
 	struct pb_buf		syms;		/* for the next packet */
@@ -141,9 +146,14 @@ static struct map_bundle *map_bundle_get(struct map_pkt *p, unsigned int cpu)
 	return &b[cpu];
 }
 
-/* Hand the gathered packets to the writer as blob records. */
+/*
+ * Hand the gathered packets to the writer as blob records: one packet
+ * that holds them all compressed, or, past what one compressed packet
+ * may hold (a process tree of millions), as they are.
+ */
 static int map_pkt_write_out(struct map_ctx *ctx, struct map_pkt *p)
 {
+	struct pb_buf *w = &p->out;
 	int ret;
 
 	if (p->out.err)
@@ -152,8 +162,19 @@ static int map_pkt_write_out(struct map_ctx *ctx, struct map_pkt *p)
 		return 0;
 	if (!p->blob_name.id)
 		p->blob_name = fxt_writer_str(ctx->w, TCFXT_BLOB_PERFETTO);
+	if (p->out.len <= PFT_ZIP_MAX) {
+		if (!p->zip)
+			p->zip = pft_zip_new();
+		if (!p->zip)
+			return -ENOMEM;
+		p->zout.len = 0;
+		ret = pft_zip_packets(p->zip, &p->zout, p->out.p, p->out.len);
+		if (ret)
+			return ret;
+		w = &p->zout;
+	}
 	ret = fxt_write_blob(ctx->w, p->blob_name, FXT_BLOB_PERFETTO,
-			     p->out.p, p->out.len);
+			     w->p, w->len);
 	p->out.len = 0;
 	return ret;
 }
@@ -731,6 +752,8 @@ void map_pkt_free(struct map_ctx *ctx)
 	}
 	free(p->b);
 	pb_free(&p->out);
+	pb_free(&p->zout);
+	pft_zip_free(p->zip);
 	pb_free(&p->syms);
 	map_set_free(&p->syms_sent);
 	free(p->procs);
