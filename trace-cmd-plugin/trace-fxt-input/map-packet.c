@@ -8,9 +8,9 @@
  * buffer of bare varints per packed field, and the comm intern table).
  * A bundle becomes a TracePacket when it holds MAP_BUNDLE_BYTES or when
  * the conversion ends; packets gather in one buffer that goes out,
- * deflated into one packet's compressed_packets (perfetto-zip.h: under
- * a third of their size, as Perfetto's own tracing service writes its
- * packets), as FXT blob records of type 3 (fxt_write_blob() splits what
+ * deflated into one packet's compressed_packets on a thread of its own
+ * (map-zip.h; perfetto-zip.h: under a third of their size, as Perfetto's
+ * own tracing service writes its packets), as FXT blob records of type 3 (fxt_write_blob() splits what
  * one record cannot hold: Perfetto joins them back into one stream).
  *
  * What Perfetto's importer asks of the stream, and how it is met here:
@@ -42,7 +42,7 @@
 #include "map-packet.h"
 #include "map-set.h"
 #include "perfetto-proto.h"
-#include "perfetto-zip.h"
+#include "map-zip.h"
 
 /* A bundle this large is written out; a packet may span blob records. */
 #define MAP_BUNDLE_BYTES	(64 * 1024)
@@ -102,14 +102,12 @@ struct map_proc {
 
 struct map_pkt {
 	struct pb_buf		out;		/* packets not yet in blobs */
-	struct pft_zip		*zip;
-	struct pb_buf		zout;		/* out, compressed */
+	struct map_zip		*zip;		/* out goes there */
 	struct map_bundle	*b;		/* by CPU */
 	unsigned int		nr_b;
 	struct pb_buf		syms;		/* for the next packet */
 	struct map_set		syms_sent;
 	bool			seq_started;
-	struct fxt_str		blob_name;
 	uint64_t		first_ts;
 	struct map_proc		*procs;
 	size_t			nr_procs, cap_procs;
@@ -146,37 +144,20 @@ static struct map_bundle *map_bundle_get(struct map_pkt *p, unsigned int cpu)
 	return &b[cpu];
 }
 
-/*
- * Hand the gathered packets to the writer as blob records: one packet
- * that holds them all compressed, or, past what one compressed packet
- * may hold (a process tree of millions), as they are.
- */
+/* Hand the gathered packets over, to be compressed and written. */
 static int map_pkt_write_out(struct map_ctx *ctx, struct map_pkt *p)
 {
-	struct pb_buf *w = &p->out;
-	int ret;
-
 	if (p->out.err)
 		return p->out.err;
 	if (!p->out.len)
 		return 0;
-	if (!p->blob_name.id)
-		p->blob_name = fxt_writer_str(ctx->w, TCFXT_BLOB_PERFETTO);
-	if (p->out.len <= PFT_ZIP_MAX) {
-		if (!p->zip)
-			p->zip = pft_zip_new();
+	if (!p->zip) {
+		p->zip = map_zip_new(ctx->w, fxt_writer_str(ctx->w,
+							TCFXT_BLOB_PERFETTO));
 		if (!p->zip)
 			return -ENOMEM;
-		p->zout.len = 0;
-		ret = pft_zip_packets(p->zip, &p->zout, p->out.p, p->out.len);
-		if (ret)
-			return ret;
-		w = &p->zout;
 	}
-	ret = fxt_write_blob(ctx->w, p->blob_name, FXT_BLOB_PERFETTO,
-			     w->p, w->len);
-	p->out.len = 0;
-	return ret;
+	return map_zip_put(p->zip, &p->out);
 }
 
 static size_t map_bundle_bytes(const struct map_bundle *b)
@@ -730,7 +711,10 @@ int map_pkt_finish(struct map_ctx *ctx)
 	}
 	map_pkt_tree(p, &p->out);
 	map_pkt_stats(ctx, &p->out);
-	return map_pkt_write_out(ctx, p);
+	ret = map_pkt_write_out(ctx, p);
+	if (ret)
+		return ret;
+	return p->zip ? map_zip_end(p->zip) : 0;
 }
 
 void map_pkt_free(struct map_ctx *ctx)
@@ -752,8 +736,7 @@ void map_pkt_free(struct map_ctx *ctx)
 	}
 	free(p->b);
 	pb_free(&p->out);
-	pb_free(&p->zout);
-	pft_zip_free(p->zip);
+	map_zip_free(p->zip);
 	pb_free(&p->syms);
 	map_set_free(&p->syms_sent);
 	free(p->procs);
