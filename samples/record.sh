@@ -42,6 +42,13 @@
 #                   exit) and a Python process that starts threads which
 #                   write slices of their own: every marker is written
 #                   inside a write syscall
+#   net-tcp         its own workload only: a Python process that talks TCP
+#                   over loopback (connections opened, used and closed),
+#                   grows and frees its memory, sends itself and a child
+#                   signals and moves its oom_score_adj: net, sock, tcp,
+#                   skb, kmem/rss_stat, oom, signal, sched and task events
+#                   (what Perfetto draws as network counters, TCP stream
+#                   slices, mem.rss.* and oom_score_adj counters, signals)
 #   bench-sched     sched, irq, timer events and syscalls of the whole
 #                   machine, 64 MB a CPU (make bench; ROUNDS=, default 300)
 #   bench-kmem      kmem events and syscalls likewise (make bench)
@@ -327,6 +334,47 @@ net() {
 	kill $srv
 }
 
+nettcp() { # TCP over loopback, memory, signals, oom_score_adj
+	# (the script as an argument, as nested() does)
+	/usr/bin/python3 -c "$(cat <<'EOF2'
+import os, signal, socket, subprocess, threading, time
+signal.signal(signal.SIGUSR1, lambda *a: None)
+def serve(s):
+    while True:
+        c, _ = s.accept()
+        with c:
+            while True:
+                d = c.recv(65536)
+                if not d:
+                    break
+                c.sendall(d[:1024])
+srv = socket.socket()
+srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+srv.bind(("127.0.0.1", 0))
+srv.listen(8)
+threading.Thread(target=serve, args=(srv,), daemon=True).start()
+keep = []
+for i in range(6):
+    c = socket.create_connection(srv.getsockname())
+    for k in range(4):
+        c.sendall(os.urandom(16384))
+        c.recv(65536)
+    c.close()
+    keep.append(bytearray(4 << 20))     # rss grows
+    if i % 2:
+        keep.pop(0)                     # and shrinks
+    os.kill(os.getpid(), signal.SIGUSR1)
+    with open("/proc/self/oom_score_adj", "w") as f:
+        f.write(str(100 * (i % 3)))
+    time.sleep(0.005)
+p = subprocess.Popen(["/bin/sleep", "5"])
+time.sleep(0.02)
+p.send_signal(signal.SIGTERM)
+p.wait()
+EOF2
+)"
+}
+
 case $sample in
 atrace-markers)
 	buf_setup $T 1024 sched/sched_switch sched/sched_waking \
@@ -395,6 +443,15 @@ syscalls)
 	own_workload
 	echo 1 > $T/tracing_on
 	syscalls
+	;;
+net-tcp)
+	buf_setup $T 1024 net sock tcp skb kmem/rss_stat oom signal \
+		sched/sched_switch sched/sched_waking sched/sched_wakeup_new \
+		sched/sched_process_fork sched/sched_process_exec \
+		sched/sched_process_exit sched/sched_process_free task
+	own_workload
+	echo 1 > $T/tracing_on
+	nettcp
 	;;
 bench-sched)
 	buf_setup $T 65536 sched irq timer raw_syscalls

@@ -67,6 +67,29 @@ queries=(
 "slice arguments|select count(*) from slice s join args a using (arg_set_id)"
 "import errors (stats, severity error/data_loss)|select coalesce(sum(value), 0) from stats where severity in ('error', 'data_loss') and value > 0"
 )
+# issue 32 part B: what Perfetto draws of net, sock, tcp, skb, kmem, oom,
+# vmscan, signal, power, cpuhp, thermal, block, irq_vectors events and
+# sched_blocked_reason (MAPPING.md, "More kernel events")
+cnt="select count(*) || ' (last ' || coalesce(max(c.value), '-') || ')' from counter c join counter_track t on c.track_id = t.id where t.name"
+queries+=(
+"lo Received KB samples (last)|$cnt = 'lo Received KB'"
+"lo Transmitted KB samples (last)|$cnt = 'lo Transmitted KB'"
+"Kfree Skb IP Prot samples (last)|$cnt = 'Kfree Skb IP Prot'"
+"TCP state slices (streams)|select count(*) || ' (' || count(distinct t.id) || ')' from slice s join track t on s.track_id = t.id where t.name like 'TCP stream#%'"
+"TCP Retransmit Skb slices|select count(*) from slice s join track t on s.track_id = t.id where t.name = 'TCP Retransmit Skb'"
+"Napi Gro Cpu N slices|select count(*) from slice s join track t on s.track_id = t.id where t.name like 'Napi Gro Cpu %'"
+"mem.rss.*/mem.swap tracks (samples)|select count(distinct t.id) || ' (' || count(c.id) || ')' from counter_track t join counter c on c.track_id = t.id where t.name glob 'mem.rss*' or t.name glob 'mem.swap*'"
+"mem.* series shown twice in a process|select count(*) from (select upid, replace(name, ':bytes:0', '') as n from process_counter_track where name glob 'mem.*' group by upid, n having count(*) > 1)"
+"oom_score_adj samples|select count(*) from counter c join counter_track t on c.track_id = t.id where t.name = 'oom_score_adj'"
+"signal_generate / signal_deliver slices|select (select count(*) from slice where name = 'signal_generate' and category is null) || ' / ' || (select count(*) from slice where name = 'signal_deliver' and category is null)"
+"direct reclaim / shrink_slab slices|select (select count(*) from slice where name = 'mm_vmscan_direct_reclaim') || ' / ' || (select count(*) from slice where name = 'mm_vmscan_shrink_slab')"
+"Suspend/Resume Latency slices|select count(*) from slice s join track t on s.track_id = t.id where t.name = 'Suspend/Resume Latency'"
+"CPU Hotplug N slices|select count(*) from slice s join track t on s.track_id = t.id where t.name like 'CPU Hotplug %'"
+"block_io slices|select count(*) from slice where name = 'block_io'"
+"Temperature / Frequency / State samples|select (select count(*) from counter c join counter_track t on c.track_id = t.id where t.name like '% Temperature') || ' / ' || (select count(*) from counter c join counter_track t on c.track_id = t.id where t.name like '% Frequency') || ' / ' || (select count(*) from counter c join counter_track t on c.track_id = t.id where t.name like '% State')"
+"IRQ (LocalTimer) slices|select count(*) from slice where name = 'IRQ (LocalTimer)'"
+"thread states with a blocked function|select count(*) || ' (' || coalesce(group_concat(distinct blocked_function), '-') || ')' from thread_state where blocked_function is not null"
+)
 
 # each query's value as "v", read back from the line after its header
 sql=$tmp/q.sql

@@ -219,6 +219,13 @@ $(THREADS_DAT_GEN) $(FUNCGRAPH_DAT_GEN) $(ARRAYS_DAT_GEN): %: %.o \
 		$(O)/tests/e2e/dat-fixture.o $(DAT_LIB) $(UTIL_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/tests/e2e/dat-fixture.o $(DAT_LINK)
 TEST_PROGS	+= $(THREADS_DAT_GEN) $(FUNCGRAPH_DAT_GEN) $(ARRAYS_DAT_GEN)
+# perfetto-samples.sh's kernel events this machine cannot fire (formats in
+# tests/e2e/kernel-formats/)
+KERNEL_EVENTS_DAT_GEN := $(O)/tests/e2e/kernel-events-dat-gen
+$(KERNEL_EVENTS_DAT_GEN): %: %.o $(O)/tests/e2e/dat-fixture.o $(DAT_LIB) \
+		$(UTIL_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/tests/e2e/dat-fixture.o $(DAT_LINK)
+TEST_PROGS	+= $(KERNEL_EVENTS_DAT_GEN)
 
 # trace-fxt open's server (serve.c) on libmicrohttpd, fed a client's
 # bytes through a socketpair.

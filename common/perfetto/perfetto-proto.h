@@ -123,6 +123,44 @@ enum {
 	PFT_EV_HRTIMER_EXPIRE_EXIT	= 554,
 };
 
+/*
+ * More FtraceEvent events: the kernel events Perfetto's ftrace importer
+ * draws as counters, slices or thread-state details (issue 32, part B:
+ * net, sock, tcp, skb, kmem, oom, vmscan, signal, power, cpuhp,
+ * thermal, block, irq_vectors and Android's sched_blocked_reason), from
+ * ftrace/ftrace_event.proto.  Their messages' fields are numbered in
+ * map-dispatch.c's rows, beside the kernel field each one takes.
+ */
+enum {
+	PFT_EV_CLOCK_ENABLE		= 14,
+	PFT_EV_CLOCK_DISABLE		= 15,
+	PFT_EV_CLOCK_SET_RATE		= 16,
+	PFT_EV_SCHED_BLOCKED_REASON	= 18,
+	PFT_EV_DIRECT_RECLAIM_BEGIN	= 46,
+	PFT_EV_DIRECT_RECLAIM_END	= 47,
+	PFT_EV_RSS_STAT			= 313,
+	PFT_EV_SIGNAL_DELIVER		= 324,
+	PFT_EV_SIGNAL_GENERATE		= 325,
+	PFT_EV_OOM_SCORE_ADJ_UPDATE	= 326,
+	PFT_EV_THERMAL_TEMPERATURE	= 341,
+	PFT_EV_CPUHP_EXIT		= 343,
+	PFT_EV_CPUHP_MULTI_ENTER	= 344,
+	PFT_EV_CPUHP_ENTER		= 345,
+	PFT_EV_NETIF_RECEIVE_SKB	= 360,
+	PFT_EV_NET_DEV_XMIT		= 361,
+	PFT_EV_INET_SOCK_SET_STATE	= 362,
+	PFT_EV_TCP_RETRANSMIT_SKB	= 363,
+	PFT_EV_NAPI_GRO_RECEIVE_ENTRY	= 365,
+	PFT_EV_NAPI_GRO_RECEIVE_EXIT	= 366,
+	PFT_EV_KFREE_SKB		= 367,
+	PFT_EV_SHRINK_SLAB_START	= 443,
+	PFT_EV_SHRINK_SLAB_END		= 444,
+	PFT_EV_BLOCK_IO_START		= 546,
+	PFT_EV_BLOCK_IO_DONE		= 547,
+	PFT_EV_LOCAL_TIMER_ENTRY	= 559,
+	PFT_EV_LOCAL_TIMER_EXIT		= 560,
+};
+
 /* SchedSwitchFtraceEvent. */
 enum {
 	PFT_SWITCH_PREV_COMM		= 1,	/* string */

@@ -4,7 +4,8 @@
 # trace-fxt convert on the project's recordings (tests/e2e/lib.sh's
 # RECORDINGS: v6, v7 zstd and v7 uncompressed files of one workload, two
 # buffers, a multi-threaded process, atrace markers, lost events, net
-# events of up to 19 fields - more than one FXT record holds).  For each:
+# events of up to 19 fields - more than one FXT record holds, TCP over
+# loopback with memory, oom and signal events).  For each:
 # conversion succeeds, trace-fxt check is clean, and every line of
 # `trace-cmd report -R` has its twin in `trace-fxt report --raw`
 # (compare-report.py).  Then the mapping's records are counted against
@@ -20,8 +21,11 @@ MODEL=$(dirname "$0")/perfetto-model.py
 TRACY=$(dirname "$0")/tracy-model.py
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 
-e2e_plan 148
-recordings
+e2e_plan 154
+# and net-tcp.dat, whose plain report is not yet trace-cmd's (its u8[16]
+# address arrays that begin with a 0 byte are kept as an empty string,
+# as -R prints them): not one of lib.sh's RECORDINGS
+recordings $RECORDINGS net-tcp.dat
 for f in "${RECS[@]}"; do
 	b=$(basename "$f" .dat)
 	fxt=$TMP/$b.fxt

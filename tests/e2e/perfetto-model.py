@@ -72,7 +72,14 @@ check asserts, printing each count it checked:
    "syscalls"), no slice ended under an open one (misplaced_end_event);
    a start time on each thread task_newtask starts (EXPECT "newtasks");
    the runs before a CPU's first switch and before a switch whose
-   switch in was lost drawn from their first record ("first_runs").
+   switch in was lost drawn from their first record ("first_runs");
+   and what the source's net, sock, tcp, skb, kmem, oom, vmscan, signal,
+   power, cpuhp, thermal, block, irq_vectors and sched_blocked_reason events
+   predict (EXPECT "kernel", check_kernel_events()): device counters
+   with their running totals, TCP stream slices, kfree_skb's counter,
+   mem.rss.* from the packets only, oom_score_adj samples, reclaim and
+   signal slices, hotplug/suspend/block slices, thermal and clock
+   samples, local timer slices, blocked functions on thread states.
  - no slice of the converter's metadata category (EXPECT
    "meta_category", but the names in "meta_shown") on the track of a
    thread a Linux tid can name (below PID_MAX_LIMIT, 2^22), and no
@@ -918,7 +925,344 @@ def pb_packed_or_list(vals):
 
 
 
-class Model(Packets):
+# ---------------------------------------------------------------------
+# Issue 32, part B: the kernel events beyond scheduling, IRQs, timers
+# and workqueues that Perfetto's ftrace importer draws (ftrace_parser.cc,
+# ParseFtraceEvent's switch, and the trackers it calls), by FtraceEvent
+# field number (protos/perfetto/trace/ftrace/ftrace_event.proto).
+EV_CLOCK_ENABLE, EV_CLOCK_DISABLE, EV_CLOCK_SET_RATE = 14, 15, 16
+EV_BLOCKED_REASON = 18
+EV_RECLAIM_BEGIN, EV_RECLAIM_END = 46, 47
+EV_SUSPEND_RESUME = 113
+EV_RSS_STAT = 313
+EV_SIGNAL_DELIVER, EV_SIGNAL_GENERATE, EV_OOM_ADJ = 324, 325, 326
+EV_THERMAL = 341
+EV_CPUHP_EXIT, EV_CPUHP_MULTI_ENTER, EV_CPUHP_ENTER = 343, 344, 345
+EV_NETIF_RX, EV_NET_XMIT, EV_INET_SOCK, EV_TCP_RETRANSMIT = \
+    360, 361, 362, 363
+EV_NAPI_ENTRY, EV_NAPI_EXIT, EV_KFREE_SKB = 365, 366, 367
+EV_SHRINK_START, EV_SHRINK_END = 443, 444
+EV_BLOCK_IO_START, EV_BLOCK_IO_DONE = 546, 547
+EV_LOCAL_TIMER_ENTRY, EV_LOCAL_TIMER_EXIT = 559, 560
+# ftrace_descriptors.cc: their raw table names
+EV_NAMES.update({
+    14: 'clock_enable', 15: 'clock_disable', 16: 'clock_set_rate',
+    18: 'sched_blocked_reason', 46: 'mm_vmscan_direct_reclaim_begin',
+    47: 'mm_vmscan_direct_reclaim_end', 313: 'rss_stat',
+    324: 'signal_deliver', 325: 'signal_generate',
+    326: 'oom_score_adj_update', 341: 'thermal_temperature',
+    343: 'cpuhp_exit', 344: 'cpuhp_multi_enter', 345: 'cpuhp_enter',
+    360: 'netif_receive_skb', 361: 'net_dev_xmit',
+    362: 'inet_sock_set_state', 363: 'tcp_retransmit_skb',
+    365: 'napi_gro_receive_entry', 366: 'napi_gro_receive_exit',
+    367: 'kfree_skb', 443: 'mm_shrink_slab_start',
+    444: 'mm_shrink_slab_end', 546: 'block_io_start',
+    547: 'block_io_done', 559: 'local_timer_entry',
+    560: 'local_timer_exit'})
+# types/tcp_state.h: kTcpStateNames, and the protocol numbers
+TCP_STATES = ['TCP_UNKNOWN', 'TCP_ESTABLISHED', 'TCP_SYN_SENT',
+              'TCP_SYN_RECV', 'TCP_FIN_WAIT1', 'TCP_FIN_WAIT2',
+              'TCP_TIME_WAIT', 'TCP_CLOSE', 'TCP_CLOSE_WAIT', 'TCP_LAST_ACK',
+              'TCP_LISTEN', 'TCP_CLOSING', 'TCP_NEW_SYN_RECV']
+AF_INET, AF_INET6, IPPROTO_TCP, ETH_P_IP, ETH_P_IPV6 = 2, 10, 6, 0x800, \
+    0x86dd
+# rss_stat_tracker.cc: GetProcessMemoryKey, named "mem.%s"
+# (tracks_common.h: kProcessMemoryBlueprint)
+RSS_KEYS = ['rss.file', 'rss.anon', 'swap', 'rss.shmem', 'unreclaimable']
+
+
+class KernelEvents(Packets):
+    """What the importer draws of those events: counter tracks of their
+    own (network devices, kfree_skb, thermal zones, clocks), process
+    counters resolved to the thread's process at the end (mem.rss.*,
+    oom_score_adj: EventTracker::PushProcessCounterForThread and
+    FlushPendingEvents), slices on tracks of their own (TCP streams,
+    retransmits, napi_gro per CPU, CPU hotplug, block devices,
+    suspend/resume) and on threads (reclaim, shrink_slab, signals), the
+    local timer on "Irq Cpu N", and the blocked function on a thread's
+    last blocked state."""
+
+    def __init__(self):
+        Packets.__init__(self)
+        self.gcounters = {}          # track name -> [(ts, value)]
+        self.pending_pcounters = []  # (utid, name, ts, value)
+        self.thread_counters = {}    # (utid, name) -> [(ts, value)]
+        self.gslices = {}            # (track name, idx) -> [slice]
+        self.nic_bytes = {}          # (direction, device) -> bytes
+        self.tcp_streams = {}        # skaddr -> stream number
+        self.kfree_ip = 0
+        self.mm_utid = {}            # mm_id -> utid
+        self.suspend_tracks = []
+        self.blocked = {}            # utid -> its last blocked row
+
+    def gcounter(self, name, ts, v):
+        self.gcounters.setdefault(name, []).append((ts, v))
+
+    def gbegin(self, track, ts, cat, name):
+        self.begin(track, ts, cat, name, [], self.gslices)
+
+    # process_tracker.cc: IsThreadAlive
+    def thread_alive(self, utid):
+        t = self.threads[utid]
+        if 'end_ts' in t:
+            return False
+        if t['upid'] is None:
+            return True
+        p = self.procs[t['upid']]
+        return 'end_ts' not in p and self.pids.get(p['pid']) == t['upid']
+
+    def typed_event(self, ts, cpu, pid, fid, f, syms):
+        rule = KernelEvents.RULES.get(fid)
+        if rule:
+            rule(self, ts, cpu, pid, f, syms)
+        else:
+            Packets.typed_event(self, ts, cpu, pid, fid, f, syms)
+
+    # ParseNetifReceiveSkb / ParseNetDevXmit (no sample when rc != 0):
+    # the device's running total in KB
+    def net_rx(self, ts, cpu, pid, f, syms):
+        self.nic_count(ts, 'Received', text(last(f, 2, b'')), last(f, 1, 0))
+
+    def net_tx(self, ts, cpu, pid, f, syms):
+        if s32(last(f, 3, 0)) == 0:
+            self.nic_count(ts, 'Transmitted', text(last(f, 2, b'')),
+                           last(f, 1, 0))
+
+    def nic_count(self, ts, what, dev, n):
+        k = (what, dev)
+        self.nic_bytes[k] = self.nic_bytes.get(k, 0) + (n & 0xffffffff)
+        self.gcounter('%s %s KB' % (dev, what), ts, self.nic_bytes[k] // 1024)
+
+    # ParseNapiGroReceiveEntry/Exit: "Napi Gro Cpu N", the device's name
+    def napi_entry(self, ts, cpu, pid, f, syms):
+        self.gbegin(('Napi Gro Cpu %d' % cpu, cpu), ts, 'napi_gro',
+                    text(last(f, 10, b'')))
+
+    def napi_exit(self, ts, cpu, pid, f, syms):
+        self.end(('Napi Gro Cpu %d' % cpu, cpu), ts, cat='napi_gro')
+
+    # ParseInetSockSetState: TCP over IP only, a track per socket
+    # ("TCP stream#N", numbered as first seen), each state a slice that
+    # the next one ends
+    def inet_sock(self, ts, cpu, pid, f, syms):
+        new, old = s32(last(f, 4, 0)), s32(last(f, 5, 0))
+        if last(f, 6, 0) != IPPROTO_TCP or \
+                last(f, 3, 0) not in (AF_INET, AF_INET6) or \
+                not 0 <= new < 13 or not 0 <= old < 13:
+            return
+        sk = last(f, 8, 0)
+        if sk not in self.tcp_streams:
+            self.tcp_streams[sk] = len(self.tcp_streams) + 1
+        if new == 2:
+            name = '%s(pid=%d)' % (TCP_STATES[new], pid)
+        elif new == 1:
+            name = '%s(sport=%d,dport=%d)' % (TCP_STATES[new],
+                                              last(f, 9, 0), last(f, 2, 0))
+        else:
+            name = TCP_STATES[new]
+        track = ('TCP stream#%d' % self.tcp_streams[sk], None)
+        if self.stacks.get(track):
+            self.end(track, ts)
+        self.gbegin(track, ts, 'tcp_state', name)
+
+    # ParseTcpRetransmitSkb: a 0-length slice on "TCP Retransmit Skb"
+    def tcp_retransmit(self, ts, cpu, pid, f, syms):
+        track = ('TCP Retransmit Skb', None)
+        self.gbegin(track, ts, 'tcp_event', 'sport=%d,dport=%d' % (
+            last(f, 6, 0), last(f, 2, 0)))
+        self.stacks[track].pop()['dur'] = 0
+
+    # ParseKfreeSkb: IP and IPv6 frees counted, the count a sample
+    def kfree_skb(self, ts, cpu, pid, f, syms):
+        if last(f, 2, 0) in (ETH_P_IP, ETH_P_IPV6):
+            self.kfree_ip += 1
+            self.gcounter('Kfree Skb IP Prot', ts, self.kfree_ip)
+
+    # RssStatTracker::ParseRssStat, FindUtidForMmId
+    def rss_stat(self, ts, cpu, pid, f, syms):
+        member, size = s32(last(f, 1, 0)), s64(last(f, 2, 0))
+        key = RSS_KEYS[member] if 0 <= member < len(RSS_KEYS) else 'unknown'
+        if size < 0:
+            self.stat('rss_stat_negative_size')
+            return
+        if 4 in f and 3 in f:
+            mm = last(f, 4)
+            if last(f, 3):
+                utid = self.mm_utid[mm] = self.get_thread(pid)
+            else:
+                utid = self.mm_utid.get(mm)
+                if utid is not None and not self.thread_alive(utid):
+                    del self.mm_utid[mm]
+                    utid = None
+        else:
+            utid = self.get_thread(pid)
+        if utid is None:
+            self.stat('rss_stat_unknown_thread_for_mm_id')
+            return
+        self.pending_pcounters.append((utid, 'mem.' + key, ts, size))
+
+    # ParseOOMScoreAdjUpdate: the pid's process counter, as int16
+    def oom_adj(self, ts, cpu, pid, f, syms):
+        v = s32(last(f, 2, 0)) & 0xffff
+        v = v - 0x10000 if v >> 15 else v
+        utid = self.get_thread(s32(last(f, 3, 0)) & 0xffffffff)
+        self.pending_pcounters.append((utid, 'oom_score_adj', ts, v))
+
+    # EventTracker::FlushPendingEvents: the process the thread ended up
+    # in, else a counter of the thread
+    def flush_pcounters(self):
+        for utid, name, ts, v in self.pending_pcounters:
+            up = self.threads[utid]['upid']
+            if up is not None:
+                self.counters.setdefault((up, name), []).append((ts, v))
+            else:
+                self.thread_counters.setdefault((utid, name), []).append(
+                    (ts, v))
+        self.pending_pcounters = []
+
+    # ParseDirectReclaimBegin/End, ParseShrinkSlabStart/End: slices on
+    # the event's thread (End closes the innermost)
+    def reclaim_begin(self, ts, cpu, pid, f, syms):
+        self.begin(('thread', self.get_thread(pid)), ts, None,
+                   'mm_vmscan_direct_reclaim', [], self.slices)
+
+    def shrink_start(self, ts, cpu, pid, f, syms):
+        self.begin(('thread', self.get_thread(pid)), ts, None,
+                   'mm_vmscan_shrink_slab', [], self.slices)
+
+    def thread_end(self, ts, cpu, pid, f, syms):
+        self.end(('thread', self.get_thread(pid)), ts)
+
+    # ParseSignalGenerate (on the target's thread) / ParseSignalDeliver
+    # (on the event's): 0-length slices
+    def signal(self, name, ts, tid):
+        track = ('thread', self.get_thread(tid))
+        self.begin(track, ts, None, name, [], self.slices)
+        self.stacks[track].pop()['dur'] = 0
+
+    def signal_generate(self, ts, cpu, pid, f, syms):
+        self.signal('signal_generate', ts, s32(last(f, 4, 0)) & 0xffffffff)
+
+    def signal_deliver(self, ts, cpu, pid, f, syms):
+        self.signal('signal_deliver', ts, pid)
+
+    # ParseSuspendResume: "action(val)" slices on "Suspend/Resume
+    # Latency", ended by name (the track compressor's cookie); the
+    # suspend_enter workaround aside
+    def suspend_resume(self, ts, cpu, pid, f, syms):
+        action = text(last(f, 1, b''))
+        val = 0 if action == 'timekeeping_freeze' else s32(last(f, 2, 0))
+        name = '%s(%d)' % (action, val)
+        idx = self.async_track(self.suspend_tracks, name)
+        track = ('Suspend/Resume Latency', idx)
+        if last(f, 3, 0):
+            self.suspend_tracks[idx]['nest'] += 1
+            self.gbegin(track, ts, None, name)
+        else:
+            if self.suspend_tracks[idx]['nest'] > 0:
+                self.suspend_tracks[idx]['nest'] -= 1
+            self.end(track, ts)
+
+    # ParseCpuhpEnter/Exit: "cpuhp(idx)" on "CPU Hotplug <cpu>"
+    def cpuhp_enter(self, ts, cpu, pid, f, syms):
+        hp = last(f, 1, 0)
+        self.gbegin(('CPU Hotplug %d' % hp, hp), ts, 'cpu',
+                    'cpuhp(%d)' % s32(last(f, 3, 0)))
+
+    def cpuhp_exit(self, ts, cpu, pid, f, syms):
+        hp = last(f, 1, 0)
+        self.end(('CPU Hotplug %d' % hp, hp), ts)
+
+    # ThermalTracker::ParseThermalTemperature: "<zone> Temperature"
+    def thermal(self, ts, cpu, pid, f, syms):
+        self.gcounter('%s Temperature' % text(last(f, 4, b'')), ts,
+                      s32(last(f, 2, 0)))
+
+    # ParseClockSetRate / ParseClockEnable / ParseClockDisable:
+    # "<name> Frequency" and "<name> State" (tracks_common.h)
+    def clock_rate(self, ts, cpu, pid, f, syms):
+        self.gcounter('%s Frequency' % text(last(f, 1, b'')), ts,
+                      last(f, 2, 0))
+
+    def clock_state(self, ts, cpu, pid, f, syms):
+        self.gcounter('%s State' % text(last(f, 1, b'')), ts, last(f, 2, 0))
+
+    # ParseBlockIoStart/Done: "block_io" slices on the device's track
+    # (kBlockTrackBlueprint, unnamed: the model names it by device)
+    def block_io_start(self, ts, cpu, pid, f, syms):
+        self.gbegin(('block_io dev %d' % last(f, 1, 0), None), ts, None,
+                    'block_io')
+
+    def block_io_done(self, ts, cpu, pid, f, syms):
+        self.end(('block_io dev %d' % last(f, 1, 0), None), ts,
+                 name='block_io')
+
+    # ParseSchedBlockedReason -> ThreadStateTracker::PushBlockedReason:
+    # the pid's last blocked row gets the function (the interned symbol
+    # whose id is the caller cast to uint32_t) and io_wait
+    def blocked_reason(self, ts, cpu, pid, f, syms):
+        utid = self.get_thread(s32(last(f, 1, 0)) & 0xffffffff)
+        row = self.blocked.get(utid)
+        if row is None:
+            return
+        if 3 in f:
+            row['io_wait'] = last(f, 3)
+        iid = last(f, 2, 0) & 0xffffffff
+        if iid in syms:
+            row['blocked_function'] = syms[iid]
+
+    # ParseLocalTimerEntry/Exit: "IRQ (LocalTimer)" on "Irq Cpu N"
+    def local_timer_entry(self, ts, cpu, pid, f, syms):
+        self.cpu_begin(('Irq Cpu %d' % cpu, cpu), ts, 'irq',
+                       'IRQ (LocalTimer)')
+
+    def local_timer_exit(self, ts, cpu, pid, f, syms):
+        self.cpu_end(('Irq Cpu %d' % cpu, cpu), ts, 'irq')
+
+    # ThreadStateTracker::AddOpenState: a blocked state (neither R nor
+    # Running) is the thread's last blocked row; Running forgets it
+    def open_state(self, ts, utid, state, cpu=None, waker=None, flags=None):
+        Packets.open_state(self, ts, utid, state, cpu, waker, flags)
+        if utid == 0:
+            return
+        if state == 'Running':
+            self.blocked.pop(utid, None)
+        elif state != 'R':
+            self.blocked[utid] = self.ts_last[utid]['last']
+
+
+KernelEvents.RULES = {
+    EV_NETIF_RX: KernelEvents.net_rx, EV_NET_XMIT: KernelEvents.net_tx,
+    EV_NAPI_ENTRY: KernelEvents.napi_entry,
+    EV_NAPI_EXIT: KernelEvents.napi_exit,
+    EV_INET_SOCK: KernelEvents.inet_sock,
+    EV_TCP_RETRANSMIT: KernelEvents.tcp_retransmit,
+    EV_KFREE_SKB: KernelEvents.kfree_skb, EV_RSS_STAT: KernelEvents.rss_stat,
+    EV_OOM_ADJ: KernelEvents.oom_adj,
+    EV_RECLAIM_BEGIN: KernelEvents.reclaim_begin,
+    EV_RECLAIM_END: KernelEvents.thread_end,
+    EV_SHRINK_START: KernelEvents.shrink_start,
+    EV_SHRINK_END: KernelEvents.thread_end,
+    EV_SIGNAL_GENERATE: KernelEvents.signal_generate,
+    EV_SIGNAL_DELIVER: KernelEvents.signal_deliver,
+    EV_SUSPEND_RESUME: KernelEvents.suspend_resume,
+    EV_CPUHP_ENTER: KernelEvents.cpuhp_enter,
+    EV_CPUHP_MULTI_ENTER: KernelEvents.cpuhp_enter,
+    EV_CPUHP_EXIT: KernelEvents.cpuhp_exit,
+    EV_THERMAL: KernelEvents.thermal,
+    EV_CLOCK_SET_RATE: KernelEvents.clock_rate,
+    EV_CLOCK_ENABLE: KernelEvents.clock_state,
+    EV_CLOCK_DISABLE: KernelEvents.clock_state,
+    EV_BLOCK_IO_START: KernelEvents.block_io_start,
+    EV_BLOCK_IO_DONE: KernelEvents.block_io_done,
+    EV_BLOCKED_REASON: KernelEvents.blocked_reason,
+    EV_LOCAL_TIMER_ENTRY: KernelEvents.local_timer_entry,
+    EV_LOCAL_TIMER_EXIT: KernelEvents.local_timer_exit,
+}
+# ---------------------------------------------------------------------
+
+
+class Model(KernelEvents):
     def __init__(self):
         # process_tracker.cc state.  The constructor reserves utid 0 and
         # upid 0 (tid 0, pid 0, is_idle); only the proto and text
@@ -943,7 +1287,7 @@ class Model(Packets):
         self.async_slices = {}   # (root name, track) -> [slice]
         self.unmatched_ends = 0
         self.events = []
-        Packets.__init__(self)
+        KernelEvents.__init__(self)
 
     # process_tracker.cc: StartNewThread
     def new_thread(self, tid):
@@ -1188,6 +1532,7 @@ class Model(Packets):
             else:
                 self.parse_sched(ts, h, Cursor(rec), p)
         self.events = []
+        self.flush_pcounters()
 
     # fuchsia_trace_parser.cc: Parse, case kEvent
     def parse_event(self, ts, h, c, prov):
@@ -1355,6 +1700,28 @@ def tables(m):
         print('metadata %s=%s' % (k, v))
     for k, v in sorted(m.machine.items()):
         print('machine %s=%s' % (k, v))
+    tables_kernel_events(m)
+
+
+def tables_kernel_events(m):
+    """Issue 32 part B's tracks: counter tracks of their own, thread
+    counters whose thread never had a process, slices on tracks of their
+    own, thread states with a blocked function."""
+    for name, vals in sorted(m.gcounters.items()):
+        print('counter_track %s n=%d first=%s last=%s' % (
+            name, len(vals), vals[0][1], vals[-1][1]))
+    for (utid, name), vals in sorted(m.thread_counters.items()):
+        print('thread_counter tid=%d %s n=%d first=%s' % (
+            m.threads[utid]['tid'], name, len(vals), vals[0][1]))
+    for (name, _), sl in sorted(m.gslices.items(), key=lambda kv: str(kv[0])):
+        for x in sl:
+            print('track_slice %s ts=%d dur=%d %s:%s' % (
+                name, x['ts'], x['dur'], x['cat'], x['name']))
+    for r in m.states:
+        if 'blocked_function' in r or 'io_wait' in r:
+            print('blocked tid=%d ts=%d state=%s function=%s io_wait=%s' % (
+                m.threads[r['utid']]['tid'], r['ts'], r['state'],
+                r.get('blocked_function'), r.get('io_wait')))
 
 
 class Checker:
@@ -1523,8 +1890,9 @@ def check_packets(m, exp, ck):
     # CPU tracks
     for key, ev in (('Irq', 'irq_handler_entry'), ('SoftIrq',
                                                    'softirq_entry')):
-        n = sum(len(v) for (name, _), v in m.cpu_slices.items()
-                if name.startswith(key + ' Cpu'))
+        n = sum(1 for (name, _), v in m.cpu_slices.items()
+                if name.startswith(key + ' Cpu') for x in v
+                if x['name'] != 'IRQ (LocalTimer)')
         ck.check(n == exp['counts'].get(ev, 0), 'cpu tracks: %d "%s Cpu N" '
                  'slices, %d %s in the source' % (n, key,
                                                   exp['counts'].get(ev, 0),
@@ -1620,6 +1988,107 @@ def check_packets(m, exp, ck):
              '%s' % (sum(m.stats.get('truncated_sys_write_duration',
                                      {}).values()),
                      {k: sum(v.values()) for k, v in bad.items()} or 'none'))
+    check_kernel_events(m, exp.get('kernel', {}), ck)
+
+
+def check_kernel_events(m, k, ck):
+    """What Perfetto draws of net, sock, tcp, skb, kmem, oom, vmscan,
+    signal, power, cpuhp, thermal, block, irq_vectors events and
+    sched_blocked_reason, against what the source's events predict
+    (expect_kernel_events())."""
+    def slices(pred):
+        return [x for (name, _), v in m.gslices.items() for x in v
+                if pred(name, x)]
+
+    def tslices(name):
+        return [x for v in m.slices.values() for x in v
+                if x['name'] == name and x['cat'] is None]
+    # network devices: a sample per event, the running total in KB
+    want, got = {}, {}
+    for key, (n, total) in k.get('nic', {}).items():
+        want[key] = (n, total // 1024)
+    for name, vals in m.gcounters.items():
+        if name.endswith((' Received KB', ' Transmitted KB')):
+            got[name] = (len(vals), vals[-1][1])
+    ck.check(want == got, 'net: device counters %s, as the source\'s '
+             'netif_receive_skb/net_dev_xmit (rc 0) add up: %s' % (
+                 sorted(got.items()), sorted(want.items())))
+    tcp = slices(lambda n, x: n.startswith('TCP stream#'))
+    nstreams = len(set(n for (n, _) in m.gslices if
+                       n.startswith('TCP stream#')))
+    ck.check(len(tcp) == k.get('tcp_states', 0) and
+             nstreams == k.get('tcp_streams', 0),
+             'sock: %d TCP state slices on %d "TCP stream#N" tracks, the '
+             'source\'s %d TCP inet_sock_set_state of %d sockets' % (
+                 len(tcp), nstreams, k.get('tcp_states', 0),
+                 k.get('tcp_streams', 0)))
+    rt = slices(lambda n, x: n == 'TCP Retransmit Skb')
+    ck.check(len(rt) == k.get('tcp_retransmit_skb', 0),
+             'tcp: %d "TCP Retransmit Skb" slices, %d tcp_retransmit_skb' %
+             (len(rt), k.get('tcp_retransmit_skb', 0)))
+    kf = m.gcounters.get('Kfree Skb IP Prot', [])
+    ck.check(len(kf) == k.get('kfree_skb_ip', 0) and
+             (not kf or kf[-1][1] == len(kf)),
+             'skb: %d "Kfree Skb IP Prot" samples, %d kfree_skb of IP or '
+             'IPv6' % (len(kf), k.get('kfree_skb_ip', 0)))
+    napi = slices(lambda n, x: n.startswith('Napi Gro Cpu'))
+    ck.check(len(napi) == k.get('napi_gro_receive_entry', 0),
+             'net: %d "Napi Gro Cpu N" slices, %d napi_gro_receive_entry' %
+             (len(napi), k.get('napi_gro_receive_entry', 0)))
+    # kmem rss_stat: Perfetto's own mem.* tracks, and no FXT counter
+    rss = sum(len(v) for (_, n), v in m.counters.items()
+              if n.startswith('mem.') and ':' not in n)
+    rss += sum(len(v) for (_, n), v in m.thread_counters.items()
+               if n.startswith('mem.'))
+    lost = sum(m.stats.get(n, {}).get(None, 0) for n in (
+        'rss_stat_unknown_thread_for_mm_id', 'rss_stat_negative_size'))
+    fxt = [n for (_, n) in m.counters if n.startswith('mem.') and ':' in n]
+    ck.check(rss + lost == k.get('rss_stat', 0) and not fxt,
+             'kmem: %d mem.* process counter samples and %d rss_stat '
+             'Perfetto cannot place, of %d rss_stat; %d FXT mem.* series '
+             'beside' % (rss, lost, k.get('rss_stat', 0), len(fxt)))
+    oom = sum(len(v) for (_, n), v in list(m.counters.items()) +
+              list(m.thread_counters.items()) if n == 'oom_score_adj')
+    ck.check(oom == k.get('oom_score_adj_update', 0),
+             'oom: %d oom_score_adj counter samples, %d '
+             'oom_score_adj_update' % (oom, k.get('oom_score_adj_update', 0)))
+    for name, ev in (('mm_vmscan_direct_reclaim',
+                      'mm_vmscan_direct_reclaim_begin'),
+                     ('mm_vmscan_shrink_slab', 'mm_shrink_slab_start'),
+                     ('signal_generate', 'signal_generate'),
+                     ('signal_deliver', 'signal_deliver')):
+        n = len(tslices(name))
+        ck.check(n == k.get(ev, 0), 'thread tracks: %d "%s" slices, %d %s'
+                 % (n, name, k.get(ev, 0), ev))
+    for what, pred, ev in (
+            ('"Suspend/Resume Latency"',
+             lambda n, x: n == 'Suspend/Resume Latency', 'suspend_begin'),
+            ('"CPU Hotplug N"', lambda n, x: n.startswith('CPU Hotplug'),
+             'cpuhp_enter'),
+            ('"block_io"', lambda n, x: n.startswith('block_io dev'),
+             'block_io_start')):
+        sl = slices(pred)
+        ck.check(len(sl) == k.get(ev, 0) and all(x['dur'] >= 0 for x in sl),
+                 'tracks: %d %s slices, all ended, %d %s' % (
+                     len(sl), what, k.get(ev, 0), ev))
+    for suffix, ev in ((' Temperature', 'thermal_temperature'),
+                       (' Frequency', 'clock_set_rate'),
+                       (' State', 'clock_enable_disable')):
+        n = sum(len(v) for name, v in m.gcounters.items()
+                if name.endswith(suffix))
+        ck.check(n == k.get(ev, 0), 'counter tracks: %d "<name>%s" samples,'
+                 ' %d %s' % (n, suffix, k.get(ev, 0), ev))
+    lt = sum(1 for (name, _), v in m.cpu_slices.items() for x in v
+             if name.startswith('Irq Cpu') and x['name'] == 'IRQ (LocalTimer)')
+    ck.check(lt == k.get('local_timer_entry', 0), 'cpu tracks: %d "IRQ '
+             '(LocalTimer)" slices, %d local_timer_entry' % (
+                 lt, k.get('local_timer_entry', 0)))
+    bf = [r for r in m.states if r.get('blocked_function')]
+    ck.check(len(bf) == k.get('blocked_rows', 0) and
+             all(not r['blocked_function'].startswith('0x') for r in bf),
+             'thread_state: %d blocked rows with their blocked function, '
+             'the %d the source\'s sched_blocked_reason names (a symbol '
+             'each)' % (len(bf), k.get('blocked_rows', 0)))
 
 
 REPORT_T = re.compile(r'^\s*(?:([\w.-]+):\s+)?(.*?)-(\d+)\s+\[(\d+)\]'
@@ -1830,13 +2299,70 @@ def expect(lines, tgids_file=None, uname=None, stats=None):
     for child, parent in forks:
         if tg.get(child, child) == child:
             parents[str(child)] = tg.get(parent, parent)
-    return {'first_runs': first_runs(lines),
+    kernel = expect_kernel_events(lines)
+    return {'kernel': kernel, 'first_runs': first_runs(lines),
             'tgid': {str(k): v for k, v in tg.items() if k},
             'zombies': zombies, 'dead': dead, 'states': states,
             'counts': counts, 'parents': parents, 'prints': prints,
             'atrace_spans': spans, 'newtasks': newtasks,
             'lost_cpus': sorted(lost), 'uname': uname or '',
             'cpustats': {str(k): v for k, v in (stats or {}).items()}}
+
+
+def expect_kernel_events(lines):
+    """Issue 32 part B: what the source's events predict Perfetto draws,
+    by its importer's rules (ftrace_parser.cc), read from -R's text."""
+    k = {'nic': {}, 'tcp_states': 0, 'tcp_streams': 0}
+    socks, blocked, rows = set(), {}, set()
+
+    def fields(rest):
+        return dict(kv.split('=', 1) for kv in rest.split() if '=' in kv)
+
+    def num(v):
+        return int(v, 16) if v.startswith('0x') else int(v)
+
+    def add(key, n=1):
+        k[key] = k.get(key, 0) + n
+    nsw = 0
+    for pid, ev, rest in distinct_events(lines):
+        if ev in ('netif_receive_skb', 'net_dev_xmit'):
+            f = fields(rest)
+            if ev == 'net_dev_xmit' and int(f['rc']) != 0:
+                continue
+            key = '%s %s KB' % (f['name'], 'Received' if
+                                ev == 'netif_receive_skb' else 'Transmitted')
+            n, total = k['nic'].get(key, (0, 0))
+            k['nic'][key] = (n + 1, total + int(f['len']))
+        elif ev == 'inet_sock_set_state':
+            f = fields(rest)
+            if int(f['protocol']) == 6 and int(f['family']) in (2, 10):
+                k['tcp_states'] += 1
+                socks.add(f['skaddr'])
+        elif ev == 'kfree_skb':
+            if int(fields(rest)['protocol']) in (ETH_P_IP, ETH_P_IPV6):
+                add('kfree_skb_ip')
+        elif ev == 'suspend_resume':
+            if int(fields(rest).get('start', '0')):
+                add('suspend_begin')
+        elif ev in ('cpuhp_enter', 'cpuhp_multi_enter'):
+            add('cpuhp_enter')
+        elif ev in ('clock_enable', 'clock_disable'):
+            add('clock_enable_disable')
+        elif ev == 'sched_switch':
+            f = fields(rest)
+            nsw += 1
+            if num(f['prev_state']):
+                blocked[int(f['prev_pid'])] = nsw
+            blocked.pop(int(f['next_pid']), None)
+        elif ev == 'sched_blocked_reason':
+            row = blocked.get(int(fields(rest)['pid']))
+            if row:
+                rows.add(row)
+        else:
+            add(ev)
+    k['tcp_streams'] = len(socks)
+    k['blocked_rows'] = len(rows)
+    return k
 
 
 def truth(m, tgids_file):
@@ -1939,6 +2465,169 @@ PKT_MSGS = {
     EV_SYS_EXIT: ('sys_exit', {1: ('id', 2), 2: ('ret', 2)}),
     EV_PRINT: ('print', {2: ('buf', 's')}),
 }
+
+# Issue 32 part B's events: the kernel's fields in format order, the
+# ones compared (those the packets carry; a pointer to a kernel string
+# -R shows as its address aside), the messages' fields.
+PKT_FIELDS.update({
+    'netif_receive_skb': ('skbaddr', 'len', 'name'),
+    'net_dev_xmit': ('skbaddr', 'len', 'rc', 'name'),
+    'napi_gro_receive_entry': (
+        'name', 'napi_id', 'queue_mapping', 'skbaddr', 'vlan_tagged',
+        'vlan_proto', 'vlan_tci', 'protocol', 'ip_summed', 'hash',
+        'l4_hash', 'len', 'data_len', 'truesize', 'mac_header_valid',
+        'mac_header', 'nr_frags', 'gso_size', 'gso_type'),
+    'napi_gro_receive_exit': ('ret',),
+    'inet_sock_set_state': ('skaddr', 'oldstate', 'newstate', 'sport',
+                            'dport', 'family', 'protocol', 'saddr', 'daddr',
+                            'saddr_v6', 'daddr_v6'),
+    'tcp_retransmit_skb': ('skbaddr', 'skaddr', 'state', 'sport', 'dport',
+                           'family', 'saddr', 'daddr', 'saddr_v6',
+                           'daddr_v6', 'err'),
+    'kfree_skb': ('skbaddr', 'location', 'rx_sk', 'protocol', 'reason'),
+    'rss_stat': ('mm_id', 'curr', 'member', 'size'),
+    'oom_score_adj_update': ('pid', 'comm', 'oom_score_adj'),
+    'mm_vmscan_direct_reclaim_begin': ('order', 'may_writepage',
+                                       'gfp_flags'),
+    'mm_vmscan_direct_reclaim_end': ('nr_reclaimed',),
+    'mm_shrink_slab_start': ('shr', 'shrink', 'nid', 'nr_objects_to_shrink',
+                             'gfp_flags', 'cache_items', 'delta',
+                             'total_scan', 'priority'),
+    'mm_shrink_slab_end': ('shr', 'nid', 'shrink', 'unused_scan', 'new_scan',
+                           'retval', 'total_scan'),
+    'signal_generate': ('sig', 'errno', 'code', 'comm', 'pid', 'group',
+                        'result'),
+    'signal_deliver': ('sig', 'errno', 'code', 'sa_handler', 'sa_flags'),
+    'suspend_resume': ('action', 'val', 'start'),
+    'cpuhp_enter': ('cpu', 'target', 'idx', 'fun'),
+    'cpuhp_multi_enter': ('cpu', 'target', 'idx', 'fun'),
+    'cpuhp_exit': ('cpu', 'state', 'idx', 'ret'),
+    'thermal_temperature': ('thermal_zone', 'id', 'temp_prev', 'temp'),
+    'clock_set_rate': ('name', 'state', 'cpu_id'),
+    'clock_enable': ('name', 'state', 'cpu_id'),
+    'clock_disable': ('name', 'state', 'cpu_id'),
+    'block_io_start': ('dev', 'sector', 'nr_sector', 'bytes', 'ioprio',
+                       'rwbs', 'comm', 'cmd'),
+    'block_io_done': ('dev', 'sector', 'nr_sector', 'bytes', 'ioprio',
+                      'rwbs', 'comm', 'cmd'),
+    'sched_blocked_reason': ('pid', 'caller', 'io_wait'),
+    'local_timer_entry': ('vector',),
+    'local_timer_exit': ('vector',),
+})
+PKT_KEYS.update({
+    'netif_receive_skb': ('skbaddr', 'len', 'name'),
+    'net_dev_xmit': ('skbaddr', 'len', 'rc', 'name'),
+    'napi_gro_receive_entry': ('name', 'napi_id', 'skbaddr', 'protocol',
+                               'len', 'data_len', 'truesize'),
+    'napi_gro_receive_exit': ('ret',),
+    'inet_sock_set_state': ('skaddr', 'oldstate', 'newstate', 'sport',
+                            'dport', 'family', 'protocol'),
+    'tcp_retransmit_skb': ('skbaddr', 'skaddr', 'state', 'sport', 'dport'),
+    'kfree_skb': ('skbaddr', 'protocol'),   # location: -R's symbol+off
+    'rss_stat': ('mm_id', 'curr', 'member', 'size'),
+    'oom_score_adj_update': ('pid', 'comm', 'oom_score_adj'),
+    'mm_vmscan_direct_reclaim_begin': ('order',),  # gfp_flags: -R's names
+    'mm_vmscan_direct_reclaim_end': ('nr_reclaimed',),
+    'mm_shrink_slab_start': ('shr', 'shrink', 'nid', 'nr_objects_to_shrink',
+                             'cache_items', 'total_scan', 'priority'),
+    'mm_shrink_slab_end': ('shr', 'nid', 'unused_scan', 'new_scan',
+                           'retval', 'total_scan'),
+    'signal_generate': ('sig', 'code', 'comm', 'pid', 'group', 'result'),
+    'signal_deliver': ('sig', 'code', 'sa_flags'),
+    'suspend_resume': ('val', 'start'),
+    'cpuhp_enter': ('cpu', 'target', 'idx'),
+    'cpuhp_multi_enter': ('cpu', 'target', 'idx'),
+    'cpuhp_exit': ('cpu', 'state', 'idx', 'ret'),
+    'thermal_temperature': ('thermal_zone', 'id', 'temp_prev', 'temp'),
+    'clock_set_rate': ('name', 'state', 'cpu_id'),
+    'clock_enable': ('name', 'state', 'cpu_id'),
+    'clock_disable': ('name', 'state', 'cpu_id'),
+    'block_io_start': ('dev', 'sector', 'nr_sector', 'bytes', 'ioprio',
+                       'rwbs', 'comm'),
+    'block_io_done': ('dev', 'sector', 'nr_sector', 'bytes', 'ioprio',
+                      'rwbs', 'comm'),
+    'sched_blocked_reason': ('pid', 'caller', 'io_wait'),
+    'local_timer_entry': ('vector',),
+    'local_timer_exit': ('vector',),
+})
+PKT_MSGS.update({
+    EV_NETIF_RX: ('netif_receive_skb', {1: ('len', 0), 2: ('name', 's'),
+                                        3: ('skbaddr', 0)}),
+    EV_NET_XMIT: ('net_dev_xmit', {1: ('len', 0), 2: ('name', 's'),
+                                   3: ('rc', 1), 4: ('skbaddr', 0)}),
+    EV_NAPI_ENTRY: ('napi_gro_receive_entry', {
+        7: ('len', 0), 10: ('name', 's'), 11: ('napi_id', 0),
+        15: ('skbaddr', 0), 13: ('protocol', 0), 1: ('data_len', 0),
+        16: ('truesize', 0)}),
+    EV_NAPI_EXIT: ('napi_gro_receive_exit', {1: ('ret', 1)}),
+    EV_INET_SOCK: ('inet_sock_set_state', {
+        8: ('skaddr', 0), 5: ('oldstate', 1), 4: ('newstate', 1),
+        9: ('sport', 0), 2: ('dport', 0), 3: ('family', 0),
+        6: ('protocol', 0)}),
+    EV_TCP_RETRANSMIT: ('tcp_retransmit_skb', {
+        5: ('skbaddr', 0), 4: ('skaddr', 0), 7: ('state', 1),
+        6: ('sport', 0), 2: ('dport', 0)}),
+    EV_KFREE_SKB: ('kfree_skb', {3: ('skbaddr', 0), 1: ('location', 0),
+                                 2: ('protocol', 0)}),
+    EV_RSS_STAT: ('rss_stat', {1: ('member', 1), 2: ('size', 2),
+                               3: ('curr', 0), 4: ('mm_id', 0)}),
+    EV_OOM_ADJ: ('oom_score_adj_update', {1: ('comm', 's'),
+                                          2: ('oom_score_adj', 1),
+                                          3: ('pid', 1)}),
+    EV_RECLAIM_BEGIN: ('mm_vmscan_direct_reclaim_begin', {
+        1: ('order', 1), 2: ('may_writepage', 1), 3: ('gfp_flags', 0)}),
+    EV_RECLAIM_END: ('mm_vmscan_direct_reclaim_end',
+                     {1: ('nr_reclaimed', 0)}),
+    EV_SHRINK_START: ('mm_shrink_slab_start', {
+        8: ('shrink', 'sym'), 7: ('shr', 0), 10: ('nid', 1),
+        5: ('nr_objects_to_shrink', 2), 9: ('total_scan', 0),
+        11: ('priority', 1), 1: ('cache_items', 0)}),
+    EV_SHRINK_END: ('mm_shrink_slab_end', {
+        3: ('shr', 0), 4: ('shrink', 0), 7: ('nid', 1),
+        6: ('unused_scan', 2), 1: ('new_scan', 2), 2: ('retval', 1),
+        5: ('total_scan', 2)}),
+    EV_SIGNAL_GENERATE: ('signal_generate', {
+        6: ('sig', 1), 1: ('code', 1), 2: ('comm', 's'), 4: ('pid', 1),
+        3: ('group', 1), 5: ('result', 1)}),
+    EV_SIGNAL_DELIVER: ('signal_deliver', {3: ('sig', 1), 1: ('code', 1),
+                                           2: ('sa_flags', 0)}),
+    EV_SUSPEND_RESUME: ('suspend_resume', {1: ('action', 's'),
+                                           2: ('val', 1), 3: ('start', 0)}),
+    EV_CPUHP_ENTER: ('cpuhp_enter', {1: ('cpu', 0), 2: ('fun', 0),
+                                     3: ('idx', 1), 4: ('target', 1)}),
+    EV_CPUHP_MULTI_ENTER: ('cpuhp_multi_enter', {
+        1: ('cpu', 0), 2: ('fun', 0), 3: ('idx', 1), 4: ('target', 1)}),
+    EV_CPUHP_EXIT: ('cpuhp_exit', {1: ('cpu', 0), 2: ('idx', 1),
+                                   3: ('ret', 1), 4: ('state', 1)}),
+    EV_THERMAL: ('thermal_temperature', {
+        1: ('id', 1), 2: ('temp', 1), 3: ('temp_prev', 1),
+        4: ('thermal_zone', 's')}),
+    EV_CLOCK_SET_RATE: ('clock_set_rate', {1: ('name', 's'),
+                                           2: ('state', 0),
+                                           3: ('cpu_id', 0)}),
+    EV_CLOCK_ENABLE: ('clock_enable', {1: ('name', 's'), 2: ('state', 0),
+                                       3: ('cpu_id', 0)}),
+    EV_CLOCK_DISABLE: ('clock_disable', {1: ('name', 's'), 2: ('state', 0),
+                                         3: ('cpu_id', 0)}),
+    EV_BLOCK_IO_START: ('block_io_start', {
+        1: ('dev', 0), 2: ('sector', 0), 3: ('nr_sector', 0),
+        4: ('bytes', 0), 5: ('ioprio', 0), 6: ('rwbs', 's'),
+        7: ('comm', 's')}),
+    EV_BLOCK_IO_DONE: ('block_io_done', {
+        1: ('dev', 0), 2: ('sector', 0), 3: ('nr_sector', 0),
+        4: ('bytes', 0), 5: ('ioprio', 0), 6: ('rwbs', 's'),
+        7: ('comm', 's')}),
+    EV_BLOCKED_REASON: ('sched_blocked_reason', {
+        1: ('pid', 1), 2: ('caller', 'sym'), 3: ('io_wait', 0)}),
+    EV_LOCAL_TIMER_ENTRY: ('local_timer_entry', {1: ('vector', 1)}),
+    EV_LOCAL_TIMER_EXIT: ('local_timer_exit', {1: ('vector', 1)}),
+})
+# how -R prints them: text, kernel symbols (their address when it has
+# no symbol), hex without "0x" (a print format's %lx)
+PKT_TEXT_KEYS = {'name', 'comm', 'newcomm', 'function', 'thermal_zone',
+                 'rwbs', 'action'}
+PKT_SYM_KEYS = {'function', 'shrink', 'caller'}
+PKT_HEX_KEYS = {'sa_flags', 'clone_flags'}     # %lx, without 0x
 
 
 def packet_events(m):
@@ -2105,13 +2794,14 @@ def report_events(lines):
         vals = {}
         for k in PKT_KEYS[ev]:
             v = f.get(k)
-            if k == 'function' and v and v.startswith('0x'):
+            if k in PKT_SYM_KEYS and v and v.startswith('0x'):
                 # -R shows the address when it shows no symbol
-                k, v = 'function_iid', int(v, 16)
-            elif k == 'clone_flags':
-                v = int(v, 16)      # %lx, without 0x
-            elif v is not None and k not in ('name', 'comm',
-                                             'newcomm', 'function'):
+                k, v = k + '_iid', int(v, 16)
+            elif k in PKT_SYM_KEYS and v:
+                v = v.split('+0x')[0]     # %pS: the function, its offset
+            elif v is not None and k in PKT_HEX_KEYS:
+                v = int(v, 16)
+            elif v is not None and k not in PKT_TEXT_KEYS:
                 v = int(v, 16) if v.startswith('0x') else int(v)
             vals[k] = v
         yield (ev, cpu, ts, vals)
@@ -2123,6 +2813,45 @@ def record_runs(lines):
         yield (cpu, ts, pid)
 
 
+def carried_kallsyms(m, cache={}):
+    """{address: function} of the kallsyms lines the FXT carries
+    (map-formats.c: the converter's trace-cmd/kallsyms instants, the
+    symbols its events use)."""
+    if id(m) in cache:
+        return cache[id(m)]
+    syms = {}
+    for _, _, typ, h, rec, prov, strings, threads in m.events:
+        if typ != 4:
+            continue
+        p = Provider()
+        p.strings, p.threads = strings, threads
+        c = Cursor(rec)
+        c.u64()
+        c.u64()
+        m.tref(c, field(h, 24, 31), p)
+        if m.sref(c, field(h, 32, 47), p) != 'trace-cmd' or \
+                m.sref(c, field(h, 48, 63), p) != 'kallsyms':
+            continue
+        for name, _, v in m.parse_args(c, field(h, 20, 23), p):
+            for ln in (v or '').splitlines() if name == 'text' else ():
+                f = ln.split()
+                if len(f) >= 3:
+                    syms.setdefault(int(f[0], 16), f[2])
+    cache[id(m)] = syms
+    return syms
+
+
+def named_symbols(e, syms):
+    """A source event whose kernel function -R shows as its address
+    (KEY_iid) compared by the function the .dat's kallsyms name there:
+    the packets intern symbols under ids of their own."""
+    vals = dict(e[3])
+    for k in [k for k in vals if k.endswith('_iid')]:
+        if vals[k] in syms:
+            vals[k[:-4]] = syms[vals.pop(k)]
+    return e[:3] + (vals,)
+
+
 def compare_packets(m, lines):
     """Every event of the source the packets carry, field by field; what
     the packets hold besides must be inferred switches (state R, at a
@@ -2132,7 +2861,8 @@ def compare_packets(m, lines):
     got = {}
     for e in packet_events(m):
         got.setdefault(e[:3], []).append(e)
-    want = list(report_events(lines))
+    want = [named_symbols(e, carried_kallsyms(m))
+            for e in report_events(lines)]
     missing = []
     kinds = {}
     for e in want:

@@ -41,7 +41,7 @@
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 MODEL=$TOP/tests/e2e/perfetto-model.py
 EHFXT=$TOP/tests/e2e/eventheader-fxt.py
-N_CHECKS=32	# lines perfetto-model.py check prints with a full EXPECT
+N_CHECKS=51	# lines perfetto-model.py check prints with a full EXPECT
 
 files=("$SAMPLES"/*.dat "$BUILT_SAMPLES"/*.dat)
 for f in sched-irq-timer.dat two-buffers.dat sched-irq-timer.v6.dat; do
@@ -49,7 +49,7 @@ for f in sched-irq-timer.dat two-buffers.dat sched-irq-timer.v6.dat; do
 	if shared_sample "$f" $((N_CHECKS + 1)); then files+=("$SHARED"); fi
 done
 truths=("$SAMPLES"/*.tgids)
-e2e_plan $(((${#files[@]} + 4) * (N_CHECKS + 1) + 7 + ${#truths[@]} + 2))
+e2e_plan $(((${#files[@]} + 5) * (N_CHECKS + 1) + 7 + ${#truths[@]} + 2 + 5))
 
 # model NAME DAT [--tgids FILE]: convert, read the source's truths with
 # trace-cmd, and turn each of the model's findings into a check.
@@ -136,8 +136,8 @@ if [ -x "$GEN" ] && "$GEN" "$TOP/tests/unit/dat-formats" "$TMP/threads.dat"; the
 		"$TMP/threads.out"
 	python3 "$MODEL" tables "$TMP/threads.fxt" | grep '^counter' \
 		>"$TMP/threads.counters"
-	check "threads: rss_stat of mm 77, read by 5000's workers and by 6000, is one series of process 5000" \
-		grep -qx 'counter pid=5000 mem.rss.anon:bytes:0 n=24 first=409600' \
+	check "threads: rss_stat of mm 77, read by 5000's workers and by 6000, is one series of process 5000, Perfetto's own mem.rss.anon" \
+		grep -qx 'counter pid=5000 mem.rss.anon n=24 first=409600' \
 		"$TMP/threads.counters"
 	python3 "$MODEL" tables "$TMP/threads.fxt" | grep '^cpu_counter' \
 		>"$TMP/threads.cpu"
@@ -169,6 +169,33 @@ if [ -x "$GEN" ] && "$GEN" "$TMP/funcgraph.dat"; then
 else
 	not_ok "funcgraph-dat-gen writes the function_graph fixture"
 fi
+# Issue 32 part B: the kernel events this machine's kernel cannot fire
+# (kernel-events-dat-gen.c), and net-tcp.dat's TCP over loopback
+GEN=$BUILD/tests/e2e/kernel-events-dat-gen
+if [ -x "$GEN" ] && "$GEN" "$TOP/tests/e2e/kernel-formats" "$TMP/kev.dat"; then
+	model kernel-events "$TMP/kev.dat"
+	python3 "$MODEL" tables "$TMP/kernel-events.fxt" >"$TMP/kev.tables"
+	check "kernel-events: the D row of netd blocked in io_schedule (sched_blocked_reason's caller, from kallsyms), io_wait 1" \
+		grep -qx 'blocked tid=7000 ts=1000012000 state=D function=io_schedule io_wait=1' \
+		"$TMP/kev.tables"
+	check "kernel-events: suspend_enter(3) holds freeze_processes(0) on \"Suspend/Resume Latency\" (actions from the printk formats)" \
+		bash -c 'grep -qx "track_slice Suspend/Resume Latency ts=1000028000 dur=3000 None:suspend_enter(3)" "$1" &&
+			 grep -qx "track_slice Suspend/Resume Latency ts=1000029000 dur=1000 None:freeze_processes(0)" "$1"' \
+		_ "$TMP/kev.tables"
+	check "kernel-events: the shrinker's slice inside the direct reclaim's on netd's thread" \
+		bash -c 'grep -qx "slice tid=7000 ts=1000007000 dur=3000 None:mm_vmscan_direct_reclaim " "$1" &&
+			 grep -qx "slice tid=7000 ts=1000008000 dur=1000 None:mm_vmscan_shrink_slab " "$1"' \
+		_ "$TMP/kev.tables"
+else
+	not_ok "kernel-events-dat-gen writes the kernel events fixture"
+fi
+python3 "$MODEL" tables "$TMP/net-tcp.fxt" >"$TMP/net-tcp.tables" 2>&1
+check "net-tcp: a TCP stream's states end ESTABLISHED(sport,dport) where the next state begins" \
+	grep -qE '^track_slice TCP stream#[0-9]+ ts=[0-9]+ dur=[0-9]+ tcp_state:TCP_ESTABLISHED\(sport=[0-9]+,dport=[0-9]+\)$' \
+	"$TMP/net-tcp.tables"
+check "net-tcp: mem.rss.* of python3 once, from the packets (no FXT mem.rss series)" \
+	bash -c 'grep -q "^counter pid=[0-9]* mem.rss.anon n=" "$1" &&
+		 ! grep -q "^counter .*mem\.[a-z.]*:bytes:" "$1"' _ "$TMP/net-tcp.tables"
 
 # EventHeader activities whose stop is named otherwise than the start
 ids=(6ba7b810-9dad-11d1-80b4-00c04fd430c8 00112233-4455-6677-8899-aabbccddeeff

@@ -664,7 +664,7 @@ static void compare(const char *dat_path)
  * The project's recordings: samples/record.sh's in samples/, and the two
  * the build derives from sched-zstd.dat in the build's samples/.
  */
-#define NR_PROJECT_SAMPLES	9
+#define NR_PROJECT_SAMPLES	10
 #define NR_BUILT_SAMPLES	2
 
 static void compare_glob(const char *pattern, size_t required)

@@ -204,7 +204,11 @@ static void test_bundle(void)
 	run_end(&t);
 }
 
-/* Kernel symbols: interned once, on the bundles' sequence. */
+/*
+ * Kernel symbols: interned once, on the bundles' sequence, numbered 1, 2,
+ * ... in the order they come (ids of 32 bits: sched_blocked_reason's
+ * caller is read as one).
+ */
 static void test_symbols(void)
 {
 	struct tep_handle *tep = tep_alloc();
@@ -220,8 +224,11 @@ static void test_symbols(void)
 	run_start(&t);
 	for (k = 0; k < 3; k++)
 		CU_ASSERT_EQUAL(map_pkt_symbol(&t.ctx, tep,
-					       0xffffffff81000000ULL),
-				0xffffffff81000000ULL);
+					       0xffffffff81000000ULL), 1);
+	CU_ASSERT_EQUAL(map_pkt_symbol(&t.ctx, tep, 0xffffffff81000100ULL),
+			2);
+	CU_ASSERT_EQUAL(map_pkt_symbol(&t.ctx, tep, 0xffffffff81000000ULL),
+			1);
 	CU_ASSERT_EQUAL(map_pkt_symbol(&t.ctx, tep, 0), 0);
 	CU_ASSERT_EQUAL(map_pkt_switch(&t.ctx, 0, 10, 0, 1, 120, "a", 1), 0);
 	run_finish(&t);
@@ -230,10 +237,12 @@ static void test_symbols(void)
 	CU_ASSERT_EQUAL(pkt_num(&pk[0], PFT_PACKET_SEQUENCE_ID), 1);
 	CU_ASSERT_FATAL(pkt_get(&pk[0], PFT_PACKET_INTERNED_DATA, 0, &f));
 	CU_ASSERT_FATAL(pkt_get(&f, PFT_INTERNED_KERNEL_SYMBOLS, 0, &s));
-	CU_ASSERT_FALSE(pkt_get(&f, PFT_INTERNED_KERNEL_SYMBOLS, 1, &s));
-	CU_ASSERT_EQUAL((uint64_t)pkt_num(&s, PFT_ISTRING_IID),
-			0xffffffff81000000ULL);
+	CU_ASSERT_EQUAL((uint64_t)pkt_num(&s, PFT_ISTRING_IID), 1);
 	CU_ASSERT(pkt_text_is(&s, PFT_ISTRING_STR, "process_one_work"));
+	CU_ASSERT_FATAL(pkt_get(&f, PFT_INTERNED_KERNEL_SYMBOLS, 1, &s));
+	CU_ASSERT_EQUAL((uint64_t)pkt_num(&s, PFT_ISTRING_IID), 2);
+	CU_ASSERT(pkt_text_is(&s, PFT_ISTRING_STR, "next_one"));
+	CU_ASSERT_FALSE(pkt_get(&f, PFT_INTERNED_KERNEL_SYMBOLS, 2, &s));
 	run_end(&t);
 	tep_free(tep);
 }

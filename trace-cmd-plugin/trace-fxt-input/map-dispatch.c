@@ -166,6 +166,11 @@ const struct map_special map_specials[] = {
 		.field = { "size", "member", "mm_id", "curr" }, .need = 1,
 		.write = map_counter_write,
 		.counter = { NULL, "bytes", MAP_COUNTER_RSS },
+		/* Perfetto's own mem.rss.* (RssStatTracker::ParseRssStat) */
+		.pkt_write = map_ftrace_write,
+		.pkt = { .event = PFT_EV_RSS_STAT, .instead = true,
+			 .f = { PKT(INT, 2), PKT(INT, 1), PKT(UINT, 4),
+				PKT(UINT, 3) } },
 	},
 	/* slices "IRQ (name)" on "Irq Cpu N" (ParseIrqHandlerEntry/Exit) */
 	MAP_FTRACE("irq", "irq_handler_entry", PFT_EV_IRQ_HANDLER_ENTRY,
@@ -244,6 +249,130 @@ const struct map_special map_specials[] = {
 			 .f = { PKT(INT, PFT_SYS_ID),
 				PKT(INT, PFT_SYS_EXIT_RET) } },
 	},
+	/*
+	 * More of the events Perfetto's ftrace importer draws (ftrace_parser.cc, ParseFtraceEvent's switch), each row's
+	 * comment naming the function that draws it.  Only the fields
+	 * Perfetto reads, and the ones that identify the event, are written
+	 * (seven at most); the instant keeps every field.
+	 */
+	/* "<dev> Received KB" counter (ParseNetifReceiveSkb) */
+	MAP_FTRACE("net", "netif_receive_skb", PFT_EV_NETIF_RECEIVE_SKB,
+		   F("len", "name", "skbaddr"),
+		   PKT(UINT, 1), PKT(STR, 2), PKT(UINT, 3)),
+	/* "<dev> Transmitted KB", when rc is 0 (ParseNetDevXmit) */
+	MAP_FTRACE("net", "net_dev_xmit", PFT_EV_NET_DEV_XMIT,
+		   F("len", "name", "rc", "skbaddr"),
+		   PKT(UINT, 1), PKT(STR, 2), PKT(INT, 3), PKT(UINT, 4)),
+	/* slices on "Napi Gro Cpu N" (ParseNapiGroReceiveEntry/Exit) */
+	MAP_FTRACE("net", "napi_gro_receive_entry",
+		   PFT_EV_NAPI_GRO_RECEIVE_ENTRY,
+		   F("len", "name", "napi_id", "skbaddr", "protocol",
+		     "data_len", "truesize"),
+		   PKT(UINT, 7), PKT(STR, 10), PKT(UINT, 11), PKT(UINT, 15),
+		   PKT(UINT, 13), PKT(UINT, 1), PKT(UINT, 16)),
+	MAP_FTRACE("net", "napi_gro_receive_exit",
+		   PFT_EV_NAPI_GRO_RECEIVE_EXIT, F("ret"), PKT(INT, 1)),
+	/* "TCP stream#N" state slices (ParseInetSockSetState) */
+	MAP_FTRACE("sock", "inet_sock_set_state", PFT_EV_INET_SOCK_SET_STATE,
+		   F("skaddr", "oldstate", "newstate", "sport", "dport",
+		     "family", "protocol"),
+		   PKT(UINT, 8), PKT(INT, 5), PKT(INT, 4), PKT(UINT, 9),
+		   PKT(UINT, 2), PKT(UINT, 3), PKT(UINT, 6)),
+	/* "TCP Retransmit Skb" slices (ParseTcpRetransmitSkb) */
+	MAP_FTRACE("tcp", "tcp_retransmit_skb", PFT_EV_TCP_RETRANSMIT_SKB,
+		   F("skbaddr", "skaddr", "state", "sport", "dport"),
+		   PKT(UINT, 5), PKT(UINT, 4), PKT(INT, 7), PKT(UINT, 6),
+		   PKT(UINT, 2)),
+	/* the "Kfree Skb IP Prot" counter (ParseKfreeSkb) */
+	MAP_FTRACE("skb", "kfree_skb", PFT_EV_KFREE_SKB,
+		   F("skbaddr", "location", "protocol"),
+		   PKT(UINT, 3), PKT(UINT, 1), PKT(UINT, 2)),
+	/* the process's "oom_score_adj" counter (ParseOOMScoreAdjUpdate) */
+	MAP_FTRACE("oom", "oom_score_adj_update", PFT_EV_OOM_SCORE_ADJ_UPDATE,
+		   F("pid", "comm", "oom_score_adj"),
+		   PKT(INT, 3), PKT(STR, 1), PKT(INT, 2)),
+	/* thread slices (ParseDirectReclaimBegin/End, ParseShrinkSlab*) */
+	MAP_FTRACE("vmscan", "mm_vmscan_direct_reclaim_begin",
+		   PFT_EV_DIRECT_RECLAIM_BEGIN,
+		   F("order", "gfp_flags", "may_writepage"),
+		   PKT(INT, 1), PKT(UINT, 3), PKT(INT, 2)),
+	MAP_FTRACE("vmscan", "mm_vmscan_direct_reclaim_end",
+		   PFT_EV_DIRECT_RECLAIM_END, F("nr_reclaimed"), PKT(UINT, 1)),
+	MAP_FTRACE("vmscan", "mm_shrink_slab_start", PFT_EV_SHRINK_SLAB_START,
+		   F("shrink", "shr", "nid", "nr_objects_to_shrink",
+		     "total_scan", "priority", "cache_items"),
+		   PKT(SYM, 8), PKT(UINT, 7), PKT(INT, 10), PKT(INT, 5),
+		   PKT(UINT, 9), PKT(INT, 11), PKT(UINT, 1)),
+	MAP_FTRACE("vmscan", "mm_shrink_slab_end", PFT_EV_SHRINK_SLAB_END,
+		   F("shr", "shrink", "nid", "unused_scan", "new_scan",
+		     "retval", "total_scan"),
+		   PKT(UINT, 3), PKT(UINT, 4), PKT(INT, 7), PKT(INT, 6),
+		   PKT(INT, 1), PKT(INT, 2), PKT(INT, 5)),
+	/* instant slices on the thread (ParseSignalGenerate/Deliver) */
+	MAP_FTRACE("signal", "signal_generate", PFT_EV_SIGNAL_GENERATE,
+		   F("sig", "code", "comm", "pid", "group", "result"),
+		   PKT(INT, 6), PKT(INT, 1), PKT(STR, 2), PKT(INT, 4),
+		   PKT(INT, 3), PKT(INT, 5)),
+	MAP_FTRACE("signal", "signal_deliver", PFT_EV_SIGNAL_DELIVER,
+		   F("sig", "code", "sa_flags"),
+		   PKT(INT, 3), PKT(INT, 1), PKT(UINT, 2)),
+	/* async "Suspend/Resume Latency" slices (ParseSuspendResume) */
+	MAP_FTRACE("power", "suspend_resume", PFT_EV_SUSPEND_RESUME,
+		   F("action", "val", "start"),
+		   PKT(KSTR, 1), PKT(INT, 2), PKT(UINT, 3)),
+	/* "CPU Hotplug" slices per CPU (ParseCpuhpEnter/Exit) */
+	MAP_FTRACE("cpuhp", "cpuhp_enter", PFT_EV_CPUHP_ENTER,
+		   F("cpu", "target", "idx", "fun"),
+		   PKT(UINT, 1), PKT(INT, 4), PKT(INT, 3), PKT(UINT, 2)),
+	MAP_FTRACE("cpuhp", "cpuhp_multi_enter", PFT_EV_CPUHP_MULTI_ENTER,
+		   F("cpu", "target", "idx", "fun"),
+		   PKT(UINT, 1), PKT(INT, 4), PKT(INT, 3), PKT(UINT, 2)),
+	MAP_FTRACE("cpuhp", "cpuhp_exit", PFT_EV_CPUHP_EXIT,
+		   F("cpu", "state", "idx", "ret"),
+		   PKT(UINT, 1), PKT(INT, 4), PKT(INT, 2), PKT(INT, 3)),
+	/* a counter per thermal zone (ThermalTracker) */
+	MAP_FTRACE("thermal", "thermal_temperature",
+		   PFT_EV_THERMAL_TEMPERATURE,
+		   F("thermal_zone", "id", "temp_prev", "temp"),
+		   PKT(STR, 4), PKT(INT, 1), PKT(INT, 3), PKT(INT, 2)),
+	/*
+	 * "<name> Frequency" and "<name> State" counters (ParseClockSetRate,
+	 * ParseClockEnable/Disable): power:clock_*, of kernels that have
+	 * them (6.18 has clk:clk_* instead, which Perfetto keeps as raw rows)
+	 */
+	MAP_FTRACE("power", "clock_set_rate", PFT_EV_CLOCK_SET_RATE,
+		   F("name", "state", "cpu_id"),
+		   PKT(STR, 1), PKT(UINT, 2), PKT(UINT, 3)),
+	MAP_FTRACE("power", "clock_enable", PFT_EV_CLOCK_ENABLE,
+		   F("name", "state", "cpu_id"),
+		   PKT(STR, 1), PKT(UINT, 2), PKT(UINT, 3)),
+	MAP_FTRACE("power", "clock_disable", PFT_EV_CLOCK_DISABLE,
+		   F("name", "state", "cpu_id"),
+		   PKT(STR, 1), PKT(UINT, 2), PKT(UINT, 3)),
+	/* "block_io" slices per device (ParseBlockIoStart/Done) */
+	MAP_FTRACE("block", "block_io_start", PFT_EV_BLOCK_IO_START,
+		   F("dev", "sector", "nr_sector", "bytes", "ioprio", "rwbs",
+		     "comm"),
+		   PKT(UINT, 1), PKT(UINT, 2), PKT(UINT, 3), PKT(UINT, 4),
+		   PKT(UINT, 5), PKT(STR, 6), PKT(STR, 7)),
+	MAP_FTRACE("block", "block_io_done", PFT_EV_BLOCK_IO_DONE,
+		   F("dev", "sector", "nr_sector", "bytes", "ioprio", "rwbs",
+		     "comm"),
+		   PKT(UINT, 1), PKT(UINT, 2), PKT(UINT, 3), PKT(UINT, 4),
+		   PKT(UINT, 5), PKT(STR, 6), PKT(STR, 7)),
+	/*
+	 * Android's sched_blocked_reason: the function a D row of the
+	 * thread blocked in (ParseSchedBlockedReason -> ThreadStateTracker::
+	 * PushBlockedReason), its symbol interned
+	 */
+	MAP_FTRACE("sched", "sched_blocked_reason", PFT_EV_SCHED_BLOCKED_REASON,
+		   F("pid", "caller", "io_wait"),
+		   PKT(INT, 1), PKT(SYM, 2), PKT(UINT, 3)),
+	/* "LocalTimer" slices on "Irq Cpu N" (ParseLocalTimerEntry/Exit) */
+	MAP_FTRACE("irq_vectors", "local_timer_entry", PFT_EV_LOCAL_TIMER_ENTRY,
+		   F("vector"), PKT(INT, 1)),
+	MAP_FTRACE("irq_vectors", "local_timer_exit", PFT_EV_LOCAL_TIMER_EXIT,
+		   F("vector"), PKT(INT, 1)),
 	{
 		/* user_events whose format EventHeader's header opens */
 		.classify = map_eventheader_classify,

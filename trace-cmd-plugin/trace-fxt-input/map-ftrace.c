@@ -4,7 +4,9 @@
  * Perfetto's ftrace importer draws of them and FXT cannot say: CPU
  * counter tracks, IRQ and softirq slices per CPU, workqueue and timer
  * slices named after their kernel function, the end of a thread, the
- * process tree.
+ * process tree; network device, thermal and clock counters, TCP stream
+ * states, process memory and oom_score_adj, reclaim, signal, hotplug,
+ * suspend and block I/O slices, the function a thread blocked in.
  *
  * Which events, and which of their fields become which field of the
  * event's message, is map-dispatch.c's table (struct map_pkt_def);
@@ -36,6 +38,27 @@ static bool map_ftrace_value(struct map_buffer *buf, struct tep_record *rec,
 	    f->size > 0 && (*v >> (8 * f->size - 1) & 1))
 		*v |= ~0ULL << (8 * f->size);
 	return true;
+}
+
+/*
+ * A pointer field that names a kernel string (suspend_resume's action)
+ * as its text, which libtraceevent finds among the .dat's printk
+ * strings; nothing when it is not there (libtraceevent shows the
+ * address, "0x...").
+ */
+static void map_ftrace_kstr(struct pb_buf *b, unsigned int proto,
+			    struct tep_record *rec, struct tep_format_field *f)
+{
+	struct trace_seq s;
+
+	if (!f)
+		return;
+	trace_seq_init(&s);
+	tep_print_field_content(&s, rec->data, rec->size, f);
+	if (s.state == TRACE_SEQ__GOOD && s.len &&
+	    strncmp(s.buffer, "0x", 2))
+		pb_bytes(b, proto, s.buffer, s.len);
+	trace_seq_destroy(&s);
 }
 
 int map_ftrace_write(struct map_ctx *ctx, struct map_buffer *buf,
@@ -74,6 +97,9 @@ int map_ftrace_write(struct map_ctx *ctx, struct map_buffer *buf,
 			len = map_field_str(rec, me->sf[i], &s);
 			if (len >= 0)
 				pb_bytes(e.b, pf->proto, s, len);
+			break;
+		case MAP_PKT_KSTR:
+			map_ftrace_kstr(e.b, pf->proto, rec, me->sf[i]);
 			break;
 		}
 	}

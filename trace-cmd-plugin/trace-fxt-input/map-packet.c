@@ -411,6 +411,8 @@ uint64_t map_pkt_symbol(struct map_ctx *ctx, struct tep_handle *tep,
 {
 	struct map_pkt *p = map_pkt_get(ctx);
 	const char *name;
+	bool added;
+	uint32_t iid;
 	size_t m;
 
 	if (!p || !addr)
@@ -418,14 +420,19 @@ uint64_t map_pkt_symbol(struct map_ctx *ctx, struct tep_handle *tep,
 	name = tep_find_function(tep, addr);
 	if (!name)
 		return 0;
-	if (map_set_add(&p->syms_sent, addr)) {
+	/*
+	 * Its number among the symbols interned, 1 for the first: an id of
+	 * 32 bits, which sched_blocked_reason's caller is read as
+	 * (ParseSchedBlockedReason casts it to uint32_t), never 0.
+	 */
+	iid = map_set_id(&p->syms_sent, addr, &added);
+	if (added) {
 		m = pb_open(&p->syms, PFT_INTERNED_KERNEL_SYMBOLS);
-		pb_uint(&p->syms, PFT_ISTRING_IID, addr);
+		pb_uint(&p->syms, PFT_ISTRING_IID, iid);
 		pb_bytes(&p->syms, PFT_ISTRING_STR, name, strlen(name));
 		pb_close(&p->syms, m);
 	}
-	/* the address is its own interning id: unique, never 0 */
-	return addr;
+	return iid;
 }
 
 void map_pkt_lost(struct map_ctx *ctx, unsigned int cpu)

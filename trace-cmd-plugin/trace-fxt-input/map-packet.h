@@ -55,8 +55,9 @@ bool map_pkt_cpu_ok(unsigned int cpu);
 
 /*
  * The interning id of the kernel function at @addr (the symbol whose
- * name Perfetto shows for a workqueue or timer function), interned in
- * the packets the first time; 0 when @tep knows no function there.
+ * name Perfetto shows for a workqueue or timer function, a shrinker, a
+ * blocked function), interned in the packets the first time: 1, 2, ...
+ * in the order they come (32 bits); 0 when @tep knows no function there.
  */
 uint64_t map_pkt_symbol(struct map_ctx *ctx, struct tep_handle *tep,
 			uint64_t addr);

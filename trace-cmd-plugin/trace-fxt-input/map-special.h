@@ -30,6 +30,7 @@ enum map_pkt_kind {
 	MAP_PKT_INT,		/* the value, sign-extended if signed */
 	MAP_PKT_STR,		/* the text */
 	MAP_PKT_SYM,		/* a kernel function: its interning id */
+	MAP_PKT_KSTR,		/* a kernel string's address: its text */
 };
 
 struct map_pkt_field {
