@@ -37,10 +37,20 @@ enum {
 	PFT_PACKET_SEQUENCE_FLAGS	= 13,	/* uint32, below */
 	PFT_PACKET_FTRACE_STATS		= 34,	/* FtraceStats */
 	PFT_PACKET_SYSTEM_INFO		= 45,	/* SystemInfo */
+	PFT_PACKET_COMPRESSED_PACKETS	= 50,	/* bytes, below */
 	PFT_PACKET_CLOCK_ID		= 58,	/* timestamp_clock_id: unset */
 	PFT_PACKET_MACHINE_ID		= 98,	/* not set: another machine */
 	PFT_PACKET_GENERIC_KERNEL_TREE	= 122,	/* GenericKernelProcessTree */
 };
+
+/*
+ * TracePacket.compressed_packets: a deflate stream (zlib or gzip header:
+ * Perfetto's GzipDecompressor reads either) that inflates to a run of
+ * Trace.packet fields, each tag PFT_TRACE_PACKET, length, TracePacket,
+ * which Perfetto's tokenizer reads as if they stood in the stream in its
+ * place (proto_trace_tokenizer.h, Tokenize).  A packet that has it is
+ * only that: its other fields are dropped.
+ */
 
 /* TracePacket.sequence_flags */
 enum {

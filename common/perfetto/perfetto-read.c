@@ -19,6 +19,12 @@
  * and the event (common_flags: the parser takes it for a second event),
  * unequal CompactSched columns, a comm index past the intern table, a
  * nested message that does not parse.
+ * A packet of compressed_packets is inflated (perfetto-zip.h, bounded)
+ * and the packets inside checked as those of the stream; what Perfetto's
+ * tokenizer refuses there (proto_trace_tokenizer.h, Tokenize: bytes that
+ * do not inflate, a field that is no Trace.packet, a packet past the
+ * end) is a fault, and so is what it drops: fields beside
+ * compressed_packets, compressed packets inside compressed packets.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -30,6 +36,7 @@
 #include "pb.h"
 #include "perfetto-proto.h"
 #include "perfetto-read.h"
+#include "perfetto-zip.h"
 
 /* FtraceParseStatus FTRACE_STATUS_ABI_ZERO_DATA_LENGTH: the one allowed */
 #define PFT_PARSE_ZERO_DATA_LENGTH	12
@@ -46,6 +53,9 @@ struct pft_stream {
 	size_t			text_len, text_cap;
 	char			error[256];
 	bool			failed;
+	bool			zipped;	/* in a compressed packet's packets */
+	bool			zhead;	/* the compressed packet itself */
+	struct pb_buf		infl;	/* its packets, inflated */
 	struct pft_totals	t;
 };
 
@@ -59,6 +69,7 @@ void pft_stream_free(struct pft_stream *s)
 	if (!s)
 		return;
 	pb_free(&s->pend);
+	pb_free(&s->infl);
 	free(s->text);
 	free(s);
 }
@@ -86,8 +97,13 @@ static int pft_fail(struct pft_stream *s, const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	n = snprintf(s->error, sizeof(s->error), "perfetto packet %llu: ",
-		     (unsigned long long)s->t.packets);
+	if (s->zhead)
+		n = snprintf(s->error, sizeof(s->error), "perfetto compressed "
+			     "packet %llu: ", (unsigned long long)s->t.zipped);
+	else
+		n = snprintf(s->error, sizeof(s->error), "perfetto packet "
+			     "%llu%s: ", (unsigned long long)s->t.packets,
+			     s->zipped ? " (compressed)" : "");
 	va_start(ap, fmt);
 	vsnprintf(s->error + n, sizeof(s->error) - n, fmt, ap);
 	va_end(ap);
@@ -385,6 +401,87 @@ static int pft_listed(struct pft_stream *s, const struct pb_field *f)
 	return 0;
 }
 
+static int pft_packet(struct pft_stream *s, const uint8_t *b, size_t len);
+
+/*
+ * The packets of a compressed packet, inflated at @p..@end: the tag of a Trace.packet
+ * field, as one byte, is all Perfetto's tokenizer takes between them.
+ */
+static int pft_zipped_run(struct pft_stream *s, const uint8_t *p,
+			  const uint8_t *end)
+{
+	const uint8_t tag = pb_tag(PFT_TRACE_PACKET, PB_LEN);
+	uint64_t n;
+	int ret = 0;
+
+	s->zipped = true;
+	while (p < end) {
+		if (*p != tag) {
+			s->t.packets++;
+			ret = pft_fail(s, "inflated, a field that is no "
+				       "Trace.packet (Perfetto refuses the "
+				       "trace)");
+			break;
+		}
+		p++;
+		if (pb_read_varint(&p, end, &n) || n > (uint64_t)(end - p)) {
+			s->t.packets++;
+			ret = pft_fail(s, "inflated, a packet past the end of "
+				       "its compressed packet (Perfetto "
+				       "refuses the trace)");
+			break;
+		}
+		ret = pft_packet(s, p, n);
+		if (ret)
+			break;
+		p += n;
+		ret = 0;
+	}
+	s->zipped = false;
+	return p < end ? ret : 0;
+}
+
+/* A packet of compressed_packets @z (field @f of it): its packets. */
+static int pft_zipped(struct pft_stream *s, const uint8_t *b, size_t len,
+		      const struct pb_field *z)
+{
+	struct pb_reader r;
+	struct pb_field f;
+	int ret;
+
+	s->t.zipped++;
+	s->zhead = true;
+	if (s->zipped)
+		return pft_fail(s, "inside another compressed packet (Perfetto "
+				"inflates only the outer one)");
+	pb_reader_init(&r, b, len);
+	while ((ret = pb_next(&r, &f)) > 0)
+		if (f.id != PFT_PACKET_COMPRESSED_PACKETS || f.p != z->p)
+			return pft_fail(s, "field %u beside compressed_packets "
+					"(Perfetto drops it)", f.id);
+	if (ret < 0)
+		return pft_fail(s, "its fields do not parse to its end "
+				"(Perfetto refuses the trace)");
+	if (z->wt != PB_LEN)
+		return pft_fail(s, "compressed_packets is no bytes field");
+	ret = pft_unzip(z->p, z->len, &s->infl);
+	if (ret == -EFBIG)
+		return pft_fail(s, "inflates past %u bytes (refused: no writer "
+				"packs more)", PFT_ZIP_MAX);
+	if (ret == -ENOMEM) {
+		s->zhead = false;
+		return ret;
+	}
+	if (ret)
+		return pft_fail(s, "compressed_packets do not inflate: no whole "
+				"zlib or gzip stream (Perfetto refuses the "
+				"trace)");
+	s->zhead = false;
+	pft_say(s, "%scompressed %zu bytes, inflated %zu", s->text_len ?
+		"; " : "", z->len, s->infl.len);
+	return pft_zipped_run(s, s->infl.p, s->infl.p + s->infl.len);
+}
+
 static int pft_packet(struct pft_stream *s, const uint8_t *b, size_t len)
 {
 	uint64_t seq = 0, flags = 0, clock = 0;
@@ -392,6 +489,10 @@ static int pft_packet(struct pft_stream *s, const uint8_t *b, size_t len)
 	struct pb_field f;
 	int ret;
 
+	pb_reader_init(&r, b, len);
+	while (pb_next(&r, &f) > 0)
+		if (f.id == PFT_PACKET_COMPRESSED_PACKETS)
+			return pft_zipped(s, b, len, &f);
 	s->t.packets++;
 	pft_say(s, "%spacket %llu:", s->text_len ? "; " : "",
 		(unsigned long long)s->t.packets);
@@ -520,9 +621,11 @@ int pft_stream_feed(struct pft_stream *s, const void *data, size_t len)
 	}
 	while ((ret = pft_next_top(s, &f)) > 0) {
 		/* Trace.packet; other fields of Trace are skipped */
-		if (f.id == PFT_TRACE_PACKET && f.wt == PB_LEN &&
-		    pft_packet(s, f.p, f.len))
-			return -EBADMSG;
+		if (f.id == PFT_TRACE_PACKET && f.wt == PB_LEN) {
+			ret = pft_packet(s, f.p, f.len);
+			if (ret)
+				return ret == -ENOMEM ? ret : -EBADMSG;
+		}
 		if (f.id == PFT_TRACE_PACKET && f.wt != PB_LEN) {
 			s->t.packets++;
 			return pft_fail(s, "a packet that is no message");

@@ -14,7 +14,10 @@
  * state without a sequence id, a timestamp clock of a sequence without
  * one, CompactSched columns of unequal lengths or comm indexes past its
  * intern table.  A packet may span blob records; one still open at the
- * end is a fault too.
+ * end is a fault too.  A packet of compressed_packets (perfetto-zip.h)
+ * is inflated, its packets checked as the others; one that does not
+ * inflate whole, inflates past PFT_ZIP_MAX, holds more than its packets
+ * or is inside another is a fault.
  *
  * Each packet is also described in a line of text (what `trace-fxt
  * dump` shows of a blob), and counted (what `trace-fxt check` sums up).
@@ -35,6 +38,8 @@ struct pft_totals {
 	uint64_t	switches;	/* compact sched_switch */
 	uint64_t	wakings;	/* compact sched_waking */
 	uint64_t	other;		/* top-level fields besides packets */
+	uint64_t	zipped;		/* compressed packets (not in packets:
+					 * their packets are) */
 };
 
 /**

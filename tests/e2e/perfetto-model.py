@@ -90,6 +90,7 @@ import json
 import re
 import struct
 import sys
+import zlib
 
 # fuchsia_trace_parser.cc: IdForOutgoingThreadState
 OUT_STATES = {0: 'R', 1: 'R', 2: 'T', 3: 'S', 4: 'Z', 5: 'X'}
@@ -352,13 +353,52 @@ class Packets:
     # proto_trace_tokenizer.h: Tokenize (packets are field 1 of the stream;
     # other top-level fields are skipped), ProtoTraceReader::ParsePacket
     def proto_tokenize(self):
+        for p in self.stream_packets():
+            self.packets += 1
+            self.tokenize_packet(p)
+
+    def stream_packets(self):
+        """The packets the tokenizer hands on, compressed ones inflated."""
         for fid, wt, v in pb_fields(bytes(self.proto_stream)):
             if fid != 1:
                 continue
             if wt != 2:
                 raise ValueError('TracePacket field of wire type %d' % wt)
-            self.packets += 1
-            self.tokenize_packet(v)
+            d = pb_msg(v)
+            if 50 in d:
+                yield from self.inflate_packets(d)
+            else:
+                yield v
+
+    # proto_trace_tokenizer.h: Tokenize, a packet with compressed_packets
+    # (50): only that field is read, inflated by GzipDecompressor (zlib or
+    # gzip header: inflateInit2 with 32 + MAX_WBITS) as one whole stream
+    # (ProtoTraceTokenizer::Decompress, FrameMode::kSingleFrame), then cut
+    # into packets, each the byte 0x0a (Trace.packet), a length, the
+    # packet; any other byte is ERR:tp-corrupt, so is a packet past the
+    # end.  Its packets are not searched for compressed_packets again.
+    @staticmethod
+    def inflate_packets(d):
+        others = [f for f in d if f != 50]
+        if others:
+            # dropped by the tokenizer: the model refuses to lose them
+            raise ValueError('fields %s beside compressed_packets' % others)
+        z = zlib.decompressobj(32 + zlib.MAX_WBITS)
+        b = z.decompress(last(d, 50))
+        if not z.eof or z.unused_data:
+            raise ValueError('compressed_packets: no whole zlib stream')
+        i = 0
+        while len(b) - i > 2:
+            if b[i] != 0x0a:
+                raise ValueError('Expected TracePacket tag (tp-corrupt)')
+            n, j = pb_varint(b, i + 1)
+            if j + n > len(b):
+                raise ValueError('Invalid packet size (tp-corrupt)')
+            yield b[j:j + n]
+            i = j + n
+        if i != len(b):
+            raise ValueError('compressed_packets: %d bytes after the last '
+                             'packet' % (len(b) - i))
 
     def tokenize_packet(self, b):
         d = pb_msg(b)
@@ -2596,9 +2636,7 @@ def packet_events(m):
     bycpu = {}
     syms = {}
     n = 0
-    for fid, _, pkt in pb_fields(bytes(m.proto_stream)):
-        if fid != 1:
-            continue
+    for pkt in m.stream_packets():
         d = pb_msg(pkt)
         if 12 in d:
             for f, _, v in pb_fields(last(d, 12)):

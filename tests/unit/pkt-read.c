@@ -5,15 +5,44 @@
  */
 #include <string.h>
 
+#include <zlib.h>
+
 #include "fxt-reader.h"
 #include "map-packet.h"
 #include "perfetto-proto.h"
 #include "pkt-read.h"
 #include "unit.h"
 
+/*
+ * @joined, the blobs' payloads, as the packets Perfetto's tokenizer hands
+ * on: each packet of compressed_packets inflated in its place.  Every
+ * packet the mapping writes is in one.  zlib's own uncompress() is the
+ * judge here, not the core's reader.
+ */
+static void pkt_inflate(const struct pb_buf *joined, struct pb_buf *stream)
+{
+	struct pb_field top = { .wt = PB_LEN, .p = joined->p,
+				.len = joined->len };
+	struct pb_field pk, z = { 0 };
+	uLongf n;
+	int k;
+
+	for (k = 0; pkt_get(&top, PFT_TRACE_PACKET, k, &pk); k++) {
+		CU_ASSERT_FATAL(pkt_get(&pk, PFT_PACKET_COMPRESSED_PACKETS, 0,
+					&z));
+		n = 64 * z.len + 65536;
+		CU_ASSERT_FATAL(pb_room(stream, n));
+		CU_ASSERT_EQUAL_FATAL(uncompress(stream->p + stream->len, &n,
+						 z.p, z.len), Z_OK);
+		stream->len += n;
+	}
+	CU_ASSERT(k > 0 || !joined->len);
+}
+
 void pkt_join(const void *fxt, size_t len, struct pb_buf *stream,
 	      unsigned int *blobs, unsigned int *sched)
 {
+	struct pb_buf joined = { 0 };
 	struct fxt_reader *r;
 	struct fxt_record rec;
 
@@ -26,13 +55,15 @@ void pkt_join(const void *fxt, size_t len, struct pb_buf *stream,
 		if (rec.type != FXT_REC_BLOB)
 			continue;
 		CU_ASSERT_EQUAL(rec.blob.type, FXT_BLOB_PERFETTO);
-		CU_ASSERT_FATAL(pb_room(stream, rec.blob.size));
-		memcpy(stream->p + stream->len, rec.blob.data, rec.blob.size);
-		stream->len += rec.blob.size;
+		CU_ASSERT_FATAL(pb_room(&joined, rec.blob.size));
+		memcpy(joined.p + joined.len, rec.blob.data, rec.blob.size);
+		joined.len += rec.blob.size;
 		(*blobs)++;
 	}
 	CU_ASSERT_PTR_NULL(fxt_reader_error(r));
 	fxt_reader_close(r);
+	pkt_inflate(&joined, stream);
+	pb_free(&joined);
 }
 
 void pkt_finish(struct map_ctx *ctx, FILE *fp, char **out, size_t *len,

@@ -16,9 +16,11 @@
 
 /*
  * The payloads of the FXT's blob records of type 3 at @fxt, joined as
- * Perfetto joins them, into @stream; how many blob records into *@blobs,
- * how many FXT scheduling records into *@sched.  The test stops if the
- * FXT does not read.
+ * Perfetto joins them, each compressed packet's packets inflated in its
+ * place (every packet the mapping writes is in one), into @stream: the
+ * packets Perfetto's tokenizer hands on.  How many blob records into
+ * *@blobs, how many FXT scheduling records into *@sched.  The test stops
+ * if the FXT does not read or a packet is not compressed.
  */
 void pkt_join(const void *fxt, size_t len, struct pb_buf *stream,
 	      unsigned int *blobs, unsigned int *sched);

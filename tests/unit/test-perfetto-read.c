@@ -4,7 +4,10 @@
  * (common/perfetto/perfetto-read.c), as `trace-fxt check` and `dump` read them:
  * a stream cut anywhere across blobs reads the same; what Perfetto's
  * importer refuses or loses is a fault naming the packet (the rules are
- * perfetto-read.c's, each from Perfetto's source), what it reads is not.
+ * perfetto-read.c's, each from Perfetto's source), what it reads is not;
+ * packets compressed (perfetto-zip.c) read as the same packets, by zlib
+ * too, and a compressed packet that is damaged, too large or holds what
+ * Perfetto drops is a fault.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,7 +16,11 @@
 #include "pb.h"
 #include "perfetto-proto.h"
 #include "perfetto-read.h"
+#include "perfetto-zip.h"
 #include "unit.h"
+
+#include <stdlib.h>
+#include <zlib.h>
 
 /* A bundle of @cpu, one event (softirq_entry vec 3), common_flags if asked. */
 static void bundle(struct pb_buf *b, uint64_t cpu, bool flags_field)
@@ -195,9 +202,181 @@ static void test_faults(void)
 	bad("a packet that is a varint", &b, "no message");
 }
 
+/*
+ * @in (a run of Trace.packet fields) as one compressed packet appended to
+ * @out, deflated by zlib itself at @wbits (15: zlib header, 31: gzip's),
+ * not by perfetto-zip.c; @tail extra bytes (0) after the stream, the
+ * stream @cut bytes short.
+ */
+static void zlib_packet(struct pb_buf *out, const struct pb_buf *in,
+			int wbits, size_t tail, size_t cut)
+{
+	z_stream zs = { 0 };
+	size_t cap = in->len + 1024, pkt;
+	uint8_t *z = calloc(1, cap + tail);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(z);
+	CU_ASSERT_EQUAL_FATAL(deflateInit2(&zs, 9, Z_DEFLATED, wbits, 9,
+					   Z_DEFAULT_STRATEGY), Z_OK);
+	zs.next_in = in->p;
+	zs.avail_in = in->len;
+	zs.next_out = z;
+	zs.avail_out = cap;
+	CU_ASSERT_EQUAL_FATAL(deflate(&zs, Z_FINISH), Z_STREAM_END);
+	pkt = pb_open(out, PFT_TRACE_PACKET);
+	pb_bytes(out, PFT_PACKET_COMPRESSED_PACKETS, z,
+		 zs.total_out + tail - cut);
+	pb_close(out, pkt);
+	deflateEnd(&zs);
+	free(z);
+}
+
+static void test_zip_good(void)
+{
+	struct pb_buf in = { 0 }, b = { 0 }, back = { 0 };
+	struct pft_zip *z = pft_zip_new();
+	struct pft_totals t;
+	struct pb_reader r;
+	struct pb_field f = { 0 }, c = { 0 };
+	uLongf n;
+	char err[256];
+	size_t piece;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(z);
+	bundle(&in, 0, false);
+	compact(&in, 3, false, 0);
+	stats(&in, PFT_PHASE_END_OF_TRACE, 12);
+	stats(&in, PFT_PHASE_START_OF_TRACE, 0);
+
+	/* perfetto-zip.c's packet: one field 50, zlib's inflate gives @in */
+	CU_ASSERT_EQUAL(pft_zip_packets(z, &b, in.p, in.len), 0);
+	pb_reader_init(&r, b.p, b.len);
+	CU_ASSERT_EQUAL_FATAL(pb_next(&r, &f), 1);
+	CU_ASSERT_EQUAL(f.id, PFT_TRACE_PACKET);
+	pb_reader_init(&r, f.p, f.len);
+	CU_ASSERT_EQUAL_FATAL(pb_next(&r, &c), 1);
+	CU_ASSERT_EQUAL(c.id, PFT_PACKET_COMPRESSED_PACKETS);
+	CU_ASSERT_EQUAL(c.wt, PB_LEN);
+	CU_ASSERT_EQUAL(pb_next(&r, &f), 0);	/* nothing beside it */
+	n = in.len + 16;
+	CU_ASSERT_FATAL(pb_room(&back, n));
+	CU_ASSERT_EQUAL(uncompress(back.p, &n, c.p, c.len), Z_OK);
+	CU_ASSERT(n == in.len && !memcmp(back.p, in.p, in.len));
+	CU_ASSERT_EQUAL(pft_zip_packets(z, &b, in.p, (size_t)PFT_ZIP_MAX + 1),
+			-EINVAL);
+
+	/* zlib's own streams, zlib and gzip headers, beside a plain packet */
+	zlib_packet(&b, &in, 15, 0, 0);
+	zlib_packet(&b, &in, 31, 0, 0);
+	bundle(&b, 1, false);
+	for (piece = 1; piece <= b.len; piece++) {
+		CU_ASSERT_EQUAL(feed_all(&b, piece, err, sizeof(err), &t), 0);
+		CU_ASSERT_EQUAL(t.packets, 3 * 4 + 1);
+		CU_ASSERT_EQUAL(t.bundles, 3 * 2 + 1);
+		CU_ASSERT_EQUAL(t.switches, 3 * 3);
+		CU_ASSERT_EQUAL(t.zipped, 3);
+	}
+	printf("\n    4 packets (%zu bytes) compressed by perfetto-zip.c "
+	       "(zlib inflates them back whole), by zlib (zlib and gzip "
+	       "headers), and a plain packet: %zu bytes fed 1 to %zu at a "
+	       "time read as 13 packets, 3 compressed, no fault\n", in.len,
+	       b.len, b.len);
+	pb_free(&in);
+	pb_free(&b);
+	pb_free(&back);
+	pft_zip_free(z);
+}
+
+/* @in's bytes compressed by perfetto-zip.c into @b. */
+static void zip(struct pb_buf *b, struct pb_buf *in)
+{
+	struct pft_zip *z = pft_zip_new();
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(z);
+	CU_ASSERT_EQUAL(pft_zip_packets(z, b, in->p, in->len), 0);
+	pft_zip_free(z);
+	pb_free(in);
+}
+
+static void test_zip_faults(void)
+{
+	struct pb_buf in = { 0 }, b = { 0 };
+	size_t pkt;
+
+	printf("\n");
+	bundle(&in, 0, false);
+	zlib_packet(&b, &in, 15, 0, 0);
+	b.p[b.len - 6] ^= 0x55;		/* in the deflate data or its sum */
+	bad("a damaged stream", &b, "do not inflate");
+	zlib_packet(&b, &in, 15, 0, 3);
+	bad("a stream cut short", &b, "do not inflate");
+	zlib_packet(&b, &in, 15, 1, 0);
+	bad("a byte after the stream", &b, "do not inflate");
+	pb_free(&in);
+
+	/* a zlib stream of PFT_ZIP_MAX + 1 zero bytes: about 64 KiB */
+	CU_ASSERT_FATAL(pb_room(&in, (size_t)PFT_ZIP_MAX + 1));
+	memset(in.p, 0, (size_t)PFT_ZIP_MAX + 1);
+	in.len = (size_t)PFT_ZIP_MAX + 1;
+	zlib_packet(&b, &in, 15, 0, 0);
+	pb_free(&in);
+	printf("    (%zu bytes inflating to %u)\n", b.len, PFT_ZIP_MAX + 1);
+	bad("a stream inflating past PFT_ZIP_MAX", &b, "inflates past");
+
+	pb_uint(&in, PFT_PACKET_TIMESTAMP, 5);	/* a varint, no packet */
+	pb_uint(&in, PFT_PACKET_TIMESTAMP, 5);
+	zip(&b, &in);
+	bad("inflated, a field that is no packet", &b, "no Trace.packet");
+
+	pb_varint(&in, PFT_TRACE_PACKET << 3 | PB_LEN);
+	pb_varint(&in, 40);
+	pb_uint(&in, PFT_PACKET_TIMESTAMP, 5);
+	zip(&b, &in);
+	bad("inflated, a packet past the end", &b, "past the end");
+
+	bundle(&in, PFT_MAX_CPU, false);
+	zip(&b, &in);
+	bad("inflated, a packet Perfetto refuses", &b,
+	    "packet 1 (compressed): an FtraceEventBundle of CPU 1024");
+
+	{
+		struct pb_buf inner = { 0 };
+
+		bundle(&inner, 0, false);
+		zip(&in, &inner);
+		zip(&b, &in);
+	}
+	bad("a compressed packet inside another", &b,
+	    "compressed packet 2: inside another");
+
+	/* a timestamp after compressed_packets: Perfetto drops it */
+	bundle(&in, 0, false);
+	{
+		struct pb_buf z = { 0 };
+		struct pb_field f = { 0 }, c = { 0 };
+		struct pb_reader r;
+
+		zip(&z, &in);
+		pb_reader_init(&r, z.p, z.len);
+		CU_ASSERT_EQUAL_FATAL(pb_next(&r, &f), 1);
+		pb_reader_init(&r, f.p, f.len);
+		CU_ASSERT_EQUAL_FATAL(pb_next(&r, &c), 1);
+		pkt = pb_open(&b, PFT_TRACE_PACKET);
+		pb_bytes(&b, PFT_PACKET_COMPRESSED_PACKETS, c.p, c.len);
+		pb_uint(&b, PFT_PACKET_TIMESTAMP, 9);
+		pb_close(&b, pkt);
+		pb_free(&z);
+	}
+	bad("a field beside compressed_packets", &b,
+	    "field 8 beside compressed_packets");
+}
+
 static CU_TestInfo read_tests[] = {
 	{ "packets cut anywhere read the same", test_good },
 	{ "what Perfetto refuses or loses is a fault", test_faults },
+	{ "compressed packets read as their packets", test_zip_good },
+	{ "a compressed packet damaged, too large or losing data is a fault",
+	  test_zip_faults },
 	CU_TEST_INFO_NULL,
 };
 

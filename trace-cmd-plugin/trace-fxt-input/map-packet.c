@@ -7,9 +7,11 @@
  * as the bundle's "event" fields, and its CompactSched columns (one
  * buffer of bare varints per packed field, and the comm intern table).
  * A bundle becomes a TracePacket when it holds MAP_BUNDLE_BYTES or when
- * the conversion ends; packets gather in one buffer that goes out as
- * FXT blob records of type 3 (fxt_write_blob() splits what one record
- * cannot hold: Perfetto joins them back into one stream).
+ * the conversion ends; packets gather in one buffer that goes out,
+ * deflated into one packet's compressed_packets on a thread of its own
+ * (map-zip.h; perfetto-zip.h: under a third of their size, as Perfetto's
+ * own tracing service writes its packets), as FXT blob records of type 3 (fxt_write_blob() splits what
+ * one record cannot hold: Perfetto joins them back into one stream).
  *
  * What Perfetto's importer asks of the stream, and how it is met here:
  *  - every bundle has its cpu, below PFT_MAX_CPU (ftrace_tokenizer.cc,
@@ -40,10 +42,11 @@
 #include "map-packet.h"
 #include "map-set.h"
 #include "perfetto-proto.h"
+#include "map-zip.h"
 
 /* A bundle this large is written out; a packet may span blob records. */
 #define MAP_BUNDLE_BYTES	(64 * 1024)
-/* Packets are written as blob records once this many bytes gathered. */
+/* Packets are deflated and written once this many bytes gathered. */
 #define MAP_BLOB_BYTES		(256 * 1024)
 /* The packet sequence of the bundles and of their kernel symbols. */
 #define MAP_PKT_SEQUENCE	1
@@ -99,12 +102,12 @@ struct map_proc {
 
 struct map_pkt {
 	struct pb_buf		out;		/* packets not yet in blobs */
+	struct map_zip		*zip;		/* out goes there */
 	struct map_bundle	*b;		/* by CPU */
 	unsigned int		nr_b;
 	struct pb_buf		syms;		/* for the next packet */
 	struct map_set		syms_sent;
 	bool			seq_started;
-	struct fxt_str		blob_name;
 	uint64_t		first_ts;
 	struct map_proc		*procs;
 	size_t			nr_procs, cap_procs;
@@ -141,21 +144,20 @@ static struct map_bundle *map_bundle_get(struct map_pkt *p, unsigned int cpu)
 	return &b[cpu];
 }
 
-/* Hand the gathered packets to the writer as blob records. */
+/* Hand the gathered packets over, to be compressed and written. */
 static int map_pkt_write_out(struct map_ctx *ctx, struct map_pkt *p)
 {
-	int ret;
-
 	if (p->out.err)
 		return p->out.err;
 	if (!p->out.len)
 		return 0;
-	if (!p->blob_name.id)
-		p->blob_name = fxt_writer_str(ctx->w, TCFXT_BLOB_PERFETTO);
-	ret = fxt_write_blob(ctx->w, p->blob_name, FXT_BLOB_PERFETTO,
-			     p->out.p, p->out.len);
-	p->out.len = 0;
-	return ret;
+	if (!p->zip) {
+		p->zip = map_zip_new(ctx->w, fxt_writer_str(ctx->w,
+							TCFXT_BLOB_PERFETTO));
+		if (!p->zip)
+			return -ENOMEM;
+	}
+	return map_zip_put(p->zip, &p->out);
 }
 
 static size_t map_bundle_bytes(const struct map_bundle *b)
@@ -716,7 +718,10 @@ int map_pkt_finish(struct map_ctx *ctx)
 	}
 	map_pkt_tree(p, &p->out);
 	map_pkt_stats(ctx, &p->out);
-	return map_pkt_write_out(ctx, p);
+	ret = map_pkt_write_out(ctx, p);
+	if (ret)
+		return ret;
+	return p->zip ? map_zip_end(p->zip) : 0;
 }
 
 void map_pkt_free(struct map_ctx *ctx)
@@ -738,6 +743,7 @@ void map_pkt_free(struct map_ctx *ctx)
 	}
 	free(p->b);
 	pb_free(&p->out);
+	map_zip_free(p->zip);
 	pb_free(&p->syms);
 	map_set_free(&p->syms_sent);
 	free(p->procs);

@@ -109,12 +109,14 @@ static int cmd_check(int argc, char **argv)
 	pt = pft_stream_totals(pkts);
 	if (pt->packets)
 		printf("; perfetto packets %llu (ftrace bundles %llu, events "
-		       "%llu, compact switches %llu, wakings %llu)",
+		       "%llu, compact switches %llu, wakings %llu; %llu "
+		       "compressed packets)",
 		       (unsigned long long)pt->packets,
 		       (unsigned long long)pt->bundles,
 		       (unsigned long long)pt->events,
 		       (unsigned long long)pt->switches,
-		       (unsigned long long)pt->wakings);
+		       (unsigned long long)pt->wakings,
+		       (unsigned long long)pt->zipped);
 	pft_stream_free(pkts);
 	if (w.n)
 		printf("; %llu warning%s in %llu record%s", w.n,

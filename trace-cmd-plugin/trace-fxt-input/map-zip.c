@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * map-zip.c - the Perfetto packets compressed on a thread of their own
+ * (map-zip.h).  One batch at a time: the mapping fills the next one
+ * while the thread deflates this one, and waits only when it hands over
+ * a batch before the thread is done with the one before.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "map-zip.h"
+#include "perfetto-zip.h"
+
+struct map_zip {
+	struct fxt_writer	*w;
+	struct fxt_str		name;
+	struct pft_zip		*zip;
+	struct pb_buf		in;		/* the batch, as handed over */
+	struct pb_buf		out;		/* it compressed */
+	const struct pb_buf	*ready;		/* what to write: out or in */
+	int			ret;		/* the thread's verdict */
+	bool			busy;		/* the thread holds a batch */
+	bool			quit;
+	pthread_t		th;
+	pthread_mutex_t		lock;
+	pthread_cond_t		cond;
+};
+
+/* A batch as one compressed packet or, past PFT_ZIP_MAX, as it is. */
+static void map_zip_work(struct map_zip *z)
+{
+	z->out.len = 0;
+	z->ready = &z->in;
+	z->ret = 0;
+	if (z->in.len > PFT_ZIP_MAX)
+		return;
+	z->ret = pft_zip_packets(z->zip, &z->out, z->in.p, z->in.len);
+	z->ready = &z->out;
+}
+
+static void *map_zip_thread(void *arg)
+{
+	struct map_zip *z = arg;
+
+	pthread_mutex_lock(&z->lock);
+	for (;;) {
+		while (!z->busy && !z->quit)
+			pthread_cond_wait(&z->cond, &z->lock);
+		if (!z->busy)
+			break;
+		pthread_mutex_unlock(&z->lock);
+		map_zip_work(z);
+		pthread_mutex_lock(&z->lock);
+		z->busy = false;
+		pthread_cond_broadcast(&z->cond);
+	}
+	pthread_mutex_unlock(&z->lock);
+	return NULL;
+}
+
+struct map_zip *map_zip_new(struct fxt_writer *w, struct fxt_str name)
+{
+	struct map_zip *z = calloc(1, sizeof(*z));
+
+	if (!z)
+		return NULL;
+	z->w = w;
+	z->name = name;
+	z->zip = pft_zip_new();
+	pthread_mutex_init(&z->lock, NULL);
+	pthread_cond_init(&z->cond, NULL);
+	if (!z->zip || pthread_create(&z->th, NULL, map_zip_thread, z)) {
+		pft_zip_free(z->zip);
+		pthread_mutex_destroy(&z->lock);
+		pthread_cond_destroy(&z->cond);
+		free(z);
+		return NULL;
+	}
+	return z;
+}
+
+/* Wait for the thread, then write what it made; the thread is idle. */
+static int map_zip_flush(struct map_zip *z)
+{
+	const struct pb_buf *r;
+	int ret;
+
+	pthread_mutex_lock(&z->lock);
+	while (z->busy)
+		pthread_cond_wait(&z->cond, &z->lock);
+	pthread_mutex_unlock(&z->lock);
+	r = z->ready;
+	z->ready = NULL;
+	if (!r)
+		return 0;
+	if (z->ret)
+		return z->ret;
+	ret = fxt_write_blob(z->w, z->name, FXT_BLOB_PERFETTO, r->p, r->len);
+	z->in.len = 0;
+	return ret;
+}
+
+int map_zip_put(struct map_zip *z, struct pb_buf *packets)
+{
+	struct pb_buf t;
+	int ret = map_zip_flush(z);
+
+	if (ret)
+		return ret;
+	t = z->in;
+	z->in = *packets;
+	*packets = t;
+	packets->len = 0;
+	pthread_mutex_lock(&z->lock);
+	z->busy = true;
+	pthread_cond_broadcast(&z->cond);
+	pthread_mutex_unlock(&z->lock);
+	return 0;
+}
+
+int map_zip_end(struct map_zip *z)
+{
+	return map_zip_flush(z);
+}
+
+void map_zip_free(struct map_zip *z)
+{
+	if (!z)
+		return;
+	pthread_mutex_lock(&z->lock);
+	z->quit = true;
+	pthread_cond_broadcast(&z->cond);
+	pthread_mutex_unlock(&z->lock);
+	pthread_join(z->th, NULL);
+	pthread_mutex_destroy(&z->lock);
+	pthread_cond_destroy(&z->cond);
+	pft_zip_free(z->zip);
+	pb_free(&z->in);
+	pb_free(&z->out);
+	free(z);
+}
