@@ -9,7 +9,6 @@
  * 27.2 MB): so a .fxt.gz costs little more than the plain conversion.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,6 +23,7 @@
 
 #include "fd-io.h"
 #include "fxt-zio.h"
+#include "worker.h"
 
 #define ZIO_CHUNK	(256u * 1024)
 /* igzip's levels are 0-3; 3 is slower than 2 and no smaller here */
@@ -94,12 +94,8 @@ struct fxt_zout {
 	uint8_t		out[ZIO_CHUNK];
 
 	bool		threaded;
-	pthread_t	thread;
-	pthread_mutex_t	lock;
-	pthread_cond_t	cond;
-	bool		busy;		/* the thread holds work */
+	struct worker	worker;		/* compresses work, then idles */
 	bool		last;		/* work is the stream's end */
-	bool		quit;
 	uint8_t		*fill, *work;
 	size_t		fill_len, work_len;
 };
@@ -199,64 +195,38 @@ static int zout_feed(struct fxt_zout *z, const void *p, size_t n, bool end)
 	return z->err;
 }
 
-static void *zout_thread(void *arg)
+static void zout_job(void *arg)
 {
 	struct fxt_zout *z = arg;
 
-	pthread_mutex_lock(&z->lock);
-	for (;;) {
-		while (!z->busy && !z->quit)
-			pthread_cond_wait(&z->cond, &z->lock);
-		if (!z->busy)
-			break;
-		pthread_mutex_unlock(&z->lock);
-		zout_feed(z, z->work, z->work_len, z->last);
-		pthread_mutex_lock(&z->lock);
-		z->busy = false;
-		pthread_cond_broadcast(&z->cond);
-	}
-	pthread_mutex_unlock(&z->lock);
-	return NULL;
+	zout_feed(z, z->work, z->work_len, z->last);
 }
 
 /* Wait for the thread, then give it the filled batch. */
 static int zout_hand_off(struct fxt_zout *z, bool last)
 {
 	uint8_t *t;
-	int err;
 
-	pthread_mutex_lock(&z->lock);
-	while (z->busy)
-		pthread_cond_wait(&z->cond, &z->lock);
-	err = z->err;
-	if (!err) {
-		t = z->work;
-		z->work = z->fill;
-		z->fill = t;
-		z->work_len = z->fill_len;
-		z->fill_len = 0;
-		z->last = last;
-		z->busy = true;
-		pthread_cond_broadcast(&z->cond);
-	}
-	pthread_mutex_unlock(&z->lock);
-	return err;
+	worker_wait(&z->worker);
+	if (z->err)
+		return z->err;
+	t = z->work;
+	z->work = z->fill;
+	z->fill = t;
+	z->work_len = z->fill_len;
+	z->fill_len = 0;
+	z->last = last;
+	worker_hand(&z->worker);
+	return 0;
 }
 
 static void zout_start_thread(struct fxt_zout *z)
 {
 	z->fill = malloc(ZOUT_BATCH);
 	z->work = malloc(ZOUT_BATCH);
-	if (z->fill && z->work &&
-	    !pthread_mutex_init(&z->lock, NULL)) {
-		if (!pthread_cond_init(&z->cond, NULL)) {
-			if (!pthread_create(&z->thread, NULL, zout_thread, z)) {
-				z->threaded = true;
-				return;
-			}
-			pthread_cond_destroy(&z->cond);
-		}
-		pthread_mutex_destroy(&z->lock);
+	if (z->fill && z->work && !worker_start(&z->worker, zout_job, z)) {
+		z->threaded = true;
+		return;
 	}
 	/* no thread: compress in the caller, as it writes */
 	free(z->fill);
@@ -307,15 +277,7 @@ int fxt_zout_close(struct fxt_zout *z)
 		return 0;
 	if (z->threaded) {
 		zout_hand_off(z, true);
-		pthread_mutex_lock(&z->lock);
-		while (z->busy)
-			pthread_cond_wait(&z->cond, &z->lock);
-		z->quit = true;
-		pthread_cond_broadcast(&z->cond);
-		pthread_mutex_unlock(&z->lock);
-		pthread_join(z->thread, NULL);
-		pthread_cond_destroy(&z->cond);
-		pthread_mutex_destroy(&z->lock);
+		worker_stop(&z->worker);
 		free(z->fill);
 		free(z->work);
 		ret = z->err;

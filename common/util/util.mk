@@ -2,7 +2,8 @@
 # libutil.a: what every other library of the core leans on and nothing
 # FXT- or .dat-specific: whole writes to a descriptor (fd-io.h), unnamed
 # scratch files (anon-file.h), the first error of a long job with its
-# message (errmsg.h).  Depends on libc only.  Linked by path, never as
+# message (errmsg.h), one job at a time on a thread of its own
+# (worker.h).  Depends on libc only.  Linked by path, never as
 # -lutil (glibc's library of that name is another).
 
 UTIL_SRCS	:= $(wildcard common/util/*.c)

@@ -6,12 +6,12 @@
  * a batch before the thread is done with the one before.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
 #include "map-zip.h"
 #include "perfetto-zip.h"
+#include "worker.h"
 
 struct map_zip {
 	struct fxt_writer	*w;
@@ -21,16 +21,14 @@ struct map_zip {
 	struct pb_buf		out;		/* it compressed */
 	const struct pb_buf	*ready;		/* what to write: out or in */
 	int			ret;		/* the thread's verdict */
-	bool			busy;		/* the thread holds a batch */
-	bool			quit;
-	pthread_t		th;
-	pthread_mutex_t		lock;
-	pthread_cond_t		cond;
+	struct worker		worker;		/* map_zip_work(), then idle */
 };
 
 /* A batch as one compressed packet or, past PFT_ZIP_MAX, as it is. */
-static void map_zip_work(struct map_zip *z)
+static void map_zip_work(void *arg)
 {
+	struct map_zip *z = arg;
+
 	z->out.len = 0;
 	z->ready = &z->in;
 	z->ret = 0;
@@ -38,26 +36,6 @@ static void map_zip_work(struct map_zip *z)
 		return;
 	z->ret = pft_zip_packets(z->zip, &z->out, z->in.p, z->in.len);
 	z->ready = &z->out;
-}
-
-static void *map_zip_thread(void *arg)
-{
-	struct map_zip *z = arg;
-
-	pthread_mutex_lock(&z->lock);
-	for (;;) {
-		while (!z->busy && !z->quit)
-			pthread_cond_wait(&z->cond, &z->lock);
-		if (!z->busy)
-			break;
-		pthread_mutex_unlock(&z->lock);
-		map_zip_work(z);
-		pthread_mutex_lock(&z->lock);
-		z->busy = false;
-		pthread_cond_broadcast(&z->cond);
-	}
-	pthread_mutex_unlock(&z->lock);
-	return NULL;
 }
 
 struct map_zip *map_zip_new(struct fxt_writer *w, struct fxt_str name)
@@ -69,12 +47,8 @@ struct map_zip *map_zip_new(struct fxt_writer *w, struct fxt_str name)
 	z->w = w;
 	z->name = name;
 	z->zip = pft_zip_new();
-	pthread_mutex_init(&z->lock, NULL);
-	pthread_cond_init(&z->cond, NULL);
-	if (!z->zip || pthread_create(&z->th, NULL, map_zip_thread, z)) {
+	if (!z->zip || worker_start(&z->worker, map_zip_work, z)) {
 		pft_zip_free(z->zip);
-		pthread_mutex_destroy(&z->lock);
-		pthread_cond_destroy(&z->cond);
 		free(z);
 		return NULL;
 	}
@@ -87,10 +61,7 @@ static int map_zip_flush(struct map_zip *z)
 	const struct pb_buf *r;
 	int ret;
 
-	pthread_mutex_lock(&z->lock);
-	while (z->busy)
-		pthread_cond_wait(&z->cond, &z->lock);
-	pthread_mutex_unlock(&z->lock);
+	worker_wait(&z->worker);
 	r = z->ready;
 	z->ready = NULL;
 	if (!r)
@@ -113,10 +84,7 @@ int map_zip_put(struct map_zip *z, struct pb_buf *packets)
 	z->in = *packets;
 	*packets = t;
 	packets->len = 0;
-	pthread_mutex_lock(&z->lock);
-	z->busy = true;
-	pthread_cond_broadcast(&z->cond);
-	pthread_mutex_unlock(&z->lock);
+	worker_hand(&z->worker);
 	return 0;
 }
 
@@ -129,13 +97,7 @@ void map_zip_free(struct map_zip *z)
 {
 	if (!z)
 		return;
-	pthread_mutex_lock(&z->lock);
-	z->quit = true;
-	pthread_cond_broadcast(&z->cond);
-	pthread_mutex_unlock(&z->lock);
-	pthread_join(z->th, NULL);
-	pthread_mutex_destroy(&z->lock);
-	pthread_cond_destroy(&z->cond);
+	worker_stop(&z->worker);
 	pft_zip_free(z->zip);
 	pb_free(&z->in);
 	pb_free(&z->out);
