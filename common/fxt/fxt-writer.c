@@ -18,6 +18,7 @@
 #include "fxt-strtab.h"
 #include "fxt-writer.h"
 #include "fxt-zio.h"
+#include "worker.h"
 
 #define BUF_SIZE		(256u * 1024)
 #define NR_THREAD_SLOTS		(FXT_MAX_THREAD_INDEX + 1)	/* 0 unused */
@@ -57,10 +58,27 @@ struct wprov {
 	uint32_t	*thr_gen;	/* by thread index, 0 never written */
 };
 
+/*
+ * A plain descriptor's output, written on a thread of its own: the
+ * writer fills one buffer while the other is being written, so that the
+ * producer (the converter's mapping thread, say) does not spend its own
+ * time in write(2) - about a sixth of it on a 185 MB conversion.  The
+ * buffers change hands only after worker_wait(); the bytes and their
+ * order are the same as written inline.
+ */
+struct wout {
+	struct worker	worker;
+	int		fd;
+	int		err;	/* the thread's; read after waiting for it */
+	uint8_t		*buf;	/* being written */
+	size_t		len;
+};
+
 struct fxt_writer {
 	int			fd;
 	FILE			*fp;
 	struct fxt_zout		*zout;		/* gzip or zstd output */
+	struct wout		*wout;		/* plain fd output, threaded */
 	unsigned int		flags;
 	bool			be;
 	int			err;
@@ -118,6 +136,72 @@ static int out_write(struct fxt_writer *w, const void *p, size_t n)
 	return fd_write_all(w->fd, b, n);
 }
 
+static void wout_job(void *arg)
+{
+	struct wout *o = arg;
+
+	if (!o->err)
+		o->err = fd_write_all(o->fd, o->buf, o->len);
+}
+
+/* The thread for a plain descriptor's output, or none (write inline). */
+static void wout_start(struct fxt_writer *w)
+{
+	struct wout *o = calloc(1, sizeof(*o));
+
+	if (!o)
+		return;
+	o->fd = w->fd;
+	o->buf = malloc(BUF_SIZE);
+	if (!o->buf || worker_start(&o->worker, wout_job, o)) {
+		free(o->buf);
+		free(o);
+		return;
+	}
+	w->wout = o;
+}
+
+/* The thread's last write waited for; its error, or 0. */
+static int wout_stop(struct fxt_writer *w)
+{
+	struct wout *o = w->wout;
+	int ret;
+
+	if (!o)
+		return 0;
+	worker_stop(&o->worker);
+	ret = o->err;
+	free(o->buf);
+	free(o);
+	w->wout = NULL;
+	return ret;
+}
+
+/*
+ * The buffer's bytes out: handed to the thread, which the caller waits
+ * for when @sync (a flush), or written here when there is no thread.
+ */
+static int out_buf(struct fxt_writer *w, bool sync)
+{
+	struct wout *o = w->wout;
+	uint8_t *t;
+
+	if (!o)
+		return out_write(w, w->buf, w->len);
+	worker_wait(&o->worker);
+	if (o->err)
+		return o->err;
+	t = o->buf;
+	o->buf = w->buf;
+	o->len = w->len;
+	w->buf = t;
+	worker_hand(&o->worker);
+	if (!sync)
+		return 0;
+	worker_wait(&o->worker);
+	return o->err;
+}
+
 int fxt_writer_flush(struct fxt_writer *w)
 {
 	int ret;
@@ -125,7 +209,7 @@ int fxt_writer_flush(struct fxt_writer *w)
 	if (w->err)
 		return w->err;
 	if (w->len) {
-		ret = out_write(w, w->buf, w->len);
+		ret = out_buf(w, true);
 		if (ret) {
 			w->err = ret;
 			return ret;
@@ -146,7 +230,7 @@ static inline int ensure(struct fxt_writer *w, size_t n)
 	if (w->err)
 		return w->err;
 	if (w->len) {
-		int ret = out_write(w, w->buf, w->len);
+		int ret = out_buf(w, false);
 
 		if (ret)
 			return w->err = ret;
@@ -738,6 +822,8 @@ static struct fxt_writer *writer_create(int fd, FILE *fp, unsigned int flags)
 			errno = ENOMEM;
 			return NULL;
 		}
+	} else if (fd >= 0 && w->buf) {
+		wout_start(w);
 	}
 	/* Records before any provider go to an anonymous one, id 0. */
 	w->cur = w->buf ? prov_get(w, 0, false) : NULL;
@@ -768,6 +854,12 @@ int fxt_writer_close(struct fxt_writer *w)
 	if (!w)
 		return 0;
 	ret = w->buf ? fxt_writer_flush(w) : 0;
+	if (w->wout) {
+		int tret = wout_stop(w);
+
+		if (!ret)
+			ret = tret;
+	}
 	if (w->zout) {
 		int zret = fxt_zout_close(w->zout);
 
