@@ -77,6 +77,12 @@ $(O)/tests/unit/test-map-tgid: $(O)/tests/unit/test-map-tgid.o $(MAP_TEST_OBJS) 
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(MAP_TEST_OBJS) $(MAP_OBJS) \
 		$(DATCHECK_LINK) $(MAP_LINK) $(UNIT_LIBS) -ldl -lm
 
+# The plugin's page reader on the check's layout, against libtracecmd.
+$(O)/tests/unit/test-map-pages: $(O)/tests/unit/test-map-pages.o $(MAP_TEST_OBJS) \
+		       $(MAP_OBJS) $(DATCHECK_LIB) $(FXT_TEP_LIB) $(CORE_ARCHIVES)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(MAP_TEST_OBJS) $(MAP_OBJS) \
+		$(DATCHECK_LINK) $(MAP_LINK) $(UNIT_LIBS) -ldl -lm
+
 # The .dat check (libdatcheck.a) against libtracecmd.
 $(O)/tests/unit/test-dat-check: $(O)/tests/unit/test-dat-check.o $(UNIT_OBJ) \
 		$(DATCHECK_LIB) $(CORE_ARCHIVES)

@@ -200,6 +200,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fxt_input_opts opts = { .end_ts = UINT64_MAX };
 	struct fxt_input_result res = { 0 };
 	struct fxt_input_recs kept = { 0 };
+	struct fxt_input_pages pages = { 0 };
+	struct datcheck_keep_run *run;
 	struct tracecmd_input *handle;
 	char path[64], err[256];
 	int in, out, ret;
@@ -212,16 +214,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/*
 	 * The whole check, the format parser's probe included (trace-fxt
 	 * runs libtracecmd in a child instead); on odd-sized inputs the
-	 * thread-group records are kept on a second walk, as trace-fxt keeps
-	 * them (every other input: the plugin's own pass, as under
-	 * trace-cmd).
+	 * thread-group records are kept on a second walk and the pages
+	 * mapped for the plugin's page reader, as trace-fxt does (every
+	 * other input: the plugin's own pass and libtracecmd's reading, as
+	 * under trace-cmd).
 	 */
 	ret = datcheck_buf(data, size, err, sizeof(err));
-	if (!ret && (size & 1))
-		ret = datcheck_file_keep(path, fxt_input_tgid_events,
-					 FXT_INPUT_NR_TGID_EVENTS,
-					 DATCHECK_NO_PROBE, &kept, err,
-					 sizeof(err));
+	if (!ret && (size & 1)) {
+		ret = datcheck_keep_start(path, fxt_input_tgid_events,
+					  FXT_INPUT_NR_TGID_EVENTS,
+					  DATCHECK_NO_PROBE, &run, err,
+					  sizeof(err));
+		if (!ret)
+			ret = datcheck_keep_finish(run, &kept, &pages, NULL);
+	}
 	if (ret) {
 		if (strncmp(err, "offset 0x", 9)) {
 			fprintf(stderr, "refused (%d) without a place: %s\n",
@@ -239,7 +245,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * libtracecmd 3.1.6's tracecmd_close() crashes on some of them.
 	 */
 	if (handle && tracecmd_init_data(handle) == 0) {
-		ret = map_convert(handle, out, &opts, &kept, &res);
+		ret = map_convert(handle, out, &opts, &kept, &pages, &res);
 		if (ret < 0 && !res.error[0]) {
 			fprintf(stderr, "conversion failed (%d) without a "
 				"message\n", ret);
@@ -248,6 +254,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		tracecmd_close(handle);
 	}
 	datcheck_recs_free(&kept);
+	datcheck_layout_free(&pages);
 	close(in);
 	close(out);
 	return 0;

@@ -26,7 +26,7 @@ size_t map_run(const char *path, const struct fxt_input_recs *kept,
 	h = tracecmd_open_head(path, 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
 	CU_ASSERT_FATAL(tracecmd_init_data(h) == 0);
-	CU_ASSERT_EQUAL(map_convert(h, fd, &opts, kept, &r), 0);
+	CU_ASSERT_EQUAL(map_convert(h, fd, &opts, kept, NULL, &r), 0);
 	tracecmd_close(h);
 	if (res)
 		*res = r;

@@ -94,6 +94,10 @@ struct dc_file {
 	uint32_t	page_size;
 	uint32_t	cpus;		/* v6: header count, CPUCOUNT option */
 	bool		has_clock;	/* a TRACECLOCK option was seen */
+	/* libtracecmd moves the records' times (DATE, OFFSET, ...) */
+	bool		times_moved;
+	/* a buffer lists its CPUs other than as 0..n-1 */
+	bool		cpus_renumbered;
 	uint64_t	sections[DAT_OPTION_NR];
 	struct dc_buffer *bufs;
 	unsigned int	nr_bufs;
@@ -106,6 +110,7 @@ struct dc_file {
 	const char	*walk_buffer;
 	unsigned int	walk_cpu;
 	unsigned int	flags;		/* enum datcheck_flags */
+	uint8_t		*ids;		/* event IDs the records have (bits) */
 	struct dc_job	*jobs;		/* every CPU's data, in file order */
 	unsigned int	nr_jobs;
 	char		*err;
@@ -462,6 +467,10 @@ static int dc_page(struct dc_cur *c, size_t at, uint32_t page_size)
 				       (long long)length, size);
 		next = curr + (uint32_t)length;
 		ts += delta;
+		if (f->ids) {
+			v = (uint32_t)dc_num(f, d + curr, 2);
+			f->ids[v >> 3] |= 1u << (v & 7);
+		}
 		if (f->watch)
 			dc_watch_record(f, ts, d + curr, (uint32_t)length);
 	}
@@ -859,8 +868,14 @@ static int dc_options(struct dc_cur *c, uint64_t *next)
 					return -EBADMSG;
 				break;
 			case DAT_OPTION_TIME_SHIFT:
+				f->times_moved = true;
 				if (dc_opt_time_shift(&o, size))
 					return -EBADMSG;
+				break;
+			case DAT_OPTION_DATE:
+			case DAT_OPTION_OFFSET:
+			case DAT_OPTION_TSC2NSEC:
+				f->times_moved = true;
 				break;
 			case DAT_OPTION_TRACECLOCK:
 				f->has_clock = true;
@@ -1087,6 +1102,8 @@ static int dc_buffers(struct dc_cur *file)
 		for (cpu = 0; cpu < b->cpus; cpu++) {
 			f->walk_cpu = cpu;
 			e = b->cpu_list + 20 * cpu;
+			if (dc_num(f, e, 4) != cpu)
+				f->cpus_renumbered = true;
 			if (dc_cpu_data(file, dc_num(f, e + 4, 8),
 					dc_num(f, e + 12, 8), b->page_size,
 					fl & DAT_SECTION_COMPRESSED, b->opt_at))
@@ -1342,6 +1359,7 @@ static void dc_free(struct dc_file *f)
 		free(f->bufs[i].name);
 	free(f->bufs);
 	free(f->jobs);
+	free(f->ids);
 }
 
 struct datcheck {
@@ -1384,6 +1402,13 @@ int datcheck_head(const uint8_t *p, size_t len,
 		goto out;
 	}
 	f->v7 = ver == 7;
+	if (!(flags & DATCHECK_NO_PAGES)) {
+		f->ids = calloc(1, DATCHECK_IDS_BYTES);
+		if (!f->ids) {
+			f->ret = -ENOMEM;
+			goto out;
+		}
+	}
 	if (dc_u(&c, 1, "the byte order", &v))
 		goto out;
 	if (v > 1) {
@@ -1435,6 +1460,56 @@ int datcheck_pages(struct datcheck *dc)
 	for (i = 0; i < f->nr_jobs && !f->ret; i++)
 		dc_job_run(f, &f->jobs[i]);
 	return f->ret;
+}
+
+int datcheck_layout(const struct datcheck *dc, struct fxt_input_pages *out)
+{
+	const struct dc_file *f = &dc->f;
+	struct fxt_input_cpu_data *cpus;
+	size_t names = 0, i;
+	char *s;
+
+	memset(out, 0, sizeof(*out));
+	if (f->ret || (f->flags & DATCHECK_NO_PAGES) || f->times_moved ||
+	    f->cpus_renumbered || !f->nr_jobs)
+		return 0;
+	for (i = 0; i < f->nr_jobs; i++)
+		names += strlen(f->jobs[i].buffer) + 1;
+	cpus = malloc(f->nr_jobs * sizeof(*cpus) + names);
+	if (!cpus)
+		return -ENOMEM;
+	s = (char *)(cpus + f->nr_jobs);
+	for (i = 0; i < f->nr_jobs; i++) {
+		const struct dc_job *j = &f->jobs[i];
+
+		cpus[i] = (struct fxt_input_cpu_data){
+			.buffer = s, .cpu = j->cpu, .page_size = j->page_size,
+			.off = j->off, .size = j->size, .zstd = j->compressed,
+		};
+		s = stpcpy(s, j->buffer) + 1;
+	}
+	out->cpus = cpus;
+	out->nr = f->nr_jobs;
+	out->big = f->big;
+	out->long_size = f->long_size;
+	out->owner = cpus;
+	return 0;
+}
+
+int datcheck_ids(const struct datcheck *dc, uint8_t *ids)
+{
+	const struct dc_file *f = &dc->f;
+
+	if (f->ret || !f->ids)
+		return -ENODATA;
+	memcpy(ids, f->ids, DATCHECK_IDS_BYTES);
+	return 0;
+}
+
+void datcheck_layout_free(struct fxt_input_pages *pages)
+{
+	free(pages->owner);
+	memset(pages, 0, sizeof(*pages));
 }
 
 int datcheck_end(struct datcheck *dc)

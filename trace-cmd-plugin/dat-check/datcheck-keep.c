@@ -181,7 +181,8 @@ int datcheck_keep_start(const char *path, const struct fxt_input_event *events,
 }
 
 int datcheck_keep_finish(struct datcheck_keep_run *run,
-			 struct fxt_input_recs *out)
+			 struct fxt_input_recs *out,
+			 struct fxt_input_pages *pages, uint8_t *ids)
 {
 	struct dck *k = run->k;
 	size_t i;
@@ -190,7 +191,12 @@ int datcheck_keep_finish(struct datcheck_keep_run *run,
 	memset(out, 0, sizeof(*out));
 	if (run->threaded)
 		pthread_join(run->thread, NULL);
-	ret = datcheck_end(run->dc);
+	ret = pages ? datcheck_layout(run->dc, pages) : 0;
+	if (ids && datcheck_ids(run->dc, ids))
+		memset(ids, 0xff, DATCHECK_IDS_BYTES);
+	ret = datcheck_end(run->dc) ?: ret;
+	if (ret && pages)
+		datcheck_layout_free(pages);
 	if (ret || !k || k->gave_up) {
 		dck_run_free(run);
 		return ret;
@@ -218,7 +224,7 @@ int datcheck_file_keep(const char *path, const struct fxt_input_event *events,
 	if (ret)
 		return ret;
 	datcheck_pages(run->dc);
-	return datcheck_keep_finish(run, out);
+	return datcheck_keep_finish(run, out, NULL, NULL);
 }
 
 void datcheck_recs_free(struct fxt_input_recs *recs)

@@ -103,6 +103,25 @@ int datcheck_head(const uint8_t *p, size_t len,
 int datcheck_pages(struct datcheck *dc);
 int datcheck_end(struct datcheck *dc);
 
+/*
+ * After datcheck_pages() walked them good: where each CPU's pages lie,
+ * for the input plugin's page reader (fxt_input_pages), or nothing (nr 0)
+ * when libtracecmd must read them (see fxt-input.h).  0 or -ENOMEM; free
+ * with datcheck_layout_free().
+ */
+int datcheck_layout(const struct datcheck *dc, struct fxt_input_pages *out);
+void datcheck_layout_free(struct fxt_input_pages *pages);
+
+/* A bit for each event ID (a record's common_type): 65536 of them. */
+#define DATCHECK_IDS_BYTES	(65536 / 8)
+
+/*
+ * After datcheck_pages() walked them good: into @ids (DATCHECK_IDS_BYTES),
+ * bit n set when a record of event ID n is in the file.  0, or -ENODATA
+ * when the pages were not walked or are not good.
+ */
+int datcheck_ids(const struct datcheck *dc, uint8_t *ids);
+
 /* The file at @path mapped read-only (an empty one: @p points at ""). */
 int datcheck_map(const char *path, const uint8_t **p, size_t *len);
 void datcheck_unmap(const uint8_t *p, size_t len);
@@ -130,7 +149,9 @@ void datcheck_recs_free(struct fxt_input_recs *recs);
  * datcheck_file_keep() in two halves: datcheck_keep_start() checks all
  * but the CPU data and leaves the pages to a thread of its own (0 and
  * *@run, or the error); datcheck_keep_finish() waits for it and returns
- * what datcheck_file_keep() would.  In between, libtracecmd may read the
+ * what datcheck_file_keep() would, with the layout of the pages in @pages
+ * (datcheck_layout()) and the event IDs of the records in @ids
+ * (datcheck_ids(); all bits set when unknown) where they are not NULL.  In between, libtracecmd may read the
  * file's headers and formats (tracecmd_open_head()), not its CPU data.
  */
 struct datcheck_keep_run;
@@ -140,6 +161,7 @@ int datcheck_keep_start(const char *path,
 			struct datcheck_keep_run **run, char *err,
 			size_t errlen);
 int datcheck_keep_finish(struct datcheck_keep_run *run,
-			 struct fxt_input_recs *out);
+			 struct fxt_input_recs *out,
+			 struct fxt_input_pages *pages, uint8_t *ids);
 
 #endif /* _DATCHECK_H */

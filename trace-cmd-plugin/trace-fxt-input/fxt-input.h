@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #define FXT_INPUT_MAGIC		0x46585449U	/* "FXTI" */
-#define FXT_INPUT_ABI		5
+#define FXT_INPUT_ABI		6
 #define FXT_INPUT_PLUGIN_NAME	"trace-fxt-input.so"
 
 /*
@@ -80,6 +80,15 @@ struct fxt_input_opts {
 	 * skip Perfetto's packets; false: as Perfetto packets
 	 */
 	bool		fxt_sched;
+	/* who reads the CPU data: enum fxt_input_reader */
+	unsigned int	reader;
+};
+
+/* Who reads a .dat's CPU data (fxt_input_opts.reader). */
+enum fxt_input_reader {
+	FXT_INPUT_READ_ANY,		/* the pages, where the host mapped them */
+	FXT_INPUT_READ_PAGES,		/* the plugin's page reader, or fail */
+	FXT_INPUT_READ_LIBTRACECMD,	/* tracecmd_iterate_events_multi() */
 };
 
 /* What the plugin reports. */
@@ -131,12 +140,41 @@ struct fxt_input_recs {
 	void				*owner;		/* the host's */
 };
 
+/*
+ * Where a CPU's ring-buffer pages lie in the .dat, as the host's check of
+ * the whole file found them (datcheck.h), for the plugin's own page
+ * reader (map-pages.h): one entry per CPU that has data, buffer after
+ * buffer, each buffer's CPUs in order.
+ */
+struct fxt_input_cpu_data {
+	const char	*buffer;	/* its buffer's name, "" for the top */
+	uint32_t	cpu;		/* the CPU's number in its buffer */
+	uint32_t	page_size;
+	uint64_t	off, size;	/* in the file (the count, for zstd) */
+	bool		zstd;		/* chunks of zstd-compressed pages */
+};
+
+/*
+ * The file's CPU data, checked page by page and event by event: nr is 0
+ * when the plugin must let libtracecmd read it (the host did not check
+ * the pages, or libtracecmd would move the file's times: a DATE, OFFSET,
+ * TIME_SHIFT or TSC2NSEC option; or its CPUs are not numbered 0..n-1).
+ */
+struct fxt_input_pages {
+	const struct fxt_input_cpu_data	*cpus;
+	size_t				nr;
+	bool				big;		/* file byte order */
+	uint32_t			long_size;	/* 4 or 8 */
+	void				*owner;		/* the host's */
+};
+
 struct fxt_input_req {
 	uint32_t		magic;
 	uint32_t		abi;
 	int			out_fd;	/* stays the host's */
 	struct fxt_input_opts	opts;
 	struct fxt_input_recs	tgid_recs;
+	struct fxt_input_pages	pages;
 	struct fxt_input_result	res;
 };
 

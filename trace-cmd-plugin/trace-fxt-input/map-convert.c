@@ -26,6 +26,7 @@
 #include "map-formats.h"
 #include "map-name.h"
 #include "map-options.h"
+#include "map-pages.h"
 #include "map-packet.h"
 #include "map-task.h"
 #include "map-text.h"
@@ -334,12 +335,42 @@ static void map_ctx_free(struct map_ctx *ctx)
 	trace_seq_destroy(&ctx->seq);
 }
 
+/*
+ * The page reader over @handles, when the host described the pages and
+ * nothing asks for libtracecmd's reading; else NULL.
+ */
+static struct map_pages *map_open_pages(struct map_ctx *ctx,
+					const struct fxt_input_pages *pages,
+					struct tracecmd_input **handles)
+{
+	struct map_pages *p = NULL;
+	const char **names;
+	int i;
+
+	if (!pages || !pages->nr)
+		return NULL;
+	names = calloc(ctx->nr_bufs, sizeof(*names));
+	if (!names)
+		return NULL;
+	/* the layout names the top buffer "", as the file does */
+	for (i = 0; i < ctx->nr_bufs; i++)
+		names[i] = ctx->bufs[i].handle == ctx->top ? "" :
+			   ctx->bufs[i].name;
+	if (map_pages_open(pages, ctx->opts->path, handles, names,
+			   ctx->nr_bufs, &p))
+		p = NULL;
+	free(names);
+	return p;
+}
+
 int map_convert(struct tracecmd_input *handle, int fd,
 		const struct fxt_input_opts *opts,
 		const struct fxt_input_recs *kept,
+		const struct fxt_input_pages *pages,
 		struct fxt_input_result *res)
 {
 	struct tracecmd_input **handles = NULL;
+	struct map_pages *reader = NULL;
 	struct map_iter it = { 0 };
 	struct map_ctx ctx = {
 		.opts = opts,
@@ -402,15 +433,25 @@ int map_convert(struct tracecmd_input *handle, int fd,
 		handles[i] = ctx.bufs[i].handle;
 		ctx.bufs[i].first_ts = tracecmd_get_first_ts(handles[i]);
 	}
+	if (opts->reader != FXT_INPUT_READ_LIBTRACECMD)
+		reader = map_open_pages(&ctx, pages, handles);
+	if (!reader && opts->reader == FXT_INPUT_READ_PAGES) {
+		map_set_error(&ctx, -ENOTSUP, "the CPU data cannot be read "
+			      "page by page here (the file's times are moved "
+			      "by an option, its CPUs renumbered, or the host "
+			      "did not map its pages): let libtracecmd read");
+		goto out;
+	}
 	if (kept && kept->complete) {
-		ret = map_feed(handles, ctx.nr_bufs, map_begin, map_record,
-			       &it);
+		ret = map_feed(handles, ctx.nr_bufs, reader, map_begin,
+			       map_record, &it);
 	} else {
 		/* the groups are read by a pass over the handles first */
 		ret = map_begin(&it);
 		if (ret < 0)
 			goto out;
-		ret = map_feed(handles, ctx.nr_bufs, NULL, map_record, &it);
+		ret = map_feed(handles, ctx.nr_bufs, reader, NULL, map_record,
+			       &it);
 	}
 	if (opts->progress) {
 		map_progress_show(&ctx, &it.progress, it.progress.last);
@@ -436,6 +477,7 @@ out:
 	res->events_out = ctx.events_out;
 	res->providers = ctx.nr_bufs;
 	ret = ctx.err;
+	map_pages_close(reader);
 	map_ctx_free(&ctx);
 	free(handles);
 	return ret;

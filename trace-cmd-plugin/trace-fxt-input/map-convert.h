@@ -12,12 +12,14 @@ struct tracecmd_input;
 
 /*
  * Convert @handle's buffers to FXT on @fd as @opts asks; @kept holds the
- * records the host's .dat check kept for the thread groups.  Fills @res;
- * 0 or a negative errno.
+ * records the host's .dat check kept for the thread groups, @pages where
+ * the check found the CPU data (read by the plugin's page reader, else by
+ * libtracecmd).  Fills @res; 0 or a negative errno.
  */
 int map_convert(struct tracecmd_input *handle, int fd,
 		const struct fxt_input_opts *opts,
 		const struct fxt_input_recs *kept,
+		const struct fxt_input_pages *pages,
 		struct fxt_input_result *res);
 
 #endif /* _MAP_CONVERT_H */

@@ -6,8 +6,10 @@
  * Reading a record through libtracecmd (the pages' zstd decompression,
  * kbuffer's walk, a record allocated and freed, the merge of the CPUs by
  * time) and mapping and writing it cost about the same on kmem events;
- * on two cores the two can overlap.  The calling thread runs
- * tracecmd_iterate_events_multi() and copies each record into batches
+ * on two cores the two can overlap.  The calling thread runs the
+ * plugin's own page reader (map-pages.h) when the host described the
+ * file's pages, else tracecmd_iterate_events_multi(), and copies each
+ * record into batches
  * (its bytes, time, CPUs, lost-events count and which handle gave it);
  * the mapping thread hands them to the mapping in the same order, as
  * records of its own.  So the FXT is the same bytes as a single
@@ -32,6 +34,7 @@
 #include <trace-cmd.h>
 
 #include "map-feed.h"
+#include "map-pages.h"
 
 /*
  * In flight between the threads: 4 MB, so that reading goes on while the
@@ -44,7 +47,8 @@
 /* What a batch holds of each record, its bytes following (8-aligned). */
 struct feed_rec {
 	uint64_t	ts;
-	int64_t		missed;		/* tep_record's missed_events */
+	int32_t		missed;		/* tep_record's missed_events */
+	int32_t		pad;
 	uint32_t	size;
 	int32_t		cpu;		/* the record's */
 	int32_t		handle;		/* index into the handles */
@@ -60,6 +64,7 @@ struct feed_batch {
 struct feed {
 	struct tracecmd_input	**handles;
 	int			nr;
+	struct map_pages	*pages;		/* else libtracecmd reads */
 	map_start_fn		start;		/* before the first record */
 	map_record_fn		fn;		/* the mapping, and its data */
 	void			*data;
@@ -95,15 +100,12 @@ static bool feed_pass(struct feed *f)
 	return !f->stop;
 }
 
-static int feed_copy(struct tracecmd_input *h, struct tep_record *rec,
-		     int cpu, void *data)
+/* A record into the batch being filled; -1 when the mapping stopped. */
+static int feed_put(struct feed *f, const struct map_pages_rec *in)
 {
-	struct feed *f = data;
 	struct feed_batch *b = &f->b[f->fill];
-	size_t need = sizeof(struct feed_rec) +
-		      feed_align(rec->size > 0 ? rec->size : 0);
+	size_t need = sizeof(struct feed_rec) + feed_align(in->size);
 	struct feed_rec *r;
-	int i;
 
 	if (b->used && b->used + need > b->cap && !feed_pass(f))
 		return -1;
@@ -117,24 +119,44 @@ static int feed_copy(struct tracecmd_input *h, struct tep_record *rec,
 		b->buf = n;
 		b->cap = need;
 	}
-	for (i = 0; i < f->nr && f->handles[i] != h; i++)
-		;
 	r = (struct feed_rec *)(b->buf + b->used);
 	*r = (struct feed_rec){
-		.ts = rec->ts, .size = rec->size > 0 ? rec->size : 0,
-		.cpu = rec->cpu, .handle = i, .slot = cpu,
-		.missed = rec->missed_events,
+		.ts = in->ts, .size = in->size, .cpu = in->cpu,
+		.handle = in->handle, .slot = in->slot, .missed = in->missed,
 	};
-	memcpy(r + 1, rec->data, r->size);
+	memcpy(r + 1, in->data, r->size);
 	b->used += need;
 	return 0;
+}
+
+static int feed_copy(struct tracecmd_input *h, struct tep_record *rec,
+		     int cpu, void *data)
+{
+	struct feed *f = data;
+	struct map_pages_rec r = {
+		.ts = rec->ts, .data = rec->data,
+		.size = rec->size > 0 ? rec->size : 0, .cpu = rec->cpu,
+		.missed = rec->missed_events, .slot = cpu,
+	};
+
+	while (r.handle < f->nr && f->handles[r.handle] != h)
+		r.handle++;
+	return feed_put(f, &r);
+}
+
+static int feed_page_rec(const struct map_pages_rec *r, void *data)
+{
+	return feed_put(data, r);
 }
 
 /* Every record read into the batches, and the mapping told it has all. */
 static void feed_read(struct feed *f)
 {
-	f->read_ret = tracecmd_iterate_events_multi(f->handles, f->nr,
-						    feed_copy, f);
+	if (f->pages)
+		f->read_ret = map_pages_read(f->pages, feed_page_rec, f);
+	else
+		f->read_ret = tracecmd_iterate_events_multi(f->handles, f->nr,
+							    feed_copy, f);
 	pthread_mutex_lock(&f->lock);
 	f->b[f->fill].full = true;
 	f->done = true;
@@ -164,6 +186,18 @@ static int feed_map(struct feed *f, struct feed_batch *b,
 			return ret;
 	}
 	return 0;
+}
+
+/* A record of the page reader straight to the mapping (no second thread). */
+static int feed_alone_rec(const struct map_pages_rec *r, void *data)
+{
+	struct feed *f = data;
+	struct tep_record rec = {
+		.ts = r->ts, .cpu = r->cpu, .size = r->size,
+		.missed_events = r->missed, .data = (void *)r->data,
+	};
+
+	return f->fn(f->handles[r->handle], &rec, r->slot, f->data);
 }
 
 /* The mapping thread: each batch through the mapping, in turn. */
@@ -205,12 +239,13 @@ static void *feed_mapper(void *arg)
 	return NULL;
 }
 
-int map_feed(struct tracecmd_input **handles, int nr, map_start_fn start,
-	     map_record_fn fn, void *data)
+int map_feed(struct tracecmd_input **handles, int nr,
+	     struct map_pages *pages, map_start_fn start, map_record_fn fn,
+	     void *data)
 {
 	struct feed f = {
-		.handles = handles, .nr = nr, .start = start, .fn = fn,
-		.data = data,
+		.handles = handles, .nr = nr, .pages = pages, .start = start,
+		.fn = fn, .data = data,
 	};
 	int ret;
 	pthread_t mapper;
@@ -240,5 +275,9 @@ alone:
 	for (i = 0; i < FEED_BATCHES; i++)
 		free(f.b[i].buf);
 	ret = start ? start(data) : 0;
-	return ret ? ret : tracecmd_iterate_events_multi(handles, nr, fn, data);
+	if (ret)
+		return ret;
+	if (pages)
+		return map_pages_read(pages, feed_alone_rec, &f);
+	return tracecmd_iterate_events_multi(handles, nr, fn, data);
 }

@@ -6,6 +6,7 @@
 #ifndef _MAP_FEED_H
 #define _MAP_FEED_H
 
+struct map_pages;
 struct tracecmd_input;
 struct tep_record;
 
@@ -17,13 +18,16 @@ typedef int (*map_record_fn)(struct tracecmd_input *h, struct tep_record *rec,
 typedef int (*map_start_fn)(void *data);
 
 /*
- * tracecmd_iterate_events_multi() on this thread, @fn called on a second
- * one for each record, in the same order, after @start (if any) returned
- * 0 there: what the mapping does before the records, done while the
- * first records are read.  @start must not touch the handles' reading.
- * Returns @start's error, else @fn's or the iteration's.
+ * The records of @handles read on this thread, by @pages (map-pages.h)
+ * when it is not NULL, else by tracecmd_iterate_events_multi(); @fn
+ * called on a second thread for each record, in the same order, after
+ * @start (if any) returned 0 there: what the mapping does before the
+ * records, done while the first records are read.  @start must not touch
+ * the handles' reading.  Returns @start's error, else @fn's or the
+ * reading's.
  */
-int map_feed(struct tracecmd_input **handles, int nr, map_start_fn start,
-	     map_record_fn fn, void *data);
+int map_feed(struct tracecmd_input **handles, int nr,
+	     struct map_pages *pages, map_start_fn start, map_record_fn fn,
+	     void *data);
 
 #endif /* _MAP_FEED_H */

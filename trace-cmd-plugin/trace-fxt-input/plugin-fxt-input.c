@@ -62,7 +62,8 @@ FXT_EXPORT int tracecmd_plugin_loader(struct trace_plugin_context *ctx)
 		return 0;
 	}
 	req->res.status = map_convert(handle, req->out_fd, &req->opts,
-				      &req->tgid_recs, &req->res);
+				      &req->tgid_recs, &req->pages,
+				      &req->res);
 	return 0;
 }
 

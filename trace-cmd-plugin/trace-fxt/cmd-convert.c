@@ -32,6 +32,7 @@
 #include <trace-cmd.h>
 
 #include "datcheck.h"
+#include "formats.h"
 #include "fd-io.h"
 #include "fxt-format.h"
 #include "fxt-input.h"
@@ -356,10 +357,29 @@ static int convert_checked(struct convert_args *a, int ret, const char *why)
 	return ret ? 1 : 0;
 }
 
+/*
+ * Who reads the CPU data: unset, the plugin's page reader wherever the
+ * check mapped the pages, else libtracecmd; "pages" or "libtracecmd",
+ * that one alone (the tests compare the two).
+ */
+#define CONVERT_READER_ENV	"TRACE_FXT_READER"
+
+static unsigned int convert_reader(void)
+{
+	const char *r = getenv(CONVERT_READER_ENV);
+
+	if (r && !strcmp(r, "libtracecmd"))
+		return FXT_INPUT_READ_LIBTRACECMD;
+	if (r && !strcmp(r, "pages"))
+		return FXT_INPUT_READ_PAGES;
+	return FXT_INPUT_READ_ANY;
+}
+
 static int convert_read(struct convert_args *a, struct fxt_input_req *req)
 {
 	struct datcheck_keep_run *check;
 	struct tracecmd_input *handle;
+	uint8_t *ids;
 	char why[256];
 	int ret;
 
@@ -377,12 +397,25 @@ static int convert_read(struct convert_args *a, struct fxt_input_req *req)
 	tracecmd_set_loglevel(TEP_LOG_CRITICAL);
 	/* a format libtraceevent's parser loops on ends here (SIGALRM) */
 	alarm(CONVERT_HEAD_SECONDS);
-	/* kallsyms parsed beside the event formats (kallsyms.h) */
+	/*
+	 * kallsyms parsed beside the event formats (kallsyms.h), and only
+	 * the formats the records use (formats.h), once the walk said which
+	 */
 	kallsyms_defer();
+	formats_defer();
 	handle = tracecmd_open_head(a->path, 0);
 	kallsyms_join();
 	alarm(0);
-	ret = datcheck_keep_finish(check, &req->tgid_recs);
+	/* the check's map of the CPU data lets the plugin read the pages */
+	req->opts.reader = convert_reader();
+	ids = malloc(DATCHECK_IDS_BYTES);
+	ret = datcheck_keep_finish(check, &req->tgid_recs,
+				   req->opts.reader == FXT_INPUT_READ_LIBTRACECMD
+				   ? NULL : &req->pages, ids);
+	alarm(CONVERT_HEAD_SECONDS);
+	formats_parse_used(ret ? NULL : ids);
+	alarm(0);
+	free(ids);
 	if (ret)
 		return convert_checked(a, ret, why);
 	if (!handle) {
@@ -596,6 +629,7 @@ static int convert(struct convert_args *a, struct fxt_input_req *req)
 	int ret = convert_dat(a, req);
 
 	datcheck_recs_free(&req->tgid_recs);
+	datcheck_layout_free(&req->pages);
 	return ret;
 }
 
