@@ -118,6 +118,7 @@ static void do_switch(struct run *t, unsigned int cpu, uint64_t ts,
 	comm(d + 40, ncomm);
 	put(d + 56, next, 4);
 	put(d + 60, 120, 4);
+	t->ctx.rec_pid = prev;		/* as map_record() reads it */
 	CU_ASSERT_EQUAL(map_sched_switch_write(&t->ctx, &t->buf, &t->sw, &rec,
 					       &th), 0);
 }
@@ -137,6 +138,7 @@ static void do_waking(struct run *t, unsigned int cpu, uint64_t ts,
 	put(d + 24, pid, 4);
 	put(d + 28, 110, 4);
 	put(d + 32, 1, 4);		/* target_cpu */
+	t->ctx.rec_pid = waker;		/* as map_record() reads it */
 	CU_ASSERT_EQUAL(map_sched_wakeup_write(&t->ctx, &t->buf, &t->wk, &rec,
 					       &th), 0);
 }

@@ -196,9 +196,9 @@ static int map_record(struct tracecmd_input *h, struct tep_record *rec,
 	if (!me->keep)
 		return 0;
 	ret = map_formats_event(ctx, buf, me, rec);
+	ctx->rec_pid = map_record_pid(ctx, buf, rec);
 	if (ret >= 0)
-		ret = map_task_thread(ctx, buf, map_record_pid(ctx, buf, rec),
-				      &th);
+		ret = map_task_thread(ctx, buf, ctx->rec_pid, &th);
 	if (ret >= 0)
 		ret = map_dispatch_write(ctx, buf, me, rec, &th);
 	if (ret >= 0)

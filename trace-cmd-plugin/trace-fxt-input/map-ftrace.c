@@ -74,7 +74,7 @@ int map_ftrace_write(struct map_ctx *ctx, struct map_buffer *buf,
 	if (d->below && (!map_field_u64(buf, rec, me->sf[0], &v) ||
 			 v >= d->below))
 		return 0;	/* Perfetto's importer has no name for it */
-	ret = map_pkt_event(ctx, rec->cpu, rec->ts, tep_data_pid(buf->tep, rec),
+	ret = map_pkt_event(ctx, rec->cpu, rec->ts, ctx->rec_pid,
 			    d->event, &e);
 	if (ret <= 0)
 		return ret;
@@ -114,7 +114,7 @@ int map_ftrace_write(struct map_ctx *ctx, struct map_buffer *buf,
 int map_ftrace_syscall_write(struct map_ctx *ctx, struct map_buffer *buf,
 			     struct map_event *me, struct tep_record *rec)
 {
-	struct map_task *t = map_task_get(ctx, tep_data_pid(buf->tep, rec));
+	struct map_task *t = map_task_get(ctx, ctx->rec_pid);
 	int ret;
 
 	ret = map_ftrace_write(ctx, buf, me, rec);
@@ -146,7 +146,7 @@ static int map_ftrace_fork(struct map_ctx *ctx, struct map_buffer *buf,
 	    child >= MAP_PID_LIMIT)
 		return 0;
 	if (!me->sf[2] || !map_field_u64(buf, rec, me->sf[2], &parent))
-		parent = tep_data_pid(buf->tep, rec);
+		parent = ctx->rec_pid;
 	if (parent >= MAP_PID_LIMIT)
 		return 0;
 	if (map_task_tgid(ctx, child) != (int)child ||
@@ -222,7 +222,7 @@ int map_ftrace_atrace(struct map_ctx *ctx, struct map_buffer *buf,
 	int ret;
 
 	ret = map_pkt_event(ctx, rec->cpu, rec->ts,
-			    tep_data_pid(buf->tep, rec), PFT_EV_PRINT, &e);
+			    ctx->rec_pid, PFT_EV_PRINT, &e);
 	if (ret <= 0)
 		return ret;
 	pb_bytes(e.b, PFT_PRINT_BUF, text, len);
@@ -246,7 +246,7 @@ int map_ftrace_print(struct map_ctx *ctx, struct map_buffer *buf,
 	int ret;
 
 	ret = map_pkt_event(ctx, rec->cpu, rec->ts,
-			    tep_data_pid(buf->tep, rec), PFT_EV_GENERIC, &e);
+			    ctx->rec_pid, PFT_EV_GENERIC, &e);
 	if (ret <= 0)
 		return ret;
 	pb_bytes(e.b, PFT_GENERIC_EVENT_NAME, "print", 5);

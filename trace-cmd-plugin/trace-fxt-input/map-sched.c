@@ -420,7 +420,7 @@ static int map_waking_pkt(struct map_ctx *ctx, struct map_buffer *buf,
 			  struct map_event *me, struct tep_record *rec,
 			  uint64_t pid, uint64_t prio, uint64_t cpu)
 {
-	int waker = tep_data_pid(buf->tep, rec);
+	int waker = ctx->rec_pid;
 	struct map_cpu *c = map_cpu_get(ctx, rec->cpu);
 	uint64_t flags = 0;
 	struct map_pkt_ev e;
@@ -485,7 +485,7 @@ int map_sched_wakeup_write(struct map_ctx *ctx, struct map_buffer *buf,
 	/* the task running when the wakeup was recorded did the waking */
 	args[1].type = FXT_ARG_KOID;
 	args[1].name = map_name(ctx, TCFXT_ARG_WAKER);
-	args[1].koid = tep_data_pid(buf->tep, rec);
+	args[1].koid = ctx->rec_pid;
 	wk = (struct fxt_sched_wakeup){
 		.ts = rec->ts,
 		.cpu = cpu,
