@@ -65,6 +65,30 @@ struct dc_job {
 	unsigned int	cpu;
 };
 
+/* A watched record a job met, its payload in the job's blob. */
+struct dc_job_rec {
+	unsigned int	event;
+	uint64_t	ts;
+	size_t		at;		/* into blob */
+	uint32_t	len;
+};
+
+/*
+ * What one job's walk left, for dc_jobs_merge() to take in job order: as
+ * if the jobs had been walked one after the other.
+ */
+struct dc_job_out {
+	bool			ran;
+	int			ret;
+	char			*err;		/* errlen bytes */
+	uint8_t			*ids;		/* DATCHECK_IDS_BYTES */
+	struct datcheck_watch	watch;		/* into recs and blob */
+	struct dc_job_rec	*recs;
+	size_t			nr, max;
+	uint8_t			*blob;
+	size_t			used, size;
+};
+
 /* A format text as libtracecmd will hand it to tep_parse_event(). */
 struct dc_format {
 	char		*system;
@@ -113,6 +137,11 @@ struct dc_file {
 	uint8_t		*ids;		/* event IDs the records have (bits) */
 	struct dc_job	*jobs;		/* every CPU's data, in file order */
 	unsigned int	nr_jobs;
+	/* the walk of the jobs, shared by the threads that call it */
+	struct dc_job_out *outs;	/* by job, merged in order after */
+	unsigned int	next_job;	/* atomic: the next job to take */
+	bool		stop;		/* atomic: a job failed */
+	bool		probe_started;	/* atomic */
 	char		*err;
 	size_t		errlen;
 	int		ret;
@@ -614,6 +643,129 @@ static int dc_job_run(struct dc_file *f, const struct dc_job *j)
 	if (j->compressed)
 		return dc_cpu_chunks(&c, j->off, j->size, j->page_size);
 	return dc_pages(&c, j->off, j->size, j->page_size);
+}
+
+/* A watched record of a job kept for the merge; non-zero: out of memory. */
+static int dc_job_keep(const struct datcheck_record *r, void *priv)
+{
+	struct dc_job_out *o = priv;
+
+	if (o->nr == o->max) {
+		size_t max = o->max ? 2 * o->max : 64;
+		struct dc_job_rec *n = realloc(o->recs, max * sizeof(*n));
+
+		if (!n)
+			return o->ret = -ENOMEM;
+		o->recs = n;
+		o->max = max;
+	}
+	if (o->used + r->len > o->size) {
+		size_t size = o->size ? 2 * o->size : 4096;
+		uint8_t *n;
+
+		while (size < o->used + r->len)
+			size *= 2;
+		n = realloc(o->blob, size);
+		if (!n)
+			return o->ret = -ENOMEM;
+		o->blob = n;
+		o->size = size;
+	}
+	memcpy(o->blob + o->used, r->data, r->len);
+	o->recs[o->nr++] = (struct dc_job_rec){
+		.event = r->event, .ts = r->ts, .at = o->used, .len = r->len,
+	};
+	o->used += r->len;
+	return 0;
+}
+
+/*
+ * Job @i walked with a copy of the file's state of its own: its fault,
+ * IDs and watched records go to f->outs[i], whichever thread runs it.
+ */
+static void dc_job_walk(struct dc_file *f, unsigned int i)
+{
+	struct dc_job_out *o = &f->outs[i];
+	struct dc_file jf = *f;
+
+	o->ran = true;
+	o->err = calloc(1, f->errlen ? f->errlen : 1);
+	o->ids = f->ids ? calloc(1, DATCHECK_IDS_BYTES) : NULL;
+	if (!o->err || (f->ids && !o->ids)) {
+		o->ret = -ENOMEM;
+	} else {
+		jf.err = o->err;
+		jf.ret = 0;
+		jf.ids = o->ids;
+		if (f->watch) {
+			/* the same events, kept here until the merge */
+			o->watch = *f->watch;
+			o->watch.record = dc_job_keep;
+			o->watch.priv = o;
+			jf.watch = &o->watch;
+		}
+		dc_job_run(&jf, &f->jobs[i]);
+		if (!o->ret)
+			o->ret = jf.ret;
+	}
+	if (o->ret)
+		__atomic_store_n(&f->stop, true, __ATOMIC_RELAXED);
+}
+
+static void dc_jobs_free(struct dc_file *f)
+{
+	unsigned int i;
+
+	for (i = 0; f->outs && i < f->nr_jobs; i++) {
+		free(f->outs[i].err);
+		free(f->outs[i].ids);
+		free(f->outs[i].recs);
+		free(f->outs[i].blob);
+	}
+	free(f->outs);
+	f->outs = NULL;
+}
+
+/*
+ * The jobs' outcomes taken in job order, as a walk of one job after the
+ * other would have met them: the first fault ends it, the watched
+ * records go to the caller's watch, the IDs add up.  Once.
+ */
+static void dc_jobs_merge(struct dc_file *f)
+{
+	unsigned int i, k;
+	size_t n;
+
+	if (!f->outs)
+		return;
+	for (i = 0; i < f->nr_jobs; i++) {
+		struct dc_job_out *o = &f->outs[i];
+
+		if (!o->ran || f->ret)
+			break;
+		for (n = 0; n < o->nr && f->watch; n++) {
+			struct datcheck_record r = {
+				.buffer = f->jobs[i].buffer,
+				.cpu = f->jobs[i].cpu,
+				.event = o->recs[n].event,
+				.ts = o->recs[n].ts,
+				.data = o->blob + o->recs[n].at,
+				.len = o->recs[n].len,
+			};
+
+			if (f->watch->record(&r, f->watch->priv))
+				f->watch = NULL;
+		}
+		if (f->ids && o->ids)
+			for (k = 0; k < DATCHECK_IDS_BYTES; k++)
+				f->ids[k] |= o->ids[k];
+		if (o->ret) {
+			f->ret = o->ret;
+			if (f->errlen)
+				snprintf(f->err, f->errlen, "%s", o->err);
+		}
+	}
+	dc_jobs_free(f);
 }
 
 /* ---- options ---- */
@@ -1358,6 +1510,7 @@ static void dc_free(struct dc_file *f)
 	for (i = 0; i < f->nr_bufs; i++)
 		free(f->bufs[i].name);
 	free(f->bufs);
+	dc_jobs_free(f);
 	free(f->jobs);
 	free(f->ids);
 }
@@ -1438,6 +1591,11 @@ int datcheck_head(const uint8_t *p, size_t len,
 		dc_v7(&c);
 	else
 		dc_v6(&c);
+	if (!f->ret && f->nr_jobs) {
+		f->outs = calloc(f->nr_jobs, sizeof(*f->outs));
+		if (!f->outs)
+			f->ret = -ENOMEM;
+	}
 out:
 	if (f->ret) {
 		int ret = f->ret;
@@ -1456,20 +1614,30 @@ int datcheck_pages(struct datcheck *dc)
 	unsigned int i;
 
 	/* every format is known: the probe parses them meanwhile */
-	dc_probe_start(f);
-	for (i = 0; i < f->nr_jobs && !f->ret; i++)
-		dc_job_run(f, &f->jobs[i]);
-	return f->ret;
+	if (!__atomic_exchange_n(&f->probe_started, true, __ATOMIC_ACQ_REL))
+		dc_probe_start(f);
+	if (!f->outs)
+		return 0;
+	for (;;) {
+		if (__atomic_load_n(&f->stop, __ATOMIC_RELAXED))
+			break;
+		i = __atomic_fetch_add(&f->next_job, 1, __ATOMIC_RELAXED);
+		if (i >= f->nr_jobs)
+			break;
+		dc_job_walk(f, i);
+	}
+	return 0;
 }
 
-int datcheck_layout(const struct datcheck *dc, struct fxt_input_pages *out)
+int datcheck_layout(struct datcheck *dc, struct fxt_input_pages *out)
 {
-	const struct dc_file *f = &dc->f;
+	struct dc_file *f = &dc->f;
 	struct fxt_input_cpu_data *cpus;
 	size_t names = 0, i;
 	char *s;
 
 	memset(out, 0, sizeof(*out));
+	dc_jobs_merge(f);
 	if (f->ret || (f->flags & DATCHECK_NO_PAGES) || f->times_moved ||
 	    f->cpus_renumbered || !f->nr_jobs)
 		return 0;
@@ -1496,10 +1664,11 @@ int datcheck_layout(const struct datcheck *dc, struct fxt_input_pages *out)
 	return 0;
 }
 
-int datcheck_ids(const struct datcheck *dc, uint8_t *ids)
+int datcheck_ids(struct datcheck *dc, uint8_t *ids)
 {
-	const struct dc_file *f = &dc->f;
+	struct dc_file *f = &dc->f;
 
+	dc_jobs_merge(f);
 	if (f->ret || !f->ids)
 		return -ENODATA;
 	memcpy(ids, f->ids, DATCHECK_IDS_BYTES);
@@ -1517,6 +1686,7 @@ int datcheck_end(struct datcheck *dc)
 	struct dc_file *f = &dc->f;
 	int ret;
 
+	dc_jobs_merge(f);
 	/* formats kept after the probe started (none in 6 or 7) too */
 	while (!f->ret && f->probe.first + f->probe.nr < f->nr_fmts) {
 		dc_probe_start(f);

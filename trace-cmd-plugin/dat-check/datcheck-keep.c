@@ -180,6 +180,11 @@ int datcheck_keep_start(const char *path, const struct fxt_input_event *events,
 	return ret;
 }
 
+void datcheck_keep_help(struct datcheck_keep_run *run)
+{
+	datcheck_pages(run->dc);
+}
+
 int datcheck_keep_finish(struct datcheck_keep_run *run,
 			 struct fxt_input_recs *out,
 			 struct fxt_input_pages *pages, uint8_t *ids)

@@ -92,9 +92,12 @@ int datcheck_file_watch(const char *path, const struct datcheck_watch *w,
  * The check in its three steps, for a caller that lets libtracecmd read
  * the headers while the pages are walked: datcheck_head() checks all but
  * the CPU data (0 and *@dc, or the error, nothing left to free);
- * datcheck_pages() walks the CPU data (on any one thread: @err is
- * written there); datcheck_end() waits for the format probe, frees @dc
- * and returns the check's result.
+ * datcheck_pages() walks the CPU data - on any number of threads at
+ * once, each taking the next CPU's data until none is left (the outcome
+ * is that of one walk in file order: the first fault, the watched
+ * records in order, handed over by the calls below once every caller
+ * returned); datcheck_end() waits for the format probe, frees @dc and
+ * returns the check's result.
  */
 struct datcheck;
 int datcheck_head(const uint8_t *p, size_t len,
@@ -109,7 +112,7 @@ int datcheck_end(struct datcheck *dc);
  * when libtracecmd must read them (see fxt-input.h).  0 or -ENOMEM; free
  * with datcheck_layout_free().
  */
-int datcheck_layout(const struct datcheck *dc, struct fxt_input_pages *out);
+int datcheck_layout(struct datcheck *dc, struct fxt_input_pages *out);
 void datcheck_layout_free(struct fxt_input_pages *pages);
 
 /* A bit for each event ID (a record's common_type): 65536 of them. */
@@ -120,7 +123,7 @@ void datcheck_layout_free(struct fxt_input_pages *pages);
  * bit n set when a record of event ID n is in the file.  0, or -ENODATA
  * when the pages were not walked or are not good.
  */
-int datcheck_ids(const struct datcheck *dc, uint8_t *ids);
+int datcheck_ids(struct datcheck *dc, uint8_t *ids);
 
 /* The file at @path mapped read-only (an empty one: @p points at ""). */
 int datcheck_map(const char *path, const uint8_t **p, size_t *len);
@@ -160,6 +163,11 @@ int datcheck_keep_start(const char *path,
 			unsigned int nr_events, unsigned int flags,
 			struct datcheck_keep_run **run, char *err,
 			size_t errlen);
+/*
+ * The calling thread walks CPU data too, beside datcheck_keep_start()'s,
+ * until none is left (a thread that has nothing else to do meanwhile).
+ */
+void datcheck_keep_help(struct datcheck_keep_run *run);
 int datcheck_keep_finish(struct datcheck_keep_run *run,
 			 struct fxt_input_recs *out,
 			 struct fxt_input_pages *pages, uint8_t *ids);

@@ -404,8 +404,10 @@ static int convert_read(struct convert_args *a, struct fxt_input_req *req)
 	kallsyms_defer();
 	formats_defer();
 	handle = tracecmd_open_head(a->path, 0);
-	kallsyms_join();
 	alarm(0);
+	/* the headers read: this thread walks pages too, as long as any */
+	datcheck_keep_help(check);
+	kallsyms_join();
 	/* the check's map of the CPU data lets the plugin read the pages */
 	req->opts.reader = convert_reader();
 	ids = malloc(DATCHECK_IDS_BYTES);
