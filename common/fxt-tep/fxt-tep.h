@@ -142,6 +142,19 @@ struct report_tep *report_tep_open(const char *path, report_line_fn fn,
 				   void *priv);
 
 /**
+ * report_tep_raw() - print fields raw, as trace-cmd report -R does
+ * @t: the handle
+ *
+ * Each event's text after its name is then libtraceevent's
+ * TEP_PRINT_INFO_RAW, " field=value" for every field of its format, a
+ * number in the conversion its event's print format gives that field
+ * ("%03d", "0x%04x", "%p"), else as its size, sign and type say
+ * (unsigned long in hex): what the FXT's typed arguments alone do not
+ * say, the format it carries does.
+ */
+void report_tep_raw(struct report_tep *t);
+
+/**
  * report_tep_new() - the same, for a host that reads the file itself, once
  * @fn: as for report_tep_open(); may be NULL when nothing is printed
  *	through report_tep_take()

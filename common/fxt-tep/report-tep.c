@@ -59,6 +59,7 @@ struct report_tep {
 	bool			feeding;	/* ".cont"s go to the context */
 	bool			skipping;	/* ".cont"s of carried metadata */
 	bool			gather_cont;	/* ".cont"s: gathered */
+	bool			raw;		/* fields as -R prints them */
 	char			err[256];
 };
 
@@ -229,7 +230,7 @@ static int record_make(struct report_tep *t, struct tep_record *rec,
 
 /*
  * One rebuilt record, printed in trace_show_data()'s default layout:
- * comm-pid [cpu] time: name: (padded to 20) info.
+ * comm-pid [cpu] time: name: (padded to 20) info, or its fields raw.
  */
 static int print_record(struct f2d_ctx *ctx, int buffer, unsigned int cpu,
 			uint64_t ts, const void *data, size_t len)
@@ -256,7 +257,8 @@ static int print_record(struct f2d_ctx *ctx, int buffer, unsigned int cpu,
 	trace_seq_printf(&t->s, " %s: ", event ? event->name : "(NULL)");
 	if (n < 20)
 		trace_seq_printf(&t->s, "%.*s", (int)(20 - n), spaces);
-	tep_print_event(t->tep, &t->s, &rec, "%s", TEP_PRINT_INFO);
+	tep_print_event(t->tep, &t->s, &rec, "%s",
+			t->raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
 	trace_seq_terminate(&t->s);
 	if (t->s.state != TRACE_SEQ__GOOD)
 		return -ENOMEM;
@@ -452,6 +454,11 @@ struct report_tep *report_tep_open(const char *path, report_line_fn fn,
 	}
 	tep_complete(t);
 	return t;
+}
+
+void report_tep_raw(struct report_tep *t)
+{
+	t->raw = true;
 }
 
 /* @seq's text, one final newline dropped; NULL when empty. */

@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Compare `trace-cmd report -R X.dat` with `trace-fxt report --raw X.fxt`.
 
-Every line of trace-cmd's output must have its twin, in the same order:
-same buffer, task, pid, CPU, timestamp, event name, and the same value
-for every field.  Values are compared as values, in full, when both sides
-are numbers (001 equals 1, 0x241 equals 577, and a 64-bit -2 equals
-0xfffffffffffffffe); anything else must be equal text.  A side without
-a single event line is a failure: nothing compared is nothing proved.
-Prints "lines N mismatches M" and the first mismatches; exits 1 when
-anything differs.
+Every line of trace-cmd's output must have its twin, in the same order,
+byte for byte: a value written another way is a mismatch too (001 for 1,
+0x241 for 577, (nil) for 0x0: libtraceevent prints a raw field in the
+conversion of its event's print format).  What differs is named: the
+buffer, task, pid, CPU, timestamp or event name, a field whose value
+differs, or one with the same value written differently.  A side
+without a single event line is a failure: nothing compared is nothing
+proved.  Prints "lines N mismatches M" and the first mismatches; exits 1
+when anything differs.
 
 usage: compare-report.py TRACE-CMD-OUTPUT TRACE-FXT-OUTPUT
 """
@@ -37,6 +38,7 @@ def number(s):
 
 
 def same_value(a, b):
+    """Whether two renderings are of one value (to name a mismatch)."""
     if a == b or a.strip() == b.strip():
         return True
     na, nb = number(a), number(b)
@@ -77,9 +79,12 @@ def compare(a, b):
     if [n for n, _ in fa] != [n for n, _ in fb]:
         return 'field names differ'
     for (name, va), (_, vb) in zip(fa, fb):
+        if va == vb:
+            continue
         if not same_value(va, vb):
             return f'field {name} differs'
-    return None
+        return f'field {name} written differently ({va!r} / {vb!r})'
+    return 'spacing differs'
 
 
 def main():

@@ -7,8 +7,8 @@
 # events of up to 19 fields - more than one FXT record holds, TCP over
 # loopback with memory, oom and signal events).  For each:
 # conversion succeeds, trace-fxt check is clean, and every line of
-# `trace-cmd report -R` has its twin in `trace-fxt report --raw`
-# (compare-report.py).  Then the mapping's records are counted against
+# `trace-cmd report -R` has its twin in `trace-fxt report --raw`, byte
+# for byte (compare-report.py).  Then the mapping's records are counted against
 # what trace-cmd reports: the Perfetto packets' ftrace events field by
 # field (perfetto-model.py compare-packets), no FXT scheduling beside
 # them, and with --fxt-sched FXT context switches and wakeups instead;

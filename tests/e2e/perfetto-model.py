@@ -72,7 +72,9 @@ check asserts, printing each count it checked:
    "syscalls"), no slice ended under an open one (misplaced_end_event);
    a start time on each thread task_newtask starts (EXPECT "newtasks");
    the runs before a CPU's first switch and before a switch whose
-   switch in was lost drawn from their first record ("first_runs");
+   switch in was lost drawn from their first record, or halfway after
+   the CPU's record before when the switch out is the only one
+   ("first_runs"), no 0 ns row of a real thread;
    and what the source's net, sock, tcp, skb, kmem, oom, vmscan, signal,
    power, cpuhp, thermal, block, irq_vectors and sched_blocked_reason events
    predict (EXPECT "kernel", check_kernel_events()): device counters
@@ -1943,9 +1945,17 @@ def check_packets(m, exp, ck):
                 r['ts'] + r['dur']) for r in m.sched if r['dur'] >= 0)
     runs = exp.get('first_runs', [])
     missing = [r for r in runs if tuple(r) not in rows]
-    ck.check(not missing, 'sched: %d runs a CPU\'s records show before its '
-             'first switch or a lost switch in, drawn from their first '
-             'record (%d not: %s)' % (len(runs), len(missing), missing[:3]))
+    # a lost switch in drawn at the switch out would close a 0 ns row
+    # (SchedEventTracker::ClosePendingSlice(): dur = ts - start)
+    zero = [(r['cpu'], m.threads[r['utid']]['tid'], r['ts']) for r in m.sched
+            if r['dur'] == 0 and m.threads[r['utid']]['tid'] != 0]
+    ck.check(not missing and not zero, 'sched: %d runs a CPU\'s records '
+             'show before its first switch or a lost switch in, drawn from '
+             'their first record or, when the switch out is the only one, '
+             'halfway after the CPU\'s record before (%d not: %s); %d rows '
+             'of a real thread 0 ns long%s'
+             % (len(runs), len(missing), missing[:3], len(zero),
+                ' (%s)' % zero[:3] if zero else ''))
     ck.check(sorted(m.prints) == sorted(exp['prints']),
              'ftrace events: %d "print" rows, the %d trace_marker texts '
              'that are not atrace' % (len(m.prints), len(exp['prints'])))
@@ -2151,13 +2161,34 @@ def first_runs(lines):
     (not idle) since the first of the records that ran in it without a
     break (events lost on the CPU break it; a switch starts its next's
     run), as [cpu, pid, since, switch time]; what Perfetto draws from
-    the packets (map-sched.c, map_switch_first(), map_switch_lost_in())."""
-    runs, out = {}, []
+    the packets (map-sched.c, map_switch_first(), map_switch_lost_in()).
+    A lost switch in whose switch out is the only record of its run (a
+    recording filtered by pid) is drawn halfway between the CPU's last
+    switch or record before it, whichever is later, and it, the task at
+    least 1 ns: at the switch out itself, Perfetto's importer would close
+    a row of 0 ns (ftrace_sched_event_tracker.cc,
+    FtraceSchedEventTracker::PushSchedSwitchCompact ->
+    SchedEventTracker::ClosePendingSlice: dur = ts - start)."""
+    runs, out, on, recent = {}, [], {}, {}
+
+    def leave(pid, cpu, ts):
+        # map_switch_leave(): a task the packets still run on another
+        # CPU leaves it just before, idle coming in
+        o = on.pop(pid, None)
+        if not pid or o is None or o == cpu:
+            if o is not None:
+                on[pid] = o
+            return
+        ro = runs.get(o, {})
+        if ro.get('cur') == pid:
+            ro['cur'] = 0
+            ro['cur_ts'] = ts - 1 if ts > ro['cur_ts'] else ts
     for ln in lines:
         mlost = re.match(r'^(?:[\w.-]+: +)?CPU:(\d+) \[.*EVENTS DROPPED\]',
                          ln)
         if mlost:
-            r = runs.setdefault(int(mlost.group(1)), {'pid': None})
+            r = runs.setdefault(int(mlost.group(1)), {'pid': None,
+                                                      'last': 0})
             r['pid'] = None
             continue
         mt = REPORT_T.match(ln.rstrip('\n'))
@@ -2165,16 +2196,40 @@ def first_runs(lines):
             continue
         pid, cpu = int(mt.group(3)), int(mt.group(4))
         ts = int(mt.group(5)) * 10 ** 9 + int(mt.group(6).ljust(9, '0'))
-        r = runs.setdefault(cpu, {'pid': None})
-        if mt.group(7) == 'sched_switch':
-            prev = int(re.search(r' prev_pid=(\d+)', mt.group(8)).group(1))
-            nxt = int(re.search(r' next_pid=(\d+)', mt.group(8)).group(1))
-            if prev and r['pid'] == prev and r['ts'] < ts and \
-                    r.get('cur', -1) != prev:
+        r = runs.setdefault(cpu, {'pid': None, 'last': 0})
+        # map_sched_seen(): every record, the switch's own first
+        if r['pid'] != pid:
+            r.update(pid=pid, ts=ts, before=r['last'])
+        r['last'] = ts
+        if mt.group(7) != 'sched_switch':
+            continue
+        # a switch another buffer gave too is not drawn twice
+        # (map-dispatch.c, map_dispatch_restated(); distinct_records())
+        buf, key = mt.group(1) or '', (pid, mt.group(8))
+        lst = recent.setdefault(cpu, [])
+        lst[:] = [e for e in lst if ts - e[0] <= DUP_WINDOW * 1e9]
+        dup = [e for e in lst if e[1] == key and e[2] != buf]
+        if dup:
+            lst.remove(dup[0])
+            continue
+        lst.append((ts, key, buf))
+        prev = int(re.search(r' prev_pid=(\d+)', mt.group(8)).group(1))
+        nxt = int(re.search(r' next_pid=(\d+)', mt.group(8)).group(1))
+        leave(nxt, cpu, ts)
+        leave(prev, cpu, ts)
+        cur = r.get('cur', -1)
+        if prev and r['pid'] == prev and cur != prev:
+            if r['ts'] < ts:
                 out.append([cpu, prev, r['ts'], ts])
-            r.update(pid=nxt, ts=ts, cur=nxt)
-        elif r['pid'] != pid:
-            r['pid'], r['ts'] = pid, ts
+            elif cur != -1:
+                lo = max(r['before'], r['cur_ts'])
+                if lo < ts:
+                    out.append([cpu, prev, lo + (ts - lo) // 2, ts])
+        r.update(pid=nxt, ts=ts, cur=nxt, cur_ts=ts)
+        if on.get(prev) == cpu:
+            del on[prev]
+        if nxt:
+            on[nxt] = cpu
     return out
 
 
@@ -2880,6 +2935,7 @@ def compare_packets(m, lines):
     # prev switched in from idle at the first record of its run there;
     # map_switch_lost_in(): a switch in the recording lost, likewise
     runs = set(record_runs(lines))
+    runs |= set((cpu, since, pid) for cpu, pid, since, _ in first_runs(lines))
     odd = [e for e in extra if e[0] != 'switch' or e[3]['prev_state'] or
            not (e[2] in switch_ts or e[2] + 1 in switch_ts or
                 (e[1], e[2], e[3]['next_pid']) in runs)]

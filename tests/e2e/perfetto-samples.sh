@@ -35,7 +35,8 @@
 #    slices that nest (sys_write cut at an atrace marker, no end
 #    misplaced); the runs before a CPU's first switch and before a
 #    switch whose switch in the recording lost drawn from their first
-#    record; a start time on every thread the source's task_newtask
+#    record (halfway after the CPU's record before when the switch out
+#    is the only one), no 0 ns row of a real thread; a start time on every thread the source's task_newtask
 #    starts; function_graph calls as nested slices named by kallsyms.
 . "$(dirname "$0")/lib.sh"
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR

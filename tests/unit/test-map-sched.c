@@ -268,8 +268,9 @@ static void seen(struct run *t, unsigned int cpu, uint64_t ts, int pid)
 /*
  * A switch in the recording lost: drawn from the first record of the
  * task's run on the CPU since its last switch, not from its switch out
- * (map_switch_lost_in()); from the switch out when that is its only
- * record.
+ * (map_switch_lost_in()); when the switch out is the task's only record
+ * (a recording filtered by pid), halfway between the CPU's record before
+ * it and it, never a 0 ns row.
  */
 static void test_lost_in(void)
 {
@@ -287,19 +288,27 @@ static void test_lost_in(void)
 	do_switch(&t, 0, 300, 11, "b", 1, 0, "swapper/0");
 	seen(&t, 0, 500, 12);		/* c's only record: its switch */
 	do_switch(&t, 0, 500, 12, "c", 1, 0, "swapper/0");
+	seen(&t, 0, 600, 0);
+	seen(&t, 0, 607, 13);		/* likewise d, 7 ns after */
+	do_switch(&t, 0, 607, 13, "d", 1, 0, "swapper/0");
 	run_finish(&t);
 
 	CU_ASSERT_FATAL(bundle_of(&t, 0, &b));
 	CU_ASSERT_FATAL(pkt_get(&b, PFT_BUNDLE_COMPACT_SCHED, 0, &cs));
-	CU_ASSERT_EQUAL(COL(PFT_COMPACT_SWITCH_TIMESTAMP), 4);
-	CU_ASSERT(v[0] == 200 && v[1] == 100 && v[2] == 200 && v[3] == 0);
-	CU_ASSERT_EQUAL(COL(PFT_COMPACT_SWITCH_NEXT_PID), 4);
-	CU_ASSERT(v[0] == 11 && v[1] == 0 && v[2] == 12 && v[3] == 0);
-	CU_ASSERT_EQUAL(COL(PFT_COMPACT_SWITCH_PREV_STATE), 4);
-	CU_ASSERT(v[0] == 0 && v[1] == 1 && v[2] == 0 && v[3] == 1);
+	/* timestamps are deltas: 200 300 400 500 603 607 */
+	CU_ASSERT_EQUAL(COL(PFT_COMPACT_SWITCH_TIMESTAMP), 6);
+	CU_ASSERT(v[0] == 200 && v[1] == 100 && v[2] == 100 &&
+		  v[3] == 100 && v[4] == 103 && v[5] == 4);
+	CU_ASSERT_EQUAL(COL(PFT_COMPACT_SWITCH_NEXT_PID), 6);
+	CU_ASSERT(v[0] == 11 && v[1] == 0 && v[2] == 12 && v[3] == 0 &&
+		  v[4] == 13 && v[5] == 0);
+	CU_ASSERT_EQUAL(COL(PFT_COMPACT_SWITCH_PREV_STATE), 6);
+	CU_ASSERT(v[0] == 0 && v[1] == 1 && v[2] == 0 && v[3] == 1 &&
+		  v[4] == 0 && v[5] == 1);
 	printf("\n    b, whose switch in was lost, runs from its first record "
 	       "(200) to its switch out (300); c, whose only record is its "
-	       "switch out, at 500\n");
+	       "switch out (500), from halfway after the CPU's record before "
+	       "(400); d from 603 (600, 607)\n");
 	run_end(&t);
 }
 

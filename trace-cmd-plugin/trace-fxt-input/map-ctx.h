@@ -136,6 +136,13 @@ struct map_cpu {
 	 */
 	int32_t			seen;
 	uint64_t		seen_ts;
+	/*
+	 * packets: the time of the CPU's latest record, and of the latest
+	 * before the run since @seen_ts (where a lost switch in to the task
+	 * of that run happened after, map_switch_lost_in())
+	 */
+	uint64_t		last_ts;
+	uint64_t		before_ts;
 	unsigned int		next;	/* slot to reuse */
 	struct map_dup		dup[MAP_DUP_SLOTS];
 };

@@ -246,7 +246,9 @@ void map_sched_seen(struct map_ctx *ctx, const struct tep_record *rec,
 	if (c->seen != pid || rec->missed_events) {
 		c->seen = pid;
 		c->seen_ts = rec->ts;
+		c->before_ts = c->last_ts;
 	}
+	c->last_ts = rec->ts;
 }
 
 /*
@@ -285,15 +287,30 @@ static int map_switch_first(struct map_ctx *ctx, const struct map_switch *sw,
  * When the task @prev, leaving @cpu at @ts, came in: the recording lost
  * that switch.  Since the first record of its unbroken run on the CPU
  * (map_sched_seen(): no record of another task, no lost events, since
- * the CPU's last switch), as for a CPU's first switch; @ts itself when
- * its switch out is the only record of it.
+ * the CPU's last switch), as for a CPU's first switch.
+ *
+ * When its switch out is the only record of its run (a recording
+ * filtered by pid keeps an unfiltered task's switch to a filtered one,
+ * not the switch in to it), the recording only bounds the lost switch:
+ * after the CPU's last switch and its record before @ts, before @ts.
+ * The task's sched_waking is no bound (the kernel records one of a task
+ * that has not left its CPU yet: try_to_wake_up()).  It is drawn halfway
+ * between, the task at least 1 ns, which errs by at most half that time
+ * either way; at @ts itself Perfetto would close a 0 ns row of the task
+ * (SchedEventTracker::ClosePendingSlice()), the whole time going to the
+ * task the CPU's last switch brought in.
  */
 static uint64_t map_switch_lost_in(const struct map_cpu *c, uint64_t prev,
 				   uint64_t ts)
 {
-	if (c->seen == (int32_t)prev && c->seen_ts >= c->cur_ts &&
-	    c->seen_ts < ts)
+	uint64_t lo = c->before_ts > c->cur_ts ? c->before_ts : c->cur_ts;
+
+	if (c->seen != (int32_t)prev || c->seen_ts < c->cur_ts)
+		return ts;
+	if (c->seen_ts < ts)
 		return c->seen_ts;
+	if (c->seen_ts == ts && lo < ts)
+		return lo + (ts - lo) / 2;
 	return ts;
 }
 

@@ -4,17 +4,17 @@
  *
  * One line per event in trace-cmd report's layout:
  *   comm-pid [cpu] seconds: event: field=value ...
- * For FXT converted from a .dat (instant events whose first argument is
- * the record's "cpu"), --raw is meant to equal `trace-cmd report -R` of
- * the source: the task name comes from the thread's kernel object (the
- * file's saved cmdlines), the time column is formatted as trace-cmd
- * formats it, and each field prints its "<field>.text" rendering when
- * the converter kept one.  Without --raw, when the FXT carries the event
- * formats, those events are printed by libtraceevent as trace-cmd report
- * prints them (report-tep.c); events without a carried format print their
- * fields as --raw does.  In those files, what the converter added for
- * viewers (scheduling, log, atrace records) is not shown: the ftrace
- * event it came from is.
+ * When the FXT carries the event formats (converted from a .dat), those
+ * events are printed by libtraceevent as trace-cmd report prints them
+ * (report-tep.c), with --raw as `trace-cmd report -R` does: each field in
+ * the conversion its event's print format gives it ("%03d", "0x%04x",
+ * "%p"), else as its format's size, sign and type say, which the FXT's
+ * typed arguments alone do not.  Events without a carried format print
+ * their arguments: the task name from the thread's kernel object (the
+ * file's saved cmdlines), the time column as trace-cmd formats it, and
+ * each field its "<field>.text" rendering when the converter kept one.
+ * In those files, what the converter added for viewers (scheduling, log,
+ * atrace records) is not shown: the ftrace event it came from is.
  *
  * FXT of other producers prints one line per timestamped record: instants
  * as category:name with their arguments, the other event kinds with their
@@ -976,8 +976,9 @@ static int cmd_report(int argc, char **argv)
 			      strerror(errno));
 		return 1;
 	}
-	if (!r.raw)
-		r.tep = report_tep_open(argv[optind], tep_line, &r);
+	r.tep = report_tep_open(argv[optind], tep_line, &r);
+	if (r.tep && r.raw)
+		report_tep_raw(r.tep);
 	r.threads = fxt_threads_new();
 	/* a converted file's threads are its .dat's pids */
 	if (!r.threads || (!r.tep && threads_prepass(&r, argv[optind]))) {
