@@ -102,7 +102,7 @@ def folder_of(obj):
 
 
 # The system libraries whose functions a file of the tree may define in
-# their stead (kallsyms.c interposes one of libtraceevent's): such a
+# their stead (kallsyms.c and formats.c interpose libtraceevent's): such a
 # definition is the library's function, not a call into that file.
 SYSTEM_LIBS = ('libtraceevent.so', 'libtracecmd.so')
 
