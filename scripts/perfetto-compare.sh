@@ -56,7 +56,7 @@ queries=(
 "ftrace print rows|select count(*) from ftrace_event where name = 'print'"
 "atrace slices (B/E, not workqueue, not syscalls)|select count(*) from slice s join thread_track tt on s.track_id = tt.id where s.dur != 0 and coalesce(s.category, '') != 'workqueue' and not (s.category is null and s.name glob 'sys_*')"
 "syscall slices|select count(*) from slice where category is null and name glob 'sys_*'"
-"sys_write slices cut at an atrace marker|select coalesce(sum(value), 0) from stats where name = 'truncated_sys_write_duration'"
+"syscall slices cut at an atrace marker (Perfetto's print / the converter's sys_exit 1 ns before)|select (select coalesce(sum(value), 0) from stats where name = 'truncated_sys_write_duration') || ' / ' || (select count(*) from slice s where s.category is null and s.name glob 'sys_*' and s.dur >= 0 and exists (select 1 from slice a where a.track_id = s.track_id and a.category = 'atrace' and (a.ts = s.ts + s.dur + 1 or a.ts + a.dur = s.ts + s.dur + 1)))"
 "misplaced slice ends|select coalesce(sum(value), 0) from stats where name = 'misplaced_end_event'"
 "threads with a start time|select count(*) from thread where start_ts is not null"
 "zero-length sched rows of real threads|select count(*) from sched join thread using (utid) where not is_idle and dur = 0"

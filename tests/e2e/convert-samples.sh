@@ -12,8 +12,8 @@
 # what trace-cmd reports: the Perfetto packets' ftrace events field by
 # field (perfetto-model.py compare-packets), no FXT scheduling beside
 # them, and with --fxt-sched FXT context switches and wakeups instead;
-# task names (and every name and thread as Tracy's importer reads them,
-# tracy-model.py), logs, atrace slices, counters, lost events, one
+# task names (and every name, thread and zone as Tracy's importer reads
+# them, tracy-model.py), logs, atrace slices, counters, lost events, one
 # provider per buffer.
 . "$(dirname "$0")/lib.sh"
 COMPARE=$(dirname "$0")/compare-report.py
@@ -21,7 +21,7 @@ MODEL=$(dirname "$0")/perfetto-model.py
 TRACY=$(dirname "$0")/tracy-model.py
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 
-e2e_plan 154
+e2e_plan 166
 recordings
 for f in "${RECS[@]}"; do
 	b=$(basename "$f" .dat)
@@ -97,6 +97,13 @@ for f in "${RECS[@]}"; do
 	tracy=$(python3 "$TRACY" names < "$TMP/$b.json" | head -1)
 	check "$b: Tracy's importer (tracy-model.py) reads every string whole and names every thread object's thread ($tracy)" \
 		python3 "$TRACY" names < "$TMP/$b.json"
+	# and a zone of every atrace B, each ended, those written inside a
+	# syscall too (map-marker.c)
+	n_b=$(grep -cE ' print: +ip=[^ ]* buf=B\|' "$TMP/$b.ref")
+	zones=$(python3 "$TRACY" zones "$n_b" < "$TMP/$b.json")
+	check "$b: Tracy's importer (tracy-model.py) makes a zone of each of the $n_b atrace B markers, each ended ($zones)" \
+		bash -c 'python3 "$1" zones "$2" < "$3" > /dev/null' \
+		_ "$TRACY" "$n_b" "$TMP/$b.json"
 	n_prov=$(( $(trace-cmd report -R "$f" 2>/dev/null | grep -c '^second: ') > 0 ? 2 : 1 ))
 	check "$b: one provider per buffer ($n_prov)" \
 		test "$(count '.record == "metadata" and .kind == "provider_info"')" = "$n_prov"

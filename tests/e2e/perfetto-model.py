@@ -40,6 +40,12 @@ kBlob), read by the proto importer (proto_trace_reader.cc): system info
 and ftrace stats at once, ftrace events, the process trees through the
 same sorter.  The model sorts the whole file, as the sorter does when it
 holds it all (nothing flushes it before the end: no service events).
+Of one timestamp, FXT records come before the packets' ftrace events:
+the sorter takes the lowest of the queues of equal time first
+(trace_sorter.cc, SortAndExtractEventsUntilAllocId), and the FXT
+tokenizer's queue is made (FuchsiaTraceTokenizer's constructor) before
+the proto reader's per-CPU ftrace queues (ProtoTraceReader's
+ftrace_stream_factory, on a CPU's first bundle).
 
 check asserts, printing each count it checked:
  - sched: per CPU at most one row left open, and it is the CPU's last;
@@ -69,7 +75,9 @@ check asserts, printing each count it checked:
    (EXPECT "prints"), and as many atrace slices as B markers, each from
    its B to the E that ends it (EXPECT "atrace_spans"); a slice per
    sys_enter of a syscall the machine's table names (EXPECT "counts"
-   "syscalls"), no slice ended under an open one (misplaced_end_event);
+   "syscalls"), each that an atrace B or E is written in ended a
+   nanosecond before it (EXPECT "syscall_cuts"), no slice ended under an
+   open one (misplaced_end_event);
    a start time on each thread task_newtask starts (EXPECT "newtasks");
    the runs before a CPU's first switch and before a switch whose
    switch in was lost drawn from their first record, or halfway after
@@ -1993,11 +2001,18 @@ def check_packets(m, exp, ck):
     # slice_tracker.cc: no slice ended under an open one (MaybeCloseStack)
     bad = {k: v for k, v in m.stats.items() if k in (
         'misplaced_end_event', 'systrace_parse_failure')}
-    ck.check(not bad, 'thread tracks: slices nest (%d sys_write slices '
-             'cut at an atrace marker, as Perfetto cuts its own); errors: '
-             '%s' % (sum(m.stats.get('truncated_sys_write_duration',
-                                     {}).values()),
-                     {k: sum(v.values()) for k, v in bad.items()} or 'none'))
+    ck.check(not bad, 'thread tracks: slices nest; errors: %s' % (
+        {k: sum(v.values()) for k, v in bad.items()} or 'none'))
+    # map_ftrace_syscall_cut(): a syscall slice ends at each atrace B or E
+    # written in it, as ParsePrint ends Perfetto's own sys_write there
+    ends = set((m.threads[u]['tid'], x['ts'] + x['dur'])
+               for (_, u), sl in m.slices.items() for x in sl
+               if x.get('sys') and x['dur'] >= 0)
+    cuts = [tuple(c) for c in exp.get('syscall_cuts', [])]
+    uncut = [c for c in cuts if c not in ends]
+    ck.check(not uncut, 'thread tracks: %d syscall slices end at the atrace '
+             'B or E written in them, a nanosecond before it (%d not: %s)'
+             % (len(cuts), len(uncut), uncut[:3]))
     check_kernel_events(m, exp.get('kernel', {}), ck)
 
 
@@ -2254,6 +2269,7 @@ def expect(lines, tgids_file=None, uname=None, stats=None):
     seen_waking = False
     sysnames = syscall_table(uname.split()[-1] if uname else '')
     open_b, spans, newtasks = {}, [], []
+    insys, cuts = {}, []
 
     def setg(pid, tgid, r):
         if rank.get(pid, -1) <= r:
@@ -2288,6 +2304,10 @@ def expect(lines, tgids_file=None, uname=None, stats=None):
                 counts['atrace_b'] = counts.get('atrace_b', 0) + 1
             # each B to the E that ends it on the thread: the slice
             if is_atrace(t) and t[0] in 'BE':
+                # the syscall it is written in ends there (map-marker.c)
+                nr, ets = insys.pop(pid, (None, 0))
+                if nr in sysnames:
+                    cuts.append([pid, syscall_cut_ts(ts, ets)])
                 st = open_b.setdefault(pid, [])
                 if t[0] == 'B':
                     st.append(ts)
@@ -2301,6 +2321,9 @@ def expect(lines, tgids_file=None, uname=None, stats=None):
             nr = re.search(r'\bid=(-?\d+)', rest)
             if nr and int(nr.group(1)) in sysnames:
                 counts['syscalls'] = counts.get('syscalls', 0) + 1
+            insys[pid] = (int(nr.group(1)) if nr else None, ts)
+        elif ev == 'sys_exit':
+            insys.pop(pid, None)
         if ev == 'sched_switch':
             # report -R's number, read by the format's own flags
             # (0x20 "Z", 0x10 "X"; trace-cmd 3.1.6's sched plugin
@@ -2359,7 +2382,8 @@ def expect(lines, tgids_file=None, uname=None, stats=None):
             'tgid': {str(k): v for k, v in tg.items() if k},
             'zombies': zombies, 'dead': dead, 'states': states,
             'counts': counts, 'parents': parents, 'prints': prints,
-            'atrace_spans': spans, 'newtasks': newtasks,
+            'atrace_spans': spans, 'syscall_cuts': cuts,
+            'newtasks': newtasks,
             'lost_cpus': sorted(lost), 'uname': uname or '',
             'cpustats': {str(k): v for k, v in (stats or {}).items()}}
 
@@ -2805,30 +2829,50 @@ def is_atrace(t):
     return t[0] == 'E' or len(f) >= (3 if t[0] == 'B' else 4)
 
 
+def syscall_cut_ts(ts, enter_ts):
+    """When the packets end a syscall's slice at an atrace marker written
+    at @ts inside it (map-ftrace.c, map_ftrace_syscall_cut()): a
+    nanosecond before, not before its sys_enter at @enter_ts.  The
+    sorter hands the FXT record of a timestamp to the parsers before the
+    packet event of the same (TraceSorter::SortAndExtractEventsUntilAllocId
+    takes the lowest of the queues of equal time; the FXT tokenizer's
+    queue is made before the packets' per-CPU ones)."""
+    return max(ts - 1, enter_ts)
+
+
 def report_events(lines):
     """The source's events the packets carry, from -R -t's lines, an event
     two buffers hold counted once, as packet_events() names them."""
     seen_waking = False
-    insys = set()
+    insys, cut = {}, set()
     for _, pid, cpu, ts, ev, rest in distinct_records(lines):
         if ev not in PKT_FIELDS:
             continue
         f = report_fields(rest, PKT_FIELDS[ev])
         if ev == 'sys_enter':
-            insys.add(pid)
+            insys[pid] = (int(f['id']), ts)
+            cut.discard(pid)
         elif ev == 'sys_exit':
-            insys.discard(pid)
+            insys.pop(pid, None)
+            if pid in cut:
+                # map_ftrace_syscall_write(): ended at a marker already
+                cut.discard(pid)
+                continue
         if ev == 'sched_waking':
             seen_waking = True
         if ev == 'sched_wakeup' and seen_waking:
             continue
         if ev == 'print':
-            # map-atrace.c: atrace's markers are FXT records, but a B or
-            # E written in a syscall the packets began (map-marker.c)
+            # map-atrace.c: atrace's markers are FXT records; a B or E
+            # written in a syscall the packets began ends its slice
+            # (map-marker.c, map_ftrace_syscall_cut())
             t = f.get('buf', '').rstrip('\n')
-            if is_atrace(t) and not (t[0] in 'BE' and pid in insys):
-                continue
-            yield ('print', cpu, ts, {'buf': t})
+            if is_atrace(t) and t[0] in 'BE' and pid in insys:
+                yield ('sys_exit', cpu, syscall_cut_ts(ts, insys[pid][1]),
+                       {'id': insys.pop(pid)[0]})
+                cut.add(pid)
+            if not is_atrace(t):
+                yield ('print', cpu, ts, {'buf': t})
             continue
         if ev.startswith('softirq') and int(f['vec']) >= 10:
             continue

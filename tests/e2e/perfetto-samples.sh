@@ -31,9 +31,9 @@
 #    stats as the CPUSTAT options, data loss on the CPUs that lost
 #    events, plain trace_marker text as
 #    ftrace "print" rows, atrace slices untouched by them, each from
-#    its B to its E, a slice per syscall Perfetto's table names, and
-#    slices that nest (sys_write cut at an atrace marker, no end
-#    misplaced); the runs before a CPU's first switch and before a
+#    its B to its E, a slice per syscall Perfetto's table names, each
+#    ended at the atrace marker written in it (a nanosecond before), and
+#    slices that nest (no end misplaced); the runs before a CPU's first switch and before a
 #    switch whose switch in the recording lost drawn from their first
 #    record (halfway after the CPU's record before when the switch out
 #    is the only one), no 0 ns row of a real thread; a start time on every thread the source's task_newtask
@@ -42,7 +42,7 @@
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 MODEL=$TOP/tests/e2e/perfetto-model.py
 EHFXT=$TOP/tests/e2e/eventheader-fxt.py
-N_CHECKS=51	# lines perfetto-model.py check prints with a full EXPECT
+N_CHECKS=52	# lines perfetto-model.py check prints with a full EXPECT
 
 files=("$SAMPLES"/*.dat "$BUILT_SAMPLES"/*.dat)
 for f in sched-irq-timer.dat two-buffers.dat sched-irq-timer.v6.dat; do

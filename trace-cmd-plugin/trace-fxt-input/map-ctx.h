@@ -103,10 +103,17 @@ struct map_task {
 	int32_t			tgid;	/* its thread group, 0 unknown */
 	uint8_t			tgid_rank;	/* how sure (map-tgid.c) */
 	bool			proc_named;	/* its process object written */
-	/* map-ftrace.c: in a syscall whose slice the packets began */
+	/*
+	 * map-ftrace.c: in a syscall whose slice the packets began, its
+	 * sys_enter's id and time; cut: an atrace marker ended that slice,
+	 * so the syscall's sys_exit is no packet
+	 */
 	bool			in_syscall;
+	bool			syscall_cut;
 	/* map-sched.c: a hash of the name the packets gave it last, 0 none */
 	uint32_t		comm_hash;
+	int32_t			syscall_id;
+	uint64_t		syscall_ts;
 };
 
 /*

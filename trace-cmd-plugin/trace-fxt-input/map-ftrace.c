@@ -108,20 +108,67 @@ int map_ftrace_write(struct map_ctx *ctx, struct map_buffer *buf,
 
 /*
  * raw_syscalls sys_enter and sys_exit: their events, and whether the
- * task is in a syscall whose slice the packets began, where its atrace
- * B and E markers become print events (map-marker.c).
+ * task is in a syscall whose slice the packets began, which its atrace
+ * B and E markers end (map_ftrace_syscall_cut()).  The sys_exit of a
+ * syscall so ended is no packet: Perfetto would end the innermost open
+ * slice of the syscall's name there (SyscallTracker::Exit; all but
+ * sys_write, whose exit it ignores once ended).
  */
 int map_ftrace_syscall_write(struct map_ctx *ctx, struct map_buffer *buf,
 			     struct map_event *me, struct tep_record *rec)
 {
 	struct map_task *t = map_task_get(ctx, ctx->rec_pid);
+	bool enter = me->special->pkt.event == PFT_EV_SYS_ENTER;
+	uint64_t id;
 	int ret;
 
+	if (t && t->syscall_cut && !enter) {
+		t->syscall_cut = false;
+		return 0;
+	}
 	ret = map_ftrace_write(ctx, buf, me, rec);
-	if (t && ret >= 0)
-		t->in_syscall = me->special->pkt.event == PFT_EV_SYS_ENTER &&
-				map_pkt_cpu_ok(rec->cpu);
+	if (!t || ret < 0)
+		return ret;
+	t->in_syscall = enter && map_pkt_cpu_ok(rec->cpu) &&
+			map_ftrace_value(buf, rec, me->sf[0], true, &id);
+	t->syscall_cut = false;
+	if (t->in_syscall) {
+		t->syscall_id = (int32_t)id;
+		t->syscall_ts = rec->ts;
+	}
 	return ret;
+}
+
+/*
+ * An atrace B or E marker of task @t, written inside the syscall whose
+ * slice the packets began (map-marker.c says why): that slice ends there,
+ * as Perfetto's importer ends the ongoing sys_write at its own print
+ * events (ParsePrint, SyscallTracker::MaybeTruncateOngoingWriteSlice),
+ * by a sys_exit without a return value (Perfetto's truncated sys_write
+ * has none either).  One nanosecond before the marker: the trace
+ * processor's sorter hands an FXT record and a packet event of one
+ * timestamp to the parsers FXT's first (TraceSorter::
+ * SortAndExtractEventsUntilAllocId takes the lowest of the queues of
+ * equal time, and the FXT tokenizer's queue is made before the packets'
+ * per-CPU ftrace queues), and the marker's duration record must find
+ * the syscall's slice ended.  Not before the syscall's own sys_enter.
+ */
+int map_ftrace_syscall_cut(struct map_ctx *ctx, struct tep_record *rec,
+			   int32_t pid, struct map_task *t)
+{
+	struct map_pkt_ev e;
+	uint64_t ts = rec->ts - 1;
+	int ret;
+
+	if (rec->ts <= t->syscall_ts)
+		ts = t->syscall_ts;
+	t->in_syscall = false;
+	ret = map_pkt_event(ctx, rec->cpu, ts, pid, PFT_EV_SYS_EXIT, &e);
+	if (ret <= 0)
+		return ret;
+	pb_uint(e.b, PFT_SYS_ID, (uint64_t)(int64_t)t->syscall_id);
+	t->syscall_cut = true;
+	return map_pkt_event_end(ctx, &e);
 }
 
 /*
@@ -206,27 +253,6 @@ int map_ftrace_rename_write(struct map_ctx *ctx, struct map_buffer *buf,
 		map_task_comm_note(ctx, pid, comm, len);
 	}
 	return map_ftrace_write(ctx, buf, me, rec);
-}
-
-/*
- * An atrace trace_marker write as Perfetto's own print event, which its
- * importer reads as atrace (ParsePrint, SystraceParser::ParsePrintEvent)
- * after ending the writer's ongoing sys_write slice there
- * (SyscallTracker::MaybeTruncateOngoingWriteSlice), so that the atrace
- * slice nests with the syscall slices (map-marker.c says when).
- */
-int map_ftrace_atrace(struct map_ctx *ctx, struct map_buffer *buf,
-		      struct tep_record *rec, const char *text, size_t len)
-{
-	struct map_pkt_ev e;
-	int ret;
-
-	ret = map_pkt_event(ctx, rec->cpu, rec->ts,
-			    ctx->rec_pid, PFT_EV_PRINT, &e);
-	if (ret <= 0)
-		return ret;
-	pb_bytes(e.b, PFT_PRINT_BUF, text, len);
-	return map_pkt_event_end(ctx, &e);
 }
 
 /*

@@ -17,16 +17,16 @@
  * in category "atrace".
  *
  * A B or E written inside a syscall whose slice the packets began
- * (raw_syscalls sys_enter as Perfetto's event, map-ftrace.c) is a
- * Perfetto print event instead of an FXT duration record: the marker is
- * written inside a write syscall, so an atrace slice begins in one
- * sys_write slice and ends in another, which no strict nesting allows.
- * Perfetto's importer settles that for its own print events alone
- * (ParsePrint ends the ongoing sys_write slice at the marker,
- * MaybeTruncateOngoingWriteSlice); an FXT slice would be cut with the
- * sys_write it began in, and its end counted as misplaced.  Not both:
- * Perfetto would draw both.  Either ends the other's slice, as both end
- * the thread's innermost one.
+ * (raw_syscalls sys_enter as Perfetto's event, map-ftrace.c) ends that
+ * slice there, in the packets (map_ftrace_syscall_cut()): the marker is
+ * written inside a write syscall, so an atrace slice would begin in one
+ * sys_write slice and end in another, which no strict nesting allows.
+ * Perfetto's importer settles that for its own print events by ending
+ * the ongoing sys_write at the marker (ParsePrint,
+ * SyscallTracker::MaybeTruncateOngoingWriteSlice), a path FXT duration
+ * records do not take: uncut, Perfetto would cut the atrace slice with
+ * the sys_write it began in and count its end as misplaced.  The marker
+ * stays an FXT duration record, which every FXT reader shows.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -123,7 +123,10 @@ int map_marker_write(struct map_ctx *ctx, struct map_buffer *buf,
 	if (!map_atrace_parse(s, len, &at))
 		return map_ftrace_print(ctx, buf, rec, s, text);
 	if ((at.kind == 'B' || at.kind == 'E') && (t = map_task_get(ctx,
-					thread->tid)) && t->in_syscall)
-		return map_ftrace_atrace(ctx, buf, rec, s, text);
+					thread->tid)) && t->in_syscall) {
+		ret = map_ftrace_syscall_cut(ctx, rec, thread->tid, t);
+		if (ret < 0)
+			return ret;
+	}
 	return atrace_write(ctx, rec, thread, &at);
 }

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test-map-marker.c - atrace B and E markers written inside a syscall
+ * (trace-cmd-plugin/trace-fxt-input/map-marker.c, map-ftrace.c's
+ * map_ftrace_syscall_cut()): each stays an FXT duration record, as
+ * outside syscalls, and ends the syscall's slice in the Perfetto packets
+ * by a sys_exit of the syscall's id, without a return value, a
+ * nanosecond before the marker (not before the syscall's sys_enter);
+ * the syscall's own sys_exit is then no packet.
+ *
+ * A .dat written by the core's .dat writer: task 100 on CPU 0 writes
+ * "B" 500 ns into a write syscall, "E" at the very time its next one
+ * enters, then "B" and "E" outside any syscall.  The FXT's atrace
+ * records are counted, the packets' sys_enter and sys_exit events read
+ * back field by field.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <trace-cmd.h>
+
+#include "../e2e/dat-fixture.h"
+#include "fxt-reader.h"
+#include "pb.h"
+#include "perfetto-proto.h"
+
+#include "map-run.h"
+#include "pkt-read.h"
+#include "unit.h"
+
+#define T0	1000000000ull
+
+/* The kernel's (6.x) raw_syscalls formats, without their ids. */
+static const char sys_enter_format[] =
+	"name: sys_enter\n"
+	"format:\n"
+	FIXTURE_COMMON_FIELDS
+	"\tfield:long id;\toffset:8;\tsize:8;\tsigned:1;\n"
+	"\tfield:unsigned long args[6];\toffset:16;\tsize:48;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"NR %ld (%lx, %lx, %lx, %lx, %lx, %lx)\", REC->id, "
+	"REC->args[0], REC->args[1], REC->args[2], REC->args[3], "
+	"REC->args[4], REC->args[5]\n";
+
+static const char sys_exit_format[] =
+	"name: sys_exit\n"
+	"format:\n"
+	FIXTURE_COMMON_FIELDS
+	"\tfield:long id;\toffset:8;\tsize:8;\tsigned:1;\n"
+	"\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"NR %ld = %ld\", REC->id, REC->ret\n";
+
+static int id_print, id_enter, id_exit;
+
+static void marker(uint64_t ts, const char *text)
+{
+	uint8_t p[64] = { 0 };
+	size_t n = strlen(text);
+
+	memcpy(p + 8, text, n);
+	p[8 + n] = '\n';
+	fixture_emit_at(0, 0, ts, id_print, 100, p, 8 + n + 2);
+}
+
+static void syscall_event(uint64_t ts, int id, int64_t nr, int64_t ret)
+{
+	uint8_t p[56] = { 0 };
+
+	memcpy(p, &nr, 8);
+	memcpy(p + 8, &ret, 8);
+	fixture_emit_at(0, 0, ts, id, 100, p, id == id_enter ? 56 : 16);
+}
+
+/* How many atrace duration records of @type the FXT at @buf holds. */
+static unsigned int atrace_events(const void *buf, size_t len,
+				  unsigned int type)
+{
+	struct fxt_reader *r = fxt_reader_open_mem(buf, len, "marker.fxt", 0);
+	struct fxt_record rec;
+	unsigned int count = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	while (fxt_reader_next(r, &rec) > 0)
+		if (rec.type == FXT_REC_EVENT && rec.event.type == type &&
+		    rec.event.category.len == 6 &&
+		    !memcmp(rec.event.category.ptr, "atrace", 6))
+			count++;
+	fxt_reader_close(r);
+	return count;
+}
+
+struct sys_ev {
+	uint32_t	event;		/* PFT_EV_SYS_ENTER or _EXIT */
+	int64_t		ts, id;
+	bool		ret;		/* has a return value */
+};
+
+/* The packets' sys_enter and sys_exit events, in order, up to @max. */
+static size_t sys_events(const struct pb_buf *stream, struct sys_ev *out,
+			 size_t max)
+{
+	struct pb_field pk = { 0 }, b = { 0 }, ev = { 0 }, msg = { 0 };
+	struct pb_field f = { 0 };
+	uint32_t kinds[] = { PFT_EV_SYS_ENTER, PFT_EV_SYS_EXIT };
+	size_t n = 0, i;
+	int k, e;
+
+	for (k = 0; pkt_packet(stream, k, &pk); k++) {
+		if (!pkt_get(&pk, PFT_PACKET_FTRACE_EVENTS, 0, &b))
+			continue;
+		for (e = 0; pkt_get(&b, PFT_BUNDLE_EVENT, e, &ev); e++)
+			for (i = 0; i < 2; i++) {
+				if (!pkt_get(&ev, kinds[i], 0, &msg) ||
+				    n == max)
+					continue;
+				out[n].event = kinds[i];
+				out[n].ts = pkt_num(&ev, PFT_EVENT_TIMESTAMP);
+				out[n].id = pkt_num(&msg, PFT_SYS_ID);
+				out[n].ret = pkt_get(&msg, PFT_SYS_EXIT_RET,
+						     0, &f);
+				n++;
+			}
+	}
+	return n;
+}
+
+static void test_cut(void)
+{
+	static const struct sys_ev want[] = {
+		{ PFT_EV_SYS_ENTER, T0, 1, false },
+		{ PFT_EV_SYS_EXIT, T0 + 499, 1, false },	/* B's cut */
+		{ PFT_EV_SYS_ENTER, T0 + 2000, 1, false },
+		{ PFT_EV_SYS_EXIT, T0 + 2000, 1, false },	/* E's cut */
+		{ PFT_EV_SYS_ENTER, T0 + 3000, 39, false },
+		{ PFT_EV_SYS_EXIT, T0 + 3100, 39, true },	/* untouched */
+	};
+	char path[] = "/tmp/test-map-marker-XXXXXX";
+	struct sys_ev got[8];
+	struct pb_buf stream = { 0 };
+	unsigned int blobs, sched, i;
+	int fd = mkstemp(path);
+	size_t size, n;
+	char *fxt;
+
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	fixture_open("test-map-marker", path);
+	id_print = fixture_format("ftrace", fixture_print_format,
+				  strlen(fixture_print_format));
+	id_enter = fixture_format("raw_syscalls", sys_enter_format,
+				  strlen(sys_enter_format));
+	id_exit = fixture_format("raw_syscalls", sys_exit_format,
+				 strlen(sys_exit_format));
+	syscall_event(T0, id_enter, 1, 0);
+	marker(T0 + 500, "B|100|in a write");
+	syscall_event(T0 + 600, id_exit, 1, 17);
+	syscall_event(T0 + 2000, id_enter, 1, 0);
+	marker(T0 + 2000, "E|100");
+	syscall_event(T0 + 2100, id_exit, 1, 6);
+	syscall_event(T0 + 3000, id_enter, 39, 0);
+	syscall_event(T0 + 3100, id_exit, 39, 100);
+	marker(T0 + 4000, "B|100|outside");
+	marker(T0 + 4100, "E|100");
+	fixture_close();
+
+	size = map_run(path, NULL, &fxt, NULL);
+	unlink(path);
+	CU_ASSERT_EQUAL(atrace_events(fxt, size, FXT_EVENT_DURATION_BEGIN), 2);
+	CU_ASSERT_EQUAL(atrace_events(fxt, size, FXT_EVENT_DURATION_END), 2);
+	pkt_join(fxt, size, &stream, &blobs, &sched);
+	n = sys_events(&stream, got, 8);
+	CU_ASSERT_EQUAL(n, sizeof(want) / sizeof(want[0]));
+	for (i = 0; i < n && i < sizeof(want) / sizeof(want[0]); i++) {
+		printf("\n    %s at T0+%lld, id %lld%s",
+		       got[i].event == PFT_EV_SYS_ENTER ? "sys_enter" :
+							  "sys_exit ",
+		       (long long)(got[i].ts - (int64_t)T0),
+		       (long long)got[i].id, got[i].ret ? ", its ret" : "");
+		CU_ASSERT(got[i].event == want[i].event &&
+			  got[i].ts == want[i].ts && got[i].id == want[i].id &&
+			  got[i].ret == want[i].ret);
+	}
+	printf("\n    2 atrace B and 2 E as FXT duration records\n");
+	pb_free(&stream);
+	free(fxt);
+}
+
+static CU_TestInfo tests[] = {
+	{ "an atrace B or E in a syscall: FXT duration, the syscall cut",
+	  test_cut },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+	{ "map-marker: atrace markers inside syscalls", NULL, NULL, NULL,
+	  NULL, tests },
+	CU_SUITE_INFO_NULL,
+};
+
+UNIT_MAIN(suites)
