@@ -65,15 +65,32 @@ int map_ftrace_write(struct map_ctx *ctx, struct map_buffer *buf,
 		     struct map_event *me, struct tep_record *rec)
 {
 	const struct map_pkt_def *d = &me->special->pkt;
+	uint64_t vals[MAP_SPECIAL_FIELDS];
+	uint32_t protos[MAP_SPECIAL_FIELDS];
 	struct map_pkt_ev e;
 	const char *s;
 	uint64_t v;
-	unsigned int i;
+	unsigned int i, n;
 	int ret, len;
 
 	if (d->below && (!map_field_u64(buf, rec, me->sf[0], &v) ||
 			 v >= d->below))
 		return 0;	/* Perfetto's importer has no name for it */
+	/* integers only (most events): written in one go */
+	for (i = 0, n = 0; i < MAP_SPECIAL_FIELDS; i++) {
+		const struct map_pkt_field *pf = &d->f[i];
+
+		if (pf->kind == MAP_PKT_NONE)
+			continue;
+		if (pf->kind != MAP_PKT_UINT && pf->kind != MAP_PKT_INT)
+			break;
+		if (map_ftrace_value(buf, rec, me->sf[i],
+				     pf->kind == MAP_PKT_INT, &vals[n]))
+			protos[n++] = pf->proto;
+	}
+	if (i == MAP_SPECIAL_FIELDS)
+		return map_pkt_varints(ctx, rec->cpu, rec->ts, ctx->rec_pid,
+				       d->event, protos, vals, n);
 	ret = map_pkt_event(ctx, rec->cpu, rec->ts, ctx->rec_pid,
 			    d->event, &e);
 	if (ret <= 0)

@@ -281,6 +281,54 @@ int map_pkt_event(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 	return b->ev.err ? b->ev.err : 1;
 }
 
+int map_pkt_varints(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
+		    int32_t pid, uint32_t event, const uint32_t *proto,
+		    const uint64_t *v, unsigned int n)
+{
+	struct map_pkt *p = map_pkt_get(ctx);
+	struct map_bundle *b;
+	size_t in = 0, out;
+	unsigned int i;
+	uint8_t *q;
+
+	if (!p)
+		return -ENOMEM;
+	if (!map_pkt_cpu_ok(cpu))
+		return 0;
+	b = map_bundle_get(p, cpu);
+	if (!b)
+		return -ENOMEM;
+	if (b->ev.err)
+		return b->ev.err;
+	for (i = 0; i < n; i++)
+		in += pb_varint_size(pb_tag(proto[i], PB_VARINT)) +
+		      pb_varint_size(v[i]);
+	out = pb_varint_size(pb_tag(PFT_EVENT_TIMESTAMP, PB_VARINT)) +
+	      pb_varint_size(ts) +
+	      pb_varint_size(pb_tag(PFT_EVENT_PID, PB_VARINT)) +
+	      pb_varint_size((uint32_t)pid) +
+	      pb_varint_size(pb_tag(event, PB_LEN)) + pb_varint_size(in) + in;
+	if (!pb_room(&b->ev, pb_varint_size(pb_tag(PFT_BUNDLE_EVENT, PB_LEN)) +
+			     pb_varint_size(out) + out))
+		return b->ev.err ? b->ev.err : -ENOMEM;
+	q = b->ev.p + b->ev.len;
+	q = pb_put_varint(q, pb_tag(PFT_BUNDLE_EVENT, PB_LEN));
+	q = pb_put_varint(q, out);
+	/* timestamp, pid, then the event, as map_pkt_event() */
+	q = pb_put_varint(q, pb_tag(PFT_EVENT_TIMESTAMP, PB_VARINT));
+	q = pb_put_varint(q, ts);
+	q = pb_put_varint(q, pb_tag(PFT_EVENT_PID, PB_VARINT));
+	q = pb_put_varint(q, (uint32_t)pid);
+	q = pb_put_varint(q, pb_tag(event, PB_LEN));
+	q = pb_put_varint(q, in);
+	for (i = 0; i < n; i++) {
+		q = pb_put_varint(q, pb_tag(proto[i], PB_VARINT));
+		q = pb_put_varint(q, v[i]);
+	}
+	b->ev.len = q - b->ev.p;
+	return map_bundle_check(ctx, p, cpu);
+}
+
 int map_pkt_event_end(struct map_ctx *ctx, struct map_pkt_ev *e)
 {
 	pb_close(e->b, e->inner);

@@ -40,6 +40,17 @@ int map_pkt_event(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 		  int32_t pid, uint32_t event, struct map_pkt_ev *e);
 int map_pkt_event_end(struct map_ctx *ctx, struct map_pkt_ev *e);
 
+/*
+ * The same FtraceEvent when its message holds only @n varint fields
+ * (@proto[i] = @v[i], in order): the bytes map_pkt_event(), pb_uint()
+ * and map_pkt_event_end() write, each length known before it is written
+ * (a syscall's two events are most of a busy recording's).  Returns 0 or
+ * -ENOMEM.
+ */
+int map_pkt_varints(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
+		    int32_t pid, uint32_t event, const uint32_t *proto,
+		    const uint64_t *v, unsigned int n);
+
 /* A sched_switch in @cpu's CompactSched: its previous task is implicit. */
 int map_pkt_switch(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 		   int64_t prev_state, int32_t next_pid, int32_t next_prio,
