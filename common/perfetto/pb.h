@@ -81,13 +81,8 @@ static inline uint8_t *pb_put_varint(uint8_t *p, uint64_t v)
 /* How many bytes @v takes as a varint. */
 static inline size_t pb_varint_size(uint64_t v)
 {
-	size_t n = 1;
-
-	while (v >= 0x80) {
-		v >>= 7;
-		n++;
-	}
-	return n;
+	/* 7 bits a byte: the bits up to the highest set one, at least one */
+	return 1 + (size_t)(63 - __builtin_clzll(v | 1)) / 7;
 }
 
 /**
