@@ -83,6 +83,13 @@ $(O)/tests/unit/test-map-pages: $(O)/tests/unit/test-map-pages.o $(MAP_TEST_OBJS
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(MAP_TEST_OBJS) $(MAP_OBJS) \
 		$(DATCHECK_LINK) $(MAP_LINK) $(UNIT_LIBS) -ldl -lm
 
+# trace-fxt's kallsyms parse (kallsyms.c) against libtraceevent's.
+$(O)/tests/unit/test-kallsyms: $(O)/tests/unit/test-kallsyms.o $(UNIT_OBJ) \
+		$(O)/trace-cmd-plugin/trace-fxt/kallsyms.o
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(UNIT_OBJ) \
+		$(O)/trace-cmd-plugin/trace-fxt/kallsyms.o $(UNIT_LIBS) \
+		$(TC_LIBS) -ldl -lpthread
+
 # The .dat check (libdatcheck.a) against libtracecmd.
 $(O)/tests/unit/test-dat-check: $(O)/tests/unit/test-dat-check.o $(UNIT_OBJ) \
 		$(DATCHECK_LIB) $(CORE_ARCHIVES)

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test-kallsyms.c - trace-fxt's own kallsyms parse (kallsyms.c) against
+ * libtraceevent's tep_parse_kallsyms() on the same texts: the functions
+ * each registers, as tep_print_funcs() lists them (address, name,
+ * module), must be the same.
+ *
+ * The texts: lines of the kernel's shape (types, '$' names and absolute
+ * symbols libtraceevent skips, modules, 16 and fewer hex digits, empty
+ * lines), lines of other shapes that must send the whole text to
+ * libtraceevent's parser (extra spaces, a tab before the type, text
+ * after the module, a bracket with nothing in it, 17 digits), and this
+ * machine's /proc/kallsyms when it can be read.
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+
+#include "unit.h"
+
+typedef int (*parse_fn)(struct tep_handle *, const char *);
+
+/* What tep_print_funcs() prints of @text parsed by @fn (malloc'ed). */
+static char *funcs_of(parse_fn fn, const char *text, size_t *len)
+{
+	struct tep_handle *tep = tep_alloc();
+	char *out = NULL;
+	FILE *f = tmpfile();
+	int saved;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tep);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fn(tep, text);
+	fflush(stdout);
+	saved = dup(1);
+	dup2(fileno(f), 1);
+	tep_print_funcs(tep);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	*len = (size_t)ftell(f);
+	out = malloc(*len + 1);
+	rewind(f);
+	CU_ASSERT_FATAL(out && fread(out, 1, *len, f) == *len);
+	out[*len] = '\0';
+	fclose(f);
+	tep_free(tep);
+	return out;
+}
+
+/* Both parsers on @text: the same functions; how many lines listed. */
+static size_t compare(const char *what, const char *text)
+{
+	parse_fn real = (parse_fn)dlsym(RTLD_NEXT, "tep_parse_kallsyms");
+	size_t la, lb, lines = 0, i;
+	char *a, *b;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(real);
+	/* the program's definition (kallsyms.c), called outside a defer */
+	a = funcs_of(tep_parse_kallsyms, text, &la);
+	b = funcs_of(real, text, &lb);
+	for (i = 0; i < lb; i++)
+		lines += b[i] == '\n';
+	printf("\n    %s: %zu functions listed by libtraceevent's parse, "
+	       "%s by ours", what, lines,
+	       la == lb && !memcmp(a, b, la) ? "the same" : "OTHERS");
+	CU_ASSERT_EQUAL(la, lb);
+	CU_ASSERT(la == lb && !memcmp(a, b, la));
+	free(a);
+	free(b);
+	return lines;
+}
+
+static void test_kernel_shape(void)
+{
+	static const char text[] =
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81000010 t early_idt_handler\n"
+		"\n"
+		"0000000000000000 A fixed_percpu_data\n"
+		"0000000000001000 a absolute_lower\n"
+		"ffffffff81000020 T $x_arm_mapping\n"
+		"ffffffff81000030 W weak_one\n"
+		"ffffffff81000040 D data_one\n"
+		"ffffffffc0a01000 t mod_init\t[nf_tables]\n"
+		"ffffffffc0a01010 T mod_func.cold\t[xfs]\n"
+		"ffffffffc0a01020 T mod_bracket\t[a]b]\n"
+		"abc T short_address\n"
+		"FFFFFFFF81000050 T upper_hex\n";
+
+	CU_ASSERT_EQUAL(compare("the kernel's shapes", text), 9);
+}
+
+static void test_other_shapes(void)
+{
+	static const char *const texts[] = {
+		"ffffffff81000000 T a\nffffffff81000010  T two_spaces\n",
+		"ffffffff81000000 T a\nffffffff81000010\tT tab\n",
+		"ffffffff81000000 T a\nffffffff81000010 T b\t[mod] more\n",
+		"ffffffff81000000 T a\nffffffff81000010 T b\t[\n",
+		"ffffffff81000000 T a\nffffffff81000010 T b \n",
+		"ffffffff81000000 T a\n1ffffffff81000010 T seventeen\n",
+		"ffffffff81000000 T a\n0xffffffff81000010 T prefixed\n",
+		"ffffffff81000000 T a\nnot a line at all\nffff T c\n",
+		"ffffffff81000000 T a\r\nffffffff81000010 T b\r\n",
+	};
+	char what[32];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		snprintf(what, sizeof(what), "other shape %u", i + 1);
+		compare(what, texts[i]);
+	}
+}
+
+static void test_proc_kallsyms(void)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char *text = NULL;
+	size_t len = 0, n;
+	char buf[1 << 16];
+
+	if (!f) {
+		printf("\n    # skip: /proc/kallsyms cannot be read");
+		return;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+		text = realloc(text, len + n + 1);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+		memcpy(text + len, buf, n);
+		len += n;
+	}
+	fclose(f);
+	if (!text) {
+		printf("\n    # skip: /proc/kallsyms is empty");
+		return;
+	}
+	text[len] = '\0';
+	compare("this machine's /proc/kallsyms", text);
+	free(text);
+}
+
+static CU_TestInfo kallsyms_tests[] = {
+	{ "lines of the kernel's shape: the same functions", test_kernel_shape },
+	{ "any other line: libtraceevent's parse of the whole text",
+	  test_other_shapes },
+	{ "/proc/kallsyms: the same functions", test_proc_kallsyms },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+	{ "kallsyms", NULL, NULL, NULL, NULL, kallsyms_tests },
+	CU_SUITE_INFO_NULL,
+};
+
+UNIT_MAIN(suites)
