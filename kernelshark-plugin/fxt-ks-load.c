@@ -896,6 +896,13 @@ static int tables_note(struct loader *l, const struct fxt_record *rec)
 	}
 	set = p->str_set;
 	i = rec->string.index & 0x7fff;
+	/*
+	 * Index 0 is always the empty string: a record of it changes no
+	 * table (the reader ignores it), and the writer emits one before a
+	 * shorter string for Tracy's importer, again and again.
+	 */
+	if (!i)
+		return 0;
 	bit = 1ULL << (i % 64);
 	if (set[i / 64] & bit)
 		return -EAGAIN;
