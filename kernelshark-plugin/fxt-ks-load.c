@@ -216,6 +216,8 @@ static int provider_find(struct loader *l, uint32_t id)
 		p->id = id;
 		p->from_trace_fxt = false;
 		p->str_set = NULL;
+		p->cpus_used = NULL;
+		p->nrows = 0;
 		p->buffer = NULL;
 		p->cpus = 0;
 		d->provider_slots[provider_slot(d, id)] = i + 1;
@@ -240,10 +242,16 @@ static struct fxt_ks_row *row_add(struct loader *l, int prov, int64_t ts,
 				  int32_t pid, int cpu, int event)
 {
 	struct fxt_ks_data *d = l->d;
+	struct fxt_ks_provider *p = &d->providers[prov];
 	struct fxt_ks_row *row;
 
 	if (event < 0)
 		return NULL;
+	if (!p->cpus_used) {
+		p->cpus_used = calloc(FXT_KS_CPU_WORDS, sizeof(*p->cpus_used));
+		if (!p->cpus_used)
+			return NULL;
+	}
 	if (d->nrows == d->rows_cap) {
 		size_t cap = d->rows_cap ? d->rows_cap * 2 : 4096;
 
@@ -255,6 +263,9 @@ static struct fxt_ks_row *row_add(struct loader *l, int prov, int64_t ts,
 	}
 	if (cpu + 1 > d->n_cpus)
 		d->n_cpus = cpu + 1;
+	/* rows' CPUs are below FXT_KS_MAX_CPU (arg_cpu(), load_sched()) */
+	p->cpus_used[cpu / 64] |= 1ULL << (cpu % 64);
+	p->nrows++;
 	/* told now, not by another pass over tens of megabytes of rows */
 	if (d->nrows && ts < d->rows[d->nrows - 1].ts)
 		d->unsorted = true;
@@ -1202,6 +1213,7 @@ void fxt_ks_data_free(struct fxt_ks_data *d)
 	for (i = 0; i < d->nproviders; i++) {
 		free(d->providers[i].name);
 		free(d->providers[i].str_set);
+		free(d->providers[i].cpus_used);
 		free(d->providers[i].buffer);
 	}
 	free(d->providers);

@@ -372,38 +372,44 @@ static int fxt_read_record_field(struct kshark_data_stream *stream,
 }
 
 /*
- * What a stream learns of its rows when it opens, in one pass over them:
- * how many (v->nrows), its CPUs (what its buffers' file_info says, or its
- * rows show) and the idle ones.  Its tasks it learns as a .dat stream
- * does, as its entries load (stream_add_task()).
+ * What a stream learns of its rows when it opens, from its providers'
+ * (fxt-ks-load.c counts them as it makes them): how many (v->nrows), its
+ * CPUs (what its buffers' file_info says, or its rows show) and the idle
+ * ones.  Its tasks it learns as a .dat stream does, as its entries load
+ * (stream_add_task()).
  */
 static void stream_scan_rows(struct kshark_data_stream *stream,
 			     struct fxt_ks_view *v)
 {
 	const struct fxt_ks_data *d = &v->sh->d;
-	bool all = v->sh->nslots == 1;
-	uint8_t busy[FXT_KS_MAX_CPU / 8] = { 0 };
+	uint64_t busy[FXT_KS_CPU_WORDS] = { 0 };
 	int n = 1, cpu;
-	size_t i;
+	size_t i, k;
 
 	v->nrows = 0;
-	for (i = 0; i < d->nrows; i++) {
-		const struct fxt_ks_row *row = &d->rows[i];
+	for (i = 0; i < d->nproviders; i++) {
+		const struct fxt_ks_provider *p = &d->providers[i];
 
-		if (!all && !in_view(v, row))
+		if (v->sh->slot[i] != v->slot)
 			continue;
-		v->nrows++;
-		/* rows' CPUs are below FXT_KS_MAX_CPU (fxt-ks-load.c) */
-		busy[row->cpu / 8] |= 1 << (row->cpu % 8);
-		if (row->cpu >= n)
-			n = row->cpu + 1;
+		v->nrows += p->nrows;
+		if (p->cpus > n)
+			n = p->cpus;
+		if (!p->cpus_used)
+			continue;
+		for (k = 0; k < FXT_KS_CPU_WORDS; k++)
+			busy[k] |= p->cpus_used[k];
 	}
-	for (i = 0; i < d->nproviders; i++)
-		if (v->sh->slot[i] == v->slot && d->providers[i].cpus > n)
-			n = d->providers[i].cpus;
+	for (k = FXT_KS_CPU_WORDS; k-- > 0;)
+		if (busy[k]) {
+			cpu = (int)k * 64 + 63 - __builtin_clzll(busy[k]);
+			if (cpu >= n)
+				n = cpu + 1;
+			break;
+		}
 	stream->n_cpus = n;
 	for (cpu = 0; cpu < n; cpu++)
-		if (!(busy[cpu / 8] & (1 << (cpu % 8))))
+		if (!(busy[cpu / 64] & (1ULL << (cpu % 64))))
 			kshark_hash_id_add(stream->idle_cpus, cpu);
 }
 
