@@ -429,6 +429,46 @@ static void stream_add_task(struct kshark_data_stream *stream, int32_t pid,
 	kshark_hash_id_add(stream->tasks, pid);
 }
 
+/*
+ * Which of @d's event ids a plugin handles on @stream (a byte each, NULL
+ * when none does or out of memory): kshark_postprocess_entry() calibrates
+ * an entry's time, when the stream is calibrated, and runs the handlers
+ * of its event id (kshark_plugin_actions()); of an entry of any other id
+ * it does nothing, and most entries are of such ids (the plot part
+ * handles context switches and wakeups).
+ */
+static uint8_t *events_handled(const struct kshark_data_stream *stream,
+			       const struct fxt_ks_data *d)
+{
+	const struct kshark_event_proc_handler *h = stream->event_handlers;
+	uint8_t *handled;
+
+	if (!h)
+		return NULL;
+	handled = calloc(d->nevents ? d->nevents : 1, 1);
+	if (!handled)
+		return NULL;
+	for (; h; h = h->next)
+		if (h->id >= 0 && (unsigned int)h->id < d->nevents)
+			handled[h->id] = 1;
+	return handled;
+}
+
+/* Whether kshark_postprocess_entry() can change entry @e. */
+static bool entry_handled(const struct kshark_data_stream *stream,
+			  const struct fxt_ks_data *d, const uint8_t *handled,
+			  const struct kshark_entry *e)
+{
+	if (stream->calib && stream->calib_array)
+		return true;
+	if (!stream->event_handlers)
+		return false;
+	/* KS_EVENT_OVERFLOW, or no memory to tell: asked every time */
+	if (e->event_id < 0 || !handled)
+		return true;
+	return handled[e->event_id];
+}
+
 static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
 				struct kshark_context *kshark_ctx,
 				struct kshark_entry ***data_rows)
@@ -437,6 +477,7 @@ static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
 	struct kshark_entry **rows, **last_on_cpu, *e;
 	struct fxt_ks_data *d;
 	size_t i, n = 0, count;
+	uint8_t *handled = NULL;
 	int32_t last = -1;
 	bool filter;
 
@@ -448,6 +489,7 @@ static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
 	last_on_cpu = calloc((size_t)stream->n_cpus, sizeof(*last_on_cpu));
 	if (!rows || !last_on_cpu)
 		goto fail;
+	handled = events_handled(stream, d);
 	filter = kshark_filter_is_set(kshark_ctx, stream->stream_id);
 
 	for (i = 0; i < d->nrows; i++) {
@@ -474,12 +516,14 @@ static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
 		last_on_cpu[row->cpu] = e;
 
 		/* the plot part's handlers, fxt-ks-sched.c's among them */
-		kshark_postprocess_entry(stream, (void *)row, e);
+		if (entry_handled(stream, d, handled, e))
+			kshark_postprocess_entry(stream, (void *)row, e);
 		stream_add_task(stream, e->pid, &last);
 		if (filter)
 			kshark_apply_filters(kshark_ctx, stream, e);
 	}
 	free(last_on_cpu);
+	free(handled);
 	*data_rows = rows;
 	return (ssize_t)n;
 
@@ -489,6 +533,7 @@ fail:
 			free(rows[n]);
 	free(rows);
 	free(last_on_cpu);
+	free(handled);
 	return -ENOMEM;
 }
 
