@@ -67,8 +67,16 @@ struct loader {
 	 * too many providers.  0 otherwise.
 	 */
 	int			err;
-	/* other producers' threads; rows name them until loaded */
+	/*
+	 * Other producers' threads: some were named (@threads_seen: they
+	 * get task ids and names once loaded), and rows or their arguments
+	 * hold some as FXT_KS_THREAD() (@thread_rows: those are rewritten
+	 * then).  A converted file's own file_info instant is one such
+	 * thread (its provider is not known converted before it) but no
+	 * row: its rows need no pass.
+	 */
 	struct fxt_threads	*threads;
+	bool			threads_seen;
 	bool			thread_rows;
 };
 
@@ -126,7 +134,7 @@ static int thread_pid(struct loader *l, int prov, uint64_t pid, uint64_t tid,
 	if (idx < 0)
 		return idx;
 	*out = FXT_KS_THREAD(idx);
-	l->thread_rows = true;
+	l->threads_seen = true;
 	return 0;
 }
 
@@ -263,6 +271,8 @@ static struct fxt_ks_row *row_add(struct loader *l, int prov, int64_t ts,
 	}
 	if (cpu + 1 > d->n_cpus)
 		d->n_cpus = cpu + 1;
+	if (pid < -1)
+		l->thread_rows = true;
 	/* rows' CPUs are below FXT_KS_MAX_CPU (arg_cpu(), load_sched()) */
 	p->cpus_used[cpu / 64] |= 1ULL << (cpu % 64);
 	p->nrows++;
@@ -748,6 +758,9 @@ static int load_sched(struct loader *l, const struct fxt_record *rec,
 		return -ENOMEM;
 	if (!wakeup)
 		row->drawn_pid = in;
+	/* a wakeup's row may be the idle task's, its argument a thread */
+	if (in < -1)
+		l->thread_rows = true;
 	if (wakeup) {
 		if (arg_add_pid(d, row, fxt_str_make("pid", 3), in))
 			return -ENOMEM;
@@ -976,7 +989,7 @@ static int threads_settle(struct loader *l)
 	ret = fxt_threads_assign(l->threads);
 	if (ret)
 		return ret;
-	for (i = 0; i < d->nrows; i++) {
+	for (i = 0; l->thread_rows && i < d->nrows; i++) {
 		struct fxt_ks_row *row = &d->rows[i];
 
 		if (row->pid < -1)
@@ -1139,7 +1152,7 @@ static int data_load(struct fxt_ks_data *d, const char *path, bool reread)
 			goto fail;
 		}
 	}
-	if (l.thread_rows) {
+	if (l.threads_seen) {
 		ret = threads_settle(&l);
 		if (ret)
 			goto fail;
