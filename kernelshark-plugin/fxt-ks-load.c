@@ -47,6 +47,30 @@
 
 #define NO_ROW	SIZE_MAX
 
+/*
+ * What an event record's shape says, kept by where its strings are in the
+ * map (the same place and length, the same text): whether it is the
+ * converter's metadata or an ftrace event (tcfxt_is_meta(),
+ * tcfxt_is_ftrace()), and its event id once one of its records has made
+ * a row.  A file's events come in a few shapes seen millions of times;
+ * strings outside the map (inline in a stream, or empty) are not kept.
+ */
+struct shape {
+	const char	*cat;
+	const char	*name;
+	const char	*arg0;		/* its first argument's name, or NULL */
+	uint32_t	cat_len;
+	uint32_t	name_len;
+	uint32_t	arg0_len;
+	uint8_t		kind;
+	uint8_t		arg0_type;
+	bool		meta;
+	bool		ftrace;
+	int		event;		/* -1 until a row asks for it */
+};
+
+#define SHAPES	64
+
 struct loader {
 	struct fxt_ks_data	*d;
 	struct fxt_reader	*r;
@@ -78,6 +102,8 @@ struct loader {
 	struct fxt_threads	*threads;
 	bool			threads_seen;
 	bool			thread_rows;
+	/* by their name's and category's places (shape_of()) */
+	struct shape		shapes[SHAPES];
 };
 
 static const struct fxt_str str_fxt = FXT_ARG_STR_NAME(TCFXT_SYSTEM_FXT);
@@ -580,20 +606,69 @@ static int reread_fields_note(struct loader *l, struct fxt_ks_row *row,
 	return fxt_ks_fields_note(l->d, row->event, ev->args, ev->nargs, true);
 }
 
+/* The shape of @ev (of record kind @kind), or NULL when it is not kept. */
+static struct shape *shape_of(struct loader *l, const struct fxt_event *ev,
+			      unsigned int kind)
+{
+	const struct fxt_arg *a0 = ev->nargs ? &ev->args[0] : NULL;
+	const char *arg0 = a0 ? a0->name.ptr : NULL;
+	uint32_t arg0_len = a0 ? a0->name.len : 0;
+	uint8_t arg0_type = a0 ? (uint8_t)a0->type : 0;
+	struct shape *s;
+
+	if (!fxt_ks_in_map(l->d, ev->name.ptr) ||
+	    !fxt_ks_in_map(l->d, ev->category.ptr) ||
+	    (a0 && !fxt_ks_in_map(l->d, arg0)))
+		return NULL;
+	s = &l->shapes[(((uintptr_t)ev->name.ptr >> 3) ^
+			((uintptr_t)ev->category.ptr >> 5)) % SHAPES];
+	if (s->name == ev->name.ptr && s->cat == ev->category.ptr &&
+	    s->arg0 == arg0 && s->name_len == ev->name.len &&
+	    s->cat_len == ev->category.len && s->arg0_len == arg0_len &&
+	    s->arg0_type == arg0_type && s->kind == kind)
+		return s;
+	s->cat = ev->category.ptr;
+	s->name = ev->name.ptr;
+	s->arg0 = arg0;
+	s->cat_len = ev->category.len;
+	s->name_len = ev->name.len;
+	s->arg0_len = arg0_len;
+	s->arg0_type = arg0_type;
+	s->kind = (uint8_t)kind;
+	s->meta = tcfxt_is_meta(ev->category);
+	s->ftrace = tcfxt_is_ftrace(ev);
+	s->event = -1;
+	return s;
+}
+
+/* The event id of a row of @ev, from its shape @s when it has one. */
+static int shape_event(struct fxt_ks_data *d, struct shape *s,
+		       unsigned int kind, const struct fxt_event *ev)
+{
+	int id;
+
+	if (s && s->event >= 0)
+		return s->event;
+	id = fxt_ks_event_get(d, kind, ev->category, ev->name);
+	if (s && id >= 0)
+		s->event = id;
+	return id;
+}
+
 static int load_event(struct loader *l, struct fxt_record *rec, int64_t ts)
 {
 	const struct fxt_event *ev = &rec->event;
 	struct fxt_ks_data *d = l->d;
 	int32_t pid;
-	unsigned int kind = ev->type;
-	bool meta = tcfxt_is_meta(ev->category);
-	bool ftrace = tcfxt_is_ftrace(ev);
+	unsigned int kind = ev->type < FXT_EVENT_TYPE_COUNT ? ev->type :
+			    FXT_KS_OTHER;
+	struct shape *shape = shape_of(l, ev, kind);
+	bool meta = shape ? shape->meta : tcfxt_is_meta(ev->category);
+	bool ftrace = shape ? shape->ftrace : tcfxt_is_ftrace(ev);
 	struct fxt_ks_row *row;
 	int prov, cpu, ret = 0;
 	bool reread_row;
 
-	if (kind >= FXT_EVENT_TYPE_COUNT)
-		kind = FXT_KS_OTHER;
 	prov = provider_index(l, rec->provider_id);
 	if (prov < 0)
 		return prov;
@@ -640,7 +715,7 @@ static int load_event(struct loader *l, struct fxt_record *rec, int64_t ts)
 
 	row = row_add(l, prov, ts, pid, cpu >= 0 ? cpu :
 		      thread_cpu(l, pid_of(ev->thread.tid)),
-		      fxt_ks_event_get(d, kind, ev->category, ev->name));
+		      shape_event(d, shape, kind, ev));
 	if (!row)
 		return -ENOMEM;
 	if (d->events[row->event].is_switch) {
