@@ -11,10 +11,15 @@
  * writer's records of index 0 (the empty string, which it writes before
  * a shorter string for Tracy's importer) change no table and must not
  * send a converted file down that path.
+ *
+ * The child process that tries each event format before libtraceevent
+ * parses it ends with the load: alive, it would share the process's
+ * pages, and each page KernelShark writes afterwards would be copied.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fxt-ks.h"
@@ -100,9 +105,28 @@ static void test_converted_rows_reread(void)
 	fxt_ks_data_free(&d);
 }
 
+static void test_no_child_left(void)
+{
+	const char *fxt = convert("sched.dat");
+	struct fxt_ks_data d;
+	pid_t left;
+
+	CU_ASSERT_FATAL(fxt != NULL);
+	CU_ASSERT_EQUAL_FATAL(fxt_ks_data_load(&d, fxt), 0);
+	/* system() reaped the converter: a child now is the format prober */
+	left = waitpid(-1, NULL, WNOHANG);
+	printf("\n# after loading sched.dat's .fxt (%zu rows, formats "
+	       "carried: %s): waitpid(-1, WNOHANG) = %d\n", d.nrows,
+	       d.tep ? "yes" : "no", (int)left);
+	CU_ASSERT(d.tep != NULL);
+	CU_ASSERT_EQUAL(left, -1);
+	fxt_ks_data_free(&d);
+}
+
 static CU_TestInfo load_tests[] = {
 	{ "a converted file's rows are reread, index-0 records or not",
 	  test_converted_rows_reread },
+	{ "no format-trying child left once loaded", test_no_child_left },
 	CU_TEST_INFO_NULL,
 };
 
