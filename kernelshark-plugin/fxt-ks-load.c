@@ -47,6 +47,30 @@
 
 #define NO_ROW	SIZE_MAX
 
+/*
+ * What an event record's shape says, kept by where its strings are in the
+ * map (the same place and length, the same text): whether it is the
+ * converter's metadata or an ftrace event (tcfxt_is_meta(),
+ * tcfxt_is_ftrace()), and its event id once one of its records has made
+ * a row.  A file's events come in a few shapes seen millions of times;
+ * strings outside the map (inline in a stream, or empty) are not kept.
+ */
+struct shape {
+	const char	*cat;
+	const char	*name;
+	const char	*arg0;		/* its first argument's name, or NULL */
+	uint32_t	cat_len;
+	uint32_t	name_len;
+	uint32_t	arg0_len;
+	uint8_t		kind;
+	uint8_t		arg0_type;
+	bool		meta;
+	bool		ftrace;
+	int		event;		/* -1 until a row asks for it */
+};
+
+#define SHAPES	64
+
 struct loader {
 	struct fxt_ks_data	*d;
 	struct fxt_reader	*r;
@@ -67,9 +91,19 @@ struct loader {
 	 * too many providers.  0 otherwise.
 	 */
 	int			err;
-	/* other producers' threads; rows name them until loaded */
+	/*
+	 * Other producers' threads: some were named (@threads_seen: they
+	 * get task ids and names once loaded), and rows or their arguments
+	 * hold some as FXT_KS_THREAD() (@thread_rows: those are rewritten
+	 * then).  A converted file's own file_info instant is one such
+	 * thread (its provider is not known converted before it) but no
+	 * row: its rows need no pass.
+	 */
 	struct fxt_threads	*threads;
+	bool			threads_seen;
 	bool			thread_rows;
+	/* by their name's and category's places (shape_of()) */
+	struct shape		shapes[SHAPES];
 };
 
 static const struct fxt_str str_fxt = FXT_ARG_STR_NAME(TCFXT_SYSTEM_FXT);
@@ -126,7 +160,7 @@ static int thread_pid(struct loader *l, int prov, uint64_t pid, uint64_t tid,
 	if (idx < 0)
 		return idx;
 	*out = FXT_KS_THREAD(idx);
-	l->thread_rows = true;
+	l->threads_seen = true;
 	return 0;
 }
 
@@ -216,6 +250,8 @@ static int provider_find(struct loader *l, uint32_t id)
 		p->id = id;
 		p->from_trace_fxt = false;
 		p->str_set = NULL;
+		p->cpus_used = NULL;
+		p->nrows = 0;
 		p->buffer = NULL;
 		p->cpus = 0;
 		d->provider_slots[provider_slot(d, id)] = i + 1;
@@ -240,10 +276,16 @@ static struct fxt_ks_row *row_add(struct loader *l, int prov, int64_t ts,
 				  int32_t pid, int cpu, int event)
 {
 	struct fxt_ks_data *d = l->d;
+	struct fxt_ks_provider *p = &d->providers[prov];
 	struct fxt_ks_row *row;
 
 	if (event < 0)
 		return NULL;
+	if (!p->cpus_used) {
+		p->cpus_used = calloc(FXT_KS_CPU_WORDS, sizeof(*p->cpus_used));
+		if (!p->cpus_used)
+			return NULL;
+	}
 	if (d->nrows == d->rows_cap) {
 		size_t cap = d->rows_cap ? d->rows_cap * 2 : 4096;
 
@@ -255,6 +297,11 @@ static struct fxt_ks_row *row_add(struct loader *l, int prov, int64_t ts,
 	}
 	if (cpu + 1 > d->n_cpus)
 		d->n_cpus = cpu + 1;
+	if (pid < -1)
+		l->thread_rows = true;
+	/* rows' CPUs are below FXT_KS_MAX_CPU (arg_cpu(), load_sched()) */
+	p->cpus_used[cpu / 64] |= 1ULL << (cpu % 64);
+	p->nrows++;
 	/* told now, not by another pass over tens of megabytes of rows */
 	if (d->nrows && ts < d->rows[d->nrows - 1].ts)
 		d->unsorted = true;
@@ -559,20 +606,69 @@ static int reread_fields_note(struct loader *l, struct fxt_ks_row *row,
 	return fxt_ks_fields_note(l->d, row->event, ev->args, ev->nargs, true);
 }
 
+/* The shape of @ev (of record kind @kind), or NULL when it is not kept. */
+static struct shape *shape_of(struct loader *l, const struct fxt_event *ev,
+			      unsigned int kind)
+{
+	const struct fxt_arg *a0 = ev->nargs ? &ev->args[0] : NULL;
+	const char *arg0 = a0 ? a0->name.ptr : NULL;
+	uint32_t arg0_len = a0 ? a0->name.len : 0;
+	uint8_t arg0_type = a0 ? (uint8_t)a0->type : 0;
+	struct shape *s;
+
+	if (!fxt_ks_in_map(l->d, ev->name.ptr) ||
+	    !fxt_ks_in_map(l->d, ev->category.ptr) ||
+	    (a0 && !fxt_ks_in_map(l->d, arg0)))
+		return NULL;
+	s = &l->shapes[(((uintptr_t)ev->name.ptr >> 3) ^
+			((uintptr_t)ev->category.ptr >> 5)) % SHAPES];
+	if (s->name == ev->name.ptr && s->cat == ev->category.ptr &&
+	    s->arg0 == arg0 && s->name_len == ev->name.len &&
+	    s->cat_len == ev->category.len && s->arg0_len == arg0_len &&
+	    s->arg0_type == arg0_type && s->kind == kind)
+		return s;
+	s->cat = ev->category.ptr;
+	s->name = ev->name.ptr;
+	s->arg0 = arg0;
+	s->cat_len = ev->category.len;
+	s->name_len = ev->name.len;
+	s->arg0_len = arg0_len;
+	s->arg0_type = arg0_type;
+	s->kind = (uint8_t)kind;
+	s->meta = tcfxt_is_meta(ev->category);
+	s->ftrace = tcfxt_is_ftrace(ev);
+	s->event = -1;
+	return s;
+}
+
+/* The event id of a row of @ev, from its shape @s when it has one. */
+static int shape_event(struct fxt_ks_data *d, struct shape *s,
+		       unsigned int kind, const struct fxt_event *ev)
+{
+	int id;
+
+	if (s && s->event >= 0)
+		return s->event;
+	id = fxt_ks_event_get(d, kind, ev->category, ev->name);
+	if (s && id >= 0)
+		s->event = id;
+	return id;
+}
+
 static int load_event(struct loader *l, struct fxt_record *rec, int64_t ts)
 {
 	const struct fxt_event *ev = &rec->event;
 	struct fxt_ks_data *d = l->d;
 	int32_t pid;
-	unsigned int kind = ev->type;
-	bool meta = tcfxt_is_meta(ev->category);
-	bool ftrace = tcfxt_is_ftrace(ev);
+	unsigned int kind = ev->type < FXT_EVENT_TYPE_COUNT ? ev->type :
+			    FXT_KS_OTHER;
+	struct shape *shape = shape_of(l, ev, kind);
+	bool meta = shape ? shape->meta : tcfxt_is_meta(ev->category);
+	bool ftrace = shape ? shape->ftrace : tcfxt_is_ftrace(ev);
 	struct fxt_ks_row *row;
 	int prov, cpu, ret = 0;
 	bool reread_row;
 
-	if (kind >= FXT_EVENT_TYPE_COUNT)
-		kind = FXT_KS_OTHER;
 	prov = provider_index(l, rec->provider_id);
 	if (prov < 0)
 		return prov;
@@ -619,7 +715,7 @@ static int load_event(struct loader *l, struct fxt_record *rec, int64_t ts)
 
 	row = row_add(l, prov, ts, pid, cpu >= 0 ? cpu :
 		      thread_cpu(l, pid_of(ev->thread.tid)),
-		      fxt_ks_event_get(d, kind, ev->category, ev->name));
+		      shape_event(d, shape, kind, ev));
 	if (!row)
 		return -ENOMEM;
 	if (d->events[row->event].is_switch) {
@@ -737,6 +833,9 @@ static int load_sched(struct loader *l, const struct fxt_record *rec,
 		return -ENOMEM;
 	if (!wakeup)
 		row->drawn_pid = in;
+	/* a wakeup's row may be the idle task's, its argument a thread */
+	if (in < -1)
+		l->thread_rows = true;
 	if (wakeup) {
 		if (arg_add_pid(d, row, fxt_str_make("pid", 3), in))
 			return -ENOMEM;
@@ -896,6 +995,13 @@ static int tables_note(struct loader *l, const struct fxt_record *rec)
 	}
 	set = p->str_set;
 	i = rec->string.index & 0x7fff;
+	/*
+	 * Index 0 is always the empty string: a record of it changes no
+	 * table (the reader ignores it), and the writer emits one before a
+	 * shorter string for Tracy's importer, again and again.
+	 */
+	if (!i)
+		return 0;
 	bit = 1ULL << (i % 64);
 	if (set[i / 64] & bit)
 		return -EAGAIN;
@@ -958,7 +1064,7 @@ static int threads_settle(struct loader *l)
 	ret = fxt_threads_assign(l->threads);
 	if (ret)
 		return ret;
-	for (i = 0; i < d->nrows; i++) {
+	for (i = 0; l->thread_rows && i < d->nrows; i++) {
 		struct fxt_ks_row *row = &d->rows[i];
 
 		if (row->pid < -1)
@@ -1121,7 +1227,7 @@ static int data_load(struct fxt_ks_data *d, const char *path, bool reread)
 			goto fail;
 		}
 	}
-	if (l.thread_rows) {
+	if (l.threads_seen) {
 		ret = threads_settle(&l);
 		if (ret)
 			goto fail;
@@ -1195,6 +1301,7 @@ void fxt_ks_data_free(struct fxt_ks_data *d)
 	for (i = 0; i < d->nproviders; i++) {
 		free(d->providers[i].name);
 		free(d->providers[i].str_set);
+		free(d->providers[i].cpus_used);
 		free(d->providers[i].buffer);
 	}
 	free(d->providers);

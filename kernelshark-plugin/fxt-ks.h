@@ -158,7 +158,16 @@ struct fxt_ks_provider {
 	int		cpus;
 	/* string indexes set so far (a bit each), NULL before the first */
 	uint64_t	*str_set;
+	/*
+	 * Its rows, and the CPUs they are on (a bit each, NULL before its
+	 * first row): what a stream of it learns when it opens, told as
+	 * the rows are made rather than by another pass over them.
+	 */
+	size_t		nrows;
+	uint64_t	*cpus_used;
 };
+
+#define FXT_KS_CPU_WORDS	(FXT_KS_MAX_CPU / 64)
 
 struct fxt_ks_cache_slot {
 	const char	*cat;

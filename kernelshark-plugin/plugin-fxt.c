@@ -372,38 +372,44 @@ static int fxt_read_record_field(struct kshark_data_stream *stream,
 }
 
 /*
- * What a stream learns of its rows when it opens, in one pass over them:
- * how many (v->nrows), its CPUs (what its buffers' file_info says, or its
- * rows show) and the idle ones.  Its tasks it learns as a .dat stream
- * does, as its entries load (stream_add_task()).
+ * What a stream learns of its rows when it opens, from its providers'
+ * (fxt-ks-load.c counts them as it makes them): how many (v->nrows), its
+ * CPUs (what its buffers' file_info says, or its rows show) and the idle
+ * ones.  Its tasks it learns as a .dat stream does, as its entries load
+ * (stream_add_task()).
  */
 static void stream_scan_rows(struct kshark_data_stream *stream,
 			     struct fxt_ks_view *v)
 {
 	const struct fxt_ks_data *d = &v->sh->d;
-	bool all = v->sh->nslots == 1;
-	uint8_t busy[FXT_KS_MAX_CPU / 8] = { 0 };
+	uint64_t busy[FXT_KS_CPU_WORDS] = { 0 };
 	int n = 1, cpu;
-	size_t i;
+	size_t i, k;
 
 	v->nrows = 0;
-	for (i = 0; i < d->nrows; i++) {
-		const struct fxt_ks_row *row = &d->rows[i];
+	for (i = 0; i < d->nproviders; i++) {
+		const struct fxt_ks_provider *p = &d->providers[i];
 
-		if (!all && !in_view(v, row))
+		if (v->sh->slot[i] != v->slot)
 			continue;
-		v->nrows++;
-		/* rows' CPUs are below FXT_KS_MAX_CPU (fxt-ks-load.c) */
-		busy[row->cpu / 8] |= 1 << (row->cpu % 8);
-		if (row->cpu >= n)
-			n = row->cpu + 1;
+		v->nrows += p->nrows;
+		if (p->cpus > n)
+			n = p->cpus;
+		if (!p->cpus_used)
+			continue;
+		for (k = 0; k < FXT_KS_CPU_WORDS; k++)
+			busy[k] |= p->cpus_used[k];
 	}
-	for (i = 0; i < d->nproviders; i++)
-		if (v->sh->slot[i] == v->slot && d->providers[i].cpus > n)
-			n = d->providers[i].cpus;
+	for (k = FXT_KS_CPU_WORDS; k-- > 0;)
+		if (busy[k]) {
+			cpu = (int)k * 64 + 63 - __builtin_clzll(busy[k]);
+			if (cpu >= n)
+				n = cpu + 1;
+			break;
+		}
 	stream->n_cpus = n;
 	for (cpu = 0; cpu < n; cpu++)
-		if (!(busy[cpu / 8] & (1 << (cpu % 8))))
+		if (!(busy[cpu / 64] & (1ULL << (cpu % 64))))
 			kshark_hash_id_add(stream->idle_cpus, cpu);
 }
 
@@ -423,6 +429,46 @@ static void stream_add_task(struct kshark_data_stream *stream, int32_t pid,
 	kshark_hash_id_add(stream->tasks, pid);
 }
 
+/*
+ * Which of @d's event ids a plugin handles on @stream (a byte each, NULL
+ * when none does or out of memory): kshark_postprocess_entry() calibrates
+ * an entry's time, when the stream is calibrated, and runs the handlers
+ * of its event id (kshark_plugin_actions()); of an entry of any other id
+ * it does nothing, and most entries are of such ids (the plot part
+ * handles context switches and wakeups).
+ */
+static uint8_t *events_handled(const struct kshark_data_stream *stream,
+			       const struct fxt_ks_data *d)
+{
+	const struct kshark_event_proc_handler *h = stream->event_handlers;
+	uint8_t *handled;
+
+	if (!h)
+		return NULL;
+	handled = calloc(d->nevents ? d->nevents : 1, 1);
+	if (!handled)
+		return NULL;
+	for (; h; h = h->next)
+		if (h->id >= 0 && (unsigned int)h->id < d->nevents)
+			handled[h->id] = 1;
+	return handled;
+}
+
+/* Whether kshark_postprocess_entry() can change entry @e. */
+static bool entry_handled(const struct kshark_data_stream *stream,
+			  const struct fxt_ks_data *d, const uint8_t *handled,
+			  const struct kshark_entry *e)
+{
+	if (stream->calib && stream->calib_array)
+		return true;
+	if (!stream->event_handlers)
+		return false;
+	/* KS_EVENT_OVERFLOW, or no memory to tell: asked every time */
+	if (e->event_id < 0 || !handled)
+		return true;
+	return handled[e->event_id];
+}
+
 static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
 				struct kshark_context *kshark_ctx,
 				struct kshark_entry ***data_rows)
@@ -431,6 +477,7 @@ static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
 	struct kshark_entry **rows, **last_on_cpu, *e;
 	struct fxt_ks_data *d;
 	size_t i, n = 0, count;
+	uint8_t *handled = NULL;
 	int32_t last = -1;
 	bool filter;
 
@@ -442,6 +489,7 @@ static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
 	last_on_cpu = calloc((size_t)stream->n_cpus, sizeof(*last_on_cpu));
 	if (!rows || !last_on_cpu)
 		goto fail;
+	handled = events_handled(stream, d);
 	filter = kshark_filter_is_set(kshark_ctx, stream->stream_id);
 
 	for (i = 0; i < d->nrows; i++) {
@@ -468,12 +516,14 @@ static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
 		last_on_cpu[row->cpu] = e;
 
 		/* the plot part's handlers, fxt-ks-sched.c's among them */
-		kshark_postprocess_entry(stream, (void *)row, e);
+		if (entry_handled(stream, d, handled, e))
+			kshark_postprocess_entry(stream, (void *)row, e);
 		stream_add_task(stream, e->pid, &last);
 		if (filter)
 			kshark_apply_filters(kshark_ctx, stream, e);
 	}
 	free(last_on_cpu);
+	free(handled);
 	*data_rows = rows;
 	return (ssize_t)n;
 
@@ -483,6 +533,7 @@ fail:
 			free(rows[n]);
 	free(rows);
 	free(last_on_cpu);
+	free(handled);
 	return -ENOMEM;
 }
 

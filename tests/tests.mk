@@ -48,6 +48,15 @@ $(O)/tests/unit/test-kshark-dat: $(O)/tests/unit/test-kshark-dat.o $(UNIT_OBJ) \
 		$(CORE_LINK) -lcunit $(KS_PLOT_LIBS) $(KS_LIBS) \
 		-ldl -lm
 
+# plugin-fxt.so's decoding on its own, as the fuzzer builds it (no
+# libkshark): its objects, as the plugin links them.
+$(O)/tests/unit/test-fxt-ks-load.o: EXTRA_CFLAGS_tests/unit += -Ikernelshark-plugin
+$(O)/tests/unit/test-fxt-ks-load: $(O)/tests/unit/test-fxt-ks-load.o \
+			  $(UNIT_OBJ) $(KS_LOAD_SRCS:%.c=$(O)/%.o) \
+			  $(FXT_TEP_LIB) $(CORE_ARCHIVES)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(UNIT_OBJ) $(KS_LOAD_SRCS:%.c=$(O)/%.o) \
+		$(FXT_TEP_LINK) -lcunit -lpthread -lm
+
 # plugin_fxt.so's test dlopen()s the plugin and calls it as
 # libtraceevent does.
 $(O)/tests/unit/test-plugin-fxt: $(O)/tests/unit/test-plugin-fxt.o $(UNIT_OBJ) \

@@ -248,6 +248,11 @@ static void probe_stop(struct f2d_ctx *ctx)
 	ctx->probe_pid = 0;
 }
 
+void f2d_formats_settled(struct f2d_ctx *ctx)
+{
+	probe_stop(ctx);
+}
+
 static bool probe_start(struct f2d_ctx *ctx)
 {
 	int sv[2];

@@ -274,6 +274,13 @@ int f2d_format_add(struct f2d_ctx *ctx, const char *system, const char *text,
 struct f2d_format *f2d_format_make(struct f2d_ctx *ctx, const char *system,
 				   const char *name, const char *body);
 void f2d_formats_free(struct f2d_ctx *ctx);
+/*
+ * The formats a host gathered are all parsed: the child process that
+ * tried them ends (a format after this forks another).  Alive, it shares
+ * the host's pages, and each the host then writes (a KernelShark load's
+ * entries, in heap memory freed before) is copied first.
+ */
+void f2d_formats_settled(struct f2d_ctx *ctx);
 /* Start ctx->rec in format @f for @pid: zeroed fixed part, common set. */
 int f2d_rec_begin(struct f2d_ctx *ctx, struct f2d_format *f, int pid);
 /* @len more zeroed bytes at the end of @r; NULL when out of memory. */

@@ -426,6 +426,7 @@ int report_tep_ready(struct report_tep *t, struct fxt_reader *rd)
 	t->ctx.r = NULL;
 	if (ret < 0)
 		return ret;
+	f2d_formats_settled(&t->ctx);
 	t->gather_cont = false;
 	if (!has_carried_formats(t))
 		return -ENODATA;

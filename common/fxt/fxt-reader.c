@@ -1092,6 +1092,41 @@ static int do_thread(struct fxt_reader *r, struct cursor *c, uint64_t h,
  * skimmed and left to fxt_reader_args().  A fault anywhere in them: all
  * are read, to stop where and as a full read stops.
  */
+/*
+ * What get_args() makes of one argument, for the kind a lazily read event
+ * most often starts with (a converted file's TCFXT_ARG_CPU): a 32-bit
+ * integer in its header word alone, named by a set string index.  False,
+ * the cursor untouched, for any other: get_args() reads it then.
+ */
+static inline bool arg_int32_fast(struct fxt_reader *r, struct cursor *c,
+				  struct fxt_arg *a)
+{
+	const struct rstr *e;
+	unsigned int type;
+	uint32_t ref;
+	uint64_t h;
+
+	if (c->i >= c->n)
+		return false;
+	h = rd64(r, c->p + 8 * (size_t)c->i);
+	type = h & 0xf;
+	ref = (uint32_t)bits(h, 16, 31);
+	if ((type != FXT_ARG_INT32 && type != FXT_ARG_UINT32) ||
+	    bits(h, 4, 15) != 1 || !ref || (ref & 0x8000))
+		return false;
+	e = str_entry(r->cur, ref);
+	if (!e)
+		return false;
+	a->type = type;
+	a->name.ptr = e->ptr;
+	a->name.len = e->len;
+	a->name.id = 0;
+	/* i32 or u32: the same bits */
+	a->u32 = (uint32_t)(h >> 32);
+	c->i++;
+	return true;
+}
+
 static int event_args_lazy(struct fxt_reader *r, struct cursor *c,
 			   struct fxt_record *rec)
 {
@@ -1100,7 +1135,8 @@ static int event_args_lazy(struct fxt_reader *r, struct cursor *c,
 
 	if (ev->nargs < 2)
 		return get_args(r, c, ev->nargs, r->args);
-	if (!get_args(r, c, 1, r->args) && skim_args(r, c, ev->nargs - 1)) {
+	if ((arg_int32_fast(r, c, r->args) || !get_args(r, c, 1, r->args)) &&
+	    skim_args(r, c, ev->nargs - 1)) {
 		r->lazy_off = r->off;
 		r->lazy_p = c->p;
 		r->lazy_i = start;
@@ -1513,12 +1549,23 @@ stream_at(struct fxt_reader *r, uint64_t need, uint64_t *have)
 	return need <= *have ? r->buf + start : NULL;
 }
 
+/*
+ * How far ahead of the record being decoded a mapped input is asked into
+ * the cache.  Where the next record starts is known only once this one's
+ * header is read: walking a mapped file record by record is a chain of
+ * loads, each waiting for memory unless asked for early.  About thirty
+ * records of a converted file (a hint: nothing is read past the input).
+ */
+#define FXT_READ_AHEAD	2048
+
 static inline const uint8_t *input_at(struct fxt_reader *r, uint64_t need,
 				      uint64_t *have)
 {
 	if (r->stream)
 		return stream_at(r, need, have);
 	*have = r->size - r->off;
+	if (*have > FXT_READ_AHEAD)
+		__builtin_prefetch(r->data + r->off + FXT_READ_AHEAD);
 	return need <= *have ? r->data + r->off : NULL;
 }
 
