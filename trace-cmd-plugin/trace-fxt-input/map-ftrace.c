@@ -61,6 +61,33 @@ static void map_ftrace_kstr(struct pb_buf *b, unsigned int proto,
 	trace_seq_destroy(&s);
 }
 
+/*
+ * The fields of @me's packet row that @rec has, when the row's fields
+ * are all integers: their numbers in @proto and values in @v, in the
+ * row's order; how many, or -1 when the row has a field of another kind.
+ */
+static int map_ftrace_ints(struct map_buffer *buf, struct map_event *me,
+			   struct tep_record *rec, uint32_t *proto,
+			   uint64_t *v)
+{
+	const struct map_pkt_def *d = &me->special->pkt;
+	unsigned int i;
+	int n = 0;
+
+	for (i = 0; i < MAP_SPECIAL_FIELDS; i++) {
+		const struct map_pkt_field *pf = &d->f[i];
+
+		if (pf->kind == MAP_PKT_NONE)
+			continue;
+		if (pf->kind != MAP_PKT_UINT && pf->kind != MAP_PKT_INT)
+			return -1;
+		if (map_ftrace_value(buf, rec, me->sf[i],
+				     pf->kind == MAP_PKT_INT, &v[n]))
+			proto[n++] = pf->proto;
+	}
+	return n;
+}
+
 int map_ftrace_write(struct map_ctx *ctx, struct map_buffer *buf,
 		     struct map_event *me, struct tep_record *rec)
 {
@@ -70,25 +97,15 @@ int map_ftrace_write(struct map_ctx *ctx, struct map_buffer *buf,
 	struct map_pkt_ev e;
 	const char *s;
 	uint64_t v;
-	unsigned int i, n;
-	int ret, len;
+	unsigned int i;
+	int ret, len, n;
 
 	if (d->below && (!map_field_u64(buf, rec, me->sf[0], &v) ||
 			 v >= d->below))
 		return 0;	/* Perfetto's importer has no name for it */
 	/* integers only (most events): written in one go */
-	for (i = 0, n = 0; i < MAP_SPECIAL_FIELDS; i++) {
-		const struct map_pkt_field *pf = &d->f[i];
-
-		if (pf->kind == MAP_PKT_NONE)
-			continue;
-		if (pf->kind != MAP_PKT_UINT && pf->kind != MAP_PKT_INT)
-			break;
-		if (map_ftrace_value(buf, rec, me->sf[i],
-				     pf->kind == MAP_PKT_INT, &vals[n]))
-			protos[n++] = pf->proto;
-	}
-	if (i == MAP_SPECIAL_FIELDS)
+	n = map_ftrace_ints(buf, me, rec, protos, vals);
+	if (n >= 0)
 		return map_pkt_varints(ctx, rec->cpu, rec->ts, ctx->rec_pid,
 				       d->event, protos, vals, n);
 	ret = map_pkt_event(ctx, rec->cpu, rec->ts, ctx->rec_pid,
@@ -136,18 +153,30 @@ int map_ftrace_syscall_write(struct map_ctx *ctx, struct map_buffer *buf,
 {
 	struct map_task *t = map_task_get(ctx, ctx->rec_pid);
 	bool enter = me->special->pkt.event == PFT_EV_SYS_ENTER;
-	uint64_t id;
-	int ret;
+	uint64_t vals[MAP_SPECIAL_FIELDS], id;
+	uint32_t protos[MAP_SPECIAL_FIELDS];
+	int ret, n;
 
 	if (t && t->syscall_cut && !enter) {
 		t->syscall_cut = false;
 		return 0;
 	}
-	ret = map_ftrace_write(ctx, buf, me, rec);
+	/* the row's integers read once: the packet's, and the id kept */
+	n = me->special->pkt.below ? -1 :
+	    map_ftrace_ints(buf, me, rec, protos, vals);
+	if (n < 0)
+		ret = map_ftrace_write(ctx, buf, me, rec);
+	else
+		ret = map_pkt_varints(ctx, rec->cpu, rec->ts, ctx->rec_pid,
+				      me->special->pkt.event, protos, vals, n);
 	if (!t || ret < 0)
 		return ret;
-	t->in_syscall = enter && map_pkt_cpu_ok(rec->cpu) &&
-			map_ftrace_value(buf, rec, me->sf[0], true, &id);
+	if (n > 0 && me->special->pkt.f[0].kind == MAP_PKT_INT &&
+	    protos[0] == me->special->pkt.f[0].proto)
+		id = vals[0];		/* the row's first field is the id */
+	else if (!map_ftrace_value(buf, rec, me->sf[0], true, &id))
+		enter = false;
+	t->in_syscall = enter && map_pkt_cpu_ok(rec->cpu);
 	t->syscall_cut = false;
 	if (t->in_syscall) {
 		t->syscall_id = (int32_t)id;

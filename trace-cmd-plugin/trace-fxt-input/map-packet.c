@@ -88,6 +88,11 @@ struct map_bundle {
 	uint32_t		nr_slots;	/* a power of two, or 0 */
 	uint32_t		nr_comms;
 	uint64_t		sw_ts, wk_ts;	/* the last of each */
+	/*
+	 * comms' and the columns' bytes, summed by the compact events, the
+	 * only ones that add to them: the others only look
+	 */
+	size_t			compact_bytes;
 	bool			any_sw, any_wk;
 	bool			lost;
 };
@@ -160,14 +165,20 @@ static int map_pkt_write_out(struct map_ctx *ctx, struct map_pkt *p)
 	return map_zip_put(p->zip, &p->out);
 }
 
-static size_t map_bundle_bytes(const struct map_bundle *b)
+/* The bytes of @b's compact events: the intern table and the columns. */
+static size_t map_bundle_compact_bytes(const struct map_bundle *b)
 {
-	size_t n = b->ev.len + b->comms.len;
+	size_t n = b->comms.len;
 	int i;
 
 	for (i = 0; i < NR_COLS; i++)
 		n += b->col[i].len;
 	return n;
+}
+
+static size_t map_bundle_bytes(const struct map_bundle *b)
+{
+	return b->ev.len + b->compact_bytes;
 }
 
 /* The packed columns from @first to @last, as LEN fields. */
@@ -236,6 +247,7 @@ static int map_bundle_flush(struct map_ctx *ctx, struct map_pkt *p,
 	pb_close(out, pkt);
 
 	b->ev.len = b->comms.len = 0;
+	b->compact_bytes = 0;
 	for (i = 0; i < NR_COLS; i++) {
 		if (b->col[i].err)
 			return -ENOMEM;
@@ -429,6 +441,7 @@ int map_pkt_switch(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 	pb_varint(&b->col[COL_SW_COMM], idx);
 	b->sw_ts = ts;
 	b->any_sw = true;
+	b->compact_bytes = map_bundle_compact_bytes(b);
 	return map_bundle_check(ctx, ctx->pkt, cpu);
 }
 
@@ -451,6 +464,7 @@ int map_pkt_waking(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 	pb_varint(&b->col[COL_WK_FLAGS], common_flags);
 	b->wk_ts = ts;
 	b->any_wk = true;
+	b->compact_bytes = map_bundle_compact_bytes(b);
 	return map_bundle_check(ctx, ctx->pkt, cpu);
 }
 
