@@ -293,15 +293,64 @@ int map_pkt_event(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 	return b->ev.err ? b->ev.err : 1;
 }
 
+/*
+ * The FtraceEvent of map_pkt_varints() at @q: its bytes' end.  Both
+ * lengths are one byte, patched in once the fields are written, when
+ * the event is shorter than 128 bytes (nearly all); @sized, with every
+ * length sized first, for any event.
+ */
+static uint8_t *map_pkt_put_varints(uint8_t *q, uint64_t ts, int32_t pid,
+				    uint32_t event, const uint32_t *proto,
+				    const uint64_t *v, unsigned int n,
+				    bool sized)
+{
+	size_t in = 0, out = 0;
+	uint8_t *outer, *inner;
+	unsigned int i;
+
+	if (sized) {
+		for (i = 0; i < n; i++)
+			in += pb_varint_size(pb_tag(proto[i], PB_VARINT)) +
+			      pb_varint_size(v[i]);
+		out = pb_varint_size(pb_tag(PFT_EVENT_TIMESTAMP, PB_VARINT)) +
+		      pb_varint_size(ts) +
+		      pb_varint_size(pb_tag(PFT_EVENT_PID, PB_VARINT)) +
+		      pb_varint_size((uint32_t)pid) +
+		      pb_varint_size(pb_tag(event, PB_LEN)) +
+		      pb_varint_size(in) + in;
+	}
+	q = pb_put_varint(q, pb_tag(PFT_BUNDLE_EVENT, PB_LEN));
+	outer = q;
+	q = sized ? pb_put_varint(q, out) : q + 1;
+	/* timestamp, pid, then the event, as map_pkt_event() */
+	q = pb_put_varint(q, pb_tag(PFT_EVENT_TIMESTAMP, PB_VARINT));
+	q = pb_put_varint(q, ts);
+	q = pb_put_varint(q, pb_tag(PFT_EVENT_PID, PB_VARINT));
+	q = pb_put_varint(q, (uint32_t)pid);
+	q = pb_put_varint(q, pb_tag(event, PB_LEN));
+	inner = q;
+	q = sized ? pb_put_varint(q, in) : q + 1;
+	for (i = 0; i < n; i++) {
+		q = pb_put_varint(q, pb_tag(proto[i], PB_VARINT));
+		q = pb_put_varint(q, v[i]);
+	}
+	if (!sized) {
+		/* the outer length holds the inner: both fit a byte */
+		if (q - outer - 1 >= 0x80)
+			return NULL;
+		*inner = (uint8_t)(q - inner - 1);
+		*outer = (uint8_t)(q - outer - 1);
+	}
+	return q;
+}
+
 int map_pkt_varints(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 		    int32_t pid, uint32_t event, const uint32_t *proto,
 		    const uint64_t *v, unsigned int n)
 {
 	struct map_pkt *p = map_pkt_get(ctx);
 	struct map_bundle *b;
-	size_t in = 0, out;
-	unsigned int i;
-	uint8_t *q;
+	uint8_t *q, *end;
 
 	if (!p)
 		return -ENOMEM;
@@ -312,32 +361,15 @@ int map_pkt_varints(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 		return -ENOMEM;
 	if (b->ev.err)
 		return b->ev.err;
-	for (i = 0; i < n; i++)
-		in += pb_varint_size(pb_tag(proto[i], PB_VARINT)) +
-		      pb_varint_size(v[i]);
-	out = pb_varint_size(pb_tag(PFT_EVENT_TIMESTAMP, PB_VARINT)) +
-	      pb_varint_size(ts) +
-	      pb_varint_size(pb_tag(PFT_EVENT_PID, PB_VARINT)) +
-	      pb_varint_size((uint32_t)pid) +
-	      pb_varint_size(pb_tag(event, PB_LEN)) + pb_varint_size(in) + in;
-	if (!pb_room(&b->ev, pb_varint_size(pb_tag(PFT_BUNDLE_EVENT, PB_LEN)) +
-			     pb_varint_size(out) + out))
+	/* tags, lengths and values: room for the longest of each */
+	if (!pb_room(&b->ev, (7 + 2 * (size_t)n) * PB_VARINT_MAX))
 		return b->ev.err ? b->ev.err : -ENOMEM;
 	q = b->ev.p + b->ev.len;
-	q = pb_put_varint(q, pb_tag(PFT_BUNDLE_EVENT, PB_LEN));
-	q = pb_put_varint(q, out);
-	/* timestamp, pid, then the event, as map_pkt_event() */
-	q = pb_put_varint(q, pb_tag(PFT_EVENT_TIMESTAMP, PB_VARINT));
-	q = pb_put_varint(q, ts);
-	q = pb_put_varint(q, pb_tag(PFT_EVENT_PID, PB_VARINT));
-	q = pb_put_varint(q, (uint32_t)pid);
-	q = pb_put_varint(q, pb_tag(event, PB_LEN));
-	q = pb_put_varint(q, in);
-	for (i = 0; i < n; i++) {
-		q = pb_put_varint(q, pb_tag(proto[i], PB_VARINT));
-		q = pb_put_varint(q, v[i]);
-	}
-	b->ev.len = q - b->ev.p;
+	end = map_pkt_put_varints(q, ts, pid, event, proto, v, n, false);
+	if (!end)
+		end = map_pkt_put_varints(q, ts, pid, event, proto, v, n,
+					  true);
+	b->ev.len = end - b->ev.p;
 	return map_bundle_check(ctx, p, cpu);
 }
 
