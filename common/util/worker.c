@@ -3,13 +3,26 @@
  * worker.c - one job at a time on a thread of its own (worker.h).
  */
 #include <errno.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "worker.h"
+
+/* How far below its producer a worker runs (nice levels). */
+#define WORKER_NICE	4
 
 static void *worker_thread(void *arg)
 {
 	struct worker *w = arg;
 
+	/*
+	 * Behind the producer when the two share a core: the producer (the
+	 * converter's mapping thread) is the one the whole run waits for.
+	 * Four nice levels: a weight of about 40% of the producer's.
+	 */
+	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid),
+		    getpriority(PRIO_PROCESS, 0) + WORKER_NICE);
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
 		while (!w->busy && !w->quit)

@@ -3,11 +3,14 @@
  * worker.h - one job at a time on a thread of its own.
  *
  * A producer fills the next batch while the worker runs the job on the
- * one before: the writer's gzip and zstd streams (fxt-zio.c) and the
- * converter's compressed Perfetto packets (map-zip.c) take the second
- * core this way.  The producer hands a job over only when the worker is
- * idle (worker_wait()), so the job's data needs no lock of its own: the
- * hand-over and the wait pass it across under the worker's.
+ * one before: the writer's output (a plain descriptor's writes, gzip and
+ * zstd streams: fxt-writer.c, fxt-zio.c) and the converter's compressed
+ * Perfetto packets (map-zip.c) take the second core this way.  The
+ * producer hands a job over only when the worker is idle (worker_wait()),
+ * so the job's data needs no lock of its own: the hand-over and the wait
+ * pass it across under the worker's.  The worker runs a few nice levels
+ * below the thread that started it: where the two share a core, the
+ * producer, which the whole run waits for, goes first.
  */
 #ifndef _WORKER_H
 #define _WORKER_H
