@@ -67,6 +67,12 @@ struct map_event {
 	/* map-dispatch.c: its row in the table of special events, or NULL */
 	const struct map_special *special;
 	struct tep_format_field	*sf[MAP_SPECIAL_FIELDS];	/* its fields */
+	/*
+	 * map-ftrace.c: how many of the packet row's fields to look at when
+	 * they are all integers (its last used one's place + 1), + 1; -1:
+	 * not all integers; 0: not known yet
+	 */
+	int8_t			pkt_ints;
 	/* map-formats.c: which fields it looks at, decided on first use */
 	bool			fmts_ready;
 	unsigned int		*fmts_idx;	/* those fields, in order */

@@ -71,17 +71,31 @@ static int map_ftrace_ints(struct map_buffer *buf, struct map_event *me,
 			   uint64_t *v)
 {
 	const struct map_pkt_def *d = &me->special->pkt;
-	unsigned int i;
-	int n = 0;
+	int i, n = 0;
 
-	for (i = 0; i < MAP_SPECIAL_FIELDS; i++) {
+	if (!me->pkt_ints) {
+		/* the row's shape, once: its last field, or not integers */
+		me->pkt_ints = 1;
+		for (i = 0; i < MAP_SPECIAL_FIELDS; i++) {
+			const struct map_pkt_field *pf = &d->f[i];
+
+			if (pf->kind == MAP_PKT_NONE)
+				continue;
+			if (pf->kind != MAP_PKT_UINT &&
+			    pf->kind != MAP_PKT_INT) {
+				me->pkt_ints = -1;
+				break;
+			}
+			me->pkt_ints = (int8_t)(i + 2);
+		}
+	}
+	if (me->pkt_ints < 0)
+		return -1;
+	for (i = 0; i < me->pkt_ints - 1; i++) {
 		const struct map_pkt_field *pf = &d->f[i];
 
-		if (pf->kind == MAP_PKT_NONE)
-			continue;
-		if (pf->kind != MAP_PKT_UINT && pf->kind != MAP_PKT_INT)
-			return -1;
-		if (map_ftrace_value(buf, rec, me->sf[i],
+		if (pf->kind != MAP_PKT_NONE &&
+		    map_ftrace_value(buf, rec, me->sf[i],
 				     pf->kind == MAP_PKT_INT, &v[n]))
 			proto[n++] = pf->proto;
 	}
