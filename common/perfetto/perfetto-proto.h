@@ -98,7 +98,6 @@ enum {
 enum {
 	PFT_EVENT_TIMESTAMP		= 1,	/* uint64, ns */
 	PFT_EVENT_PID			= 2,	/* uint32, the common_pid */
-	PFT_EV_PRINT			= 3,
 	PFT_EV_SCHED_SWITCH		= 4,
 	PFT_EV_CPU_FREQUENCY		= 11,
 	PFT_EV_CPU_FREQUENCY_LIMITS	= 12,
@@ -179,11 +178,6 @@ enum {
 	PFT_WAKING_PRIO			= 3,	/* int32 */
 	PFT_WAKING_SUCCESS		= 4,	/* int32 */
 	PFT_WAKING_TARGET_CPU		= 5,	/* int32 */
-};
-
-/* PrintFtraceEvent: a trace_marker write. */
-enum {
-	PFT_PRINT_BUF			= 2,	/* string */
 };
 
 /* SysEnterFtraceEvent, SysExitFtraceEvent (raw_syscalls). */

@@ -436,6 +436,7 @@ static void test_times_moved(void)
 	       "(libtracecmd reads)", pages.nr);
 	CU_ASSERT_EQUAL(pages.nr, 0);
 	datcheck_layout_free(&pages);
+	unlink(path);
 	write_file(&b, build(&b, 0, 8, false), path);
 	layout_of(path, &pages);
 	printf("\n    without it: %zu CPUs' pages mapped", pages.nr);

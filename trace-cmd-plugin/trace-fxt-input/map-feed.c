@@ -3,27 +3,26 @@
  * map-feed.c - the records mapped on a second thread while this one reads
  * them.
  *
- * Reading a record through libtracecmd (the pages' zstd decompression,
- * kbuffer's walk, a record allocated and freed, the merge of the CPUs by
- * time) and mapping and writing it cost about the same on kmem events;
- * on two cores the two can overlap.  The calling thread runs the
- * plugin's own page reader (map-pages.h) when the host described the
- * file's pages, else tracecmd_iterate_events_multi(), and copies each
- * record into batches
+ * Reading a record (the pages' zstd decompression, the walk of the
+ * pages, the merge of the CPUs by time) and mapping and writing it can
+ * overlap on two cores.  The calling thread runs the plugin's own page
+ * reader (map-pages.h) when the host described the file's pages, else
+ * tracecmd_iterate_events_multi(), and copies each record into batches
  * (its bytes, time, CPUs, lost-events count and which handle gave it);
  * the mapping thread hands them to the mapping in the same order, as
  * records of its own.  So the FXT is the same bytes as a single
  * thread's.  What the mapping writes before the first record (the
  * providers' headers, formats and options, read again from the file)
- * is done on the mapping thread too, while the first records are read.  The reader touches only libtracecmd's reading of the pages,
- * which the mapping never calls; the mapping alone uses libtraceevent's
- * tep handle (its lookups cache as they go) and the writer.
+ * is done on the mapping thread too, while the first records are read.
+ * The reader touches only the reading of the pages, which the mapping
+ * never calls; the mapping alone uses libtraceevent's tep handle (its
+ * lookups cache as they go) and the writer.
  *
- * libtracecmd reads on the thread that opened the file, as a bare pass
- * does: it allocates and frees a record per event and keeps every
- * decompressed chunk, and glibc serves that more slowly from a second
- * thread's arena (the kmem bench recording's pass took 16% longer on a
- * thread of its own, medians of 10 alternating runs).
+ * libtracecmd, when it reads, does so on the thread that opened the
+ * file, as a bare pass does: it allocates and frees a record per event,
+ * and glibc serves that more slowly from a second thread's arena (the
+ * kmem bench recording's pass took 16% longer on a thread of its own,
+ * medians of 10 alternating runs).
  */
 #include <errno.h>
 #include <pthread.h>

@@ -167,30 +167,18 @@ int map_ftrace_syscall_write(struct map_ctx *ctx, struct map_buffer *buf,
 {
 	struct map_task *t = map_task_get(ctx, ctx->rec_pid);
 	bool enter = me->special->pkt.event == PFT_EV_SYS_ENTER;
-	uint64_t vals[MAP_SPECIAL_FIELDS], id;
-	uint32_t protos[MAP_SPECIAL_FIELDS];
-	int ret, n;
+	uint64_t id;
+	int ret;
 
 	if (t && t->syscall_cut && !enter) {
 		t->syscall_cut = false;
 		return 0;
 	}
-	/* the row's integers read once: the packet's, and the id kept */
-	n = me->special->pkt.below ? -1 :
-	    map_ftrace_ints(buf, me, rec, protos, vals);
-	if (n < 0)
-		ret = map_ftrace_write(ctx, buf, me, rec);
-	else
-		ret = map_pkt_varints(ctx, rec->cpu, rec->ts, ctx->rec_pid,
-				      me->special->pkt.event, protos, vals, n);
+	ret = map_ftrace_write(ctx, buf, me, rec);
 	if (!t || ret < 0)
 		return ret;
-	if (n > 0 && me->special->pkt.f[0].kind == MAP_PKT_INT &&
-	    protos[0] == me->special->pkt.f[0].proto)
-		id = vals[0];		/* the row's first field is the id */
-	else if (!map_ftrace_value(buf, rec, me->sf[0], true, &id))
-		enter = false;
-	t->in_syscall = enter && map_pkt_cpu_ok(rec->cpu);
+	t->in_syscall = enter && map_pkt_cpu_ok(rec->cpu) &&
+			map_ftrace_value(buf, rec, me->sf[0], true, &id);
 	t->syscall_cut = false;
 	if (t->in_syscall) {
 		t->syscall_id = (int32_t)id;

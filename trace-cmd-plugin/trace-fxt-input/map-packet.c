@@ -270,19 +270,31 @@ static int map_bundle_check(struct map_ctx *ctx, struct map_pkt *p,
 	return map_bundle_flush(ctx, p, cpu);
 }
 
-int map_pkt_event(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
-		  int32_t pid, uint32_t event, struct map_pkt_ev *e)
+/*
+ * @cpu's bundle in *@b: 1, 0 when @cpu's events are no packets
+ * (Perfetto's CPU limit), or -ENOMEM.
+ */
+static int map_pkt_bundle(struct map_ctx *ctx, unsigned int cpu,
+			  struct map_bundle **b)
 {
 	struct map_pkt *p = map_pkt_get(ctx);
-	struct map_bundle *b;
 
 	if (!p)
 		return -ENOMEM;
 	if (!map_pkt_cpu_ok(cpu))
 		return 0;
-	b = map_bundle_get(p, cpu);
-	if (!b)
-		return -ENOMEM;
+	*b = map_bundle_get(p, cpu);
+	return *b ? 1 : -ENOMEM;
+}
+
+int map_pkt_event(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
+		  int32_t pid, uint32_t event, struct map_pkt_ev *e)
+{
+	struct map_bundle *b;
+	int ret = map_pkt_bundle(ctx, cpu, &b);
+
+	if (ret <= 0)
+		return ret;
 	e->b = &b->ev;
 	e->cpu = cpu;
 	e->outer = pb_open(&b->ev, PFT_BUNDLE_EVENT);
@@ -294,53 +306,35 @@ int map_pkt_event(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 }
 
 /*
- * The FtraceEvent of map_pkt_varints() at @q: its bytes' end.  Both
- * lengths are one byte, patched in once the fields are written, when
- * the event is shorter than 128 bytes (nearly all); @sized, with every
- * length sized first, for any event.
+ * The FtraceEvent of map_pkt_varints() at @q, both lengths one byte
+ * patched in once the fields are written: its bytes' end, or NULL when
+ * it is 128 bytes or longer (map_pkt_event() writes those).
  */
 static uint8_t *map_pkt_put_varints(uint8_t *q, uint64_t ts, int32_t pid,
 				    uint32_t event, const uint32_t *proto,
-				    const uint64_t *v, unsigned int n,
-				    bool sized)
+				    const uint64_t *v, unsigned int n)
 {
-	size_t in = 0, out = 0;
 	uint8_t *outer, *inner;
 	unsigned int i;
 
-	if (sized) {
-		for (i = 0; i < n; i++)
-			in += pb_varint_size(pb_tag(proto[i], PB_VARINT)) +
-			      pb_varint_size(v[i]);
-		out = pb_varint_size(pb_tag(PFT_EVENT_TIMESTAMP, PB_VARINT)) +
-		      pb_varint_size(ts) +
-		      pb_varint_size(pb_tag(PFT_EVENT_PID, PB_VARINT)) +
-		      pb_varint_size((uint32_t)pid) +
-		      pb_varint_size(pb_tag(event, PB_LEN)) +
-		      pb_varint_size(in) + in;
-	}
 	q = pb_put_varint(q, pb_tag(PFT_BUNDLE_EVENT, PB_LEN));
-	outer = q;
-	q = sized ? pb_put_varint(q, out) : q + 1;
+	outer = q++;
 	/* timestamp, pid, then the event, as map_pkt_event() */
 	q = pb_put_varint(q, pb_tag(PFT_EVENT_TIMESTAMP, PB_VARINT));
 	q = pb_put_varint(q, ts);
 	q = pb_put_varint(q, pb_tag(PFT_EVENT_PID, PB_VARINT));
 	q = pb_put_varint(q, (uint32_t)pid);
 	q = pb_put_varint(q, pb_tag(event, PB_LEN));
-	inner = q;
-	q = sized ? pb_put_varint(q, in) : q + 1;
+	inner = q++;
 	for (i = 0; i < n; i++) {
 		q = pb_put_varint(q, pb_tag(proto[i], PB_VARINT));
 		q = pb_put_varint(q, v[i]);
 	}
-	if (!sized) {
-		/* the outer length holds the inner: both fit a byte */
-		if (q - outer - 1 >= 0x80)
-			return NULL;
-		*inner = (uint8_t)(q - inner - 1);
-		*outer = (uint8_t)(q - outer - 1);
-	}
+	/* the outer length holds the inner: both fit a byte */
+	if (q - outer - 1 >= 0x80)
+		return NULL;
+	*inner = (uint8_t)(q - inner - 1);
+	*outer = (uint8_t)(q - outer - 1);
 	return q;
 }
 
@@ -348,29 +342,32 @@ int map_pkt_varints(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 		    int32_t pid, uint32_t event, const uint32_t *proto,
 		    const uint64_t *v, unsigned int n)
 {
-	struct map_pkt *p = map_pkt_get(ctx);
+	struct map_pkt_ev e;
 	struct map_bundle *b;
-	uint8_t *q, *end;
+	uint8_t *end;
+	unsigned int i;
+	int ret = map_pkt_bundle(ctx, cpu, &b);
 
-	if (!p)
-		return -ENOMEM;
-	if (!map_pkt_cpu_ok(cpu))
-		return 0;
-	b = map_bundle_get(p, cpu);
-	if (!b)
-		return -ENOMEM;
+	if (ret <= 0)
+		return ret;
 	if (b->ev.err)
 		return b->ev.err;
 	/* tags, lengths and values: room for the longest of each */
 	if (!pb_room(&b->ev, (7 + 2 * (size_t)n) * PB_VARINT_MAX))
 		return b->ev.err ? b->ev.err : -ENOMEM;
-	q = b->ev.p + b->ev.len;
-	end = map_pkt_put_varints(q, ts, pid, event, proto, v, n, false);
-	if (!end)
-		end = map_pkt_put_varints(q, ts, pid, event, proto, v, n,
-					  true);
-	b->ev.len = end - b->ev.p;
-	return map_bundle_check(ctx, p, cpu);
+	end = map_pkt_put_varints(b->ev.p + b->ev.len, ts, pid, event, proto,
+				  v, n);
+	if (end) {
+		b->ev.len = end - b->ev.p;
+		return map_bundle_check(ctx, ctx->pkt, cpu);
+	}
+	/* a long one: written again over it, the general way */
+	ret = map_pkt_event(ctx, cpu, ts, pid, event, &e);
+	if (ret <= 0)
+		return ret;
+	for (i = 0; i < n; i++)
+		pb_uint(e.b, proto[i], v[i]);
+	return map_pkt_event_end(ctx, &e);
 }
 
 int map_pkt_event_end(struct map_ctx *ctx, struct map_pkt_ev *e)
@@ -441,15 +438,10 @@ static int map_pkt_compact(struct map_ctx *ctx, unsigned int cpu,
 			   const char *comm, size_t len,
 			   struct map_bundle **b, long *idx)
 {
-	struct map_pkt *p = map_pkt_get(ctx);
+	int ret = map_pkt_bundle(ctx, cpu, b);
 
-	if (!p)
-		return -ENOMEM;
-	if (!map_pkt_cpu_ok(cpu))
-		return 0;
-	*b = map_bundle_get(p, cpu);
-	if (!*b)
-		return -ENOMEM;
+	if (ret <= 0)
+		return ret;
 	*idx = map_comm_index(*b, comm, len);
 	return *idx < 0 ? -ENOMEM : 1;
 }
