@@ -166,10 +166,12 @@ static int kallsyms_parse(struct tep_handle *tep, const char *text,
 
 static void *kallsyms_thread(void *arg)
 {
-	char *copy = strdup(kallsyms.text);
-
-	kallsyms_parse(kallsyms.tep, kallsyms.text, copy);
-	free(copy);
+	/*
+	 * The text is our copy already: the hand split checks every line
+	 * before it cuts any, so a text it gives up on is still whole for
+	 * libtraceevent's parser
+	 */
+	kallsyms_parse(kallsyms.tep, kallsyms.text, kallsyms.text);
 	/* libtraceevent sorts the symbols at the first look-up: here */
 	tep_find_function(kallsyms.tep, 0);
 	return NULL;
