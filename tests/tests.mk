@@ -93,6 +93,8 @@ $(O)/tests/unit/test-map-pages: $(O)/tests/unit/test-map-pages.o $(MAP_TEST_OBJS
 		$(DATCHECK_LINK) $(MAP_LINK) $(UNIT_LIBS) -ldl -lm
 
 # trace-fxt's kallsyms parse (kallsyms.c) against libtraceevent's.
+$(O)/tests/unit/test-kallsyms.o: EXTRA_CFLAGS_tests/unit += \
+		-Itrace-cmd-plugin/trace-fxt
 $(O)/tests/unit/test-kallsyms: $(O)/tests/unit/test-kallsyms.o $(UNIT_OBJ) \
 		$(O)/trace-cmd-plugin/trace-fxt/kallsyms.o
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(UNIT_OBJ) \

@@ -20,6 +20,7 @@
 
 #include <event-parse.h>
 
+#include "kallsyms.h"
 #include "unit.h"
 
 typedef int (*parse_fn)(struct tep_handle *, const char *);
@@ -144,11 +145,52 @@ static void test_proc_kallsyms(void)
 	free(text);
 }
 
+/*
+ * kallsyms_defer(): the parse runs on a thread, and the first look-up,
+ * from any thread, waits for it (kallsyms.h).  200,000 symbols take the
+ * thread milliseconds; a look-up that did not wait would find the table
+ * half built, or none.  Last: the process defers from here on.
+ */
+static void test_deferred_lookup(void)
+{
+	enum { NR = 200000 };
+	unsigned long long start = 0;
+	unsigned long size = 0;
+	struct tep_handle *tep = tep_alloc();
+	const char *name = NULL;
+	char *text, *p;
+	int i, found;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tep);
+	text = malloc((size_t)NR * 40);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	for (p = text, i = 0; i < NR; i++)
+		p += sprintf(p, "ffffffff8%07x T func_%d\n", i * 16, i);
+	kallsyms_defer();
+	CU_ASSERT_EQUAL(tep_parse_kallsyms(tep, text), 0);
+	free(text);	/* the thread parses its own copy */
+	found = tep_find_function_info(tep, 0xffffffff80000000ULL +
+				       (NR - 2) * 16 + 3, &name, &start, &size);
+	printf("\n    deferred parse of %d symbols, looked up at once: %s "
+	       "at %llx, size %lu", NR, found ? name : "(none)", start, size);
+	CU_ASSERT_EQUAL(found, 1);
+	CU_ASSERT(name && !strcmp(name, "func_199998"));
+	CU_ASSERT_EQUAL(start, 0xffffffff80000000ULL + (NR - 2) * 16);
+	CU_ASSERT_EQUAL(size, 16);
+	name = tep_find_function(tep, 0xffffffff80000000ULL + (NR - 1) * 16);
+	CU_ASSERT(name && !strcmp(name, "func_199999"));
+	CU_ASSERT_EQUAL(tep_find_function_address(tep, 0xffffffff80000005ULL),
+			0xffffffff80000000ULL);
+	tep_free(tep);
+}
+
 static CU_TestInfo kallsyms_tests[] = {
 	{ "lines of the kernel's shape: the same functions", test_kernel_shape },
 	{ "any other line: libtraceevent's parse of the whole text",
 	  test_other_shapes },
 	{ "/proc/kallsyms: the same functions", test_proc_kallsyms },
+	{ "deferred: the first look-up waits for the parse",
+	  test_deferred_lookup },
 	CU_TEST_INFO_NULL,
 };
 

@@ -398,8 +398,9 @@ static int convert_read(struct convert_args *a, struct fxt_input_req *req)
 	/* a format libtraceevent's parser loops on ends here (SIGALRM) */
 	alarm(CONVERT_HEAD_SECONDS);
 	/*
-	 * kallsyms parsed beside the event formats (kallsyms.h), and only
-	 * the formats the records use (formats.h), once the walk said which
+	 * kallsyms parsed beside the event formats and the records, up to
+	 * the first function looked up (kallsyms.h), and only the formats
+	 * the records use (formats.h), once the walk said which
 	 */
 	kallsyms_defer();
 	formats_defer();
@@ -407,7 +408,6 @@ static int convert_read(struct convert_args *a, struct fxt_input_req *req)
 	alarm(0);
 	/* the headers read: this thread walks pages too, as long as any */
 	datcheck_keep_help(check);
-	kallsyms_join();
 	/* the check's map of the CPU data lets the plugin read the pages */
 	req->opts.reader = convert_reader();
 	ids = malloc(DATCHECK_IDS_BYTES);

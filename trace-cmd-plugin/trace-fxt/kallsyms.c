@@ -9,20 +9,25 @@
  * of 1.2 G instructions), while the conversion's second core has little
  * to do until the records come.  trace-fxt defines tep_parse_kallsyms()
  * itself: the dynamic linker binds libtracecmd's call to the program's
- * definition before the library's.  Between kallsyms_defer() and
- * kallsyms_join(), it hands a copy of the text to a thread that calls
+ * definition before the library's.  After kallsyms_defer(), it hands a
+ * copy of the text to a thread that calls
  * libtraceevent's own parser (the same functions registered, in the same
  * order) while libtracecmd goes on with the event formats; otherwise it
  * calls libtraceevent's at once.
  *
  * Why that is safe: the parse only adds to the handle's function list
  * (tep_register_function(): funclist, func_count), which nothing else
- * touches while the headers are read; libtracecmd ignores its return;
- * and the caller joins before the first look-up.  The thread then makes
- * that first look-up itself, so that libtraceevent's one-time sort of the
- * symbols (~110 M instructions) is done there too, not on the mapping's
- * thread: kallsyms is the last section libtracecmd registers functions
- * from.
+ * touches until a function is looked up; libtracecmd ignores its return;
+ * and the first look-up waits for the parse.  trace-fxt defines the
+ * three look-ups the conversion and libtracecmd make (tep_find_function,
+ * tep_find_function_address, tep_find_function_info) the same way, to
+ * wait for a running parse before they call libtraceevent's: the records
+ * are read and mapped while the parse goes on, up to the first record
+ * that names a function (on the bench recordings, a fifth of the time
+ * to the first record).  The thread makes the first look-up itself, so
+ * that libtraceevent's one-time sort of the symbols (~110 M
+ * instructions) is done there too, not on the mapping's thread: kallsyms
+ * is the last section libtracecmd registers functions from.
  *
  * And the parse itself is faster than libtraceevent's sscanf() a line
  * (450 M instructions on the bench recordings): every line of the shape
@@ -47,26 +52,54 @@
 
 KALLSYMS_EXPORT int tep_parse_kallsyms(struct tep_handle *tep,
 				       const char *kallsyms);
+KALLSYMS_EXPORT const char *tep_find_function(struct tep_handle *tep,
+					      unsigned long long addr);
+KALLSYMS_EXPORT unsigned long long
+tep_find_function_address(struct tep_handle *tep, unsigned long long addr);
+KALLSYMS_EXPORT int tep_find_function_info(struct tep_handle *tep,
+					   unsigned long long addr,
+					   const char **name,
+					   unsigned long long *start,
+					   unsigned long *size);
 
-typedef int (*kallsyms_parse_fn)(struct tep_handle *, const char *);
+/* libtraceevent's own definitions of the functions above */
+static struct {
+	int			(*parse)(struct tep_handle *, const char *);
+	const char		*(*find)(struct tep_handle *,
+					 unsigned long long);
+	unsigned long long	(*find_address)(struct tep_handle *,
+						unsigned long long);
+	int			(*find_info)(struct tep_handle *,
+					     unsigned long long, const char **,
+					     unsigned long long *,
+					     unsigned long *);
+} real;
+
+static pthread_once_t real_once = PTHREAD_ONCE_INIT;
+
+static void real_resolve(void)
+{
+	*(void **)&real.parse = dlsym(RTLD_NEXT, "tep_parse_kallsyms");
+	*(void **)&real.find = dlsym(RTLD_NEXT, "tep_find_function");
+	*(void **)&real.find_address = dlsym(RTLD_NEXT,
+					     "tep_find_function_address");
+	*(void **)&real.find_info = dlsym(RTLD_NEXT, "tep_find_function_info");
+}
 
 static struct {
 	bool			armed;		/* kallsyms_defer() said so */
 	bool			running;	/* a parse is on the thread */
+	pthread_mutex_t		lock;		/* whoever waits for it */
 	pthread_t		thread;
 	struct tep_handle	*tep;
 	char			*text;		/* our copy: the caller frees its */
-} kallsyms;
+} kallsyms = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* libtraceevent's tep_parse_kallsyms(), or NULL. */
-static kallsyms_parse_fn kallsyms_real(void)
+static int (*kallsyms_real(void))(struct tep_handle *, const char *)
 {
-	static kallsyms_parse_fn real;
-
-	if (!real)
-		real = (kallsyms_parse_fn)dlsym(RTLD_NEXT,
-						"tep_parse_kallsyms");
-	return real;
+	pthread_once(&real_once, real_resolve);
+	return real.parse;
 }
 
 static bool kallsyms_space(char c)
@@ -173,26 +206,59 @@ static void *kallsyms_thread(void *arg)
 	 */
 	kallsyms_parse(kallsyms.tep, kallsyms.text, kallsyms.text);
 	/* libtraceevent sorts the symbols at the first look-up: here */
-	tep_find_function(kallsyms.tep, 0);
+	if (real.find)
+		real.find(kallsyms.tep, 0);
 	return NULL;
 }
 
-/* The parse on the thread, if one runs, finished. */
+/*
+ * The parse on the thread, if one runs, finished.  Any thread may ask:
+ * the mapping's looks a function up while the main one may join.
+ */
 static void kallsyms_wait(void)
 {
-	if (!kallsyms.running)
+	if (!__atomic_load_n(&kallsyms.running, __ATOMIC_ACQUIRE))
 		return;
-	pthread_join(kallsyms.thread, NULL);
-	kallsyms.running = false;
-	free(kallsyms.text);
-	kallsyms.text = NULL;
+	pthread_mutex_lock(&kallsyms.lock);
+	if (kallsyms.running) {
+		pthread_join(kallsyms.thread, NULL);
+		free(kallsyms.text);
+		kallsyms.text = NULL;
+		__atomic_store_n(&kallsyms.running, false, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&kallsyms.lock);
+}
+
+const char *tep_find_function(struct tep_handle *tep, unsigned long long addr)
+{
+	kallsyms_wait();
+	pthread_once(&real_once, real_resolve);
+	return real.find ? real.find(tep, addr) : NULL;
+}
+
+unsigned long long
+tep_find_function_address(struct tep_handle *tep, unsigned long long addr)
+{
+	kallsyms_wait();
+	pthread_once(&real_once, real_resolve);
+	return real.find_address ? real.find_address(tep, addr) : 0;
+}
+
+int tep_find_function_info(struct tep_handle *tep, unsigned long long addr,
+			   const char **name, unsigned long long *start,
+			   unsigned long *size)
+{
+	kallsyms_wait();
+	pthread_once(&real_once, real_resolve);
+	return real.find_info ? real.find_info(tep, addr, name, start, size)
+			      : 0;
 }
 
 int tep_parse_kallsyms(struct tep_handle *tep, const char *text)
 {
-	kallsyms_parse_fn real = kallsyms_real();
+	int (*real_parse)(struct tep_handle *, const char *) = kallsyms_real();
 
-	if (!real)
+	if (!real_parse)
 		return -1;
 	/* a second section: after the first, never beside it */
 	kallsyms_wait();
@@ -205,24 +271,18 @@ int tep_parse_kallsyms(struct tep_handle *tep, const char *text)
 	}
 	kallsyms.text = strdup(text);
 	if (!kallsyms.text)
-		return real(tep, text);
+		return real_parse(tep, text);
 	kallsyms.tep = tep;
 	if (pthread_create(&kallsyms.thread, NULL, kallsyms_thread, NULL)) {
 		free(kallsyms.text);
 		kallsyms.text = NULL;
-		return real(tep, text);
+		return real_parse(tep, text);
 	}
-	kallsyms.running = true;
+	__atomic_store_n(&kallsyms.running, true, __ATOMIC_RELEASE);
 	return 0;
 }
 
 void kallsyms_defer(void)
 {
 	kallsyms.armed = true;
-}
-
-void kallsyms_join(void)
-{
-	kallsyms.armed = false;
-	kallsyms_wait();
 }
