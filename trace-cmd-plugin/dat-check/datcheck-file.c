@@ -56,13 +56,19 @@ struct dc_buffer {
 	const uint8_t	*cpu_list;	/* cpus x (cpu 4, offset 8, size 8) */
 };
 
-/* A CPU's data, walked once everything else checked good. */
+/*
+ * A CPU's data, walked once everything else checked good; or a part of
+ * a compressed CPU's chunks (dc_cpu_parts()).
+ */
 struct dc_job {
 	uint64_t	off, size;
 	uint32_t	page_size;
 	bool		compressed;
 	const char	*buffer;	/* its buffer's name */
 	unsigned int	cpu;
+	/* a part: its chunks, the first at @from past @off; not the first */
+	uint64_t	from, chunks;
+	bool		cont;
 };
 
 /* A watched record a job met, its payload in the job's blob. */
@@ -550,12 +556,17 @@ static uint8_t *dc_inflate(struct dc_cur *c, size_t at, const uint8_t *p,
 	return out;
 }
 
-/* v7 compressed CPU data: count(4), then chunks of csize(4) usize(4) data */
-static int dc_cpu_chunks(struct dc_cur *file, size_t at, uint64_t size,
-			 uint32_t page_size)
+/*
+ * v7 compressed CPU data: count(4), then chunks of csize(4) usize(4)
+ * data.  The CPU's data starts at @at in the file; @count chunks are
+ * walked from @pos past it, or, when @pos is 0, as many as the count
+ * there says.
+ */
+static int dc_cpu_chunks(struct dc_cur *file, size_t at, uint64_t pos,
+			 uint64_t count, uint32_t page_size)
 {
 	struct dc_cur c = *file;
-	uint64_t count, i, csize, usize;
+	uint64_t i, csize, usize;
 	const uint8_t *z;
 	uint8_t *page_data;
 	size_t zat;
@@ -567,10 +578,10 @@ static int dc_cpu_chunks(struct dc_cur *file, size_t at, uint64_t size,
 	 */
 	c.p = file->p + at;
 	c.len = file->len - at;
-	c.pos = 0;
+	c.pos = pos;
 	c.base = at;
 	c.in = "the CPU's compressed data";
-	if (dc_u(&c, 4, "the chunk count", &count))
+	if (!pos && dc_u(&c, 4, "the chunk count", &count))
 		return -EBADMSG;
 	for (i = 0; i < count; i++) {
 		if (dc_u(&c, 4, "a chunk's compressed size", &csize) ||
@@ -608,11 +619,71 @@ static int dc_cpu_chunks(struct dc_cur *file, size_t at, uint64_t size,
  * headers, options and formats are checked (libtracecmd reads those
  * without the pages, so both can go on at once).
  */
+static int dc_job_add(struct dc_file *f, const struct dc_job *job)
+{
+	struct dc_job *j = realloc(f->jobs, (f->nr_jobs + 1) * sizeof(*j));
+
+	if (!j)
+		return f->ret = -ENOMEM;
+	f->jobs = j;
+	f->jobs[f->nr_jobs++] = *job;
+	return 0;
+}
+
+/*
+ * Chunks a part of a compressed CPU's data holds: ~1.3 MB of pages, a
+ * few milliseconds' walk, against the ~100 parts of a 100 MB CPU.
+ */
+#define DC_PART_CHUNKS	8
+
+/*
+ * A compressed CPU's data @j as parts of DC_PART_CHUNKS chunks, each a
+ * job: the threads that walk the pages then share one CPU's data too (a
+ * recording of syscalls may have nearly all of them on one CPU).  Each
+ * chunk decompresses to whole pages of its own, and the parts are
+ * merged in order: the same walk as the CPU's in one go.  When the
+ * chunks' headers do not hold up, the CPU stays one job, whose walk
+ * says why.
+ */
+static int dc_cpu_parts(struct dc_cur *file, struct dc_job *j)
+{
+	struct dc_file *f = file->f;
+	uint64_t count, i, n, pos;
+	size_t len = file->len - j->off;
+	const uint8_t *p = file->p + j->off;
+
+	if (len < 4)
+		return dc_job_add(f, j);
+	count = dc_num(f, p, 4);
+	for (pos = 4, i = 0; i < count; i++) {
+		if (len - pos < 8 || dc_num(f, p + pos, 4) > len - pos - 8)
+			return dc_job_add(f, j);
+		pos += 8 + dc_num(f, p + pos, 4);
+	}
+	if (count <= DC_PART_CHUNKS)
+		return dc_job_add(f, j);
+	for (pos = 4, i = 0; i < count;) {
+		j->from = pos;
+		j->chunks = count - i < DC_PART_CHUNKS ? count - i :
+							 DC_PART_CHUNKS;
+		j->cont = i > 0;
+		if (dc_job_add(f, j))
+			return f->ret;
+		for (n = 0; n < j->chunks; n++, i++)
+			pos += 8 + dc_num(f, p + pos, 4);
+	}
+	return 0;
+}
+
 static int dc_cpu_data(struct dc_cur *file, uint64_t off, uint64_t size,
 		       uint32_t page_size, bool compressed, size_t opt_at)
 {
 	struct dc_file *f = file->f;
-	struct dc_job *j;
+	struct dc_job j = {
+		.off = off, .size = size, .page_size = page_size,
+		.compressed = compressed, .buffer = f->walk_buffer,
+		.cpu = f->walk_cpu,
+	};
 
 	if (!size || f->flags & DATCHECK_NO_PAGES)
 		return 0;
@@ -621,16 +692,7 @@ static int dc_cpu_data(struct dc_cur *file, uint64_t off, uint64_t size,
 			       "lies beyond the end of the file (%zu bytes)",
 			       (unsigned long long)off,
 			       (unsigned long long)size, file->len);
-	j = realloc(f->jobs, (f->nr_jobs + 1) * sizeof(*j));
-	if (!j)
-		return f->ret = -ENOMEM;
-	f->jobs = j;
-	f->jobs[f->nr_jobs++] = (struct dc_job){
-		.off = off, .size = size, .page_size = page_size,
-		.compressed = compressed, .buffer = f->walk_buffer,
-		.cpu = f->walk_cpu,
-	};
-	return 0;
+	return compressed ? dc_cpu_parts(file, &j) : dc_job_add(f, &j);
 }
 
 static int dc_job_run(struct dc_file *f, const struct dc_job *j)
@@ -641,7 +703,8 @@ static int dc_job_run(struct dc_file *f, const struct dc_job *j)
 	f->walk_buffer = j->buffer;
 	f->walk_cpu = j->cpu;
 	if (j->compressed)
-		return dc_cpu_chunks(&c, j->off, j->size, j->page_size);
+		return dc_cpu_chunks(&c, j->off, j->from, j->chunks,
+				     j->page_size);
 	return dc_pages(&c, j->off, j->size, j->page_size);
 }
 
@@ -1633,7 +1696,7 @@ int datcheck_layout(struct datcheck *dc, struct fxt_input_pages *out)
 {
 	struct dc_file *f = &dc->f;
 	struct fxt_input_cpu_data *cpus;
-	size_t names = 0, i;
+	size_t names = 0, i, n;
 	char *s;
 
 	memset(out, 0, sizeof(*out));
@@ -1641,23 +1704,30 @@ int datcheck_layout(struct datcheck *dc, struct fxt_input_pages *out)
 	if (f->ret || (f->flags & DATCHECK_NO_PAGES) || f->times_moved ||
 	    f->cpus_renumbered || !f->nr_jobs)
 		return 0;
-	for (i = 0; i < f->nr_jobs; i++)
+	for (i = n = 0; i < f->nr_jobs; i++) {
+		if (f->jobs[i].cont)
+			continue;
 		names += strlen(f->jobs[i].buffer) + 1;
-	cpus = malloc(f->nr_jobs * sizeof(*cpus) + names);
+		n++;
+	}
+	cpus = malloc(n * sizeof(*cpus) + names);
 	if (!cpus)
 		return -ENOMEM;
-	s = (char *)(cpus + f->nr_jobs);
-	for (i = 0; i < f->nr_jobs; i++) {
+	s = (char *)(cpus + n);
+	/* a CPU's data once, whatever parts its walk took */
+	for (i = n = 0; i < f->nr_jobs; i++) {
 		const struct dc_job *j = &f->jobs[i];
 
-		cpus[i] = (struct fxt_input_cpu_data){
+		if (j->cont)
+			continue;
+		cpus[n++] = (struct fxt_input_cpu_data){
 			.buffer = s, .cpu = j->cpu, .page_size = j->page_size,
 			.off = j->off, .size = j->size, .zstd = j->compressed,
 		};
 		s = stpcpy(s, j->buffer) + 1;
 	}
 	out->cpus = cpus;
-	out->nr = f->nr_jobs;
+	out->nr = n;
 	out->big = f->big;
 	out->long_size = f->long_size;
 	out->owner = cpus;
