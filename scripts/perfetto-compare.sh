@@ -109,6 +109,29 @@ run() {
 		sed 's/^"//; s/"$//'
 }
 
+# The project's model of the importers against this trace processor:
+# the rows of the tables a person sees, counted in both.
+model_rows() {
+	local t=$tmp/model.tables
+	python3 "$top/tests/e2e/perfetto-model.py" tables "$1" >"$t" 2>/dev/null ||
+		{ echo "(the model failed)"; return; }
+	for k in thread process sched thread_state; do
+		grep -c "^$k " "$t"
+	done
+	grep -cE '^(slice|cpu_slice|async|track_slice) ' "$t"
+	grep -E '^(counter|cpu_counter|counter_track|thread_counter) ' "$t" |
+		sed 's/.* n=\([0-9]*\).*/\1/' | awk '{ s += $1 } END { print s + 0 }'
+}
+tp_rows() {
+	local q=$tmp/rows.sql k
+	for k in thread process sched thread_state slice counter; do
+		printf 'select count(*) as v from %s;\n' "$k"
+	done >"$q"
+	"$tp" -q "$q" "$1" 2>/dev/null |
+		awk 'hdr { print; hdr = 0; next } $0 == "\"v\"" { hdr = 1 }' |
+		sed 's/^"//; s/"$//'
+}
+
 for dat in "${files[@]}"; do
 	b=$(basename "$dat" .dat)
 	"$build/trace-cmd-plugin/trace-fxt/trace-fxt" convert -q \
@@ -126,4 +149,8 @@ for dat in "${files[@]}"; do
 		i=$((i + 1))
 		echo "| ${q%%|*} | $(sed -n "${i}p" "$tmp/fxt.vals") | $(sed -n "${i}p" "$tmp/txt.vals") |"
 	done
+	m=$(model_rows "$tmp/$b.fxt" | paste -sd ' ')
+	r=$(tp_rows "$tmp/$b.fxt" | paste -sd ' ')
+	echo
+	echo "rows of thread, process, sched, thread_state, slice, counter in the .fxt: perfetto-model.py $m; this trace processor $r: $([ "$m" = "$r" ] && echo same || echo DIFFER)"
 done

@@ -141,13 +141,19 @@ wall_cpu() {
 }
 
 # pair_ratios DAT OUT: r_wall and r_cpu, convert / bare pass, from
-# $RATIO_RUNS rounds of the two one after the other.
+# $RATIO_RUNS rounds of the two one after the other.  Each conversion
+# writes a new file, as a first conversion does: the previous round's
+# output is removed before the clock starts.  Replacing it would add its
+# removal to the round (the kernel frees its pages and blocks within the
+# rename: 17 ms of bench-syscalls' 76 MB), a cost of the file system
+# that any tool overwriting it pays.
 pair_ratios() {
 	local dat=$1 out=$2 i it cv
 
 	r_wall=() r_cpu=()
 	for ((i = 0; i < RATIO_RUNS; i++)); do
 		it=($(wall_cpu "$ITERATE" "$dat"))
+		rm -f "$out"
 		cv=($(wall_cpu "$TRACE_FXT" convert -q "$dat" -o "$out"))
 		r_wall+=("$(ratio "${cv[0]}" "${it[0]}")")
 		r_cpu+=("$(ratio "${cv[1]}" "${it[1]}")")
