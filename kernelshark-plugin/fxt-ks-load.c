@@ -289,7 +289,8 @@ static struct fxt_ks_row *row_add(struct loader *l, int prov, int64_t ts,
 	if (d->nrows == d->rows_cap) {
 		size_t cap = d->rows_cap ? d->rows_cap * 2 : 4096;
 
-		row = realloc(d->rows, cap * sizeof(*row));
+		row = fxt_ks_big_realloc(d->rows, d->rows_cap * sizeof(*row),
+				      cap * sizeof(*row));
 		if (!row)
 			return NULL;
 		d->rows = row;
@@ -343,7 +344,8 @@ static int arg_slot(struct fxt_ks_data *d, struct fxt_ks_row *row,
 	if (d->nargs == d->args_cap) {
 		size_t cap = d->args_cap ? d->args_cap * 2 : 16384;
 
-		a = realloc(d->args, cap * sizeof(*a));
+		a = fxt_ks_big_realloc(d->args, d->args_cap * sizeof(*a),
+				    cap * sizeof(*a));
 		if (!a)
 			return -ENOMEM;
 		d->args = a;
@@ -1160,8 +1162,8 @@ static int map_file(struct fxt_ks_data *d, const char *path)
 	/* Room for a typical file at once: growing by copies costs more. */
 	d->rows_cap = d->map_len / 48 + 1024;
 	d->args_cap = d->map_len / 12 + 4096;
-	d->rows = malloc(d->rows_cap * sizeof(*d->rows));
-	d->args = malloc(d->args_cap * sizeof(*d->args));
+	d->rows = fxt_ks_big_alloc(d->rows_cap * sizeof(*d->rows));
+	d->args = fxt_ks_big_alloc(d->args_cap * sizeof(*d->args));
 	if (!d->rows || !d->args)
 		return -ENOMEM;
 	advise_huge(d->rows, d->rows_cap * sizeof(*d->rows));
@@ -1306,8 +1308,8 @@ void fxt_ks_data_free(struct fxt_ks_data *d)
 	}
 	free(d->providers);
 	free(d->provider_slots);
-	free(d->rows);
-	free(d->args);
+	fxt_ks_big_free(d->rows, d->rows_cap * sizeof(*d->rows));
+	fxt_ks_big_free(d->args, d->args_cap * sizeof(*d->args));
 	free(d->pool);
 	free(d->tasks);
 	free(d->error);
