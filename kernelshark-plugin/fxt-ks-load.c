@@ -51,8 +51,8 @@
  * What an event record's shape says, kept by where its strings are in the
  * map (the same place and length, the same text): whether it is the
  * converter's metadata or an ftrace event (tcfxt_is_meta(),
- * tcfxt_is_ftrace()), and its event id once one of its records has made
- * a row.  A file's events come in a few shapes seen millions of times;
+ * tcfxt_is_ftrace()) or a continuation (TCFXT_CONT_SUFFIX), and its
+ * event id once one of its records has made a row.  A file's events come in a few shapes seen millions of times;
  * strings outside the map (inline in a stream, or empty) are not kept.
  */
 struct shape {
@@ -66,6 +66,7 @@ struct shape {
 	uint8_t		arg0_type;
 	bool		meta;
 	bool		ftrace;
+	bool		cont;
 	int		event;		/* -1 until a row asks for it */
 };
 
@@ -104,6 +105,12 @@ struct loader {
 	bool			thread_rows;
 	/* by their name's and category's places (shape_of()) */
 	struct shape		shapes[SHAPES];
+	/*
+	 * The last record offered to report_tep_gather() was a plain
+	 * instant (no metadata, no continuation): the ones right after it
+	 * need not be (fxt-tep.h).
+	 */
+	bool			tep_plain;
 };
 
 static const struct fxt_str str_fxt = FXT_ARG_STR_NAME(TCFXT_SYSTEM_FXT);
@@ -289,7 +296,8 @@ static struct fxt_ks_row *row_add(struct loader *l, int prov, int64_t ts,
 	if (d->nrows == d->rows_cap) {
 		size_t cap = d->rows_cap ? d->rows_cap * 2 : 4096;
 
-		row = realloc(d->rows, cap * sizeof(*row));
+		row = fxt_ks_big_realloc(d->rows, d->rows_cap * sizeof(*row),
+				      cap * sizeof(*row));
 		if (!row)
 			return NULL;
 		d->rows = row;
@@ -306,6 +314,7 @@ static struct fxt_ks_row *row_add(struct loader *l, int prov, int64_t ts,
 	if (d->nrows && ts < d->rows[d->nrows - 1].ts)
 		d->unsorted = true;
 	row = &d->rows[d->nrows++];
+	__builtin_prefetch(row + 32, 1);
 	row->ts = ts;
 	row->pid = pid;
 	row->cpu = (int16_t)cpu;
@@ -343,7 +352,8 @@ static int arg_slot(struct fxt_ks_data *d, struct fxt_ks_row *row,
 	if (d->nargs == d->args_cap) {
 		size_t cap = d->args_cap ? d->args_cap * 2 : 16384;
 
-		a = realloc(d->args, cap * sizeof(*a));
+		a = fxt_ks_big_realloc(d->args, d->args_cap * sizeof(*a),
+				    cap * sizeof(*a));
 		if (!a)
 			return -ENOMEM;
 		d->args = a;
@@ -466,14 +476,12 @@ static int args_store(struct fxt_ks_data *d, struct fxt_ks_row *row,
  * trace.dat stream's sched_switch entries; fxt-ks-sched.c sets the
  * entries', plugin-fxt.c's matrix uses this).
  */
-static void row_set_drawn(struct fxt_ks_data *d, struct fxt_ks_row *row,
-			  const struct fxt_arg *args, unsigned int nargs)
+static void row_set_drawn(struct fxt_ks_row *row, const struct fxt_arg *args,
+			  unsigned int nargs)
 {
 	const struct fxt_arg *a;
 	int64_t v;
 
-	if (!d->events[row->event].is_switch)
-		return;
 	a = fxt_args_find(args, nargs, "next_pid");
 	if (!a || a->type == FXT_ARG_DOUBLE || a->type == FXT_ARG_STRING ||
 	    a->type >= FXT_ARG_TYPE_COUNT)
@@ -637,6 +645,7 @@ static struct shape *shape_of(struct loader *l, const struct fxt_event *ev,
 	s->kind = (uint8_t)kind;
 	s->meta = tcfxt_is_meta(ev->category);
 	s->ftrace = tcfxt_is_ftrace(ev);
+	s->cont = tcfxt_has_suffix(ev->name, TCFXT_CONT_SUFFIX);
 	s->event = -1;
 	return s;
 }
@@ -665,8 +674,11 @@ static int load_event(struct loader *l, struct fxt_record *rec, int64_t ts)
 	struct shape *shape = shape_of(l, ev, kind);
 	bool meta = shape ? shape->meta : tcfxt_is_meta(ev->category);
 	bool ftrace = shape ? shape->ftrace : tcfxt_is_ftrace(ev);
+	bool plain = kind == FXT_EVENT_INSTANT && !meta &&
+		     !(shape ? shape->cont :
+		       tcfxt_has_suffix(ev->name, TCFXT_CONT_SUFFIX));
 	struct fxt_ks_row *row;
-	int prov, cpu, ret = 0;
+	int prov, cpu, event, ret = 0;
 	bool reread_row;
 
 	prov = provider_index(l, rec->provider_id);
@@ -694,9 +706,10 @@ static int load_event(struct loader *l, struct fxt_record *rec, int64_t ts)
 			return ret;
 	}
 	if (folding(l, prov)) {
-		ret = tep_gather(l, rec);
+		ret = plain && l->tep_plain ? 0 : tep_gather(l, rec);
 		if (ret < 0)
 			return ret;
+		l->tep_plain = plain;
 		/*
 		 * trace-fxt's file metadata (file_info, cpustats, event
 		 * formats, kallsyms...) describes the trace; it is no event
@@ -713,17 +726,18 @@ static int load_event(struct loader *l, struct fxt_record *rec, int64_t ts)
 			   args_cpu(ev->args, ev->nargs);
 	l->last_ftrace = NO_ROW;
 
+	event = shape_event(d, shape, kind, ev);
 	row = row_add(l, prov, ts, pid, cpu >= 0 ? cpu :
-		      thread_cpu(l, pid_of(ev->thread.tid)),
-		      shape_event(d, shape, kind, ev));
+		      thread_cpu(l, pid_of(ev->thread.tid)), event);
 	if (!row)
 		return -ENOMEM;
-	if (d->events[row->event].is_switch) {
+	/* (@event, not the row's: nothing read back from the row written) */
+	if (d->events[event].is_switch) {
 		ret = fxt_reader_args(l->r, rec);
 		if (ret < 0)
 			return ret;
+		row_set_drawn(row, ev->args, ev->nargs);
 	}
-	row_set_drawn(d, row, ev->args, ev->nargs);
 	if (folding(l, prov)) {
 		if (l->reread) {
 			row->arg = FXT_KS_ROW_REREAD | rec->offset;
@@ -936,6 +950,7 @@ static int load_kobj(struct loader *l, const struct fxt_record *rec)
 
 		if (ret < 0)
 			return ret;
+		l->tep_plain = false;
 	}
 	/* another producer's: its thread (or process) is named */
 	if (!folding(l, prov))
@@ -1160,8 +1175,8 @@ static int map_file(struct fxt_ks_data *d, const char *path)
 	/* Room for a typical file at once: growing by copies costs more. */
 	d->rows_cap = d->map_len / 48 + 1024;
 	d->args_cap = d->map_len / 12 + 4096;
-	d->rows = malloc(d->rows_cap * sizeof(*d->rows));
-	d->args = malloc(d->args_cap * sizeof(*d->args));
+	d->rows = fxt_ks_big_alloc(d->rows_cap * sizeof(*d->rows));
+	d->args = fxt_ks_big_alloc(d->args_cap * sizeof(*d->args));
 	if (!d->rows || !d->args)
 		return -ENOMEM;
 	advise_huge(d->rows, d->rows_cap * sizeof(*d->rows));
@@ -1306,8 +1321,8 @@ void fxt_ks_data_free(struct fxt_ks_data *d)
 	}
 	free(d->providers);
 	free(d->provider_slots);
-	free(d->rows);
-	free(d->args);
+	fxt_ks_big_free(d->rows, d->rows_cap * sizeof(*d->rows));
+	fxt_ks_big_free(d->args, d->args_cap * sizeof(*d->args));
 	free(d->pool);
 	free(d->tasks);
 	free(d->error);

@@ -6,8 +6,60 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "fxt-ks.h"
+
+/*
+ * The event formats a file carries are tried in a child process forked
+ * while the file loads (fxt2dat-format.c), kept until the load is done:
+ * every page the load writes that the child shares is copied first, a
+ * fault and 4 kB copied for each page of rows the heap had from an
+ * earlier load.  The child never reads the rows: the whole pages inside
+ * the arrays are not shared with it (MADV_DONTFORK), and shared again
+ * before the heap has them back, as what it then holds may be the
+ * child's business.  The chunk's own header and its neighbour's lie
+ * outside those pages.
+ */
+static void big_share(void *p, size_t size, bool share)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t end = ((uintptr_t)p + size) & ~(page - 1);
+
+	if (p && end > start)
+		madvise((void *)start, end - start,
+			share ? MADV_DOFORK : MADV_DONTFORK);
+}
+
+void *fxt_ks_big_alloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	big_share(p, size, false);
+	return p;
+}
+
+void *fxt_ks_big_realloc(void *p, size_t size, size_t new_size)
+{
+	void *n;
+
+	big_share(p, size, true);
+	n = realloc(p, new_size ? new_size : 1);
+	if (!n) {
+		big_share(p, size, false);
+		return NULL;
+	}
+	big_share(n, new_size, false);
+	return n;
+}
+
+void fxt_ks_big_free(void *p, size_t size)
+{
+	big_share(p, size, true);
+	free(p);
+}
 
 int64_t fxt_ks_pool_add(struct fxt_ks_data *d, const char *s, size_t len)
 {

@@ -330,6 +330,15 @@ int fxt_ks_arg_set(struct fxt_ks_data *d, struct fxt_ks_arg *a,
 		   const struct fxt_arg *src, bool keep);
 void fxt_ks_events_free(struct fxt_ks_data *d);
 
+/*
+ * The rows' and arguments' arrays: malloc()'ed, their whole pages not
+ * shared with a child process (fxt-ks-table.c says why).  NULL when out
+ * of memory; @size: what they were made (or grown) to.
+ */
+void *fxt_ks_big_alloc(size_t size);
+void *fxt_ks_big_realloc(void *p, size_t size, size_t new_size);
+void fxt_ks_big_free(void *p, size_t size);
+
 /* Copy @len bytes to the pool; returns the offset or -1. */
 int64_t fxt_ks_pool_add(struct fxt_ks_data *d, const char *s, size_t len);
 

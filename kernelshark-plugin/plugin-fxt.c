@@ -429,44 +429,51 @@ static void stream_add_task(struct kshark_data_stream *stream, int32_t pid,
 	kshark_hash_id_add(stream->tasks, pid);
 }
 
-/*
- * Which of @d's event ids a plugin handles on @stream (a byte each, NULL
- * when none does or out of memory): kshark_postprocess_entry() calibrates
- * an entry's time, when the stream is calibrated, and runs the handlers
- * of its event id (kshark_plugin_actions()); of an entry of any other id
- * it does nothing, and most entries are of such ids (the plot part
- * handles context switches and wakeups).
- */
-static uint8_t *events_handled(const struct kshark_data_stream *stream,
-			       const struct fxt_ks_data *d)
-{
-	const struct kshark_event_proc_handler *h = stream->event_handlers;
-	uint8_t *handled;
+/* What an entry's event id tells of it, a byte per event of the file. */
+#define MARK_MISSED	0x1	/* KernelShark's KS_EVENT_OVERFLOW */
+#define MARK_HANDLED	0x2	/* kshark_postprocess_entry() may change it */
 
-	if (!h)
+/*
+ * What each of @d's event ids is on @stream (NULL when out of memory).
+ * kshark_postprocess_entry() calibrates an entry's time, when the stream
+ * is calibrated, and runs the handlers of its event id
+ * (kshark_plugin_actions()); of an entry of any other id it does
+ * nothing, and most entries are of such ids (the plot part handles
+ * context switches and wakeups).  Told once here, not for each entry.
+ */
+static uint8_t *event_marks(const struct kshark_data_stream *stream,
+			    const struct fxt_ks_data *d)
+{
+	const struct kshark_event_proc_handler *h;
+	bool calib = stream->calib && stream->calib_array;
+	uint8_t *marks;
+	unsigned int i;
+
+	marks = calloc(d->nevents ? d->nevents : 1, 1);
+	if (!marks)
 		return NULL;
-	handled = calloc(d->nevents ? d->nevents : 1, 1);
-	if (!handled)
-		return NULL;
-	for (; h; h = h->next)
+	for (i = 0; i < d->nevents; i++) {
+		if (d->events[i].missed)
+			marks[i] |= MARK_MISSED;
+		/* KS_EVENT_OVERFLOW: asked whenever a handler is there */
+		if (calib || (d->events[i].missed && stream->event_handlers))
+			marks[i] |= MARK_HANDLED;
+	}
+	for (h = stream->event_handlers; h; h = h->next)
 		if (h->id >= 0 && (unsigned int)h->id < d->nevents)
-			handled[h->id] = 1;
-	return handled;
+			marks[h->id] |= MARK_HANDLED;
+	return marks;
 }
 
-/* Whether kshark_postprocess_entry() can change entry @e. */
-static bool entry_handled(const struct kshark_data_stream *stream,
-			  const struct fxt_ks_data *d, const uint8_t *handled,
-			  const struct kshark_entry *e)
+/* Whether every row of @v's file is in @v's stream. */
+static bool view_all(const struct fxt_ks_view *v)
 {
-	if (stream->calib && stream->calib_array)
-		return true;
-	if (!stream->event_handlers)
-		return false;
-	/* KS_EVENT_OVERFLOW, or no memory to tell: asked every time */
-	if (e->event_id < 0 || !handled)
-		return true;
-	return handled[e->event_id];
+	unsigned int i;
+
+	for (i = 0; i < v->sh->d.nproviders; i++)
+		if (v->sh->slot[i] != v->slot)
+			return false;
+	return true;
 }
 
 static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
@@ -477,9 +484,9 @@ static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
 	struct kshark_entry **rows, **last_on_cpu, *e;
 	struct fxt_ks_data *d;
 	size_t i, n = 0, count;
-	uint8_t *handled = NULL;
+	uint8_t *marks = NULL, m;
 	int32_t last = -1;
-	bool filter;
+	bool filter, all;
 
 	if (!v)
 		return -EFAULT;
@@ -489,13 +496,17 @@ static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
 	last_on_cpu = calloc((size_t)stream->n_cpus, sizeof(*last_on_cpu));
 	if (!rows || !last_on_cpu)
 		goto fail;
-	handled = events_handled(stream, d);
+	marks = event_marks(stream, d);
+	if (!marks)
+		goto fail;
 	filter = kshark_filter_is_set(kshark_ctx, stream->stream_id);
+	all = view_all(v);
 
 	for (i = 0; i < d->nrows; i++) {
 		const struct fxt_ks_row *row = &d->rows[i];
 
-		if (!in_view(v, row))
+		__builtin_prefetch(row + 32);
+		if (!all && !in_view(v, row))
 			continue;
 		/* KernelShark frees every entry on its own. */
 		e = malloc(sizeof(*e));
@@ -505,7 +516,9 @@ static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
 		e->next = NULL;
 		e->visible = 0xff;
 		e->stream_id = stream->stream_id;
-		e->event_id = (int16_t)row_event_id(d, row);
+		m = marks[row->event];
+		e->event_id = m & MARK_MISSED ? KS_EVENT_OVERFLOW :
+			      row->event;
 		e->cpu = row->cpu;
 		e->pid = row->pid;
 		e->offset = (int64_t)i;
@@ -516,14 +529,14 @@ static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
 		last_on_cpu[row->cpu] = e;
 
 		/* the plot part's handlers, fxt-ks-sched.c's among them */
-		if (entry_handled(stream, d, handled, e))
+		if (m & MARK_HANDLED)
 			kshark_postprocess_entry(stream, (void *)row, e);
 		stream_add_task(stream, e->pid, &last);
 		if (filter)
 			kshark_apply_filters(kshark_ctx, stream, e);
 	}
 	free(last_on_cpu);
-	free(handled);
+	free(marks);
 	*data_rows = rows;
 	return (ssize_t)n;
 
@@ -533,7 +546,7 @@ fail:
 			free(rows[n]);
 	free(rows);
 	free(last_on_cpu);
-	free(handled);
+	free(marks);
 	return -ENOMEM;
 }
 

@@ -173,6 +173,12 @@ struct report_tep *report_tep_new(report_line_fn fn, void *priv);
  * @rd: the reader @rec came from (used during the call only)
  * @rec: the record
  *
+ * An instant that is neither the converter's metadata (tcfxt_is_meta())
+ * nor a continuation (TCFXT_CONT_SUFFIX) only ends the metadata before
+ * it: of such instants offered one after the other, nothing else
+ * between them, the first is enough (a loader of millions skips the
+ * rest).
+ *
  * Return: 0 or a negative errno.
  */
 int report_tep_gather(struct report_tep *t, struct fxt_reader *rd,

@@ -4,12 +4,15 @@
  * the FXT plugin, then kshark_open() + kshark_load_entries() per file, in
  * one process so that .dat and .fxt loads are measured alike.
  *
- *   bench-kshark-load [-p PLUGIN.so] [-g DIR] [-r REPS] [-D N] FILE...
+ *   bench-kshark-load [-p PLUGIN.so] [-g DIR] [-r REPS] [-D N] [-1] FILE...
  *
  * One line per file: "FILE entries=N best_ms=... median_ms=...".  Each
  * file is loaded once first so that both start from a warm page cache;
  * then the files take turns, REPS rounds, so that a busy machine slows
  * them alike rather than whichever ran while it was busiest.
+ * -1 times the first load of each file instead, and that one only: the
+ * load of a program that has just started, as the kernelshark program's
+ * of the file it is given (the page cache warmed by an earlier process).
  * -D N also prints the first N entries as kshark_dump_entry() does.
  * -g DIR opens each file as the kernelshark program does, what it turns
  * on by default included: KernelShark's default plugins of a trace.dat
@@ -138,21 +141,25 @@ int main(int argc, char **argv)
 	struct kshark_context *ctx = NULL;
 	const char *plugin = NULL, *defaults = NULL;
 	int reps = 5, dump = 0, c, i, r, nfiles;
+	bool first = false;
 	ssize_t *n;
 	double *t, *cpu;
 
-	while ((c = getopt(argc, argv, "p:g:r:D:")) != -1) {
+	while ((c = getopt(argc, argv, "p:g:r:D:1")) != -1) {
 		switch (c) {
 		case 'p': plugin = optarg; break;
 		case 'g': defaults = optarg; gui = true; break;
 		case 'r': reps = atoi(optarg); break;
 		case 'D': dump = atoi(optarg); break;
+		case '1': first = true; break;
 		default:
 			fputs("usage: bench-kshark-load [-p PLUGIN.so] [-g DIR] "
-			      "[-r REPS] [-D N] FILE...\n", stderr);
+			      "[-r REPS] [-D N] [-1] FILE...\n", stderr);
 			return 2;
 		}
 	}
+	if (first)
+		reps = 1;
 	if (reps < 1 || optind >= argc || !kshark_instance(&ctx))
 		return 2;
 	/* as the kernelshark program: its own plugins first */
@@ -166,7 +173,7 @@ int main(int argc, char **argv)
 	n = calloc((size_t)nfiles, sizeof(*n));
 	if (!t || !cpu || !n)
 		return 1;
-	for (i = 0; i < nfiles; i++) {
+	for (i = 0; i < nfiles && !first; i++) {
 		if (load_once(ctx, argv[optind + i], &n[i], dump, cpu) < 0) {
 			fprintf(stderr, "%s: cannot load\n", argv[optind + i]);
 			return 1;
@@ -175,7 +182,7 @@ int main(int argc, char **argv)
 	for (r = 0; r < reps; r++)
 		for (i = 0; i < nfiles; i++) {
 			t[i * reps + r] = load_once(ctx, argv[optind + i],
-						    &n[i], 0,
+						    &n[i], first ? dump : 0,
 						    &cpu[i * reps + r]);
 			if (t[i * reps + r] < 0) {
 				fprintf(stderr, "%s: cannot load\n",

@@ -8,11 +8,17 @@
 # what it turns on by default (bench-kshark-load -g: sched_events and the
 # other default plugins on the .dat's stream, plugin-fxt.so's plot part
 # on the .fxt's; aim: the .fxt in at most 0.3x the time of the .dat);
-# then libkshark's load alone, no plugin on either.  The CPU time is
-# there too: on a busy machine it says what the wall clock cannot.
+# then the same, each file's first load in a program just started (a
+# process of its own each, as kernelshark opens the file it is given:
+# no heap an earlier load left); then libkshark's load alone, no plugin
+# on either.  The CPU time is there too: on a busy machine it says what
+# the wall clock cannot.
 #
-#   BENCH_DAT=trace.dat   use this recording (default: the kmem-heavy one
-#                         tests/bench/lib.sh records once, as root)
+# On each recording of tests/bench/lib.sh that make bench has (the
+# sched-heavy and the kmem-heavy one, recorded once, as root), each with
+# its own ratios: the aim holds on each.
+#
+#   BENCH_DAT=trace.dat   this recording alone
 #   BENCH_REPS=N          loads per file (default 7)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -27,30 +33,26 @@ for f in "$PLUGIN" "$LOADER"; do
 	[ -e "$f" ] || { echo "bench-kshark: $f not built (make)"; exit 1; }
 done
 
-DAT=${BENCH_DAT:-$(bench_record bench-kmem)}
-[ -n "$DAT" ] || { echo "bench-kshark: skipped, no recording"; exit 0; }
-
-FXT=$TMP/bench.fxt
-if [ -x "$TRACE_FXT" ] && "$TRACE_FXT" convert "$DAT" -o "$FXT" -q \
-		>/dev/null 2>&1; then
-	same=yes
+inputs=()
+if [ -n "${BENCH_DAT:-}" ]; then
+	inputs=("$BENCH_DAT")
 else
-	# Without the converter there is no .fxt of the same trace: time a
-	# synthetic one of similar size instead and say so.
-	echo "NOTE: trace-fxt cannot convert $DAT; timing a synthetic .fxt" \
-	     "(not the same trace)"
-	"$BUILD/samples/fxt-ks-sample" -n 150000 "$FXT" || exit 1
-	same=no
+	for name in bench-sched bench-kmem; do
+		dat=$(bench_record $name) && inputs+=("$dat")
+	done
 fi
+[ ${#inputs[@]} -gt 0 ] || { echo "bench-kshark: skipped, no recording"; exit 0; }
 
 # KernelShark's own plugins: beside libkshark, as it installs them
 KS_DIR=$(ldconfig -p | sed -n 's/.*libkshark\.so[^>]*=> //p' | head -1)
 KS_DIR=${KS_DIR:+$(dirname "$KS_DIR")/kernelshark/plugins}
+[ -n "$KS_DIR" ] && [ -d "$KS_DIR" ] || KS_DIR=
 
-# summary HOW AIM: the loader's two lines in $TMP/out, and their ratios
+# summary DAT SAME HOW AIM: the loader's two lines in $TMP/out (the
+# .dat's, the .fxt's), and their ratios
 summary() {
 sed "s|$TMP/||" "$TMP/out"
-awk -v same="$same" -v dat="$(basename "$DAT")" -v how="$1" -v aim="$2" '
+awk -v same="$2" -v dat="$(basename "$1")" -v how="$3" -v aim="$4" '
 	{ for (i = 2; i <= NF; i++) { split($i, kv, "="); v[NR, kv[1]] = kv[2] } }
 	END {
 		print how
@@ -70,15 +72,69 @@ awk -v same="$same" -v dat="$(basename "$DAT")" -v how="$1" -v aim="$2" '
 	}' "$TMP/out"
 }
 
+# first_loads DAT FXT: each file's first load in a process of its own,
+# $REPS of each in turn, summed up as the loader's lines are
+first_loads() {
+	local r f
+
+	: >"$TMP/first"
+	for ((r = 0; r < REPS; r++)); do
+		for f in "$1" "$2"; do
+			"$LOADER" -1 -p "$PLUGIN" -g "$KS_DIR" "$f" 2>/dev/null |
+				grep 'entries=' >>"$TMP/first" || return 1
+		done
+	done
+	awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+	       f = (NR - 1) % 2; name[f] = $1; n[f] = v["entries"]
+	       t[f, ++k[f]] = v["best_ms"]; c[f, k[f]] = v["cpu_median_ms"] }
+	     function med(a, f, m,   i, j, x, s) {
+		for (i = 1; i <= m; i++) s[i] = a[f, i]
+		for (i = 2; i <= m; i++)	# insertion sort: a few values
+			for (j = i; j > 1 && s[j] < s[j - 1]; j--) {
+				x = s[j]; s[j] = s[j - 1]; s[j - 1] = x
+			}
+		return s[int((m + 1) / 2)]
+	     }
+	     function low(a, f, m,   i, b) {
+		b = a[f, 1]
+		for (i = 2; i <= m; i++) if (a[f, i] < b) b = a[f, i]
+		return b
+	     }
+	     END { for (f = 0; f < 2; f++)
+		printf("%s entries=%d best_ms=%.1f median_ms=%.1f cpu_median_ms=%.1f\n",
+		       name[f], n[f], low(t, f, k[f]), med(t, f, k[f]),
+		       med(c, f, k[f])) }' "$TMP/first"
+}
+
 bench_machine
-if [ -n "$KS_DIR" ] && [ -d "$KS_DIR" ]; then
-	"$LOADER" -p "$PLUGIN" -g "$KS_DIR" -r "$REPS" "$DAT" "$FXT" \
-		2>/dev/null | grep 'entries=' >"$TMP/out" ||
+for DAT in "${inputs[@]}"; do
+	echo "-- $(basename "$DAT")"
+	FXT=$TMP/$(basename "$DAT" .dat).fxt
+	if [ -x "$TRACE_FXT" ] && "$TRACE_FXT" convert "$DAT" -o "$FXT" -q \
+			>/dev/null 2>&1; then
+		same=yes
+	else
+		# Without the converter there is no .fxt of the same trace:
+		# time a synthetic one of similar size instead and say so.
+		echo "NOTE: trace-fxt cannot convert $DAT; timing a synthetic" \
+		     ".fxt (not the same trace)"
+		"$BUILD/samples/fxt-ks-sample" -n 150000 "$FXT" || exit 1
+		same=no
+	fi
+	if [ -n "$KS_DIR" ]; then
+		"$LOADER" -p "$PLUGIN" -g "$KS_DIR" -r "$REPS" "$DAT" "$FXT" \
+			2>/dev/null | grep 'entries=' >"$TMP/out" ||
+			{ echo "bench-kshark: load failed"; exit 1; }
+		summary "$DAT" $same "as the GUI opens them (sched_events on the .dat, the plot part on the .fxt):" 0.30x
+		first_loads "$DAT" "$FXT" >"$TMP/out" ||
+			{ echo "bench-kshark: load failed"; exit 1; }
+		summary "$DAT" $same "the same, each the first load of a program just started:" 0.30x
+	else
+		echo "NOTE: KernelShark's plugins not found: no load as the GUI's"
+	fi
+	"$LOADER" -p "$PLUGIN" -r "$REPS" "$DAT" "$FXT" 2>/dev/null |
+		grep 'entries=' >"$TMP/out" ||
 		{ echo "bench-kshark: load failed"; exit 1; }
-	summary "as the GUI opens them (sched_events on the .dat, the plot part on the .fxt):" 0.30x
-else
-	echo "NOTE: KernelShark's plugins not found: no load as the GUI's"
-fi
-"$LOADER" -p "$PLUGIN" -r "$REPS" "$DAT" "$FXT" 2>/dev/null |
-	grep 'entries=' >"$TMP/out" || { echo "bench-kshark: load failed"; exit 1; }
-summary "libkshark's load alone (no plugin on either):" 0.40x
+	summary "$DAT" $same "libkshark's load alone (no plugin on either):" 0.40x
+	rm -f "$FXT"
+done
