@@ -52,8 +52,9 @@
  * map (the same place and length, the same text): whether it is the
  * converter's metadata or an ftrace event (tcfxt_is_meta(),
  * tcfxt_is_ftrace()) or a continuation (TCFXT_CONT_SUFFIX), and its
- * event id once one of its records has made a row.  A file's events come in a few shapes seen millions of times;
- * strings outside the map (inline in a stream, or empty) are not kept.
+ * event id once one of its records has made a row.  A file's events come
+ * in a few shapes seen millions of times; strings outside the map
+ * (inline in a stream, or empty) are not kept.
  */
 struct shape {
 	const char	*cat;

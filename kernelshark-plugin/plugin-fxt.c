@@ -429,40 +429,33 @@ static void stream_add_task(struct kshark_data_stream *stream, int32_t pid,
 	kshark_hash_id_add(stream->tasks, pid);
 }
 
-/* What an entry's event id tells of it, a byte per event of the file. */
-#define MARK_MISSED	0x1	/* KernelShark's KS_EVENT_OVERFLOW */
-#define MARK_HANDLED	0x2	/* kshark_postprocess_entry() may change it */
-
 /*
- * What each of @d's event ids is on @stream (NULL when out of memory).
- * kshark_postprocess_entry() calibrates an entry's time, when the stream
- * is calibrated, and runs the handlers of its event id
- * (kshark_plugin_actions()); of an entry of any other id it does
- * nothing, and most entries are of such ids (the plot part handles
+ * Which of @d's event ids kshark_postprocess_entry() may change an entry
+ * of on @stream, a byte each (NULL when out of memory).  It calibrates an
+ * entry's time, when the stream is calibrated, and runs the handlers of
+ * its event id (kshark_plugin_actions()); of an entry of any other id it
+ * does nothing, and most entries are of such ids (the plot part handles
  * context switches and wakeups).  Told once here, not for each entry.
  */
-static uint8_t *event_marks(const struct kshark_data_stream *stream,
-			    const struct fxt_ks_data *d)
+static uint8_t *events_handled(const struct kshark_data_stream *stream,
+			       const struct fxt_ks_data *d)
 {
 	const struct kshark_event_proc_handler *h;
 	bool calib = stream->calib && stream->calib_array;
-	uint8_t *marks;
+	uint8_t *handled;
 	unsigned int i;
 
-	marks = calloc(d->nevents ? d->nevents : 1, 1);
-	if (!marks)
+	handled = calloc(d->nevents ? d->nevents : 1, 1);
+	if (!handled)
 		return NULL;
-	for (i = 0; i < d->nevents; i++) {
-		if (d->events[i].missed)
-			marks[i] |= MARK_MISSED;
-		/* KS_EVENT_OVERFLOW: asked whenever a handler is there */
-		if (calib || (d->events[i].missed && stream->event_handlers))
-			marks[i] |= MARK_HANDLED;
-	}
+	/* KS_EVENT_OVERFLOW (row_event_id()): asked if any handler is set */
+	for (i = 0; i < d->nevents; i++)
+		handled[i] = calib ||
+			     (d->events[i].missed && stream->event_handlers);
 	for (h = stream->event_handlers; h; h = h->next)
 		if (h->id >= 0 && (unsigned int)h->id < d->nevents)
-			marks[h->id] |= MARK_HANDLED;
-	return marks;
+			handled[h->id] = 1;
+	return handled;
 }
 
 /* Whether every row of @v's file is in @v's stream. */
@@ -484,7 +477,7 @@ static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
 	struct kshark_entry **rows, **last_on_cpu, *e;
 	struct fxt_ks_data *d;
 	size_t i, n = 0, count;
-	uint8_t *marks = NULL, m;
+	uint8_t *handled = NULL;
 	int32_t last = -1;
 	bool filter, all;
 
@@ -496,8 +489,8 @@ static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
 	last_on_cpu = calloc((size_t)stream->n_cpus, sizeof(*last_on_cpu));
 	if (!rows || !last_on_cpu)
 		goto fail;
-	marks = event_marks(stream, d);
-	if (!marks)
+	handled = events_handled(stream, d);
+	if (!handled)
 		goto fail;
 	filter = kshark_filter_is_set(kshark_ctx, stream->stream_id);
 	all = view_all(v);
@@ -516,9 +509,7 @@ static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
 		e->next = NULL;
 		e->visible = 0xff;
 		e->stream_id = stream->stream_id;
-		m = marks[row->event];
-		e->event_id = m & MARK_MISSED ? KS_EVENT_OVERFLOW :
-			      row->event;
+		e->event_id = (int16_t)row_event_id(d, row);
 		e->cpu = row->cpu;
 		e->pid = row->pid;
 		e->offset = (int64_t)i;
@@ -529,14 +520,14 @@ static ssize_t fxt_load_entries(struct kshark_data_stream *stream,
 		last_on_cpu[row->cpu] = e;
 
 		/* the plot part's handlers, fxt-ks-sched.c's among them */
-		if (m & MARK_HANDLED)
+		if (handled[row->event])
 			kshark_postprocess_entry(stream, (void *)row, e);
 		stream_add_task(stream, e->pid, &last);
 		if (filter)
 			kshark_apply_filters(kshark_ctx, stream, e);
 	}
 	free(last_on_cpu);
-	free(marks);
+	free(handled);
 	*data_rows = rows;
 	return (ssize_t)n;
 
@@ -546,7 +537,7 @@ fail:
 			free(rows[n]);
 	free(rows);
 	free(last_on_cpu);
-	free(marks);
+	free(handled);
 	return -ENOMEM;
 }
 

@@ -642,35 +642,34 @@ static int dc_job_add(struct dc_file *f, const struct dc_job *job)
  * recording of syscalls may have nearly all of them on one CPU).  Each
  * chunk decompresses to whole pages of its own, and the parts are
  * merged in order: the same walk as the CPU's in one go.  When the
- * chunks' headers do not hold up, the CPU stays one job, whose walk
+ * chunks' headers do not hold up, the CPU is one job again, whose walk
  * says why.
  */
-static int dc_cpu_parts(struct dc_cur *file, struct dc_job *j)
+static int dc_cpu_parts(struct dc_cur *file, const struct dc_job *j)
 {
 	struct dc_file *f = file->f;
-	uint64_t count, i, n, pos;
+	unsigned int first = f->nr_jobs;
 	size_t len = file->len - j->off;
 	const uint8_t *p = file->p + j->off;
+	struct dc_job part = *j;
+	uint64_t count, i, pos = 4;
 
-	if (len < 4)
+	if (len < 4 || !(count = dc_num(f, p, 4)))
 		return dc_job_add(f, j);
-	count = dc_num(f, p, 4);
-	for (pos = 4, i = 0; i < count; i++) {
-		if (len - pos < 8 || dc_num(f, p + pos, 4) > len - pos - 8)
+	for (i = 0; i < count; i++) {
+		if (len - pos < 8 || dc_num(f, p + pos, 4) > len - pos - 8) {
+			f->nr_jobs = first;
 			return dc_job_add(f, j);
+		}
+		if (i % DC_PART_CHUNKS == 0) {
+			part.from = pos;
+			part.chunks = count - i < DC_PART_CHUNKS ?
+				      count - i : DC_PART_CHUNKS;
+			part.cont = i > 0;
+			if (dc_job_add(f, &part))
+				return f->ret;
+		}
 		pos += 8 + dc_num(f, p + pos, 4);
-	}
-	if (count <= DC_PART_CHUNKS)
-		return dc_job_add(f, j);
-	for (pos = 4, i = 0; i < count;) {
-		j->from = pos;
-		j->chunks = count - i < DC_PART_CHUNKS ? count - i :
-							 DC_PART_CHUNKS;
-		j->cont = i > 0;
-		if (dc_job_add(f, j))
-			return f->ret;
-		for (n = 0; n < j->chunks; n++, i++)
-			pos += 8 + dc_num(f, p + pos, 4);
 	}
 	return 0;
 }

@@ -95,12 +95,6 @@ static struct {
 	char			*text;		/* our copy: the caller frees its */
 } kallsyms = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-/* libtraceevent's tep_parse_kallsyms(), or NULL. */
-static int (*kallsyms_real(void))(struct tep_handle *, const char *)
-{
-	pthread_once(&real_once, real_resolve);
-	return real.parse;
-}
 
 static bool kallsyms_space(char c)
 {
@@ -194,7 +188,7 @@ static int kallsyms_parse(struct tep_handle *tep, const char *text,
 {
 	if (copy && kallsyms_fast(tep, copy))
 		return 0;
-	return kallsyms_real()(tep, text);
+	return real.parse(tep, text);
 }
 
 static void *kallsyms_thread(void *arg)
@@ -229,18 +223,23 @@ static void kallsyms_wait(void)
 	pthread_mutex_unlock(&kallsyms.lock);
 }
 
-const char *tep_find_function(struct tep_handle *tep, unsigned long long addr)
+/* Before any of libtraceevent's functions above: its symbols all there. */
+static void kallsyms_ready(void)
 {
 	kallsyms_wait();
 	pthread_once(&real_once, real_resolve);
+}
+
+const char *tep_find_function(struct tep_handle *tep, unsigned long long addr)
+{
+	kallsyms_ready();
 	return real.find ? real.find(tep, addr) : NULL;
 }
 
 unsigned long long
 tep_find_function_address(struct tep_handle *tep, unsigned long long addr)
 {
-	kallsyms_wait();
-	pthread_once(&real_once, real_resolve);
+	kallsyms_ready();
 	return real.find_address ? real.find_address(tep, addr) : 0;
 }
 
@@ -248,20 +247,17 @@ int tep_find_function_info(struct tep_handle *tep, unsigned long long addr,
 			   const char **name, unsigned long long *start,
 			   unsigned long *size)
 {
-	kallsyms_wait();
-	pthread_once(&real_once, real_resolve);
+	kallsyms_ready();
 	return real.find_info ? real.find_info(tep, addr, name, start, size)
 			      : 0;
 }
 
 int tep_parse_kallsyms(struct tep_handle *tep, const char *text)
 {
-	int (*real_parse)(struct tep_handle *, const char *) = kallsyms_real();
-
-	if (!real_parse)
-		return -1;
 	/* a second section: after the first, never beside it */
-	kallsyms_wait();
+	kallsyms_ready();
+	if (!real.parse)
+		return -1;
 	if (!kallsyms.armed) {
 		char *copy = strdup(text);
 		int ret = kallsyms_parse(tep, text, copy);
@@ -271,12 +267,12 @@ int tep_parse_kallsyms(struct tep_handle *tep, const char *text)
 	}
 	kallsyms.text = strdup(text);
 	if (!kallsyms.text)
-		return real_parse(tep, text);
+		return real.parse(tep, text);
 	kallsyms.tep = tep;
 	if (pthread_create(&kallsyms.thread, NULL, kallsyms_thread, NULL)) {
 		free(kallsyms.text);
 		kallsyms.text = NULL;
-		return real_parse(tep, text);
+		return real.parse(tep, text);
 	}
 	__atomic_store_n(&kallsyms.running, true, __ATOMIC_RELEASE);
 	return 0;
