@@ -18,61 +18,26 @@
 
 #include <trace-cmd.h>
 
+#include "dat-bytes.h"
 #include "unit.h"
 #include "datcheck.h"
 
 #define PAGE		4096
 #define NR_EVENTS	3
 
+/* The file being built (d writes into buf), and where its parts lie. */
 struct bytes {
-	uint8_t		data[3 * PAGE];
-	size_t		len;
-	int		big;
+	struct dat_bytes d;
+	uint8_t		buf[3 * PAGE];
 	size_t		cpu_list;	/* where CPU 0's offset and size are */
 	size_t		page;		/* the page's offset */
 };
-
-static void put(struct bytes *b, uint64_t v, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		b->data[b->len + i] = v >> (8 * (b->big ? n - 1 - i : i));
-	b->len += n;
-}
-
-static void put_raw(struct bytes *b, const void *p, size_t n)
-{
-	memcpy(b->data + b->len, p, n);
-	b->len += n;
-}
-
-static void put_text(struct bytes *b, const char *s, unsigned int sz)
-{
-	put(b, strlen(s), sz);
-	put_raw(b, s, strlen(s));
-}
-
-static const char header_page[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
-static const char header_event[] =
-	"# compressed entry header\n"
-	"\ttype_len    :    5 bits\n"
-	"\ttime_delta  :   27 bits\n"
-	"\tarray       :   32 bits\n\n"
-	"\tpadding     : type == 29\n"
-	"\ttime_extend : type == 30\n"
-	"\ttime_stamp : type == 31\n"
-	"\tdata max type_len  == 28\n";
 
 /* An event header word: type_len in the low bits (LE) or top bits (BE). */
 static uint32_t ev_word(const struct bytes *b, unsigned int type_len,
 			unsigned int delta)
 {
-	return b->big ? type_len << 27 | delta : delta << 5 | type_len;
+	return b->d.big ? type_len << 27 | delta : delta << 5 | type_len;
 }
 
 /*
@@ -85,16 +50,16 @@ static void put_time_shift(struct bytes *b, uint32_t cpus, uint32_t count,
 {
 	uint32_t i, k, n = cpus < 4 ? cpus : 4;
 
-	put(b, 12, 2);
-	put(b, 16 + n * (4 + 24 * count), 4);
-	put(b, 0x1234, 8);		/* peer's trace id */
-	put(b, 0, 4);			/* flags */
-	*cpus_at = b->len;
-	put(b, cpus, 4);
+	dat_put(&b->d, 12, 2);
+	dat_put(&b->d, 16 + n * (4 + 24 * count), 4);
+	dat_put(&b->d, 0x1234, 8);		/* peer's trace id */
+	dat_put(&b->d, 0, 4);			/* flags */
+	*cpus_at = b->d.len;
+	dat_put(&b->d, cpus, 4);
 	for (i = 0; i < n; i++) {
-		put(b, count, 4);
+		dat_put(&b->d, count, 4);
 		for (k = 0; k < 3 * count; k++)
-			put(b, k < count ? 1000 * (k + 1) : 0, 8);
+			dat_put(&b->d, k < count ? 1000 * (k + 1) : 0, 8);
 	}
 }
 
@@ -109,43 +74,44 @@ static void build_ts(struct bytes *b, int big, uint32_t ts_cpus,
 	unsigned int i;
 
 	memset(b, 0, sizeof(*b));
-	b->big = big;
-	put_raw(b, "\x17\x08\x44tracing6", 11);
-	put(b, 0, 1);			/* the version's NUL */
-	put(b, big, 1);
-	put(b, 8, 1);			/* long size */
-	put(b, PAGE, 4);
-	put_raw(b, "header_page", 12);
-	put_text(b, header_page, 8);
-	put_raw(b, "header_event", 13);
-	put_text(b, header_event, 8);
-	put(b, 0, 4);			/* ftrace formats */
-	put(b, 0, 4);			/* event systems */
-	put(b, 0, 4);			/* kallsyms */
-	put(b, 0, 4);			/* printk */
-	put_text(b, "42 test\n", 8);	/* cmdlines */
-	put(b, 1, 4);			/* CPUs */
-	put_raw(b, "options  ", 10);
+	b->d.data = b->buf;
+	b->d.big = big;
+	dat_put_raw(&b->d, "\x17\x08\x44tracing6", 11);
+	dat_put(&b->d, 0, 1);			/* the version's NUL */
+	dat_put(&b->d, big, 1);
+	dat_put(&b->d, 8, 1);			/* long size */
+	dat_put(&b->d, PAGE, 4);
+	dat_put_raw(&b->d, "header_page", 12);
+	dat_put_text(&b->d, dat_header_page_8, 8);
+	dat_put_raw(&b->d, "header_event", 13);
+	dat_put_text(&b->d, dat_header_event, 8);
+	dat_put(&b->d, 0, 4);			/* ftrace formats */
+	dat_put(&b->d, 0, 4);			/* event systems */
+	dat_put(&b->d, 0, 4);			/* kallsyms */
+	dat_put(&b->d, 0, 4);			/* printk */
+	dat_put_text(&b->d, "42 test\n", 8);	/* cmdlines */
+	dat_put(&b->d, 1, 4);			/* CPUs */
+	dat_put_raw(&b->d, "options  ", 10);
 	if (ts_cpus)
 		put_time_shift(b, ts_cpus, ts_count, ts_at);
-	put(b, 0, 2);			/* no more options */
-	put_raw(b, "flyrecord", 10);
-	b->cpu_list = b->len;
-	put(b, PAGE, 8);
-	put(b, PAGE, 8);
-	b->len = PAGE;			/* the page, page-aligned */
-	b->page = b->len;
-	put(b, 1000000, 8);		/* timestamp */
-	put(b, NR_EVENTS * 20, 8);	/* commit: 3 x (4 + 16) */
+	dat_put(&b->d, 0, 2);			/* no more options */
+	dat_put_raw(&b->d, "flyrecord", 10);
+	b->cpu_list = b->d.len;
+	dat_put(&b->d, PAGE, 8);
+	dat_put(&b->d, PAGE, 8);
+	b->d.len = PAGE;			/* the page, page-aligned */
+	b->page = b->d.len;
+	dat_put(&b->d, 1000000, 8);		/* timestamp */
+	dat_put(&b->d, NR_EVENTS * 20, 8);	/* commit: 3 x (4 + 16) */
 	for (i = 0; i < NR_EVENTS; i++) {
-		put(b, ev_word(b, 4, 100), 4);
-		put(b, 0x1234, 2);	/* common_type */
-		put(b, 0, 1);
-		put(b, 0, 1);
-		put(b, 42, 4);		/* pid */
-		put(b, i, 8);
+		dat_put(&b->d, ev_word(b, 4, 100), 4);
+		dat_put(&b->d, 0x1234, 2);	/* common_type */
+		dat_put(&b->d, 0, 1);
+		dat_put(&b->d, 0, 1);
+		dat_put(&b->d, 42, 4);		/* pid */
+		dat_put(&b->d, i, 8);
 	}
-	b->len = 2 * PAGE;
+	b->d.len = 2 * PAGE;
 }
 
 static void build(struct bytes *b, int big)
@@ -161,7 +127,7 @@ static int write_tmp(const struct bytes *b, char *path)
 	fd = mkstemp(path);
 	if (fd < 0)
 		return -1;
-	if (write(fd, b->data, b->len) != (ssize_t)b->len) {
+	if (write(fd, b->d.data, b->d.len) != (ssize_t)b->d.len) {
 		close(fd);
 		return -1;
 	}
@@ -198,7 +164,7 @@ static int tracecmd_count(const struct bytes *b)
 static void expect_ok(const struct bytes *b, const char *what)
 {
 	char err[256];
-	int ret = datcheck_buf(b->data, b->len, err, sizeof(err));
+	int ret = datcheck_buf(b->d.data, b->d.len, err, sizeof(err));
 
 	printf("\n    %s: %s", what, ret ? err : "accepted");
 	CU_ASSERT_EQUAL(ret, 0);
@@ -208,7 +174,7 @@ static void expect_refused(const struct bytes *b, const char *what,
 			   size_t off, const char *words)
 {
 	char err[256], want[32];
-	int ret = datcheck_buf(b->data, b->len, err, sizeof(err));
+	int ret = datcheck_buf(b->d.data, b->d.len, err, sizeof(err));
 
 	printf("\n    %s: %s", what, ret ? err : "ACCEPTED");
 	snprintf(want, sizeof(want), "offset 0x%zx: ", off);
@@ -234,11 +200,11 @@ static void test_well_formed(void)
 
 static void patch(struct bytes *b, size_t off, uint64_t v, unsigned int n)
 {
-	size_t len = b->len;
+	size_t len = b->d.len;
 
-	b->len = off;
-	put(b, v, n);
-	b->len = len;
+	b->d.len = off;
+	dat_put(&b->d, v, n);
+	b->d.len = len;
 }
 
 static void test_page_faults(void)
@@ -275,7 +241,7 @@ static void test_page_faults(void)
 
 static void test_layout_faults(void)
 {
-	struct bytes b, cut;
+	struct bytes b;
 	char err[256];
 	size_t n, bad = 0;
 	int big;
@@ -294,9 +260,8 @@ static void test_layout_faults(void)
 		expect_refused(&b, "page size 1000", 14, "not a power of two");
 		build(&b, big);
 		for (n = 0; n < b.page + 16; n++) {
-			cut = b;
-			cut.len = n;
-			if (!datcheck_buf(cut.data, cut.len, err, sizeof(err)) ||
+			/* the first @n bytes alone */
+			if (!datcheck_buf(b.d.data, n, err, sizeof(err)) ||
 			    strncmp(err, "offset 0x", 9))
 				bad++;
 		}

@@ -24,6 +24,7 @@
 
 #include "datcheck.h"
 #include "map-pages.h"
+#include "dat-bytes.h"
 #include "unit.h"
 
 #define PAGE		4096
@@ -195,54 +196,6 @@ static void test_samples(void)
 
 /* ---- a v6 file built byte by byte ---- */
 
-struct bytes {
-	uint8_t		*data;
-	size_t		len;
-	int		big;
-	unsigned int	long_size;
-};
-
-static void put(struct bytes *b, uint64_t v, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		b->data[b->len + i] = v >> (8 * (b->big ? n - 1 - i : i));
-	b->len += n;
-}
-
-static void put_raw(struct bytes *b, const void *p, size_t n)
-{
-	memcpy(b->data + b->len, p, n);
-	b->len += n;
-}
-
-static void put_text(struct bytes *b, const char *s, unsigned int sz)
-{
-	put(b, strlen(s), sz);
-	put_raw(b, s, strlen(s));
-}
-
-static const char header_page_8[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
-static const char header_page_4[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:4;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:12;\tsize:4084;\tsigned:1;\n";
-static const char header_event[] =
-	"# compressed entry header\n"
-	"\ttype_len    :    5 bits\n"
-	"\ttime_delta  :   27 bits\n"
-	"\tarray       :   32 bits\n\n"
-	"\tpadding     : type == 29\n"
-	"\ttime_extend : type == 30\n"
-	"\ttime_stamp : type == 31\n"
-	"\tdata max type_len  == 28\n";
-
 /*
  * The built events' format: libtracecmd's iteration stops at a record
  * with missed events whose event it cannot find.
@@ -257,40 +210,40 @@ static const char event_format[] =
 	"\tfield:u64 v;\toffset:8;\tsize:8;\tsigned:0;\n\n"
 	"print fmt: \"v=%llu\", REC->v\n";
 
-static void put_hdr(struct bytes *b, unsigned int type_len,
+static void put_hdr(struct dat_bytes *b, unsigned int type_len,
 		    unsigned int delta)
 {
-	put(b, b->big ? type_len << 27 | delta : delta << 5 | type_len, 4);
+	dat_put(b, b->big ? type_len << 27 | delta : delta << 5 | type_len, 4);
 }
 
 /* An event of type_len 4 (16 bytes): common fields and a number. */
-static void put_event(struct bytes *b, unsigned int delta, uint64_t v)
+static void put_event(struct dat_bytes *b, unsigned int delta, uint64_t v)
 {
 	put_hdr(b, 4, delta);
-	put(b, 0x1234, 2);
-	put(b, 0, 2);
-	put(b, 42, 4);
-	put(b, v, 8);
+	dat_put(b, 0x1234, 2);
+	dat_put(b, 0, 2);
+	dat_put(b, 42, 4);
+	dat_put(b, v, 8);
 }
 
 /* A page at @at: timestamp, commit word, then what @fill puts. */
-static size_t page_start(struct bytes *b, size_t at, uint64_t ts)
+static size_t page_start(struct dat_bytes *b, size_t at, uint64_t ts)
 {
 	b->len = at;
-	put(b, ts, 8);
+	dat_put(b, ts, 8);
 	b->len += b->long_size;	/* the commit word, patched at the end */
 	return b->len;
 }
 
-static void page_end(struct bytes *b, size_t at, size_t data,
+static void page_end(struct dat_bytes *b, size_t at, size_t data,
 		     uint64_t flags, int64_t lost)
 {
 	size_t end = b->len;
 
 	if (lost >= 0)
-		put(b, lost, b->long_size);
+		dat_put(b, lost, b->long_size);
 	b->len = at + 8;
-	put(b, (end - data) | flags, b->long_size);
+	dat_put(b, (end - data) | flags, b->long_size);
 	b->len = end;
 }
 
@@ -298,7 +251,7 @@ static void page_end(struct bytes *b, size_t at, size_t data,
 #define STORED		(1ULL << 30)
 
 /* Two CPUs of 3 and 2 pages; @shift: a TIME_SHIFT option too. */
-static size_t build(struct bytes *b, int big, unsigned int long_size,
+static size_t build(struct dat_bytes *b, int big, unsigned int long_size,
 		    bool shift)
 {
 	size_t list, cpu0, cpu1, d;
@@ -307,39 +260,40 @@ static size_t build(struct bytes *b, int big, unsigned int long_size,
 	b->len = 0;
 	b->big = big;
 	b->long_size = long_size;
-	put_raw(b, "\x17\x08\x44tracing6", 11);
-	put(b, 0, 1);
-	put(b, big, 1);
-	put(b, long_size, 1);
-	put(b, PAGE, 4);
-	put_raw(b, "header_page", 12);
-	put_text(b, long_size == 8 ? header_page_8 : header_page_4, 8);
-	put_raw(b, "header_event", 13);
-	put_text(b, header_event, 8);
-	put(b, 0, 4);			/* ftrace formats */
-	put(b, 1, 4);			/* event systems: "test", 1 event */
-	put_raw(b, "test", 5);
-	put(b, 1, 4);
-	put_text(b, event_format, 8);
-	put(b, 0, 4);			/* kallsyms */
-	put(b, 0, 4);			/* printk */
-	put_text(b, "42 test\n", 8);	/* cmdlines */
-	put(b, 2, 4);			/* CPUs */
-	put_raw(b, "options  ", 10);
+	dat_put_raw(b, "\x17\x08\x44tracing6", 11);
+	dat_put(b, 0, 1);
+	dat_put(b, big, 1);
+	dat_put(b, long_size, 1);
+	dat_put(b, PAGE, 4);
+	dat_put_raw(b, "header_page", 12);
+	dat_put_text(b, long_size == 8 ? dat_header_page_8 : dat_header_page_4,
+		     8);
+	dat_put_raw(b, "header_event", 13);
+	dat_put_text(b, dat_header_event, 8);
+	dat_put(b, 0, 4);			/* ftrace formats */
+	dat_put(b, 1, 4);		/* event systems: "test", 1 event */
+	dat_put_raw(b, "test", 5);
+	dat_put(b, 1, 4);
+	dat_put_text(b, event_format, 8);
+	dat_put(b, 0, 4);			/* kallsyms */
+	dat_put(b, 0, 4);			/* printk */
+	dat_put_text(b, "42 test\n", 8);	/* cmdlines */
+	dat_put(b, 2, 4);			/* CPUs */
+	dat_put_raw(b, "options  ", 10);
 	if (shift) {
 		/* TIME_SHIFT: trace id, flags, 1 CPU of 1 sample */
-		put(b, 12, 2);
-		put(b, 8 + 4 + 4 + 4 + 24, 4);
-		put(b, 0x1234, 8);
-		put(b, 0, 4);
-		put(b, 1, 4);
-		put(b, 1, 4);
-		put(b, 1000, 8);
-		put(b, 5, 8);
-		put(b, 1, 8);
+		dat_put(b, 12, 2);
+		dat_put(b, 8 + 4 + 4 + 4 + 24, 4);
+		dat_put(b, 0x1234, 8);
+		dat_put(b, 0, 4);
+		dat_put(b, 1, 4);
+		dat_put(b, 1, 4);
+		dat_put(b, 1000, 8);
+		dat_put(b, 5, 8);
+		dat_put(b, 1, 8);
 	}
-	put(b, 0, 2);
-	put_raw(b, "flyrecord", 10);
+	dat_put(b, 0, 2);
+	dat_put_raw(b, "flyrecord", 10);
 	list = b->len;
 	cpu0 = PAGE;
 	cpu1 = 4 * PAGE;
@@ -348,22 +302,22 @@ static size_t build(struct bytes *b, int big, unsigned int long_size,
 	d = page_start(b, cpu0, 1000);
 	put_event(b, 10, 1);
 	put_hdr(b, 30, 5);		/* time extend: + (3 << 27) + 5 */
-	put(b, 3, 4);
+	dat_put(b, 3, 4);
 	put_event(b, 0, 2);
 	put_hdr(b, 29, 0);		/* padding of 8 bytes after its word */
-	put(b, 8, 4);
+	dat_put(b, 8, 4);
 	b->len += 4;
 	put_hdr(b, 0, 7);		/* type_len 0: 4 + 16 bytes of payload */
-	put(b, 20, 4);
-	put(b, 0x1234, 2);
-	put(b, 0, 2);
-	put(b, 42, 4);
-	put(b, 0xabcdef, 8);
+	dat_put(b, 20, 4);
+	dat_put(b, 0x1234, 2);
+	dat_put(b, 0, 2);
+	dat_put(b, 42, 4);
+	dat_put(b, 0xabcdef, 8);
 	page_end(b, cpu0, d, MISSED | STORED, 7);
 	/* page 2: missed but not stored, first header a time extend */
 	d = page_start(b, cpu0 + PAGE, 1000 + (4ULL << 27));
 	put_hdr(b, 30, 1);
-	put(b, 0, 4);
+	dat_put(b, 0, 4);
 	put_event(b, 2, 3);
 	put_event(b, 0, 4);
 	page_end(b, cpu0 + PAGE, d, MISSED, -1);
@@ -375,25 +329,25 @@ static size_t build(struct bytes *b, int big, unsigned int long_size,
 	d = page_start(b, cpu1, 1000);
 	put_event(b, 10, 10);		/* same time as CPU 0's first */
 	put_hdr(b, 31, 9);		/* stamp: (2 << 27) + 9, top bits kept */
-	put(b, 2, 4);
+	dat_put(b, 2, 4);
 	put_event(b, 0, 11);
 	page_end(b, cpu1, d, MISSED, -1);
 	/* page 2: missed events stored (0); the page's top bits stay */
 	d = page_start(b, cpu1 + PAGE, 0xf8ULL << 56 | 5);
 	put_hdr(b, 31, 1);
-	put(b, 1, 4);
+	dat_put(b, 1, 4);
 	put_event(b, 3, 12);
 	page_end(b, cpu1 + PAGE, d, MISSED | STORED, 0);
 
 	b->len = list;
-	put(b, cpu0, 8);
-	put(b, 3 * PAGE, 8);
-	put(b, cpu1, 8);
-	put(b, 2 * PAGE, 8);
+	dat_put(b, cpu0, 8);
+	dat_put(b, 3 * PAGE, 8);
+	dat_put(b, cpu1, 8);
+	dat_put(b, 2 * PAGE, 8);
 	return 6 * PAGE;
 }
 
-static void write_file(const struct bytes *b, size_t len, char *path)
+static void write_file(const struct dat_bytes *b, size_t len, char *path)
 {
 	int fd;
 
@@ -407,7 +361,7 @@ static void write_file(const struct bytes *b, size_t len, char *path)
 static void test_built(void)
 {
 	uint8_t data[8 * PAGE];
-	struct bytes b = { .data = data };
+	struct dat_bytes b = { .data = data };
 	char path[64], what[64];
 	int big;
 	unsigned int ls;
@@ -426,7 +380,7 @@ static void test_built(void)
 static void test_times_moved(void)
 {
 	uint8_t data[8 * PAGE];
-	struct bytes b = { .data = data };
+	struct dat_bytes b = { .data = data };
 	struct fxt_input_pages pages;
 	char path[64];
 

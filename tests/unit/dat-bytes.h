@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * dat-bytes.h - a trace.dat written byte by byte in a unit test: numbers
+ * in the file's byte order, raw bytes, texts after their size, and the
+ * header_page and header_event texts the kernel gives for either size of
+ * a long.  The buffer must have room: nothing is checked.
+ */
+#ifndef _TESTS_DAT_BYTES_H
+#define _TESTS_DAT_BYTES_H
+
+#include <stdint.h>
+#include <string.h>
+
+struct dat_bytes {
+	uint8_t		*data;
+	size_t		len;
+	int		big;		/* the file's byte order */
+	unsigned int	long_size;	/* 4 or 8, when the test needs it */
+};
+
+/* @v as a number of @n bytes. */
+static inline void dat_put(struct dat_bytes *b, uint64_t v, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		b->data[b->len + i] = v >> (8 * (b->big ? n - 1 - i : i));
+	b->len += n;
+}
+
+static inline void dat_put_raw(struct dat_bytes *b, const void *p, size_t n)
+{
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+}
+
+/* @s after its length as a number of @sz bytes. */
+static inline void dat_put_text(struct dat_bytes *b, const char *s,
+				unsigned int sz)
+{
+	dat_put(b, strlen(s), sz);
+	dat_put_raw(b, s, strlen(s));
+}
+
+static const char dat_header_page_8[] =
+	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
+static const char dat_header_page_4[] =
+	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+	"\tfield: local_t commit;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+	"\tfield: char data;\toffset:12;\tsize:4084;\tsigned:1;\n";
+static const char dat_header_event[] =
+	"# compressed entry header\n"
+	"\ttype_len    :    5 bits\n"
+	"\ttime_delta  :   27 bits\n"
+	"\tarray       :   32 bits\n\n"
+	"\tpadding     : type == 29\n"
+	"\ttime_extend : type == 30\n"
+	"\ttime_stamp : type == 31\n"
+	"\tdata max type_len  == 28\n";
+
+#endif /* _TESTS_DAT_BYTES_H */
