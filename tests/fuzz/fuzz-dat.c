@@ -46,8 +46,20 @@ size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max);
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max,
 			       unsigned int seed);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+/*
+ * A v6 trace_clock size that runs past the file is libtracecmd's to
+ * survive: it allocates size + 1 bytes, and when that or the read fails
+ * it uses "local" (old trace-cmd versions wrote CPU data over that
+ * text).  A failed allocation is that fallback, not a fault.
+ */
+const char *__asan_default_options(void)
+{
+	return "allocator_may_return_null=1";
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 const char *__lsan_default_suppressions(void);
+const char *__asan_default_options(void);
 
 /*
  * libtraceevent leaks on some malformed format texts, libtracecmd on

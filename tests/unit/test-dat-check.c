@@ -66,10 +66,13 @@ static void put_time_shift(struct bytes *b, uint32_t cpus, uint32_t count,
 /*
  * One CPU, one page, NR_EVENTS events of 16 bytes (type_len 4); with
  * @ts_cpus, a TIME_SHIFT option of that many CPUs (4 at most written) and
- * @ts_count samples each, *@ts_at where its CPU count lies.
+ * @ts_count samples each, *@ts_at where its CPU count lies; with
+ * @clock_size, a TRACECLOCK option and, after the CPU list, the v6
+ * trace_clock text that size claims (its 15 bytes written).
  */
-static void build_ts(struct bytes *b, int big, uint32_t ts_cpus,
-		     uint32_t ts_count, size_t *ts_at)
+static void build_all(struct bytes *b, int big, uint32_t ts_cpus,
+		      uint32_t ts_count, size_t *ts_at,
+		      const uint64_t *clock_size)
 {
 	unsigned int i;
 
@@ -94,11 +97,20 @@ static void build_ts(struct bytes *b, int big, uint32_t ts_cpus,
 	dat_put_raw(&b->d, "options  ", 10);
 	if (ts_cpus)
 		put_time_shift(b, ts_cpus, ts_count, ts_at);
+	if (clock_size) {
+		dat_put(&b->d, 4, 2);		/* TRACECLOCK */
+		dat_put(&b->d, 15, 4);
+		dat_put_raw(&b->d, "[local] global", 15);
+	}
 	dat_put(&b->d, 0, 2);			/* no more options */
 	dat_put_raw(&b->d, "flyrecord", 10);
 	b->cpu_list = b->d.len;
 	dat_put(&b->d, PAGE, 8);
 	dat_put(&b->d, PAGE, 8);
+	if (clock_size) {
+		dat_put(&b->d, *clock_size, 8);
+		dat_put_raw(&b->d, "[local] global", 15);
+	}
 	b->d.len = PAGE;			/* the page, page-aligned */
 	b->page = b->d.len;
 	dat_put(&b->d, 1000000, 8);		/* timestamp */
@@ -114,9 +126,15 @@ static void build_ts(struct bytes *b, int big, uint32_t ts_cpus,
 	b->d.len = 2 * PAGE;
 }
 
+static void build_ts(struct bytes *b, int big, uint32_t ts_cpus,
+		     uint32_t ts_count, size_t *ts_at)
+{
+	build_all(b, big, ts_cpus, ts_count, ts_at, NULL);
+}
+
 static void build(struct bytes *b, int big)
 {
-	build_ts(b, big, 0, 0, NULL);
+	build_all(b, big, 0, 0, NULL, NULL);
 }
 
 static int write_tmp(const struct bytes *b, char *path)
@@ -232,6 +250,20 @@ static void test_page_faults(void)
 		patch(&b, b.page + 16 + 24, (uint32_t)-24, 4);
 		expect_refused(&b, "padding backwards", b.page + 16 + 20,
 			       "goes backwards");
+		/*
+		 * A commit of 1 byte: kbuffer still reads the first header,
+		 * whose length word (or type) reaches past the commit.
+		 */
+		build(&b, big);
+		patch(&b, b.page + 8, 1, 8);
+		patch(&b, b.page + 16, ev_word(&b, 0, 0), 4);
+		patch(&b, b.page + 20, 0x016b0901, 4);
+		expect_refused(&b, "long event header past a 1-byte commit",
+			       b.page + 16, "outside the page's 1 committed");
+		build(&b, big);
+		patch(&b, b.page + 8, 1, 8);
+		expect_refused(&b, "short event header past a 1-byte commit",
+			       b.page + 16, "outside the page's 1 committed");
 		build(&b, big);
 		patch(&b, b.page + 16, ev_word(&b, 1, 0), 4);
 		expect_refused(&b, "event shorter than the common fields",
@@ -300,6 +332,38 @@ static void test_time_shift(void)
 	}
 }
 
+/*
+ * The v6 trace_clock text after the CPU list: libtracecmd allocates its
+ * size + 1 bytes, then reads the size (read_data_and_size()); when it
+ * cannot, it warns and uses "local", as for the files an old trace-cmd
+ * wrote over.  A size of 2^64-1 makes that allocation 0 bytes and the
+ * read overflow it.
+ */
+static void test_trace_clock(void)
+{
+	uint64_t sizes[] = { 15, 1ULL << 40, ~0ULL };
+	struct bytes b;
+	int big, n;
+
+	for (big = 0; big < 2; big++) {
+		build_all(&b, big, 0, 0, NULL, &sizes[0]);
+		n = tracecmd_count(&b);
+		printf("\n    trace_clock of 15 bytes: libtracecmd reads %d "
+		       "of %d events", n, NR_EVENTS);
+		CU_ASSERT_EQUAL(n, NR_EVENTS);
+		expect_ok(&b, "trace_clock of 15 bytes");
+		build_all(&b, big, 0, 0, NULL, &sizes[1]);
+		n = tracecmd_count(&b);
+		printf("\n    trace_clock of 2^40 bytes: libtracecmd reads %d "
+		       "of %d events (its local clock)", n, NR_EVENTS);
+		CU_ASSERT_EQUAL(n, NR_EVENTS);
+		expect_ok(&b, "trace_clock of 2^40 bytes, past the end");
+		build_all(&b, big, 0, 0, NULL, &sizes[2]);
+		expect_refused(&b, "trace_clock of 2^64-1 bytes",
+			       b.cpu_list + 16, "wraps");
+	}
+}
+
 static CU_TestInfo dat_check_tests[] = {
 	{ "well-formed v6, both byte orders, read by libtracecmd",
 	  test_well_formed },
@@ -307,6 +371,8 @@ static CU_TestInfo dat_check_tests[] = {
 	{ "layout faults and cuts refused", test_layout_faults },
 	{ "TIME_SHIFT counts the option cannot hold refused",
 	  test_time_shift },
+	{ "a trace_clock size libtracecmd cannot allocate refused",
+	  test_trace_clock },
 	CU_TEST_INFO_NULL,
 };
 

@@ -494,7 +494,9 @@ static int dc_page(struct dc_cur *c, size_t at, uint32_t page_size)
 			curr += 4;
 			break;
 		}
-		if (length < DC_MIN_EVENT || length > size - curr)
+		/* a header may itself end past the commit: kbuffer reads it */
+		if (length < DC_MIN_EVENT || curr > size ||
+		    length > size - curr)
 			return dc_fail(c, at + start + curr - (type ? 4 : 8),
 				       "event of %lld bytes: outside the "
 				       "page's %u committed bytes or shorter "
@@ -1421,10 +1423,15 @@ static int dc_v6_data(struct dc_cur *c, bool top)
 		return 0;
 	/*
 	 * With a TRACECLOCK option, libtracecmd reads a trace_clock text
-	 * after the CPU list; one it cannot read makes it use "local".
+	 * after the CPU list; one it cannot read makes it use "local" (an
+	 * old trace-cmd wrote CPU data over it).  It allocates size + 1
+	 * bytes first: for 2^64-1 that is 0, and the read overflows it.
 	 */
 	if (f->has_clock && c->len - c->pos >= 8) {
 		size = dc_num(f, c->p + c->pos, 8);
+		if (size == UINT64_MAX)
+			return dc_fail(c, c->pos, "trace_clock size 2^64-1 "
+				       "wraps libtracecmd's allocation");
 		if (size <= c->len - c->pos - 8 &&
 		    !dc_clock_ok(c->p + c->pos + 8, size))
 			return dc_fail(c, c->pos, "trace_clock text: no clock "
