@@ -162,23 +162,52 @@ int map_ftrace_write(struct map_ctx *ctx, struct map_buffer *buf,
  * slice of the syscall's name there (SyscallTracker::Exit; all but
  * sys_write, whose exit it ignores once ended).
  */
+/*
+ * @f's value in @rec as map_ftrace_value() reads it: in line for a field
+ * of 8 bytes in the host's order (a 64-bit kernel's syscall number and
+ * return value), which has no sign to extend.
+ */
+static inline bool map_ftrace_long(struct map_buffer *buf,
+				   struct tep_record *rec,
+				   struct tep_format_field *f, bool sign,
+				   uint64_t *v)
+{
+	if (buf->native && f && f->size == 8 && f->offset + 8 <= rec->size) {
+		memcpy(v, (const uint8_t *)rec->data + f->offset, 8);
+		return true;
+	}
+	return map_ftrace_value(buf, rec, f, sign, v);
+}
+
 int map_ftrace_syscall_write(struct map_ctx *ctx, struct map_buffer *buf,
 			     struct map_event *me, struct tep_record *rec)
 {
+	const struct map_pkt_def *d = &me->special->pkt;
 	struct map_task *t = map_task_get(ctx, ctx->rec_pid);
-	bool enter = me->special->pkt.event == PFT_EV_SYS_ENTER;
-	uint64_t id;
-	int ret;
+	bool enter = d->event == PFT_EV_SYS_ENTER, has_id;
+	uint32_t protos[2];
+	uint64_t id, vals[2];
+	int ret, n = 0;
 
 	if (t && t->syscall_cut && !enter) {
 		t->syscall_cut = false;
 		return 0;
 	}
-	ret = map_ftrace_write(ctx, buf, me, rec);
+	/* the row's integers, as map_ftrace_write() writes them */
+	has_id = map_ftrace_long(buf, rec, me->sf[0], true, &id);
+	if (has_id && d->f[0].kind != MAP_PKT_NONE) {
+		protos[n] = d->f[0].proto;
+		vals[n++] = id;
+	}
+	if (!enter && d->f[1].kind != MAP_PKT_NONE &&
+	    map_ftrace_long(buf, rec, me->sf[1], d->f[1].kind == MAP_PKT_INT,
+			    &vals[n]))
+		protos[n++] = d->f[1].proto;
+	ret = map_pkt_varints(ctx, rec->cpu, rec->ts, ctx->rec_pid, d->event,
+			      protos, vals, n);
 	if (!t || ret < 0)
 		return ret;
-	t->in_syscall = enter && map_pkt_cpu_ok(rec->cpu) &&
-			map_ftrace_value(buf, rec, me->sf[0], true, &id);
+	t->in_syscall = enter && has_id && map_pkt_cpu_ok(rec->cpu);
 	t->syscall_cut = false;
 	if (t->in_syscall) {
 		t->syscall_id = (int32_t)id;

@@ -48,6 +48,8 @@
 #define MAP_BUNDLE_BYTES	(64 * 1024)
 /* Packets are deflated and written once this many bytes gathered. */
 #define MAP_BLOB_BYTES		(256 * 1024)
+/* a timestamp's varint past its third byte (7), a tag and a pid (6) */
+#define MAP_LAST_BYTES		16
 /* The packet sequence of the bundles and of their kernel symbols. */
 #define MAP_PKT_SEQUENCE	1
 
@@ -95,6 +97,15 @@ struct map_bundle {
 	size_t			compact_bytes;
 	bool			any_sw, any_wk;
 	bool			lost;
+	/*
+	 * map_pkt_varints()' last timestamp above its low 21 bits and pid,
+	 * as the bytes that follow the timestamp's first three: the same
+	 * for most of a CPU's events in a row (a task's syscalls)
+	 */
+	uint64_t		last_hi;	/* ts >> 21; 0: none */
+	int32_t			last_pid;
+	uint8_t			last_len;
+	uint8_t			last_bytes[MAP_LAST_BYTES];
 };
 
 /* A process the recording saw created: an entry of the process tree. */
@@ -305,30 +316,63 @@ int map_pkt_event(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 	return b->ev.err ? b->ev.err : 1;
 }
 
-/*
- * The FtraceEvent of map_pkt_varints() at @q, both lengths one byte
- * patched in once the fields are written: its bytes' end, or NULL when
- * it is 128 bytes or longer (map_pkt_event() writes those).
- */
-static uint8_t *map_pkt_put_varints(uint8_t *q, uint64_t ts, int32_t pid,
-				    uint32_t event, const uint32_t *proto,
-				    const uint64_t *v, unsigned int n)
+/* @v as a varint at @q: one byte or two for most of the packets' */
+static inline uint8_t *map_pkt_put(uint8_t *q, uint64_t v)
 {
-	uint8_t *outer, *inner;
+	if (v < 0x80) {
+		*q = (uint8_t)v;
+		return q + 1;
+	}
+	if (v < 0x4000) {
+		q[0] = (uint8_t)v | 0x80;
+		q[1] = (uint8_t)(v >> 7);
+		return q + 2;
+	}
+	return pb_put_varint(q, v);
+}
+
+/*
+ * The FtraceEvent of map_pkt_varints() at @q, in @b, both lengths one
+ * byte patched in once the fields are written: its bytes' end, or NULL
+ * when it is 128 bytes or longer (map_pkt_event() writes those).
+ */
+static uint8_t *map_pkt_put_varints(struct map_bundle *b, uint8_t *q,
+				    uint64_t ts, int32_t pid, uint32_t event,
+				    const uint32_t *proto, const uint64_t *v,
+				    unsigned int n)
+{
+	uint64_t hi = ts >> 21;
+	uint8_t *outer, *inner, *start;
 	unsigned int i;
 
-	q = pb_put_varint(q, pb_tag(PFT_BUNDLE_EVENT, PB_LEN));
+	q = map_pkt_put(q, pb_tag(PFT_BUNDLE_EVENT, PB_LEN));
 	outer = q++;
 	/* timestamp, pid, then the event, as map_pkt_event() */
-	q = pb_put_varint(q, pb_tag(PFT_EVENT_TIMESTAMP, PB_VARINT));
-	q = pb_put_varint(q, ts);
-	q = pb_put_varint(q, pb_tag(PFT_EVENT_PID, PB_VARINT));
-	q = pb_put_varint(q, (uint32_t)pid);
-	q = pb_put_varint(q, pb_tag(event, PB_LEN));
+	q = map_pkt_put(q, pb_tag(PFT_EVENT_TIMESTAMP, PB_VARINT));
+	if (hi && hi == b->last_hi && pid == b->last_pid) {
+		/* 21 bits in three bytes, the rest as the last time */
+		q[0] = (uint8_t)ts | 0x80;
+		q[1] = (uint8_t)(ts >> 7) | 0x80;
+		q[2] = (uint8_t)(ts >> 14) | 0x80;
+		memcpy(q + 3, b->last_bytes, sizeof(b->last_bytes));
+		q += 3 + b->last_len;
+	} else {
+		start = q;
+		q = pb_put_varint(q, ts);
+		q = map_pkt_put(q, pb_tag(PFT_EVENT_PID, PB_VARINT));
+		q = map_pkt_put(q, (uint32_t)pid);
+		if (hi) {
+			b->last_hi = hi;
+			b->last_pid = pid;
+			b->last_len = (uint8_t)(q - start - 3);
+			memcpy(b->last_bytes, start + 3, b->last_len);
+		}
+	}
+	q = map_pkt_put(q, pb_tag(event, PB_LEN));
 	inner = q++;
 	for (i = 0; i < n; i++) {
-		q = pb_put_varint(q, pb_tag(proto[i], PB_VARINT));
-		q = pb_put_varint(q, v[i]);
+		q = map_pkt_put(q, pb_tag(proto[i], PB_VARINT));
+		q = map_pkt_put(q, v[i]);
 	}
 	/* the outer length holds the inner: both fit a byte */
 	if (q - outer - 1 >= 0x80)
@@ -342,24 +386,35 @@ int map_pkt_varints(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 		    int32_t pid, uint32_t event, const uint32_t *proto,
 		    const uint64_t *v, unsigned int n)
 {
+	/*
+	 * tags, lengths and values (room for the longest of each), and the
+	 * MAP_LAST_BYTES map_pkt_put_varints() copies at once
+	 */
+	size_t room = (7 + 2 * (size_t)n) * PB_VARINT_MAX + MAP_LAST_BYTES;
+	struct map_pkt *p = ctx->pkt;
 	struct map_pkt_ev e;
 	struct map_bundle *b;
 	uint8_t *end;
 	unsigned int i;
-	int ret = map_pkt_bundle(ctx, cpu, &b);
+	int ret;
 
-	if (ret <= 0)
-		return ret;
+	if (p && cpu < p->nr_b) {
+		b = &p->b[cpu];		/* the usual case, in line */
+	} else {
+		ret = map_pkt_bundle(ctx, cpu, &b);
+		if (ret <= 0)
+			return ret;
+		p = ctx->pkt;
+	}
 	if (b->ev.err)
 		return b->ev.err;
-	/* tags, lengths and values: room for the longest of each */
-	if (!pb_room(&b->ev, (7 + 2 * (size_t)n) * PB_VARINT_MAX))
+	if (!pb_room(&b->ev, room))
 		return b->ev.err ? b->ev.err : -ENOMEM;
-	end = map_pkt_put_varints(b->ev.p + b->ev.len, ts, pid, event, proto,
-				  v, n);
+	end = map_pkt_put_varints(b, b->ev.p + b->ev.len, ts, pid, event,
+				  proto, v, n);
 	if (end) {
 		b->ev.len = end - b->ev.p;
-		return map_bundle_check(ctx, ctx->pkt, cpu);
+		return map_bundle_check(ctx, p, cpu);
 	}
 	/* a long one: written again over it, the general way */
 	ret = map_pkt_event(ctx, cpu, ts, pid, event, &e);
