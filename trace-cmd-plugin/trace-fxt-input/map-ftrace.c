@@ -155,14 +155,6 @@ int map_ftrace_write(struct map_ctx *ctx, struct map_buffer *buf,
 }
 
 /*
- * raw_syscalls sys_enter and sys_exit: their events, and whether the
- * task is in a syscall whose slice the packets began, which its atrace
- * B and E markers end (map_ftrace_syscall_cut()).  The sys_exit of a
- * syscall so ended is no packet: Perfetto would end the innermost open
- * slice of the syscall's name there (SyscallTracker::Exit; all but
- * sys_write, whose exit it ignores once ended).
- */
-/*
  * @f's value in @rec as map_ftrace_value() reads it: in line for a field
  * of 8 bytes in the host's order (a 64-bit kernel's syscall number and
  * return value), which has no sign to extend.
@@ -179,6 +171,14 @@ static inline bool map_ftrace_long(struct map_buffer *buf,
 	return map_ftrace_value(buf, rec, f, sign, v);
 }
 
+/*
+ * raw_syscalls sys_enter and sys_exit: their events, and whether the
+ * task is in a syscall whose slice the packets began, which its atrace
+ * B and E markers end (map_ftrace_syscall_cut()).  The sys_exit of a
+ * syscall so ended is no packet: Perfetto would end the innermost open
+ * slice of the syscall's name there (SyscallTracker::Exit; all but
+ * sys_write, whose exit it ignores once ended).
+ */
 int map_ftrace_syscall_write(struct map_ctx *ctx, struct map_buffer *buf,
 			     struct map_event *me, struct tep_record *rec)
 {
