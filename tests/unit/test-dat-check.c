@@ -341,24 +341,26 @@ static void test_time_shift(void)
  */
 static void test_trace_clock(void)
 {
-	uint64_t sizes[] = { 15, 1ULL << 40, ~0ULL };
+	/* in the file, past its end: both read, the second with "local" */
+	const struct {
+		uint64_t	size;
+		const char	*what;
+	} ok[] = { { 15, "15 bytes" }, { 1ULL << 40, "2^40 bytes" } };
+	uint64_t wraps = ~0ULL;
 	struct bytes b;
+	unsigned int i;
 	int big, n;
 
 	for (big = 0; big < 2; big++) {
-		build_all(&b, big, 0, 0, NULL, &sizes[0]);
-		n = tracecmd_count(&b);
-		printf("\n    trace_clock of 15 bytes: libtracecmd reads %d "
-		       "of %d events", n, NR_EVENTS);
-		CU_ASSERT_EQUAL(n, NR_EVENTS);
-		expect_ok(&b, "trace_clock of 15 bytes");
-		build_all(&b, big, 0, 0, NULL, &sizes[1]);
-		n = tracecmd_count(&b);
-		printf("\n    trace_clock of 2^40 bytes: libtracecmd reads %d "
-		       "of %d events (its local clock)", n, NR_EVENTS);
-		CU_ASSERT_EQUAL(n, NR_EVENTS);
-		expect_ok(&b, "trace_clock of 2^40 bytes, past the end");
-		build_all(&b, big, 0, 0, NULL, &sizes[2]);
+		for (i = 0; i < 2; i++) {
+			build_all(&b, big, 0, 0, NULL, &ok[i].size);
+			n = tracecmd_count(&b);
+			printf("\n    trace_clock of %s: libtracecmd reads %d "
+			       "of %d events", ok[i].what, n, NR_EVENTS);
+			CU_ASSERT_EQUAL(n, NR_EVENTS);
+			expect_ok(&b, ok[i].what);
+		}
+		build_all(&b, big, 0, 0, NULL, &wraps);
 		expect_refused(&b, "trace_clock of 2^64-1 bytes",
 			       b.cpu_list + 16, "wraps");
 	}
