@@ -283,12 +283,39 @@ static void test_large(void)
 	run_end(&t);
 }
 
+/*
+ * Perfetto's CPU limit whatever CPUs came before: the bundles of CPUs
+ * 600 and 1000 make room for more than PFT_MAX_CPU, and an event of CPU
+ * 1100 is still no packet (the reader refuses a bundle of such a CPU).
+ */
+static void test_cpu_limit(void)
+{
+	uint32_t proto = 1;
+	uint64_t v = 7;
+	struct run t;
+
+	run_start(&t);
+	CU_ASSERT_EQUAL(map_pkt_start(&t.ctx, 1000), 0);
+	CU_ASSERT_EQUAL(map_pkt_varints(&t.ctx, 600, 1500, 42, PFT_EV_SYS_ENTER,
+					&proto, &v, 1), 0);
+	CU_ASSERT_EQUAL(map_pkt_varints(&t.ctx, 1000, 1600, 42,
+					PFT_EV_SYS_ENTER, &proto, &v, 1), 0);
+	CU_ASSERT_EQUAL(map_pkt_varints(&t.ctx, 1100, 1700, 42,
+					PFT_EV_SYS_ENTER, &proto, &v, 1), 0);
+	run_finish(&t);
+	printf("\n    events of CPUs 600, 1000 and 1100: the packets read "
+	       "back");
+	check_stream(&t);
+}
+
 static CU_TestInfo packet_tests[] = {
 	{ "a bundle, its events, its CompactSched, the trees",
 	  test_bundle },
 	{ "kernel symbols interned once on the bundles' sequence",
 	  test_symbols },
 	{ "a large bundle is several whole packets", test_large },
+	{ "no bundle of a CPU past Perfetto's limit, whatever came before",
+	  test_cpu_limit },
 	CU_TEST_INFO_NULL,
 };
 

@@ -28,9 +28,10 @@
 #include "perfetto-proto.h"
 
 /* @f's value in @rec, sign-extended from its width when signed. */
-static bool map_ftrace_value(struct map_buffer *buf, struct tep_record *rec,
-			     struct tep_format_field *f, bool sign,
-			     uint64_t *v)
+static inline bool map_ftrace_value(struct map_buffer *buf,
+				    struct tep_record *rec,
+				    struct tep_format_field *f, bool sign,
+				    uint64_t *v)
 {
 	if (!map_field_u64(buf, rec, f, v))
 		return false;
@@ -155,23 +156,6 @@ int map_ftrace_write(struct map_ctx *ctx, struct map_buffer *buf,
 }
 
 /*
- * @f's value in @rec as map_ftrace_value() reads it: in line for a field
- * of 8 bytes in the host's order (a 64-bit kernel's syscall number and
- * return value), which has no sign to extend.
- */
-static inline bool map_ftrace_long(struct map_buffer *buf,
-				   struct tep_record *rec,
-				   struct tep_format_field *f, bool sign,
-				   uint64_t *v)
-{
-	if (buf->native && f && f->size == 8 && f->offset + 8 <= rec->size) {
-		memcpy(v, (const uint8_t *)rec->data + f->offset, 8);
-		return true;
-	}
-	return map_ftrace_value(buf, rec, f, sign, v);
-}
-
-/*
  * raw_syscalls sys_enter and sys_exit: their events, and whether the
  * task is in a syscall whose slice the packets began, which its atrace
  * B and E markers end (map_ftrace_syscall_cut()).  The sys_exit of a
@@ -186,7 +170,7 @@ int map_ftrace_syscall_write(struct map_ctx *ctx, struct map_buffer *buf,
 	struct map_task *t = map_task_get(ctx, ctx->rec_pid);
 	bool enter = d->event == PFT_EV_SYS_ENTER, has_id;
 	uint32_t protos[2];
-	uint64_t id, vals[2];
+	uint64_t id = 0, vals[2];
 	int ret, n = 0;
 
 	if (t && t->syscall_cut && !enter) {
@@ -194,14 +178,14 @@ int map_ftrace_syscall_write(struct map_ctx *ctx, struct map_buffer *buf,
 		return 0;
 	}
 	/* the row's integers, as map_ftrace_write() writes them */
-	has_id = map_ftrace_long(buf, rec, me->sf[0], true, &id);
+	has_id = map_ftrace_value(buf, rec, me->sf[0], true, &id);
 	if (has_id && d->f[0].kind != MAP_PKT_NONE) {
 		protos[n] = d->f[0].proto;
 		vals[n++] = id;
 	}
 	if (!enter && d->f[1].kind != MAP_PKT_NONE &&
-	    map_ftrace_long(buf, rec, me->sf[1], d->f[1].kind == MAP_PKT_INT,
-			    &vals[n]))
+	    map_ftrace_value(buf, rec, me->sf[1], d->f[1].kind == MAP_PKT_INT,
+			     &vals[n]))
 		protos[n++] = d->f[1].proto;
 	ret = map_pkt_varints(ctx, rec->cpu, rec->ts, ctx->rec_pid, d->event,
 			      protos, vals, n);

@@ -151,6 +151,9 @@ static struct map_bundle *map_bundle_get(struct map_pkt *p, unsigned int cpu)
 	if (cpu < p->nr_b)
 		return &p->b[cpu];
 	n = cpu + 1 > 2 * p->nr_b ? cpu + 1 : 2 * p->nr_b;
+	/* no more than Perfetto's CPUs: a CPU below nr_b is one of them */
+	if (n > PFT_MAX_CPU)
+		n = PFT_MAX_CPU;
 	b = realloc(p->b, n * sizeof(*b));
 	if (!b)
 		return NULL;
@@ -285,11 +288,16 @@ static int map_bundle_check(struct map_ctx *ctx, struct map_pkt *p,
  * @cpu's bundle in *@b: 1, 0 when @cpu's events are no packets
  * (Perfetto's CPU limit), or -ENOMEM.
  */
-static int map_pkt_bundle(struct map_ctx *ctx, unsigned int cpu,
-			  struct map_bundle **b)
+static inline int map_pkt_bundle(struct map_ctx *ctx, unsigned int cpu,
+				 struct map_bundle **b)
 {
-	struct map_pkt *p = map_pkt_get(ctx);
+	struct map_pkt *p = ctx->pkt;
 
+	if (p && cpu < p->nr_b) {
+		*b = &p->b[cpu];	/* the usual case, in line */
+		return 1;
+	}
+	p = map_pkt_get(ctx);
 	if (!p)
 		return -ENOMEM;
 	if (!map_pkt_cpu_ok(cpu))
@@ -391,21 +399,14 @@ int map_pkt_varints(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 	 * MAP_LAST_BYTES map_pkt_put_varints() copies at once
 	 */
 	size_t room = (7 + 2 * (size_t)n) * PB_VARINT_MAX + MAP_LAST_BYTES;
-	struct map_pkt *p = ctx->pkt;
 	struct map_pkt_ev e;
 	struct map_bundle *b;
 	uint8_t *end;
 	unsigned int i;
-	int ret;
+	int ret = map_pkt_bundle(ctx, cpu, &b);
 
-	if (p && cpu < p->nr_b) {
-		b = &p->b[cpu];		/* the usual case, in line */
-	} else {
-		ret = map_pkt_bundle(ctx, cpu, &b);
-		if (ret <= 0)
-			return ret;
-		p = ctx->pkt;
-	}
+	if (ret <= 0)
+		return ret;
 	if (b->ev.err)
 		return b->ev.err;
 	if (!pb_room(&b->ev, room))
@@ -414,7 +415,7 @@ int map_pkt_varints(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 				  proto, v, n);
 	if (end) {
 		b->ev.len = end - b->ev.p;
-		return map_bundle_check(ctx, p, cpu);
+		return map_bundle_check(ctx, ctx->pkt, cpu);
 	}
 	/* a long one: written again over it, the general way */
 	ret = map_pkt_event(ctx, cpu, ts, pid, event, &e);

@@ -95,7 +95,6 @@ static struct {
 	char			*text;		/* our copy: the caller frees its */
 } kallsyms = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-
 static bool kallsyms_space(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
