@@ -14,6 +14,8 @@ pkgs=(
 	libgl-dev libglu1-mesa-dev
 	xvfb xauth xdotool imagemagick
 	python3 bc jq
+	# libtracecmd's failures injected under it (open-failures.sh)
+	valgrind
 )
 # Taken without the packages they recommend: asciidoc-base would bring
 # dblatex and TeX Live (about 1 GB) for PDFs nobody makes here.

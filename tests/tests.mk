@@ -92,14 +92,15 @@ $(O)/tests/unit/test-map-pages: $(O)/tests/unit/test-map-pages.o $(MAP_TEST_OBJS
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(MAP_TEST_OBJS) $(MAP_OBJS) \
 		$(DATCHECK_LINK) $(MAP_LINK) $(UNIT_LIBS) -ldl -lm
 
-# trace-fxt's kallsyms parse (kallsyms.c) against libtraceevent's.
+# trace-fxt's kallsyms parse (kallsyms.c) against libtraceevent's, and its
+# resolver.
 $(O)/tests/unit/test-kallsyms.o: EXTRA_CFLAGS_tests/unit += \
 		-Itrace-cmd-plugin/trace-fxt
 $(O)/tests/unit/test-kallsyms: $(O)/tests/unit/test-kallsyms.o $(UNIT_OBJ) \
 		$(O)/trace-cmd-plugin/trace-fxt/kallsyms.o
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(UNIT_OBJ) \
 		$(O)/trace-cmd-plugin/trace-fxt/kallsyms.o $(UNIT_LIBS) \
-		$(TC_LIBS) -ldl -lpthread
+		$(TC_LIBS) -lpthread
 
 # The .dat check (libdatcheck.a) against libtracecmd.
 $(O)/tests/unit/test-dat-check: $(O)/tests/unit/test-dat-check.o $(UNIT_OBJ) \
@@ -138,7 +139,14 @@ $(EH_KS_INFO): tests/e2e/eventheader-kshark-info.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(KS_CFLAGS) -o $@ $< $(KS_LIBS)
 
-E2E_TOOLS	:= $(FXT2DAT_EDGE_GEN) $(PRODUCERS_GEN) $(EH_KS_INFO) $(DAT_BE_GEN)
+# A libtracecmd that fails where a test says (open-failures.sh), preloaded.
+TC_FAIL_SO	:= $(O)/tests/e2e/tc-fail.so
+$(TC_FAIL_SO): tests/e2e/tc-fail.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(TC_CFLAGS) -shared -o $@ $< -ldl
+
+E2E_TOOLS	:= $(FXT2DAT_EDGE_GEN) $(PRODUCERS_GEN) $(EH_KS_INFO) $(DAT_BE_GEN) \
+		   $(TC_FAIL_SO)
 
 FUZZ_SRCS	:= $(wildcard tests/fuzz/fuzz-*.c)
 FUZZ_PROGS	:= $(FUZZ_SRCS:%.c=$(O)/%)

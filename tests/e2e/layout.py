@@ -17,7 +17,11 @@ Prints one "PASS what" or "FAIL what" line per check:
  - the mapping's headers: no map-*.c includes the header of a file that
    calls it;
  - sources only: the build left nothing in a source folder (it all goes
-   to make's O, default build/).
+   to make's O, default build/);
+ - others' names: no object of the tree defines a function or variable
+   that libtraceevent, libtracecmd, libtracefs or libkshark exports (the
+   dynamic linker would bind those libraries' own calls to it), and each
+   product's dynamic symbols are the entry points its host looks up.
 """
 import glob
 import os
@@ -101,10 +105,29 @@ def folder_of(obj):
     return os.path.relpath(os.path.dirname(obj), BUILD)
 
 
-# The system libraries whose functions a file of the tree may define in
-# their stead (kallsyms.c and formats.c interpose libtraceevent's): such a
-# definition is the library's function, not a call into that file.
-SYSTEM_LIBS = ('libtraceevent.so', 'libtracecmd.so')
+# The libraries of the tools the tree plugs into: none of their exported
+# names may be defined here.
+SYSTEM_LIBS = ('libtraceevent.so', 'libtracecmd.so', 'libtracefs.so',
+               'libkshark.so')
+
+# What each product may export: the entry points its host looks up by
+# name (libtracecmd's, libtraceevent's and KernelShark's plugin loaders),
+# the linker's own marks, and the C++ library's inline templates.
+EXPORTS = {
+    'trace-cmd-plugin/trace-fxt-input/trace-fxt-input.so': {
+        'tracecmd_plugin_loader', 'tracecmd_plugin_unloader',
+        'tracecmd_plugin_alias'},
+    'trace-cmd-plugin/trace-fxt/trace-fxt': set(),
+    'kernelshark-plugin/plugin-fxt.so': {
+        'kshark_data_plugin_initializer', 'kshark_data_plugin_deinitializer',
+        'kshark_plugin_menu_initializer', 'kshark_input_initializer',
+        'kshark_input_deinitializer', 'kshark_input_check',
+        'kshark_input_format'},
+    'plugins/plugin_eventheader.so': {'tep_plugin_loader',
+                                      'tep_plugin_unloader'},
+    'plugins/plugin_fxt.so': {'tep_plugin_loader', 'tep_plugin_unloader'},
+}
+LINKER_MARKS = {'__bss_start', '_edata', '_end', '_init', '_fini'}
 
 
 def system_symbols():
@@ -138,7 +161,7 @@ def nm(obj):
         name, kind = parts[0], parts[1]
         if kind == 'U':
             undef.add(name)
-        elif kind in 'TDBRVWCG' and name not in SYSTEM:
+        elif kind in 'TDBRVWCG':
             defined.add(name)
     return defined, undef
 
@@ -298,6 +321,32 @@ def check_sources_only():
         (' '.join(left[:5]) if left else 'git lists none untracked'))
 
 
+def check_others_names(syms):
+    """No object defines what the tools' libraries export."""
+    taken = sorted('%s (%s)' % (s, obj) for obj, (defined, _) in syms.items()
+                   for s in defined & SYSTEM)
+    say(SYSTEM and not taken, 'no object defines a name libtraceevent, '
+        'libtracecmd, libtracefs or libkshark exports (%d names of theirs'
+        '%s)' % (len(SYSTEM), ': ' + ', '.join(taken[:5]) if taken else
+                 ', none defined here'))
+
+
+def check_exports():
+    """Each product exports its host's entry points only."""
+    for product, allowed in sorted(EXPORTS.items()):
+        path = os.path.join(BUILD, product)
+        out = subprocess.run(['nm', '-D', '--defined-only', '-P', path],
+                             capture_output=True, text=True).stdout
+        names = {line.split()[0] for line in out.splitlines()
+                 if line.split()}
+        extra = sorted(n for n in names - allowed - LINKER_MARKS
+                       if not n.startswith('_ZNS'))
+        say(os.path.exists(path) and not extra,
+            'nm -D of %s: %s' % (product, ', '.join(extra) if extra else
+                                 'only ' + ', '.join(sorted(names & allowed))
+                                 if names & allowed else 'nothing exported'))
+
+
 def main():
     decl = declared()
     syms = {}
@@ -311,6 +360,8 @@ def main():
     check_order(syms, owner)
     check_map_headers(syms, owner)
     check_sources_only()
+    check_others_names(syms)
+    check_exports()
 
 
 main()

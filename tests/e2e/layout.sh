@@ -7,9 +7,11 @@
 # (nm), and the declarations have no circle; no library calls a product,
 # no product another; inside every folder no file calls into a file that
 # calls it; no map-*.c includes the header of a file that calls it; the
-# source folders hold no build output.
+# source folders hold no build output; no object defines a name the
+# tools' libraries export, and each product exports its host's entry
+# points only.
 . "$(dirname "$0")/lib.sh"
-e2e_plan 40
+e2e_plan 46
 
 while IFS= read -r line; do
 	case $line in

@@ -3,7 +3,8 @@
  * test-kallsyms.c - trace-fxt's own kallsyms parse (kallsyms.c) against
  * libtraceevent's tep_parse_kallsyms() on the same texts: the functions
  * each registers, as tep_print_funcs() lists them (address, name,
- * module), must be the same.
+ * module), must be the same; and the look-ups of a handle served by it
+ * through libtraceevent's resolver, printing included.
  *
  * The texts: lines of the kernel's shape (types, '$' names and absolute
  * symbols libtraceevent skips, modules, 16 and fewer hex digits, empty
@@ -12,7 +13,8 @@
  * after the module, a bracket with nothing in it, 17 digits), and this
  * machine's /proc/kallsyms when it can be read.
  */
-#include <dlfcn.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,19 +25,28 @@
 #include "kallsyms.h"
 #include "unit.h"
 
-typedef int (*parse_fn)(struct tep_handle *, const char *);
-
-/* What tep_print_funcs() prints of @text parsed by @fn (malloc'ed). */
-static char *funcs_of(parse_fn fn, const char *text, size_t *len)
+/*
+ * What tep_print_funcs() prints of @text (malloc'ed): parsed by
+ * libtraceevent, or by kallsyms.c with @ours.
+ */
+static char *funcs_of(bool ours, const char *text, size_t *len)
 {
-	struct tep_handle *tep = tep_alloc();
+	struct kallsyms *ks = NULL;
+	struct tep_handle *tep;
 	char *out = NULL;
 	FILE *f = tmpfile();
 	int saved;
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(tep);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fn(tep, text);
+	if (ours) {
+		ks = kallsyms_start(text, strlen(text));
+		CU_ASSERT_PTR_NOT_NULL_FATAL(ks);
+		tep = kallsyms_functions(ks);
+	} else {
+		tep = tep_alloc();
+		CU_ASSERT_PTR_NOT_NULL_FATAL(tep);
+		tep_parse_kallsyms(tep, text);
+	}
 	fflush(stdout);
 	saved = dup(1);
 	dup2(fileno(f), 1);
@@ -49,21 +60,21 @@ static char *funcs_of(parse_fn fn, const char *text, size_t *len)
 	CU_ASSERT_FATAL(out && fread(out, 1, *len, f) == *len);
 	out[*len] = '\0';
 	fclose(f);
-	tep_free(tep);
+	if (ks)
+		kallsyms_free(ks);
+	else
+		tep_free(tep);
 	return out;
 }
 
 /* Both parsers on @text: the same functions; how many lines listed. */
 static size_t compare(const char *what, const char *text)
 {
-	parse_fn real = (parse_fn)dlsym(RTLD_NEXT, "tep_parse_kallsyms");
 	size_t la, lb, lines = 0, i;
 	char *a, *b;
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(real);
-	/* the program's definition (kallsyms.c), called outside a defer */
-	a = funcs_of(tep_parse_kallsyms, text, &la);
-	b = funcs_of(real, text, &lb);
+	a = funcs_of(true, text, &la);
+	b = funcs_of(false, text, &lb);
 	for (i = 0; i < lb; i++)
 		lines += b[i] == '\n';
 	printf("\n    %s: %zu functions listed by libtraceevent's parse, "
@@ -145,19 +156,40 @@ static void test_proc_kallsyms(void)
 	free(text);
 }
 
+/* A format whose print shows a function: "%pS" of its ip field. */
+static const char ip_format[] =
+	"name: fn_event\n"
+	"ID: 1\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;"
+	"\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"%pS\", (void *)REC->ip\n";
+
 /*
- * kallsyms_defer(): the parse runs on a thread, and the first look-up,
- * from any thread, waits for it (kallsyms.h).  200,000 symbols take the
- * thread milliseconds; a look-up that did not wait would find the table
- * half built, or none.  Last: the process defers from here on.
+ * The parse runs on a thread, and the first look-up through a handle it
+ * serves, from any thread, waits for it (kallsyms.h).  200,000 symbols
+ * take the thread milliseconds; a look-up that did not wait would find
+ * the table half built, or none.  libtraceevent's printing of %pS finds
+ * its function through the resolver too, and the handle of the functions
+ * gives each one's size, which the resolver cannot.
  */
-static void test_deferred_lookup(void)
+static void test_resolver(void)
 {
 	enum { NR = 200000 };
-	unsigned long long start = 0;
+	unsigned long long start = 0, ip = 0xffffffff80000000ULL + 5 * 16 + 3;
 	unsigned long size = 0;
 	struct tep_handle *tep = tep_alloc();
+	struct tep_record rec = { 0 };
+	struct trace_seq seq;
+	struct kallsyms *ks;
 	const char *name = NULL;
+	uint8_t data[16] = { 1, 0 };
 	char *text, *p;
 	int i, found;
 
@@ -166,22 +198,44 @@ static void test_deferred_lookup(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
 	for (p = text, i = 0; i < NR; i++)
 		p += sprintf(p, "ffffffff8%07x T func_%d\n", i * 16, i);
-	kallsyms_defer();
-	CU_ASSERT_EQUAL(tep_parse_kallsyms(tep, text), 0);
+	ks = kallsyms_start(text, strlen(text));
 	free(text);	/* the thread parses its own copy */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ks);
+	CU_ASSERT_EQUAL(kallsyms_attach(ks, tep), 0);
 	found = tep_find_function_info(tep, 0xffffffff80000000ULL +
 				       (NR - 2) * 16 + 3, &name, &start, &size);
-	printf("\n    deferred parse of %d symbols, looked up at once: %s "
-	       "at %llx, size %lu", NR, found ? name : "(none)", start, size);
+	printf("\n    %d symbols, looked up at once through the resolver: %s "
+	       "at %llx", NR, found ? name : "(none)", start);
 	CU_ASSERT_EQUAL(found, 1);
 	CU_ASSERT(name && !strcmp(name, "func_199998"));
 	CU_ASSERT_EQUAL(start, 0xffffffff80000000ULL + (NR - 2) * 16);
-	CU_ASSERT_EQUAL(size, 16);
 	name = tep_find_function(tep, 0xffffffff80000000ULL + (NR - 1) * 16);
 	CU_ASSERT(name && !strcmp(name, "func_199999"));
 	CU_ASSERT_EQUAL(tep_find_function_address(tep, 0xffffffff80000005ULL),
 			0xffffffff80000000ULL);
+	CU_ASSERT_PTR_NULL(tep_find_function(tep, 0x1000));
+	/* the size, from the functions' own handle */
+	size = 0;
+	found = tep_find_function_info(kallsyms_functions(ks),
+				       0xffffffff80000013ULL, &name, &start,
+				       &size);
+	printf(", %s of %lu bytes", found ? name : "(none)", size);
+	CU_ASSERT_EQUAL(size, 16);
+	/* libtraceevent's printing of a function, through the resolver */
+	CU_ASSERT_EQUAL(tep_parse_event(tep, ip_format, strlen(ip_format),
+					"test"), 0);
+	memcpy(data + 8, &ip, 8);
+	rec.data = data;
+	rec.size = sizeof(data);
+	trace_seq_init(&seq);
+	tep_print_event(tep, &seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&seq);
+	printf(", %%pS of 0x%llx printed \"%s\"", ip, seq.buffer);
+	CU_ASSERT_STRING_EQUAL(seq.buffer, "func_5+0x3");
+	trace_seq_destroy(&seq);
+	tep_reset_function_resolver(tep);
 	tep_free(tep);
+	kallsyms_free(ks);
 }
 
 static CU_TestInfo kallsyms_tests[] = {
@@ -189,8 +243,8 @@ static CU_TestInfo kallsyms_tests[] = {
 	{ "any other line: libtraceevent's parse of the whole text",
 	  test_other_shapes },
 	{ "/proc/kallsyms: the same functions", test_proc_kallsyms },
-	{ "deferred: the first look-up waits for the parse",
-	  test_deferred_lookup },
+	{ "a handle served through the resolver: look-ups and %pS",
+	  test_resolver },
 	CU_TEST_INFO_NULL,
 };
 

@@ -185,6 +185,27 @@ void datcheck_keep_help(struct datcheck_keep_run *run)
 	datcheck_pages(run->dc);
 }
 
+struct datcheck *datcheck_keep_check(struct datcheck_keep_run *run)
+{
+	return run->dc;
+}
+
+/* The pages' thread, once: the walk is over when it returns. */
+static void dck_pages_join(struct datcheck_keep_run *run)
+{
+	if (run->threaded)
+		pthread_join(run->thread, NULL);
+	run->threaded = false;
+}
+
+int datcheck_keep_walk(struct datcheck_keep_run *run, uint8_t *ids,
+		       bool *complete)
+{
+	dck_pages_join(run);
+	*complete = run->k && !run->k->gave_up;
+	return datcheck_ids(run->dc, ids);
+}
+
 int datcheck_keep_finish(struct datcheck_keep_run *run,
 			 struct fxt_input_recs *out,
 			 struct fxt_input_pages *pages, uint8_t *ids)
@@ -194,8 +215,7 @@ int datcheck_keep_finish(struct datcheck_keep_run *run,
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if (run->threaded)
-		pthread_join(run->thread, NULL);
+	dck_pages_join(run);
 	ret = pages ? datcheck_layout(run->dc, pages) : 0;
 	if (ids && datcheck_ids(run->dc, ids))
 		memset(ids, 0xff, DATCHECK_IDS_BYTES);

@@ -24,6 +24,7 @@
 #ifndef _DATCHECK_H
 #define _DATCHECK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -171,5 +172,59 @@ void datcheck_keep_help(struct datcheck_keep_run *run);
 int datcheck_keep_finish(struct datcheck_keep_run *run,
 			 struct fxt_input_recs *out,
 			 struct fxt_input_pages *pages, uint8_t *ids);
+
+/*
+ * Between datcheck_keep_start() and datcheck_keep_finish(): the check, for
+ * the calls below.
+ */
+struct datcheck *datcheck_keep_check(struct datcheck_keep_run *run);
+/*
+ * Wait for the walk of the pages (datcheck_keep_help() first, to take a
+ * part in it): 0 and the IDs of the records in @ids (datcheck_ids()),
+ * *@complete set when every record asked for was kept; or the check's
+ * fault, which datcheck_keep_finish() then returns too.
+ */
+int datcheck_keep_walk(struct datcheck_keep_run *run, uint8_t *ids,
+		       bool *complete);
+
+/*
+ * The file as libtracecmd is to read it for a conversion, in a file of
+ * its own (a memfd: *@fd, which the caller closes), after datcheck_head():
+ * the same bytes at the same offsets, but for what libtracecmd spends
+ * most of its opening on and a converter does without or does itself -
+ * the event formats (no system in them: parse those the records use,
+ * datcheck_formats()) and the kallsyms (none: datcheck_kallsyms() gives
+ * the text) - and but for the CPU data, zeros until datcheck_view_data().
+ * The "ftrace" system's formats, printk formats, command lines, options
+ * and every offset are the file's.  0, or a negative errno.
+ */
+int datcheck_view(struct datcheck *dc, int *fd);
+/*
+ * The CPU data libtracecmd reads of the view @fd: where @pages says the
+ * plugin's page reader reads the rest (pages->nr not 0), what libtracecmd
+ * reads before it does - each CPU's first page (tracecmd_get_first_ts()),
+ * its last pages back to one with an event (tracecmd_read_cpu_last()),
+ * a compressed CPU's data whole; else (@pages NULL or empty) all of it.
+ * After the pages were walked, before the check ends.  0 or -EIO.
+ */
+int datcheck_view_data(struct datcheck *dc, int fd,
+		       const struct fxt_input_pages *pages);
+/*
+ * The file's kallsyms text (its size in *@len; not NUL-ended), until the
+ * check ends; NULL and 0 when it has none.
+ */
+const char *datcheck_kallsyms(struct datcheck *dc, size_t *len);
+/*
+ * @fn on each event format libtracecmd would parse from the file but the
+ * "ftrace" system's (those it parses from the view), in the file's order,
+ * with its system and text: those whose event ID has its bit set in @ids
+ * (DATCHECK_IDS_BYTES; NULL: all of them), and those whose ID cannot be
+ * read.  Ends at @fn's first non-zero return, which it returns; else how
+ * many formats were handed over.
+ */
+typedef int (*datcheck_format_fn)(const char *system, const char *text,
+				  size_t len, void *priv);
+int datcheck_formats(struct datcheck *dc, const uint8_t *ids,
+		     datcheck_format_fn fn, void *priv);
 
 #endif /* _DATCHECK_H */

@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #define FXT_INPUT_MAGIC		0x46585449U	/* "FXTI" */
-#define FXT_INPUT_ABI		6
+#define FXT_INPUT_ABI		7
 #define FXT_INPUT_PLUGIN_NAME	"trace-fxt-input.so"
 
 /*
@@ -27,6 +27,7 @@
 struct trace_plugin_context;
 struct trace_plugin_list;
 struct tracecmd_input;
+struct tep_handle;
 
 struct trace_plugin_context *
 tracecmd_plugin_context_create(int context, void *data);
@@ -82,6 +83,16 @@ struct fxt_input_opts {
 	bool		fxt_sched;
 	/* who reads the CPU data: enum fxt_input_reader */
 	unsigned int	reader;
+	/*
+	 * The recording's functions in a handle of their own, when the
+	 * host parses its kallsyms itself and the reading handle finds
+	 * them only through a resolver, which tells no function's size:
+	 * functions(functions_priv) gives it, waiting for the parse the
+	 * first time (so that records are read meanwhile).  NULL: the
+	 * reading handle has them
+	 */
+	struct tep_handle *(*functions)(void *priv);
+	void		*functions_priv;
 };
 
 /* Who reads a .dat's CPU data (fxt_input_opts.reader). */

@@ -223,4 +223,17 @@ struct map_ctx {
 #define map_set_error(ctx, e, ...) \
 	errmsg_set(&(ctx)->err, (ctx)->errbuf, (ctx)->errlen, (e), __VA_ARGS__)
 
+/*
+ * Where a buffer's functions are looked up (kallsyms): the host's own
+ * handle of them when it gives one (fxt_input_opts.functions), else the
+ * buffer's @tep.
+ */
+static inline struct tep_handle *map_functions(const struct map_ctx *ctx,
+					       struct tep_handle *tep)
+{
+	const struct fxt_input_opts *o = ctx->opts;
+
+	return o->functions ? o->functions(o->functions_priv) : tep;
+}
+
 #endif /* _MAP_CTX_H */

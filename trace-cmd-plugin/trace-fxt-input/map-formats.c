@@ -347,7 +347,7 @@ int map_formats_event(struct map_ctx *ctx, struct map_buffer *buf,
 		struct map_field *mf = &me->fields[me->fmts_idx[i]];
 
 		if (mf->sym_field && map_field_u64(buf, rec, mf->field, &v) && v)
-			fmts_add_symbol(f, buf->tep, v);
+			fmts_add_symbol(f, map_functions(ctx, buf->tep), v);
 	}
 	kal_len = f->text.len;
 	for (i = 0; i < me->nr_fmts; i++) {

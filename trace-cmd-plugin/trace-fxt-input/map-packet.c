@@ -559,7 +559,7 @@ uint64_t map_pkt_symbol(struct map_ctx *ctx, struct tep_handle *tep,
 
 	if (!p || !addr)
 		return 0;
-	name = tep_find_function(tep, addr);
+	name = tep_find_function(map_functions(ctx, tep), addr);
 	if (!name)
 		return 0;
 	/*

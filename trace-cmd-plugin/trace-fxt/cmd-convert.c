@@ -29,10 +29,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <event-parse.h>
 #include <trace-cmd.h>
 
 #include "datcheck.h"
-#include "formats.h"
 #include "fd-io.h"
 #include "fxt-format.h"
 #include "fxt-input.h"
@@ -375,55 +375,113 @@ static unsigned int convert_reader(void)
 	return FXT_INPUT_READ_ANY;
 }
 
+/* A format the records use parsed into the reading handle (@priv). */
+static int convert_parse_format(const char *system, const char *text,
+				size_t len, void *priv)
+{
+	/* one libtraceevent refuses is left out, as libtracecmd leaves it */
+	tep_parse_event(priv, text, len, system);
+	return 0;
+}
+
+/* The recording's functions, for the plugin (fxt_input_opts.functions). */
+static struct tep_handle *convert_functions(void *ks)
+{
+	return kallsyms_functions(ks);
+}
+
+/*
+ * libtracecmd opening @view, a memfd: by its name in /proc, as
+ * tracecmd_open_head() takes a path.
+ */
+static struct tracecmd_input *convert_open_view(int view)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", view);
+	return tracecmd_open_head(path, 0);
+}
+
 static int convert_read(struct convert_args *a, struct fxt_input_req *req)
 {
+	struct tracecmd_input *handle = NULL;
 	struct datcheck_keep_run *check;
-	struct tracecmd_input *handle;
-	uint8_t *ids;
+	struct kallsyms *ks = NULL;
+	struct datcheck *dc;
+	uint8_t *ids = NULL;
+	const char *text;
+	bool complete;
 	char why[256];
-	int ret;
+	int ret, view = -1;
+	size_t len;
 
 	/*
 	 * libtracecmd trusts the file's sizes: check them first, keeping
 	 * what the plugin's thread-group pass reads on the way.  Its pages
 	 * are walked on a second thread while libtracecmd reads the
-	 * headers and formats, which the first half of the check covers.
+	 * headers, which the first half of the check covers.
 	 */
 	ret = datcheck_keep_start(a->path, fxt_input_tgid_events,
 				  FXT_INPUT_NR_TGID_EVENTS, DATCHECK_NO_PROBE,
 				  &check, why, sizeof(why));
 	if (ret)
 		return convert_checked(a, ret, why);
-	tracecmd_set_loglevel(TEP_LOG_CRITICAL);
-	/* a format libtraceevent's parser loops on ends here (SIGALRM) */
-	alarm(CONVERT_HEAD_SECONDS);
+	dc = datcheck_keep_check(check);
 	/*
-	 * kallsyms parsed beside the event formats and the records, up to
-	 * the first function looked up (kallsyms.h), and only the formats
-	 * the records use (formats.h), once the walk said which
+	 * Most of libtracecmd's opening is the parse of every event format
+	 * the recording saved (some 2,300, of which the records use a few
+	 * dozen) and of the kallsyms, a sscanf() a line.  It reads a view
+	 * of the file without either (datcheck_view()); the kallsyms are
+	 * parsed on a thread meanwhile (kallsyms.h), the formats the
+	 * records use once the walk of the pages says which.
 	 */
-	kallsyms_defer();
-	formats_defer();
-	handle = tracecmd_open_head(a->path, 0);
-	alarm(0);
+	ids = malloc(DATCHECK_IDS_BYTES);
+	ret = ids ? datcheck_view(dc, &view) : -ENOMEM;
+	text = ret ? NULL : datcheck_kallsyms(dc, &len);
+	if (text && len) {
+		ks = kallsyms_start(text, len);
+		if (!ks)
+			ret = -ENOMEM;
+	}
+	if (!ret) {
+		tracecmd_set_loglevel(TEP_LOG_CRITICAL);
+		/* a format libtraceevent's parser loops on ends here */
+		alarm(CONVERT_HEAD_SECONDS);
+		handle = convert_open_view(view);
+		alarm(0);
+	}
 	/* the headers read: this thread walks pages too, as long as any */
 	datcheck_keep_help(check);
+	ret = datcheck_keep_walk(check, ids, &complete) ?: ret;
 	/* the check's map of the CPU data lets the plugin read the pages */
 	req->opts.reader = convert_reader();
-	ids = malloc(DATCHECK_IDS_BYTES);
-	ret = datcheck_keep_finish(check, &req->tgid_recs,
-				   req->opts.reader == FXT_INPUT_READ_LIBTRACECMD
-				   ? NULL : &req->pages, ids);
-	alarm(CONVERT_HEAD_SECONDS);
-	formats_parse_used(ret ? NULL : ids);
-	alarm(0);
+	if (!ret && handle && req->opts.reader != FXT_INPUT_READ_LIBTRACECMD)
+		ret = datcheck_layout(dc, &req->pages);
+	if (!ret && handle) {
+		alarm(CONVERT_HEAD_SECONDS);
+		datcheck_formats(dc, ids, convert_parse_format,
+				 tracecmd_get_tep(handle));
+		alarm(0);
+		/* libtracecmd reads all the CPU data when the plugin cannot */
+		ret = datcheck_view_data(dc, view,
+					 complete ? &req->pages : NULL);
+	}
 	free(ids);
-	if (ret)
+	ret = datcheck_keep_finish(check, &req->tgid_recs, NULL, NULL) ?: ret;
+	if (ret) {
+		datcheck_layout_free(&req->pages);
 		return convert_checked(a, ret, why);
+	}
 	if (!handle) {
 		trace_fxt_err("cannot open %s with libtracecmd: truncated or "
 			      "corrupt trace file?", a->in);
 		return 1;
+	}
+	if (ks) {
+		if (kallsyms_attach(ks, tracecmd_get_tep(handle)))
+			return convert_checked(a, -ENOMEM, why);
+		req->opts.functions = convert_functions;
+		req->opts.functions_priv = ks;
 	}
 	/*
 	 * Not tracecmd_open(): when the CPU data runs past the end of the

@@ -1,44 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * kallsyms.c - libtraceevent's kallsyms parse, moved off the thread that
- * reads the headers.
+ * kallsyms.c - a recording's kallsyms parsed on a thread of its own and
+ * served through libtraceevent's function resolver (kallsyms.h).
  *
- * Opening a .dat, libtracecmd parses its kallsyms with libtraceevent's
- * tep_parse_kallsyms(): a sscanf() a line, a third of the time
- * tracecmd_open_head() takes on the bench recordings (callgrind: 450 M
- * of 1.2 G instructions), while the conversion's second core has little
- * to do until the records come.  trace-fxt defines tep_parse_kallsyms()
- * itself: the dynamic linker binds libtracecmd's call to the program's
- * definition before the library's.  After kallsyms_defer(), it hands a
- * copy of the text to a thread that calls
- * libtraceevent's own parser (the same functions registered, in the same
- * order) while libtracecmd goes on with the event formats; otherwise it
- * calls libtraceevent's at once.
+ * The parse registers the functions in a tep_handle of its own, with
+ * tep_register_function(), as tep_parse_kallsyms() registers them: the
+ * same lines skipped ('$' names, 'A'/'a' symbols), the module's last
+ * character dropped, in the same order.  Look-ups then go through
+ * libtraceevent's own table of that handle, so they find what a handle
+ * that parsed the kallsyms itself would find, byte for byte.  The thread
+ * makes the first look-up too: libtraceevent sorts the table then (~110 M
+ * instructions on a real recording), off the threads that wait for it.
  *
- * Why that is safe: the parse only adds to the handle's function list
- * (tep_register_function(): funclist, func_count), which nothing else
- * touches until a function is looked up; libtracecmd ignores its return;
- * and the first look-up waits for the parse.  trace-fxt defines the
- * three look-ups the conversion and libtracecmd make (tep_find_function,
- * tep_find_function_address, tep_find_function_info) the same way, to
- * wait for a running parse before they call libtraceevent's: the records
- * are read and mapped while the parse goes on, up to the first record
- * that names a function (on the bench recordings, a fifth of the time
- * to the first record).  The thread makes the first look-up itself, so
- * that libtraceevent's one-time sort of the symbols (~110 M
- * instructions) is done there too, not on the mapping's thread: kallsyms
- * is the last section libtracecmd registers functions from.
- *
- * And the parse itself is faster than libtraceevent's sscanf() a line
- * (450 M instructions on the bench recordings): every line of the shape
- * the kernel writes - "ADDR T NAME" or "ADDR T NAME\t[MODULE]", ADDR 1 to
- * 16 hex digits, single spaces - is split by hand and registered with
- * tep_register_function() as libtraceevent's parser registers it (the
- * same lines skipped: '$' names, 'A'/'a' symbols; the module's last
- * character dropped; in the same order).  A text with any other line is
- * handed to libtraceevent's parser whole.
+ * And the parse is faster than libtraceevent's sscanf() a line: every
+ * line of the shape the kernel writes - "ADDR T NAME" or "ADDR T
+ * NAME\t[MODULE]", ADDR 1 to 16 hex digits, single spaces - is split by
+ * hand.  A text with any other line is handed to tep_parse_kallsyms()
+ * whole.
  */
-#include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -48,52 +28,13 @@
 
 #include "kallsyms.h"
 
-#define KALLSYMS_EXPORT __attribute__((visibility("default")))
-
-KALLSYMS_EXPORT int tep_parse_kallsyms(struct tep_handle *tep,
-				       const char *kallsyms);
-KALLSYMS_EXPORT const char *tep_find_function(struct tep_handle *tep,
-					      unsigned long long addr);
-KALLSYMS_EXPORT unsigned long long
-tep_find_function_address(struct tep_handle *tep, unsigned long long addr);
-KALLSYMS_EXPORT int tep_find_function_info(struct tep_handle *tep,
-					   unsigned long long addr,
-					   const char **name,
-					   unsigned long long *start,
-					   unsigned long *size);
-
-/* libtraceevent's own definitions of the functions above */
-static struct {
-	int			(*parse)(struct tep_handle *, const char *);
-	const char		*(*find)(struct tep_handle *,
-					 unsigned long long);
-	unsigned long long	(*find_address)(struct tep_handle *,
-						unsigned long long);
-	int			(*find_info)(struct tep_handle *,
-					     unsigned long long, const char **,
-					     unsigned long long *,
-					     unsigned long *);
-} real;
-
-static pthread_once_t real_once = PTHREAD_ONCE_INIT;
-
-static void real_resolve(void)
-{
-	*(void **)&real.parse = dlsym(RTLD_NEXT, "tep_parse_kallsyms");
-	*(void **)&real.find = dlsym(RTLD_NEXT, "tep_find_function");
-	*(void **)&real.find_address = dlsym(RTLD_NEXT,
-					     "tep_find_function_address");
-	*(void **)&real.find_info = dlsym(RTLD_NEXT, "tep_find_function_info");
-}
-
-static struct {
-	bool			armed;		/* kallsyms_defer() said so */
-	bool			running;	/* a parse is on the thread */
-	pthread_mutex_t		lock;		/* whoever waits for it */
+struct kallsyms {
+	struct tep_handle	*funcs;		/* the functions, alone */
+	char			*text;		/* our copy, cut into names */
 	pthread_t		thread;
-	struct tep_handle	*tep;
-	char			*text;		/* our copy: the caller frees its */
-} kallsyms = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	bool			running;	/* the thread is to be joined */
+	pthread_mutex_t		lock;		/* whoever joins it */
+};
 
 static bool kallsyms_space(char c)
 {
@@ -181,103 +122,92 @@ static bool kallsyms_fast(struct tep_handle *tep, char *text)
 	return true;
 }
 
-/* libtraceevent's parse of @text, by hand when its lines allow. */
-static int kallsyms_parse(struct tep_handle *tep, const char *text,
-			  char *copy)
+/* @ks->text registered in @ks->funcs, by hand when its lines allow. */
+static void *kallsyms_parse(void *arg)
 {
-	if (copy && kallsyms_fast(tep, copy))
-		return 0;
-	return real.parse(tep, text);
-}
+	struct kallsyms *ks = arg;
 
-static void *kallsyms_thread(void *arg)
-{
 	/*
-	 * The text is our copy already: the hand split checks every line
-	 * before it cuts any, so a text it gives up on is still whole for
-	 * libtraceevent's parser
+	 * The hand split checks every line before it cuts any, so a text
+	 * it gives up on is still whole for libtraceevent's parser
 	 */
-	kallsyms_parse(kallsyms.tep, kallsyms.text, kallsyms.text);
+	if (!kallsyms_fast(ks->funcs, ks->text))
+		tep_parse_kallsyms(ks->funcs, ks->text);
+	/* every name was copied: the text is done with */
+	free(ks->text);
+	ks->text = NULL;
 	/* libtraceevent sorts the symbols at the first look-up: here */
-	if (real.find)
-		real.find(kallsyms.tep, 0);
+	tep_find_function(ks->funcs, 0);
 	return NULL;
 }
 
+struct kallsyms *kallsyms_start(const char *text, size_t len)
+{
+	struct kallsyms *ks = calloc(1, sizeof(*ks));
+
+	if (!ks)
+		return NULL;
+	ks->funcs = tep_alloc();
+	ks->text = malloc(len + 1);
+	if (!ks->funcs || !ks->text) {
+		tep_free(ks->funcs);
+		free(ks->text);
+		free(ks);
+		return NULL;
+	}
+	memcpy(ks->text, text, len);
+	ks->text[len] = '\0';
+	pthread_mutex_init(&ks->lock, NULL);
+	if (pthread_create(&ks->thread, NULL, kallsyms_parse, ks))
+		kallsyms_parse(ks);
+	else
+		__atomic_store_n(&ks->running, true, __ATOMIC_RELEASE);
+	return ks;
+}
+
+struct tep_handle *kallsyms_functions(struct kallsyms *ks)
+{
+	if (!__atomic_load_n(&ks->running, __ATOMIC_ACQUIRE))
+		return ks->funcs;
+	pthread_mutex_lock(&ks->lock);
+	if (ks->running) {
+		pthread_join(ks->thread, NULL);
+		__atomic_store_n(&ks->running, false, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&ks->lock);
+	return ks->funcs;
+}
+
 /*
- * The parse on the thread, if one runs, finished.  Any thread may ask:
- * the mapping's looks a function up while the main one may join.
+ * libtraceevent's resolver: the function @addrp is in, *@addrp moved to
+ * its start.  The module is left unset: no public call of libtraceevent
+ * gives it, and its printing never shows it.
  */
-static void kallsyms_wait(void)
+static char *kallsyms_resolve(void *priv, unsigned long long *addrp,
+			      char **modp)
 {
-	if (!__atomic_load_n(&kallsyms.running, __ATOMIC_ACQUIRE))
+	struct tep_handle *funcs = kallsyms_functions(priv);
+	unsigned long long start;
+	const char *name;
+
+	if (!tep_find_function_info(funcs, *addrp, &name, &start, NULL))
+		return NULL;
+	*addrp = start;
+	return (char *)name;
+}
+
+int kallsyms_attach(struct kallsyms *ks, struct tep_handle *tep)
+{
+	return tep_set_function_resolver(tep, kallsyms_resolve, ks) ? -ENOMEM
+								     : 0;
+}
+
+void kallsyms_free(struct kallsyms *ks)
+{
+	if (!ks)
 		return;
-	pthread_mutex_lock(&kallsyms.lock);
-	if (kallsyms.running) {
-		pthread_join(kallsyms.thread, NULL);
-		free(kallsyms.text);
-		kallsyms.text = NULL;
-		__atomic_store_n(&kallsyms.running, false, __ATOMIC_RELEASE);
-	}
-	pthread_mutex_unlock(&kallsyms.lock);
-}
-
-/* Before any of libtraceevent's functions above: its symbols all there. */
-static void kallsyms_ready(void)
-{
-	kallsyms_wait();
-	pthread_once(&real_once, real_resolve);
-}
-
-const char *tep_find_function(struct tep_handle *tep, unsigned long long addr)
-{
-	kallsyms_ready();
-	return real.find ? real.find(tep, addr) : NULL;
-}
-
-unsigned long long
-tep_find_function_address(struct tep_handle *tep, unsigned long long addr)
-{
-	kallsyms_ready();
-	return real.find_address ? real.find_address(tep, addr) : 0;
-}
-
-int tep_find_function_info(struct tep_handle *tep, unsigned long long addr,
-			   const char **name, unsigned long long *start,
-			   unsigned long *size)
-{
-	kallsyms_ready();
-	return real.find_info ? real.find_info(tep, addr, name, start, size)
-			      : 0;
-}
-
-int tep_parse_kallsyms(struct tep_handle *tep, const char *text)
-{
-	/* a second section: after the first, never beside it */
-	kallsyms_ready();
-	if (!real.parse)
-		return -1;
-	if (!kallsyms.armed) {
-		char *copy = strdup(text);
-		int ret = kallsyms_parse(tep, text, copy);
-
-		free(copy);
-		return ret;
-	}
-	kallsyms.text = strdup(text);
-	if (!kallsyms.text)
-		return real.parse(tep, text);
-	kallsyms.tep = tep;
-	if (pthread_create(&kallsyms.thread, NULL, kallsyms_thread, NULL)) {
-		free(kallsyms.text);
-		kallsyms.text = NULL;
-		return real.parse(tep, text);
-	}
-	__atomic_store_n(&kallsyms.running, true, __ATOMIC_RELEASE);
-	return 0;
-}
-
-void kallsyms_defer(void)
-{
-	kallsyms.armed = true;
+	tep_free(kallsyms_functions(ks));
+	pthread_mutex_destroy(&ks->lock);
+	free(ks->text);
+	free(ks);
 }

@@ -3,8 +3,8 @@
 # subcommand; out-file.c is how every output is written, in-file.c what
 # an input is (and a pipe made seekable), serve.c how
 # `open` hands a trace to Perfetto's UI (libmicrohttpd), kallsyms.c
-# libtraceevent's kallsyms parse on a thread of its own, formats.c the
-# event formats parsed only for the events the records have.  It hosts the
+# a recording's kallsyms parsed on a thread of its own and served through
+# libtraceevent's function resolver.  It hosts the
 # input plugin (found at run time, never linked) and links the .dat check
 # (libdatcheck.a), libfxt-tep.a and the core.  Its man pages
 # (Documentation/) and bash completion (trace-fxt.bash) are built and
