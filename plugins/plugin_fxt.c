@@ -10,7 +10,7 @@
  * is the exception: printed raw it would end the text early or break
  * trace-cmd report's one line per event, so it is printed quoted with C
  * escapes, as trace-fxt report and dump print it.  What report says that
- * one record cannot (README.md): an instant's event column, and a
+ * one record cannot (docs/READERS.md): an instant's event column, and a
  * duration end's length (report pairs it with its begin).
  *
  * The events' names are fixed, so one pending handler per name does:

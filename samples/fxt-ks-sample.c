@@ -2,7 +2,7 @@
 /*
  * fxt-ks-sample - write an FXT file with every kind of record KernelShark
  * can show, through the core's writer, for the plugin's GUI smoke test,
- * its benchmark and the README.
+ * its benchmark and the tests (docs/DEVELOPING.md).
  *
  *   fxt-ks-sample [-n ROUNDS] [-c CPUS] [-B] OUT.fxt
  *

@@ -63,9 +63,10 @@ $(O)/samples/sched-v6.dat: samples/sched-zstd.dat
 
 ALL_TARGETS	+= $(SAMPLE_DATS)
 
-# The README's first command: the main job on a bundled sample - a real
-# recording (sched, irq, timer events and atrace-style trace_marker
-# writes) converted to FXT, checked, and shown as trace-cmd would.
+# make demo, one of the README's two commands: the main job on a
+# bundled sample - a real recording (sched, irq, timer events and
+# atrace-style trace_marker writes) converted to FXT, checked, and shown
+# as trace-cmd would.
 DEMO_DAT	:= samples/atrace-markers.dat
 # Its outputs go to demo/, away from the samples the tests take.
 DEMO_FXT	:= demo/atrace-markers.fxt

@@ -32,8 +32,9 @@ trap 'rm -rf "$tmp"' EXIT
 build=${BUILD_DIR:-$top/build}
 export TRACECMD_PLUGIN_DIR=$build/trace-cmd-plugin/trace-fxt-input
 
-# label | query (one value): the issue's table, then the rest of what
-# Perfetto shows that the packets or the text import add
+# label | query (one value): the table the README shows (thread states,
+# wakeups, sched rows, IRQs, workqueues, processes...), then the rest of
+# what Perfetto shows that the packets or the text import add
 queries=(
 "thread states D|select count(*) from thread_state where state = 'D'"
 "thread states I|select count(*) from thread_state where state = 'I'"
@@ -67,8 +68,8 @@ queries=(
 "slice arguments|select count(*) from slice s join args a using (arg_set_id)"
 "import errors (stats, severity error/data_loss)|select coalesce(sum(value), 0) from stats where severity in ('error', 'data_loss') and value > 0"
 )
-# issue 32 part B: what Perfetto draws of net, sock, tcp, skb, kmem, oom,
-# vmscan, signal, power, cpuhp, thermal, block, irq_vectors events and
+# What Perfetto draws of net, sock, tcp, skb, kmem, oom, vmscan, signal,
+# power, cpuhp, thermal, block, irq_vectors events and
 # sched_blocked_reason (MAPPING.md, "More kernel events")
 cnt="select count(*) || ' (last ' || coalesce(max(c.value), '-') || ')' from counter c join counter_track t on c.track_id = t.id where t.name"
 queries+=(

@@ -124,9 +124,9 @@ enum {
 
 /*
  * More FtraceEvent events: the kernel events Perfetto's ftrace importer
- * draws as counters, slices or thread-state details (issue 32, part B:
- * net, sock, tcp, skb, kmem, oom, vmscan, signal, power, cpuhp,
- * thermal, block, irq_vectors and Android's sched_blocked_reason), from
+ * draws as counters, slices or thread-state details (net, sock, tcp,
+ * skb, kmem, oom, vmscan, signal, power, cpuhp, thermal, block,
+ * irq_vectors and Android's sched_blocked_reason), from
  * ftrace/ftrace_event.proto.  Their messages' fields are numbered in
  * map-dispatch.c's rows, beside the kernel field each one takes.
  */

@@ -86,7 +86,7 @@ median() {
 
 # bench_machine: one line saying what the figures were measured on: a
 # ratio from one machine is not a ratio for another, and a busy machine
-# (other sessions, load average above the core count) moves them all.
+# (other jobs, load average above the core count) moves them all.
 bench_machine() {
 	local model cores
 	model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)

@@ -49,8 +49,9 @@ refused() {
 	fi
 }
 
-# the cuts of the issue (30 and 36 bytes) and every other one of the
-# header region, v7 and v6
+# cuts at 30 and 36 bytes, inside the 8-byte field after the header's
+# strings (v7: the first section's offset; v6: header_page's size), and
+# every other one of the header region, v7 and v6
 for cut in 30 36; do
 	head -c $cut "$src" > "$d/cut.dat"
 	refused "v7 cut at $cut bytes" "runs past the end" "$d/cut.dat"

@@ -936,10 +936,12 @@ def pb_packed_or_list(vals):
 
 
 # ---------------------------------------------------------------------
-# Issue 32, part B: the kernel events beyond scheduling, IRQs, timers
-# and workqueues that Perfetto's ftrace importer draws (ftrace_parser.cc,
-# ParseFtraceEvent's switch, and the trackers it calls), by FtraceEvent
-# field number (protos/perfetto/trace/ftrace/ftrace_event.proto).
+# The kernel events beyond scheduling, IRQs, timers and workqueues that
+# Perfetto's ftrace importer draws (net, sock, tcp, skb, kmem, oom,
+# vmscan, signal, power, cpuhp, thermal, clock, block, irq_vectors and
+# sched_blocked_reason: ftrace_parser.cc, ParseFtraceEvent's switch, and
+# the trackers it calls), by FtraceEvent field number
+# (protos/perfetto/trace/ftrace/ftrace_event.proto).
 EV_CLOCK_ENABLE, EV_CLOCK_DISABLE, EV_CLOCK_SET_RATE = 14, 15, 16
 EV_BLOCKED_REASON = 18
 EV_RECLAIM_BEGIN, EV_RECLAIM_END = 46, 47
@@ -1714,9 +1716,9 @@ def tables(m):
 
 
 def tables_kernel_events(m):
-    """Issue 32 part B's tracks: counter tracks of their own, thread
-    counters whose thread never had a process, slices on tracks of their
-    own, thread states with a blocked function."""
+    """The tracks of the kernel events beyond scheduling: counter tracks of
+    their own, thread counters whose thread never had a process, slices
+    on tracks of their own, thread states with a blocked function."""
     for name, vals in sorted(m.gcounters.items()):
         print('counter_track %s n=%d first=%s last=%s' % (
             name, len(vals), vals[0][1], vals[-1][1]))
@@ -1860,7 +1862,9 @@ def check(m, exp):
 
 
 def check_packets(m, exp, ck):
-    """The issue's points on what Perfetto shows through the packets."""
+    """What Perfetto shows through the packets: the stream read whole,
+    scheduling from one source, thread states, wakers, the idle thread,
+    CPU tracks, processes, system info, stats and data loss."""
     ck.check(m.packets > 0, 'packets: %d, the stream read to its last '
              'byte, nothing in it failing the import' % m.packets)
     nsw = sum(1 for r in m.sched)
@@ -2389,8 +2393,9 @@ def expect(lines, tgids_file=None, uname=None, stats=None):
 
 
 def expect_kernel_events(lines):
-    """Issue 32 part B: what the source's events predict Perfetto draws,
-    by its importer's rules (ftrace_parser.cc), read from -R's text."""
+    """The kernel events beyond scheduling: what the source's events
+    predict Perfetto draws, by its importer's rules (ftrace_parser.cc),
+    read from -R's text."""
     k = {'nic': {}, 'tcp_states': 0, 'tcp_streams': 0}
     socks, blocked, rows = set(), {}, set()
 
@@ -2545,9 +2550,9 @@ PKT_MSGS = {
     EV_PRINT: ('print', {2: ('buf', 's')}),
 }
 
-# Issue 32 part B's events: the kernel's fields in format order, the
-# ones compared (those the packets carry; a pointer to a kernel string
-# -R shows as its address aside), the messages' fields.
+# The kernel events beyond scheduling: the kernel's fields in format
+# order, the ones compared (those the packets carry; a pointer to a
+# kernel string -R shows as its address aside), the messages' fields.
 PKT_FIELDS.update({
     'netif_receive_skb': ('skbaddr', 'len', 'name'),
     'net_dev_xmit': ('skbaddr', 'len', 'rc', 'name'),

@@ -170,7 +170,7 @@ if [ -x "$GEN" ] && "$GEN" "$TMP/funcgraph.dat"; then
 else
 	not_ok "funcgraph-dat-gen writes the function_graph fixture"
 fi
-# Issue 32 part B: the kernel events this machine's kernel cannot fire
+# The kernel events beyond scheduling that this machine's kernel cannot fire
 # (kernel-events-dat-gen.c), and net-tcp.dat's TCP over loopback
 GEN=$BUILD/tests/e2e/kernel-events-dat-gen
 if [ -x "$GEN" ] && "$GEN" "$TOP/tests/e2e/kernel-formats" "$TMP/kev.dat"; then

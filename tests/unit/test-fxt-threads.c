@@ -48,7 +48,7 @@ static const char *name_of(struct fxt_threads *t, int idx)
 	return ti && ti->name ? ti->name : "(none)";
 }
 
-/* The producers: threads numbered per process, 0 first. */
+/* Producers that number threads per process, a thread 0 in each. */
 static void test_pairs_apart(void)
 {
 	struct fxt_threads *t = fxt_threads_new();
