@@ -111,7 +111,7 @@ struct loader {
 	 * instant (no metadata, no continuation): the ones right after it
 	 * need not be (fxt-tep.h).
 	 */
-	bool			tep_plain;
+	bool			last_plain;
 };
 
 static const struct fxt_str str_fxt = FXT_ARG_STR_NAME(TCFXT_SYSTEM_FXT);
@@ -551,7 +551,7 @@ static int fold_event(struct loader *l, const struct fxt_event *ev)
 }
 
 /* Converted providers' metadata and task names, for libtraceevent. */
-static int tep_gather(struct loader *l, const struct fxt_record *rec)
+static int gather_for_tep(struct loader *l, const struct fxt_record *rec)
 {
 	struct fxt_ks_data *d = l->d;
 
@@ -707,10 +707,10 @@ static int load_event(struct loader *l, struct fxt_record *rec, int64_t ts)
 			return ret;
 	}
 	if (folding(l, prov)) {
-		ret = plain && l->tep_plain ? 0 : tep_gather(l, rec);
+		ret = plain && l->last_plain ? 0 : gather_for_tep(l, rec);
 		if (ret < 0)
 			return ret;
-		l->tep_plain = plain;
+		l->last_plain = plain;
 		/*
 		 * trace-fxt's file metadata (file_info, cpustats, event
 		 * formats, kallsyms...) describes the trace; it is no event
@@ -951,7 +951,7 @@ static int load_kobj(struct loader *l, const struct fxt_record *rec)
 
 		if (ret < 0)
 			return ret;
-		l->tep_plain = false;
+		l->last_plain = false;
 	}
 	/* another producer's: its thread (or process) is named */
 	if (!folding(l, prov))

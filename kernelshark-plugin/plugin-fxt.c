@@ -158,8 +158,9 @@ static char *fxt_get_task(struct kshark_data_stream *stream,
  * and for a record libtraceevent cannot be given safely: the caller's own
  * text then.  The rebuilt record lives in the handle: one row at a time.
  */
-static int tep_column(struct kshark_data_stream *stream,
-		      const struct fxt_ks_row *row, bool latency, char **out)
+static int column_from_tep(struct kshark_data_stream *stream,
+			   const struct fxt_ks_row *row, bool latency,
+			   char **out)
 {
 	struct fxt_ks_view *v = stream_view(stream);
 	char *info, *lat;
@@ -184,7 +185,7 @@ static char *fxt_get_info(struct kshark_data_stream *stream,
 
 	if (!row)
 		return NULL;
-	if (!tep_column(stream, row, false, &s))
+	if (!column_from_tep(stream, row, false, &s))
 		return s;
 	return fxt_ks_info(d, row);
 }
@@ -204,7 +205,7 @@ static char *fxt_aux_info(struct kshark_data_stream *stream,
 	if (!row || row->provider >= d->nproviders ||
 	    row_event_id(d, row) == KS_EVENT_OVERFLOW)
 		return NULL;
-	if (!tep_column(stream, row, true, &s))
+	if (!column_from_tep(stream, row, true, &s))
 		return s;
 	if (d->nproviders < 2 || d->providers[row->provider].from_trace_fxt)
 		return NULL;

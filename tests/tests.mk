@@ -179,9 +179,10 @@ $(O)/tests/fuzz/fuzz-kshark: tests/fuzz/fuzz-kshark.c $(CORE_SRCS) \
 # The .dat input path whole: the check, libtracecmd, the plugin's mapping.
 DAT_FUZZ_SRCS	= $(DATCHECK_SRCS) $(MAP_SRCS) $(FXT_TEP_SRCS)
 $(O)/tests/fuzz/fuzz-dat: tests/fuzz/fuzz-dat.c $(CORE_SRCS) $(DAT_FUZZ_SRCS) \
-		trace-cmd-plugin/dat-check/datcheck.h
+		$(DATCHECK_HDRS)
 	@mkdir -p $(@D)
-	$(CLANG) $(FUZZ_CFLAGS) $(DATCHECK_CFLAGS) $(FXT_TEP_CFLAGS) \
+	$(CLANG) $(FUZZ_CFLAGS) $(DATCHECK_CFLAGS) $(FXT_INPUT_CFLAGS) \
+		$(FXT_TEP_CFLAGS) \
 		$(TC_CFLAGS) -o $@ $< \
 		$(CORE_SRCS) $(DAT_FUZZ_SRCS) $(CORE_SYS_LIBS) \
 		$(TC_LIBS) -ldl -lm

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # libdat.a: the trace.dat v7 writer (dat-writer.h; dat-meta.h for the
 # metadata sections the input plugin copies, dat-format.h for the file's
-# constants).  Uses libutil.a (fd-io.h, anon-file.h for its spool) and
+# constants, dat-layout.h for what the .dat check hands the input plugin,
+# headers only).  Uses libutil.a (fd-io.h, anon-file.h for its spool) and
 # libzstd; knows nothing of FXT.
 
 DAT_SRCS	:= $(wildcard common/dat/*.c)

@@ -37,7 +37,7 @@
 #include "tcfxt.h"
 
 
-struct tep_usecs {
+struct provider_usecs {
 	uint32_t	provider_id;
 	bool		in_usecs;
 };
@@ -53,7 +53,7 @@ struct report_tep {
 	uint8_t			*data;		/* the record, padded */
 	size_t			cap;
 	size_t			used;		/* its bytes not zero */
-	struct tep_usecs	*usecs;		/* time column, by provider */
+	struct provider_usecs	*usecs;		/* time column, by provider */
 	size_t			nr_usecs;
 	bool			long_set;
 	bool			feeding;	/* ".cont"s go to the context */
@@ -88,7 +88,7 @@ static bool in_usecs(struct report_tep *t, uint32_t provider_id)
 static int note_file_info(struct report_tep *t, const struct fxt_record *rec)
 {
 	const struct fxt_event *ev = &rec->event;
-	struct tep_usecs *u;
+	struct provider_usecs *u;
 	unsigned int i;
 
 	for (i = 0; i < ev->nargs; i++)
@@ -343,7 +343,7 @@ static int gather(struct report_tep *t, const char *path)
 }
 
 /* The rest of what libtracecmd reads before the first record. */
-static void tep_complete(struct report_tep *t)
+static void head_complete(struct report_tep *t)
 {
 	struct f2d_ctx *c = &t->ctx;
 	size_t i;
@@ -430,7 +430,7 @@ int report_tep_ready(struct report_tep *t, struct fxt_reader *rd)
 	t->gather_cont = false;
 	if (!has_carried_formats(t))
 		return -ENODATA;
-	tep_complete(t);
+	head_complete(t);
 	return 0;
 }
 
@@ -453,7 +453,7 @@ struct report_tep *report_tep_open(const char *path, report_line_fn fn,
 		errno = ret < 0 ? -ret : 0;
 		return NULL;
 	}
-	tep_complete(t);
+	head_complete(t);
 	return t;
 }
 

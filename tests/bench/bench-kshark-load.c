@@ -31,7 +31,7 @@
 #include "libkshark-tepdata.h"
 
 /* What kshark_tep_handle_plugins() gives a trace.dat stream. */
-static const char *const tep_defaults[] = {
+static const char *const ks_default_plugins[] = {
 	"sched_events", "missed_events", "kvm_combo",
 };
 
@@ -44,11 +44,12 @@ static bool register_defaults(struct kshark_context *ctx, const char *dir)
 	char path[4096];
 	size_t i;
 
-	for (i = 0; i < sizeof(tep_defaults) / sizeof(*tep_defaults); i++) {
+	for (i = 0; i < sizeof(ks_default_plugins) /
+		    sizeof(*ks_default_plugins); i++) {
 		snprintf(path, sizeof(path), "%s/plugin-%s.so", dir,
-			 tep_defaults[i]);
+			 ks_default_plugins[i]);
 		if (access(path, R_OK) ||
-		    !kshark_register_plugin(ctx, tep_defaults[i], path)) {
+		    !kshark_register_plugin(ctx, ks_default_plugins[i], path)) {
 			fprintf(stderr, "cannot register %s\n", path);
 			return false;
 		}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # The check walks a zstd CPU's chunks in parts, so that both threads of
-# the walk share one CPU's data (datcheck-file.c, dc_cpu_parts()): a
+# the walk share one CPU's data (datcheck-jobs.c, dc_cpu_parts()): a
 # fault in any chunk, in the first part or a later one, at a part's first
 # chunk or its last, must be named at that chunk, as the walk of the
 # whole CPU names it, and leave no output.  The chunk table is read here

@@ -211,8 +211,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fxt_input_opts opts = { .end_ts = UINT64_MAX };
 	struct fxt_input_result res = { 0 };
-	struct fxt_input_recs kept = { 0 };
-	struct fxt_input_pages pages = { 0 };
+	struct dat_recs kept = { 0 };
+	struct dat_pages pages = { 0 };
 	struct datcheck_keep_run *run;
 	struct tracecmd_input *handle;
 	char path[64], err[256];

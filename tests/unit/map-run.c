@@ -12,7 +12,7 @@
 #include "map-run.h"
 #include "unit.h"
 
-size_t map_run(const char *path, const struct fxt_input_recs *kept,
+size_t map_run(const char *path, const struct dat_recs *kept,
 	       char **out, struct fxt_input_result *res)
 {
 	struct fxt_input_opts opts = { .end_ts = UINT64_MAX, .path = path };

@@ -16,7 +16,7 @@
  * (malloc'ed), the plugin's result in *@res if not NULL.  The test stops
  * if any step fails.  Returns the FXT's size.
  */
-size_t map_run(const char *path, const struct fxt_input_recs *kept,
+size_t map_run(const char *path, const struct dat_recs *kept,
 	       char **out, struct fxt_input_result *res);
 
 #endif

@@ -161,7 +161,7 @@ static int count_one(struct tracecmd_input *h, struct tep_record *r,
 }
 
 /* Records libtracecmd reads from @b; -1 if it cannot open it. */
-static int tracecmd_count(const struct bytes *b)
+static int count_with_libtracecmd(const struct bytes *b)
 {
 	struct tracecmd_input *h;
 	char path[64];
@@ -209,7 +209,7 @@ static void test_well_formed(void)
 	for (big = 0; big < 2; big++) {
 		build(&b, big);
 		/* the reader itself reads what was built */
-		n = tracecmd_count(&b);
+		n = count_with_libtracecmd(&b);
 		printf("\n    libtracecmd reads %d of %d events", n, NR_EVENTS);
 		CU_ASSERT_EQUAL(n, NR_EVENTS);
 		expect_ok(&b, big ? "big endian" : "little endian");
@@ -316,7 +316,7 @@ static void test_time_shift(void)
 
 	for (big = 0; big < 2; big++) {
 		build_ts(&b, big, 2, 3, &at);
-		n = tracecmd_count(&b);
+		n = count_with_libtracecmd(&b);
 		printf("\n    with 2 CPUs of 3 offsets: libtracecmd reads %d "
 		       "of %d events", n, NR_EVENTS);
 		CU_ASSERT_EQUAL(n, NR_EVENTS);
@@ -354,7 +354,7 @@ static void test_trace_clock(void)
 	for (big = 0; big < 2; big++) {
 		for (i = 0; i < 2; i++) {
 			build_all(&b, big, 0, 0, NULL, &ok[i].size);
-			n = tracecmd_count(&b);
+			n = count_with_libtracecmd(&b);
 			printf("\n    trace_clock of %s: libtracecmd reads %d "
 			       "of %d events", ok[i].what, n, NR_EVENTS);
 			CU_ASSERT_EQUAL(n, NR_EVENTS);

@@ -87,7 +87,7 @@ static const char *ks_plugin_path(const char *name)
 }
 
 /* The plugins KernelShark gives a .dat's stream by default. */
-static const char *const tep_defaults[] = {
+static const char *const ks_default_plugins[] = {
 	"sched_events", "missed_events", "kvm_combo",
 };
 
@@ -101,15 +101,16 @@ static int suite_init(void)
 	if (!mkdtemp(dir) || !kshark_instance(&ctx))
 		return -1;
 	/* as the kernelshark program: its built-in plugins first */
-	for (i = 0; i < sizeof(tep_defaults) / sizeof(*tep_defaults); i++) {
-		path = ks_plugin_path(tep_defaults[i]);
+	for (i = 0; i < sizeof(ks_default_plugins) /
+		    sizeof(*ks_default_plugins); i++) {
+		path = ks_plugin_path(ks_default_plugins[i]);
 		if (!path) {
 			printf("\nKernelShark's %s plugin is not installed\n",
-			       tep_defaults[i]);
+			       ks_default_plugins[i]);
 			return -1;
 		}
 		snprintf(file, sizeof(file), "%s", path);
-		if (!kshark_register_plugin(ctx, tep_defaults[i], file))
+		if (!kshark_register_plugin(ctx, ks_default_plugins[i], file))
 			return -1;
 	}
 	return kshark_register_plugin(ctx, "fxt", plugin) ? 0 : -1;

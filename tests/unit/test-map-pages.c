@@ -95,10 +95,10 @@ static int seen_pages(const struct map_pages_rec *r, void *data)
 }
 
 /* The check's layout of @path (nr 0: libtracecmd must read it). */
-static void layout_of(const char *path, struct fxt_input_pages *pages)
+static void layout_of(const char *path, struct dat_pages *pages)
 {
 	struct datcheck_keep_run *run;
-	struct fxt_input_recs recs;
+	struct dat_recs recs;
 	char err[256];
 
 	CU_ASSERT_EQUAL_FATAL(datcheck_keep_start(path, fxt_input_tgid_events,
@@ -130,7 +130,7 @@ static long compare_readers(const char *path, const char *name)
 {
 	struct tracecmd_input *h[MAX_BUFS];
 	struct seen_list a = { 0 }, b = { 0 };
-	struct fxt_input_pages pages;
+	struct dat_pages pages;
 	struct map_pages *p;
 	const char *names[MAX_BUFS];
 	size_t i, same = 0, missed = 0;
@@ -381,7 +381,7 @@ static void test_times_moved(void)
 {
 	uint8_t data[8 * PAGE];
 	struct dat_bytes b = { .data = data };
-	struct fxt_input_pages pages;
+	struct dat_pages pages;
 	char path[64];
 
 	write_file(&b, build(&b, 0, 8, true), path);

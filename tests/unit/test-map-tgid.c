@@ -30,7 +30,7 @@
 
 static void check_file(const char *path, const char *name, bool has_records)
 {
-	struct fxt_input_recs kept;
+	struct dat_recs kept;
 	char err[256], *a, *b;
 	size_t na, nb;
 
@@ -134,8 +134,8 @@ static void test_others(void)
 /* A watch of nothing, and records given up: nothing handed over. */
 static void test_nothing_kept(void)
 {
-	static const struct fxt_input_event none[] = { { "nosuch", "event" } };
-	struct fxt_input_recs kept;
+	static const struct dat_event_name none[] = { { "nosuch", "event" } };
+	struct dat_recs kept;
 	char err[256];
 
 	CU_ASSERT_EQUAL(datcheck_file_keep(unit_path("samples/threads.dat"),

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * datcheck-keep.c - the records of a few events, kept from the check's
- * walk (datcheck.h), for the input plugin (fxt-input.h).
+ * walk (datcheck.h), for the input plugin (struct dat_recs, dat-layout.h).
  *
  * The check decompresses and visits every record of the file; the
  * plugin's thread-group pass would do it all again for the handful of
@@ -19,12 +19,11 @@
 #include <string.h>
 
 #include "datcheck.h"
-#include "fxt-input.h"
 
 #define DCK_MAX_BYTES	(64u << 20)
 
 struct dck {
-	struct fxt_input_rec	*recs;
+	struct dat_rec		*recs;
 	size_t			nr, max;
 	uint8_t			*blob;
 	size_t			used, size;
@@ -69,7 +68,7 @@ static bool dck_grow(void **p, size_t *max, size_t need, size_t elem)
 static int dck_record(const struct datcheck_record *r, void *priv)
 {
 	struct dck *k = priv;
-	struct fxt_input_rec *rec;
+	struct dat_rec *rec;
 	const char *name;
 
 	if (k->used + r->len > DCK_MAX_BYTES ||
@@ -81,7 +80,7 @@ static int dck_record(const struct datcheck_record *r, void *priv)
 	}
 	memcpy(k->blob + k->used, r->data, r->len);
 	rec = &k->recs[k->nr++];
-	*rec = (struct fxt_input_rec){
+	*rec = (struct dat_rec){
 		.buffer = name, .cpu = r->cpu, .len = r->len, .ts = r->ts,
 		.data = (const uint8_t *)(uintptr_t)k->used,
 	};
@@ -137,7 +136,7 @@ static void dck_pages_start(struct datcheck_keep_run *run)
 }
 
 /* The file mapped and checked up to its CPU data, copies ready. */
-static int dck_begin(const char *path, const struct fxt_input_event *events,
+static int dck_begin(const char *path, const struct dat_event_name *events,
 		     unsigned int nr_events, unsigned int flags,
 		     struct datcheck_keep_run **out, char *err, size_t errlen)
 {
@@ -167,7 +166,7 @@ static int dck_begin(const char *path, const struct fxt_input_event *events,
 	return 0;
 }
 
-int datcheck_keep_start(const char *path, const struct fxt_input_event *events,
+int datcheck_keep_start(const char *path, const struct dat_event_name *events,
 			unsigned int nr_events, unsigned int flags,
 			struct datcheck_keep_run **run, char *err,
 			size_t errlen)
@@ -207,8 +206,8 @@ int datcheck_keep_walk(struct datcheck_keep_run *run, uint8_t *ids,
 }
 
 int datcheck_keep_finish(struct datcheck_keep_run *run,
-			 struct fxt_input_recs *out,
-			 struct fxt_input_pages *pages, uint8_t *ids)
+			 struct dat_recs *out,
+			 struct dat_pages *pages, uint8_t *ids)
 {
 	struct dck *k = run->k;
 	size_t i;
@@ -237,9 +236,9 @@ int datcheck_keep_finish(struct datcheck_keep_run *run,
 	return 0;
 }
 
-int datcheck_file_keep(const char *path, const struct fxt_input_event *events,
+int datcheck_file_keep(const char *path, const struct dat_event_name *events,
 		       unsigned int nr_events, unsigned int flags,
-		       struct fxt_input_recs *out, char *err, size_t errlen)
+		       struct dat_recs *out, char *err, size_t errlen)
 {
 	struct datcheck_keep_run *run;
 	int ret;
@@ -252,7 +251,7 @@ int datcheck_file_keep(const char *path, const struct fxt_input_event *events,
 	return datcheck_keep_finish(run, out, NULL, NULL);
 }
 
-void datcheck_recs_free(struct fxt_input_recs *recs)
+void datcheck_recs_free(struct dat_recs *recs)
 {
 	struct dck *k = recs->owner;
 

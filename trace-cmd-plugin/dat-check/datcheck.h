@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fxt-input.h"
+#include "dat-layout.h"
 
 /*
  * Check the @len bytes at @p.  0 when libtracecmd may read them; -EBADMSG
@@ -62,7 +62,7 @@ struct datcheck_record {
  * keeps them only once the check returned 0.
  */
 struct datcheck_watch {
-	const struct fxt_input_event *events;
+	const struct dat_event_name *events;
 	unsigned int		nr_events;	/* at most DATCHECK_MAX_WATCH */
 	int			(*record)(const struct datcheck_record *r,
 					  void *priv);
@@ -109,12 +109,12 @@ int datcheck_end(struct datcheck *dc);
 
 /*
  * After datcheck_pages() walked them good: where each CPU's pages lie,
- * for the input plugin's page reader (fxt_input_pages), or nothing (nr 0)
- * when libtracecmd must read them (see fxt-input.h).  0 or -ENOMEM; free
- * with datcheck_layout_free().
+ * for the input plugin's page reader (struct dat_pages), or nothing (nr
+ * 0) when libtracecmd must read them (see dat-layout.h).  0 or -ENOMEM;
+ * free with datcheck_layout_free().
  */
-int datcheck_layout(struct datcheck *dc, struct fxt_input_pages *out);
-void datcheck_layout_free(struct fxt_input_pages *pages);
+int datcheck_layout(struct datcheck *dc, struct dat_pages *out);
+void datcheck_layout_free(struct dat_pages *pages);
 
 /* A bit for each event ID (a record's common_type): 65536 of them. */
 #define DATCHECK_IDS_BYTES	(65536 / 8)
@@ -144,10 +144,10 @@ int datcheck_file_formats(const char *path, char *err, size_t errlen);
  * over the file costs).  Free with datcheck_recs_free().
  */
 int datcheck_file_keep(const char *path,
-		       const struct fxt_input_event *events,
+		       const struct dat_event_name *events,
 		       unsigned int nr_events, unsigned int flags,
-		       struct fxt_input_recs *out, char *err, size_t errlen);
-void datcheck_recs_free(struct fxt_input_recs *recs);
+		       struct dat_recs *out, char *err, size_t errlen);
+void datcheck_recs_free(struct dat_recs *recs);
 
 /*
  * datcheck_file_keep() in two halves: datcheck_keep_start() checks all
@@ -160,7 +160,7 @@ void datcheck_recs_free(struct fxt_input_recs *recs);
  */
 struct datcheck_keep_run;
 int datcheck_keep_start(const char *path,
-			const struct fxt_input_event *events,
+			const struct dat_event_name *events,
 			unsigned int nr_events, unsigned int flags,
 			struct datcheck_keep_run **run, char *err,
 			size_t errlen);
@@ -170,8 +170,8 @@ int datcheck_keep_start(const char *path,
  */
 void datcheck_keep_help(struct datcheck_keep_run *run);
 int datcheck_keep_finish(struct datcheck_keep_run *run,
-			 struct fxt_input_recs *out,
-			 struct fxt_input_pages *pages, uint8_t *ids);
+			 struct dat_recs *out,
+			 struct dat_pages *pages, uint8_t *ids);
 
 /*
  * Between datcheck_keep_start() and datcheck_keep_finish(): the check, for
@@ -208,7 +208,7 @@ int datcheck_view(struct datcheck *dc, int *fd);
  * After the pages were walked, before the check ends.  0 or -EIO.
  */
 int datcheck_view_data(struct datcheck *dc, int fd,
-		       const struct fxt_input_pages *pages);
+		       const struct dat_pages *pages);
 /*
  * The file's kallsyms text (its size in *@len; not NUL-ended), until the
  * check ends; NULL and 0 when it has none.

@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "dat-layout.h"
+
 #define FXT_INPUT_MAGIC		0x46585449U	/* "FXTI" */
 #define FXT_INPUT_ABI		7
 #define FXT_INPUT_PLUGIN_NAME	"trace-fxt-input.so"
@@ -114,78 +116,35 @@ struct fxt_input_result {
 	unsigned int	providers;
 };
 
-/* An event by its system and name. */
-struct fxt_input_event {
-	const char	*system;
-	const char	*name;
-};
-
 /*
  * The events the plugin's thread-group pass (map-tgid.c) reads, in the
  * order of its enum.  It needs them before it writes anything, so it
  * would read every record of the file twice; a host that walks the
  * records anyway (its check of the file) collects these and hands them
- * over.
+ * over (tgid_recs below).
  */
-static const struct fxt_input_event fxt_input_tgid_events[] = {
+static const struct dat_event_name fxt_input_tgid_events[] = {
 	{ "task", "task_newtask" }, { "sched", "sched_process_exec" },
 	{ "sched", "sched_process_fork" }, { "ftrace", "print" },
 };
 #define FXT_INPUT_NR_TGID_EVENTS					\
 	(sizeof(fxt_input_tgid_events) / sizeof(fxt_input_tgid_events[0]))
 
-/* A record so collected. */
-struct fxt_input_rec {
-	const char	*buffer;	/* its buffer's name, "" for the top */
-	uint32_t	cpu;		/* the CPU's place in its buffer */
-	uint32_t	len;
-	uint64_t	ts;		/* the pages' clock: for order only */
-	const uint8_t	*data;		/* the payload, common_type first */
-};
-
-/* The records of fxt_input_tgid_events, each CPU's in its order. */
-struct fxt_input_recs {
-	bool				complete;	/* else not collected */
-	const struct fxt_input_rec	*recs;
-	size_t				nr;
-	void				*owner;		/* the host's */
-};
-
 /*
- * Where a CPU's ring-buffer pages lie in the .dat, as the host's check of
- * the whole file found them (datcheck.h), for the plugin's own page
- * reader (map-pages.h): one entry per CPU that has data, buffer after
- * buffer, each buffer's CPUs in order.
+ * The request the host hangs on the handle: what it asks for (opts);
+ * what its check of the whole file (datcheck.h) found on the way, in
+ * dat-layout.h's terms - the records of fxt_input_tgid_events
+ * (tgid_recs) and where each CPU's pages lie, for the plugin's own page
+ * reader (map-pages.h; pages.nr 0: libtracecmd reads them); and what the
+ * plugin reports (res).
  */
-struct fxt_input_cpu_data {
-	const char	*buffer;	/* its buffer's name, "" for the top */
-	uint32_t	cpu;		/* the CPU's number in its buffer */
-	uint32_t	page_size;
-	uint64_t	off, size;	/* in the file (the count, for zstd) */
-	bool		zstd;		/* chunks of zstd-compressed pages */
-};
-
-/*
- * The file's CPU data, checked page by page and event by event: nr is 0
- * when the plugin must let libtracecmd read it (the host did not check
- * the pages, or libtracecmd would move the file's times: a DATE, OFFSET,
- * TIME_SHIFT or TSC2NSEC option; or its CPUs are not numbered 0..n-1).
- */
-struct fxt_input_pages {
-	const struct fxt_input_cpu_data	*cpus;
-	size_t				nr;
-	bool				big;		/* file byte order */
-	uint32_t			long_size;	/* 4 or 8 */
-	void				*owner;		/* the host's */
-};
-
 struct fxt_input_req {
 	uint32_t		magic;
 	uint32_t		abi;
 	int			out_fd;	/* stays the host's */
 	struct fxt_input_opts	opts;
-	struct fxt_input_recs	tgid_recs;
-	struct fxt_input_pages	pages;
+	struct dat_recs		tgid_recs;
+	struct dat_pages	pages;
 	struct fxt_input_result	res;
 };
 

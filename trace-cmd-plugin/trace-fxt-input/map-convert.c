@@ -340,7 +340,7 @@ static void map_ctx_free(struct map_ctx *ctx)
  * nothing asks for libtracecmd's reading; else NULL.
  */
 static struct map_pages *map_open_pages(struct map_ctx *ctx,
-					const struct fxt_input_pages *pages,
+					const struct dat_pages *pages,
 					struct tracecmd_input **handles)
 {
 	struct map_pages *p = NULL;
@@ -365,8 +365,8 @@ static struct map_pages *map_open_pages(struct map_ctx *ctx,
 
 int map_convert(struct tracecmd_input *handle, int fd,
 		const struct fxt_input_opts *opts,
-		const struct fxt_input_recs *kept,
-		const struct fxt_input_pages *pages,
+		const struct dat_recs *kept,
+		const struct dat_pages *pages,
 		struct fxt_input_result *res)
 {
 	struct tracecmd_input **handles = NULL;

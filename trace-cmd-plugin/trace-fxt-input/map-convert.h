@@ -18,8 +18,8 @@ struct tracecmd_input;
  */
 int map_convert(struct tracecmd_input *handle, int fd,
 		const struct fxt_input_opts *opts,
-		const struct fxt_input_recs *kept,
-		const struct fxt_input_pages *pages,
+		const struct dat_recs *kept,
+		const struct dat_pages *pages,
 		struct fxt_input_result *res);
 
 #endif /* _MAP_CONVERT_H */

@@ -177,7 +177,7 @@ struct map_ctx {
 	int			nr_bufs;
 	struct map_buffer	*cur;		/* provider now current */
 	struct tracecmd_input	*top;
-	const struct fxt_input_recs *kept;	/* the host's, for map-tgid */
+	const struct dat_recs	*kept;		/* the host's, for map-tgid */
 	struct map_task		*tasks;		/* by pid, grows */
 	int			nr_tasks;
 	struct map_cpu		*cpus;		/* by CPU, grows */

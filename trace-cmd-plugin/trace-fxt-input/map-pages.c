@@ -8,7 +8,7 @@
  * page, every decompressed zstd chunk kept until the handle closes.  The
  * host has already walked every page and event header of the file against
  * its size (datcheck.h) and says where each CPU's pages lie
- * (fxt_input_pages); this reader walks them again, keeping one page (or
+ * (dat_pages); this reader walks them again, keeping one page (or
  * one zstd chunk) per CPU, and hands each record over as libtracecmd
  * would: its time as kbuffer follows it (the page's, plus each delta; an
  * extend adds high bits, a stamp sets the time under the old top bits),
@@ -250,7 +250,7 @@ static bool pg_advance(struct map_pages *p, struct pg_cpu *c, bool first)
 
 /* The layout's CPUs of buffer @name, appended for handle @h. */
 static int pg_add_handle(struct map_pages *p,
-			 const struct fxt_input_pages *layout,
+			 const struct dat_pages *layout,
 			 struct tracecmd_input *handle, const char *name,
 			 int h, int *slot)
 {
@@ -260,7 +260,7 @@ static int pg_add_handle(struct map_pages *p,
 	if (cpus < 0)
 		return -ENOTSUP;
 	for (i = 0; i < layout->nr; i++) {
-		const struct fxt_input_cpu_data *d = &layout->cpus[i];
+		const struct dat_cpu_data *d = &layout->cpus[i];
 		struct pg_cpu *c;
 
 		if (strcmp(d->buffer, name))
@@ -289,7 +289,7 @@ static int pg_add_handle(struct map_pages *p,
 	return 0;
 }
 
-int map_pages_open(const struct fxt_input_pages *layout, const char *path,
+int map_pages_open(const struct dat_pages *layout, const char *path,
 		   struct tracecmd_input **handles, const char *const *names,
 		   int nr, struct map_pages **out)
 {

@@ -35,7 +35,7 @@ struct map_pages;
  * (no layout, a handle whose CPUs the layout does not match, the old
  * ring-buffer format); another -errno when the file cannot be mapped.
  */
-int map_pages_open(const struct fxt_input_pages *layout, const char *path,
+int map_pages_open(const struct dat_pages *layout, const char *path,
 		   struct tracecmd_input **handles, const char *const *names,
 		   int nr, struct map_pages **out);
 

@@ -242,7 +242,7 @@ static int map_tgid_iterated(struct tracecmd_input *h, struct tep_record *rec,
  * records in their order.
  */
 struct map_tgid_kept {
-	const struct fxt_input_rec	*rec;
+	const struct dat_rec		*rec;
 	struct map_tgid_ids		*ids;
 	size_t				seq;
 	int				buf;
@@ -278,7 +278,7 @@ static int map_tgid_buffer(struct map_tgid_scan *s, const char *name)
 
 /* The records the host kept, instead of a pass over the file. */
 static int map_tgid_kept(struct map_tgid_scan *s,
-			 const struct fxt_input_recs *kept)
+			 const struct dat_recs *kept)
 {
 	struct map_tgid_kept *k;
 	const char *last = NULL;
@@ -289,7 +289,7 @@ static int map_tgid_kept(struct map_tgid_scan *s,
 	if (!k)
 		return -ENOMEM;
 	for (i = 0; i < kept->nr; i++) {
-		const struct fxt_input_rec *r = &kept->recs[i];
+		const struct dat_rec *r = &kept->recs[i];
 
 		if (r->buffer != last) {
 			last = r->buffer;

@@ -857,8 +857,8 @@ static void report_kobj(struct report *r, const struct fxt_record *rec)
 }
 
 /* An event libtraceevent printed: a line of its own, as any other. */
-static void tep_line(void *priv, uint32_t provider_id, const char *text,
-		     size_t len)
+static void line_from_tep(void *priv, uint32_t provider_id,
+			  const char *text, size_t len)
 {
 	struct report *r = priv;
 
@@ -976,7 +976,7 @@ static int cmd_report(int argc, char **argv)
 			      strerror(errno));
 		return 1;
 	}
-	r.tep = report_tep_open(argv[optind], tep_line, &r);
+	r.tep = report_tep_open(argv[optind], line_from_tep, &r);
 	if (r.tep && r.raw)
 		report_tep_raw(r.tep);
 	r.threads = fxt_threads_new();

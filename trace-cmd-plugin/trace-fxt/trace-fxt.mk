@@ -11,7 +11,8 @@
 # installed here too.
 
 EXTRA_CFLAGS_trace-cmd-plugin/trace-fxt = $(JSON_CFLAGS) $(TC_CFLAGS) \
-		   $(FXT_TEP_CFLAGS) $(DATCHECK_CFLAGS) $(MHD_CFLAGS) \
+		   $(FXT_TEP_CFLAGS) $(DATCHECK_CFLAGS) $(FXT_INPUT_CFLAGS) \
+		   $(MHD_CFLAGS) \
 		   -DTRACE_FXT_PLUGIN_DIR='"$(TRACECMD_PLUGIN_INSTALL_DIR)"' \
 		   -DTRACE_FXT_KS_PLUGIN='"$(KS_PLUGIN_DIR)/plugin-fxt.so"' \
 		   -DTRACE_FXT_VERSION='"$(VERSION)"' \

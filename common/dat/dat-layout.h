@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * dat-layout.h - what a walk of a whole trace.dat found in it, as the
+ * walker hands it to a reader of the same file: where each CPU's
+ * ring-buffer pages lie, and copies of the records of a few events.
+ *
+ * The .dat check (trace-cmd-plugin/dat-check, datcheck.h) fills them in
+ * while it checks the file; the trace-cmd input plugin reads them, carried
+ * from trace-fxt in its request (fxt-input.h), so that it neither walks
+ * the pages' headers nor reads those records a second time.  Types only:
+ * who fills one in says how it is freed (its owner).
+ */
+#ifndef _DAT_LAYOUT_H
+#define _DAT_LAYOUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* An event by its system and name. */
+struct dat_event_name {
+	const char	*system;
+	const char	*name;
+};
+
+/* A record so collected. */
+struct dat_rec {
+	const char	*buffer;	/* its buffer's name, "" for the top */
+	uint32_t	cpu;		/* the CPU's place in its buffer */
+	uint32_t	len;
+	uint64_t	ts;		/* the pages' clock: for order only */
+	const uint8_t	*data;		/* the payload, common_type first */
+};
+
+/* The records of the events asked for, each CPU's in its order. */
+struct dat_recs {
+	bool			complete;	/* else not collected */
+	const struct dat_rec	*recs;
+	size_t			nr;
+	void			*owner;		/* the walker's */
+};
+
+/*
+ * Where a CPU's ring-buffer pages lie in the .dat, as a check of the
+ * whole file found them: one entry per CPU that has data, buffer after
+ * buffer, each buffer's CPUs in order.
+ */
+struct dat_cpu_data {
+	const char	*buffer;	/* its buffer's name, "" for the top */
+	uint32_t	cpu;		/* the CPU's number in its buffer */
+	uint32_t	page_size;
+	uint64_t	off, size;	/* in the file (the count, for zstd) */
+	bool		zstd;		/* chunks of zstd-compressed pages */
+};
+
+/*
+ * The file's CPU data, checked page by page and event by event: nr is 0
+ * when a reader must let libtracecmd read it (the pages were not
+ * checked, or libtracecmd would move the file's times: a DATE, OFFSET,
+ * TIME_SHIFT or TSC2NSEC option; or its CPUs are not numbered 0..n-1).
+ */
+struct dat_pages {
+	const struct dat_cpu_data	*cpus;
+	size_t				nr;
+	bool				big;		/* file byte order */
+	uint32_t			long_size;	/* 4 or 8 */
+	void				*owner;		/* the walker's */
+};
+
+#endif /* _DAT_LAYOUT_H */
