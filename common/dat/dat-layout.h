@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+/* SPDX-License-Identifier: LGPL-2.1-only */
 /*
  * dat-layout.h - what a walk of a whole trace.dat found in it, as the
  * walker hands it to a reader of the same file: where each CPU's

@@ -5,10 +5,12 @@
  * mapped file in one go, and the end of a check.
  *
  * The check's parts: datcheck-cursor.c (the bytes walked),
- * datcheck-head.c (the initial header, the metadata, version 6),
- * datcheck-options.c, datcheck-sections.c (version 7), datcheck-jobs.c
- * and datcheck-pages.c (the CPU data), datcheck-probe.c (the formats
- * parsed in a child); datcheck-intern.h is what they share.
+ * datcheck-head.c (the initial header, version 6), datcheck-meta.c (the
+ * metadata texts), datcheck-options.c, datcheck-sections.c (version 7),
+ * datcheck-jobs.c and datcheck-pages.c (the CPU data), datcheck-probe.c
+ * (the formats parsed in a child); datcheck-intern.h is what they share.
+ * No part calls into one that calls it (README.md lists them in that
+ * order).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,24 +20,6 @@
 #include <unistd.h>
 
 #include "datcheck-intern.h"
-
-void dc_free(struct dc_file *f)
-{
-	unsigned int i;
-
-	for (i = 0; i < f->nr_fmts; i++) {
-		free(f->fmts[i].system);
-		free(f->fmts[i].text);
-	}
-	free(f->fmts);
-	free(f->kallsyms_owned);
-	for (i = 0; i < f->nr_bufs; i++)
-		free(f->bufs[i].name);
-	free(f->bufs);
-	dc_jobs_free(f);
-	free(f->jobs);
-	free(f->ids);
-}
 
 int datcheck_end(struct datcheck *dc)
 {

@@ -196,10 +196,7 @@ int dc_u(struct dc_cur *c, unsigned int n, const char *what, uint64_t *v);
 const char *dc_str(struct dc_cur *c, const char *what);
 int dc_blob(struct dc_cur *c, unsigned int sz, const char *what);
 
-/*
- * datcheck-head.c: the metadata bodies, as both versions lay them out,
- * and version 6's file.
- */
+/* datcheck-meta.c: the metadata bodies, as both versions lay them out. */
 int dc_headers(struct dc_cur *c);
 int dc_ftrace_formats(struct dc_cur *c);
 int dc_event_formats(struct dc_cur *c);
@@ -231,7 +228,7 @@ int dc_cpu_chunks(struct dc_cur *file, size_t at, uint64_t pos,
 void dc_probe_start(struct dc_file *f);
 int dc_probe_finish(struct dc_file *f, bool judge);
 
-/* datcheck-file.c: everything a check holds freed (not @f itself). */
+/* datcheck-head.c: everything a check holds freed (not @f itself). */
 void dc_free(struct dc_file *f);
 
 #endif /* _DATCHECK_INTERN_H */

@@ -16,8 +16,6 @@
 
 #include "datcheck-intern.h"
 
-/* A section's header: id 2, flags 2, string 4, size 8. */
-
 /*
  * The section at @off, which must have id @id: @out covers its payload,
  * decompressed into *@owned when compressed.  *@flags gets its flags.
