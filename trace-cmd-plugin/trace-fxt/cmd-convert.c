@@ -43,6 +43,7 @@
 #include "kallsyms.h"
 #include "out-file.h"
 #include "trace-fxt.h"
+#include "view.h"
 
 #ifndef TRACE_FXT_PLUGIN_DIR
 #define TRACE_FXT_PLUGIN_DIR ""
@@ -375,31 +376,10 @@ static unsigned int convert_reader(void)
 	return FXT_INPUT_READ_ANY;
 }
 
-/* A format the records use parsed into the reading handle (@priv). */
-static int convert_parse_format(const char *system, const char *text,
-				size_t len, void *priv)
-{
-	/* one libtraceevent refuses is left out, as libtracecmd leaves it */
-	tep_parse_event(priv, text, len, system);
-	return 0;
-}
-
 /* The recording's functions, for the plugin (fxt_input_opts.functions). */
 static struct tep_handle *convert_functions(void *ks)
 {
 	return kallsyms_functions(ks);
-}
-
-/*
- * libtracecmd opening @view, a memfd: by its name in /proc, as
- * tracecmd_open_head() takes a path.
- */
-static struct tracecmd_input *convert_open_view(int view)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", view);
-	return tracecmd_open_head(path, 0);
 }
 
 static int convert_read(struct convert_args *a, struct fxt_input_req *req)
@@ -447,7 +427,7 @@ static int convert_read(struct convert_args *a, struct fxt_input_req *req)
 		tracecmd_set_loglevel(TEP_LOG_CRITICAL);
 		/* a format libtraceevent's parser loops on ends here */
 		alarm(CONVERT_HEAD_SECONDS);
-		handle = convert_open_view(view);
+		handle = view_open(view);
 		alarm(0);
 	}
 	/* the headers read: this thread walks pages too, as long as any */
@@ -459,8 +439,7 @@ static int convert_read(struct convert_args *a, struct fxt_input_req *req)
 		ret = datcheck_layout(dc, &req->pages);
 	if (!ret && handle) {
 		alarm(CONVERT_HEAD_SECONDS);
-		datcheck_formats(dc, ids, convert_parse_format,
-				 tracecmd_get_tep(handle));
+		view_parse_formats(dc, ids, handle);
 		alarm(0);
 		/* libtracecmd reads all the CPU data when the plugin cannot */
 		ret = datcheck_view_data(dc, view,

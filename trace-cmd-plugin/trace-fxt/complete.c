@@ -29,6 +29,7 @@
 #include "datcheck.h"
 #include "in-file.h"
 #include "trace-fxt.h"
+#include "view.h"
 
 /* How long the child may take over a .dat's headers and formats. */
 #define COMPLETE_SECONDS	5
@@ -91,28 +92,38 @@ static void list_buffers(struct tracecmd_input *h)
 	}
 }
 
-/* The child: check @path, open it, list; its exit status says how. */
+/*
+ * The child: check @path, open its view (no kallsyms to parse, view.h),
+ * list; its exit status says how.
+ */
 static void complete_dat_child(const char *path, bool events)
 {
 	struct tracecmd_input *h;
+	struct datcheck *dc;
+	const uint8_t *p;
 	char err[256];
-	int null = open("/dev/null", O_WRONLY);
+	size_t len;
+	int null = open("/dev/null", O_WRONLY), fd;
 
 	/* libtracecmd speaks of what it finds on both: not here */
 	if (null >= 0)
 		dup2(null, STDERR_FILENO);
 	alarm(COMPLETE_SECONDS);
-	if (datcheck_file_watch(path, NULL, DATCHECK_NO_PAGES |
-				DATCHECK_NO_PROBE, err, sizeof(err)))
+	if (datcheck_map(path, &p, &len) ||
+	    datcheck_head(p, len, NULL, DATCHECK_NO_PAGES | DATCHECK_NO_PROBE,
+			  err, sizeof(err), &dc) ||
+	    datcheck_view(dc, &fd))
 		_exit(1);
 	tracecmd_set_loglevel(TEP_LOG_CRITICAL);
-	h = tracecmd_open_head(path, 0);
+	h = view_open(fd);
 	if (!h)
 		_exit(1);
-	if (events)
+	if (events) {
+		view_parse_formats(dc, NULL, h);
 		list_events(h);
-	else
+	} else {
 		list_buffers(h);
+	}
 	fflush(stdout);
 	_exit(0);
 }

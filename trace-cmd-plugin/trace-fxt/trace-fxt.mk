@@ -4,7 +4,8 @@
 # an input is (and a pipe made seekable), serve.c how
 # `open` hands a trace to Perfetto's UI (libmicrohttpd), kallsyms.c
 # a recording's kallsyms parsed on a thread of its own and served through
-# libtraceevent's function resolver.  It hosts the
+# libtraceevent's function resolver, view.c libtracecmd's handle on a
+# checked .dat's view (no formats, no kallsyms to parse).  It hosts the
 # input plugin (found at run time, never linked) and links the .dat check
 # (libdatcheck.a), libfxt-tep.a and the core.  Its man pages
 # (Documentation/) and bash completion (trace-fxt.bash) are built and
