@@ -207,6 +207,35 @@ static bool dc_view_page_empty(const struct dc_file *f, uint64_t off)
 	return !(dc_num(f, f->p + off + 8, f->commit_size) & DAT_COMMIT_MASK);
 }
 
+/*
+ * A compressed CPU's chunks as libtracecmd reads them before the page
+ * reader takes over: the count and every chunk's header (it lists them
+ * all), the first chunk's data (tracecmd_get_first_ts()) and the last's
+ * (tracecmd_read_cpu_last(), for the progress only).
+ */
+static int dc_view_chunks(const struct dc_file *f, int fd,
+			  const struct dc_job *j)
+{
+	/* the chunks run on past the CPU's size, its uncompressed one */
+	uint64_t pos = j->off, end = f->len, count, i, zsize;
+
+	if (end - pos < 4 || dc_view_copy(f, fd, pos, 4))
+		return end - pos < 4 ? 0 : -EIO;
+	count = dc_num(f, f->p + pos, 4);
+	pos += 4;
+	/* the check walked these: each header and its data lie inside */
+	for (i = 0; i < count && end - pos >= 8; i++) {
+		zsize = dc_num(f, f->p + pos, 4);
+		if (zsize > end - pos - 8)
+			break;
+		if (dc_view_copy(f, fd, pos, i == 0 || i == count - 1 ?
+				 8 + zsize : 8))
+			return -EIO;
+		pos += 8 + zsize;
+	}
+	return 0;
+}
+
 int datcheck_view_data(struct datcheck *dc, int fd,
 		       const struct dat_pages *pages)
 {
@@ -220,7 +249,17 @@ int datcheck_view_data(struct datcheck *dc, int fd,
 		if (j->cont || !j->size)
 			continue;
 		ps = j->page_size;
-		if (!pages || !pages->nr || j->compressed || j->size <= 2 * ps) {
+		if (!pages || !pages->nr) {
+			if (dc_view_copy(f, fd, j->off, j->size))
+				return -EIO;
+			continue;
+		}
+		if (j->compressed) {
+			if (dc_view_chunks(f, fd, j))
+				return -EIO;
+			continue;
+		}
+		if (j->size <= 2 * ps) {
 			if (dc_view_copy(f, fd, j->off, j->size))
 				return -EIO;
 			continue;

@@ -204,7 +204,8 @@ int datcheck_view(struct datcheck *dc, int *fd);
  * plugin's page reader reads the rest (pages->nr not 0), what libtracecmd
  * reads before it does - each CPU's first page (tracecmd_get_first_ts()),
  * its last pages back to one with an event (tracecmd_read_cpu_last()),
- * a compressed CPU's data whole; else (@pages NULL or empty) all of it.
+ * of a compressed CPU every chunk's header and the first and last chunks;
+ * else (@pages NULL or empty) all of it.
  * After the pages were walked, before the check ends.  0 or -EIO.
  */
 int datcheck_view_data(struct datcheck *dc, int fd,
