@@ -11,6 +11,13 @@ export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 
 e2e_plan 24
 
+# written_alike RP RL: both conversions exited 0 and the three FXT files
+# are the same bytes
+written_alike() {
+	test "$1" = 0 -a "$2" = 0 -a -s "$TMP/l.fxt" &&
+		cmp "$TMP/p.fxt" "$TMP/l.fxt" && cmp "$TMP/d.fxt" "$TMP/p.fxt"
+}
+
 # same_fxt NAME DAT [OPTION]: the three readings of DAT written alike
 same_fxt() {
 	local n=$1 dat=$2 opt=${3:-} rp rl
@@ -22,8 +29,7 @@ same_fxt() {
 	rl=$?
 	"$TRACE_FXT" convert -q $opt "$dat" -o "$TMP/d.fxt" 2> /dev/null
 	check "$n${opt:+ $opt}: the page reader writes what libtracecmd's reading writes ($(stat -c %s "$TMP/l.fxt" 2>/dev/null) bytes; exits $rp and $rl$([ -s "$TMP/p.err" ] && echo "; $(head -c 160 "$TMP/p.err")"))" \
-		test "$rp" = 0 -a "$rl" = 0 -a -s "$TMP/l.fxt" &&
-		cmp "$TMP/p.fxt" "$TMP/l.fxt" && cmp "$TMP/d.fxt" "$TMP/p.fxt"
+		written_alike "$rp" "$rl"
 }
 
 recordings
