@@ -42,6 +42,9 @@ if dpkg-query -W -f='${Status}' trace-fxt 2>/dev/null | grep -q installed; then
 	e2e_exit
 fi
 
+# What make test's make exports stays out of the package's makes.
+unset MAKEFLAGS MFLAGS MAKELEVEL O BUILD_DIR
+
 # make dist, unpacked where no git checkout is around it
 make -s -C "$TOP" dist O="$TMP/dist" >"$TMP/dist.log" 2>&1
 tarball=$TMP/dist/trace-fxt-$VERSION.tar.gz
