@@ -48,7 +48,7 @@ check "  and installs nothing, makes no build folder" \
 HOME=$home make -s -C "$TOP" install > "$TMP/install.log" 2>&1; rc=$?
 check "make install for another PREFIX than the build's: fails, says what to run" \
 	bash -c "[ $rc -ne 0 ] && grep -q 'built for other install directories' '$TMP/install.log' &&
-		 grep -q \"run 'make' first\" '$TMP/install.log'"
+		 grep -q \"run 'make[^']*' first\" '$TMP/install.log'"
 check "  and installs nothing, writes nothing into the build tree (as root: no root-owned files)" \
 	bash -c "[ ! -e '$home/.local' ] && [ -z \"\$(find '$BUILD' -newer '$TMP/before' | head -3)\" ]"
 
