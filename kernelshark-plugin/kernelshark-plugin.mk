@@ -23,13 +23,17 @@ KS_PLUGIN_OBJS	:= $(O)/kernelshark-plugin/plugin-fxt.o \
 # make's own CXX (g++, build-essential's).
 KS_CXXFLAGS	 = -std=gnu++17 -fPIC -fvisibility=hidden -Wall -Wextra \
 		   -Wno-unused-parameter -Wshadow -D_GNU_SOURCE $(CORE_CFLAGS) \
-		   $(CFLAGS) $(KS_CFLAGS)
+		   $(CPPFLAGS) $(CXXFLAGS) $(KS_CFLAGS)
 $(O)/kernelshark-plugin/%.o: kernelshark-plugin/%.cpp
 	@mkdir -p $(@D)
 	$(CXX) $(KS_CXXFLAGS) -MMD -MP -c -o $@ $<
 
-# KernelShark 2.x finds no plugin by itself; this is where `make install`
-# puts it and where the README's `kernelshark -p` points.
+# Where `make install` puts it: $(LIBDIR)/kernelshark/plugins, which for
+# PREFIX=/usr (LIBDIR /usr/lib/<multiarch>) is KernelShark's own plugin
+# folder.  KernelShark 2.2 loads only its own list of plugins from there
+# by itself; this one it loads when told, `kernelshark -p PATH` (or, from
+# its own folder, `-p fxt`): trace-fxt open --kernelshark and the desktop
+# entry (desktop/) tell it.
 KS_PLUGIN_DIR	?= $(LIBDIR)/kernelshark/plugins
 
 # Only KernelShark's entry points are exported (plugin-fxt.h); the core
@@ -42,14 +46,22 @@ KS_PLUGIN_DIR	?= $(LIBDIR)/kernelshark/plugins
 $(KS_PLUGIN): $(KS_PLUGIN_OBJS) $(FXT_TEP_LIB) $(FXT_LIB) $(DAT_LIB) \
 	      $(EVENTHEADER_LIB) $(UTIL_LIB) \
 	      kernelshark-plugin/kernelshark-plugin.mk
-	$(CXX) $(CFLAGS) -shared -Wl,-z,defs -Wl,-Bsymbolic \
+	$(CXX) $(CXXFLAGS) $(LDFLAGS) -shared -Wl,-z,defs -Wl,-Bsymbolic \
 		-o $@ $(KS_PLUGIN_OBJS) \
 		$(FXT_TEP_LINK) $(KS_PLOT_LIBS) $(KS_LIBS) -lm
 
 ALL_TARGETS	+= $(KS_PLUGIN)
 
-.PHONY: install-kshark
+.PHONY: install-kshark install-check-kshark uninstall-kshark
 install: install-kshark
-install-kshark: $(KS_PLUGIN)
+install-check: install-check-kshark
+install-check-kshark: | $(INSTALL_AFTER)
+	$(call need_built,$(KS_PLUGIN))
+install-kshark: | install-check-kshark $(INSTALL_CHECK)
 	install -d $(DESTDIR)$(KS_PLUGIN_DIR)
 	install -m 0644 $(KS_PLUGIN) $(DESTDIR)$(KS_PLUGIN_DIR)/
+
+uninstall: uninstall-kshark
+uninstall-kshark:
+	rm -f $(DESTDIR)$(KS_PLUGIN_DIR)/$(notdir $(KS_PLUGIN))
+	$(call rmdir_empty,$(KS_PLUGIN_DIR))

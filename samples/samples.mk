@@ -42,7 +42,7 @@ EH_DAT_GEN	:= $(O)/samples/eventheader-dat
 $(EH_DAT_GEN): $(O)/samples/eventheader-dat.o $(DAT_LIB) $(UTIL_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(DAT_LINK) -lm
 
-ALL_TARGETS	+= $(SAMPLE_GEN) $(KS_SAMPLE) $(SCHED_SAMPLE) $(EH_DAT_GEN) \
+TEST_TOOLS	+= $(SAMPLE_GEN) $(KS_SAMPLE) $(SCHED_SAMPLE) $(EH_DAT_GEN) \
 		   $(EH_VEC_GEN)
 CLEAN_FILES	+= demo
 
@@ -61,7 +61,7 @@ $(O)/samples/sched-v6.dat: samples/sched-zstd.dat
 		|| { cat $@.log; rm -f $@.log; exit 1; }
 	@rm -f $@.log; mv $@.tmp $@
 
-ALL_TARGETS	+= $(SAMPLE_DATS)
+TEST_TOOLS	+= $(SAMPLE_DATS)
 
 # make demo, one of the README's two commands: the main job on a
 # bundled sample - a real recording (sched, irq, timer events and

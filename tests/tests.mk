@@ -205,9 +205,8 @@ $(TC_ITERATE): tests/bench/tc-iterate.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(TC_CFLAGS) -o $@ $< $(TC_LIBS)
 
-# Built by "make" already: the scripts that use them run from it.
-ALL_TARGETS	+= $(E2E_TOOLS) $(KS_BENCH) $(TC_ITERATE)
-TEST_PROGS	+= $(UNIT_PROGS) $(FUZZ_PROGS) $(DAT_TOOLS)
+TEST_TOOLS	+= $(E2E_TOOLS) $(KS_BENCH) $(TC_ITERATE)
+TEST_PROGS	+= $(TEST_TOOLS) $(UNIT_PROGS) $(FUZZ_PROGS) $(DAT_TOOLS)
 
 # Everything the tests run, whichever .mk adds it and wherever: the list
 # is expanded again once all of them are read.
@@ -219,6 +218,12 @@ test-progs: all $$(TEST_PROGS)
 export BUILD_DIR = $(abspath $(O))
 test: test-progs
 	@tests/run-tests.sh
+
+# The unit tests alone, with what they run (the products, the samples'
+# producers and recordings): no display, no network, nothing installed.
+# The Debian package build runs them (debian/rules).
+test-unit: all $(UNIT_PROGS) $$(TEST_TOOLS)
+	@TESTS='tests/unit/*' tests/run-tests.sh
 
 # Deliberate breakages (tests/mutations/*.patch) the suite must catch.
 mutate: test-progs
@@ -232,14 +237,14 @@ fuzz: $(FUZZ_PROGS)
 		    /tmp/trace-fxt-fuzz-$$n tests/fuzz/corpus-$$n || exit 1; \
 	done
 
-bench: all $(BENCH_PROGS)
+bench: all $$(TEST_TOOLS) $(BENCH_PROGS)
 	@tests/bench/run-bench.sh
 
 # What a real Perfetto trace processor shows of every sample, converted
 # and as `trace-cmd report -N -t` text: by hand, no test needs it.
 TRACE_PROCESSOR	?=
 .PHONY: perfetto-compare
-perfetto-compare: all
+perfetto-compare: all $$(TEST_TOOLS)
 	@scripts/perfetto-compare.sh "$(TRACE_PROCESSOR)"
 
 # Fixtures written by the core's .dat writer (dat-fixture.c their shared

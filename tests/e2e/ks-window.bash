@@ -31,3 +31,23 @@ ks_window() {
 	done
 	return 1
 }
+
+# ks_table_rows SHOT GEOMETRY prints how many lines of text the event
+# table of the KernelShark window shows in screenshot SHOT (GEOMETRY:
+# xdotool getwindowgeometry --shell's output for that window).  The table
+# fills the lower part of the window: a row is dark text between light
+# grid lines.  Outside the virtual X server too (ImageMagick's convert).
+ks_table_rows() {
+	local X Y WIDTH HEIGHT WINDOW SCREEN y h
+
+	[ -f "$1" ] && [ -f "$2" ] || { echo 0; return; }
+	. "$2"
+	y=$((Y + HEIGHT * 70 / 100)); h=$((HEIGHT * 22 / 100))
+	convert "$1" -crop "${WIDTH}x${h}+${X}+${y}" +repage \
+		-colorspace gray -threshold 40% -negate -scale '1x!' \
+		-depth 8 txt:- | awk -F'[(,)]' '
+		NR > 1 { dark = ($3 + 0 > 0) }
+		NR > 1 && dark && !prev { n++ }
+		{ prev = dark }
+		END { print n + 0 }'
+}

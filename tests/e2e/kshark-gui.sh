@@ -83,20 +83,9 @@ check "kernelshark loaded the plugin without complaint" \
 	bash -c "! grep -qi 'failed\|not found\|incomplete\|cannot' '$TMP/ks.log'"
 [ -f "$TMP/shot.png" ] && cp "$TMP/shot.png" "$SHOT"
 
-# The table fills the lower part of the window: count the lines of dark
-# text there (a row is text between light grid lines).
-rows=0
-if [ -f "$TMP/geometry" ] && [ -f "$TMP/shot.png" ]; then
-	. "$TMP/geometry"
-	y=$((Y + HEIGHT * 70 / 100)); h=$((HEIGHT * 22 / 100))
-	rows=$(convert "$TMP/shot.png" -crop "${WIDTH}x${h}+${X}+${y}" +repage \
-		-colorspace gray -threshold 40% -negate -scale '1x!' \
-		-depth 8 txt:- | awk -F'[(,)]' '
-		NR > 1 { dark = ($3 + 0 > 0) }
-		NR > 1 && dark && !prev { n++ }
-		{ prev = dark }
-		END { print n + 0 }')
-fi
+# The table's lines of text (ks-window.bash).
+. "$TOP/tests/e2e/ks-window.bash"
+rows=$(ks_table_rows "$TMP/shot.png" "$TMP/geometry")
 check "the event table shows rows ($rows text lines, screenshot $SHOT)" \
 	test "$rows" -ge 3
 

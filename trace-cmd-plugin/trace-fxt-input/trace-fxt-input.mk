@@ -17,21 +17,33 @@ MAP_OBJS	:= $(MAP_SRCS:%.c=$(O)/%.o)
 TC_PLUGIN_OBJS	:= $(O)/trace-cmd-plugin/trace-fxt-input/plugin-fxt-input.o \
 		   $(MAP_OBJS)
 
-# Where `make install` puts the plugin: libtracecmd's per-user directory
-# by default; trace-fxt also looks there when libtracecmd found nothing.
+# Where `make install` puts the plugin: $(LIBDIR)/trace-cmd/plugins,
+# libtracecmd's per-user directory for the default PREFIX, and the
+# directory a libtracecmd built with a system one has for PREFIX=/usr
+# (Debian's has none: it looks in $TRACECMD_PLUGIN_DIR and
+# ~/.local/lib/trace-cmd/plugins only).  trace-fxt, the plugin's only
+# host, looks there itself when libtracecmd found nothing.
 TRACECMD_PLUGIN_INSTALL_DIR ?= $(LIBDIR)/trace-cmd/plugins
 
 # The libraries the mapping uses (the unit tests link the same).
 MAP_LINK	 = $(FXT_TEP_LINK) $(PERFETTO_LINK) $(TC_LIBS)
 $(TC_PLUGIN): $(TC_PLUGIN_OBJS) $(FXT_TEP_LIB) $(FXT_LIB) $(DAT_LIB) \
 	      $(EVENTHEADER_LIB) $(PERFETTO_LIB) $(UTIL_LIB)
-	$(CC) $(ALL_CFLAGS) -shared -Wl,-z,defs -o $@ $(TC_PLUGIN_OBJS) \
-		$(MAP_LINK) -ldl -lm
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-z,defs -o $@ \
+		$(TC_PLUGIN_OBJS) $(MAP_LINK) -ldl -lm
 
 ALL_TARGETS	+= $(TC_PLUGIN)
 
-.PHONY: install-trace-fxt-input
+.PHONY: install-trace-fxt-input install-check-trace-fxt-input uninstall-trace-fxt-input
 install: install-trace-fxt-input
-install-trace-fxt-input: $(TC_PLUGIN)
+install-check: install-check-trace-fxt-input
+install-check-trace-fxt-input: | $(INSTALL_AFTER)
+	$(call need_built,$(TC_PLUGIN))
+install-trace-fxt-input: | install-check-trace-fxt-input $(INSTALL_CHECK)
 	install -D -m 644 $(TC_PLUGIN) \
 		$(DESTDIR)$(TRACECMD_PLUGIN_INSTALL_DIR)/trace-fxt-input.so
+
+uninstall: uninstall-trace-fxt-input
+uninstall-trace-fxt-input:
+	rm -f $(DESTDIR)$(TRACECMD_PLUGIN_INSTALL_DIR)/trace-fxt-input.so
+	$(call rmdir_empty,$(TRACECMD_PLUGIN_INSTALL_DIR))

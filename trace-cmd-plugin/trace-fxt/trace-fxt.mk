@@ -39,7 +39,7 @@ $(TRACE_FXT_OBJS): $(TRACE_FXT_STAMP)
 
 $(TRACE_FXT): $(TRACE_FXT_OBJS) $(DATCHECK_LIB) $(FXT_TEP_LIB) $(FXT_LIB) \
 	      $(DAT_LIB) $(EVENTHEADER_LIB) $(PERFETTO_LIB) $(UTIL_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $(TRACE_FXT_OBJS) $(DATCHECK_LINK) \
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(TRACE_FXT_OBJS) $(DATCHECK_LINK) \
 		$(FXT_TEP_LINK) $(PERFETTO_LINK) $(JSON_LIBS) $(TC_LIBS) \
 		$(MHD_LIBS) -ldl -lm
 
@@ -65,13 +65,21 @@ MAN_GEN		:= $(foreach c,$(MAN_COMMANDS), \
 # runs whichever python3 comes first in PATH, which may not have it).
 ASCIIDOC	?= /usr/bin/python3 -m asciidoc
 XMLTO		?= xmlto
-MAN_DATE	:= $(shell git log -1 --format=%cs 2>/dev/null || date +%F)
-MAN_ATTRS	= -a mansource=trace-fxt -a manversion=$(VERSION) \
-		  -a manmanual='trace-fxt Manual' -a revdate=$(MAN_DATE) \
-		  -a tracecmd_plugin_dir=$(TRACECMD_PLUGIN_INSTALL_DIR) \
+# The pages' date: SOURCE_DATE_EPOCH's when it is set (a package build:
+# debian/changelog's), else the last commit's, else today's.
+MAN_DATE	:= $(shell if [ -n "$$SOURCE_DATE_EPOCH" ]; then \
+			date -u -d "@$$SOURCE_DATE_EPOCH" +%F; \
+		   else git log -1 --format=%cs 2>/dev/null | grep . || \
+			date +%F; fi)
+# The install directories the pages name (make install checks that the
+# pages were made for its own).
+MAN_DIR_ATTRS	= -a tracecmd_plugin_dir=$(TRACECMD_PLUGIN_INSTALL_DIR) \
 		  -a ks_plugin_dir=$(KS_PLUGIN_DIR) \
 		  -a tep_plugin_dir=$(TEP_PLUGIN_DIR) \
 		  -a tep_libdir=$(TEP_LIBDIR)
+MAN_ATTRS	= -a mansource=trace-fxt -a manversion=$(VERSION) \
+		  -a manmanual='trace-fxt Manual' $(MAN_DIR_ATTRS) \
+		  -a revdate=$(MAN_DATE)
 
 $(TRACE_FXT_DOC)/gen/%.synopsis: $(TRACE_FXT)
 	@mkdir -p $(@D)
@@ -107,17 +115,26 @@ $(MAN_PAGES): %: %.xml
 
 .PHONY: doc
 doc: $(MAN_PAGES)
-TEST_PROGS	+= $(MAN_PAGES)
+# The man pages are products, built by make and installed.
+ALL_TARGETS	+= $(MAN_PAGES)
 
 # The bash completion, where bash-completion looks for it:
-# $(PREFIX)/share/bash-completion/completions/trace-fxt (for PREFIX
+# $(DATADIR)/bash-completion/completions/trace-fxt (for PREFIX
 # ~/.local, ~/.local/share is its per-user XDG_DATA_HOME).
 TRACE_FXT_BASH		:= trace-cmd-plugin/trace-fxt/trace-fxt.bash
-BASH_COMPLETION_DIR	?= $(PREFIX)/share/bash-completion/completions
+BASH_COMPLETION_DIR	?= $(DATADIR)/bash-completion/completions
 
-.PHONY: install-trace-fxt
+# The command and its pages name the plugins' install directories: they
+# are installed only as built for this install's.
+MAN_PLUGINS_PAGE	:= $(TRACE_FXT_DOC)/trace-fxt-plugins.7
+.PHONY: install-trace-fxt install-check-trace-fxt uninstall-trace-fxt
 install: install-trace-fxt
-install-trace-fxt: $(TRACE_FXT) $(MAN_PAGES)
+install-check: install-check-trace-fxt
+install-check-trace-fxt: | $(INSTALL_AFTER)
+	$(call need_built,$(TRACE_FXT) $(MAN_PAGES))
+	$(call need_built_for,$(TRACE_FXT_STAMP),$(TRACE_FXT_DEFS),$(TRACE_FXT))
+	$(call need_built_for,$(MAN_STAMP),$(MAN_DIR_ATTRS) -a revdate=,$(MAN_PLUGINS_PAGE))
+install-trace-fxt: | install-check-trace-fxt $(INSTALL_CHECK)
 	install -D -m 755 $(TRACE_FXT) $(DESTDIR)$(BINDIR)/trace-fxt
 	install -D -m 644 $(TRACE_FXT_BASH) \
 		$(DESTDIR)$(BASH_COMPLETION_DIR)/trace-fxt
@@ -126,3 +143,10 @@ install-trace-fxt: $(TRACE_FXT) $(MAN_PAGES)
 		install -D -m 644 $$p $(DESTDIR)$(MANDIR)/man$$s/$${p##*/} || \
 			exit 1; \
 	done
+
+uninstall: uninstall-trace-fxt
+uninstall-trace-fxt:
+	rm -f $(DESTDIR)$(BINDIR)/trace-fxt \
+		$(DESTDIR)$(BASH_COMPLETION_DIR)/trace-fxt \
+		$(foreach p,$(notdir $(MAN_PAGES)), \
+		  $(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(p))
