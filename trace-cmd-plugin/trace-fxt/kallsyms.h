@@ -7,9 +7,9 @@
  *
  * libtracecmd would parse the kallsyms with tep_parse_kallsyms(): a
  * sscanf() a line, a third of the time tracecmd_open_head() takes on a
- * real recording.  trace-fxt hands libtracecmd a view of the file without
- * them (datcheck_view_fd()) and parses the text itself, while libtracecmd
- * reads the headers and the check walks the pages.
+ * real recording.  trace-fxt hands libtracecmd a view of the file
+ * without them (datcheck_view(), view.h) and parses the text itself,
+ * while libtracecmd reads the headers and the check walks the pages.
  */
 #ifndef _TRACE_FXT_KALLSYMS_H
 #define _TRACE_FXT_KALLSYMS_H
