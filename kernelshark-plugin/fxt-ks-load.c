@@ -179,25 +179,11 @@ static int thread_cpu(struct loader *l, int32_t pid)
 	return t && t->cpu >= 0 ? t->cpu : FXT_KS_FALLBACK_CPU;
 }
 
-/* Slot of @id in the index: where it is, or the free slot for it. */
-static size_t provider_slot(const struct fxt_ks_data *d, uint32_t id)
-{
-	size_t h;
-
-	for (h = fxt_provider_hash(id, d->provider_mask); d->provider_slots[h];
-	     h = (h + 1) & d->provider_mask)
-		if (d->providers[d->provider_slots[h] - 1].id == id)
-			break;
-	return h;
-}
-
-/* Room for one more provider, its index kept at most half full. */
+/* Room for one more provider. */
 static int providers_grow(struct fxt_ks_data *d)
 {
 	unsigned int n = d->nproviders;
 	struct fxt_ks_provider *p;
-	uint32_t *slots;
-	size_t size, i;
 
 	if (n == d->providers_cap) {
 		unsigned int cap = n ? 2 * n : 8;
@@ -208,17 +194,6 @@ static int providers_grow(struct fxt_ks_data *d)
 		d->providers = p;
 		d->providers_cap = cap;
 	}
-	if (d->provider_slots && 2 * (n + 1) <= d->provider_mask + 1)
-		return 0;
-	size = d->provider_slots ? 2 * (d->provider_mask + 1) : 32;
-	slots = calloc(size, sizeof(*slots));
-	if (!slots)
-		return -ENOMEM;
-	free(d->provider_slots);
-	d->provider_slots = slots;
-	d->provider_mask = size - 1;
-	for (i = 0; i < n; i++)
-		slots[provider_slot(d, d->providers[i].id)] = (uint32_t)i + 1;
 	return 0;
 }
 
@@ -232,13 +207,12 @@ static int provider_find(struct loader *l, uint32_t id)
 {
 	struct fxt_ks_data *d = l->d;
 	struct fxt_ks_provider *p;
+	uint64_t at = u64_map_get(&d->provider_at, id);
 	const char *name;
 	unsigned int i;
-	size_t h;
 
-	h = d->provider_slots ? provider_slot(d, id) : 0;
-	if (d->provider_slots && d->provider_slots[h]) {
-		i = d->provider_slots[h] - 1;
+	if (at) {
+		i = (unsigned int)at - 1;
 	} else {
 		i = d->nproviders;
 		if (i >= FXT_KS_MAX_PROVIDERS) {
@@ -262,7 +236,11 @@ static int provider_find(struct loader *l, uint32_t id)
 		p->nrows = 0;
 		p->buffer = NULL;
 		p->cpus = 0;
-		d->provider_slots[provider_slot(d, id)] = i + 1;
+		if (u64_map_set(&d->provider_at, id, i + 1)) {
+			free(p->name);
+			p->name = NULL;
+			return -ENOMEM;
+		}
 		d->nproviders++;
 	}
 	l->provider_id = id;
@@ -1321,11 +1299,12 @@ void fxt_ks_data_free(struct fxt_ks_data *d)
 		free(d->providers[i].buffer);
 	}
 	free(d->providers);
-	free(d->provider_slots);
+	u64_map_free(&d->provider_at);
 	fxt_ks_big_free(d->rows, d->rows_cap * sizeof(*d->rows));
 	fxt_ks_big_free(d->args, d->args_cap * sizeof(*d->args));
 	free(d->pool);
 	free(d->tasks);
+	u64_map_free(&d->task_at);
 	free(d->error);
 	free(d->scratch);
 	if (d->reread)

@@ -20,6 +20,7 @@
 
 #include "fxt-reader.h"
 #include "fxt-zio.h"
+#include "u64-map.h"
 
 #define STR_CHUNK_BITS	4
 #define STR_CHUNK	(1u << STR_CHUNK_BITS)
@@ -78,8 +79,7 @@ struct fxt_reader {
 	struct rprov		**provs;
 	size_t			nprovs;
 	size_t			provs_cap;
-	uint32_t		*prov_slots;	/* by id hash: index + 1, 0 free */
-	size_t			prov_mask;
+	struct u64_map		prov_at;	/* id -> index + 1 */
 	struct rprov		*cur;
 	size_t			mem;
 
@@ -427,42 +427,12 @@ static void mem_release(struct fxt_reader *r, struct rprov *p, size_t n)
 
 static struct rprov *prov_find(const struct fxt_reader *r, uint32_t id)
 {
-	size_t h;
+	uint64_t at;
 
 	if (r->cur && r->cur->id == id)
 		return r->cur;
-	if (!r->prov_slots)
-		return NULL;
-	for (h = fxt_provider_hash(id, r->prov_mask); r->prov_slots[h];
-	     h = (h + 1) & r->prov_mask)
-		if (r->provs[r->prov_slots[h] - 1]->id == id)
-			return r->provs[r->prov_slots[h] - 1];
-	return NULL;
-}
-
-/* Index provider @i by id; the table stays at most half full. */
-static int prov_index(struct fxt_reader *r, size_t i)
-{
-	size_t h;
-
-	if (2 * (i + 1) > r->prov_mask) {
-		size_t n = r->prov_slots ? 2 * (r->prov_mask + 1) : 16, k;
-		uint32_t *slots = calloc(n, sizeof(*slots));
-
-		if (!slots)
-			return -ENOMEM;
-		free(r->prov_slots);
-		r->prov_slots = slots;
-		r->prov_mask = n - 1;
-		for (k = 0; k < i; k++)
-			prov_index(r, k);
-	}
-	for (h = fxt_provider_hash(r->provs[i]->id, r->prov_mask);
-	     r->prov_slots[h];
-	     h = (h + 1) & r->prov_mask)
-		;
-	r->prov_slots[h] = (uint32_t)i + 1;
-	return 0;
+	at = u64_map_get(&r->prov_at, id);
+	return at ? r->provs[at - 1] : NULL;
 }
 
 static void prov_clear(struct fxt_reader *r, struct rprov *p)
@@ -518,7 +488,7 @@ static struct rprov *prov_get(struct fxt_reader *r, uint32_t id, bool reset)
 	p->id = id;
 	p->ticks = 1000000000ULL;
 	r->provs[r->nprovs] = p;
-	if (prov_index(r, r->nprovs)) {
+	if (u64_map_set(&r->prov_at, id, r->nprovs + 1)) {
 		free(p);
 		return NULL;
 	}
@@ -1815,7 +1785,7 @@ void fxt_reader_close(struct fxt_reader *r)
 		free(r->provs[i]);
 	}
 	free(r->provs);
-	free(r->prov_slots);
+	u64_map_free(&r->prov_at);
 	free(r->warnmsg);
 	for (i = 0; i < FXT_WARN_KINDS; i++)
 		free(r->kind_msg[i]);
