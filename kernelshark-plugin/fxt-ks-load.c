@@ -33,11 +33,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <event-parse.h>
 
+#include "file-map.h"
 #include "fxt-reader.h"
 #include "fxt-zio.h"
 #include "fxt-ks.h"
@@ -1115,32 +1115,30 @@ static void advise_huge(void *p, size_t len)
 static int map_file(struct fxt_ks_data *d, const char *path)
 {
 	enum fxt_zip kind;
-	struct stat st;
+	const void *file;
 	void *map;
 	int fd, ret;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) < 0) {
-		close(fd);
-		return -errno;
+	ret = file_map_fd(fd, FILE_MAP_POPULATE, &file, &d->map_len);
+	/* no regular file, or too short for the magic record: no FXT */
+	if (ret == -ENODEV || (!ret && d->map_len < 8)) {
+		if (!ret)
+			file_unmap(file, d->map_len);
+		ret = -ENODATA;
 	}
-	if (!S_ISREG(st.st_mode) || st.st_size < 8) {
+	if (ret) {
+		d->map_len = 0;
 		close(fd);
-		return -ENODATA;
+		return ret;
 	}
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ,
-		   MAP_PRIVATE | MAP_POPULATE, fd, 0);
-	if (map == MAP_FAILED) {
-		close(fd);
-		return -errno;
-	}
-	d->map_len = (size_t)st.st_size;
+	map = (void *)file;
 	kind = fxt_zip_detect(map, d->map_len);
 	if (kind != FXT_ZIP_NONE) {
 		/* gzip'd or zstd'd: the decoded file, whole, in memory */
-		munmap(map, d->map_len);
+		file_unmap(file, d->map_len);
 		ret = fxt_zip_map(fd, kind, &map, &d->map_len);
 		if (ret < 0) {
 			close(fd);
@@ -1288,6 +1286,7 @@ void fxt_ks_data_free(struct fxt_ks_data *d)
 {
 	unsigned int i;
 
+	/* the file's mapping or fxt_zip_map()'s memory: munmap() takes both */
 	if (d->map)
 		munmap((void *)d->map, d->map_len);
 	fxt_ks_events_free(d);

@@ -14,10 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "file-map.h"
 #include "fxt-reader.h"
 #include "fxt-zio.h"
 #include "u64-map.h"
@@ -61,7 +60,7 @@ struct fxt_reader {
 	/* mapped or memory input: data/size is all of it */
 	const uint8_t		*data;
 	size_t			size;
-	void			*map;
+	const void		*map;
 
 	/* stream input: buf holds [base, base + len) of the input */
 	bool			stream;
@@ -1727,38 +1726,32 @@ struct fxt_reader *fxt_reader_open_fd(int fd, const char *name,
 struct fxt_reader *fxt_reader_open(const char *path, unsigned int flags)
 {
 	struct fxt_reader *r;
-	struct stat st;
+	const void *map;
+	size_t len;
 	int fd, saved;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &st) < 0)
-		goto fail;
-	if (!(flags & FXT_READER_STREAM) && S_ISREG(st.st_mode) &&
-	    st.st_size > 0) {
-		void *map = mmap(NULL, (size_t)st.st_size, PROT_READ,
-				 MAP_PRIVATE, fd, 0);
-
-		/* compressed: decompressed as a stream, never whole */
-		if (map != MAP_FAILED &&
-		    fxt_zip_detect(map, (size_t)st.st_size) != FXT_ZIP_NONE) {
-			munmap(map, (size_t)st.st_size);
-			map = MAP_FAILED;
-		}
-		if (map != MAP_FAILED) {
+	/*
+	 * A regular file is mapped; what cannot be (a pipe, an empty or
+	 * unmappable file) is read as a stream, and so is a compressed one:
+	 * decompressed as it goes, never whole.
+	 */
+	if (!(flags & FXT_READER_STREAM) &&
+	    !file_map_fd(fd, FILE_MAP_SEQUENTIAL, &map, &len) && len) {
+		if (fxt_zip_detect(map, len) == FXT_ZIP_NONE) {
 			close(fd);
-			madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
-			r = fxt_reader_open_mem(map, (size_t)st.st_size, path,
-						flags);
+			r = fxt_reader_open_mem(map, len, path, flags);
 			if (!r) {
-				munmap(map, (size_t)st.st_size);
+				file_unmap(map, len);
 				errno = ENOMEM;
 				return NULL;
 			}
 			r->map = map;
 			return r;
 		}
+		file_unmap(map, len);
 	}
 	r = fxt_reader_open_fd(fd, path, flags);
 	if (!r) {
@@ -1790,7 +1783,7 @@ void fxt_reader_close(struct fxt_reader *r)
 	for (i = 0; i < FXT_WARN_KINDS; i++)
 		free(r->kind_msg[i]);
 	if (r->map)
-		munmap(r->map, r->size);
+		file_unmap(r->map, r->size);
 	fxt_zin_destroy(r->zin);
 	if (r->own_fd)
 		close(r->fd);
