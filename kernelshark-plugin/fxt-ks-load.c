@@ -33,11 +33,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <event-parse.h>
 
+#include "file-map.h"
 #include "fxt-reader.h"
 #include "fxt-zio.h"
 #include "fxt-ks.h"
@@ -179,25 +179,11 @@ static int thread_cpu(struct loader *l, int32_t pid)
 	return t && t->cpu >= 0 ? t->cpu : FXT_KS_FALLBACK_CPU;
 }
 
-/* Slot of @id in the index: where it is, or the free slot for it. */
-static size_t provider_slot(const struct fxt_ks_data *d, uint32_t id)
-{
-	size_t h;
-
-	for (h = fxt_provider_hash(id, d->provider_mask); d->provider_slots[h];
-	     h = (h + 1) & d->provider_mask)
-		if (d->providers[d->provider_slots[h] - 1].id == id)
-			break;
-	return h;
-}
-
-/* Room for one more provider, its index kept at most half full. */
+/* Room for one more provider. */
 static int providers_grow(struct fxt_ks_data *d)
 {
 	unsigned int n = d->nproviders;
 	struct fxt_ks_provider *p;
-	uint32_t *slots;
-	size_t size, i;
 
 	if (n == d->providers_cap) {
 		unsigned int cap = n ? 2 * n : 8;
@@ -208,17 +194,6 @@ static int providers_grow(struct fxt_ks_data *d)
 		d->providers = p;
 		d->providers_cap = cap;
 	}
-	if (d->provider_slots && 2 * (n + 1) <= d->provider_mask + 1)
-		return 0;
-	size = d->provider_slots ? 2 * (d->provider_mask + 1) : 32;
-	slots = calloc(size, sizeof(*slots));
-	if (!slots)
-		return -ENOMEM;
-	free(d->provider_slots);
-	d->provider_slots = slots;
-	d->provider_mask = size - 1;
-	for (i = 0; i < n; i++)
-		slots[provider_slot(d, d->providers[i].id)] = (uint32_t)i + 1;
 	return 0;
 }
 
@@ -232,13 +207,12 @@ static int provider_find(struct loader *l, uint32_t id)
 {
 	struct fxt_ks_data *d = l->d;
 	struct fxt_ks_provider *p;
+	uint64_t at = u64_map_get(&d->provider_at, id);
 	const char *name;
 	unsigned int i;
-	size_t h;
 
-	h = d->provider_slots ? provider_slot(d, id) : 0;
-	if (d->provider_slots && d->provider_slots[h]) {
-		i = d->provider_slots[h] - 1;
+	if (at) {
+		i = (unsigned int)at - 1;
 	} else {
 		i = d->nproviders;
 		if (i >= FXT_KS_MAX_PROVIDERS) {
@@ -262,7 +236,11 @@ static int provider_find(struct loader *l, uint32_t id)
 		p->nrows = 0;
 		p->buffer = NULL;
 		p->cpus = 0;
-		d->provider_slots[provider_slot(d, id)] = i + 1;
+		if (u64_map_set(&d->provider_at, id, i + 1)) {
+			free(p->name);
+			p->name = NULL;
+			return -ENOMEM;
+		}
 		d->nproviders++;
 	}
 	l->provider_id = id;
@@ -1137,32 +1115,30 @@ static void advise_huge(void *p, size_t len)
 static int map_file(struct fxt_ks_data *d, const char *path)
 {
 	enum fxt_zip kind;
-	struct stat st;
+	const void *file;
 	void *map;
 	int fd, ret;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) < 0) {
-		close(fd);
-		return -errno;
+	ret = file_map_fd(fd, FILE_MAP_POPULATE, &file, &d->map_len);
+	/* no regular file, or too short for the magic record: no FXT */
+	if (ret == -ENODEV || (!ret && d->map_len < 8)) {
+		if (!ret)
+			file_unmap(file, d->map_len);
+		ret = -ENODATA;
 	}
-	if (!S_ISREG(st.st_mode) || st.st_size < 8) {
+	if (ret) {
+		d->map_len = 0;
 		close(fd);
-		return -ENODATA;
+		return ret;
 	}
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ,
-		   MAP_PRIVATE | MAP_POPULATE, fd, 0);
-	if (map == MAP_FAILED) {
-		close(fd);
-		return -errno;
-	}
-	d->map_len = (size_t)st.st_size;
+	map = (void *)file;
 	kind = fxt_zip_detect(map, d->map_len);
 	if (kind != FXT_ZIP_NONE) {
 		/* gzip'd or zstd'd: the decoded file, whole, in memory */
-		munmap(map, d->map_len);
+		file_unmap(file, d->map_len);
 		ret = fxt_zip_map(fd, kind, &map, &d->map_len);
 		if (ret < 0) {
 			close(fd);
@@ -1310,6 +1286,7 @@ void fxt_ks_data_free(struct fxt_ks_data *d)
 {
 	unsigned int i;
 
+	/* the file's mapping or fxt_zip_map()'s memory: munmap() takes both */
 	if (d->map)
 		munmap((void *)d->map, d->map_len);
 	fxt_ks_events_free(d);
@@ -1321,11 +1298,12 @@ void fxt_ks_data_free(struct fxt_ks_data *d)
 		free(d->providers[i].buffer);
 	}
 	free(d->providers);
-	free(d->provider_slots);
+	u64_map_free(&d->provider_at);
 	fxt_ks_big_free(d->rows, d->rows_cap * sizeof(*d->rows));
 	fxt_ks_big_free(d->args, d->args_cap * sizeof(*d->args));
 	free(d->pool);
 	free(d->tasks);
+	u64_map_free(&d->task_at);
 	free(d->error);
 	free(d->scratch);
 	if (d->reread)

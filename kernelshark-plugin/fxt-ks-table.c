@@ -100,59 +100,30 @@ const char *fxt_ks_arg_str(const struct fxt_ks_data *d,
 	}
 }
 
-static size_t task_slot(int32_t pid, size_t cap)
-{
-	return ((uint32_t)pid * 2654435761U) & (cap - 1);
-}
-
-static int tasks_grow(struct fxt_ks_data *d)
-{
-	size_t cap = d->tasks_cap ? d->tasks_cap * 2 : 1024, i, j;
-	struct fxt_ks_task *t = calloc(cap, sizeof(*t));
-
-	if (!t)
-		return -ENOMEM;
-	for (i = 0; i < d->tasks_cap; i++) {
-		if (!d->tasks[i].used)
-			continue;
-		for (j = task_slot(d->tasks[i].pid, cap); t[j].used;
-		     j = (j + 1) & (cap - 1))
-			;
-		t[j] = d->tasks[i];
-	}
-	free(d->tasks);
-	d->tasks = t;
-	d->tasks_cap = cap;
-	return 0;
-}
-
 struct fxt_ks_task *fxt_ks_task_get(struct fxt_ks_data *d, int32_t pid,
 				    bool create)
 {
-	size_t i;
+	uint64_t key = (uint32_t)pid, at = u64_map_get(&d->task_at, key);
+	struct fxt_ks_task *t;
 
-	if (d->tasks_cap) {
-		for (i = task_slot(pid, d->tasks_cap); d->tasks[i].used;
-		     i = (i + 1) & (d->tasks_cap - 1))
-			if (d->tasks[i].pid == pid)
-				return &d->tasks[i];
-	}
+	if (at)
+		return &d->tasks[at - 1];
 	if (!create)
 		return NULL;
-	/* Keep the table at most half full so probes stay short. */
-	if (2 * (d->ntasks + 1) > d->tasks_cap) {
-		if (tasks_grow(d))
+	if (d->ntasks == d->tasks_cap) {
+		size_t cap = d->tasks_cap ? 2 * d->tasks_cap : 512;
+
+		t = realloc(d->tasks, cap * sizeof(*t));
+		if (!t)
 			return NULL;
+		d->tasks = t;
+		d->tasks_cap = cap;
 	}
-	for (i = task_slot(pid, d->tasks_cap); d->tasks[i].used;
-	     i = (i + 1) & (d->tasks_cap - 1))
-		;
-	d->tasks[i].used = true;
-	d->tasks[i].pid = pid;
-	d->tasks[i].name = -1;
-	d->tasks[i].cpu = -1;
-	d->ntasks++;
-	return &d->tasks[i];
+	if (u64_map_set(&d->task_at, key, d->ntasks + 1))
+		return NULL;
+	t = &d->tasks[d->ntasks++];
+	*t = (struct fxt_ks_task){ .pid = pid, .name = -1, .cpu = -1 };
+	return t;
 }
 
 const char *fxt_ks_task_name(const struct fxt_ks_data *d, int32_t pid)

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "fxt-format.h"
+#include "u64-map.h"
 
 /*
  * Record kinds that get their own event ids: the FXT event types keep
@@ -140,7 +141,6 @@ struct fxt_ks_task {
 	int32_t		name;	/* pool offset, -1 when unnamed */
 	int16_t		cpu;	/* of its last context switch, or -1 */
 	bool		named_thread;	/* named by a thread object */
-	bool		used;
 };
 
 struct report_tep;
@@ -214,16 +214,15 @@ struct fxt_ks_data {
 	size_t			pool_len;
 	size_t			pool_cap;
 
-	struct fxt_ks_task	*tasks;
+	struct fxt_ks_task	*tasks;		/* in the order first seen */
 	size_t			ntasks;
-	size_t			tasks_cap;	/* a power of two */
+	size_t			tasks_cap;
+	struct u64_map		task_at;	/* pid -> index + 1 */
 
 	struct fxt_ks_provider	*providers;
 	unsigned int		nproviders;
 	unsigned int		providers_cap;
-	/* Open addressing by id: index into providers + 1, 0 when free. */
-	uint32_t		*provider_slots;
-	size_t			provider_mask;
+	struct u64_map		provider_at;	/* id -> index + 1 */
 
 	int			n_cpus;
 	/*

@@ -10,19 +10,16 @@
  * (zstd-compressed or not) found through the options sections' offsets.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <zstd.h>
 
 #include "dat-format.h"
 #include "dat-meta.h"
+#include "file-map.h"
 
 
 /* A bounds-checked reader over bytes in the file's byte order. */
@@ -375,24 +372,22 @@ static int meta_load(const char *path, struct dat_meta *m, bool all)
 {
 	struct meta_cur c = { 0 };
 	const char *version;
-	struct stat st;
-	void *map;
-	int fd, ret;
+	const void *map;
+	size_t len;
+	int ret;
 
 	memset(m, 0, sizeof(*m));
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || st.st_size < 18) {
-		close(fd);
+	ret = file_map(path, 0, &map, &len);
+	/* no regular file, or too short for the initial header: no .dat */
+	if (ret == -ENODEV || (!ret && len < 18)) {
+		if (!ret)
+			file_unmap(map, len);
 		return -EBADMSG;
 	}
-	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
-		return -errno;
+	if (ret)
+		return ret;
 	c.p = map;
-	c.len = st.st_size;
+	c.len = len;
 	cur_take(&c, DAT_MAGIC_LEN);	/* magic */
 	version = cur_cstr(&c);
 	c.big = cur_num(&c, 1) != 0;
@@ -404,7 +399,7 @@ static int meta_load(const char *path, struct dat_meta *m, bool all)
 		ret = meta_read_v7(&c, m, all);
 	else
 		ret = meta_read_v6(&c, m);
-	munmap(map, st.st_size);
+	file_unmap(map, len);
 	if (ret)
 		dat_meta_free(m);
 	return ret;

@@ -2,8 +2,8 @@
 # libdat.a: the trace.dat v7 writer (dat-writer.h; dat-meta.h for the
 # metadata sections the input plugin copies, dat-format.h for the file's
 # constants, dat-layout.h for what the .dat check hands the input plugin,
-# headers only).  Uses libutil.a (fd-io.h, anon-file.h for its spool) and
-# libzstd; knows nothing of FXT.
+# headers only).  Uses libutil.a (fd-io.h, anon-file.h for its spool,
+# file-map.h for the metadata reader) and libzstd; knows nothing of FXT.
 
 DAT_SRCS	:= $(wildcard common/dat/*.c)
 DAT_OBJS	:= $(DAT_SRCS:%.c=$(O)/%.o)

@@ -3,7 +3,8 @@
  * fxt-tep.h - libfxt-tep.a: an FXT seen through libtraceevent, the layer
  * that the trace-fxt command, the KernelShark plugin, the trace-cmd input
  * plugin and plugin_eventheader.so share.  It depends on the codec core
- * (libfxt.a) and libtraceevent only.
+ * (libfxt.a, libdat.a, libeventheader.a, libutil.a) and libtraceevent
+ * only (README.md beside it says what it promises).
  *
  * FXT that trace-fxt converted from a .dat carries what libtraceevent
  * needs to print its events as trace-cmd does: the header page, every

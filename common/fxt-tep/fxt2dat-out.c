@@ -166,55 +166,27 @@ static int lost_pending(struct f2d_ctx *ctx, int buffer, unsigned int cpu,
 	return f2d_lost(ctx, buffer, cpu, ts, lost);
 }
 
-static size_t last_slot(const uint64_t *keys, size_t cap, uint64_t key)
-{
-	size_t i, mask = cap - 1;
-
-	for (i = (key * 0x9e3779b97f4a7c15ULL) >> 40 & mask;
-	     keys[i] && keys[i] != key; i = (i + 1) & mask)
-		;
-	return i;
-}
-
 /* Dry run: note @ts on (@buffer, @cpu), and whether time went back. */
 static int last_ts_check(struct f2d_ctx *ctx, int buffer, unsigned int cpu,
 			 uint64_t ts)
 {
-	uint64_t key = ((uint64_t)buffer << 16 | cpu) + 1;
-	uint64_t *keys, *vals;
-	size_t i, j, cap;
+	uint64_t key = (uint64_t)buffer << 16 | cpu;
+	uint64_t at = u64_map_get(&ctx->last_at, key), *v;
 
-	if (2 * (ctx->nr_last + 1) > ctx->cap_last) {
-		cap = ctx->cap_last ? 2 * ctx->cap_last : 64;
-		keys = calloc(cap, sizeof(*keys));
-		vals = calloc(cap, sizeof(*vals));
-		if (!keys || !vals) {
-			free(keys);
-			free(vals);
+	if (!at) {
+		/* a new (buffer, cpu): its time goes at the end */
+		v = realloc(ctx->last_ts, (ctx->last_at.nr + 1) * sizeof(*v));
+		if (!v)
 			return -ENOMEM;
-		}
-		for (i = 0; i < ctx->cap_last; i++) {
-			if (!ctx->last_key[i])
-				continue;
-			j = last_slot(keys, cap, ctx->last_key[i]);
-			keys[j] = ctx->last_key[i];
-			vals[j] = ctx->last_ts[i];
-		}
-		free(ctx->last_key);
-		free(ctx->last_ts);
-		ctx->last_key = keys;
-		ctx->last_ts = vals;
-		ctx->cap_last = cap;
-	}
-	i = last_slot(ctx->last_key, ctx->cap_last, key);
-	if (!ctx->last_key[i]) {
-		ctx->last_key[i] = key;
-		ctx->nr_last++;
-	} else if (ts < ctx->last_ts[i]) {
+		ctx->last_ts = v;
+		at = ctx->last_at.nr + 1;
+		if (u64_map_set(&ctx->last_at, key, at))
+			return -ENOMEM;
+	} else if (ts < ctx->last_ts[at - 1]) {
 		ctx->unordered = true;
 		return 0;
 	}
-	ctx->last_ts[i] = ts;
+	ctx->last_ts[at - 1] = ts;
 	return 0;
 }
 
@@ -416,11 +388,13 @@ int f2d_out_finish(struct f2d_ctx *ctx)
 	if (!ret && ctx->printk.len)
 		ret = dat_writer_set_printk(ctx->w, ctx->printk.s,
 					    ctx->printk.len);
-	for (i = 0; !ret && i < ctx->cap_names; i++)
-		if (ctx->names[i].name)
+	/* in the names' slot order: of koids that are one int, the last wins */
+	for (i = 0; !ret && i < ctx->names.cap; i++)
+		if (ctx->names.slot[i].val)
 			ret = dat_writer_add_cmdline(ctx->w,
-						     (int)ctx->names[i].koid,
-						     ctx->names[i].name);
+					(int)ctx->names.slot[i].key,
+					(const char *)(uintptr_t)
+					ctx->names.slot[i].val);
 	if (!ret)
 		ret = add_thread_names(ctx);
 	if (!ret && ctx->uname.len)
@@ -444,6 +418,6 @@ void f2d_out_free(struct f2d_ctx *ctx)
 	ctx->w = NULL;
 	free(ctx->keep);
 	free(ctx->last_ts);
-	free(ctx->last_key);
+	u64_map_free(&ctx->last_at);
 	f2d_text_free(&ctx->arena);
 }

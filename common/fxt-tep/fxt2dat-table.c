@@ -63,56 +63,32 @@ uint64_t f2d_ns(struct f2d_ctx *ctx, uint64_t ticks)
 	return fxt_ticks_to_ns(ticks, fxt_reader_ticks_per_second(ctx->r));
 }
 
-/* koid -> name, open addressing (koid 0 is a valid key: slot flag) */
-static struct f2d_name *name_slot(struct f2d_ctx *ctx, uint64_t koid)
-{
-	size_t i, mask = ctx->cap_names - 1;
-
-	for (i = (koid * 0x9e3779b97f4a7c15ULL) >> 40 & mask;
-	     ctx->names[i].name; i = (i + 1) & mask)
-		if (ctx->names[i].koid == koid)
-			return &ctx->names[i];
-	return &ctx->names[i];
-}
+/*
+ * The first capacity of the names' table: the .dat's cmdlines are written
+ * in its slot order (fxt2dat-out.c), which this keeps as it always was.
+ */
+#define F2D_NAMES_FIRST	256
 
 int f2d_name_set(struct f2d_ctx *ctx, uint64_t koid, struct fxt_str s)
 {
-	struct f2d_name *n, *old = ctx->names, *grown;
-	size_t i, cap = ctx->cap_names;
-	char *name;
+	char *name = strndup(s.ptr, s.len);
+	uint64_t *v;
 
-	if (2 * (ctx->nr_names + 1) > cap) {
-		/* the old table stays whole until the new one exists */
-		grown = calloc(cap ? 2 * cap : 256, sizeof(*grown));
-		if (!grown)
-			return -ENOMEM;
-		ctx->names = grown;
-		ctx->cap_names = cap ? 2 * cap : 256;
-		for (i = 0; i < cap; i++)
-			if (old[i].name)
-				*name_slot(ctx, old[i].koid) = old[i];
-		free(old);
-	}
-	name = strndup(s.ptr, s.len);
-	if (!name)
+	if (!ctx->names.cap)
+		ctx->names.first = F2D_NAMES_FIRST;
+	v = name ? u64_map_put(&ctx->names, koid) : NULL;
+	if (!v) {
+		free(name);
 		return -ENOMEM;
-	n = name_slot(ctx, koid);
-	if (!n->name)
-		ctx->nr_names++;
-	free(n->name);
-	n->koid = koid;
-	n->name = name;
+	}
+	free((char *)(uintptr_t)*v);
+	*v = (uintptr_t)name;
 	return 0;
 }
 
 const char *f2d_name_of(struct f2d_ctx *ctx, uint64_t koid)
 {
-	struct f2d_name *n;
-
-	if (!ctx->cap_names)
-		return NULL;
-	n = name_slot(ctx, koid);
-	return n->name;
+	return (const char *)(uintptr_t)u64_map_get(&ctx->names, koid);
 }
 
 struct f2d_task f2d_task_of(struct f2d_ctx *ctx, uint64_t pid, uint64_t tid,
@@ -145,62 +121,17 @@ unsigned int f2d_dat_cpu(struct f2d_ctx *ctx, unsigned int cpu)
 	return ctx->cpu_map ? ctx->cpu_map[cpu] : cpu;
 }
 
-/* tid -> last CPU; slot value 0 = free, else cpu + 1 */
-static size_t cpu_slot(struct f2d_ctx *ctx, uint64_t tid)
-{
-	size_t i, mask = ctx->cap_cpu - 1;
-
-	for (i = (tid * 0x9e3779b97f4a7c15ULL) >> 40 & mask;
-	     ctx->cpu_of[i] && ctx->cpu_tid[i] != tid; i = (i + 1) & mask)
-		;
-	return i;
-}
-
+/* Out of memory, @cpu is not noted: the thread keeps the CPU it had. */
 void f2d_cpu_set(struct f2d_ctx *ctx, uint64_t tid, unsigned int cpu)
 {
-	size_t i, cap = ctx->cap_cpu;
-	uint64_t *ot = ctx->cpu_tid;
-	unsigned int *oc = ctx->cpu_of;
-
-	if (2 * (ctx->nr_cpu + 1) > cap) {
-		ctx->cap_cpu = cap ? 2 * cap : 256;
-		ctx->cpu_tid = calloc(ctx->cap_cpu, sizeof(*ctx->cpu_tid));
-		ctx->cpu_of = calloc(ctx->cap_cpu, sizeof(*ctx->cpu_of));
-		if (!ctx->cpu_tid || !ctx->cpu_of) {
-			free(ctx->cpu_tid);
-			free(ctx->cpu_of);
-			ctx->cpu_tid = ot;
-			ctx->cpu_of = oc;
-			ctx->cap_cpu = cap;
-			return;
-		}
-		for (i = 0; i < cap; i++) {
-			size_t j;
-
-			if (!oc[i])
-				continue;
-			j = cpu_slot(ctx, ot[i]);
-			ctx->cpu_tid[j] = ot[i];
-			ctx->cpu_of[j] = oc[i];
-		}
-		free(ot);
-		free(oc);
-	}
-	i = cpu_slot(ctx, tid);
-	if (!ctx->cpu_of[i])
-		ctx->nr_cpu++;
-	ctx->cpu_tid[i] = tid;
-	ctx->cpu_of[i] = cpu + 1;
+	u64_map_set(&ctx->cpu_of, tid, (uint64_t)cpu + 1);
 }
 
 unsigned int f2d_cpu_of(struct f2d_ctx *ctx, uint64_t tid)
 {
-	size_t i;
+	uint64_t v = u64_map_get(&ctx->cpu_of, tid);
 
-	if (!ctx->cap_cpu)
-		return 0;
-	i = cpu_slot(ctx, tid);
-	return ctx->cpu_of[i] ? ctx->cpu_of[i] - 1 : 0;
+	return v ? (unsigned int)(v - 1) : 0;
 }
 
 struct f2d_prov *f2d_prov_get(struct f2d_ctx *ctx, uint32_t id)
@@ -259,9 +190,8 @@ void f2d_tables_free(struct f2d_ctx *ctx)
 		free(ctx->buf_names[i]);
 	free(ctx->buf_names);
 	free(ctx->provs);
-	for (i = 0; i < ctx->cap_names; i++)
-		free(ctx->names[i].name);
-	free(ctx->names);
-	free(ctx->cpu_tid);
-	free(ctx->cpu_of);
+	for (i = 0; i < ctx->names.cap; i++)
+		free((char *)(uintptr_t)ctx->names.slot[i].val);
+	u64_map_free(&ctx->names);
+	u64_map_free(&ctx->cpu_of);
 }

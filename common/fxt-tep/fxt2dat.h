@@ -25,6 +25,7 @@
 #include "fxt-threads.h"
 #include "fxt-tep.h"
 #include "tcfxt.h"
+#include "u64-map.h"
 
 /*
  * The fields every ftrace event starts with, as the kernel describes them
@@ -152,11 +153,12 @@ struct f2d_ctx {
 	unsigned int		max_cpu;
 	size_t			max_len;
 	bool			unordered;
-	/* dry run: last time per (buffer, cpu), open addressing on
-	 * key = (buffer << 16 | cpu) + 1, 0 a free slot */
+	/*
+	 * dry run: last time per (buffer, cpu): last_at maps
+	 * buffer << 16 | cpu to an index + 1 into last_ts
+	 */
+	struct u64_map		last_at;
 	uint64_t		*last_ts;
-	uint64_t		*last_key;
-	size_t			nr_last, cap_last;
 	bool			need_rerun;
 	/* the record being built */
 	enum f2d_pending	pending;
@@ -166,9 +168,12 @@ struct f2d_ctx {
 	struct f2d_text		ptext;		/* texts being gathered */
 	struct f2d_text		psystem, pname;
 	int			pid;
-	/* task names of converted providers: thread koid -> name */
-	struct f2d_name		*names;
-	size_t			nr_names, cap_names;
+	/*
+	 * task names of converted providers: thread koid -> name (a char *,
+	 * f2d_name_set()'s copy); the .dat's cmdlines are written in its slot
+	 * order
+	 */
+	struct u64_map		names;
 	/*
 	 * Other providers' threads (fxt-threads.h), learnt by the dry run
 	 * and numbered before the pass that writes; NULL when a host feeds
@@ -181,10 +186,8 @@ struct f2d_ctx {
 	 */
 	uint64_t		*cpu_used;
 	const uint16_t		*cpu_map;
-	/* thread koid -> last CPU, from context switches */
-	uint64_t		*cpu_tid;
-	unsigned int		*cpu_of;
-	size_t			cap_cpu, nr_cpu;
+	/* thread koid -> last CPU + 1, from context switches */
+	struct u64_map		cpu_of;
 	/* sorted mode: every record, sorted at the end */
 	struct f2d_keep		*keep;
 	size_t			nr_keep, cap_keep;
@@ -198,11 +201,6 @@ struct f2d_ctx {
 	int			err;
 	char			*errbuf;
 	size_t			errlen;
-};
-
-struct f2d_name {
-	uint64_t	koid;
-	char		*name;
 };
 
 /* A thread as the .dat shows it: its pid, and its name (NULL: none). */

@@ -359,10 +359,11 @@ static void head_complete(struct report_tep *t)
 		tep_parse_kallsyms(t->tep, c->kallsyms.s);
 	if (c->printk.len)
 		tep_parse_printk_formats(t->tep, c->printk.s);
-	for (i = 0; i < c->cap_names; i++)
-		if (c->names[i].name)
-			tep_register_comm(t->tep, c->names[i].name,
-					  (int)c->names[i].koid);
+	for (i = 0; i < c->names.cap; i++)
+		if (c->names.slot[i].val)
+			tep_register_comm(t->tep, (const char *)(uintptr_t)
+					  c->names.slot[i].val,
+					  (int)c->names.slot[i].key);
 }
 
 static bool has_carried_formats(struct report_tep *t)

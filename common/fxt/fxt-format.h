@@ -273,19 +273,6 @@ static inline size_t fxt_utf8_len(const uint8_t *s, size_t n)
 }
 
 /**
- * fxt_provider_hash() - the slot a provider id starts looking at
- * @id: the provider id
- * @mask: table size - 1 (a power of two - 1)
- *
- * Everything that indexes providers by id (reader, writer, viewers)
- * uses this, so that files with many providers cost the same everywhere.
- */
-static inline size_t fxt_provider_hash(uint32_t id, size_t mask)
-{
-	return (size_t)((id * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
-}
-
-/**
  * fxt_words() - the 8-byte words @len bytes take, padded
  * @len: bytes of a string or blob in a record
  *

@@ -14,12 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "file-map.h"
 #include "fxt-reader.h"
 #include "fxt-zio.h"
+#include "u64-map.h"
 
 #define STR_CHUNK_BITS	4
 #define STR_CHUNK	(1u << STR_CHUNK_BITS)
@@ -60,7 +60,7 @@ struct fxt_reader {
 	/* mapped or memory input: data/size is all of it */
 	const uint8_t		*data;
 	size_t			size;
-	void			*map;
+	const void		*map;
 
 	/* stream input: buf holds [base, base + len) of the input */
 	bool			stream;
@@ -78,8 +78,7 @@ struct fxt_reader {
 	struct rprov		**provs;
 	size_t			nprovs;
 	size_t			provs_cap;
-	uint32_t		*prov_slots;	/* by id hash: index + 1, 0 free */
-	size_t			prov_mask;
+	struct u64_map		prov_at;	/* id -> index + 1 */
 	struct rprov		*cur;
 	size_t			mem;
 
@@ -427,42 +426,12 @@ static void mem_release(struct fxt_reader *r, struct rprov *p, size_t n)
 
 static struct rprov *prov_find(const struct fxt_reader *r, uint32_t id)
 {
-	size_t h;
+	uint64_t at;
 
 	if (r->cur && r->cur->id == id)
 		return r->cur;
-	if (!r->prov_slots)
-		return NULL;
-	for (h = fxt_provider_hash(id, r->prov_mask); r->prov_slots[h];
-	     h = (h + 1) & r->prov_mask)
-		if (r->provs[r->prov_slots[h] - 1]->id == id)
-			return r->provs[r->prov_slots[h] - 1];
-	return NULL;
-}
-
-/* Index provider @i by id; the table stays at most half full. */
-static int prov_index(struct fxt_reader *r, size_t i)
-{
-	size_t h;
-
-	if (2 * (i + 1) > r->prov_mask) {
-		size_t n = r->prov_slots ? 2 * (r->prov_mask + 1) : 16, k;
-		uint32_t *slots = calloc(n, sizeof(*slots));
-
-		if (!slots)
-			return -ENOMEM;
-		free(r->prov_slots);
-		r->prov_slots = slots;
-		r->prov_mask = n - 1;
-		for (k = 0; k < i; k++)
-			prov_index(r, k);
-	}
-	for (h = fxt_provider_hash(r->provs[i]->id, r->prov_mask);
-	     r->prov_slots[h];
-	     h = (h + 1) & r->prov_mask)
-		;
-	r->prov_slots[h] = (uint32_t)i + 1;
-	return 0;
+	at = u64_map_get(&r->prov_at, id);
+	return at ? r->provs[at - 1] : NULL;
 }
 
 static void prov_clear(struct fxt_reader *r, struct rprov *p)
@@ -518,7 +487,7 @@ static struct rprov *prov_get(struct fxt_reader *r, uint32_t id, bool reset)
 	p->id = id;
 	p->ticks = 1000000000ULL;
 	r->provs[r->nprovs] = p;
-	if (prov_index(r, r->nprovs)) {
+	if (u64_map_set(&r->prov_at, id, r->nprovs + 1)) {
 		free(p);
 		return NULL;
 	}
@@ -1757,38 +1726,32 @@ struct fxt_reader *fxt_reader_open_fd(int fd, const char *name,
 struct fxt_reader *fxt_reader_open(const char *path, unsigned int flags)
 {
 	struct fxt_reader *r;
-	struct stat st;
+	const void *map;
+	size_t len;
 	int fd, saved;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &st) < 0)
-		goto fail;
-	if (!(flags & FXT_READER_STREAM) && S_ISREG(st.st_mode) &&
-	    st.st_size > 0) {
-		void *map = mmap(NULL, (size_t)st.st_size, PROT_READ,
-				 MAP_PRIVATE, fd, 0);
-
-		/* compressed: decompressed as a stream, never whole */
-		if (map != MAP_FAILED &&
-		    fxt_zip_detect(map, (size_t)st.st_size) != FXT_ZIP_NONE) {
-			munmap(map, (size_t)st.st_size);
-			map = MAP_FAILED;
-		}
-		if (map != MAP_FAILED) {
+	/*
+	 * A regular file is mapped; what cannot be (a pipe, an empty or
+	 * unmappable file) is read as a stream, and so is a compressed one:
+	 * decompressed as it goes, never whole.
+	 */
+	if (!(flags & FXT_READER_STREAM) &&
+	    !file_map_fd(fd, FILE_MAP_SEQUENTIAL, &map, &len) && len) {
+		if (fxt_zip_detect(map, len) == FXT_ZIP_NONE) {
 			close(fd);
-			madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
-			r = fxt_reader_open_mem(map, (size_t)st.st_size, path,
-						flags);
+			r = fxt_reader_open_mem(map, len, path, flags);
 			if (!r) {
-				munmap(map, (size_t)st.st_size);
+				file_unmap(map, len);
 				errno = ENOMEM;
 				return NULL;
 			}
 			r->map = map;
 			return r;
 		}
+		file_unmap(map, len);
 	}
 	r = fxt_reader_open_fd(fd, path, flags);
 	if (!r) {
@@ -1815,12 +1778,12 @@ void fxt_reader_close(struct fxt_reader *r)
 		free(r->provs[i]);
 	}
 	free(r->provs);
-	free(r->prov_slots);
+	u64_map_free(&r->prov_at);
 	free(r->warnmsg);
 	for (i = 0; i < FXT_WARN_KINDS; i++)
 		free(r->kind_msg[i]);
 	if (r->map)
-		munmap(r->map, r->size);
+		file_unmap(r->map, r->size);
 	fxt_zin_destroy(r->zin);
 	if (r->own_fd)
 		close(r->fd);

@@ -16,6 +16,7 @@
 #include "fxt-print.h"
 #include "fxt-threads.h"
 #include "tcfxt.h"
+#include "u64-map.h"
 
 /* Renumbered tasks start at a power of ten above every tid kept. */
 #define FIRST_RENUMBERED	1000
@@ -34,15 +35,14 @@ struct tentry {
 
 /* A name by key: tid (objects without a process) or process koid. */
 struct kname {
-	uint64_t	key;
 	char		*name;
 	uint32_t	len;
-	bool		used;
 };
 
 struct knames {
+	struct u64_map	at;		/* key -> index + 1 into v */
 	struct kname	*v;
-	size_t		n, cap;		/* cap: a power of two or 0 */
+	size_t		cap;		/* v's; at.nr of them are used */
 };
 
 struct fxt_threads {
@@ -79,9 +79,10 @@ static void knames_free(struct knames *k)
 {
 	size_t i;
 
-	for (i = 0; i < k->cap; i++)
+	for (i = 0; i < k->at.nr; i++)
 		free(k->v[i].name);
 	free(k->v);
+	u64_map_free(&k->at);
 }
 
 void fxt_threads_free(struct fxt_threads *t)
@@ -99,24 +100,11 @@ void fxt_threads_free(struct fxt_threads *t)
 	free(t);
 }
 
-static struct kname *kname_slot(const struct knames *k, uint64_t key)
-{
-	size_t i, mask = k->cap - 1;
-
-	for (i = mix(key) & mask; k->v[i].used; i = (i + 1) & mask)
-		if (k->v[i].key == key)
-			return &k->v[i];
-	return &k->v[i];
-}
-
 static const struct kname *kname_find(const struct knames *k, uint64_t key)
 {
-	const struct kname *s;
+	uint64_t i = u64_map_get(&k->at, key);
 
-	if (!k->cap)
-		return NULL;
-	s = kname_slot(k, key);
-	return s->used ? s : NULL;
+	return i ? &k->v[i - 1] : NULL;
 }
 
 static char *copy_name(const char *s, uint32_t len)
@@ -133,34 +121,29 @@ static char *copy_name(const char *s, uint32_t len)
 static int kname_set(struct knames *k, uint64_t key, const char *name,
 		     uint32_t len)
 {
-	struct kname *s;
+	uint64_t *at;
 	char *copy;
-	size_t i;
 
-	if (2 * (k->n + 1) > k->cap) {
-		struct knames grown = { .cap = k->cap ? 2 * k->cap : 64 };
+	if (k->at.nr == k->cap) {
+		size_t cap = k->cap ? 2 * k->cap : 64;
+		struct kname *v = realloc(k->v, cap * sizeof(*v));
 
-		grown.v = calloc(grown.cap, sizeof(*grown.v));
-		if (!grown.v)
+		if (!v)
 			return -ENOMEM;
-		for (i = 0; i < k->cap; i++)
-			if (k->v[i].used)
-				*kname_slot(&grown, k->v[i].key) = k->v[i];
-		free(k->v);
-		k->v = grown.v;
-		k->cap = grown.cap;
+		k->v = v;
+		k->cap = cap;
 	}
 	copy = copy_name(name, len);
-	if (!copy)
+	at = copy ? u64_map_put(&k->at, key) : NULL;
+	if (!at) {
+		free(copy);
 		return -ENOMEM;
-	s = kname_slot(k, key);
-	if (!s->used)
-		k->n++;
-	free(s->name);
-	s->used = true;
-	s->key = key;
-	s->name = copy;
-	s->len = len;
+	}
+	if (*at)
+		free(k->v[*at - 1].name);
+	else
+		*at = k->at.nr;		/* the next in v */
+	k->v[*at - 1] = (struct kname){ .name = copy, .len = len };
 	return 0;
 }
 
@@ -356,26 +339,27 @@ int fxt_threads_note(struct fxt_threads *t, const struct fxt_record *rec)
 
 /* What fxt_threads_assign() knows of one tid. */
 struct tidslot {
-	uint64_t	tid;
 	int		first;		/* the first thread with it, -1 */
 	int		named;		/* the first an object named, -1 */
 	bool		kept;		/* a thread's task id already */
-	bool		used;
 };
 
-static struct tidslot *tid_slot(struct tidslot *v, size_t cap, uint64_t tid)
-{
-	size_t i, mask = cap - 1;
+/* The tids of the threads: room for all of them, made up front. */
+struct tids {
+	struct u64_map	at;		/* tid -> index + 1 into v */
+	struct tidslot	*v;
+};
 
-	for (i = mix(tid) & mask; v[i].used && v[i].tid != tid;
-	     i = (i + 1) & mask)
-		;
-	if (!v[i].used) {
-		v[i].used = true;
-		v[i].tid = tid;
-		v[i].first = v[i].named = -1;
+static struct tidslot *tid_slot(struct tids *ts, uint64_t tid)
+{
+	/* never NULL: the map was made big enough for every tid */
+	uint64_t *at = u64_map_put(&ts->at, tid);
+
+	if (!*at) {
+		*at = ts->at.nr;
+		ts->v[*at - 1] = (struct tidslot){ .first = -1, .named = -1 };
 	}
-	return &v[i];
+	return &ts->v[*at - 1];
 }
 
 static bool is_idle(const struct fxt_threads *t, const struct tentry *e)
@@ -418,7 +402,7 @@ static int32_t next_free(const int32_t *kept, size_t n, int64_t *next)
  * thread): the first thread of that tid an object named in its process,
  * else the first seen by (pid, tid).
  */
-static void resolve_tids(struct fxt_threads *t, struct tidslot *v, size_t cap)
+static void resolve_tids(struct fxt_threads *t, struct tids *ts)
 {
 	struct tidslot *s;
 	size_t i;
@@ -426,7 +410,7 @@ static void resolve_tids(struct fxt_threads *t, struct tidslot *v, size_t cap)
 	for (i = 0; i < t->n; i++) {
 		struct tentry *e = &t->e[i];
 
-		s = tid_slot(v, cap, e->tid);
+		s = tid_slot(ts, e->tid);
 		if (e->any)
 			continue;
 		if (s->first < 0)
@@ -440,28 +424,30 @@ static void resolve_tids(struct fxt_threads *t, struct tidslot *v, size_t cap)
 		e->alias = -1;
 		if (!e->any || !e->tid)
 			continue;
-		s = tid_slot(v, cap, e->tid);
+		s = tid_slot(ts, e->tid);
 		e->alias = s->named >= 0 ? s->named : s->first;
 	}
 }
 
 int fxt_threads_assign(struct fxt_threads *t)
 {
-	size_t i, nkept = 0, cap = 64;
+	size_t i, nkept = 0;
 	int64_t next = FIRST_RENUMBERED;
-	struct tidslot *v, *s;
+	struct tids ts = { .at.first = 64 };
+	struct tidslot *s;
 	int32_t *kept;
 
-	while (cap < 2 * t->n + 2)
-		cap *= 2;
-	v = calloc(cap, sizeof(*v));
+	/* more than twice the tids: tid_slot() never grows the map */
+	while (ts.at.first < 2 * t->n + 2)
+		ts.at.first *= 2;
+	ts.v = malloc((t->n + 1) * sizeof(*ts.v));
 	kept = malloc((t->n + 1) * sizeof(*kept));
-	if (!v || !kept) {
-		free(v);
+	if (!ts.v || !kept || u64_map_grow(&ts.at)) {
+		free(ts.v);
 		free(kept);
 		return -ENOMEM;
 	}
-	resolve_tids(t, v, cap);
+	resolve_tids(t, &ts);
 	/* who keeps its tid: the first thread of each tid, in entry order */
 	for (i = 0; i < t->n; i++) {
 		struct tentry *e = &t->e[i];
@@ -474,14 +460,15 @@ int fxt_threads_assign(struct fxt_threads *t)
 			continue;
 		}
 		e->task = -1;
-		s = tid_slot(v, cap, e->tid);
+		s = tid_slot(&ts, e->tid);
 		if (e->tid && e->tid <= INT32_MAX && !s->kept) {
 			s->kept = true;
 			e->task = (int32_t)e->tid;
 			kept[nkept++] = e->task;
 		}
 	}
-	free(v);
+	free(ts.v);
+	u64_map_free(&ts.at);
 	qsort(kept, nkept, sizeof(*kept), cmp_i32);
 	while (nkept && next <= kept[nkept - 1] && next <= INT32_MAX / 10)
 		next *= 10;

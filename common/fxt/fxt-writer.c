@@ -18,6 +18,7 @@
 #include "fxt-strtab.h"
 #include "fxt-writer.h"
 #include "fxt-zio.h"
+#include "u64-map.h"
 #include "worker.h"
 
 #define BUF_SIZE		(256u * 1024)
@@ -90,8 +91,7 @@ struct fxt_writer {
 	struct wprov		**provs;
 	size_t			nprovs;
 	size_t			provs_cap;
-	uint32_t		*prov_slots;	/* by id hash: index + 1 */
-	size_t			prov_mask;
+	struct u64_map		prov_at;	/* id -> index + 1 */
 	struct wprov		*cur;
 	struct wthreads		*thr;
 	/*
@@ -314,44 +314,16 @@ static void prov_free(struct wprov *p)
 	free(p);
 }
 
-/* Index provider @i by id; the table stays at most half full. */
-static int prov_index(struct fxt_writer *w, size_t i)
-{
-	size_t h;
-
-	if (2 * (i + 1) > w->prov_mask) {
-		size_t n = w->prov_slots ? 2 * (w->prov_mask + 1) : 16, k;
-		uint32_t *slots = calloc(n, sizeof(*slots));
-
-		if (!slots)
-			return -ENOMEM;
-		free(w->prov_slots);
-		w->prov_slots = slots;
-		w->prov_mask = n - 1;
-		for (k = 0; k < i; k++)
-			prov_index(w, k);
-	}
-	for (h = fxt_provider_hash(w->provs[i]->id, w->prov_mask);
-	     w->prov_slots[h];
-	     h = (h + 1) & w->prov_mask)
-		;
-	w->prov_slots[h] = (uint32_t)i + 1;
-	return 0;
-}
-
 static struct wprov *prov_get(struct fxt_writer *w, uint32_t id, bool reset)
 {
+	uint64_t at = u64_map_get(&w->prov_at, id);
 	struct wprov *p, **np;
-	size_t h;
 
-	for (h = w->prov_slots ? fxt_provider_hash(id, w->prov_mask) : 0;
-	     w->prov_slots && w->prov_slots[h]; h = (h + 1) & w->prov_mask) {
-		p = w->provs[w->prov_slots[h] - 1];
-		if (p->id == id) {
-			if (reset)
-				prov_reset(p, id);
-			return p;
-		}
+	if (at) {
+		p = w->provs[at - 1];
+		if (reset)
+			prov_reset(p, id);
+		return p;
 	}
 	if (w->nprovs == w->provs_cap) {
 		size_t cap = w->provs_cap ? 2 * w->provs_cap : 8;
@@ -367,7 +339,7 @@ static struct wprov *prov_get(struct fxt_writer *w, uint32_t id, bool reset)
 		return NULL;
 	prov_reset(p, id);
 	w->provs[w->nprovs] = p;
-	if (prov_index(w, w->nprovs)) {
+	if (u64_map_set(&w->prov_at, id, w->nprovs + 1)) {
 		free(p);
 		return NULL;
 	}
@@ -869,7 +841,7 @@ int fxt_writer_close(struct fxt_writer *w)
 	for (i = 0; i < w->nprovs; i++)
 		prov_free(w->provs[i]);
 	free(w->provs);
-	free(w->prov_slots);
+	u64_map_free(&w->prov_at);
 	free(w->thr);
 	fxt_strtab_release(&w->strs);
 	free(w->buf);

@@ -3,8 +3,9 @@
 # FXT- or .dat-specific: whole writes to a descriptor (fd-io.h), unnamed
 # scratch files (anon-file.h), the first error of a long job with its
 # message (errmsg.h), one job at a time on a thread of its own
-# (worker.h).  Depends on libc only.  Linked by path, never as
-# -lutil (glibc's library of that name is another).
+# (worker.h), a hash table from 64-bit keys (u64-map.h), a whole file
+# mapped read-only (file-map.h).  Depends on libc only.  Linked by path,
+# never as -lutil (glibc's library of that name is another).
 
 UTIL_SRCS	:= $(wildcard common/util/*.c)
 UTIL_OBJS	:= $(UTIL_SRCS:%.c=$(O)/%.o)

@@ -191,26 +191,6 @@ static void test_utf8_len(void)
 	printf("\n    %u sequences judged as Unicode's table has them\n", i);
 }
 
-/* Equal ids find the same slot; the slot is inside the table. */
-static void test_provider_hash(void)
-{
-	uint32_t id;
-	unsigned int bad = 0, used[16] = { 0 }, n = 0, i;
-
-	for (id = 0; id < 4096; id++) {
-		size_t h = fxt_provider_hash(id, 15);
-
-		if (h > 15 || h != fxt_provider_hash(id, 15))
-			bad++;
-		used[h]++;
-	}
-	for (i = 0; i < 16; i++)
-		n += used[i] != 0;
-	CU_ASSERT_EQUAL(bad, 0);
-	/* consecutive ids spread: every slot of 16 is used */
-	CU_ASSERT_EQUAL(n, 16);
-}
-
 static void test_errmsg_first_wins(void)
 {
 	char buf[32] = "";
@@ -271,8 +251,6 @@ static CU_TestInfo helper_tests[] = {
 	  test_args_find_and_int },
 	{ "fxt_utf8_len: well-formed and ill-formed sequences",
 	  test_utf8_len },
-	{ "fxt_provider_hash: stable, in range, spread",
-	  test_provider_hash },
 	{ "fxt_ticks_to_ns: exact, rounded down, saturating",
 	  test_ticks_to_ns },
 	{ "errmsg_set: the first error and message win",

@@ -12,14 +12,10 @@
  * No part calls into one that calls it (README.md lists them in that
  * order).
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "datcheck-intern.h"
+#include "file-map.h"
 
 int datcheck_end(struct datcheck *dc)
 {
@@ -59,51 +55,17 @@ int datcheck_buf(const uint8_t *p, size_t len, char *err, size_t errlen)
 	return datcheck_buf_watch(p, len, NULL, 0, err, errlen);
 }
 
-int datcheck_map(const char *path, const uint8_t **p, size_t *len)
-{
-	struct stat st;
-	void *map;
-	int fd, ret;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st)) {
-		ret = -errno;
-		close(fd);
-		return ret;
-	}
-	*len = st.st_size;
-	if (!st.st_size) {
-		close(fd);
-		*p = (const uint8_t *)"";
-		return 0;
-	}
-	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
-		return -errno;
-	*p = map;
-	return 0;
-}
-
-void datcheck_unmap(const uint8_t *p, size_t len)
-{
-	if (len)
-		munmap((void *)p, len);
-}
-
 int datcheck_file_watch(const char *path, const struct datcheck_watch *w,
 			unsigned int flags, char *err, size_t errlen)
 {
-	const uint8_t *p;
+	const void *p;
 	size_t len;
-	int ret = datcheck_map(path, &p, &len);
+	int ret = file_map(path, 0, &p, &len);
 
 	if (ret)
 		return ret;
 	ret = datcheck_buf_watch(p, len, w, flags, err, errlen);
-	datcheck_unmap(p, len);
+	file_unmap(p, len);
 	return ret;
 }
 

@@ -9,6 +9,7 @@
  * page size, then hands the rest to dc_v6() here or dc_v7().
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,6 +116,21 @@ static int dc_v6(struct dc_cur *c)
 	return dc_v6_data(c, true);
 }
 
+/* A byte of the initial header, @name, that must be @a or @b. */
+static int dc_byte_of(struct dc_cur *c, const char *name, unsigned int a,
+		      unsigned int b, uint64_t *v)
+{
+	char what[32];
+
+	snprintf(what, sizeof(what), "the %s", name);
+	if (dc_u(c, 1, what, v))
+		return -EBADMSG;
+	if (*v != a && *v != b)
+		return dc_fail(c, c->pos - 1, "%s %llu, not %u or %u", name,
+			       (unsigned long long)*v, a, b);
+	return 0;
+}
+
 int datcheck_head(const uint8_t *p, size_t len,
 		  const struct datcheck_watch *w, unsigned int flags,
 		  char *err, size_t errlen, struct datcheck **out)
@@ -158,21 +174,11 @@ int datcheck_head(const uint8_t *p, size_t len,
 			goto out;
 		}
 	}
-	if (dc_u(&c, 1, "the byte order", &v))
+	if (dc_byte_of(&c, "byte order", 0, 1, &v))
 		goto out;
-	if (v > 1) {
-		dc_fail(&c, c.pos - 1, "byte order %llu, not 0 or 1",
-			(unsigned long long)v);
-		goto out;
-	}
 	f->big = v;
-	if (dc_u(&c, 1, "the long size", &v))
+	if (dc_byte_of(&c, "long size", 4, 8, &v))
 		goto out;
-	if (v != 4 && v != 8) {
-		dc_fail(&c, c.pos - 1, "long size %llu, not 4 or 8",
-			(unsigned long long)v);
-		goto out;
-	}
 	f->long_size = v;
 	if (dc_u(&c, 4, "the page size", &v))
 		goto out;

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "datcheck.h"
+#include "file-map.h"
 
 #define DCK_MAX_BYTES	(64u << 20)
 
@@ -101,7 +102,7 @@ static void dck_free(struct dck *k)
 
 /* A check under way: the file mapped, the copies, the pages' thread. */
 struct datcheck_keep_run {
-	const uint8_t		*p;
+	const void		*p;		/* the file, file_map()'s */
 	size_t			len;
 	struct dck		*k;
 	struct datcheck_watch	w;
@@ -115,7 +116,7 @@ static void dck_run_free(struct datcheck_keep_run *run)
 	if (run->k)
 		dck_free(run->k);
 	free(run->k);
-	datcheck_unmap(run->p, run->len);
+	file_unmap(run->p, run->len);
 	free(run);
 }
 
@@ -146,7 +147,7 @@ static int dck_begin(const char *path, const struct dat_event_name *events,
 	*out = NULL;
 	if (!run)
 		return -ENOMEM;
-	ret = datcheck_map(path, &run->p, &run->len);
+	ret = file_map(path, 0, &run->p, &run->len);
 	if (ret) {
 		free(run);
 		return ret;

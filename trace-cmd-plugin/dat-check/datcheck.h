@@ -36,7 +36,10 @@
  * memory ran out).
  */
 int datcheck_buf(const uint8_t *p, size_t len, char *err, size_t errlen);
-/* The same on the file at @path (mapped); -errno when it cannot be read. */
+/*
+ * The same on the file at @path (mapped, file-map.h); -errno when it
+ * cannot be (-ENODEV: it is no regular file).
+ */
 int datcheck_file(const char *path, char *err, size_t errlen);
 
 /*
@@ -125,10 +128,6 @@ void datcheck_layout_free(struct dat_pages *pages);
  * when the pages were not walked or are not good.
  */
 int datcheck_ids(struct datcheck *dc, uint8_t *ids);
-
-/* The file at @path mapped read-only (an empty one: @p points at ""). */
-int datcheck_map(const char *path, const uint8_t **p, size_t *len);
-void datcheck_unmap(const uint8_t *p, size_t len);
 
 /*
  * The file's headers and formats, the formats parsed in a child: which

@@ -38,6 +38,7 @@
 #include "eventheader.h"
 #include "map-ctx.h"
 #include "map-eventheader.h"
+#include "u64-map.h"
 
 /* Bytes a string argument may take: one FXT record must hold the event. */
 #define MAP_EH_STR_MAX		16000
@@ -47,11 +48,6 @@
 struct map_eh_buf {
 	char	*p;
 	size_t	len, cap;
-};
-
-struct map_eh_act {
-	uint64_t		id;
-	char			*name;		/* "Provider:Event"; NULL: free */
 };
 
 struct map_eh {
@@ -72,9 +68,8 @@ struct map_eh {
 	bool			json_obj[EH_MAX_DEPTH * 2 + 4];
 	bool			json_first[EH_MAX_DEPTH * 2 + 4];
 	bool			oom;
-	/* activity id -> the name its start had (an open-addressed table) */
-	struct map_eh_act	*acts;
-	size_t			nr_acts, cap_acts;
+	/* activity id -> the name its start had ("Provider:Event", a char *) */
+	struct u64_map		acts;
 	char			cont[512];	/* begin name + ".cont" */
 };
 
@@ -587,53 +582,29 @@ static void item_add(struct map_eh *m, const struct eh_item *it)
 	}
 }
 
-static struct map_eh_act *act_slot(struct map_eh_act *t, size_t cap,
-				   uint64_t id)
-{
-	size_t i = (id ^ id >> 29) & (cap - 1);
-
-	while (t[i].name && t[i].id != id)
-		i = (i + 1) & (cap - 1);
-	return &t[i];
-}
-
-/* Remember the name activity @id started with; -ENOMEM on failure. */
+/*
+ * Remember the name activity @id started with; -ENOMEM on failure (the
+ * name it had, if any, stays).
+ */
 static int act_begin(struct map_eh *m, uint64_t id, const char *name,
 		     size_t len)
 {
-	struct map_eh_act *a;
-	size_t i;
+	char *copy = strndup(name, len);
+	uint64_t *v = copy ? u64_map_put(&m->acts, id) : NULL;
 
-	if ((m->nr_acts + 1) * 4 > m->cap_acts * 3) {
-		size_t cap = m->cap_acts ? m->cap_acts * 2 : 256;
-		struct map_eh_act *t = calloc(cap, sizeof(*t));
-
-		if (!t)
-			return -ENOMEM;
-		for (i = 0; i < m->cap_acts; i++)
-			if (m->acts[i].name)
-				*act_slot(t, cap, m->acts[i].id) = m->acts[i];
-		free(m->acts);
-		m->acts = t;
-		m->cap_acts = cap;
-	}
-	a = act_slot(m->acts, m->cap_acts, id);
-	if (!a->name)
-		m->nr_acts++;
-	free(a->name);
-	a->id = id;
-	a->name = strndup(name, len);
-	if (!a->name) {
-		m->nr_acts--;
+	if (!v) {
+		free(copy);
 		return -ENOMEM;
 	}
+	free((char *)(uintptr_t)*v);
+	*v = (uintptr_t)copy;
 	return 0;
 }
 
 /* The name activity @id started with, or NULL. */
 static const char *act_name(struct map_eh *m, uint64_t id)
 {
-	return m->cap_acts ? act_slot(m->acts, m->cap_acts, id)->name : NULL;
+	return (const char *)(uintptr_t)u64_map_get(&m->acts, id);
 }
 
 /* Upper bound of the bytes @a takes in a record, strings inline. */
@@ -726,9 +697,9 @@ void map_eventheader_free(struct map_ctx *ctx)
 	if (!m)
 		return;
 	eh_decoder_free(m->dec);
-	for (i = 0; i < m->cap_acts; i++)
-		free(m->acts[i].name);
-	free(m->acts);
+	for (i = 0; i < m->acts.cap; i++)
+		free((char *)(uintptr_t)m->acts.slot[i].val);
+	u64_map_free(&m->acts);
 	free(m->args);
 	free(m->name_off);
 	free(m->str_off);

@@ -21,19 +21,16 @@
  * file changed since the check cannot make the reader leave it.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <event-parse.h>
 #include <trace-cmd.h>
 #include <zstd.h>
 
 #include "dat-format.h"
+#include "file-map.h"
 #include "map-pages.h"
 
 /* kbuffer keeps these top bits of the time across a time stamp */
@@ -294,8 +291,8 @@ int map_pages_open(const struct dat_pages *layout, const char *path,
 		   int nr, struct map_pages **out)
 {
 	struct map_pages *p;
-	struct stat st;
-	int fd, h, slot = 0, ret = -ENOTSUP;
+	const void *map;
+	int h, slot = 0, ret = -ENOTSUP;
 	unsigned int i;
 
 	*out = NULL;
@@ -312,22 +309,19 @@ int map_pages_open(const struct dat_pages *layout, const char *path,
 	p->long_size = layout->long_size;
 	p->cpus = calloc(layout->nr, sizeof(*p->cpus));
 	p->zd = ZSTD_createDCtx();
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (!p->cpus || !p->zd || fd < 0 || fstat(fd, &st) ||
-	    !st.st_size) {
-		ret = fd < 0 ? -errno : -ENOMEM;
+	if (!p->cpus || !p->zd) {
+		ret = -ENOMEM;
 		goto fail;
 	}
-	p->map_len = st.st_size;
-	p->map = mmap(NULL, p->map_len, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (p->map == MAP_FAILED) {
-		p->map = NULL;
-		ret = -errno;
+	ret = file_map(path, FILE_MAP_SEQUENTIAL, &map, &p->map_len);
+	if (ret)
+		goto fail;
+	p->map = map;
+	if (!p->map_len) {
+		/* no pages where the check's layout put them */
+		ret = -ENOMEM;
 		goto fail;
 	}
-	madvise((void *)p->map, p->map_len, MADV_SEQUENTIAL);
-	close(fd);
-	fd = -1;
 	for (h = 0; h < nr; h++) {
 		ret = pg_add_handle(p, layout, handles[h], names[h], h, &slot);
 		if (ret)
@@ -342,8 +336,6 @@ int map_pages_open(const struct dat_pages *layout, const char *path,
 	*out = p;
 	return 0;
 fail:
-	if (fd >= 0)
-		close(fd);
 	map_pages_close(p);
 	return ret;
 }
@@ -388,7 +380,7 @@ void map_pages_close(struct map_pages *p)
 		free(p->cpus[i].buf);
 	free(p->cpus);
 	if (p->map)
-		munmap((void *)p->map, p->map_len);
+		file_unmap(p->map, p->map_len);
 	ZSTD_freeDCtx(p->zd);
 	free(p);
 }

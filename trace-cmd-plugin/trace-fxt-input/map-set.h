@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * map-set.h - a set of non-zero 64-bit values (addresses the mapping has
- * already handled), open addressing, 0 marking a free slot, each value
- * numbered in the order it came (map-set.c).
+ * already handled), each value numbered in the order it came (map-set.c,
+ * on a u64-map.h table).
  */
 #ifndef _MAP_SET_H
 #define _MAP_SET_H
@@ -11,10 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "u64-map.h"
+
+/* A zeroed one is empty. */
 struct map_set {
-	uint64_t	*v;
-	uint32_t	*id;		/* each value's number, below */
-	size_t		nr, cap;
+	struct u64_map	at;		/* value -> its number, below */
 };
 
 /* Add @x to @set: true when it was new (false for 0, or out of memory). */

@@ -46,6 +46,7 @@
 #include "fxt-threads.h"
 #include "trace-fxt.h"
 #include "tcfxt.h"
+#include "u64-map.h"
 
 /*
  * tcfxt.h's TCFXT_ARG_TRAILING: an ftrace record's bytes past its fields,
@@ -56,9 +57,7 @@
  * What the report knows of a thread by koid (= tid): the CPU it last ran
  * on, and in converted files (where a tid is a .dat pid) its name.
  */
-struct name_slot {
-	uint64_t	koid;
-	bool		used;
+struct thread_note {
 	int		cpu;		/* last ran on, -1 unknown */
 	char		*name;		/* NULL: no kernel object named it */
 };
@@ -80,8 +79,9 @@ struct report_provider {
 struct report {
 	bool			raw;
 	struct report_tep	*tep;		/* libtraceevent prints */
-	struct name_slot	*names;		/* open addressing by koid */
-	size_t			nr_names, sz_names;
+	struct thread_note	*notes;		/* in the order first seen */
+	size_t			notes_cap;
+	struct u64_map		note_at;	/* koid -> index + 1 */
 	/* other producers' threads, and their open durations by index */
 	struct fxt_threads	*threads;
 	bool			prepassed;	/* threads, names all known */
@@ -172,68 +172,40 @@ static void put_text(struct report *r, struct fxt_str s)
 	r->len += (size_t)n;
 }
 
-static uint64_t koid_hash(uint64_t k)
+static struct thread_note *name_find(struct report *r, uint64_t koid)
 {
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdULL;
-	return k ^ (k >> 33);
-}
+	uint64_t at = u64_map_get(&r->note_at, koid);
 
-static struct name_slot *name_find(struct report *r, uint64_t koid)
-{
-	size_t i;
-
-	if (!r->sz_names)
-		return NULL;
-	for (i = koid_hash(koid) & (r->sz_names - 1); r->names[i].used;
-	     i = (i + 1) & (r->sz_names - 1))
-		if (r->names[i].koid == koid)
-			return &r->names[i];
-	return NULL;
+	return at ? &r->notes[at - 1] : NULL;
 }
 
 /* The thread @koid, made if new; NULL only when out of memory. */
-static struct name_slot *task_get(struct report *r, uint64_t koid)
+static struct thread_note *task_get(struct report *r, uint64_t koid)
 {
-	struct name_slot *s = name_find(r, koid);
-	size_t i;
+	struct thread_note *s = name_find(r, koid);
+	size_t n = r->note_at.nr;
 
 	if (s)
 		return s;
-	if ((r->nr_names + 1) * 2 > r->sz_names) {
-		struct name_slot *old = r->names;
-		size_t oldsz = r->sz_names, j;
+	if (n == r->notes_cap) {
+		size_t cap = n ? 2 * n : 512;
 
-		r->names = calloc(oldsz ? oldsz * 2 : 1024, sizeof(*r->names));
-		if (!r->names) {
-			r->names = old;
+		s = realloc(r->notes, cap * sizeof(*s));
+		if (!s)
 			return NULL;
-		}
-		r->sz_names = oldsz ? oldsz * 2 : 1024;
-		for (j = 0; j < oldsz; j++) {
-			if (!old[j].used)
-				continue;
-			for (i = koid_hash(old[j].koid) & (r->sz_names - 1);
-			     r->names[i].used; i = (i + 1) & (r->sz_names - 1))
-				;
-			r->names[i] = old[j];
-		}
-		free(old);
+		r->notes = s;
+		r->notes_cap = cap;
 	}
-	for (i = koid_hash(koid) & (r->sz_names - 1); r->names[i].used;
-	     i = (i + 1) & (r->sz_names - 1))
-		;
-	s = &r->names[i];
-	s->koid = koid;
-	s->used = true;
-	s->cpu = -1;
-	r->nr_names++;
+	if (u64_map_set(&r->note_at, koid, n + 1))
+		return NULL;
+	s = &r->notes[n];
+	*s = (struct thread_note){ .cpu = -1 };
 	return s;
 }
 
 static int name_set(struct report *r, uint64_t koid, struct fxt_str name)
 {
-	struct name_slot *s = task_get(r, koid);
+	struct thread_note *s = task_get(r, koid);
 	char *copy = strndup(name.ptr ? name.ptr : "", name.len);
 
 	if (!copy || !s) {
@@ -488,7 +460,7 @@ static const struct fxt_str str_unnamed = FXT_ARG_STR_NAME("<...>");
 /* A thread of a converted file: its tid is a .dat pid, 0 the idle task. */
 static struct task_label label_converted(struct report *r, uint64_t tid)
 {
-	struct name_slot *ns = name_find(r, tid);
+	struct thread_note *ns = name_find(r, tid);
 	struct task_label l = { .num = tid, .idx = -1, .tid = tid };
 
 	l.comm = !tid ? str_idle : ns && ns->name ?
@@ -578,7 +550,7 @@ static void put_head(struct report *r, const struct fxt_record *rec,
 		     const char *kind)
 {
 	struct report_provider *p = prov_find(r, rec->provider_id);
-	struct name_slot *ns = name_find(r, l->tid);
+	struct thread_note *ns = name_find(r, l->tid);
 	static const char spaces[] = "                    ";
 	size_t n = strlen(kind);
 
@@ -697,7 +669,7 @@ static void report_sched(struct report *r, const struct fxt_record *rec,
 	bool legacy = rec->sched.subtype == FXT_SCHED_LEGACY_SWITCH;
 	const char *state = fxt_thread_state_name(rec->sched.out_state);
 	struct task_label out, in;
-	struct name_slot *s;
+	struct thread_note *s;
 
 	if (rec->sched.subtype > FXT_SCHED_WAKEUP)
 		return;		/* a reserved type: the reader warned */
@@ -773,7 +745,7 @@ static void report_event(struct report *r, const struct fxt_record *rec,
 	struct report_provider *p = prov_find(r, rec->provider_id);
 	bool ftrace = tcfxt_is_ftrace(ev);
 	const struct fxt_arg *cpu = ftrace ? &ev->args[0] : NULL;
-	struct name_slot *ns;
+	struct thread_note *ns;
 	struct task_label l;
 	static const char spaces[] = "                    ";
 
@@ -938,9 +910,10 @@ static void report_free(struct report *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->sz_names; i++)
-		free(r->names[i].name);
-	free(r->names);
+	for (i = 0; i < r->note_at.nr; i++)
+		free(r->notes[i].name);
+	free(r->notes);
+	u64_map_free(&r->note_at);
 	for (i = 0; i < r->nr_begins; i++)
 		free(r->begins[i].ts);
 	free(r->begins);
