@@ -27,6 +27,7 @@
 #include <trace-cmd.h>
 
 #include "datcheck.h"
+#include "file-map.h"
 #include "in-file.h"
 #include "trace-fxt.h"
 #include "view.h"
@@ -100,7 +101,7 @@ static void complete_dat_child(const char *path, bool events)
 {
 	struct tracecmd_input *h;
 	struct datcheck *dc;
-	const uint8_t *p;
+	const void *p;
 	char err[256];
 	size_t len;
 	int null = open("/dev/null", O_WRONLY), fd;
@@ -109,7 +110,7 @@ static void complete_dat_child(const char *path, bool events)
 	if (null >= 0)
 		dup2(null, STDERR_FILENO);
 	alarm(COMPLETE_SECONDS);
-	if (datcheck_map(path, &p, &len) ||
+	if (file_map(path, 0, &p, &len) ||
 	    datcheck_head(p, len, NULL, DATCHECK_NO_PAGES | DATCHECK_NO_PROBE,
 			  err, sizeof(err), &dc) ||
 	    datcheck_view(dc, &fd))
