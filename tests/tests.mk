@@ -8,7 +8,10 @@ UNIT_PROGS	:= $(UNIT_SRCS:%.c=$(O)/%)
 UNIT_LIBS	 = $(CORE_LINK) -lcunit $(JSON_LIBS)
 UNIT_OBJ	:= $(O)/tests/unit/unit.o
 EXTRA_CFLAGS_tests/unit = $(JSON_CFLAGS) $(TC_CFLAGS) $(FXT_TEP_CFLAGS) \
-			   $(DATCHECK_CFLAGS) $(FXT_INPUT_CFLAGS)
+			   $(DATCHECK_CFLAGS) $(FXT_INPUT_CFLAGS) \
+			   $(MAP_TABLE_CFLAGS)
+# the mapping's tests read its generated table (trace-fxt-input.mk)
+$(UNIT_SRCS:%.c=$(O)/%.o): | $(MAP_TABLE_H)
 
 $(O)/tests/unit/test-%: $(O)/tests/unit/test-%.o $(UNIT_OBJ) $(CORE_ARCHIVES)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(UNIT_OBJ) $(UNIT_LIBS) -lm
@@ -171,10 +174,10 @@ $(O)/tests/fuzz/fuzz-kshark: tests/fuzz/fuzz-kshark.c $(CORE_SRCS) \
 # The .dat input path whole: the check, libtracecmd, the plugin's mapping.
 DAT_FUZZ_SRCS	= $(DATCHECK_SRCS) $(MAP_SRCS) $(FXT_TEP_SRCS)
 $(O)/tests/fuzz/fuzz-dat: tests/fuzz/fuzz-dat.c $(CORE_SRCS) $(DAT_FUZZ_SRCS) \
-		trace-cmd-plugin/dat-check/datcheck.h
+		trace-cmd-plugin/dat-check/datcheck.h $(MAP_TABLE_H)
 	@mkdir -p $(@D)
 	$(CLANG) $(FUZZ_CFLAGS) $(DATCHECK_CFLAGS) $(FXT_TEP_CFLAGS) \
-		$(TC_CFLAGS) -o $@ $< \
+		$(TC_CFLAGS) $(MAP_TABLE_CFLAGS) -o $@ $< \
 		$(CORE_SRCS) $(DAT_FUZZ_SRCS) $(CORE_SYS_LIBS) \
 		$(TC_LIBS) -ldl -lm
 
