@@ -9,7 +9,11 @@
 #    a row of map_specials[] (map-dispatch.c), its fields and the
 #    struct map_pkt_def of its message;
 #  - MAP_TABLE_ROWS(ROW): ROW(system, event) for each row the table
-#    gives whole ("table"), for map-dispatch.c to expand.
+#    gives whole ("table"), for map-dispatch.c to expand;
+#  - for the tests (test-map-table.c): MAP_TABLE_ALL(ROW), ROW(system,
+#    event, message) for every row, and MAP_TABLE_TYPES_<system>_<event>,
+#    the types its fields are written as ("uint32", ...; NULL for a
+#    field not written).
 # Awk, not a script of another language: the build needs nothing new.
 # A row that does not parse stops the build, naming its line.
 #
@@ -136,6 +140,19 @@ END {
 			       fnum[r, k] ? kind[ftype[r, k]] : "MAP_PKT_NONE",
 			       fnum[r, k]
 		print " }"
+	}
+	print ""
+	print "/* For the tests: every row, the types of its fields. */"
+	print "#define MAP_TABLE_ALL(ROW)\t\\"
+	for (r = 1; r <= n; r++)
+		printf "\tROW(%s, %s, %s)\t\\\n", sys[r], ev[r], msg[r]
+	print ""
+	for (r = 1; r <= n; r++) {
+		printf "#define MAP_TABLE_TYPES_%s_%s\t\\\n\t", sys[r], ev[r]
+		for (k = 1; k <= nf[r]; k++)
+			printf "%s%s", (k > 1 ? ", " : ""),
+			       fnum[r, k] ? "\"" ftype[r, k] "\"" : "NULL"
+		print ""
 	}
 	print ""
 	print "/* The rows map-dispatch.c takes as they stand. */"
