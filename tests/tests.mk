@@ -141,7 +141,18 @@ $(EH_KS_INFO): tests/e2e/eventheader-kshark-info.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(KS_CFLAGS) -o $@ $< $(KS_LIBS)
 
-E2E_TOOLS	:= $(FXT2DAT_EDGE_GEN) $(PRODUCERS_GEN) $(EH_KS_INFO) $(DAT_BE_GEN)
+# The mapping's rows as compiled, for the model to agree with
+# (map-table.sh): linked with the whole mapping, as the plugin links it.
+MAP_TABLE_ROWS	:= $(O)/tests/e2e/map-table-rows
+$(MAP_TABLE_ROWS).o: EXTRA_CFLAGS_tests/e2e += $(TC_CFLAGS) \
+		$(FXT_INPUT_CFLAGS) $(MAP_TABLE_CFLAGS)
+$(MAP_TABLE_ROWS).o: | $(MAP_TABLE_H)
+$(MAP_TABLE_ROWS): $(MAP_TABLE_ROWS).o $(MAP_OBJS) $(FXT_TEP_LIB) \
+		   $(CORE_ARCHIVES)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(MAP_OBJS) $(MAP_LINK) -ldl -lm
+
+E2E_TOOLS	:= $(FXT2DAT_EDGE_GEN) $(PRODUCERS_GEN) $(EH_KS_INFO) $(DAT_BE_GEN) \
+		   $(MAP_TABLE_ROWS)
 
 FUZZ_SRCS	:= $(wildcard tests/fuzz/fuzz-*.c)
 FUZZ_PROGS	:= $(FUZZ_SRCS:%.c=$(O)/%)
