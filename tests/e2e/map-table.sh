@@ -13,7 +13,8 @@ e2e_plan 4
 
 ROWS=$BUILD/tests/e2e/map-table-rows
 if "$ROWS" > "$TMP/rows" && [ -s "$TMP/rows" ]; then
-	ok "map-table-rows lists the $(wc -l < "$TMP/rows") rows that write Perfetto events"
+	n=$(wc -l < "$TMP/rows")
+	ok "map-table-rows lists the $n rows that write Perfetto events"
 else
 	not_ok "map-table-rows lists the rows that write Perfetto events"
 fi

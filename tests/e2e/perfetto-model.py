@@ -297,28 +297,12 @@ def load_table(path=TABLE_PATH):
 
 
 TABLE = load_table()
-EV = {event: row[2] for event, row in TABLE.items()}
-
 # FtraceEvent's oneof, the events the importer does more with than a raw
-# row (ftrace_parser.cc, ParseFtraceEvent), by field number: those the
-# converter writes by code of its own, then the table's the rules below
-# name
+# row (ftrace_parser.cc, ParseFtraceEvent), by field number: the table's
+# by name (EV['cpu_idle']), then those the converter writes by code of
+# its own
+EV = {event: row[2] for event, row in TABLE.items()}
 EV_PRINT, EV_SCHED_SWITCH, EV_SCHED_WAKING, EV_GENERIC = 3, 4, 20, 327
-EV_CPU_FREQ, EV_CPU_FREQ_LIMITS = EV['cpu_frequency'], \
-    EV['cpu_frequency_limits']
-EV_CPU_IDLE = EV['cpu_idle']
-EV_SOFTIRQ_ENTRY, EV_SOFTIRQ_EXIT = EV['softirq_entry'], EV['softirq_exit']
-EV_IRQ_ENTRY, EV_IRQ_EXIT = EV['irq_handler_entry'], EV['irq_handler_exit']
-EV_WQ_END, EV_WQ_START = EV['workqueue_execute_end'], \
-    EV['workqueue_execute_start']
-EV_TASK_RENAME, EV_PROCESS_FREE = EV['task_rename'], \
-    EV['sched_process_free']
-EV_HRTIMER_ENTRY, EV_HRTIMER_EXIT = EV['hrtimer_expire_entry'], \
-    EV['hrtimer_expire_exit']
-EV_TASK_NEWTASK, EV_SYS_ENTER, EV_SYS_EXIT = EV['task_newtask'], \
-    EV['sys_enter'], EV['sys_exit']
-EV_FGRAPH_ENTRY, EV_FGRAPH_EXIT = EV['funcgraph_entry'], \
-    EV['funcgraph_exit']
 # ftrace_descriptors.cc: the raw table's event names (the table's are
 # their own: Perfetto names an event after the kernel's)
 EV_NAMES = {3: 'print', 4: 'sched_switch', 17: 'sched_wakeup',
@@ -688,9 +672,9 @@ class Packets:
             utid = self.get_thread(wakee)
             self.name_thread(utid, text(last(f, 1, b'')), PRIO_FTRACE)
             self.push_waking(ts, utid, self.get_thread(pid), None)
-        elif fid == EV_PROCESS_FREE:
+        elif fid == EV['sched_process_free']:
             self.end_thread(ts, s32(last(f, 2, 0)) & 0xffffffff)
-        elif fid == EV_TASK_RENAME:
+        elif fid == EV['task_rename']:
             # ParseTaskRename: UpdateThreadNameAndMaybeProcessName
             tid = s32(last(f, 1, 0)) & 0xffffffff
             utid = self.get_thread(tid)
@@ -699,53 +683,53 @@ class Packets:
             up = self.threads[utid]['upid']
             if up is not None and self.procs[up]['pid'] == tid:
                 self.procs[up]['name'] = name
-        elif fid in (EV_CPU_FREQ, EV_CPU_IDLE):
+        elif fid in (EV['cpu_frequency'], EV['cpu_idle']):
             # ParseCpuFreq / ParseCpuIdle: a CPU counter track, by cpu_id
-            key = ('cpufreq' if fid == EV_CPU_FREQ else 'cpuidle',
+            key = ('cpufreq' if fid == EV['cpu_frequency'] else 'cpuidle',
                    last(f, 2, 0))
             self.cpu_counters.setdefault(key, []).append((ts, last(f, 1, 0)))
-        elif fid == EV_CPU_FREQ_LIMITS:
+        elif fid == EV['cpu_frequency_limits']:
             for n, fld in (('Max', 2), ('Min', 1)):
                 key = ('Cpu %d %s Freq Limit' % (last(f, 3, 0), n), None)
                 self.cpu_counters.setdefault(key, []).append(
                     (ts, last(f, fld, 0)))
-        elif fid == EV_IRQ_ENTRY:
+        elif fid == EV['irq_handler_entry']:
             self.cpu_begin(('Irq Cpu %d' % cpu, cpu), ts, 'irq',
                            'IRQ (%s)' % text(last(f, 2, b'')))
-        elif fid == EV_IRQ_EXIT:
+        elif fid == EV['irq_handler_exit']:
             self.cpu_end(('Irq Cpu %d' % cpu, cpu), ts, 'irq')
-        elif fid == EV_SOFTIRQ_ENTRY:
+        elif fid == EV['softirq_entry']:
             vec = last(f, 1, 0)
             if vec >= len(SOFTIRQ_NAMES):
                 raise ValueError('softirq vec %d: PERFETTO_DFATAL' % vec)
             self.cpu_begin(('SoftIrq Cpu %d' % cpu, cpu), ts, 'irq',
                            SOFTIRQ_NAMES[vec])
-        elif fid == EV_SOFTIRQ_EXIT:
+        elif fid == EV['softirq_exit']:
             self.cpu_end(('SoftIrq Cpu %d' % cpu, cpu), ts, 'irq')
-        elif fid == EV_HRTIMER_ENTRY:
+        elif fid == EV['hrtimer_expire_entry']:
             self.cpu_begin(('hrtimer', cpu), ts, 'hrtimer',
                            self.symbol(syms, last(f, 3, 0)))
-        elif fid == EV_HRTIMER_EXIT:
+        elif fid == EV['hrtimer_expire_exit']:
             self.cpu_end(('hrtimer', cpu), ts, 'hrtimer')
-        elif fid == EV_WQ_START:
+        elif fid == EV['workqueue_execute_start']:
             # ParseWorkqueueExecuteStart: on the worker's thread track
             track = ('thread', self.get_thread(pid))
             self.begin(track, ts, 'workqueue',
                        self.symbol(syms, last(f, 2, 0)), [], self.slices)
-        elif fid == EV_WQ_END:
+        elif fid == EV['workqueue_execute_end']:
             self.end(('thread', self.get_thread(pid)), ts, cat='workqueue')
-        elif fid in (EV_SYS_ENTER, EV_SYS_EXIT):
+        elif fid in (EV['sys_enter'], EV['sys_exit']):
             self.syscall(ts, pid, fid, s64(last(f, 1, 0)))
-        elif fid == EV_TASK_NEWTASK:
+        elif fid == EV['task_newtask']:
             self.new_task(ts, pid, s32(last(f, 1, 0)) & 0xffffffff,
                           text(last(f, 2, b'')), last(f, 3, 0))
         elif fid == EV_PRINT:
             self.print_event(ts, pid, text(last(f, 2, b'')))
-        elif fid in (EV_FGRAPH_ENTRY, EV_FGRAPH_EXIT):
+        elif fid in (EV['funcgraph_entry'], EV['funcgraph_exit']):
             # ParseFuncgraphEntry/Exit: the thread's "Funcgraph" track,
             # the idle task's "swapperN -funcgraph" track of its CPU;
             # named by the interned kernel symbol, ended by name
-            name = self.symbol(syms, last(f, 2 if fid == EV_FGRAPH_ENTRY
+            name = self.symbol(syms, last(f, 2 if fid == EV['funcgraph_entry']
                                           else 3, 0))
             if pid:
                 track, store = ('funcgraph', self.get_thread(pid)), \
@@ -753,7 +737,7 @@ class Packets:
             else:
                 track, store = ('swapper%d -funcgraph' % cpu, cpu), \
                     self.cpu_slices
-            if fid == EV_FGRAPH_ENTRY:
+            if fid == EV['funcgraph_entry']:
                 self.begin(track, ts, None, name, [], store)
                 store[track][-1]['fgraph'] = True
             else:
@@ -814,7 +798,7 @@ class Packets:
             return
         utid = self.get_thread(pid)
         track = ('thread', utid)
-        if fid == EV_SYS_ENTER:
+        if fid == EV['sys_enter']:
             self.begin(track, ts, None, name, [], self.slices)
             self.slices[track][-1]['sys'] = True
             if name == 'sys_rt_sigreturn':
@@ -990,32 +974,9 @@ def pb_packed_or_list(vals):
 # ---------------------------------------------------------------------
 # Issue 32, part B: the kernel events beyond scheduling, IRQs, timers
 # and workqueues that Perfetto's ftrace importer draws (ftrace_parser.cc,
-# ParseFtraceEvent's switch, and the trackers it calls), by FtraceEvent
-# field number (map-ftrace.table's).
-EV_CLOCK_ENABLE, EV_CLOCK_DISABLE, EV_CLOCK_SET_RATE = \
-    EV['clock_enable'], EV['clock_disable'], EV['clock_set_rate']
-EV_BLOCKED_REASON = EV['sched_blocked_reason']
-EV_RECLAIM_BEGIN, EV_RECLAIM_END = EV['mm_vmscan_direct_reclaim_begin'], \
-    EV['mm_vmscan_direct_reclaim_end']
-EV_SUSPEND_RESUME = EV['suspend_resume']
-EV_RSS_STAT = EV['rss_stat']
-EV_SIGNAL_DELIVER, EV_SIGNAL_GENERATE, EV_OOM_ADJ = \
-    EV['signal_deliver'], EV['signal_generate'], EV['oom_score_adj_update']
-EV_THERMAL = EV['thermal_temperature']
-EV_CPUHP_EXIT, EV_CPUHP_MULTI_ENTER, EV_CPUHP_ENTER = \
-    EV['cpuhp_exit'], EV['cpuhp_multi_enter'], EV['cpuhp_enter']
-EV_NETIF_RX, EV_NET_XMIT, EV_INET_SOCK, EV_TCP_RETRANSMIT = \
-    EV['netif_receive_skb'], EV['net_dev_xmit'], \
-    EV['inet_sock_set_state'], EV['tcp_retransmit_skb']
-EV_NAPI_ENTRY, EV_NAPI_EXIT, EV_KFREE_SKB = \
-    EV['napi_gro_receive_entry'], EV['napi_gro_receive_exit'], \
-    EV['kfree_skb']
-EV_SHRINK_START, EV_SHRINK_END = EV['mm_shrink_slab_start'], \
-    EV['mm_shrink_slab_end']
-EV_BLOCK_IO_START, EV_BLOCK_IO_DONE = EV['block_io_start'], \
-    EV['block_io_done']
-EV_LOCAL_TIMER_ENTRY, EV_LOCAL_TIMER_EXIT = EV['local_timer_entry'], \
-    EV['local_timer_exit']
+# ParseFtraceEvent's switch, and the trackers it calls), numbered by the
+# table (EV).
+#
 # types/tcp_state.h: kTcpStateNames, and the protocol numbers
 TCP_STATES = ['TCP_UNKNOWN', 'TCP_ESTABLISHED', 'TCP_SYN_SENT',
               'TCP_SYN_RECV', 'TCP_FIN_WAIT1', 'TCP_FIN_WAIT2',
@@ -1288,34 +1249,37 @@ class KernelEvents(Packets):
             self.blocked[utid] = self.ts_last[utid]['last']
 
 
-KernelEvents.RULES = {
-    EV_NETIF_RX: KernelEvents.net_rx, EV_NET_XMIT: KernelEvents.net_tx,
-    EV_NAPI_ENTRY: KernelEvents.napi_entry,
-    EV_NAPI_EXIT: KernelEvents.napi_exit,
-    EV_INET_SOCK: KernelEvents.inet_sock,
-    EV_TCP_RETRANSMIT: KernelEvents.tcp_retransmit,
-    EV_KFREE_SKB: KernelEvents.kfree_skb, EV_RSS_STAT: KernelEvents.rss_stat,
-    EV_OOM_ADJ: KernelEvents.oom_adj,
-    EV_RECLAIM_BEGIN: KernelEvents.reclaim_begin,
-    EV_RECLAIM_END: KernelEvents.thread_end,
-    EV_SHRINK_START: KernelEvents.shrink_start,
-    EV_SHRINK_END: KernelEvents.thread_end,
-    EV_SIGNAL_GENERATE: KernelEvents.signal_generate,
-    EV_SIGNAL_DELIVER: KernelEvents.signal_deliver,
-    EV_SUSPEND_RESUME: KernelEvents.suspend_resume,
-    EV_CPUHP_ENTER: KernelEvents.cpuhp_enter,
-    EV_CPUHP_MULTI_ENTER: KernelEvents.cpuhp_enter,
-    EV_CPUHP_EXIT: KernelEvents.cpuhp_exit,
-    EV_THERMAL: KernelEvents.thermal,
-    EV_CLOCK_SET_RATE: KernelEvents.clock_rate,
-    EV_CLOCK_ENABLE: KernelEvents.clock_state,
-    EV_CLOCK_DISABLE: KernelEvents.clock_state,
-    EV_BLOCK_IO_START: KernelEvents.block_io_start,
-    EV_BLOCK_IO_DONE: KernelEvents.block_io_done,
-    EV_BLOCKED_REASON: KernelEvents.blocked_reason,
-    EV_LOCAL_TIMER_ENTRY: KernelEvents.local_timer_entry,
-    EV_LOCAL_TIMER_EXIT: KernelEvents.local_timer_exit,
-}
+# each event's rule, by its name in the table
+KernelEvents.RULES = {EV[ev]: rule for ev, rule in {
+    'netif_receive_skb': KernelEvents.net_rx,
+    'net_dev_xmit': KernelEvents.net_tx,
+    'napi_gro_receive_entry': KernelEvents.napi_entry,
+    'napi_gro_receive_exit': KernelEvents.napi_exit,
+    'inet_sock_set_state': KernelEvents.inet_sock,
+    'tcp_retransmit_skb': KernelEvents.tcp_retransmit,
+    'kfree_skb': KernelEvents.kfree_skb,
+    'rss_stat': KernelEvents.rss_stat,
+    'oom_score_adj_update': KernelEvents.oom_adj,
+    'mm_vmscan_direct_reclaim_begin': KernelEvents.reclaim_begin,
+    'mm_vmscan_direct_reclaim_end': KernelEvents.thread_end,
+    'mm_shrink_slab_start': KernelEvents.shrink_start,
+    'mm_shrink_slab_end': KernelEvents.thread_end,
+    'signal_generate': KernelEvents.signal_generate,
+    'signal_deliver': KernelEvents.signal_deliver,
+    'suspend_resume': KernelEvents.suspend_resume,
+    'cpuhp_enter': KernelEvents.cpuhp_enter,
+    'cpuhp_multi_enter': KernelEvents.cpuhp_enter,
+    'cpuhp_exit': KernelEvents.cpuhp_exit,
+    'thermal_temperature': KernelEvents.thermal,
+    'clock_set_rate': KernelEvents.clock_rate,
+    'clock_enable': KernelEvents.clock_state,
+    'clock_disable': KernelEvents.clock_state,
+    'block_io_start': KernelEvents.block_io_start,
+    'block_io_done': KernelEvents.block_io_done,
+    'sched_blocked_reason': KernelEvents.blocked_reason,
+    'local_timer_entry': KernelEvents.local_timer_entry,
+    'local_timer_exit': KernelEvents.local_timer_exit,
+}.items()}
 # ---------------------------------------------------------------------
 
 

@@ -30,7 +30,8 @@
 struct trow {
 	const char		*system, *name, *message;
 	const char		*field[MAP_SPECIAL_FIELDS];
-	const char		*type[MAP_SPECIAL_FIELDS];	/* NULL: unwritten */
+	/* the types they are written as, NULL for one not written */
+	const char		*type[MAP_SPECIAL_FIELDS];
 	struct map_pkt_def	pkt;
 };
 
@@ -132,7 +133,7 @@ static void test_rows_compiled(void)
 		if (n != 1) {
 			printf("\n    %s:%s: %u rows in map_specials[]",
 			       t->system, t->name, n);
-			CU_FAIL("a row of the table is not one row of map_specials[]");
+			CU_FAIL("a row of the table not one of map_specials[]");
 			continue;
 		}
 		for (j = 0; j < MAP_SPECIAL_FIELDS; j++) {
@@ -215,7 +216,7 @@ static void test_rows_schema(void)
 			       "Perfetto's schema, not %s", t->system,
 			       t->name, t->pkt.event, m ? m->message : "no",
 			       m ? m->event : "event", t->message);
-			CU_FAIL("an event's number or message is not Perfetto's");
+			CU_FAIL("an event's number or message not Perfetto's");
 			continue;
 		}
 		for (j = 0; j < MAP_SPECIAL_FIELDS; j++) {
@@ -234,8 +235,8 @@ static void test_rows_schema(void)
 			    !strcmp(m->f[k].type, declared(t->type[j])))
 				continue;
 			if (k < m->nf)
-				printf("\n    %s:%s: %s is field %u (%s) of %s, "
-				       "not %u (%s)", t->system, t->name,
+				printf("\n    %s:%s: %s is field %u (%s) "
+				       "of %s, not %u (%s)", t->system, t->name,
 				       t->field[j], m->f[k].num, m->f[k].type,
 				       m->message, pf->proto, t->type[j]);
 			else

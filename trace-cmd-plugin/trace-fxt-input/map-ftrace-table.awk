@@ -42,7 +42,7 @@ BEGIN {
 
 {
 	if (NF < 5)
-		fail("a row needs system:event, message, number, row and fields")
+		fail("a row: system:event, message, number, row, fields")
 	if ($1 !~ /^[a-z_][a-z0-9_]*:[a-z_][a-z0-9_]*$/)
 		fail("\"" $1 "\" is no system:event")
 	split($1, se, ":")
@@ -85,11 +85,13 @@ BEGIN {
 			fail("\"" $i "\" is no field=number:type, field or -")
 		split($i, p, /[=:]/)
 		if (!(p[3] in kind))
-			fail("\"" p[3] "\": int32, int64, uint32, uint64, string, sym or kstr")
+			fail("\"" p[3] "\": int32, int64, uint32, uint64, " \
+			     "string, sym or kstr")
 		if (p[2] + 0 > 536870911)
 			fail(p[2] " is past protobuf's field numbers")
 		if (p[2] in used)
-			fail("field " p[2] " of " $2 " is " used[p[2]] "'s already")
+			fail("field " p[2] " of " $2 " is " used[p[2]] \
+			     "'s already")
 		used[p[2]] = p[1]
 		fname[n, k] = p[1]
 		fnum[n, k] = p[2]
@@ -126,13 +128,14 @@ END {
 		print "};"
 	}
 	print ""
-	print "/* map_specials[]'s rows: each event's fields, then its message. */"
+	print "/* map_specials[]'s rows: each event's fields, its message. */"
 	for (r = 1; r <= n; r++) {
 		id = sys[r] "_" ev[r]
 		printf "#define MAP_TABLE_FIELDS_%s\t\\\n\t", id
 		for (k = 1; k <= nf[r]; k++)
 			printf "%s%s", (k > 1 ? ", " : ""),
-			       fname[r, k] == "" ? "NULL" : "\"" fname[r, k] "\""
+			       (fname[r, k] == "" ? "NULL" : \
+				"\"" fname[r, k] "\"")
 		printf "\n#define MAP_TABLE_PKT_%s\t\\\n", id
 		printf "\t.event = PFT_EV_%s, .f = {", toupper(ev[r])
 		for (k = 1; k <= nf[r]; k++)
