@@ -8,7 +8,10 @@ UNIT_PROGS	:= $(UNIT_SRCS:%.c=$(O)/%)
 UNIT_LIBS	 = $(CORE_LINK) -lcunit $(JSON_LIBS)
 UNIT_OBJ	:= $(O)/tests/unit/unit.o
 EXTRA_CFLAGS_tests/unit = $(JSON_CFLAGS) $(TC_CFLAGS) $(FXT_TEP_CFLAGS) \
-			   $(DATCHECK_CFLAGS) $(FXT_INPUT_CFLAGS)
+			   $(DATCHECK_CFLAGS) $(FXT_INPUT_CFLAGS) \
+			   $(MAP_TABLE_CFLAGS)
+# the mapping's tests read its generated table (trace-fxt-input.mk)
+$(UNIT_SRCS:%.c=$(O)/%.o): | $(MAP_TABLE_H)
 
 $(O)/tests/unit/test-%: $(O)/tests/unit/test-%.o $(UNIT_OBJ) $(CORE_ARCHIVES)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(UNIT_OBJ) $(UNIT_LIBS) -lm
@@ -145,8 +148,18 @@ $(TC_FAIL_SO): tests/e2e/tc-fail.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(TC_CFLAGS) -shared -o $@ $< -ldl
 
+# The mapping's rows as compiled, for the model to agree with
+# (map-table.sh): linked with the whole mapping, as the plugin links it.
+MAP_TABLE_ROWS	:= $(O)/tests/e2e/map-table-rows
+$(MAP_TABLE_ROWS).o: EXTRA_CFLAGS_tests/e2e += $(TC_CFLAGS) \
+		$(FXT_INPUT_CFLAGS) $(MAP_TABLE_CFLAGS)
+$(MAP_TABLE_ROWS).o: | $(MAP_TABLE_H)
+$(MAP_TABLE_ROWS): $(MAP_TABLE_ROWS).o $(MAP_OBJS) $(FXT_TEP_LIB) \
+		   $(CORE_ARCHIVES)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(MAP_OBJS) $(MAP_LINK) -ldl -lm
+
 E2E_TOOLS	:= $(FXT2DAT_EDGE_GEN) $(PRODUCERS_GEN) $(EH_KS_INFO) $(DAT_BE_GEN) \
-		   $(TC_FAIL_SO)
+		   $(TC_FAIL_SO) $(MAP_TABLE_ROWS)
 
 FUZZ_SRCS	:= $(wildcard tests/fuzz/fuzz-*.c)
 FUZZ_PROGS	:= $(FUZZ_SRCS:%.c=$(O)/%)
@@ -179,11 +192,11 @@ $(O)/tests/fuzz/fuzz-kshark: tests/fuzz/fuzz-kshark.c $(CORE_SRCS) \
 # The .dat input path whole: the check, libtracecmd, the plugin's mapping.
 DAT_FUZZ_SRCS	= $(DATCHECK_SRCS) $(MAP_SRCS) $(FXT_TEP_SRCS)
 $(O)/tests/fuzz/fuzz-dat: tests/fuzz/fuzz-dat.c $(CORE_SRCS) $(DAT_FUZZ_SRCS) \
-		$(DATCHECK_HDRS)
+		$(DATCHECK_HDRS) $(MAP_TABLE_H)
 	@mkdir -p $(@D)
 	$(CLANG) $(FUZZ_CFLAGS) $(DATCHECK_CFLAGS) $(FXT_INPUT_CFLAGS) \
 		$(FXT_TEP_CFLAGS) \
-		$(TC_CFLAGS) -o $@ $< \
+		$(TC_CFLAGS) $(MAP_TABLE_CFLAGS) -o $@ $< \
 		$(CORE_SRCS) $(DAT_FUZZ_SRCS) $(CORE_SYS_LIBS) \
 		$(TC_LIBS) -ldl -lm
 

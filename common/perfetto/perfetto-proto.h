@@ -2,7 +2,8 @@
 /*
  * perfetto-proto.h - the Perfetto messages trace-fxt writes into FXT blob
  * records of blob type 3, as field numbers: the one place they are
- * spelled.
+ * spelled, but for the kernel events the mapping writes from its table
+ * (FtraceEvent, below).
  *
  * Perfetto's FXT importer appends the payload of every blob record of
  * type 3 (FXT_BLOB_PERFETTO), in file order, to one byte stream that it
@@ -11,11 +12,10 @@
  * as the FXT records.  The numbers below are facts of Perfetto's schema
  * (protos/perfetto/, release v58): trace.proto, trace_packet.proto,
  * ftrace/ftrace_event_bundle.proto, ftrace/ftrace_event.proto and the
- * event messages beside it (ftrace.proto, raw_syscalls.proto, task.proto,
- * sched.proto, ...), ftrace/ftrace_stats.proto,
- * ps/process_tree.proto, common/system_info.proto,
- * generic_kernel/generic_task.proto, interned_data/interned_data.proto,
- * profiling/profile_common.proto.  Only the fields trace-fxt writes or
+ * event messages beside it (sched.proto, generic.proto),
+ * ftrace/ftrace_stats.proto, ps/process_tree.proto,
+ * common/system_info.proto, generic_kernel/generic_task.proto,
+ * interned_data/interned_data.proto, profiling/profile_common.proto.  Only the fields trace-fxt writes or
  * checks are here; the wire type of each is in its comment (pb.h writes
  * them: varint, LEN, fixed64).
  */
@@ -93,71 +93,18 @@ enum {
 /*
  * FtraceEvent: timestamp and pid, then one event message.  Its field 5
  * (common_flags) is never written: Perfetto's parser takes every field
- * but these two for an event.
+ * but these two for an event.  The events below are those written by
+ * code of their own; the kernel events the mapping writes by its table
+ * have their numbers, and their messages' fields, in its
+ * map-ftrace.table (trace-cmd-plugin/trace-fxt-input/, the generated
+ * map-ftrace-table.h: PFT_EV_<EVENT>, PFT_<EVENT>_<FIELD>).
  */
 enum {
 	PFT_EVENT_TIMESTAMP		= 1,	/* uint64, ns */
 	PFT_EVENT_PID			= 2,	/* uint32, the common_pid */
 	PFT_EV_SCHED_SWITCH		= 4,
-	PFT_EV_CPU_FREQUENCY		= 11,
-	PFT_EV_CPU_FREQUENCY_LIMITS	= 12,
-	PFT_EV_CPU_IDLE			= 13,
 	PFT_EV_SCHED_WAKING		= 20,
-	PFT_EV_SOFTIRQ_ENTRY		= 24,
-	PFT_EV_SOFTIRQ_EXIT		= 25,
-	PFT_EV_IRQ_HANDLER_ENTRY	= 36,
-	PFT_EV_IRQ_HANDLER_EXIT		= 37,
-	PFT_EV_WORKQUEUE_EXECUTE_END	= 57,
-	PFT_EV_WORKQUEUE_EXECUTE_START	= 58,
-	PFT_EV_SUSPEND_RESUME		= 113,
-	PFT_EV_TASK_NEWTASK		= 235,
-	PFT_EV_TASK_RENAME		= 236,
-	PFT_EV_SCHED_PROCESS_FREE	= 240,
 	PFT_EV_GENERIC			= 327,
-	PFT_EV_SYS_ENTER		= 329,
-	PFT_EV_SYS_EXIT			= 330,
-	PFT_EV_FUNCGRAPH_ENTRY		= 437,
-	PFT_EV_FUNCGRAPH_EXIT		= 438,
-	PFT_EV_HRTIMER_EXPIRE_ENTRY	= 553,
-	PFT_EV_HRTIMER_EXPIRE_EXIT	= 554,
-};
-
-/*
- * More FtraceEvent events: the kernel events Perfetto's ftrace importer
- * draws as counters, slices or thread-state details (net, sock, tcp,
- * skb, kmem, oom, vmscan, signal, power, cpuhp, thermal, block,
- * irq_vectors and Android's sched_blocked_reason), from
- * ftrace/ftrace_event.proto.  Their messages' fields are numbered in
- * map-dispatch.c's rows, beside the kernel field each one takes.
- */
-enum {
-	PFT_EV_CLOCK_ENABLE		= 14,
-	PFT_EV_CLOCK_DISABLE		= 15,
-	PFT_EV_CLOCK_SET_RATE		= 16,
-	PFT_EV_SCHED_BLOCKED_REASON	= 18,
-	PFT_EV_DIRECT_RECLAIM_BEGIN	= 46,
-	PFT_EV_DIRECT_RECLAIM_END	= 47,
-	PFT_EV_RSS_STAT			= 313,
-	PFT_EV_SIGNAL_DELIVER		= 324,
-	PFT_EV_SIGNAL_GENERATE		= 325,
-	PFT_EV_OOM_SCORE_ADJ_UPDATE	= 326,
-	PFT_EV_THERMAL_TEMPERATURE	= 341,
-	PFT_EV_CPUHP_EXIT		= 343,
-	PFT_EV_CPUHP_MULTI_ENTER	= 344,
-	PFT_EV_CPUHP_ENTER		= 345,
-	PFT_EV_NETIF_RECEIVE_SKB	= 360,
-	PFT_EV_NET_DEV_XMIT		= 361,
-	PFT_EV_INET_SOCK_SET_STATE	= 362,
-	PFT_EV_TCP_RETRANSMIT_SKB	= 363,
-	PFT_EV_NAPI_GRO_RECEIVE_ENTRY	= 365,
-	PFT_EV_NAPI_GRO_RECEIVE_EXIT	= 366,
-	PFT_EV_KFREE_SKB		= 367,
-	PFT_EV_SHRINK_SLAB_START	= 443,
-	PFT_EV_SHRINK_SLAB_END		= 444,
-	PFT_EV_BLOCK_IO_START		= 546,
-	PFT_EV_BLOCK_IO_DONE		= 547,
-	PFT_EV_LOCAL_TIMER_ENTRY	= 559,
-	PFT_EV_LOCAL_TIMER_EXIT		= 560,
 };
 
 /* SchedSwitchFtraceEvent. */
@@ -178,31 +125,6 @@ enum {
 	PFT_WAKING_PRIO			= 3,	/* int32 */
 	PFT_WAKING_SUCCESS		= 4,	/* int32 */
 	PFT_WAKING_TARGET_CPU		= 5,	/* int32 */
-};
-
-/* SysEnterFtraceEvent, SysExitFtraceEvent (raw_syscalls). */
-enum {
-	PFT_SYS_ID			= 1,	/* int64, both */
-	PFT_SYS_EXIT_RET		= 2,	/* int64 */
-};
-
-/* TaskNewtaskFtraceEvent. */
-enum {
-	PFT_NEWTASK_PID			= 1,	/* int32 */
-	PFT_NEWTASK_COMM		= 2,	/* string */
-	PFT_NEWTASK_CLONE_FLAGS		= 3,	/* uint64 */
-	PFT_NEWTASK_OOM_SCORE_ADJ	= 4,	/* int32 */
-};
-
-/* FuncgraphEntryFtraceEvent, FuncgraphExitFtraceEvent (ftrace.proto). */
-enum {
-	PFT_FGRAPH_ENTRY_DEPTH		= 1,	/* int32 */
-	PFT_FGRAPH_ENTRY_FUNC		= 2,	/* uint64, a kernel symbol iid */
-	PFT_FGRAPH_EXIT_CALLTIME	= 1,	/* uint64 */
-	PFT_FGRAPH_EXIT_DEPTH		= 2,	/* int32 */
-	PFT_FGRAPH_EXIT_FUNC		= 3,	/* uint64, a kernel symbol iid */
-	PFT_FGRAPH_EXIT_OVERRUN		= 4,	/* uint64 */
-	PFT_FGRAPH_EXIT_RETTIME		= 5,	/* uint64 */
 };
 
 /* GenericFtraceEvent and its Field. */

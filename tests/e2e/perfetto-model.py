@@ -19,6 +19,12 @@
                                            packets carry against
                                            `trace-cmd report -R -t`, field
                                            by field
+  perfetto-model.py table-check ROWS MAPPING.md
+                                           the model's reading of the
+                                           converter's table against its
+                                           rows as compiled (ROWS:
+                                           map-table-rows' lines), the
+                                           table against MAPPING.md
 
 Written from Perfetto's source (google/perfetto v58,
 src/trace_processor/importers/fuchsia/, importers/ftrace/,
@@ -97,6 +103,7 @@ check asserts, printing each count it checked:
    the categories in "bookkeeping_kept".
 """
 import json
+import os
 import re
 import struct
 import sys
@@ -147,7 +154,8 @@ class Provider:
 # (trace_packet.proto, ftrace/*.proto, ps/process_tree.proto,
 # common/system_info.proto, generic_kernel/generic_task.proto): an
 # independent reading, not the converter's header, so that a wrong number
-# there shows here.
+# there shows here; but for the events of the converter's table, whose
+# numbers test-map-table.c checks against that schema (TABLE below).
 def pb_varint(b, i):
     v = shift = 0
     while True:
@@ -249,29 +257,57 @@ def compact_events(d):
     return out, errors
 
 
+# The kernel events the converter writes as Perfetto's own ftrace events,
+# one row an event, each with its message's field numbers and types: its
+# table (trace-cmd-plugin/trace-fxt-input/map-ftrace.table), which its
+# build compiles and the model reads here, so that a new row needs
+# nothing new in the model but what Perfetto draws of it.  What checks
+# the table's numbers is test-map-table.c, against Perfetto's schema
+# (tests/unit/perfetto-ftrace.schema); the rules below that read an
+# event's fields still read them by Perfetto's numbers, as its parser
+# does.
+TABLE_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                          os.pardir, os.pardir, 'trace-cmd-plugin',
+                          'trace-fxt-input', 'map-ftrace.table')
+# a field's type in the table -> how the model reads it: text, a symbol's
+# interned id, unsigned, int32, int64
+TABLE_HOW = {'string': 's', 'kstr': 's', 'sym': 'sym', 'uint32': 0,
+             'uint64': 0, 'int32': 1, 'int64': 2}
+
+
+def load_table(path=TABLE_PATH):
+    """map-ftrace.table's rows as {event: (system, message, number,
+    fields)}, fields [(name, number, type)] of those written, in the
+    row's order (map-ftrace-table.awk reads it the same way)."""
+    rows = {}
+    with open(path) as f:
+        for ln in f:
+            w = ln.split()
+            if not w or w[0].startswith('#'):
+                continue
+            system, event = w[0].split(':')
+            fields = []
+            for fd in w[4:]:
+                m = re.fullmatch(r'(\w+)=(\d+):(\w+)', fd)
+                if m:
+                    fields.append((m.group(1), int(m.group(2)),
+                                   m.group(3)))
+            rows[event] = (system, w[1], int(w[2]), fields)
+    return rows
+
+
+TABLE = load_table()
 # FtraceEvent's oneof, the events the importer does more with than a raw
-# row (ftrace_parser.cc, ParseFtraceEvent), by field number
-EV_PRINT, EV_SCHED_SWITCH, EV_CPU_FREQ, EV_CPU_FREQ_LIMITS, EV_CPU_IDLE = \
-    3, 4, 11, 12, 13
-EV_SCHED_WAKING, EV_SOFTIRQ_ENTRY, EV_SOFTIRQ_EXIT = 20, 24, 25
-EV_IRQ_ENTRY, EV_IRQ_EXIT = 36, 37
-EV_WQ_END, EV_WQ_START = 57, 58
-EV_TASK_RENAME, EV_PROCESS_FREE, EV_GENERIC = 236, 240, 327
-EV_HRTIMER_ENTRY, EV_HRTIMER_EXIT = 553, 554
-EV_TASK_NEWTASK, EV_SYS_ENTER, EV_SYS_EXIT = 235, 329, 330
-EV_FGRAPH_ENTRY, EV_FGRAPH_EXIT = 437, 438
-# ftrace_descriptors.cc: the raw table's event names
-EV_NAMES = {3: 'print', 4: 'sched_switch', 11: 'cpu_frequency',
-            12: 'cpu_frequency_limits', 13: 'cpu_idle', 17: 'sched_wakeup',
-            20: 'sched_waking', 24: 'softirq_entry', 25: 'softirq_exit',
-            36: 'irq_handler_entry', 37: 'irq_handler_exit',
-            57: 'workqueue_execute_end', 58: 'workqueue_execute_start',
-            113: 'suspend_resume', 114: 'sched_wakeup_new',
-            235: 'task_newtask', 236: 'task_rename',
-            240: 'sched_process_free', 329: 'sys_enter', 330: 'sys_exit',
-            437: 'funcgraph_entry', 438: 'funcgraph_exit',
-            553: 'hrtimer_expire_entry',
-            554: 'hrtimer_expire_exit'}
+# row (ftrace_parser.cc, ParseFtraceEvent), by field number: the table's
+# by name (EV['cpu_idle']), then those the converter writes by code of
+# its own
+EV = {event: row[2] for event, row in TABLE.items()}
+EV_PRINT, EV_SCHED_SWITCH, EV_SCHED_WAKING, EV_GENERIC = 3, 4, 20, 327
+# ftrace_descriptors.cc: the raw table's event names (the table's are
+# their own: Perfetto names an event after the kernel's)
+EV_NAMES = {3: 'print', 4: 'sched_switch', 17: 'sched_wakeup',
+            20: 'sched_waking', 114: 'sched_wakeup_new'}
+EV_NAMES.update({number: event for event, number in EV.items()})
 # types/softirq_action.h: kActionNames
 SOFTIRQ_NAMES = ['HI', 'TIMER', 'NET_TX', 'NET_RX', 'BLOCK', 'BLOCK_IOPOLL',
                  'TASKLET', 'SCHED', 'HRTIMER', 'RCU']
@@ -636,9 +672,9 @@ class Packets:
             utid = self.get_thread(wakee)
             self.name_thread(utid, text(last(f, 1, b'')), PRIO_FTRACE)
             self.push_waking(ts, utid, self.get_thread(pid), None)
-        elif fid == EV_PROCESS_FREE:
+        elif fid == EV['sched_process_free']:
             self.end_thread(ts, s32(last(f, 2, 0)) & 0xffffffff)
-        elif fid == EV_TASK_RENAME:
+        elif fid == EV['task_rename']:
             # ParseTaskRename: UpdateThreadNameAndMaybeProcessName
             tid = s32(last(f, 1, 0)) & 0xffffffff
             utid = self.get_thread(tid)
@@ -647,53 +683,53 @@ class Packets:
             up = self.threads[utid]['upid']
             if up is not None and self.procs[up]['pid'] == tid:
                 self.procs[up]['name'] = name
-        elif fid in (EV_CPU_FREQ, EV_CPU_IDLE):
+        elif fid in (EV['cpu_frequency'], EV['cpu_idle']):
             # ParseCpuFreq / ParseCpuIdle: a CPU counter track, by cpu_id
-            key = ('cpufreq' if fid == EV_CPU_FREQ else 'cpuidle',
+            key = ('cpufreq' if fid == EV['cpu_frequency'] else 'cpuidle',
                    last(f, 2, 0))
             self.cpu_counters.setdefault(key, []).append((ts, last(f, 1, 0)))
-        elif fid == EV_CPU_FREQ_LIMITS:
+        elif fid == EV['cpu_frequency_limits']:
             for n, fld in (('Max', 2), ('Min', 1)):
                 key = ('Cpu %d %s Freq Limit' % (last(f, 3, 0), n), None)
                 self.cpu_counters.setdefault(key, []).append(
                     (ts, last(f, fld, 0)))
-        elif fid == EV_IRQ_ENTRY:
+        elif fid == EV['irq_handler_entry']:
             self.cpu_begin(('Irq Cpu %d' % cpu, cpu), ts, 'irq',
                            'IRQ (%s)' % text(last(f, 2, b'')))
-        elif fid == EV_IRQ_EXIT:
+        elif fid == EV['irq_handler_exit']:
             self.cpu_end(('Irq Cpu %d' % cpu, cpu), ts, 'irq')
-        elif fid == EV_SOFTIRQ_ENTRY:
+        elif fid == EV['softirq_entry']:
             vec = last(f, 1, 0)
             if vec >= len(SOFTIRQ_NAMES):
                 raise ValueError('softirq vec %d: PERFETTO_DFATAL' % vec)
             self.cpu_begin(('SoftIrq Cpu %d' % cpu, cpu), ts, 'irq',
                            SOFTIRQ_NAMES[vec])
-        elif fid == EV_SOFTIRQ_EXIT:
+        elif fid == EV['softirq_exit']:
             self.cpu_end(('SoftIrq Cpu %d' % cpu, cpu), ts, 'irq')
-        elif fid == EV_HRTIMER_ENTRY:
+        elif fid == EV['hrtimer_expire_entry']:
             self.cpu_begin(('hrtimer', cpu), ts, 'hrtimer',
                            self.symbol(syms, last(f, 3, 0)))
-        elif fid == EV_HRTIMER_EXIT:
+        elif fid == EV['hrtimer_expire_exit']:
             self.cpu_end(('hrtimer', cpu), ts, 'hrtimer')
-        elif fid == EV_WQ_START:
+        elif fid == EV['workqueue_execute_start']:
             # ParseWorkqueueExecuteStart: on the worker's thread track
             track = ('thread', self.get_thread(pid))
             self.begin(track, ts, 'workqueue',
                        self.symbol(syms, last(f, 2, 0)), [], self.slices)
-        elif fid == EV_WQ_END:
+        elif fid == EV['workqueue_execute_end']:
             self.end(('thread', self.get_thread(pid)), ts, cat='workqueue')
-        elif fid in (EV_SYS_ENTER, EV_SYS_EXIT):
+        elif fid in (EV['sys_enter'], EV['sys_exit']):
             self.syscall(ts, pid, fid, s64(last(f, 1, 0)))
-        elif fid == EV_TASK_NEWTASK:
+        elif fid == EV['task_newtask']:
             self.new_task(ts, pid, s32(last(f, 1, 0)) & 0xffffffff,
                           text(last(f, 2, b'')), last(f, 3, 0))
         elif fid == EV_PRINT:
             self.print_event(ts, pid, text(last(f, 2, b'')))
-        elif fid in (EV_FGRAPH_ENTRY, EV_FGRAPH_EXIT):
+        elif fid in (EV['funcgraph_entry'], EV['funcgraph_exit']):
             # ParseFuncgraphEntry/Exit: the thread's "Funcgraph" track,
             # the idle task's "swapperN -funcgraph" track of its CPU;
             # named by the interned kernel symbol, ended by name
-            name = self.symbol(syms, last(f, 2 if fid == EV_FGRAPH_ENTRY
+            name = self.symbol(syms, last(f, 2 if fid == EV['funcgraph_entry']
                                           else 3, 0))
             if pid:
                 track, store = ('funcgraph', self.get_thread(pid)), \
@@ -701,7 +737,7 @@ class Packets:
             else:
                 track, store = ('swapper%d -funcgraph' % cpu, cpu), \
                     self.cpu_slices
-            if fid == EV_FGRAPH_ENTRY:
+            if fid == EV['funcgraph_entry']:
                 self.begin(track, ts, None, name, [], store)
                 store[track][-1]['fgraph'] = True
             else:
@@ -762,7 +798,7 @@ class Packets:
             return
         utid = self.get_thread(pid)
         track = ('thread', utid)
-        if fid == EV_SYS_ENTER:
+        if fid == EV['sys_enter']:
             self.begin(track, ts, None, name, [], self.slices)
             self.slices[track][-1]['sys'] = True
             if name == 'sys_rt_sigreturn':
@@ -940,37 +976,8 @@ def pb_packed_or_list(vals):
 # Perfetto's ftrace importer draws (net, sock, tcp, skb, kmem, oom,
 # vmscan, signal, power, cpuhp, thermal, clock, block, irq_vectors and
 # sched_blocked_reason: ftrace_parser.cc, ParseFtraceEvent's switch, and
-# the trackers it calls), by FtraceEvent field number
-# (protos/perfetto/trace/ftrace/ftrace_event.proto).
-EV_CLOCK_ENABLE, EV_CLOCK_DISABLE, EV_CLOCK_SET_RATE = 14, 15, 16
-EV_BLOCKED_REASON = 18
-EV_RECLAIM_BEGIN, EV_RECLAIM_END = 46, 47
-EV_SUSPEND_RESUME = 113
-EV_RSS_STAT = 313
-EV_SIGNAL_DELIVER, EV_SIGNAL_GENERATE, EV_OOM_ADJ = 324, 325, 326
-EV_THERMAL = 341
-EV_CPUHP_EXIT, EV_CPUHP_MULTI_ENTER, EV_CPUHP_ENTER = 343, 344, 345
-EV_NETIF_RX, EV_NET_XMIT, EV_INET_SOCK, EV_TCP_RETRANSMIT = \
-    360, 361, 362, 363
-EV_NAPI_ENTRY, EV_NAPI_EXIT, EV_KFREE_SKB = 365, 366, 367
-EV_SHRINK_START, EV_SHRINK_END = 443, 444
-EV_BLOCK_IO_START, EV_BLOCK_IO_DONE = 546, 547
-EV_LOCAL_TIMER_ENTRY, EV_LOCAL_TIMER_EXIT = 559, 560
-# ftrace_descriptors.cc: their raw table names
-EV_NAMES.update({
-    14: 'clock_enable', 15: 'clock_disable', 16: 'clock_set_rate',
-    18: 'sched_blocked_reason', 46: 'mm_vmscan_direct_reclaim_begin',
-    47: 'mm_vmscan_direct_reclaim_end', 313: 'rss_stat',
-    324: 'signal_deliver', 325: 'signal_generate',
-    326: 'oom_score_adj_update', 341: 'thermal_temperature',
-    343: 'cpuhp_exit', 344: 'cpuhp_multi_enter', 345: 'cpuhp_enter',
-    360: 'netif_receive_skb', 361: 'net_dev_xmit',
-    362: 'inet_sock_set_state', 363: 'tcp_retransmit_skb',
-    365: 'napi_gro_receive_entry', 366: 'napi_gro_receive_exit',
-    367: 'kfree_skb', 443: 'mm_shrink_slab_start',
-    444: 'mm_shrink_slab_end', 546: 'block_io_start',
-    547: 'block_io_done', 559: 'local_timer_entry',
-    560: 'local_timer_exit'})
+# the trackers it calls), numbered by the table (EV).
+#
 # types/tcp_state.h: kTcpStateNames, and the protocol numbers
 TCP_STATES = ['TCP_UNKNOWN', 'TCP_ESTABLISHED', 'TCP_SYN_SENT',
               'TCP_SYN_RECV', 'TCP_FIN_WAIT1', 'TCP_FIN_WAIT2',
@@ -1243,34 +1250,37 @@ class KernelEvents(Packets):
             self.blocked[utid] = self.ts_last[utid]['last']
 
 
-KernelEvents.RULES = {
-    EV_NETIF_RX: KernelEvents.net_rx, EV_NET_XMIT: KernelEvents.net_tx,
-    EV_NAPI_ENTRY: KernelEvents.napi_entry,
-    EV_NAPI_EXIT: KernelEvents.napi_exit,
-    EV_INET_SOCK: KernelEvents.inet_sock,
-    EV_TCP_RETRANSMIT: KernelEvents.tcp_retransmit,
-    EV_KFREE_SKB: KernelEvents.kfree_skb, EV_RSS_STAT: KernelEvents.rss_stat,
-    EV_OOM_ADJ: KernelEvents.oom_adj,
-    EV_RECLAIM_BEGIN: KernelEvents.reclaim_begin,
-    EV_RECLAIM_END: KernelEvents.thread_end,
-    EV_SHRINK_START: KernelEvents.shrink_start,
-    EV_SHRINK_END: KernelEvents.thread_end,
-    EV_SIGNAL_GENERATE: KernelEvents.signal_generate,
-    EV_SIGNAL_DELIVER: KernelEvents.signal_deliver,
-    EV_SUSPEND_RESUME: KernelEvents.suspend_resume,
-    EV_CPUHP_ENTER: KernelEvents.cpuhp_enter,
-    EV_CPUHP_MULTI_ENTER: KernelEvents.cpuhp_enter,
-    EV_CPUHP_EXIT: KernelEvents.cpuhp_exit,
-    EV_THERMAL: KernelEvents.thermal,
-    EV_CLOCK_SET_RATE: KernelEvents.clock_rate,
-    EV_CLOCK_ENABLE: KernelEvents.clock_state,
-    EV_CLOCK_DISABLE: KernelEvents.clock_state,
-    EV_BLOCK_IO_START: KernelEvents.block_io_start,
-    EV_BLOCK_IO_DONE: KernelEvents.block_io_done,
-    EV_BLOCKED_REASON: KernelEvents.blocked_reason,
-    EV_LOCAL_TIMER_ENTRY: KernelEvents.local_timer_entry,
-    EV_LOCAL_TIMER_EXIT: KernelEvents.local_timer_exit,
-}
+# each event's rule, by its name in the table
+KernelEvents.RULES = {EV[ev]: rule for ev, rule in {
+    'netif_receive_skb': KernelEvents.net_rx,
+    'net_dev_xmit': KernelEvents.net_tx,
+    'napi_gro_receive_entry': KernelEvents.napi_entry,
+    'napi_gro_receive_exit': KernelEvents.napi_exit,
+    'inet_sock_set_state': KernelEvents.inet_sock,
+    'tcp_retransmit_skb': KernelEvents.tcp_retransmit,
+    'kfree_skb': KernelEvents.kfree_skb,
+    'rss_stat': KernelEvents.rss_stat,
+    'oom_score_adj_update': KernelEvents.oom_adj,
+    'mm_vmscan_direct_reclaim_begin': KernelEvents.reclaim_begin,
+    'mm_vmscan_direct_reclaim_end': KernelEvents.thread_end,
+    'mm_shrink_slab_start': KernelEvents.shrink_start,
+    'mm_shrink_slab_end': KernelEvents.thread_end,
+    'signal_generate': KernelEvents.signal_generate,
+    'signal_deliver': KernelEvents.signal_deliver,
+    'suspend_resume': KernelEvents.suspend_resume,
+    'cpuhp_enter': KernelEvents.cpuhp_enter,
+    'cpuhp_multi_enter': KernelEvents.cpuhp_enter,
+    'cpuhp_exit': KernelEvents.cpuhp_exit,
+    'thermal_temperature': KernelEvents.thermal,
+    'clock_set_rate': KernelEvents.clock_rate,
+    'clock_enable': KernelEvents.clock_state,
+    'clock_disable': KernelEvents.clock_state,
+    'block_io_start': KernelEvents.block_io_start,
+    'block_io_done': KernelEvents.block_io_done,
+    'sched_blocked_reason': KernelEvents.blocked_reason,
+    'local_timer_entry': KernelEvents.local_timer_entry,
+    'local_timer_exit': KernelEvents.local_timer_exit,
+}.items()}
 # ---------------------------------------------------------------------
 
 
@@ -1862,9 +1872,7 @@ def check(m, exp):
 
 
 def check_packets(m, exp, ck):
-    """What Perfetto shows through the packets: the stream read whole,
-    scheduling from one source, thread states, wakers, the idle thread,
-    CPU tracks, processes, system info, stats and data loss."""
+    """The issue's points on what Perfetto shows through the packets."""
     ck.check(m.packets > 0, 'packets: %d, the stream read to its last '
              'byte, nothing in it failing the import' % m.packets)
     nsw = sum(1 for r in m.sched)
@@ -2481,42 +2489,37 @@ def truth(m, tgids_file):
 # wakings their implicit waker (the task the CPU runs,
 # PushSchedWakingCompact).
 PKT_FIELDS = {
-    # kernel event: (its fields as -R prints them, in format order)
+    # the events written by code of their own: their fields as -R prints
+    # them, in format order (a value may hold spaces); the table's are
+    # read by report_fields()'s names of any field
     'sched_switch': ('prev_comm', 'prev_pid', 'prev_prio', 'prev_state',
                      'next_comm', 'next_pid', 'next_prio'),
     'sched_waking': ('comm', 'pid', 'prio', 'target_cpu'),
     'sched_wakeup': ('comm', 'pid', 'prio', 'target_cpu'),
     'sched_wakeup_new': ('comm', 'pid', 'prio', 'target_cpu'),
-    'irq_handler_entry': ('irq', 'name'),
-    'irq_handler_exit': ('irq', 'ret'),
-    'softirq_entry': ('vec',),
-    'softirq_exit': ('vec',),
-    'cpu_idle': ('state', 'cpu_id'),
-    'cpu_frequency': ('state', 'cpu_id'),
-    'cpu_frequency_limits': ('min_freq', 'max_freq', 'cpu_id'),
-    'workqueue_execute_start': ('work', 'function'),
-    'workqueue_execute_end': ('work', 'function'),
-    'hrtimer_expire_entry': ('hrtimer', 'now', 'function'),
-    'hrtimer_expire_exit': ('hrtimer',),
-    'sched_process_free': ('comm', 'pid', 'prio'),
-    'task_rename': ('pid', 'oldcomm', 'newcomm', 'oom_score_adj'),
     'print': ('ip', 'buf'),
-    'sys_enter': ('id', 'args'),
-    'task_newtask': ('pid', 'comm', 'clone_flags', 'oom_score_adj'),
-    'sys_exit': ('id', 'ret'),
 }
-# what each is compared on: the packets' fields, named as above (the
-# fields the conversion does not write into the packets aside)
-PKT_UNWRITTEN = {'ip', 'oldcomm', 'oom_score_adj', 'args'}
-PKT_KEYS = {ev: tuple(f for f in fields if f not in PKT_UNWRITTEN)
-            for ev, fields in PKT_FIELDS.items()
-            if not ev.startswith('sched_')}
-PKT_KEYS.update(sched_process_free=('comm', 'pid'),
-                switch=('prev_pid', 'prev_state', 'next_comm', 'next_pid',
-                        'next_prio'),
-                waking=('waker', 'comm', 'pid', 'prio', 'target_cpu'))
+# the fields of the table's events the packets carry that -R prints so
+# that they cannot be compared: a kernel function as its symbol (and
+# offset), flags as their names, a kernel string maybe as its address
+PKT_UNCOMPARED = {
+    'kfree_skb': ('location',),
+    'mm_vmscan_direct_reclaim_begin': ('gfp_flags',),
+    'mm_shrink_slab_end': ('shrink',),
+    'suspend_resume': ('action',),
+    'cpuhp_enter': ('fun',),
+    'cpuhp_multi_enter': ('fun',),
+}
+# what each of the table's events is compared on: the fields the
+# packets carry, by their types there
+PKT_TYPES = {ev: {name: typ for name, _, typ in row[3]}
+             for ev, row in TABLE.items()}
+PKT_KEYS = {ev: tuple(name for name in types
+                      if name not in PKT_UNCOMPARED.get(ev, ()))
+            for ev, types in PKT_TYPES.items()}
 # the event messages' fields (protos/perfetto/trace/ftrace/*.proto):
-# number -> (name, signed)
+# number -> (name, how: 's' text, 'sym' a kernel symbol's id, 0
+# unsigned, 1 int32, 2 int64); the table's as it says
 PKT_MSGS = {
     EV_SCHED_SWITCH: ('switch', {1: ('prev_comm', 's'), 2: ('prev_pid', 1),
                                  3: ('prev_prio', 1), 4: ('prev_state', 2),
@@ -2524,195 +2527,13 @@ PKT_MSGS = {
                                  7: ('next_prio', 1)}),
     EV_SCHED_WAKING: ('waking', {1: ('comm', 's'), 2: ('pid', 1),
                                  3: ('prio', 1), 5: ('target_cpu', 1)}),
-    EV_IRQ_ENTRY: ('irq_handler_entry', {1: ('irq', 1), 2: ('name', 's')}),
-    EV_IRQ_EXIT: ('irq_handler_exit', {1: ('irq', 1), 2: ('ret', 1)}),
-    EV_SOFTIRQ_ENTRY: ('softirq_entry', {1: ('vec', 0)}),
-    EV_SOFTIRQ_EXIT: ('softirq_exit', {1: ('vec', 0)}),
-    EV_CPU_IDLE: ('cpu_idle', {1: ('state', 0), 2: ('cpu_id', 0)}),
-    EV_CPU_FREQ: ('cpu_frequency', {1: ('state', 0), 2: ('cpu_id', 0)}),
-    EV_CPU_FREQ_LIMITS: ('cpu_frequency_limits', {
-        1: ('min_freq', 0), 2: ('max_freq', 0), 3: ('cpu_id', 0)}),
-    EV_WQ_START: ('workqueue_execute_start', {1: ('work', 0),
-                                              2: ('function', 'sym')}),
-    EV_WQ_END: ('workqueue_execute_end', {1: ('work', 0),
-                                          2: ('function', 'sym')}),
-    EV_HRTIMER_ENTRY: ('hrtimer_expire_entry', {
-        1: ('hrtimer', 0), 2: ('now', 2), 3: ('function', 'sym')}),
-    EV_HRTIMER_EXIT: ('hrtimer_expire_exit', {1: ('hrtimer', 0)}),
-    EV_PROCESS_FREE: ('sched_process_free', {1: ('comm', 's'),
-                                             2: ('pid', 1), 3: ('prio', 1)}),
-    EV_TASK_RENAME: ('task_rename', {1: ('pid', 1), 2: ('oldcomm', 's'),
-                                     3: ('newcomm', 's')}),
-    EV_SYS_ENTER: ('sys_enter', {1: ('id', 2)}),
-    EV_TASK_NEWTASK: ('task_newtask', {1: ('pid', 1), 2: ('comm', 's'),
-                                       3: ('clone_flags', 0)}),
-    EV_SYS_EXIT: ('sys_exit', {1: ('id', 2), 2: ('ret', 2)}),
     EV_PRINT: ('print', {2: ('buf', 's')}),
 }
-
-# The kernel events beyond scheduling: the kernel's fields in format
-# order, the ones compared (those the packets carry; a pointer to a
-# kernel string -R shows as its address aside), the messages' fields.
-PKT_FIELDS.update({
-    'netif_receive_skb': ('skbaddr', 'len', 'name'),
-    'net_dev_xmit': ('skbaddr', 'len', 'rc', 'name'),
-    'napi_gro_receive_entry': (
-        'name', 'napi_id', 'queue_mapping', 'skbaddr', 'vlan_tagged',
-        'vlan_proto', 'vlan_tci', 'protocol', 'ip_summed', 'hash',
-        'l4_hash', 'len', 'data_len', 'truesize', 'mac_header_valid',
-        'mac_header', 'nr_frags', 'gso_size', 'gso_type'),
-    'napi_gro_receive_exit': ('ret',),
-    'inet_sock_set_state': ('skaddr', 'oldstate', 'newstate', 'sport',
-                            'dport', 'family', 'protocol', 'saddr', 'daddr',
-                            'saddr_v6', 'daddr_v6'),
-    'tcp_retransmit_skb': ('skbaddr', 'skaddr', 'state', 'sport', 'dport',
-                           'family', 'saddr', 'daddr', 'saddr_v6',
-                           'daddr_v6', 'err'),
-    'kfree_skb': ('skbaddr', 'location', 'rx_sk', 'protocol', 'reason'),
-    'rss_stat': ('mm_id', 'curr', 'member', 'size'),
-    'oom_score_adj_update': ('pid', 'comm', 'oom_score_adj'),
-    'mm_vmscan_direct_reclaim_begin': ('order', 'may_writepage',
-                                       'gfp_flags'),
-    'mm_vmscan_direct_reclaim_end': ('nr_reclaimed',),
-    'mm_shrink_slab_start': ('shr', 'shrink', 'nid', 'nr_objects_to_shrink',
-                             'gfp_flags', 'cache_items', 'delta',
-                             'total_scan', 'priority'),
-    'mm_shrink_slab_end': ('shr', 'nid', 'shrink', 'unused_scan', 'new_scan',
-                           'retval', 'total_scan'),
-    'signal_generate': ('sig', 'errno', 'code', 'comm', 'pid', 'group',
-                        'result'),
-    'signal_deliver': ('sig', 'errno', 'code', 'sa_handler', 'sa_flags'),
-    'suspend_resume': ('action', 'val', 'start'),
-    'cpuhp_enter': ('cpu', 'target', 'idx', 'fun'),
-    'cpuhp_multi_enter': ('cpu', 'target', 'idx', 'fun'),
-    'cpuhp_exit': ('cpu', 'state', 'idx', 'ret'),
-    'thermal_temperature': ('thermal_zone', 'id', 'temp_prev', 'temp'),
-    'clock_set_rate': ('name', 'state', 'cpu_id'),
-    'clock_enable': ('name', 'state', 'cpu_id'),
-    'clock_disable': ('name', 'state', 'cpu_id'),
-    'block_io_start': ('dev', 'sector', 'nr_sector', 'bytes', 'ioprio',
-                       'rwbs', 'comm', 'cmd'),
-    'block_io_done': ('dev', 'sector', 'nr_sector', 'bytes', 'ioprio',
-                      'rwbs', 'comm', 'cmd'),
-    'sched_blocked_reason': ('pid', 'caller', 'io_wait'),
-    'local_timer_entry': ('vector',),
-    'local_timer_exit': ('vector',),
-})
-PKT_KEYS.update({
-    'netif_receive_skb': ('skbaddr', 'len', 'name'),
-    'net_dev_xmit': ('skbaddr', 'len', 'rc', 'name'),
-    'napi_gro_receive_entry': ('name', 'napi_id', 'skbaddr', 'protocol',
-                               'len', 'data_len', 'truesize'),
-    'napi_gro_receive_exit': ('ret',),
-    'inet_sock_set_state': ('skaddr', 'oldstate', 'newstate', 'sport',
-                            'dport', 'family', 'protocol'),
-    'tcp_retransmit_skb': ('skbaddr', 'skaddr', 'state', 'sport', 'dport'),
-    'kfree_skb': ('skbaddr', 'protocol'),   # location: -R's symbol+off
-    'rss_stat': ('mm_id', 'curr', 'member', 'size'),
-    'oom_score_adj_update': ('pid', 'comm', 'oom_score_adj'),
-    'mm_vmscan_direct_reclaim_begin': ('order',),  # gfp_flags: -R's names
-    'mm_vmscan_direct_reclaim_end': ('nr_reclaimed',),
-    'mm_shrink_slab_start': ('shr', 'shrink', 'nid', 'nr_objects_to_shrink',
-                             'cache_items', 'total_scan', 'priority'),
-    'mm_shrink_slab_end': ('shr', 'nid', 'unused_scan', 'new_scan',
-                           'retval', 'total_scan'),
-    'signal_generate': ('sig', 'code', 'comm', 'pid', 'group', 'result'),
-    'signal_deliver': ('sig', 'code', 'sa_flags'),
-    'suspend_resume': ('val', 'start'),
-    'cpuhp_enter': ('cpu', 'target', 'idx'),
-    'cpuhp_multi_enter': ('cpu', 'target', 'idx'),
-    'cpuhp_exit': ('cpu', 'state', 'idx', 'ret'),
-    'thermal_temperature': ('thermal_zone', 'id', 'temp_prev', 'temp'),
-    'clock_set_rate': ('name', 'state', 'cpu_id'),
-    'clock_enable': ('name', 'state', 'cpu_id'),
-    'clock_disable': ('name', 'state', 'cpu_id'),
-    'block_io_start': ('dev', 'sector', 'nr_sector', 'bytes', 'ioprio',
-                       'rwbs', 'comm'),
-    'block_io_done': ('dev', 'sector', 'nr_sector', 'bytes', 'ioprio',
-                      'rwbs', 'comm'),
-    'sched_blocked_reason': ('pid', 'caller', 'io_wait'),
-    'local_timer_entry': ('vector',),
-    'local_timer_exit': ('vector',),
-})
-PKT_MSGS.update({
-    EV_NETIF_RX: ('netif_receive_skb', {1: ('len', 0), 2: ('name', 's'),
-                                        3: ('skbaddr', 0)}),
-    EV_NET_XMIT: ('net_dev_xmit', {1: ('len', 0), 2: ('name', 's'),
-                                   3: ('rc', 1), 4: ('skbaddr', 0)}),
-    EV_NAPI_ENTRY: ('napi_gro_receive_entry', {
-        7: ('len', 0), 10: ('name', 's'), 11: ('napi_id', 0),
-        15: ('skbaddr', 0), 13: ('protocol', 0), 1: ('data_len', 0),
-        16: ('truesize', 0)}),
-    EV_NAPI_EXIT: ('napi_gro_receive_exit', {1: ('ret', 1)}),
-    EV_INET_SOCK: ('inet_sock_set_state', {
-        8: ('skaddr', 0), 5: ('oldstate', 1), 4: ('newstate', 1),
-        9: ('sport', 0), 2: ('dport', 0), 3: ('family', 0),
-        6: ('protocol', 0)}),
-    EV_TCP_RETRANSMIT: ('tcp_retransmit_skb', {
-        5: ('skbaddr', 0), 4: ('skaddr', 0), 7: ('state', 1),
-        6: ('sport', 0), 2: ('dport', 0)}),
-    EV_KFREE_SKB: ('kfree_skb', {3: ('skbaddr', 0), 1: ('location', 0),
-                                 2: ('protocol', 0)}),
-    EV_RSS_STAT: ('rss_stat', {1: ('member', 1), 2: ('size', 2),
-                               3: ('curr', 0), 4: ('mm_id', 0)}),
-    EV_OOM_ADJ: ('oom_score_adj_update', {1: ('comm', 's'),
-                                          2: ('oom_score_adj', 1),
-                                          3: ('pid', 1)}),
-    EV_RECLAIM_BEGIN: ('mm_vmscan_direct_reclaim_begin', {
-        1: ('order', 1), 2: ('may_writepage', 1), 3: ('gfp_flags', 0)}),
-    EV_RECLAIM_END: ('mm_vmscan_direct_reclaim_end',
-                     {1: ('nr_reclaimed', 0)}),
-    EV_SHRINK_START: ('mm_shrink_slab_start', {
-        8: ('shrink', 'sym'), 7: ('shr', 0), 10: ('nid', 1),
-        5: ('nr_objects_to_shrink', 2), 9: ('total_scan', 0),
-        11: ('priority', 1), 1: ('cache_items', 0)}),
-    EV_SHRINK_END: ('mm_shrink_slab_end', {
-        3: ('shr', 0), 4: ('shrink', 0), 7: ('nid', 1),
-        6: ('unused_scan', 2), 1: ('new_scan', 2), 2: ('retval', 1),
-        5: ('total_scan', 2)}),
-    EV_SIGNAL_GENERATE: ('signal_generate', {
-        6: ('sig', 1), 1: ('code', 1), 2: ('comm', 's'), 4: ('pid', 1),
-        3: ('group', 1), 5: ('result', 1)}),
-    EV_SIGNAL_DELIVER: ('signal_deliver', {3: ('sig', 1), 1: ('code', 1),
-                                           2: ('sa_flags', 0)}),
-    EV_SUSPEND_RESUME: ('suspend_resume', {1: ('action', 's'),
-                                           2: ('val', 1), 3: ('start', 0)}),
-    EV_CPUHP_ENTER: ('cpuhp_enter', {1: ('cpu', 0), 2: ('fun', 0),
-                                     3: ('idx', 1), 4: ('target', 1)}),
-    EV_CPUHP_MULTI_ENTER: ('cpuhp_multi_enter', {
-        1: ('cpu', 0), 2: ('fun', 0), 3: ('idx', 1), 4: ('target', 1)}),
-    EV_CPUHP_EXIT: ('cpuhp_exit', {1: ('cpu', 0), 2: ('idx', 1),
-                                   3: ('ret', 1), 4: ('state', 1)}),
-    EV_THERMAL: ('thermal_temperature', {
-        1: ('id', 1), 2: ('temp', 1), 3: ('temp_prev', 1),
-        4: ('thermal_zone', 's')}),
-    EV_CLOCK_SET_RATE: ('clock_set_rate', {1: ('name', 's'),
-                                           2: ('state', 0),
-                                           3: ('cpu_id', 0)}),
-    EV_CLOCK_ENABLE: ('clock_enable', {1: ('name', 's'), 2: ('state', 0),
-                                       3: ('cpu_id', 0)}),
-    EV_CLOCK_DISABLE: ('clock_disable', {1: ('name', 's'), 2: ('state', 0),
-                                         3: ('cpu_id', 0)}),
-    EV_BLOCK_IO_START: ('block_io_start', {
-        1: ('dev', 0), 2: ('sector', 0), 3: ('nr_sector', 0),
-        4: ('bytes', 0), 5: ('ioprio', 0), 6: ('rwbs', 's'),
-        7: ('comm', 's')}),
-    EV_BLOCK_IO_DONE: ('block_io_done', {
-        1: ('dev', 0), 2: ('sector', 0), 3: ('nr_sector', 0),
-        4: ('bytes', 0), 5: ('ioprio', 0), 6: ('rwbs', 's'),
-        7: ('comm', 's')}),
-    EV_BLOCKED_REASON: ('sched_blocked_reason', {
-        1: ('pid', 1), 2: ('caller', 'sym'), 3: ('io_wait', 0)}),
-    EV_LOCAL_TIMER_ENTRY: ('local_timer_entry', {1: ('vector', 1)}),
-    EV_LOCAL_TIMER_EXIT: ('local_timer_exit', {1: ('vector', 1)}),
-})
-# how -R prints them: text, kernel symbols (their address when it has
-# no symbol), hex without "0x" (a print format's %lx)
-PKT_TEXT_KEYS = {'name', 'comm', 'newcomm', 'function', 'thermal_zone',
-                 'rwbs', 'action'}
-PKT_SYM_KEYS = {'function', 'shrink', 'caller'}
-PKT_HEX_KEYS = {'sa_flags', 'clone_flags'}     # %lx, without 0x
-
+PKT_MSGS.update({number: (ev, {n: (name, TABLE_HOW[typ])
+                               for name, n, typ in fields})
+                 for ev, (_, _, number, fields) in TABLE.items()})
+# -R's %lx / %llx, without 0x
+PKT_HEX_KEYS = {'sa_flags', 'clone_flags', 'calltime', 'rettime'}
 
 def packet_events(m):
     """Every ftrace event the packets carry, as (kind, cpu, ts, fields),
@@ -2802,10 +2623,18 @@ def packet_events(m):
     return events
 
 
-def report_fields(rest, names):
-    """trace-cmd report -R's "a=1 b=x y" as {a: '1', b: 'x y'}, the
-    fields in format order (a value may hold spaces)."""
+def report_fields(rest, names=None):
+    """trace-cmd report -R's "a=1 b=x y" as {a: '1', b: 'x y'}: @names
+    the fields in format order (a value may hold spaces), else every
+    field, a value ending where " name=" begins the next."""
     out, pos = {}, 0
+    if names is None:
+        starts = list(REPORT_FIELD.finditer(rest))
+        for k, m in enumerate(starts):
+            end = starts[k + 1].start() - 1 if k + 1 < len(starts) \
+                else len(rest)
+            out.setdefault(m.group(1), rest[m.end():end])
+        return out
     for k, name in enumerate(names):
         i = rest.find(name + '=', pos)
         if i < 0:
@@ -2820,6 +2649,9 @@ def report_fields(rest, names):
         out[name] = rest[start:end]
         pos = end
     return out
+
+
+REPORT_FIELD = re.compile(r'(?:^|(?<= ))([A-Za-z_]\w*)=')
 
 
 def is_atrace(t):
@@ -2851,9 +2683,9 @@ def report_events(lines):
     seen_waking = False
     insys, cut = {}, set()
     for _, pid, cpu, ts, ev, rest in distinct_records(lines):
-        if ev not in PKT_FIELDS:
+        if ev not in PKT_FIELDS and ev not in TABLE:
             continue
-        f = report_fields(rest, PKT_FIELDS[ev])
+        f = report_fields(rest, PKT_FIELDS.get(ev))
         if ev == 'sys_enter':
             insys[pid] = (int(f['id']), ts)
             cut.discard(pid)
@@ -2897,15 +2729,15 @@ def report_events(lines):
             continue
         vals = {}
         for k in PKT_KEYS[ev]:
-            v = f.get(k)
-            if k in PKT_SYM_KEYS and v and v.startswith('0x'):
+            v, typ = f.get(k), PKT_TYPES[ev][k]
+            if typ == 'sym' and v and v.startswith('0x'):
                 # -R shows the address when it shows no symbol
                 k, v = k + '_iid', int(v, 16)
-            elif k in PKT_SYM_KEYS and v:
+            elif typ == 'sym' and v:
                 v = v.split('+0x')[0]     # %pS: the function, its offset
             elif v is not None and k in PKT_HEX_KEYS:
                 v = int(v, 16)
-            elif v is not None and k not in PKT_TEXT_KEYS:
+            elif v is not None and typ not in ('string', 'kstr', 'sym'):
                 v = int(v, 16) if v.startswith('0x') else int(v)
             vals[k] = v
         yield (ev, cpu, ts, vals)
@@ -3006,6 +2838,70 @@ def compare_packets(m, lines):
     return ck.failed
 
 
+# map-table-rows' kinds (map-ftrace.c's): how the model reads each
+ROW_KIND_HOW = {'int': (1, 2), 'uint': (0,), 'string': ('s',),
+                'kstr': ('s',), 'sym': ('sym',)}
+
+
+def table_check(rows, mapping):
+    """The model against the converter's rows as compiled (@rows,
+    map-table-rows' lines) and the table against MAPPING.md's text
+    (@mapping): every event the C rows write is one the model reads by
+    the same numbers, names and kinds, and no other; the model's own
+    notes name the table's events and fields; MAPPING.md names every
+    event of the table."""
+    ck = Checker()
+    seen, bad = set(), []
+    for ln in rows:
+        w = ln.split()
+        if not w:
+            continue
+        event, number = w[0].split(':')[1], int(w[1])
+        seen.add(event)
+        kind, fields = PKT_MSGS.get(number, (None, {}))
+        if EV_NAMES.get(number) != event or kind != event or \
+                EV.get(event) != number:
+            bad.append('%s is %s in the model' % (w[0], kind))
+            continue
+        written = {}
+        for fd in w[2:]:
+            name, rest = fd.split('=')
+            n, k = rest.split(':')
+            written[int(n)] = (name, k)
+        if set(written) != set(fields):
+            bad.append('%s writes fields %s, the model reads %s' % (
+                w[0], sorted(written), sorted(fields)))
+        for n, (name, k) in written.items():
+            if n in fields and (fields[n][0] != name or
+                                fields[n][1] not in ROW_KIND_HOW[k]):
+                bad.append('%s field %d: %s %s, the model reads %s' % (
+                    w[0], n, name, k, fields[n]))
+    for e in bad[:5]:
+        print('# %s' % e)
+    ck.check(seen and not bad and seen == set(TABLE),
+             'model: the %d events the C rows write into the packets, '
+             'each read by the same numbers, names and kinds (%d '
+             'disagree, %d of the table not written, %d written not in '
+             'the table)' % (len(seen), len(bad), len(set(TABLE) - seen),
+                             len(seen - set(TABLE))))
+    odd = ['%s:%s' % (ev, f) for ev, fs in PKT_UNCOMPARED.items()
+           for f in fs if f not in PKT_TYPES.get(ev, {})]
+    odd += [ev for ev in PKT_FIELDS if ev in TABLE]
+    odd += ['%d' % n for n in KernelEvents.RULES if n not in EV_NAMES]
+    ck.check(not odd, 'model: its notes on the table\'s events (fields '
+             '-R cannot compare, report fields, rules) name the table\'s '
+             'events and fields (but %s)' % (odd or 'none'))
+    # "irq_handler_entry/exit" names irq_handler_exit too
+    named = set(re.findall(r'\w+', mapping))
+    for m in re.finditer(r'\b(\w+)_\w+((?:/\w+)+)', mapping):
+        named.update(m.group(1) + '_' + alt
+                     for alt in m.group(2).split('/')[1:])
+    missing = sorted(set(TABLE) - named)
+    ck.check(not missing, 'MAPPING.md names each of the table\'s %d '
+             'events (but %s)' % (len(TABLE), missing or 'none'))
+    return ck.failed
+
+
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == 'truth':
         m = Model()
@@ -3024,6 +2920,8 @@ def main():
         for k, v in sorted(n.items()):
             print('%s %d' % (k, v))
         return 0
+    if len(sys.argv) == 4 and sys.argv[1] == 'table-check':
+        return table_check(open(sys.argv[2]), open(sys.argv[3]).read())
     if len(sys.argv) == 3 and sys.argv[1] == 'count':
         print(sum(1 for e in distinct_events(sys.stdin)
                   if re.fullmatch(sys.argv[2], e[1])))

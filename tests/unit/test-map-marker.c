@@ -26,6 +26,7 @@
 #include "pb.h"
 #include "perfetto-proto.h"
 
+#include "map-ftrace-table.h"
 #include "map-run.h"
 #include "pkt-read.h"
 #include "unit.h"
@@ -118,7 +119,8 @@ static size_t sys_events(const struct pb_buf *stream, struct sys_ev *out,
 					continue;
 				out[n].event = kinds[i];
 				out[n].ts = pkt_num(&ev, PFT_EVENT_TIMESTAMP);
-				out[n].id = pkt_num(&msg, PFT_SYS_ID);
+				out[n].id = pkt_num(&msg, i ? PFT_SYS_EXIT_ID :
+								PFT_SYS_ENTER_ID);
 				out[n].ret = pkt_get(&msg, PFT_SYS_EXIT_RET,
 						     0, &f);
 				n++;

@@ -20,6 +20,7 @@
 
 #include <event-parse.h>
 
+#include "map-ftrace-table.h"
 #include "map-packet.h"
 #include "pb.h"
 #include "perfetto-proto.h"

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "map-ftrace-table.h"
 #include "pb.h"
 #include "perfetto-proto.h"
 #include "perfetto-read.h"
@@ -36,7 +37,7 @@ static void bundle(struct pb_buf *b, uint64_t cpu, bool flags_field)
 	if (flags_field)
 		pb_uint(b, 5, 1);	/* common_flags */
 	msg = pb_open(b, PFT_EV_SOFTIRQ_ENTRY);
-	pb_uint(b, 1, 3);
+	pb_uint(b, PFT_SOFTIRQ_ENTRY_VEC, 3);
 	pb_close(b, msg);
 	pb_close(b, ev);
 	pb_close(b, fe);

@@ -9,10 +9,11 @@
  * suspend and block I/O slices, the function a thread blocked in.
  *
  * Which events, and which of their fields become which field of the
- * event's message, is map-dispatch.c's table (struct map_pkt_def);
- * map_ftrace_write() writes any such row's event into its CPU's bundle
- * (map-packet.c).  Forks and renames feed the process tree instead.
- * Scheduling (sched_switch, wakeups) is map-sched.c's.
+ * event's message, is map-ftrace.table, as rows of map-dispatch.c's
+ * table (struct map_pkt_def); map_ftrace_write() writes any such row's
+ * event into its CPU's bundle (map-packet.c).  Forks and renames feed
+ * the process tree instead.  Scheduling (sched_switch, wakeups) is
+ * map-sched.c's.
  */
 #include <errno.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 
 #include "map-field.h"
 #include "map-ftrace.h"
+#include "map-ftrace-table.h"
 #include "map-packet.h"
 #include "map-special.h"
 #include "map-task.h"
@@ -227,7 +229,7 @@ int map_ftrace_syscall_cut(struct map_ctx *ctx, struct tep_record *rec,
 	ret = map_pkt_event(ctx, rec->cpu, ts, pid, PFT_EV_SYS_EXIT, &e);
 	if (ret <= 0)
 		return ret;
-	pb_uint(e.b, PFT_SYS_ID, (uint64_t)(int64_t)t->syscall_id);
+	pb_uint(e.b, PFT_SYS_EXIT_ID, (uint64_t)(int64_t)t->syscall_id);
 	t->syscall_cut = true;
 	return map_pkt_event_end(ctx, &e);
 }

@@ -7,7 +7,21 @@
 # The plugin's contract with its host (fxt-input.h), for the host.
 FXT_INPUT_CFLAGS = -Itrace-cmd-plugin/trace-fxt-input
 
-EXTRA_CFLAGS_trace-cmd-plugin/trace-fxt-input = $(TC_CFLAGS) -Icommon/fxt-tep
+# The kernel events written as Perfetto's own ftrace events, one row an
+# event (map-ftrace.table), as the header their rows and numbers compile
+# from: generated into the build folder, never the source tree.  Every
+# object of the mapping waits for it; the dependency files tell which
+# to rebuild when the table changes.
+MAP_TABLE	:= trace-cmd-plugin/trace-fxt-input/map-ftrace.table
+MAP_TABLE_AWK	:= trace-cmd-plugin/trace-fxt-input/map-ftrace-table.awk
+MAP_TABLE_H	:= $(O)/trace-cmd-plugin/trace-fxt-input/map-ftrace-table.h
+MAP_TABLE_CFLAGS = -I$(O)/trace-cmd-plugin/trace-fxt-input
+$(MAP_TABLE_H): $(MAP_TABLE) $(MAP_TABLE_AWK)
+	@mkdir -p $(@D)
+	awk -f $(MAP_TABLE_AWK) $(MAP_TABLE) > $@.tmp && mv $@.tmp $@
+
+EXTRA_CFLAGS_trace-cmd-plugin/trace-fxt-input = $(TC_CFLAGS) -Icommon/fxt-tep \
+	$(MAP_TABLE_CFLAGS)
 
 TC_PLUGIN	:= $(O)/trace-cmd-plugin/trace-fxt-input/trace-fxt-input.so
 # The mapping, apart from the entry points: the unit tests link it too,
@@ -16,6 +30,7 @@ MAP_SRCS	:= $(wildcard trace-cmd-plugin/trace-fxt-input/map-*.c)
 MAP_OBJS	:= $(MAP_SRCS:%.c=$(O)/%.o)
 TC_PLUGIN_OBJS	:= $(O)/trace-cmd-plugin/trace-fxt-input/plugin-fxt-input.o \
 		   $(MAP_OBJS)
+$(MAP_OBJS): | $(MAP_TABLE_H)
 
 # Where `make install` puts the plugin: $(LIBDIR)/trace-cmd/plugins,
 # libtracecmd's per-user directory for the default PREFIX, and the
