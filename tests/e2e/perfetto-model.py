@@ -1872,7 +1872,9 @@ def check(m, exp):
 
 
 def check_packets(m, exp, ck):
-    """The issue's points on what Perfetto shows through the packets."""
+    """What Perfetto shows through the packets: the stream read whole,
+    scheduling from one source, thread states, wakers, the idle thread,
+    CPU tracks, processes, system info, stats and data loss."""
     ck.check(m.packets > 0, 'packets: %d, the stream read to its last '
              'byte, nothing in it failing the import' % m.packets)
     nsw = sum(1 for r in m.sched)
