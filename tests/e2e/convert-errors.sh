@@ -24,12 +24,7 @@ expect_fail() {
 	rc=$?
 	if [ $rc -eq 0 ]; then
 		not_ok "$what: exit status non-zero (got 0)"
-	elif ! grep -qE "$pattern" "$TMP/stderr"; then
-		cat "$TMP/stderr"
-		not_ok "$what: message matches '$pattern'"
-	elif [ -n "$(ls -A "$TMP/out")" ]; then
-		not_ok "$what: no output left ($(ls "$TMP/out"))"
-	else
+	elif failed_cleanly "$what" "$pattern"; then
 		ok "$what: exit $rc, \"$(head -1 "$TMP/stderr" | cut -c1-70)\", no output"
 	fi
 }

@@ -96,6 +96,20 @@ check() {
 		not_ok "$what"
 	fi
 }
+# failed_cleanly WHAT PATTERN: a command that was to fail said why on
+# stderr ($TMP/stderr matches PATTERN) and left nothing in $TMP/out;
+# else says which it did not (not_ok) and returns 1
+failed_cleanly() {
+	if ! grep -qE "$2" "$TMP/stderr"; then
+		cat "$TMP/stderr"
+		not_ok "$1: message matches '$2'"
+	elif [ -n "$(ls -A "$TMP/out")" ]; then
+		not_ok "$1: no output left ($(ls "$TMP/out"))"
+	else
+		return 0
+	fi
+	return 1
+}
 e2e_plan() { E2E_PLAN=$1; }
 e2e_exit() {
 	local need=$((E2E_PLAN - E2E_SKIPS))

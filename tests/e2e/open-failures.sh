@@ -35,12 +35,7 @@ fails() {
 	elif [ $rc -ne 1 ]; then
 		cat "$TMP/stderr"
 		not_ok "$name: exit 1 (got $rc)"
-	elif ! grep -qE "$pattern" "$TMP/stderr"; then
-		cat "$TMP/stderr"
-		not_ok "$name: message matches '$pattern'"
-	elif [ -n "$(ls -A "$TMP/out")" ]; then
-		not_ok "$name: no output left ($(ls "$TMP/out"))"
-	else
+	elif failed_cleanly "$name" "$pattern"; then
 		ok "$name: exit 1, \"$(grep -v '^==' "$TMP/stderr" | head -1 |
 			cut -c1-60)\", valgrind clean, no output"
 	fi
