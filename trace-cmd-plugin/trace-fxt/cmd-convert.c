@@ -42,6 +42,7 @@
 #include "in-file.h"
 #include "kallsyms.h"
 #include "out-file.h"
+#include "tcfxt.h"
 #include "trace-fxt.h"
 
 #ifndef TRACE_FXT_PLUGIN_DIR
@@ -58,6 +59,7 @@ struct convert_args {
 	const char	*buffers[MAX_SELECT];
 	const char	*compression;
 	bool		quiet;
+	bool		strict;		/* damaged CPU data refuses the file */
 };
 
 /* "0,2-5" into a mask of CPUs (>= 256 kept as "any high CPU"). */
@@ -402,6 +404,59 @@ static struct tracecmd_input *convert_open_view(int view)
 	return tracecmd_open_head(path, 0);
 }
 
+/* The pages' clock as trace-cmd report prints it: seconds, to the us. */
+static void convert_secs(char *buf, size_t len, uint64_t ts)
+{
+	snprintf(buf, len, "%llu.%06llu", (unsigned long long)(ts / 1000000000),
+		 (unsigned long long)(ts % 1000000000 / 1000));
+}
+
+/*
+ * Each damaged stretch the check skipped, a line on standard error
+ * (even with -q, as what the reader could not read is said): where, how
+ * many bytes, between which good events of its CPU, and why.
+ */
+static void convert_say_damage(const struct convert_args *a,
+			       const struct dat_pages *pages)
+{
+	const struct dat_damage *d;
+	char from[32], to[32], span[96], where[96];
+	size_t i;
+
+	for (i = 0; i < pages->nr_damage; i++) {
+		d = &pages->damage[i];
+		convert_secs(from, sizeof(from), d->ts_before);
+		convert_secs(to, sizeof(to), d->ts_after);
+		if (d->events_before && d->events_after)
+			snprintf(span, sizeof(span), "events lost between %s "
+				 "and %s", from, to);
+		else if (d->events_after)
+			snprintf(span, sizeof(span), "events lost before %s, "
+				 "the CPU's first read", to);
+		else if (d->events_before)
+			snprintf(span, sizeof(span), "events lost after %s, "
+				 "the CPU's last read", from);
+		else
+			snprintf(span, sizeof(span), "no event of the CPU "
+				 "read");
+		if (d->inflated)
+			snprintf(where, sizeof(where), "%llu bytes of the zstd "
+				 "chunk at offset 0x%llx (decompressed %llu to "
+				 "%llu)", (unsigned long long)d->in_len,
+				 (unsigned long long)d->off,
+				 (unsigned long long)d->in_off,
+				 (unsigned long long)(d->in_off + d->in_len));
+		else
+			snprintf(where, sizeof(where), "%llu bytes at offset "
+				 "0x%llx", (unsigned long long)d->len,
+				 (unsigned long long)d->off);
+		trace_fxt_err("%s: damaged CPU data skipped: buffer %s, CPU "
+			      "%u: %s; %s (%s)", a->in,
+			      d->buffer[0] ? d->buffer : TCFXT_TOP_BUFFER,
+			      d->cpu, where, span, d->why);
+	}
+}
+
 static int convert_read(struct convert_args *a, struct fxt_input_req *req)
 {
 	struct tracecmd_input *handle = NULL;
@@ -422,7 +477,8 @@ static int convert_read(struct convert_args *a, struct fxt_input_req *req)
 	 * headers, which the first half of the check covers.
 	 */
 	ret = datcheck_keep_start(a->path, fxt_input_tgid_events,
-				  FXT_INPUT_NR_TGID_EVENTS, DATCHECK_NO_PROBE,
+				  FXT_INPUT_NR_TGID_EVENTS, DATCHECK_NO_PROBE |
+				  (a->strict ? 0 : DATCHECK_SALVAGE),
 				  &check, why, sizeof(why));
 	if (ret)
 		return convert_checked(a, ret, why);
@@ -453,10 +509,15 @@ static int convert_read(struct convert_args *a, struct fxt_input_req *req)
 	/* the headers read: this thread walks pages too, as long as any */
 	datcheck_keep_help(check);
 	ret = datcheck_keep_walk(check, ids, &complete) ?: ret;
-	/* the check's map of the CPU data lets the plugin read the pages */
+	/*
+	 * The check's map of the CPU data lets the plugin read the pages;
+	 * what it found damaged is skipped whoever reads them
+	 */
 	req->opts.reader = convert_reader();
-	if (!ret && handle && req->opts.reader != FXT_INPUT_READ_LIBTRACECMD)
+	if (!ret && handle)
 		ret = datcheck_layout(dc, &req->pages);
+	if (req->opts.reader == FXT_INPUT_READ_LIBTRACECMD)
+		req->pages.nr = 0;
 	if (!ret && handle) {
 		alarm(CONVERT_HEAD_SECONDS);
 		datcheck_formats(dc, ids, convert_parse_format,
@@ -477,6 +538,7 @@ static int convert_read(struct convert_args *a, struct fxt_input_req *req)
 			      "corrupt trace file?", a->in);
 		return 1;
 	}
+	convert_say_damage(a, &req->pages);
 	if (ks) {
 		if (kallsyms_attach(ks, tracecmd_get_tep(handle)))
 			return convert_checked(a, -ENOMEM, why);
@@ -507,7 +569,23 @@ static int convert_read(struct convert_args *a, struct fxt_input_req *req)
 struct convert_reply {
 	int			code;	/* convert_read()'s */
 	struct fxt_input_result	res;
+	/* the damaged stretches of the CPU data skipped, their bytes */
+	uint64_t		damaged, damaged_bytes;
 };
+
+/* The damage the check found, for the reply. */
+static void convert_damage_sum(const struct dat_pages *pages,
+			       struct convert_reply *reply)
+{
+	const struct dat_damage *d;
+	size_t i;
+
+	reply->damaged = pages->nr_damage;
+	for (i = 0; i < pages->nr_damage; i++) {
+		d = &pages->damage[i];
+		reply->damaged_bytes += d->inflated ? d->in_len : d->len;
+	}
+}
 
 /* How often the output written so far is sent on to the disk. */
 #define CONVERT_WRITEBACK_MS	10
@@ -553,7 +631,8 @@ static size_t convert_reply_read(int fd, struct convert_reply *reply,
  * is then set, for the caller to reap once the output is committed.
  */
 static int convert_isolated(struct convert_args *a, struct fxt_input_req *req,
-			    struct out_file *out, pid_t *child)
+			    struct out_file *out, pid_t *child,
+			    struct convert_reply *damage)
 {
 	struct convert_reply reply = { .code = 1 };
 	pid_t pid, parent = getpid();
@@ -575,6 +654,7 @@ static int convert_isolated(struct convert_args *a, struct fxt_input_req *req,
 			_exit(1);
 		reply.code = convert_read(a, req);
 		reply.res = req->res;
+		convert_damage_sum(&req->pages, &reply);
 		fflush(NULL);
 		sent = !fd_write_all(fds[1], &reply, sizeof(reply));
 		/*
@@ -591,6 +671,7 @@ static int convert_isolated(struct convert_args *a, struct fxt_input_req *req,
 		/* the whole verdict: the output is complete whatever follows */
 		*child = pid;
 		req->res = reply.res;
+		*damage = reply;
 		return reply.code;
 	}
 	while (waitpid(pid, &status, 0) < 0)
@@ -611,11 +692,19 @@ static int convert_isolated(struct convert_args *a, struct fxt_input_req *req,
 
 /* The output made final when the conversion (@ret) went well. */
 static int convert_commit(struct convert_args *a, struct fxt_input_req *req,
-			  struct out_file *out, int ret)
+			  struct out_file *out, int ret,
+			  const struct convert_reply *damage)
 {
 	if (ret) {
 		out_file_discard(out);
 		return ret;
+	}
+	/* damage and not one event read: nothing was converted */
+	if (damage->damaged && !req->res.status && !req->res.records_in) {
+		trace_fxt_err("%s: no event could be read: the CPU data is "
+			      "damaged wherever it has events", a->in);
+		out_file_discard(out);
+		return 1;
 	}
 	if (!a->quiet)
 		fprintf(stderr, "trace-fxt: using plugin %s\n",
@@ -636,11 +725,22 @@ static int convert_commit(struct convert_args *a, struct fxt_input_req *req,
 			(unsigned long long)req->res.records_in,
 			req->res.providers, req->res.providers == 1 ? "" : "s",
 			(unsigned long long)req->res.bytes_out);
+	/* what was lost is said even with -q */
+	if (damage->damaged)
+		trace_fxt_err("%s: %llu damaged stretch%s of the CPU data "
+			      "skipped (%llu bytes), %llu events read around "
+			      "them and converted; --strict refuses such a "
+			      "file", a->in,
+			      (unsigned long long)damage->damaged,
+			      damage->damaged == 1 ? "" : "es",
+			      (unsigned long long)damage->damaged_bytes,
+			      (unsigned long long)req->res.records_in);
 	return 0;
 }
 
 static int convert_dat(struct convert_args *a, struct fxt_input_req *req)
 {
+	struct convert_reply damage = { 0 };
 	struct out_file *out;
 	unsigned char head[8];
 	pid_t child = 0;
@@ -675,8 +775,8 @@ static int convert_dat(struct convert_args *a, struct fxt_input_req *req)
 		return 1;
 	req->out_fd = out_file_fd(out);
 
-	ret = convert_isolated(a, req, out, &child);
-	ret = convert_commit(a, req, out, ret);
+	ret = convert_isolated(a, req, out, &child, &damage);
+	ret = convert_commit(a, req, out, ret, &damage);
 	/* the child exits while the output is committed */
 	if (child)
 		while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
@@ -748,6 +848,9 @@ static int cmd_convert(int argc, char **argv)
 			break;
 		case 'q':
 			a.quiet = true;
+			break;
+		case 't':
+			a.strict = true;
 			break;
 		case 'z':
 			a.compression = optarg;
@@ -828,6 +931,13 @@ static const struct trace_fxt_opt convert_opts[] = {
 	  .help = "print how far the conversion is on standard error" },
 	{ .key = 'q', .letter = true, .name = "quiet",
 	  .help = "print only errors: not the plugin used nor the summary" },
+	{ .key = 't', .name = "strict", .dirs = TRACE_FXT_TO_FXT,
+	  .def = "damaged CPU data skipped: every event that can be read "
+		 "is converted, what was lost said on standard error and in "
+		 "the FXT",
+	  .help = "refuse a trace.dat whose CPU data is damaged (a page or "
+		  "zstd chunk that fails the check), naming the first fault, "
+		  "instead of converting the rest" },
 	{ .key = 'z', .name = "compression", .arg = TRACE_FXT_ARG_CHOICE,
 	  .words = "none gzip zstd",
 	  .def = "by OUT's name: .gz gzip, .zst zstd, else none; a .dat "
@@ -855,7 +965,8 @@ static const struct trace_fxt_example convert_examples[] = {
 };
 
 static const struct trace_fxt_exit convert_exits[] = {
-	{ 0, "converted" },
+	{ 0, "converted; from a trace.dat whose CPU data is damaged, every "
+	     "event that could be read, the damage said on standard error" },
 	{ 1, "the input could not be read or converted; nothing was written "
 	     "and an existing OUT is left as it was" },
 	{ 2, "a usage error, or an option of the other direction" },
