@@ -272,30 +272,29 @@ static void dc_view_fill_page(const struct dc_file *f, uint8_t *pg,
 
 /*
  * Damaged events inside a page, the @len bytes at @ev (whole events, an
- * ID no format has), as libtracecmd is to read them: one padding event
- * over them, whose time delta is theirs, so that the events after keep
+ * ID no format has), as libtracecmd is to read them: each one a padding
+ * event of its size and its time delta, so that the events after keep
  * their times.
  */
 static void dc_view_pad(const struct dc_file *f, uint8_t *ev, uint64_t len)
 {
-	uint64_t at = 0, delta = 0, n;
+	uint64_t at, n, delta;
 	uint32_t v, type;
 
-	while (len - at >= 8) {
+	for (at = 0; len - at >= 8; at += n) {
 		v = (uint32_t)dc_num(f, ev + at, 4);
 		type = f->big ? v >> DAT_DELTA_BITS : v & 0x1f;
-		delta += f->big ? v & DAT_COMMIT_MASK : v >> 5;
+		delta = f->big ? v & DAT_COMMIT_MASK : v >> 5;
 		n = type ? 4 + 4 * (uint64_t)type :
 			   8 + ((dc_num(f, ev + at + 4, 4) - 4 + 3) & ~3ULL);
-		if (!type && dc_num(f, ev + at + 4, 4) < 4)
-			break;
-		at += n;
+		/* the walk found whole events here: be sure all the same */
+		if (n < 8 || n > len - at)
+			n = len - at;
+		dc_view_put(f, ev + at, f->big ? (uint64_t)DAT_TYPE_PADDING <<
+			    DAT_DELTA_BITS | delta :
+			    delta << 5 | DAT_TYPE_PADDING, 4);
+		dc_view_put(f, ev + at + 4, n - 4, 4);
 	}
-	if (delta > DAT_COMMIT_MASK)
-		delta = DAT_COMMIT_MASK;
-	dc_view_put(f, ev, f->big ? (uint64_t)DAT_TYPE_PADDING <<
-		    DAT_DELTA_BITS | delta : delta << 5 | DAT_TYPE_PADDING, 4);
-	dc_view_put(f, ev + 4, len - 4, 4);
 }
 
 /*
@@ -326,7 +325,7 @@ static void dc_view_fix_pages(const struct dc_file *f, uint8_t *data,
 			dc_view_fill_page(f, data + pg, page_size);
 			break;
 		}
-		if (at + pg + start < off && at + pg + page_size > end) {
+		if (at + pg + start <= off && at + pg + page_size > end) {
 			dc_view_pad(f, data + (off - at), end - off);
 			break;
 		}
@@ -495,25 +494,25 @@ int datcheck_view_data(struct datcheck *dc, int fd,
 	struct dc_file *f = &dc->f;
 	const struct dat_damage *d;
 	uint64_t first, last, ps;
+	size_t k = 0, nr;
 	unsigned int i;
-	size_t nr;
 	int ret;
 
 	dc_jobs_merge(f);
-	d = f->damage;
 	for (i = 0; i < f->nr_jobs; i++) {
 		const struct dc_job *j = &f->jobs[i];
 
 		if (j->cont || !j->size)
 			continue;
 		/* the CPU's damage: the next in the merge's order */
-		for (nr = 0; d + nr < f->damage + f->nr_damage &&
+		d = f->damage ? f->damage + k : NULL;
+		for (nr = 0; k + nr < f->nr_damage &&
 		     d[nr].buffer == j->buffer && d[nr].cpu == j->cpu; nr++)
 			;
+		k += nr;
 		ps = j->page_size;
 		if (j->compressed && (nr || dc_view_recount(f, i))) {
 			ret = dc_view_chunks(f, fd, j, d, nr);
-			d += nr;
 			if (ret)
 				return ret;
 			continue;
@@ -540,7 +539,6 @@ int datcheck_view_data(struct datcheck *dc, int fd,
 				return -EIO;
 		}
 		ret = dc_view_fix_cpu(f, fd, j, d, nr);
-		d += nr;
 		if (ret)
 			return ret;
 	}
