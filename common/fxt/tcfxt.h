@@ -64,6 +64,12 @@
  * the events
  */
 #define TCFXT_ARG_DAMAGED	"damaged"
+/*
+ * lost_events: true when the loss is after the CPU's record that follows
+ * the instant, its last (damage that no record of the CPU follows), not
+ * before it
+ */
+#define TCFXT_ARG_LAST		"last"
 
 /*
  * The thread (and process) koid of the metadata instants above but

@@ -86,19 +86,20 @@ static struct map_buffer *map_buffer_of(struct map_ctx *ctx,
 
 /*
  * Events lost on @cpu of @buf before @ts: @count of them (-1 unknown), or
- * the @damaged bytes of the file's CPU data not read there.
+ * the @damaged bytes of the file's CPU data not read there; @last: not
+ * before but after the CPU's record at @ts, its last.
  */
 static int map_lost(struct map_ctx *ctx, struct map_buffer *buf,
 		    uint64_t ts, uint32_t cpu, int64_t count,
-		    uint64_t damaged)
+		    uint64_t damaged, bool last)
 {
-	struct fxt_arg args[3];
+	struct fxt_arg args[4];
 	struct fxt_event ev = {
 		.type = FXT_EVENT_INSTANT,
 		.ts = ts,
 		.category = fxt_writer_str(ctx->w, TCFXT_CAT),
 		.name = fxt_writer_str(ctx->w, TCFXT_LOST_EVENTS),
-		.nargs = damaged ? 3 : 2,
+		.nargs = damaged ? 3 + last : 2,
 		.args = args,
 	};
 	int ret;
@@ -129,6 +130,9 @@ static int map_lost(struct map_ctx *ctx, struct map_buffer *buf,
 	args[2].type = FXT_ARG_UINT64;
 	args[2].name = fxt_writer_str(ctx->w, TCFXT_ARG_DAMAGED);
 	args[2].u64 = damaged;
+	args[3].type = FXT_ARG_BOOL;
+	args[3].name = fxt_writer_str(ctx->w, TCFXT_ARG_LAST);
+	args[3].b = true;
 	return fxt_write_event(ctx->w, &ev);
 }
 
@@ -180,7 +184,8 @@ static bool map_record_kept(const struct fxt_input_opts *o,
 }
 
 static int map_record_one(struct map_iter *it, struct tracecmd_input *h,
-			  struct tep_record *rec, uint64_t damaged)
+			  struct tep_record *rec,
+			  const struct map_damage_due *due)
 {
 	struct map_ctx *ctx = it->ctx;
 	const struct fxt_input_opts *o = ctx->opts;
@@ -202,9 +207,15 @@ static int map_record_one(struct map_iter *it, struct tracecmd_input *h,
 			goto fail;
 		ctx->cur = buf;
 	}
-	if (rec->missed_events || damaged) {
+	if (rec->missed_events || due->before) {
 		ret = map_lost(ctx, buf, rec->ts, rec->cpu,
-			       rec->missed_events, damaged);
+			       rec->missed_events, due->before, false);
+		if (ret < 0)
+			goto fail;
+	}
+	if (due->after) {
+		ret = map_lost(ctx, buf, rec->ts, rec->cpu, -1, due->after,
+			       true);
 		if (ret < 0)
 			goto fail;
 	}
@@ -233,8 +244,8 @@ fail:
 
 /*
  * A record read: mapped, with the damage the host's check skipped on
- * its CPU said before it (the first record after the damage) or after
- * it (the last record of the CPU before it).
+ * its CPU said before it: the damage it is the first record after, and
+ * the damage no record of its CPU follows after it.
  */
 static int map_record(struct tracecmd_input *h, struct tep_record *rec,
 		      int cpu, void *data)
@@ -242,25 +253,13 @@ static int map_record(struct tracecmd_input *h, struct tep_record *rec,
 	struct map_iter *it = data;
 	struct map_ctx *ctx = it->ctx;
 	struct map_damage_due due = { 0 };
-	struct map_buffer *buf = NULL;
-	int ret;
 
 	ctx->records_in++;
 	if (ctx->damaged) {
-		buf = map_buffer_of(ctx, h);
-		map_damage_due(buf, rec, &due);
+		map_damage_due(map_buffer_of(ctx, h), rec, &due);
 		ctx->last_ts = rec->ts;
 	}
-	ret = map_record_one(it, h, rec, due.before);
-	if (ret || !due.after || !map_record_kept(ctx->opts, rec))
-		return ret;
-	ret = map_lost(ctx, buf, rec->ts, rec->cpu, -1, due.after);
-	if (ret >= 0)
-		return 0;
-	map_set_error(ctx, ret, "writing FXT failed at %s event %llu: %s",
-		      buf->name, (unsigned long long)ctx->records_in,
-		      strerror(-ret));
-	return -1;
+	return map_record_one(it, h, rec, &due);
 }
 
 /*
@@ -280,7 +279,7 @@ static int map_damage_end(struct map_ctx *ctx)
 			if (!map_cpu_selected(ctx->opts, (int)cpu))
 				continue;
 			ret = map_lost(ctx, b, ctx->last_ts ? ctx->last_ts :
-				       b->first_ts, cpu, -1, bytes);
+				       b->first_ts, cpu, -1, bytes, true);
 			if (ret < 0)
 				return ret;
 		}

@@ -10,8 +10,10 @@
  * the plugin's page reader or libtracecmd over the host's view of the
  * file, reads those records and no other, so counting a CPU's records
  * finds each stretch again: it is said before the first record after
- * it, as the ring buffer's own lost events are, or after the last
- * record before it when the CPU has none after.
+ * it, as the ring buffer's own lost events are, or, when the CPU has
+ * none after it, before the last record before it (marked as standing
+ * after it: a loss is said before the record it goes with, and the
+ * report's lines keep trace-cmd's grammar).
  */
 #include <errno.h>
 #include <stdlib.h>

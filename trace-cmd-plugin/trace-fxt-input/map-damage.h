@@ -13,8 +13,10 @@
 
 struct tep_record;
 
-/* The damaged bytes a record of a CPU is the first good one after, and
- * the last good one before (when none follows). */
+/*
+ * The damaged bytes a record of a CPU is the first good one after, and
+ * the last good one before when no good one follows them.
+ */
 struct map_damage_due {
 	uint64_t	before, after;
 };
@@ -27,10 +29,10 @@ struct map_damage_due {
 int map_damage_open(struct map_ctx *ctx, const struct dat_pages *pages);
 
 /*
- * Record @rec of @buf counted among its CPU's, and what it is due:
- * the damage just before it (the first good record after it) and, when
- * no good record of the CPU follows a damage, that damage just after it.
- * Every record of the CPU counts, whatever the selection keeps.
+ * Record @rec of @buf counted among its CPU's, and what it is due: the
+ * damage just before it (it is the first good record after it) and the
+ * damage just after it that no good record of the CPU follows.  Every
+ * record of the CPU counts, whatever the selection keeps.
  */
 void map_damage_due(struct map_buffer *buf, const struct tep_record *rec,
 		    struct map_damage_due *due);
