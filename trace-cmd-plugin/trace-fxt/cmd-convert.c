@@ -32,6 +32,7 @@
 #include <event-parse.h>
 #include <trace-cmd.h>
 
+#include "anon-file.h"
 #include "datcheck.h"
 #include "fd-io.h"
 #include "fxt-format.h"
@@ -42,7 +43,6 @@
 #include "in-file.h"
 #include "kallsyms.h"
 #include "out-file.h"
-#include "tcfxt.h"
 #include "trace-fxt.h"
 
 #ifndef TRACE_FXT_PLUGIN_DIR
@@ -404,59 +404,6 @@ static struct tracecmd_input *convert_open_view(int view)
 	return tracecmd_open_head(path, 0);
 }
 
-/* The pages' clock as trace-cmd report prints it: seconds, to the us. */
-static void convert_secs(char *buf, size_t len, uint64_t ts)
-{
-	snprintf(buf, len, "%llu.%06llu", (unsigned long long)(ts / 1000000000),
-		 (unsigned long long)(ts % 1000000000 / 1000));
-}
-
-/*
- * Each damaged stretch the check skipped, a line on standard error
- * (even with -q, as what the reader could not read is said): where, how
- * many bytes, between which good events of its CPU, and why.
- */
-static void convert_say_damage(const struct convert_args *a,
-			       const struct dat_pages *pages)
-{
-	const struct dat_damage *d;
-	char from[32], to[32], span[96], where[96];
-	size_t i;
-
-	for (i = 0; i < pages->nr_damage; i++) {
-		d = &pages->damage[i];
-		convert_secs(from, sizeof(from), d->ts_before);
-		convert_secs(to, sizeof(to), d->ts_after);
-		if (d->events_before && d->events_after)
-			snprintf(span, sizeof(span), "events lost between %s "
-				 "and %s", from, to);
-		else if (d->events_after)
-			snprintf(span, sizeof(span), "events lost before %s, "
-				 "the CPU's first read", to);
-		else if (d->events_before)
-			snprintf(span, sizeof(span), "events lost after %s, "
-				 "the CPU's last read", from);
-		else
-			snprintf(span, sizeof(span), "no event of the CPU "
-				 "read");
-		if (d->inflated)
-			snprintf(where, sizeof(where), "%llu bytes of the zstd "
-				 "chunk at offset 0x%llx (decompressed %llu to "
-				 "%llu)", (unsigned long long)d->in_len,
-				 (unsigned long long)d->off,
-				 (unsigned long long)d->in_off,
-				 (unsigned long long)(d->in_off + d->in_len));
-		else
-			snprintf(where, sizeof(where), "%llu bytes at offset "
-				 "0x%llx", (unsigned long long)d->len,
-				 (unsigned long long)d->off);
-		trace_fxt_err("%s: damaged CPU data skipped: buffer %s, CPU "
-			      "%u: %s; %s (%s)", a->in,
-			      d->buffer[0] ? d->buffer : TCFXT_TOP_BUFFER,
-			      d->cpu, where, span, d->why);
-	}
-}
-
 static int convert_read(struct convert_args *a, struct fxt_input_req *req)
 {
 	struct tracecmd_input *handle = NULL;
@@ -538,7 +485,7 @@ static int convert_read(struct convert_args *a, struct fxt_input_req *req)
 			      "corrupt trace file?", a->in);
 		return 1;
 	}
-	convert_say_damage(a, &req->pages);
+	trace_fxt_say_damage(a->in, &req->pages);
 	if (ks) {
 		if (kallsyms_attach(ks, tracecmd_get_tep(handle)))
 			return convert_checked(a, -ENOMEM, why);
@@ -879,6 +826,37 @@ static int cmd_convert(int argc, char **argv)
 	if (fd >= 0)
 		close(fd);
 	return ret;
+}
+
+int trace_fxt_convert_anon(const char *who, const char *path,
+			   const char *compression)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *argv[] = { "convert", "-q", "--compression", (char *)compression,
+			 "-o", "-", (char *)path, NULL };
+	int fd, saved, ret;
+
+	fd = anon_file_open(tmp && *tmp ? tmp : "/tmp");
+	if (fd < 0) {
+		trace_fxt_err("%s: no temporary file for the conversion: %s",
+			      who, strerror(errno));
+		return -1;
+	}
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	if (saved < 0 || dup2(fd, STDOUT_FILENO) < 0) {
+		trace_fxt_err("%s: %s", who, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	ret = trace_fxt_convert.run(sizeof(argv) / sizeof(*argv) - 1, argv);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	if (ret) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 /*
