@@ -236,6 +236,9 @@ static void dc_view_fix_page(const struct dc_file *f, uint8_t *pg,
 	uint64_t commit = dc_num(f, pg + 8, f->commit_size);
 	uint64_t ts = dc_num(f, pg, 8), size = commit & DAT_COMMIT_MASK;
 
+	/* a size past the page: nothing of the word can be trusted */
+	if (size > page_size - start)
+		commit = size = 0;
 	if (kept) {
 		/* a count the commit word puts outside the page is lost */
 		if ((commit & DAT_MISSED_STORED) &&
@@ -266,6 +269,9 @@ static void dc_view_fill_page(const struct dc_file *f, uint8_t *pg,
 	unsigned int start = f->commit_size == 8 ? 16 : 12;
 	uint64_t commit = dc_num(f, pg + 8, f->commit_size);
 
+	/* a size past the page: nothing of the word can be trusted */
+	if ((commit & DAT_COMMIT_MASK) > page_size - start)
+		commit = 0;
 	commit &= ~(uint64_t)(DAT_COMMIT_MASK | DAT_MISSED_STORED);
 	dc_view_put(f, pg + 8, commit | (page_size - start), f->commit_size);
 }

@@ -230,8 +230,14 @@ static bool pg_load(const struct map_pages *p, struct pg_cpu *c)
 	c->data = pg + start;
 	c->area = c->page_size - start;
 	c->size = (uint32_t)commit & DAT_COMMIT_MASK;
-	if (c->size > c->area)
+	/*
+	 * A size past the page: a damaged commit word (the check found
+	 * where the events end), whose flags are not to be trusted either
+	 */
+	if (c->size > c->area) {
 		c->size = c->area;
+		commit = 0;
+	}
 	c->lost = 0;
 	if (commit & DAT_MISSED_EVENTS) {
 		c->lost = -1;
