@@ -21,8 +21,12 @@
 
 #include "datcheck-intern.h"
 
-/* How hard a damaged chunk is compressed again for the view. */
-#define DC_VIEW_ZSTD_LEVEL	19
+/*
+ * How a chunk with damaged pages is compressed again for the view: as
+ * trace-cmd compresses (its pages made readable compress better than
+ * the damage did), else harder, when that does not fit where it was.
+ */
+static const int dc_view_zstd_levels[] = { ZSTD_CLEVEL_DEFAULT, 19 };
 
 const char *datcheck_kallsyms(struct datcheck *dc, size_t *len)
 {
@@ -396,14 +400,20 @@ static size_t dc_view_chunk_fix(const struct dc_file *f, const uint8_t *z,
 {
 	uint8_t *pages = malloc(usize);
 	size_t n = 0;
+	unsigned int i;
 
 	if (!pages)
 		return 0;
 	if (ZSTD_decompress(pages, usize, z, csize) == usize) {
 		for (; nr; d++, nr--)
 			dc_view_fix_pages(f, pages, usize, 0, page_size, d);
-		n = ZSTD_compress(out, room, pages, usize,
-				  DC_VIEW_ZSTD_LEVEL);
+		for (i = 0; i < sizeof(dc_view_zstd_levels) /
+			    sizeof(dc_view_zstd_levels[0]); i++) {
+			n = ZSTD_compress(out, room, pages, usize,
+					  dc_view_zstd_levels[i]);
+			if (!ZSTD_isError(n))
+				break;
+		}
 	}
 	if (!n || ZSTD_isError(n)) {
 		memset(pages, 0, usize);
