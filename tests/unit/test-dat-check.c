@@ -28,18 +28,6 @@
 
 #define PAGE		4096
 #define NR_EVENTS	3
-#define EVENT_ID	0x1234
-
-/* The one event format the file has: its records' (16 bytes). */
-static const char event_format[] =
-	"name: test\nID: 4660\nformat:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;"
-	"\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-	"\tfield:u64 value;\toffset:8;\tsize:8;\tsigned:0;\n\n"
-	"print fmt: \"value=%llu\", REC->value\n";
 
 /* The file being built (d writes into buf), and where its parts lie. */
 struct bytes {
@@ -108,7 +96,7 @@ static void build_all(struct bytes *b, int big, uint32_t ts_cpus,
 	dat_put(&b->d, 1, 4);			/* event systems */
 	dat_put_raw(&b->d, "test", 5);
 	dat_put(&b->d, 1, 4);
-	dat_put_text(&b->d, event_format, 8);
+	dat_put_text(&b->d, dat_test_event_format, 8);
 	dat_put(&b->d, 0, 4);			/* kallsyms */
 	dat_put(&b->d, 0, 4);			/* printk */
 	dat_put_text(&b->d, "42 test\n", 8);	/* cmdlines */
@@ -136,7 +124,7 @@ static void build_all(struct bytes *b, int big, uint32_t ts_cpus,
 	dat_put(&b->d, NR_EVENTS * 20, 8);	/* commit: 3 x (4 + 16) */
 	for (i = 0; i < NR_EVENTS; i++) {
 		dat_put(&b->d, ev_word(b, 4, 100), 4);
-		dat_put(&b->d, EVENT_ID, 2);	/* common_type */
+		dat_put(&b->d, DAT_TEST_EVENT_ID, 2);	/* common_type */
 		dat_put(&b->d, 0, 1);
 		dat_put(&b->d, 0, 1);
 		dat_put(&b->d, 42, 4);		/* pid */
