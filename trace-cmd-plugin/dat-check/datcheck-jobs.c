@@ -55,9 +55,10 @@ static int dc_cpu_parts(struct dc_cur *file, const struct dc_job *j)
 	bool salvage = f->flags & DATCHECK_SALVAGE;
 
 	/*
-	 * Salvaging, the chain must end where the data does (the count
-	 * leaves out its own 4 bytes): a part skips a chunk that does not
-	 * inflate by its size only when the sizes are known to hold
+	 * Salvaging, the chain must end where the data does (the size
+	 * trace-cmd records leaves out the count's 4 bytes, the core's
+	 * writer's does not): a part skips a chunk that does not inflate by
+	 * its size only when the sizes are known to hold
 	 */
 	if (salvage && len > j->size + 4)
 		len = j->size + 4;
@@ -80,7 +81,7 @@ static int dc_cpu_parts(struct dc_cur *file, const struct dc_job *j)
 				return f->ret;
 		}
 	}
-	if (salvage && pos != len) {
+	if (salvage && pos != len && pos != j->size) {
 		f->nr_jobs = first;
 		return dc_job_add(f, j);
 	}
