@@ -7,10 +7,12 @@
 # lost said on standard error, in `check` of the .dat, and in the FXT
 # (trace-cmd/lost_events on the CPU, its Perfetto bundle's lost_events).
 #
-# The damaged files are the project's own recordings damaged at places a
-# seed chooses (dat-damage.py: flipped bits, zeroed runs, bogus event
-# lengths and commit words, a zstd chunk cut short or flipped), and what
-# must survive is computed from the original's pages and chunks.  Each
+# The damaged files are the project's own recordings (and the core's
+# writer's big-endian zstd twin of one) damaged at places a seed chooses
+# (dat-damage.py: flipped bits, zeroed runs, bogus event lengths and
+# commit words, a zstd chunk cut short or flipped), and what must survive
+# is computed from the original's pages and chunks.  Undamaged, every
+# recording and what the core's writer writes checks good.  Each
 # one converts in bounded time (all of them in at most twice what the
 # undamaged originals take), the page reader and libtracecmd's reading of
 # the host's view give the same report, `report` of the .dat is that of
@@ -35,17 +37,37 @@ sched.dat	commit		1 2
 sched-v6.dat	zero		1
 sched-v6.dat	evlen		3
 sched-v6.dat	commit		4
+be-zstd.dat	flip		3
+be-zstd.dat	chunk-short	1
 "
 n=$(echo "$CASES" | awk 'NF { n += NF - 2 } END { print n }')
-e2e_plan $((4 * n + 4))
+recordings
+e2e_plan $((4 * n + 4 + ${#RECS[@]} + 2))
 
 now() { date +%s%N; }
+
+# the core's own writer: big endian, zstd (its CPU data's size counts
+# the chunk count, trace-cmd's does not), and little endian from FXT
+$TRACE_FXT convert -q "$SAMPLES/sched-zstd.dat" -o "$TMP/le.fxt"
+"$BUILD/tests/e2e/dat-be-gen" -z "$TMP/le.fxt" "$TMP/be-zstd.dat" \
+	> /dev/null
+$TRACE_FXT convert -q --compression zstd "$TMP/le.fxt" -o "$TMP/le-zstd.dat"
+for f in "${RECS[@]}" "$TMP/be-zstd.dat" "$TMP/le-zstd.dat"; do
+	$TRACE_FXT check "$f" > "$TMP/ok.out" 2>&1
+	rc=$?
+	check "$(basename "$f") undamaged: check says ok (exit $rc)" \
+		grep -q ": ok (trace.dat)" "$TMP/ok.out"
+done
 
 # the undamaged original's report, and how long its conversion takes
 declare -A ORIG NS
 for src in $(echo "$CASES" | awk 'NF { print $1 }' | sort -u); do
-	recordings "$src"
-	f=${RECS[0]}
+	if [ "$src" = be-zstd.dat ]; then
+		f=$TMP/be-zstd.dat
+	else
+		recordings "$src"
+		f=${RECS[0]}
+	fi
 	t0=$(now)
 	$TRACE_FXT convert -q "$f" -o "$TMP/$src.fxt" || not_ok "$src converts"
 	NS[$src]=$(( $(now) - t0 ))
