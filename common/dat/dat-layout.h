@@ -83,7 +83,7 @@ struct dat_damage {
 	bool		events_after;
 	/* their times (the pages' clock): the last before, first after */
 	uint64_t	ts_before, ts_after;
-	const char	*why;		/* its first fault: "offset 0x...: ..." */
+	const char	*why;		/* its first fault, with its offset */
 };
 
 /*

@@ -260,7 +260,8 @@ static int salvage(const uint8_t *data, size_t size, const char *path,
 	if (!ret)
 		ret = datcheck_layout(dc, &pages);
 	if (!ret) {
-		snprintf(view_path, sizeof(view_path), "/proc/self/fd/%d", view);
+		snprintf(view_path, sizeof(view_path), "/proc/self/fd/%d",
+			 view);
 		handle = tracecmd_open_head(view_path, 0);
 	}
 	if (handle) {

@@ -63,7 +63,7 @@ struct dc_job {
 	bool		cont;
 	/* salvaging, its chunks' headers in a chain to the data's end */
 	bool		chained;
-	uint64_t	good_chunks;	/* the merge's: chunks that inflated */
+	uint64_t	good_chunks;	/* the merge's: chunks inflated */
 };
 
 /*
@@ -75,8 +75,8 @@ struct dc_region {
 	uint64_t	off, len;
 	bool		inflated;
 	uint64_t	in_off, in_len;
-	uint64_t	events_before;	/* the job's good events before it */
-	bool		after;		/* a good event of the job follows */
+	uint64_t	events_before;	/* the job's good ones before */
+	bool		after;		/* a good one of the job follows */
 	uint64_t	ts_before, ts_after;
 	char		*why;
 };

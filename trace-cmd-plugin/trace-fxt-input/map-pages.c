@@ -265,12 +265,13 @@ static bool pg_load(const struct map_pages *p, struct pg_cpu *c)
 static bool pg_inflate(struct map_pages *p, struct pg_cpu *c)
 {
 	uint32_t csize, usize;
+	uint64_t at;
 	size_t got;
 
 	/* the damaged chunks before the next one skipped, as the check did */
-	while (c->nr_dmg && c->dmg->off <= (uint64_t)(c->z - p->map) &&
-	       !(c->dmg->inflated && c->dmg->off == (uint64_t)(c->z - p->map))) {
-		if (c->dmg->off == (uint64_t)(c->z - p->map)) {
+	while (c->nr_dmg && c->dmg->off <= (at = c->z - p->map) &&
+	       !(c->dmg->inflated && c->dmg->off == at)) {
+		if (c->dmg->off == at) {
 			if (c->dmg->len > (uint64_t)(c->z_end - c->z))
 				return false;
 			c->z += c->dmg->len;

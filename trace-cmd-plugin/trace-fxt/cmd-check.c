@@ -72,8 +72,8 @@ static int check_dat(const char *path)
 	datcheck_unmap(p, len);
 	if (ret) {
 		if (ret == -EBADMSG)
-			fprintf(stderr, "%s: %s\n%s: FAILED (trace.dat)\n", path,
-				err, path);
+			fprintf(stderr, "%s: %s\n%s: FAILED (trace.dat)\n",
+				path, err, path);
 		else
 			trace_fxt_err("%s: %s", path, strerror(-ret));
 		datcheck_layout_free(&pages);

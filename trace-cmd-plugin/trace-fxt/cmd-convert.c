@@ -59,7 +59,7 @@ struct convert_args {
 	const char	*buffers[MAX_SELECT];
 	const char	*compression;
 	bool		quiet;
-	bool		strict;		/* damaged CPU data refuses the file */
+	bool		strict;		/* refuse damaged CPU data */
 };
 
 /* "0,2-5" into a mask of CPUs (>= 256 kept as "any high CPU"). */

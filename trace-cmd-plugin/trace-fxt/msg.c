@@ -57,8 +57,8 @@ void trace_fxt_say_damage(const char *in, const struct dat_pages *pages)
 			snprintf(span, sizeof(span), "before its CPU's first "
 				 "good event, at %s", to);
 		else if (d->events_before)
-			snprintf(span, sizeof(span), "after its CPU's last good "
-				 "event, at %s", from);
+			snprintf(span, sizeof(span), "after its CPU's last "
+				 "good event, at %s", from);
 		else
 			snprintf(span, sizeof(span), "its CPU has no good "
 				 "event");
