@@ -51,19 +51,59 @@ struct dat_cpu_data {
 	uint32_t	page_size;
 	uint64_t	off, size;	/* in the file (the count, for zstd) */
 	bool		zstd;		/* chunks of zstd-compressed pages */
+	/*
+	 * zstd: the chunks to read, the damaged ones left out (struct
+	 * dat_damage), however many the count at @off says
+	 */
+	uint64_t	chunks;
+};
+
+/*
+ * A stretch of a CPU's data that a salvaging walk found damaged (a page
+ * whose header or events fail the check, a zstd chunk that does not
+ * inflate to its size): not read, and said to be lost.  A page keeps the
+ * events before its first fault, so a stretch ends where a page or
+ * chunk does.  Each CPU's stretches come in file order, buffer after
+ * buffer, as the CPUs of struct dat_pages.
+ */
+struct dat_damage {
+	const char	*buffer;	/* its buffer's name, "" for the top */
+	uint32_t	cpu;		/* the CPU's place in its buffer */
+	/*
+	 * The file's bytes not read: whole pages, the end of a page from
+	 * its first fault, or zstd chunks with their headers.  With
+	 * @inflated, the chunk whose header is at @off (its @len bytes
+	 * read) and the bytes [in_off, in_off + in_len) of its pages not.
+	 */
+	uint64_t	off, len;
+	bool		inflated;
+	uint64_t	in_off, in_len;
+	/* the CPU's good events before it, and whether one follows */
+	uint64_t	events_before;
+	bool		events_after;
+	/* their times (the pages' clock): the last before, first after */
+	uint64_t	ts_before, ts_after;
+	const char	*why;		/* its first fault, with its offset */
 };
 
 /*
  * The file's CPU data, checked page by page and event by event: nr is 0
  * when a reader must let libtracecmd read it (the pages were not
  * checked, or libtracecmd would move the file's times: a DATE, OFFSET,
- * TIME_SHIFT or TSC2NSEC option; or its CPUs are not numbered 0..n-1).
+ * TIME_SHIFT or TSC2NSEC option; or its CPUs are not numbered 0..n-1);
+ * the damage is listed either way.
  */
 struct dat_pages {
 	const struct dat_cpu_data	*cpus;
 	size_t				nr;
 	bool				big;		/* file byte order */
 	uint32_t			long_size;	/* 4 or 8 */
+	/*
+	 * The damaged stretches (whoever reads the pages): none unless
+	 * the walk salvaged a damaged file
+	 */
+	const struct dat_damage		*damage;
+	size_t				nr_damage;
 	void				*owner;		/* the walker's */
 };
 

@@ -58,6 +58,18 @@
 #define TCFXT_ARG_HEADER_PAGE	"header_page"	/* headers */
 #define TCFXT_ARG_HEADER_EVENT	"header_event"	/* headers */
 #define TCFXT_ARG_COUNT		"count"		/* lost_events; -1 unknown */
+/*
+ * lost_events: the bytes of the .dat's CPU data not read because they
+ * were damaged (the count is then -1); absent when the ring buffer lost
+ * the events
+ */
+#define TCFXT_ARG_DAMAGED	"damaged"
+/*
+ * lost_events: true when the loss is after the CPU's record that follows
+ * the instant, its last (damage that no record of the CPU follows), not
+ * before it
+ */
+#define TCFXT_ARG_LAST		"last"
 
 /*
  * The thread (and process) koid of the metadata instants above but

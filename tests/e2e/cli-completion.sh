@@ -109,8 +109,8 @@ offers "-e on FXT input (converted whole): nothing" "$T convert a2.fxt -e " --
 rm -f "$TMP/files/cut.dat" "$TMP/files/bad.dat"
 offers "convert's input: .dat and FXT files, directories" "$T convert " -- \
 	a.dat a2.fxt b.fxt c.fxt.gz d.fxt.zst "f g.fxt" sub
-offers "report's input: FXT files, directories" "$T report " -- \
-	a2.fxt b.fxt c.fxt.gz d.fxt.zst "f g.fxt" sub
+offers "report's input: .dat and FXT files, directories" "$T report " -- \
+	a.dat a2.fxt b.fxt c.fxt.gz d.fxt.zst "f g.fxt" sub
 offers "open's input: .dat and FXT files, directories" "$T open -n " -- \
 	a.dat a2.fxt b.fxt c.fxt.gz d.fxt.zst "f g.fxt" sub
 offers "-o: any file" "$T convert a.dat -o " -- \

@@ -62,4 +62,22 @@ static const char dat_header_event[] =
 	"\ttime_stamp : type == 31\n"
 	"\tdata max type_len  == 28\n";
 
+/*
+ * The format of an event of 16 bytes (the common fields, then a u64 v),
+ * as the kernel writes it, of ID 0x1234: for files whose records need a
+ * format (libtracecmd's iteration stops at a record with missed events
+ * whose event it cannot find; the salvaging check damages a record
+ * whose ID no format has).
+ */
+#define DAT_TEST_EVENT_ID	0x1234
+static const char dat_test_event_format[] =
+	"name: test\nID: 4660\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;"
+	"\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:u64 v;\toffset:8;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"v=%llu\", REC->v\n";
+
 #endif /* _TESTS_DAT_BYTES_H */

@@ -9,11 +9,15 @@
  * reads - in particular the big-endian event headers, whose type_len sits
  * in the top bits.  Then single faults are put in and each must be
  * refused with its offset: the commit word, an event's length, padding
- * that goes backwards, the CPU data beyond the file, every cut.
+ * that goes backwards, the CPU data beyond the file, every cut.  Salvaged
+ * (DATCHECK_SALVAGE), the same faults in the page are listed as damage
+ * instead, with the good events around them, and libtracecmd reads the
+ * check's view of the file: the good events only.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <trace-cmd.h>
@@ -89,7 +93,10 @@ static void build_all(struct bytes *b, int big, uint32_t ts_cpus,
 	dat_put_raw(&b->d, "header_event", 13);
 	dat_put_text(&b->d, dat_header_event, 8);
 	dat_put(&b->d, 0, 4);			/* ftrace formats */
-	dat_put(&b->d, 0, 4);			/* event systems */
+	dat_put(&b->d, 1, 4);			/* event systems */
+	dat_put_raw(&b->d, "test", 5);
+	dat_put(&b->d, 1, 4);
+	dat_put_text(&b->d, dat_test_event_format, 8);
 	dat_put(&b->d, 0, 4);			/* kallsyms */
 	dat_put(&b->d, 0, 4);			/* printk */
 	dat_put_text(&b->d, "42 test\n", 8);	/* cmdlines */
@@ -117,7 +124,7 @@ static void build_all(struct bytes *b, int big, uint32_t ts_cpus,
 	dat_put(&b->d, NR_EVENTS * 20, 8);	/* commit: 3 x (4 + 16) */
 	for (i = 0; i < NR_EVENTS; i++) {
 		dat_put(&b->d, ev_word(b, 4, 100), 4);
-		dat_put(&b->d, 0x1234, 2);	/* common_type */
+		dat_put(&b->d, DAT_TEST_EVENT_ID, 2);	/* common_type */
 		dat_put(&b->d, 0, 1);
 		dat_put(&b->d, 0, 1);
 		dat_put(&b->d, 42, 4);		/* pid */
@@ -366,6 +373,149 @@ static void test_trace_clock(void)
 	}
 }
 
+/*
+ * Records libtracecmd reads of the one CPU of the file @fd (by its /proc
+ * name), one after the other: its iteration stops at a record of lost
+ * events whose format it has not (the view has none; the conversion
+ * parses the formats the records use).
+ */
+static int count_fd(int fd)
+{
+	struct tracecmd_input *h;
+	struct tep_record *rec;
+	char path[64];
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	h = tracecmd_open(path, 0);
+	if (!h)
+		return -1;
+	while ((rec = tracecmd_read_data(h, 0))) {
+		tracecmd_free_record(rec);
+		n++;
+	}
+	tracecmd_close(h);
+	return n;
+}
+
+/*
+ * @b checked salvaging: 0 and its damage in @pages (free it), and in
+ * *@read the records libtracecmd reads of the check's view of it.
+ */
+static int salvage(const struct bytes *b, struct dat_pages *pages, int *read)
+{
+	struct datcheck *dc;
+	char err[256];
+	int ret, fd = -1;
+
+	memset(pages, 0, sizeof(*pages));
+	*read = -1;
+	ret = datcheck_head(b->d.data, b->d.len, NULL, DATCHECK_SALVAGE, err,
+			    sizeof(err), &dc);
+	if (ret) {
+		printf("\n    refused: %s", err);
+		return ret;
+	}
+	datcheck_pages(dc);
+	ret = datcheck_layout(dc, pages);
+	if (!ret)
+		ret = datcheck_view(dc, &fd);
+	/* the view's formats are empty: libtracecmd counts the records */
+	if (!ret)
+		ret = datcheck_view_data(dc, fd, NULL);
+	ret = datcheck_end(dc) ?: ret;
+	if (!ret)
+		*read = count_fd(fd);
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+/*
+ * @b salvaged as one stretch of damage: the @len bytes at @off (of the
+ * file), with @before good events before it and @after ones after it,
+ * its message naming @why; libtracecmd reads the @before + @after good
+ * events of the view.
+ */
+static void expect_damage(const struct bytes *b, const char *what,
+			  uint64_t off, uint64_t len, unsigned int before,
+			  unsigned int after, const char *why)
+{
+	struct dat_pages pages;
+	const struct dat_damage *d;
+	int read, ret = salvage(b, &pages, &read);
+
+	printf("\n    %s: ", what);
+	CU_ASSERT_EQUAL(ret, 0);
+	CU_ASSERT_EQUAL(pages.nr_damage, 1);
+	if (ret || pages.nr_damage != 1) {
+		datcheck_layout_free(&pages);
+		return;
+	}
+	d = pages.damage;
+	printf("%llu bytes at 0x%llx, %llu events before%s (%s), libtracecmd "
+	       "reads %d", (unsigned long long)d->len,
+	       (unsigned long long)d->off,
+	       (unsigned long long)d->events_before,
+	       d->events_after ? ", some after" : "", d->why, read);
+	CU_ASSERT_EQUAL(d->off, off);
+	CU_ASSERT_EQUAL(d->len, len);
+	CU_ASSERT_FALSE(d->inflated);
+	CU_ASSERT_EQUAL(d->events_before, before);
+	CU_ASSERT_EQUAL(d->events_after, after > 0);
+	if (before)
+		CU_ASSERT_EQUAL(d->ts_before, 1000000 + 100 * before);
+	if (after)
+		CU_ASSERT_EQUAL(d->ts_after, 1000000 + 100 * NR_EVENTS);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d->why, why));
+	CU_ASSERT_EQUAL(read, (int)(before + after));
+	datcheck_layout_free(&pages);
+}
+
+/*
+ * Salvaging, a fault in the page is damage, not a refusal: the events
+ * before it are read, an event of an ID no format has is damaged alone,
+ * a commit word that lies still lets the events be read.
+ */
+static void test_salvage(void)
+{
+	struct dat_pages pages;
+	struct bytes b;
+	int big, read;
+
+	for (big = 0; big < 2; big++) {
+		build(&b, big);
+		CU_ASSERT_EQUAL(salvage(&b, &pages, &read), 0);
+		printf("\n    well-formed: %zu damaged, libtracecmd reads %d",
+		       pages.nr_damage, read);
+		CU_ASSERT_EQUAL(pages.nr_damage, 0);
+		CU_ASSERT_EQUAL(read, NR_EVENTS);
+		datcheck_layout_free(&pages);
+		build(&b, big);
+		patch(&b, b.page + 8, ~0ULL, 8);
+		expect_damage(&b, "commit all 0xFF", b.page + 16 + 60,
+			      PAGE - 16 - 60, NR_EVENTS, 0,
+			      "page commit word");
+		build(&b, big);
+		patch(&b, b.page + 16 + 20, ev_word(&b, 28, 0), 4);
+		expect_damage(&b, "event past the commit", b.page + 16 + 20,
+			      PAGE - 16 - 20, 1, 0, "event of 112 bytes");
+		build(&b, big);
+		patch(&b, b.page + 16 + 20 + 4, 0x4321, 2);
+		expect_damage(&b, "event of an ID no format has",
+			      b.page + 16 + 20, 20, 1, 1, "event ID 17185");
+		build(&b, big);
+		patch(&b, b.page, 0, 8);
+		patch(&b, b.page + 8, 0, 8);
+		expect_damage(&b, "page header of zeros", b.page, PAGE, 0, 0,
+			      "page header of zeros");
+		build(&b, big);
+		patch(&b, b.cpu_list + 8, PAGE - 100, 8);
+		expect_damage(&b, "CPU data not whole pages", b.page,
+			      PAGE - 100, 0, 0, "not a whole");
+	}
+}
+
 static CU_TestInfo dat_check_tests[] = {
 	{ "well-formed v6, both byte orders, read by libtracecmd",
 	  test_well_formed },
@@ -375,6 +525,8 @@ static CU_TestInfo dat_check_tests[] = {
 	  test_time_shift },
 	{ "a trace_clock size libtracecmd cannot allocate refused",
 	  test_trace_clock },
+	{ "salvaged: page faults listed as damage, libtracecmd reads the rest",
+	  test_salvage },
 	CU_TEST_INFO_NULL,
 };
 

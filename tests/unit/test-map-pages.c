@@ -196,20 +196,6 @@ static void test_samples(void)
 
 /* ---- a v6 file built byte by byte ---- */
 
-/*
- * The built events' format: libtracecmd's iteration stops at a record
- * with missed events whose event it cannot find.
- */
-static const char event_format[] =
-	"name: test\nID: 4660\nformat:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;"
-	"\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-	"\tfield:u64 v;\toffset:8;\tsize:8;\tsigned:0;\n\n"
-	"print fmt: \"v=%llu\", REC->v\n";
-
 static void put_hdr(struct dat_bytes *b, unsigned int type_len,
 		    unsigned int delta)
 {
@@ -220,7 +206,7 @@ static void put_hdr(struct dat_bytes *b, unsigned int type_len,
 static void put_event(struct dat_bytes *b, unsigned int delta, uint64_t v)
 {
 	put_hdr(b, 4, delta);
-	dat_put(b, 0x1234, 2);
+	dat_put(b, DAT_TEST_EVENT_ID, 2);
 	dat_put(b, 0, 2);
 	dat_put(b, 42, 4);
 	dat_put(b, v, 8);
@@ -274,7 +260,7 @@ static size_t build(struct dat_bytes *b, int big, unsigned int long_size,
 	dat_put(b, 1, 4);		/* event systems: "test", 1 event */
 	dat_put_raw(b, "test", 5);
 	dat_put(b, 1, 4);
-	dat_put_text(b, event_format, 8);
+	dat_put_text(b, dat_test_event_format, 8);
 	dat_put(b, 0, 4);			/* kallsyms */
 	dat_put(b, 0, 4);			/* printk */
 	dat_put_text(b, "42 test\n", 8);	/* cmdlines */
@@ -309,7 +295,7 @@ static size_t build(struct dat_bytes *b, int big, unsigned int long_size,
 	b->len += 4;
 	put_hdr(b, 0, 7);		/* type_len 0: 4 + 16 bytes of payload */
 	dat_put(b, 20, 4);
-	dat_put(b, 0x1234, 2);
+	dat_put(b, DAT_TEST_EVENT_ID, 2);
 	dat_put(b, 0, 2);
 	dat_put(b, 42, 4);
 	dat_put(b, 0xabcdef, 8);

@@ -31,6 +31,10 @@ void dc_free(struct dc_file *f)
 	dc_jobs_free(f);
 	free(f->jobs);
 	free(f->ids);
+	free(f->known);
+	for (i = 0; i < f->nr_damage; i++)
+		free((char *)f->damage[i].why);
+	free(f->damage);
 }
 
 /* [options] then "flyrecord\0" and its CPU list, or "latency  \0" */
@@ -169,7 +173,9 @@ int datcheck_head(const uint8_t *p, size_t len,
 	f->v7 = ver == 7;
 	if (!(flags & DATCHECK_NO_PAGES)) {
 		f->ids = calloc(1, DATCHECK_IDS_BYTES);
-		if (!f->ids) {
+		if (flags & DATCHECK_SALVAGE)
+			f->known = calloc(1, DATCHECK_IDS_BYTES);
+		if (!f->ids || ((flags & DATCHECK_SALVAGE) && !f->known)) {
 			f->ret = -ENOMEM;
 			goto out;
 		}

@@ -61,6 +61,24 @@ struct dc_job {
 	/* a part: its chunks, the first at @from past @off; not the first */
 	uint64_t	from, chunks;
 	bool		cont;
+	/* salvaging, its chunks' headers in a chain to the data's end */
+	bool		chained;
+	uint64_t	good_chunks;	/* the merge's: chunks inflated */
+};
+
+/*
+ * A damaged stretch one job's salvaging walk found (struct dat_damage):
+ * its events and times so far as the job knows them, the merge makes
+ * them the CPU's.
+ */
+struct dc_region {
+	uint64_t	off, len;
+	bool		inflated;
+	uint64_t	in_off, in_len;
+	uint64_t	events_before;	/* the job's good ones before */
+	bool		after;		/* a good one of the job follows */
+	uint64_t	ts_before, ts_after;
+	char		*why;
 };
 
 /* A watched record a job met, its payload in the job's blob. */
@@ -85,6 +103,11 @@ struct dc_job_out {
 	size_t			nr, max;
 	uint8_t			*blob;
 	size_t			used, size;
+	/* salvaging: the damage, the good events and chunks walked */
+	struct dc_region	*regions;
+	unsigned int		nr_regions;
+	uint64_t		events, chunks;
+	uint64_t		first_ts, last_ts;
 };
 
 /* A format text as libtracecmd will hand it to tep_parse_event(). */
@@ -138,6 +161,16 @@ struct dc_file {
 	unsigned int	walk_cpu;
 	unsigned int	flags;		/* enum datcheck_flags */
 	uint8_t		*ids;		/* event IDs the records have (bits) */
+	/*
+	 * salvaging: the event IDs the formats have (bits; NULL when a
+	 * format's ID cannot be read), and where a job's walk puts the
+	 * damage it meets instead of failing (NULL: it fails)
+	 */
+	uint8_t		*known;
+	struct dc_job_out *salvage;
+	/* the merge's: every job's damage, by CPU in file order */
+	struct dat_damage *damage;
+	size_t		nr_damage;
 	struct dc_job	*jobs;		/* every CPU's data, in file order */
 	unsigned int	nr_jobs;
 	/* the walk of the jobs, shared by the threads that call it */
@@ -216,6 +249,12 @@ int dc_cpu_data(struct dc_cur *file, uint64_t off, uint64_t size,
 		uint32_t page_size, bool compressed, size_t opt_at);
 void dc_jobs_merge(struct dc_file *f);
 void dc_jobs_free(struct dc_file *f);
+/*
+ * The chunks the reader of compressed job @i's CPU reads (after the
+ * merge): those the walk inflated when salvaging, however many the
+ * count says, else the count.
+ */
+uint64_t dc_chunks_read(const struct dc_file *f, unsigned int i);
 
 /* datcheck-pages.c */
 int dc_pages(struct dc_cur *c, size_t at, uint64_t size, uint32_t page_size);
@@ -223,6 +262,18 @@ uint8_t *dc_inflate(struct dc_cur *c, size_t at, const uint8_t *p,
 		    uint64_t csize, uint64_t usize);
 int dc_cpu_chunks(struct dc_cur *file, size_t at, uint64_t pos,
 		  uint64_t count, uint32_t page_size);
+/*
+ * Salvaging: a compressed CPU's chunks from @pos (its first one's
+ * header) past @at, the CPU's data, up to @end past @at: @count of them
+ * in a chain (@chained: a part, its headers known to hold), else as
+ * many as look like chunks, a damaged one skipped to the next that does.
+ */
+int dc_cpu_chunks_salvage(struct dc_cur *file, size_t at, uint64_t pos,
+			  uint64_t count, uint64_t end, uint32_t page_size,
+			  bool chained);
+/* Whether a chunk's header at @p (@left bytes to the data's end) holds. */
+bool dc_chunk_plausible(const struct dc_file *f, const uint8_t *p,
+			uint64_t left, uint32_t page_size);
 
 /* datcheck-probe.c */
 void dc_probe_start(struct dc_file *f);

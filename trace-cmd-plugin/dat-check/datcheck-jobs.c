@@ -52,9 +52,19 @@ static int dc_cpu_parts(struct dc_cur *file, const struct dc_job *j)
 	const uint8_t *p = file->p + j->off;
 	struct dc_job part = *j;
 	uint64_t count, i, csize, pos = 4;
+	bool salvage = f->flags & DATCHECK_SALVAGE;
 
+	/*
+	 * Salvaging, the chain must end where the data does (the size
+	 * trace-cmd records leaves out the count's 4 bytes, the core's
+	 * writer's does not): a part skips a chunk that does not inflate by
+	 * its size only when the sizes are known to hold
+	 */
+	if (salvage && len > j->size + 4)
+		len = j->size + 4;
 	if (len < 4 || !(count = dc_num(f, p, 4)))
 		return dc_job_add(f, j);
+	part.chained = salvage;
 	for (i = 0; i < count; i++, pos += 8 + csize) {
 		if (len - pos < 8 ||
 		    dc_num(f, p + pos, 4) > len - pos - 8) {
@@ -70,6 +80,10 @@ static int dc_cpu_parts(struct dc_cur *file, const struct dc_job *j)
 			if (dc_job_add(f, &part))
 				return f->ret;
 		}
+	}
+	if (salvage && pos != len && pos != j->size) {
+		f->nr_jobs = first;
+		return dc_job_add(f, j);
 	}
 	return 0;
 }
@@ -99,6 +113,28 @@ int dc_cpu_data(struct dc_cur *file, uint64_t off, uint64_t size,
 	return compressed ? dc_cpu_parts(file, &j) : dc_job_add(f, &j);
 }
 
+/*
+ * A compressed CPU's data salvaged: a part's chunks, or the CPU's whole
+ * (its chunk count first), up to the size the file records.
+ */
+static int dc_job_salvage(struct dc_cur *c, const struct dc_job *j)
+{
+	struct dc_file *f = c->f;
+	uint64_t end = f->len - j->off;
+
+	if (end > j->size + 4)
+		end = j->size + 4;
+	if (j->from)
+		return dc_cpu_chunks_salvage(c, j->off, j->from, j->chunks,
+					     end, j->page_size, j->chained);
+	/* too short for a count: all of it damage */
+	if (end < 4)
+		return dc_cpu_chunks_salvage(c, j->off, 0, 0, end,
+					     j->page_size, false);
+	return dc_cpu_chunks_salvage(c, j->off, 4, dc_num(f, f->p + j->off, 4),
+				     end, j->page_size, false);
+}
+
 static int dc_job_run(struct dc_file *f, const struct dc_job *j)
 {
 	struct dc_cur c = { .f = f, .p = f->p, .len = f->len,
@@ -106,6 +142,8 @@ static int dc_job_run(struct dc_file *f, const struct dc_job *j)
 
 	f->walk_buffer = j->buffer;
 	f->walk_cpu = j->cpu;
+	if (j->compressed && f->salvage)
+		return dc_job_salvage(&c, j);
 	if (j->compressed)
 		return dc_cpu_chunks(&c, j->off, j->from, j->chunks,
 				     j->page_size);
@@ -164,6 +202,7 @@ static void dc_job_walk(struct dc_file *f, unsigned int i)
 		jf.err = o->err;
 		jf.ret = 0;
 		jf.ids = o->ids;
+		jf.salvage = f->flags & DATCHECK_SALVAGE ? o : NULL;
 		if (f->watch) {
 			/* the same events, kept here until the merge */
 			o->watch = *f->watch;
@@ -181,16 +220,92 @@ static void dc_job_walk(struct dc_file *f, unsigned int i)
 
 void dc_jobs_free(struct dc_file *f)
 {
-	unsigned int i;
+	unsigned int i, k;
 
 	for (i = 0; f->outs && i < f->nr_jobs; i++) {
 		free(f->outs[i].err);
 		free(f->outs[i].ids);
 		free(f->outs[i].recs);
 		free(f->outs[i].blob);
+		for (k = 0; k < f->outs[i].nr_regions; k++)
+			free(f->outs[i].regions[k].why);
+		free(f->outs[i].regions);
 	}
 	free(f->outs);
 	f->outs = NULL;
+}
+
+/*
+ * The damage of job @i as its CPU's (f->damage): the good events before
+ * each stretch counted from the CPU's first job on, the times around it
+ * taken from the jobs before and after when the job has none, a stretch
+ * that goes on from the job before joined to it.  @events and @last_ts
+ * are the CPU's before the job; @first is where its damage begins.
+ */
+static void dc_damage_merge(struct dc_file *f, unsigned int i,
+			    uint64_t events, uint64_t last_ts, size_t first)
+{
+	struct dc_job_out *o = &f->outs[i];
+	struct dat_damage *d = f->nr_damage > first ?
+			       &f->damage[f->nr_damage - 1] : NULL;
+	struct dc_region *r = o->regions;
+	unsigned int k = 0;
+	size_t n;
+
+	if (d && o->nr_regions && !d->events_after && !r->events_before &&
+	    !d->inflated && !r->inflated && d->off + d->len == r->off) {
+		d->len += r->len;
+		d->events_after = r->after;
+		d->ts_after = r->ts_after;
+		k = 1;
+	}
+	/* the damage of the jobs before waits for this one's first event */
+	for (n = f->nr_damage; o->events && n > first &&
+	     !f->damage[n - 1].events_after; n--) {
+		f->damage[n - 1].events_after = true;
+		f->damage[n - 1].ts_after = o->first_ts;
+	}
+	for (; k < o->nr_regions; k++) {
+		r = &o->regions[k];
+		f->damage[f->nr_damage++] = (struct dat_damage){
+			.buffer = f->jobs[i].buffer, .cpu = f->jobs[i].cpu,
+			.off = r->off, .len = r->len, .inflated = r->inflated,
+			.in_off = r->in_off, .in_len = r->in_len,
+			.events_before = events + r->events_before,
+			.events_after = r->after,
+			.ts_before = r->events_before ? r->ts_before : last_ts,
+			.ts_after = r->ts_after, .why = r->why,
+		};
+		r->why = NULL;
+	}
+}
+
+/* Every job's damage made its CPU's, in job order; false: no memory. */
+static bool dc_damage_all(struct dc_file *f)
+{
+	uint64_t events = 0, last_ts = 0;
+	size_t total = 0, first = 0;
+	unsigned int i;
+
+	for (i = 0; i < f->nr_jobs; i++)
+		total += f->outs[i].nr_regions;
+	f->damage = total ? calloc(total, sizeof(*f->damage)) : NULL;
+	if (total && !f->damage)
+		return false;
+	for (i = 0; i < f->nr_jobs && f->outs[i].ran; i++) {
+		const struct dc_job_out *o = &f->outs[i];
+
+		if (!f->jobs[i].cont) {
+			events = 0;
+			first = f->nr_damage;
+		}
+		dc_damage_merge(f, i, events, last_ts, first);
+		f->jobs[i].good_chunks = o->chunks;
+		if (o->events)
+			last_ts = o->last_ts;
+		events += o->events;
+	}
+	return true;
 }
 
 /*
@@ -232,6 +347,8 @@ void dc_jobs_merge(struct dc_file *f)
 				snprintf(f->err, f->errlen, "%s", o->err);
 		}
 	}
+	if (!f->ret && (f->flags & DATCHECK_SALVAGE) && !dc_damage_all(f))
+		f->ret = -ENOMEM;
 	dc_jobs_free(f);
 }
 
@@ -256,30 +373,55 @@ int datcheck_pages(struct datcheck *dc)
 	return 0;
 }
 
+uint64_t dc_chunks_read(const struct dc_file *f, unsigned int i)
+{
+	const struct dc_job *j = &f->jobs[i];
+	uint64_t n = 0;
+
+	if (!j->compressed)
+		return 0;
+	if (!(f->flags & DATCHECK_SALVAGE))
+		return f->len - j->off >= 4 ? dc_num(f, f->p + j->off, 4) : 0;
+	do
+		n += f->jobs[i].good_chunks;
+	while (++i < f->nr_jobs && f->jobs[i].cont);
+	return n;
+}
+
 int datcheck_layout(struct datcheck *dc, struct dat_pages *out)
 {
 	struct dc_file *f = &dc->f;
 	struct dat_cpu_data *cpus;
+	struct dat_damage *damage;
 	size_t names = 0, i, n;
+	bool mapped;
 	char *s;
 
 	memset(out, 0, sizeof(*out));
 	dc_jobs_merge(f);
-	if (f->ret || (f->flags & DATCHECK_NO_PAGES) || f->times_moved ||
-	    f->cpus_renumbered || !f->nr_jobs)
+	if (f->ret || (f->flags & DATCHECK_NO_PAGES) || !f->nr_jobs)
 		return 0;
-	for (i = n = 0; i < f->nr_jobs; i++) {
+	/* libtracecmd reads what it would move the times of: no CPUs */
+	mapped = !f->times_moved && !f->cpus_renumbered;
+	for (i = n = 0; i < f->nr_jobs && mapped; i++) {
 		if (f->jobs[i].cont)
 			continue;
 		names += strlen(f->jobs[i].buffer) + 1;
 		n++;
 	}
-	cpus = malloc(n * sizeof(*cpus) + names);
+	for (i = 0; i < f->nr_damage; i++)
+		names += strlen(f->damage[i].buffer) + 1 +
+			 strlen(f->damage[i].why) + 1;
+	if (!n && !f->nr_damage)
+		return 0;
+	cpus = malloc(n * sizeof(*cpus) + f->nr_damage * sizeof(*damage) +
+		      names);
 	if (!cpus)
 		return -ENOMEM;
-	s = (char *)(cpus + n);
+	damage = (struct dat_damage *)(cpus + n);
+	s = (char *)(damage + f->nr_damage);
 	/* a CPU's data once, whatever parts its walk took */
-	for (i = n = 0; i < f->nr_jobs; i++) {
+	for (i = n = 0; i < f->nr_jobs && mapped; i++) {
 		const struct dc_job *j = &f->jobs[i];
 
 		if (j->cont)
@@ -287,13 +429,23 @@ int datcheck_layout(struct datcheck *dc, struct dat_pages *out)
 		cpus[n++] = (struct dat_cpu_data){
 			.buffer = s, .cpu = j->cpu, .page_size = j->page_size,
 			.off = j->off, .size = j->size, .zstd = j->compressed,
+			.chunks = dc_chunks_read(f, i),
 		};
 		s = stpcpy(s, j->buffer) + 1;
+	}
+	for (i = 0; i < f->nr_damage; i++) {
+		damage[i] = f->damage[i];
+		damage[i].buffer = s;
+		s = stpcpy(s, f->damage[i].buffer) + 1;
+		damage[i].why = s;
+		s = stpcpy(s, f->damage[i].why) + 1;
 	}
 	out->cpus = cpus;
 	out->nr = n;
 	out->big = f->big;
 	out->long_size = f->long_size;
+	out->damage = damage;
+	out->nr_damage = f->nr_damage;
 	out->owner = cpus;
 	return 0;
 }

@@ -123,6 +123,26 @@ static void dc_watch_format(struct dc_file *f, const char *system,
 			f->watch_id[i] = id + 1;
 }
 
+/*
+ * Salvaging: the format's event ID among those the records may have; a
+ * format whose ID this cannot read leaves every ID possible.
+ */
+static void dc_known_format(struct dc_file *f, const char *text)
+{
+	char name[128];
+	unsigned int id;
+
+	if (!f->known)
+		return;
+	if (sscanf(text, "name: %127s ID: %u", name, &id) == 2 &&
+	    id <= 0xffff) {
+		f->known[id >> 3] |= 1u << (id & 7);
+		return;
+	}
+	free(f->known);
+	f->known = NULL;
+}
+
 static int dc_format(struct dc_cur *c, const char *system, const char *what)
 {
 	uint64_t n;
@@ -131,6 +151,7 @@ static int dc_format(struct dc_cur *c, const char *system, const char *what)
 	    dc_keep_format(c, system, n))
 		return -EBADMSG;
 	dc_watch_format(c->f, system, c->f->fmts[c->f->nr_fmts - 1].text);
+	dc_known_format(c->f, c->f->fmts[c->f->nr_fmts - 1].text);
 	return 0;
 }
 

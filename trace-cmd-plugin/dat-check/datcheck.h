@@ -83,6 +83,15 @@ enum datcheck_flags {
 	DATCHECK_NO_PROBE	= 1 << 0,
 	/* the CPU data: the headers, options and formats only */
 	DATCHECK_NO_PAGES	= 1 << 1,
+	/*
+	 * A fault in the CPU data does not fail the check: the page (from
+	 * the fault on) or zstd chunk is listed as damaged (struct
+	 * dat_damage, datcheck_layout()) and the walk goes on with the
+	 * next one.  A record whose event ID no format has is a fault then
+	 * (the conversion would stop at it).  Faults anywhere else still
+	 * fail it.
+	 */
+	DATCHECK_SALVAGE	= 1 << 2,
 };
 
 /* datcheck_buf() and datcheck_file() handing @w the records it asks for. */
@@ -111,10 +120,11 @@ int datcheck_pages(struct datcheck *dc);
 int datcheck_end(struct datcheck *dc);
 
 /*
- * After datcheck_pages() walked them good: where each CPU's pages lie,
- * for the input plugin's page reader (struct dat_pages), or nothing (nr
- * 0) when libtracecmd must read them (see dat-layout.h).  0 or -ENOMEM;
- * free with datcheck_layout_free().
+ * After datcheck_pages() walked them good (or salvaged them): where each
+ * CPU's pages lie, for the input plugin's page reader (struct
+ * dat_pages), or nothing (nr 0) when libtracecmd must read them (see
+ * dat-layout.h), and with DATCHECK_SALVAGE what was damaged, as the
+ * reader skips it.  0 or -ENOMEM; free with datcheck_layout_free().
  */
 int datcheck_layout(struct datcheck *dc, struct dat_pages *out);
 void datcheck_layout_free(struct dat_pages *pages);

@@ -19,7 +19,7 @@
 #include "dat-layout.h"
 
 #define FXT_INPUT_MAGIC		0x46585449U	/* "FXTI" */
-#define FXT_INPUT_ABI		7
+#define FXT_INPUT_ABI		8
 #define FXT_INPUT_PLUGIN_NAME	"trace-fxt-input.so"
 
 /*
@@ -135,8 +135,9 @@ static const struct dat_event_name fxt_input_tgid_events[] = {
  * what its check of the whole file (datcheck.h) found on the way, in
  * dat-layout.h's terms - the records of fxt_input_tgid_events
  * (tgid_recs) and where each CPU's pages lie, for the plugin's own page
- * reader (map-pages.h; pages.nr 0: libtracecmd reads them); and what the
- * plugin reports (res).
+ * reader (map-pages.h; pages.nr 0: libtracecmd reads them), with what
+ * was damaged (pages.damage: not read, said as lost events whoever
+ * reads); and what the plugin reports (res).
  */
 struct fxt_input_req {
 	uint32_t		magic;

@@ -20,6 +20,7 @@
 #include "fxt-input.h"
 #include "fxt-zio.h"
 #include "map-convert.h"
+#include "map-damage.h"
 #include "map-dispatch.h"
 #include "map-feed.h"
 #include "map-field.h"
@@ -83,22 +84,34 @@ static struct map_buffer *map_buffer_of(struct map_ctx *ctx,
 	return NULL;
 }
 
+/*
+ * Events lost on @cpu of @buf before @ts: @count of them (-1 unknown), or
+ * the @damaged bytes of the file's CPU data not read there; @last: not
+ * before but after the CPU's record at @ts, its last.
+ */
 static int map_lost(struct map_ctx *ctx, struct map_buffer *buf,
-		    struct tep_record *rec)
+		    uint64_t ts, uint32_t cpu, int64_t count,
+		    uint64_t damaged, bool last)
 {
-	struct fxt_arg args[2];
+	struct fxt_arg args[4];
 	struct fxt_event ev = {
 		.type = FXT_EVENT_INSTANT,
-		.ts = rec->ts,
+		.ts = ts,
 		.category = fxt_writer_str(ctx->w, TCFXT_CAT),
 		.name = fxt_writer_str(ctx->w, TCFXT_LOST_EVENTS),
-		.nargs = 2,
+		.nargs = damaged ? 3 + last : 2,
 		.args = args,
 	};
 	int ret;
 
+	if (buf != ctx->cur) {
+		ret = fxt_write_provider_section(ctx->w, buf->provider_id);
+		if (ret < 0)
+			return ret;
+		ctx->cur = buf;
+	}
 	/* Perfetto's data-loss entry of that CPU, on its Info page */
-	map_pkt_lost(ctx, rec->cpu);
+	map_pkt_lost(ctx, cpu);
 	ret = fxt_write_provider_event(ctx->w, buf->provider_id,
 				       FXT_PROVIDER_EVENT_BUFFER_FULL);
 	if (ret < 0)
@@ -109,11 +122,17 @@ static int map_lost(struct map_ctx *ctx, struct map_buffer *buf,
 		return ret;
 	args[0].type = FXT_ARG_UINT32;
 	args[0].name = map_name(ctx, TCFXT_ARG_CPU);
-	args[0].u32 = rec->cpu;
+	args[0].u32 = cpu;
 	/* -1: the ring buffer said events were lost, not how many */
 	args[1].type = FXT_ARG_INT64;
 	args[1].name = fxt_writer_str(ctx->w, TCFXT_ARG_COUNT);
-	args[1].i64 = rec->missed_events;
+	args[1].i64 = damaged ? -1 : count;
+	args[2].type = FXT_ARG_UINT64;
+	args[2].name = fxt_writer_str(ctx->w, TCFXT_ARG_DAMAGED);
+	args[2].u64 = damaged;
+	args[3].type = FXT_ARG_BOOL;
+	args[3].name = fxt_writer_str(ctx->w, TCFXT_ARG_LAST);
+	args[3].b = true;
 	return fxt_write_event(ctx->w, &ev);
 }
 
@@ -156,10 +175,18 @@ struct map_iter {
 	struct map_progress	progress;
 };
 
-static int map_record(struct tracecmd_input *h, struct tep_record *rec,
-		      int cpu, void *data)
+/* Whether the selection keeps record @rec of @cpu. */
+static bool map_record_kept(const struct fxt_input_opts *o,
+			    const struct tep_record *rec)
 {
-	struct map_iter *it = data;
+	return map_cpu_selected(o, rec->cpu) && rec->ts >= o->start_ts &&
+	       rec->ts <= o->end_ts;
+}
+
+static int map_record_one(struct map_iter *it, struct tracecmd_input *h,
+			  struct tep_record *rec,
+			  const struct map_damage_due *due)
+{
 	struct map_ctx *ctx = it->ctx;
 	const struct fxt_input_opts *o = ctx->opts;
 	struct map_buffer *buf;
@@ -167,11 +194,9 @@ static int map_record(struct tracecmd_input *h, struct tep_record *rec,
 	struct fxt_thread th;
 	int ret;
 
-	ctx->records_in++;
 	if (o->progress && !(ctx->records_in & 0xfff))
 		map_progress_show(ctx, &it->progress, rec->ts);
-	if (!map_cpu_selected(o, rec->cpu) || rec->ts < o->start_ts ||
-	    rec->ts > o->end_ts)
+	if (!map_record_kept(o, rec))
 		return 0;
 	buf = map_buffer_of(ctx, h);
 	if (!buf)
@@ -182,8 +207,15 @@ static int map_record(struct tracecmd_input *h, struct tep_record *rec,
 			goto fail;
 		ctx->cur = buf;
 	}
-	if (rec->missed_events) {
-		ret = map_lost(ctx, buf, rec);
+	if (rec->missed_events || due->before) {
+		ret = map_lost(ctx, buf, rec->ts, rec->cpu,
+			       rec->missed_events, due->before, false);
+		if (ret < 0)
+			goto fail;
+	}
+	if (due->after) {
+		ret = map_lost(ctx, buf, rec->ts, rec->cpu, -1, due->after,
+			       true);
 		if (ret < 0)
 			goto fail;
 	}
@@ -208,6 +240,51 @@ fail:
 		      buf ? buf->name : "?",
 		      (unsigned long long)ctx->records_in, strerror(-ret));
 	return -1;
+}
+
+/*
+ * A record read: mapped, with the damage the host's check skipped on
+ * its CPU said before it: the damage it is the first record after, and
+ * the damage no record of its CPU follows after it.
+ */
+static int map_record(struct tracecmd_input *h, struct tep_record *rec,
+		      int cpu, void *data)
+{
+	struct map_iter *it = data;
+	struct map_ctx *ctx = it->ctx;
+	struct map_damage_due due = { 0 };
+
+	ctx->records_in++;
+	if (ctx->damaged) {
+		map_damage_due(map_buffer_of(ctx, h), rec, &due);
+		ctx->last_ts = rec->ts;
+	}
+	return map_record_one(it, h, rec, &due);
+}
+
+/*
+ * The damage of the CPUs that have no good record at all, at the end of
+ * the records (the latest one's time), for each selected CPU.
+ */
+static int map_damage_end(struct map_ctx *ctx)
+{
+	uint64_t bytes;
+	uint32_t cpu;
+	int i, ret;
+
+	for (i = 0; ctx->damaged && i < ctx->nr_bufs; i++) {
+		struct map_buffer *b = &ctx->bufs[i];
+
+		while (map_damage_left(b, &cpu, &bytes)) {
+			if (!map_cpu_selected(ctx->opts, (int)cpu))
+				continue;
+			ret = map_lost(ctx, b, ctx->last_ts ? ctx->last_ts :
+				       b->first_ts, cpu, -1, bytes, true);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	return 0;
 }
 
 static int map_add_buffer(struct map_ctx *ctx, struct tracecmd_input *h,
@@ -323,6 +400,7 @@ static void map_ctx_free(struct map_ctx *ctx)
 		if (b->handle != ctx->top)
 			tracecmd_close(b->handle);
 	}
+	map_damage_free(ctx);
 	free(ctx->bufs);
 	free(ctx->args);
 	free(ctx->text_refs);
@@ -433,6 +511,10 @@ int map_convert(struct tracecmd_input *handle, int fd,
 		handles[i] = ctx.bufs[i].handle;
 		ctx.bufs[i].first_ts = tracecmd_get_first_ts(handles[i]);
 	}
+	if (map_damage_open(&ctx, pages)) {
+		map_set_error(&ctx, -ENOMEM, "out of memory");
+		goto out;
+	}
 	if (opts->reader != FXT_INPUT_READ_LIBTRACECMD)
 		reader = map_open_pages(&ctx, pages, handles);
 	if (!reader && opts->reader == FXT_INPUT_READ_PAGES) {
@@ -459,6 +541,12 @@ int map_convert(struct tracecmd_input *handle, int fd,
 	}
 	if (ret < 0 && !ctx.err)
 		map_set_error(&ctx, -EIO, "reading the trace data failed");
+	if (!ctx.err) {
+		ret = map_damage_end(&ctx);
+		if (ret < 0)
+			map_set_error(&ctx, ret, "writing FXT failed: %s",
+				      strerror(-ret));
+	}
 	if (!ctx.err) {
 		ret = map_pkt_finish(&ctx);
 		if (ret < 0)

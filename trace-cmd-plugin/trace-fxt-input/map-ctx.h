@@ -22,6 +22,7 @@
 #include "tcfxt.h"
 
 struct dat_meta_text;
+struct map_damage_cpu;
 
 /* The names the mapping writes besides the events' own: tcfxt.h. */
 
@@ -94,6 +95,9 @@ struct map_buffer {
 	/* map_event by event id, filled on first use */
 	struct map_event	**events;
 	int			nr_events;
+	/* map-damage.c: by CPU, what the host's check skipped, or NULL */
+	struct map_damage_cpu	*damage;
+	int			nr_damage_cpus;
 };
 
 struct map_formats;
@@ -208,6 +212,9 @@ struct map_ctx {
 	}			names[MAP_NAME_MEMO];
 	uint64_t		records_in;
 	uint64_t		events_out;
+	/* a buffer has damage (map-damage.c); the latest record's time */
+	bool			damaged;
+	uint64_t		last_ts;
 	/*
 	 * The record being mapped: its common_pid, read once by
 	 * map_record() for every handler (libtraceevent's tep_data_pid()

@@ -18,7 +18,9 @@
  * them (the earliest first, equal times to the lower handle, then CPU).
  * Files whose times libtracecmd would correct (the layout is empty then)
  * are left to libtracecmd.  Each step is still bounded by its page, so a
- * file changed since the check cannot make the reader leave it.
+ * file changed since the check cannot make the reader leave it.  What
+ * the check found damaged (dat_damage) is not read: a zstd chunk is
+ * skipped, a page read up to its first fault or not at all.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -47,9 +49,14 @@ struct pg_cpu {
 	uint32_t	curr, next, index;
 	uint64_t	ts;
 	int32_t		lost;		/* on the page's first header */
-	/* zstd: the chunks not yet inflated */
+	/* zstd: the chunks not yet inflated, and where the current one is */
 	const uint8_t	*z, *z_end;
 	uint64_t	chunks;
+	uint64_t	chunk_at;
+	/* the damage still ahead, in file order; where the pages are */
+	const struct dat_damage *dmg;
+	size_t		nr_dmg;
+	uint64_t	file_at;
 	uint8_t		*buf;
 	size_t		buf_cap;
 	uint32_t	page_size;
@@ -142,7 +149,54 @@ static int pg_header(const struct map_pages *p, struct pg_cpu *c)
 	return (int)type;
 }
 
-/* kbuffer's next_event(): on to the next data event of the page. */
+/* Where the page at c->at begins: in the file, or in its inflated chunk. */
+static uint64_t pg_base(const struct pg_cpu *c)
+{
+	return c->z ? c->at : c->file_at + c->at;
+}
+
+/*
+ * The first damage of the current pages that ends past @at (in
+ * pg_base()'s terms), its bytes [*@off, *@end); what ends before is
+ * dropped.  NULL when there is none.
+ */
+static const struct dat_damage *pg_damage(struct pg_cpu *c, uint64_t at,
+					  uint64_t *off, uint64_t *end)
+{
+	const struct dat_damage *d;
+
+	for (; c->nr_dmg; c->dmg++, c->nr_dmg--) {
+		d = c->dmg;
+		/* a later chunk's */
+		if (c->z && d->off > c->chunk_at)
+			return NULL;
+		if (c->z ? !d->inflated || d->off != c->chunk_at :
+			   d->inflated)
+			continue;
+		*off = c->z ? d->in_off : d->off;
+		*end = *off + (c->z ? d->in_len : d->len);
+		if (*end > at)
+			return d;
+	}
+	return NULL;
+}
+
+/*
+ * Whether the event whose header is at c->curr is damaged (an event
+ * whose ID no format has): then it is not handed on.
+ */
+static bool pg_event_damaged(const struct map_pages *p, struct pg_cpu *c)
+{
+	uint64_t at = pg_base(c) + (p->long_size == 8 ? 16 : 12) + c->curr;
+	uint64_t off, end;
+
+	return pg_damage(c, at, &off, &end) && off <= at;
+}
+
+/*
+ * kbuffer's next_event(): on to the next data event of the page, over a
+ * damaged one.
+ */
 static bool pg_next_event(const struct map_pages *p, struct pg_cpu *c)
 {
 	int type;
@@ -156,7 +210,8 @@ static bool pg_next_event(const struct map_pages *p, struct pg_cpu *c)
 			c->curr = c->size;
 			return false;
 		}
-	} while (type >= DAT_TYPE_PADDING);
+	} while (type >= DAT_TYPE_PADDING ||
+		 (c->nr_dmg && pg_event_damaged(p, c)));
 	return true;
 }
 
@@ -165,21 +220,39 @@ static bool pg_load(const struct map_pages *p, struct pg_cpu *c)
 {
 	const uint8_t *pg = c->pages + c->at;
 	unsigned int start = p->long_size == 8 ? 16 : 12;
-	uint64_t commit;
+	uint64_t commit, off, end;
 
 	c->ts = pg_u64(p, pg);
 	commit = pg_long(p, pg + 8);
 	c->data = pg + start;
 	c->area = c->page_size - start;
 	c->size = (uint32_t)commit & DAT_COMMIT_MASK;
-	if (c->size > c->area)
+	/*
+	 * A size past the page: a damaged commit word (the check found
+	 * where the events end), whose flags are not to be trusted either
+	 */
+	if (c->size > c->area) {
 		c->size = c->area;
+		commit = 0;
+	}
 	c->lost = 0;
 	if (commit & DAT_MISSED_EVENTS) {
 		c->lost = -1;
 		if ((commit & DAT_MISSED_STORED) &&
 		    c->area - c->size >= p->long_size)
 			c->lost = (int32_t)pg_long(p, c->data + c->size);
+	}
+	/*
+	 * Damage from before the page on: none of it is read; from an
+	 * event on to the page's end: the events before it are
+	 */
+	if (c->nr_dmg && pg_damage(c, pg_base(c), &off, &end) &&
+	    off < pg_base(c) + c->page_size) {
+		if (off <= pg_base(c))
+			return false;
+		if (end >= pg_base(c) + c->page_size &&
+		    off - pg_base(c) - start < c->size)
+			c->size = (uint32_t)(off - pg_base(c) - start);
 	}
 	c->curr = c->next = c->index = 0;
 	return pg_next_event(p, c);
@@ -189,11 +262,24 @@ static bool pg_load(const struct map_pages *p, struct pg_cpu *c)
 static bool pg_inflate(struct map_pages *p, struct pg_cpu *c)
 {
 	uint32_t csize, usize;
+	uint64_t at;
 	size_t got;
 
+	/* the damaged chunks before the next one skipped, as the check did */
+	while (c->nr_dmg && c->dmg->off <= (at = c->z - p->map) &&
+	       !(c->dmg->inflated && c->dmg->off == at)) {
+		if (c->dmg->off == at) {
+			if (c->dmg->len > (uint64_t)(c->z_end - c->z))
+				return false;
+			c->z += c->dmg->len;
+		}
+		c->dmg++;
+		c->nr_dmg--;
+	}
 	if (!c->chunks || c->z_end - c->z < 8)
 		return false;
 	c->chunks--;
+	c->chunk_at = c->z - p->map;
 	csize = pg_u32(p, c->z);
 	usize = pg_u32(p, c->z + 4);
 	c->z += 8;
@@ -252,7 +338,7 @@ static int pg_add_handle(struct map_pages *p,
 			 int h, int *slot)
 {
 	int cpus = tracecmd_cpus(handle);
-	size_t i;
+	size_t i, k;
 
 	if (cpus < 0)
 		return -ENOTSUP;
@@ -269,12 +355,23 @@ static int pg_add_handle(struct map_pages *p,
 		*c = (struct pg_cpu){
 			.page_size = d->page_size, .handle = h,
 			.cpu = (int32_t)d->cpu, .slot = *slot + (int)d->cpu,
+			.file_at = d->off,
 		};
+		/* its damage: one run of the layout's, in the same order */
+		for (k = 0; k < layout->nr_damage; k++) {
+			const struct dat_damage *g = &layout->damage[k];
+
+			if (g->cpu != d->cpu || strcmp(g->buffer, name))
+				continue;
+			if (!c->dmg)
+				c->dmg = g;
+			c->nr_dmg++;
+		}
 		if (d->zstd) {
 			if (d->size < 4)
 				return -ENOTSUP;
 			c->z = p->map + d->off;
-			c->chunks = pg_u32(p, c->z);
+			c->chunks = d->chunks;
 			c->z += 4;
 			c->z_end = p->map + p->map_len;
 		} else {

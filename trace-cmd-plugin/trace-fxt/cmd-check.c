@@ -2,6 +2,9 @@
 /*
  * cmd-check.c - `trace-fxt check [--pedantic] FILE.fxt`: decode the whole
  * file with the reader's strict mode and name the first fault.
+ * `trace-fxt check FILE.dat`: the .dat check convert makes (datcheck.h),
+ * its format probe included: the first fault of the headers, formats and
+ * options, or each damaged stretch of the CPU data, which convert skips.
  *
  * Faults are what would make a reader misread the file or stop (they end
  * the check, non-zero exit); warnings are deviations every reader
@@ -17,7 +20,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "datcheck.h"
 #include "fxt-reader.h"
+#include "in-file.h"
 #include "perfetto-read.h"
 #include "trace-fxt.h"
 
@@ -34,6 +39,63 @@ static void check_warn(void *priv, const char *msg)
 
 	if (w->n++ < CHECK_LIST_MAX)
 		fprintf(stderr, "%s (warning)\n", msg);
+}
+
+/*
+ * The .dat at @path checked as convert checks it, its formats parsed in
+ * a child too: 0 when all of it is good; 1 with the first fault said
+ * when anything but the CPU data is bad, or each damaged stretch of the
+ * CPU data said (as convert says it) and a summary.
+ */
+static int check_dat(const char *path)
+{
+	struct dat_pages pages = { 0 };
+	unsigned long long bytes = 0;
+	struct datcheck *dc;
+	const uint8_t *p;
+	char err[512];
+	size_t len, i;
+	int ret;
+
+	ret = datcheck_map(path, &p, &len);
+	if (ret) {
+		trace_fxt_err("%s: %s", path, strerror(-ret));
+		return 1;
+	}
+	ret = datcheck_head(p, len, NULL, DATCHECK_SALVAGE, err, sizeof(err),
+			    &dc);
+	if (!ret) {
+		datcheck_pages(dc);
+		ret = datcheck_layout(dc, &pages);
+		ret = datcheck_end(dc) ?: ret;
+	}
+	datcheck_unmap(p, len);
+	if (ret) {
+		if (ret == -EBADMSG)
+			fprintf(stderr, "%s: %s\n%s: FAILED (trace.dat)\n",
+				path, err, path);
+		else
+			trace_fxt_err("%s: %s", path, strerror(-ret));
+		datcheck_layout_free(&pages);
+		return 1;
+	}
+	if (!pages.nr_damage) {
+		printf("%s: ok (trace.dat): its headers, options, formats and "
+		       "every page and event of its CPU data\n", path);
+		datcheck_layout_free(&pages);
+		return 0;
+	}
+	trace_fxt_say_damage(path, &pages);
+	for (i = 0; i < pages.nr_damage; i++)
+		bytes += pages.damage[i].inflated ? pages.damage[i].in_len :
+						    pages.damage[i].len;
+	fprintf(stderr, "%s: DAMAGED (trace.dat): %zu stretch%s of the CPU "
+		"data (%llu bytes); convert skips %s and converts the rest, "
+		"convert --strict refuses the file\n", path, pages.nr_damage,
+		pages.nr_damage == 1 ? "" : "es", bytes,
+		pages.nr_damage == 1 ? "it" : "them");
+	datcheck_layout_free(&pages);
+	return 1;
 }
 
 static int cmd_check(int argc, char **argv)
@@ -61,6 +123,8 @@ static int cmd_check(int argc, char **argv)
 		return trace_fxt_usage(&trace_fxt_check, optind == argc ?
 				       "no input file" : "one input file only");
 	path = argv[optind];
+	if (in_file_is_dat(path))
+		return check_dat(path);
 	r = fxt_reader_open(path, flags);
 	if (!r) {
 		trace_fxt_err("%s: %s", path, strerror(errno));
@@ -139,12 +203,16 @@ static const struct trace_fxt_example check_examples[] = {
 	{ "check trace.fxt",
 	  "faults end the check (exit status 1), warnings are listed" },
 	{ "check --pedantic trace.fxt.gz", "no warning allowed either" },
+	{ "check trace.dat",
+	  "the .dat's first fault, or the damaged stretches of its CPU data "
+	  "that convert skips" },
 	{ NULL }
 };
 
 static const struct trace_fxt_exit check_exits[] = {
 	{ 0, "no fault (warnings, if any, are listed on standard error)" },
-	{ 1, "a fault, named with its offset; with --pedantic, a warning" },
+	{ 1, "a fault, named with its offset; with --pedantic, a warning; a "
+	     "trace.dat whose CPU data is damaged" },
 	{ 2, "a usage error" },
 	{ 0, NULL }
 };
@@ -152,8 +220,9 @@ static const struct trace_fxt_exit check_exits[] = {
 const struct trace_fxt_cmd trace_fxt_check = {
 	.name = "check",
 	.run = cmd_check,
-	.summary = "strict validation of an FXT file: faults and warnings",
-	.synopsis = { "[--pedantic] FILE.fxt" },
+	.summary = "strict validation of an FXT file or a trace.dat: faults "
+		   "and warnings",
+	.synopsis = { "[--pedantic] FILE.fxt", "FILE.dat" },
 	.about = "Decodes the whole file strictly.  Faults are what would "
 		 "make a reader misread the file or stop (truncation, sizes "
 		 "that do not fit, unset references, bad UTF-8...): the first "
@@ -163,10 +232,13 @@ const struct trace_fxt_cmd trace_fxt_check = {
 		 "stops Perfetto's import, a koid past 32 bits is cut by "
 		 "it); they are listed.  "
 		 "FILE.fxt may be gzip'd or zstd'd, and may "
-		 "be a pipe (/dev/stdin).",
+		 "be a pipe (/dev/stdin).  A trace.dat is checked as convert "
+		 "checks it, its event formats parsed too: the first fault "
+		 "of its headers, options and formats, or each damaged "
+		 "stretch of its CPU data, which convert skips.",
 	.opts = check_opts,
 	.operand = TRACE_FXT_ARG_FILE,
-	.files = "fxt fxt.gz fxt.zst",
+	.files = "fxt fxt.gz fxt.zst dat",
 	.examples = check_examples,
 	.exits = check_exits,
 };

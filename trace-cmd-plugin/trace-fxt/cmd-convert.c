@@ -32,6 +32,7 @@
 #include <event-parse.h>
 #include <trace-cmd.h>
 
+#include "anon-file.h"
 #include "datcheck.h"
 #include "fd-io.h"
 #include "fxt-format.h"
@@ -59,6 +60,7 @@ struct convert_args {
 	const char	*buffers[MAX_SELECT];
 	const char	*compression;
 	bool		quiet;
+	bool		strict;		/* refuse damaged CPU data */
 };
 
 /* "0,2-5" into a mask of CPUs (>= 256 kept as "any high CPU"). */
@@ -402,7 +404,8 @@ static int convert_read(struct convert_args *a, struct fxt_input_req *req)
 	 * headers, which the first half of the check covers.
 	 */
 	ret = datcheck_keep_start(a->path, fxt_input_tgid_events,
-				  FXT_INPUT_NR_TGID_EVENTS, DATCHECK_NO_PROBE,
+				  FXT_INPUT_NR_TGID_EVENTS, DATCHECK_NO_PROBE |
+				  (a->strict ? 0 : DATCHECK_SALVAGE),
 				  &check, why, sizeof(why));
 	if (ret)
 		return convert_checked(a, ret, why);
@@ -433,10 +436,15 @@ static int convert_read(struct convert_args *a, struct fxt_input_req *req)
 	/* the headers read: this thread walks pages too, as long as any */
 	datcheck_keep_help(check);
 	ret = datcheck_keep_walk(check, ids, &complete) ?: ret;
-	/* the check's map of the CPU data lets the plugin read the pages */
+	/*
+	 * The check's map of the CPU data lets the plugin read the pages;
+	 * what it found damaged is skipped whoever reads them
+	 */
 	req->opts.reader = convert_reader();
-	if (!ret && handle && req->opts.reader != FXT_INPUT_READ_LIBTRACECMD)
+	if (!ret && handle)
 		ret = datcheck_layout(dc, &req->pages);
+	if (req->opts.reader == FXT_INPUT_READ_LIBTRACECMD)
+		req->pages.nr = 0;
 	if (!ret && handle) {
 		alarm(CONVERT_HEAD_SECONDS);
 		view_parse_formats(dc, ids, handle);
@@ -456,6 +464,7 @@ static int convert_read(struct convert_args *a, struct fxt_input_req *req)
 			      "corrupt trace file?", a->in);
 		return 1;
 	}
+	trace_fxt_say_damage(a->in, &req->pages);
 	if (ks) {
 		if (kallsyms_attach(ks, tracecmd_get_tep(handle)))
 			return convert_checked(a, -ENOMEM, why);
@@ -486,7 +495,23 @@ static int convert_read(struct convert_args *a, struct fxt_input_req *req)
 struct convert_reply {
 	int			code;	/* convert_read()'s */
 	struct fxt_input_result	res;
+	/* the damaged stretches of the CPU data skipped, their bytes */
+	uint64_t		damaged, damaged_bytes;
 };
+
+/* The damage the check found, for the reply. */
+static void convert_damage_sum(const struct dat_pages *pages,
+			       struct convert_reply *reply)
+{
+	const struct dat_damage *d;
+	size_t i;
+
+	reply->damaged = pages->nr_damage;
+	for (i = 0; i < pages->nr_damage; i++) {
+		d = &pages->damage[i];
+		reply->damaged_bytes += d->inflated ? d->in_len : d->len;
+	}
+}
 
 /* How often the output written so far is sent on to the disk. */
 #define CONVERT_WRITEBACK_MS	10
@@ -532,7 +557,8 @@ static size_t convert_reply_read(int fd, struct convert_reply *reply,
  * is then set, for the caller to reap once the output is committed.
  */
 static int convert_isolated(struct convert_args *a, struct fxt_input_req *req,
-			    struct out_file *out, pid_t *child)
+			    struct out_file *out, pid_t *child,
+			    struct convert_reply *damage)
 {
 	struct convert_reply reply = { .code = 1 };
 	pid_t pid, parent = getpid();
@@ -554,6 +580,7 @@ static int convert_isolated(struct convert_args *a, struct fxt_input_req *req,
 			_exit(1);
 		reply.code = convert_read(a, req);
 		reply.res = req->res;
+		convert_damage_sum(&req->pages, &reply);
 		fflush(NULL);
 		sent = !fd_write_all(fds[1], &reply, sizeof(reply));
 		/*
@@ -570,6 +597,7 @@ static int convert_isolated(struct convert_args *a, struct fxt_input_req *req,
 		/* the whole verdict: the output is complete whatever follows */
 		*child = pid;
 		req->res = reply.res;
+		*damage = reply;
 		return reply.code;
 	}
 	while (waitpid(pid, &status, 0) < 0)
@@ -590,11 +618,19 @@ static int convert_isolated(struct convert_args *a, struct fxt_input_req *req,
 
 /* The output made final when the conversion (@ret) went well. */
 static int convert_commit(struct convert_args *a, struct fxt_input_req *req,
-			  struct out_file *out, int ret)
+			  struct out_file *out, int ret,
+			  const struct convert_reply *damage)
 {
 	if (ret) {
 		out_file_discard(out);
 		return ret;
+	}
+	/* damage and not one event read: nothing was converted */
+	if (damage->damaged && !req->res.status && !req->res.records_in) {
+		trace_fxt_err("%s: no event could be read: the CPU data is "
+			      "damaged wherever it has events", a->in);
+		out_file_discard(out);
+		return 1;
 	}
 	if (!a->quiet)
 		fprintf(stderr, "trace-fxt: using plugin %s\n",
@@ -615,11 +651,22 @@ static int convert_commit(struct convert_args *a, struct fxt_input_req *req,
 			(unsigned long long)req->res.records_in,
 			req->res.providers, req->res.providers == 1 ? "" : "s",
 			(unsigned long long)req->res.bytes_out);
+	/* what was lost is said even with -q */
+	if (damage->damaged)
+		trace_fxt_err("%s: %llu damaged stretch%s of the CPU data "
+			      "skipped (%llu bytes), %llu events read around "
+			      "them and converted; --strict refuses such a "
+			      "file", a->in,
+			      (unsigned long long)damage->damaged,
+			      damage->damaged == 1 ? "" : "es",
+			      (unsigned long long)damage->damaged_bytes,
+			      (unsigned long long)req->res.records_in);
 	return 0;
 }
 
 static int convert_dat(struct convert_args *a, struct fxt_input_req *req)
 {
+	struct convert_reply damage = { 0 };
 	struct out_file *out;
 	unsigned char head[8];
 	pid_t child = 0;
@@ -654,8 +701,8 @@ static int convert_dat(struct convert_args *a, struct fxt_input_req *req)
 		return 1;
 	req->out_fd = out_file_fd(out);
 
-	ret = convert_isolated(a, req, out, &child);
-	ret = convert_commit(a, req, out, ret);
+	ret = convert_isolated(a, req, out, &child, &damage);
+	ret = convert_commit(a, req, out, ret, &damage);
 	/* the child exits while the output is committed */
 	if (child)
 		while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
@@ -728,6 +775,9 @@ static int cmd_convert(int argc, char **argv)
 		case 'q':
 			a.quiet = true;
 			break;
+		case 't':
+			a.strict = true;
+			break;
 		case 'z':
 			a.compression = optarg;
 			break;
@@ -755,6 +805,37 @@ static int cmd_convert(int argc, char **argv)
 	if (fd >= 0)
 		close(fd);
 	return ret;
+}
+
+int trace_fxt_convert_anon(const char *who, const char *path,
+			   const char *compression)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *argv[] = { "convert", "-q", "--compression", (char *)compression,
+			 "-o", "-", (char *)path, NULL };
+	int fd, saved, ret;
+
+	fd = anon_file_open(tmp && *tmp ? tmp : "/tmp");
+	if (fd < 0) {
+		trace_fxt_err("%s: no temporary file for the conversion: %s",
+			      who, strerror(errno));
+		return -1;
+	}
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	if (saved < 0 || dup2(fd, STDOUT_FILENO) < 0) {
+		trace_fxt_err("%s: %s", who, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	ret = trace_fxt_convert.run(sizeof(argv) / sizeof(*argv) - 1, argv);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	if (ret) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 /*
@@ -807,6 +888,13 @@ static const struct trace_fxt_opt convert_opts[] = {
 	  .help = "print how far the conversion is on standard error" },
 	{ .key = 'q', .letter = true, .name = "quiet",
 	  .help = "print only errors: not the plugin used nor the summary" },
+	{ .key = 't', .name = "strict", .dirs = TRACE_FXT_TO_FXT,
+	  .def = "damaged CPU data skipped: every event that can be read "
+		 "is converted, what was lost said on standard error and in "
+		 "the FXT",
+	  .help = "refuse a trace.dat whose CPU data is damaged (a page or "
+		  "zstd chunk that fails the check), naming the first fault, "
+		  "instead of converting the rest" },
 	{ .key = 'z', .name = "compression", .arg = TRACE_FXT_ARG_CHOICE,
 	  .words = "none gzip zstd",
 	  .def = "by OUT's name: .gz gzip, .zst zstd, else none; a .dat "
@@ -834,7 +922,8 @@ static const struct trace_fxt_example convert_examples[] = {
 };
 
 static const struct trace_fxt_exit convert_exits[] = {
-	{ 0, "converted" },
+	{ 0, "converted; from a trace.dat whose CPU data is damaged, every "
+	     "event that could be read, the damage said on standard error" },
 	{ 1, "the input could not be read or converted; nothing was written "
 	     "and an existing OUT is left as it was" },
 	{ 2, "a usage error, or an option of the other direction" },

@@ -27,7 +27,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "anon-file.h"
 #include "in-file.h"
 #include "serve.h"
 #include "trace-fxt.h"
@@ -79,37 +78,6 @@ static void open_name(struct open_args *a, bool dat)
 		snprintf(a->name, sizeof(a->name) - 8, "trace");
 	if (dat)
 		strcat(a->name, ".fxt.gz");
-}
-
-/* The .dat converted by convert itself into an unnamed file. */
-static int open_convert(struct open_args *a)
-{
-	const char *tmp = getenv("TMPDIR");
-	char *argv[] = { "convert", "-q", "--compression", "gzip", "-o", "-",
-			 (char *)a->path, NULL };
-	int fd, saved, ret;
-
-	fd = anon_file_open(tmp && *tmp ? tmp : "/tmp");
-	if (fd < 0) {
-		trace_fxt_err("open: no temporary file for the conversion: %s",
-			      strerror(errno));
-		return -1;
-	}
-	fflush(stdout);
-	saved = dup(STDOUT_FILENO);
-	if (saved < 0 || dup2(fd, STDOUT_FILENO) < 0) {
-		trace_fxt_err("open: %s", strerror(errno));
-		close(fd);
-		return -1;
-	}
-	ret = trace_fxt_convert.run(sizeof(argv) / sizeof(*argv) - 1, argv);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	if (ret) {
-		close(fd);
-		return -1;
-	}
-	return fd;
 }
 
 static bool open_display(void)
@@ -195,7 +163,7 @@ static int open_perfetto(struct open_args *a, int kind)
 	if (kind == IN_KIND_DAT) {
 		fprintf(stderr, "trace-fxt: converting %s for Perfetto's UI\n",
 			a->in);
-		so.fd = open_convert(a);
+		so.fd = trace_fxt_convert_anon("open", a->path, "gzip");
 	} else {
 		so.fd = open(a->path, O_RDONLY | O_CLOEXEC);
 		if (so.fd < 0)

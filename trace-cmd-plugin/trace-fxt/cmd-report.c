@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cmd-report.c - trace-fxt report [--raw] FILE.fxt
+ * cmd-report.c - trace-fxt report [--raw] FILE.fxt|FILE.dat
  *
  * One line per event in trace-cmd report's layout:
  *   comm-pid [cpu] seconds: event: field=value ...
@@ -29,6 +29,10 @@
  * shows under the task id `convert` gives it in the .dat; from a pipe,
  * under its tid, named as far as the file has named it yet.  Strings
  * holding what one line cannot show are quoted with C escapes.
+ *
+ * A trace.dat is converted first, by convert itself, into a file that
+ * has no name, and that is reported: the same lines, and a damaged
+ * recording's damage said as convert says it.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -38,12 +42,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fxt-format.h"
 #include "fxt-print.h"
 #include "fxt-reader.h"
 #include "fxt-tep.h"
 #include "fxt-threads.h"
+#include "in-file.h"
 #include "trace-fxt.h"
 #include "tcfxt.h"
 #include "u64-map.h"
@@ -924,12 +930,33 @@ static void report_free(struct report *r)
 	free(r->line);
 }
 
+/*
+ * What is read of @in: FXT as it is; a trace.dat (a regular file: a
+ * pipe's first bytes are not sniffed) converted first, by convert itself
+ * (its damage said), into an unnamed file whose name goes in @buf and
+ * descriptor in *@fd.  NULL when that failed, said.
+ */
+static const char *report_input(const char *in, char *buf, size_t size,
+				int *fd)
+{
+	*fd = -1;
+	if (!in_file_is_dat(in))
+		return in;
+	*fd = trace_fxt_convert_anon("report", in, "none");
+	if (*fd < 0)
+		return NULL;
+	snprintf(buf, size, "/proc/self/fd/%d", *fd);
+	return buf;
+}
+
 static int cmd_report(int argc, char **argv)
 {
 	struct report r = { .prefix_width = -1 };
 	struct fxt_reader *rd;
 	struct fxt_record rec;
-	int c, ret, took = 0;
+	const char *path;
+	char conv[64];
+	int c, ret, took = 0, fd;
 
 	while ((c = trace_fxt_getopt(&trace_fxt_report, argc, argv)) != -1) {
 		switch (c) {
@@ -943,22 +970,29 @@ static int cmd_report(int argc, char **argv)
 	if (optind != argc - 1)
 		return trace_fxt_usage(&trace_fxt_report, optind == argc ?
 				       "no input file" : "one input file only");
-	rd = fxt_reader_open(argv[optind], 0);
+	path = report_input(argv[optind], conv, sizeof(conv), &fd);
+	if (!path)
+		return 1;
+	rd = fxt_reader_open(path, 0);
 	if (!rd) {
 		trace_fxt_err("cannot read %s: %s", argv[optind],
 			      strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return 1;
 	}
-	r.tep = report_tep_open(argv[optind], line_from_tep, &r);
+	r.tep = report_tep_open(path, line_from_tep, &r);
 	if (r.tep && r.raw)
 		report_tep_raw(r.tep);
 	r.threads = fxt_threads_new();
 	/* a converted file's threads are its .dat's pids */
-	if (!r.threads || (!r.tep && threads_prepass(&r, argv[optind]))) {
+	if (!r.threads || (!r.tep && threads_prepass(&r, path))) {
 		trace_fxt_err("%s: out of memory", argv[optind]);
 		fxt_reader_close(rd);
 		report_tep_close(r.tep);
 		report_free(&r);
+		if (fd >= 0)
+			close(fd);
 		return 1;
 	}
 	while ((ret = fxt_reader_next(rd, &rec)) > 0) {
@@ -1009,6 +1043,8 @@ static int cmd_report(int argc, char **argv)
 	fxt_reader_close(rd);
 	report_tep_close(r.tep);
 	report_free(&r);
+	if (fd >= 0)
+		close(fd);
 	return ret < 0 || took < 0 ? 1 : 0;
 }
 
@@ -1029,7 +1065,8 @@ static const struct trace_fxt_example report_examples[] = {
 
 static const struct trace_fxt_exit report_exits[] = {
 	{ 0, "reported" },
-	{ 1, "the file could not be read (what was read is printed first)" },
+	{ 1, "the file could not be read (what was read is printed first), or "
+	     "a trace.dat converted" },
 	{ 2, "a usage error" },
 	{ 0, NULL }
 };
@@ -1039,16 +1076,18 @@ const struct trace_fxt_cmd trace_fxt_report = {
 	.run = cmd_report,
 	.summary = "one line per event, as trace-cmd report prints the "
 		   "recording",
-	.synopsis = { "[--raw] FILE.fxt" },
+	.synopsis = { "[--raw] FILE.fxt", "[--raw] FILE.dat" },
 	.about = "Prints one line per event in trace-cmd report's layout.  "
 		 "For FXT converted from a trace.dat, the lines are those "
 		 "trace-cmd report prints of the source (the events' formats, "
 		 "symbols and task names travel in the FXT); other producers' "
 		 "FXT prints one line per timestamped record.  FILE.fxt may be "
-		 "gzip'd or zstd'd, and may be a pipe (/dev/stdin).",
+		 "gzip'd or zstd'd, and may be a pipe (/dev/stdin).  A "
+		 "trace.dat is converted first (as convert does, its damaged "
+		 "CPU data skipped and said) and its FXT reported.",
 	.opts = report_opts,
 	.operand = TRACE_FXT_ARG_FILE,
-	.files = "fxt fxt.gz fxt.zst",
+	.files = "fxt fxt.gz fxt.zst dat",
 	.examples = report_examples,
 	.exits = report_exits,
 };

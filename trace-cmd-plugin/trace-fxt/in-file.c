@@ -59,6 +59,14 @@ int in_file_kind(const char *path, unsigned char *head, size_t size,
 	return IN_KIND_OTHER;
 }
 
+bool in_file_is_dat(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode) &&
+	       in_file_kind(path, NULL, 0, NULL) == IN_KIND_DAT;
+}
+
 /* Copy @from to its end into a new unnamed file: its fd, or -1. */
 static int copy_to_anon(int from)
 {

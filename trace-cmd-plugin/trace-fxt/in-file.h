@@ -12,6 +12,7 @@
 #ifndef _IN_FILE_H
 #define _IN_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* What an input is: in_file_kind()'s answers. */
@@ -28,6 +29,13 @@ enum in_kind {
  */
 int in_file_kind(const char *path, unsigned char *head, size_t size,
 		 size_t *len);
+
+/*
+ * Whether @path is a regular file whose first bytes are a .dat's: for
+ * the commands that read FXT as a stream, whose input may be a pipe (its
+ * first bytes are then not read here).
+ */
+bool in_file_is_dat(const char *path);
 
 /*
  * @in, or the name of a seekable copy of it when it is not a regular

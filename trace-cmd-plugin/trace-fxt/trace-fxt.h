@@ -76,6 +76,14 @@ struct trace_fxt_cmd {
 
 /* cmd-*.c: the subcommands, listed by trace-fxt.c */
 extern const struct trace_fxt_cmd trace_fxt_convert;
+/*
+ * cmd-convert.c: the .dat @path converted by convert itself (quietly,
+ * its damage said) to FXT compressed as @compression, into an unnamed
+ * file: its descriptor, or -1 with what went wrong said (@who is the
+ * command asking).
+ */
+int trace_fxt_convert_anon(const char *who, const char *path,
+			   const char *compression);
 extern const struct trace_fxt_cmd trace_fxt_report;
 extern const struct trace_fxt_cmd trace_fxt_dump;
 extern const struct trace_fxt_cmd trace_fxt_check;
@@ -91,6 +99,13 @@ struct fxt_reader;
  * each.  Returns how many records had a warning.
  */
 unsigned long long trace_fxt_say_skipped(const struct fxt_reader *r);
+struct dat_pages;
+/*
+ * Each damaged stretch of the CPU data of the .dat @in that the check
+ * salvaged (@pages' damage), a line: where, how many bytes, between
+ * which good events of its CPU, and the first fault.
+ */
+void trace_fxt_say_damage(const char *in, const struct dat_pages *pages);
 
 /*
  * opts.c: getopt_long() over @cmd's table (and -h/--help, which every

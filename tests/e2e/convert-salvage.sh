@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# A damaged recording converts: every event of every page (uncompressed)
+# or zstd chunk the damage left untouched, and at least as many of the
+# recording's events as `trace-cmd report` reads right, with what was
+# lost said on standard error, in `check` of the .dat, and in the FXT
+# (trace-cmd/lost_events on the CPU, its Perfetto bundle's lost_events).
+#
+# The damaged files are the project's own recordings (and the core's
+# writer's big-endian zstd twin of one) damaged at places a seed chooses
+# (dat-damage.py: flipped bits, zeroed runs, bogus event lengths and
+# commit words, a zstd chunk cut short or flipped), and what must survive
+# is computed from the original's pages and chunks.  Undamaged, every
+# recording and what the core's writer writes checks good.  Each
+# one converts in bounded time (all of them in at most twice what the
+# undamaged originals take), the page reader and libtracecmd's reading of
+# the host's view give the same report, `report` of the .dat is that of
+# its FXT, and --strict still refuses it.  trace-cmd report is given 30 s:
+# on some damaged pages it spins.
+. "$(dirname "$0")/lib.sh"
+export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
+DAMAGE=$TOP/tests/e2e/dat-damage.py
+
+# SOURCE KIND SEED..., zstd and uncompressed, v7 and v6, two buffers
+CASES="
+sched-zstd.dat	flip		1 2 3
+sched-zstd.dat	zero		1 2
+sched-zstd.dat	chunk-short	1 3
+sched-zstd.dat	chunk-flip	1 3
+two-buffers.dat	flip		1 3
+two-buffers.dat	chunk-short	2
+sched.dat	flip		1 2
+sched.dat	zero		2 3
+sched.dat	evlen		1 4
+sched.dat	commit		1 2
+sched-v6.dat	zero		1
+sched-v6.dat	evlen		3
+sched-v6.dat	commit		4
+be-zstd.dat	flip		3
+be-zstd.dat	chunk-short	1
+"
+n=$(echo "$CASES" | awk 'NF { n += NF - 2 } END { print n }')
+recordings
+e2e_plan $((4 * n + 4 + ${#RECS[@]} + 2))
+
+now() { date +%s%N; }
+
+# the core's own writer: big endian, zstd (its CPU data's size counts
+# the chunk count, trace-cmd's does not), and little endian from FXT
+$TRACE_FXT convert -q "$SAMPLES/sched-zstd.dat" -o "$TMP/le.fxt"
+"$BUILD/tests/e2e/dat-be-gen" -z "$TMP/le.fxt" "$TMP/be-zstd.dat" \
+	> /dev/null
+$TRACE_FXT convert -q --compression zstd "$TMP/le.fxt" -o "$TMP/le-zstd.dat"
+for f in "${RECS[@]}" "$TMP/be-zstd.dat" "$TMP/le-zstd.dat"; do
+	$TRACE_FXT check "$f" > "$TMP/ok.out" 2>&1
+	rc=$?
+	check "$(basename "$f") undamaged: check says ok (exit $rc)" \
+		grep -q ": ok (trace.dat)" "$TMP/ok.out"
+done
+
+# the undamaged original's report, and how long its conversion takes
+declare -A ORIG NS
+for src in $(echo "$CASES" | awk 'NF { print $1 }' | sort -u); do
+	if [ "$src" = be-zstd.dat ]; then
+		f=$TMP/be-zstd.dat
+	else
+		recordings "$src"
+		f=${RECS[0]}
+	fi
+	t0=$(now)
+	$TRACE_FXT convert -q "$f" -o "$TMP/$src.fxt" || not_ok "$src converts"
+	NS[$src]=$(( $(now) - t0 ))
+	$TRACE_FXT report "$TMP/$src.fxt" > "$TMP/$src.txt"
+	ORIG[$src]=$f
+done
+
+undamaged=0 damaged=0 i=0
+while read -r src kind seeds; do
+	[ -n "$src" ] || continue
+	for seed in $seeds; do
+		i=$((i + 1))
+		w=$TMP/d$i
+		name="$src $kind $seed"
+		python3 "$DAMAGE" make "${ORIG[$src]}" "$w.dat" "$kind" "$seed"
+		t0=$(now)
+		timeout 120 $TRACE_FXT convert -q "$w.dat" -o "$w.fxt" \
+			2> "$w.err"
+		rc=$?
+		damaged=$((damaged + $(now) - t0))
+		undamaged=$((undamaged + NS[$src]))
+		$TRACE_FXT report "$w.fxt" > "$w.txt" 2> /dev/null
+		timeout 30 trace-cmd report "$w.dat" > "$w.tc" 2> /dev/null
+		python3 "$DAMAGE" check "$TMP/$src.txt" "$w.txt" \
+			"$w.dat.survivors" "$w.tc" > "$w.cmp"
+		crc=$?
+		# a flipped bit in an event's fields damages nothing the check
+		# can see: nothing is said then, and everything converts
+		said=$(grep -c "damaged CPU data skipped" "$w.err")
+		if [ $rc -eq 0 ] && { [ "$said" = 0 ] ||
+		   grep -q "damaged stretch.* skipped" "$w.err"; }; then
+			ok "$name: converted, $said damaged stretch(es) said"
+		else
+			head -3 "$w.err" | sed 's/^/#   /'
+			not_ok "$name: exit $rc (0 wanted), $said damaged stretches said"
+		fi
+		# survivors H/N events E real R / trace-cmd T real U
+		read -r _ surv _ events _ real _ tcev _ tcreal < \
+			<(tr '\n' ' ' < "$w.cmp")
+		if [ $crc -eq 0 ] && [ "${real:-0}" -ge "${tcreal:-0}" ]; then
+			ok "$name: every event of the untouched pages or chunks ($surv), as many read right as trace-cmd report (ours $real of $events, trace-cmd $tcreal of $tcev)"
+		else
+			grep '^#' "$w.cmp" | head -3
+			not_ok "$name: survivors $surv, read right: ours $real, trace-cmd $tcreal"
+		fi
+		# the lost span in the FXT, and check's list of the same
+		$TRACE_FXT check "$w.dat" > /dev/null 2> "$w.check"
+		crc=$?
+		$TRACE_FXT dump "$w.fxt" > "$w.dump" 2> /dev/null
+		if [ "$said" = 0 ]; then
+			check "$name: nothing the check sees: check exit 0 ($crc), no damage in the FXT" \
+				test $crc -eq 0 -a "$(grep -c 'damaged=' "$w.dump")" = 0
+		elif [ $crc -eq 1 ] &&
+		   diff <(grep "damaged CPU data skipped" "$w.err") \
+			<(grep "damaged CPU data skipped" "$w.check") > /dev/null &&
+		   grep -q "EVENTS DROPPED" "$w.txt" &&
+		   grep -q 'name="lost_events".*damaged=' "$w.dump" &&
+		   grep -q "ftrace_events cpu=[0-9]* [^;]*lost_events" "$w.dump"
+		then
+			ok "$name: check lists the same damage (exit 1); the FXT has it as lost events, in the report and the Perfetto bundle"
+		else
+			not_ok "$name: check exit $crc, its damage lines as convert's; lost events in the FXT"
+		fi
+		TRACE_FXT_READER=libtracecmd timeout 120 $TRACE_FXT convert -q \
+			"$w.dat" -o "$w.l.fxt" 2> /dev/null
+		$TRACE_FXT report "$w.l.fxt" > "$w.l.txt" 2> /dev/null
+		same "$name: libtracecmd reading the view reports the same" \
+			"$w.txt" "$w.l.txt"
+		last=$w
+	done
+done <<< "$CASES"
+
+$TRACE_FXT report "$last.dat" > "$TMP/direct.txt" 2> "$TMP/direct.err"
+same "report of a damaged .dat: the report of its conversion" \
+	"$last.txt" "$TMP/direct.txt"
+check "report of a damaged .dat says its damage" \
+	grep -q "damaged CPU data skipped" "$TMP/direct.err"
+$TRACE_FXT convert --strict -q "$last.dat" -o "$TMP/strict.fxt" \
+	2> "$TMP/strict.err"
+rc=$?
+check "--strict refuses a damaged .dat (exit $rc, $(head -c 100 "$TMP/strict.err"))" \
+	test $rc -eq 1 -a ! -e "$TMP/strict.fxt"
+check "the $i damaged conversions took at most twice what the originals do ($((damaged / 1000000)) ms, $((undamaged / 1000000)) ms)" \
+	test $damaged -le $((2 * undamaged))
+e2e_exit
