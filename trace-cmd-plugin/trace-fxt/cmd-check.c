@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "datcheck.h"
+#include "file-map.h"
 #include "fxt-reader.h"
 #include "in-file.h"
 #include "perfetto-read.h"
@@ -52,12 +53,12 @@ static int check_dat(const char *path)
 	struct dat_pages pages = { 0 };
 	unsigned long long bytes = 0;
 	struct datcheck *dc;
-	const uint8_t *p;
+	const void *p;
 	char err[512];
 	size_t len, i;
 	int ret;
 
-	ret = datcheck_map(path, &p, &len);
+	ret = file_map(path, 0, &p, &len);
 	if (ret) {
 		trace_fxt_err("%s: %s", path, strerror(-ret));
 		return 1;
@@ -69,7 +70,7 @@ static int check_dat(const char *path)
 		ret = datcheck_layout(dc, &pages);
 		ret = datcheck_end(dc) ?: ret;
 	}
-	datcheck_unmap(p, len);
+	file_unmap(p, len);
 	if (ret) {
 		if (ret == -EBADMSG)
 			fprintf(stderr, "%s: %s\n%s: FAILED (trace.dat)\n",
