@@ -5,7 +5,7 @@
 # and on damaged copies of them: clean files pass, each fault is named
 # with the file and its offset, and dump delivers every record before it.
 . "$(dirname "$0")/lib.sh"
-e2e_plan 52
+e2e_plan 53
 SAMPLE=$BUILD/samples/fxt-sample
 le=$TMP/le.fxt be=$TMP/be.fxt
 
@@ -63,10 +63,15 @@ check "the error names the file and the cut record's offset ($(cat $TMP/err))" \
 check "check of the truncated file fails" \
 	bash -c "! $TRACE_FXT check $TMP/cut.fxt 2>/dev/null"
 
-# Not FXT at all, and no file.
+# A trace.dat (checked as one: convert-salvage.sh), not FXT at all, and
+# no file.
 recordings sched.dat
 out=$($TRACE_FXT check "$BUILT_SAMPLES/sched.dat" 2>&1); rc=$?; out=${out%%$'\n'*}
-check "check refuses a trace.dat: $out" \
+check "check of a trace.dat checks it as one: $out" \
+	bash -c "[ $rc -eq 0 ] && grep -q ': ok (trace.dat)' <<<'$out'"
+printf 'neither FXT nor a trace.dat\n' > "$TMP/text.fxt"
+out=$($TRACE_FXT check "$TMP/text.fxt" 2>&1); rc=$?; out=${out%%$'\n'*}
+check "check refuses what is neither FXT nor a trace.dat: $out" \
 	bash -c "[ $rc -ne 0 ] && grep -q 'not an FXT file' <<<'$out'"
 out=$($TRACE_FXT check $TMP/missing.fxt 2>&1); rc=$?
 check "check of a missing file says so: $out" \
