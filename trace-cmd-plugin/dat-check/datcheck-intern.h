@@ -116,6 +116,7 @@ struct dc_format {
 	char		*text;
 	size_t		len;
 	uint64_t	at;		/* its offset, or its section's */
+	int		id;		/* its "ID:" line's, -1: none read */
 };
 
 /*

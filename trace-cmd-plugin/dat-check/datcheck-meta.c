@@ -103,21 +103,14 @@ static int dc_keep_format(struct dc_cur *c, const char *system, uint64_t len)
 	return 0;
 }
 
-/*
- * A format the caller watches for: its text opens with "name: <name>"
- * and "ID: <id>" lines (the kernel's events/<system>/<name>/format).
- */
+/* A format the caller watches for: @name's, of event ID @id. */
 static void dc_watch_format(struct dc_file *f, const char *system,
-			    const char *text)
+			    const char *name, int id)
 {
 	const struct datcheck_watch *w = f->watch;
-	char name[128];
-	unsigned int i, id;
+	unsigned int i;
 
-	if (!w || sscanf(text, "name: %127s ID: %u", name, &id) != 2 ||
-	    id > 0xffff)
-		return;
-	for (i = 0; i < w->nr_events && i < DATCHECK_MAX_WATCH; i++)
+	for (i = 0; w && i < w->nr_events && i < DATCHECK_MAX_WATCH; i++)
 		if (!strcmp(w->events[i].system, system) &&
 		    !strcmp(w->events[i].name, name))
 			f->watch_id[i] = id + 1;
@@ -125,17 +118,13 @@ static void dc_watch_format(struct dc_file *f, const char *system,
 
 /*
  * Salvaging: the format's event ID among those the records may have; a
- * format whose ID this cannot read leaves every ID possible.
+ * format whose ID could not be read leaves every ID possible.
  */
-static void dc_known_format(struct dc_file *f, const char *text)
+static void dc_known_format(struct dc_file *f, int id)
 {
-	char name[128];
-	unsigned int id;
-
 	if (!f->known)
 		return;
-	if (sscanf(text, "name: %127s ID: %u", name, &id) == 2 &&
-	    id <= 0xffff) {
+	if (id >= 0) {
 		f->known[id >> 3] |= 1u << (id & 7);
 		return;
 	}
@@ -145,13 +134,21 @@ static void dc_known_format(struct dc_file *f, const char *text)
 
 static int dc_format(struct dc_cur *c, const char *system, const char *what)
 {
+	struct dc_format *fm;
+	unsigned int id;
+	char name[128];
 	uint64_t n;
 
 	if (dc_u(c, 8, what, &n) || !dc_take(c, n, what) ||
 	    dc_keep_format(c, system, n))
 		return -EBADMSG;
-	dc_watch_format(c->f, system, c->f->fmts[c->f->nr_fmts - 1].text);
-	dc_known_format(c->f, c->f->fmts[c->f->nr_fmts - 1].text);
+	fm = &c->f->fmts[c->f->nr_fmts - 1];
+	/* "name: <name>" and "ID: <id>" open the kernel's format texts */
+	fm->id = sscanf(fm->text, "name: %127s ID: %u", name, &id) == 2 &&
+		 id <= 0xffff ? (int)id : -1;
+	if (fm->id >= 0)
+		dc_watch_format(c->f, system, name, fm->id);
+	dc_known_format(c->f, fm->id);
 	return 0;
 }
 

@@ -34,38 +34,11 @@ const char *datcheck_kallsyms(struct datcheck *dc, size_t *len)
 	return dc->f.kallsyms;
 }
 
-/* The number on a format text's "ID:" line; false if it has none. */
-static bool dc_format_id(const char *text, size_t len, unsigned int *id)
-{
-	const char *p = text, *end = text + len, *nl;
-	unsigned long v = 0;
-	unsigned int digits = 0;
-
-	/* "name: X\nID: N\n" opens every format the kernel writes */
-	for (; p < end; p = nl + 1) {
-		nl = memchr(p, '\n', end - p);
-		if (!nl)
-			nl = end;
-		if (nl - p <= 4 || memcmp(p, "ID: ", 4))
-			continue;
-		for (p += 4; p < nl && *p >= '0' && *p <= '9'; p++) {
-			v = v * 10 + (unsigned long)(*p - '0');
-			if (++digits > 5)
-				return false;
-		}
-		if (!digits || p != nl || v > 0xffff)
-			return false;
-		*id = (unsigned int)v;
-		return true;
-	}
-	return false;
-}
-
 int datcheck_formats(struct datcheck *dc, const uint8_t *ids,
 		     datcheck_format_fn fn, void *priv)
 {
 	struct dc_file *f = &dc->f;
-	unsigned int i, id;
+	unsigned int i;
 	int ret, n = 0;
 
 	for (i = 0; i < f->nr_fmts; i++) {
@@ -74,8 +47,8 @@ int datcheck_formats(struct datcheck *dc, const uint8_t *ids,
 		/* libtracecmd parsed the ftrace system's section itself */
 		if (!strcmp(fm->system, "ftrace"))
 			continue;
-		if (ids && dc_format_id(fm->text, fm->len, &id) &&
-		    !(ids[id >> 3] & (1u << (id & 7))))
+		if (ids && fm->id >= 0 &&
+		    !(ids[fm->id >> 3] & (1u << (fm->id & 7))))
 			continue;
 		ret = fn(fm->system, fm->text, fm->len, priv);
 		if (ret)
@@ -103,15 +76,23 @@ static int dc_view_copy(const struct dc_file *f, int fd, uint64_t off,
 	return 0;
 }
 
+/* A number in the file's byte order, @n bytes at @p. */
+static void dc_view_put(const struct dc_file *f, uint8_t *p, uint64_t v,
+			unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		p[f->big ? n - 1 - i : i] = (uint8_t)(v >> (8 * i));
+}
+
 /* A number in the file's byte order, @n bytes at @off of @fd. */
 static int dc_view_num(const struct dc_file *f, int fd, uint64_t off,
 		       uint64_t v, unsigned int n)
 {
 	uint8_t b[8];
-	unsigned int i;
 
-	for (i = 0; i < n; i++)
-		b[f->big ? n - 1 - i : i] = (uint8_t)(v >> (8 * i));
+	dc_view_put(f, b, v, n);
 	return pwrite(fd, b, n, off) == (ssize_t)n ? 0 : -EIO;
 }
 
@@ -214,16 +195,6 @@ out:
 static bool dc_view_page_empty(const struct dc_file *f, uint64_t off)
 {
 	return !(dc_num(f, f->p + off + 8, f->commit_size) & DAT_COMMIT_MASK);
-}
-
-/* A number in the file's byte order, @n bytes at @p. */
-static void dc_view_put(const struct dc_file *f, uint8_t *p, uint64_t v,
-			unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		p[f->big ? n - 1 - i : i] = (uint8_t)(v >> (8 * i));
 }
 
 /*
