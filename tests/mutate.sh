@@ -57,7 +57,10 @@ run_one() {
 }
 
 echo "== building the unchanged tree"
-make -s -C "$top" -j2 O="$obuild" test-progs > "$work/build.log" 2>&1 || {
+# O as the tree's own make spells it: the dependency files name their
+# objects by it, and a later plain `make` would not match an object
+# named by its absolute path (a header changed, its objects not remade)
+make -s -C "$top" -j2 O="${O:-build}" test-progs > "$work/build.log" 2>&1 || {
 	tail -20 "$work/build.log"; echo "mutate: the tree does not build"; exit 1; }
 
 status=0
