@@ -113,6 +113,34 @@ struct fxt_reader {
 
 	struct fxt_arg		args[FXT_MAX_ARGS];
 	struct fxt_arg		args2[FXT_MAX_ARGS];
+
+	/*
+	 * Nested streams (FXT_BLOB_RECORDS): @alt holds the tables of the
+	 * stream not being read (the nested one's while the file's are in
+	 * use, and the other way round); inside a blob, records run from
+	 * its payload to @nest_end, then reading goes on at @nest_resume.
+	 * @nests: every payload met, in file order, for fxt_reader_seek().
+	 */
+	struct rtabs {
+		struct rprov	**provs;
+		size_t		nprovs;
+		size_t		provs_cap;
+		struct u64_map	prov_at;
+		struct rprov	*cur;
+		bool		have_provider;
+		uint64_t	init_off;
+		uint64_t	init_tps;
+	}			alt;
+	bool			in_nest;
+	uint64_t		nest_end;
+	uint64_t		nest_resume;
+	struct rnest {
+		uint64_t	start;
+		uint64_t	end;
+		uint64_t	resume;
+	}			*nests;
+	size_t			nnests;
+	size_t			nests_cap;
 };
 
 /* A record being decoded: words [i, n) of p are left. */
@@ -495,13 +523,112 @@ static struct rprov *prov_get(struct fxt_reader *r, uint32_t id, bool reset)
 	return p;
 }
 
+/* ---- nested streams ------------------------------------------------- */
+
+#define SWAP(a, b) do { __typeof__(a) t_ = (a); (a) = (b); (b) = t_; } while (0)
+
+/* The other stream's tables in use: the nested one's, or the file's. */
+static void tabs_swap(struct fxt_reader *r)
+{
+	struct rtabs *t = &r->alt;
+
+	SWAP(r->provs, t->provs);
+	SWAP(r->nprovs, t->nprovs);
+	SWAP(r->provs_cap, t->provs_cap);
+	SWAP(r->prov_at, t->prov_at);
+	SWAP(r->cur, t->cur);
+	SWAP(r->have_provider, t->have_provider);
+	SWAP(r->init_off, t->init_off);
+	SWAP(r->init_tps, t->init_tps);
+	r->in_nest = !r->in_nest;
+}
+
+static void nest_enter(struct fxt_reader *r, const struct rnest *n)
+{
+	if (!r->in_nest)
+		tabs_swap(r);
+	r->nest_end = n->end;
+	r->nest_resume = n->resume;
+	r->off = n->start;
+}
+
+static void nest_leave(struct fxt_reader *r)
+{
+	r->off = r->nest_resume;
+	if (r->in_nest)
+		tabs_swap(r);
+}
+
+/*
+ * A blob of records just read (@rec, at r->off, @words long): its
+ * payload is read next, as records of the nested stream.  A payload
+ * that is no whole number of words is left a blob.
+ */
+static int nest_blob(struct fxt_reader *r, const struct fxt_record *rec,
+		     uint64_t words)
+{
+	struct rnest n = {
+		.start = r->off + (uint64_t)(rec->blob.data - rec->raw),
+		.resume = r->off + words * 8,
+	};
+
+	if (rec->blob.size % 8)
+		return warn_kind(r, FXT_WARN_NOTE,
+				 "blob of records of %u bytes, not whole words: skipped",
+				 (unsigned int)rec->blob.size);
+	n.end = n.start + rec->blob.size;
+	if (!r->nnests || r->nests[r->nnests - 1].start < n.start) {
+		if (r->nnests == r->nests_cap) {
+			size_t cap = r->nests_cap ? 2 * r->nests_cap : 64;
+			struct rnest *nn;
+
+			if (mem_charge(r, NULL, (cap - r->nests_cap) *
+					       sizeof(*nn)))
+				return r->err;
+			nn = realloc(r->nests, cap * sizeof(*nn));
+			if (!nn)
+				return fail(r, -ENOMEM, r->off, "out of memory");
+			r->nests = nn;
+			r->nests_cap = cap;
+		}
+		r->nests[r->nnests++] = n;
+	}
+	nest_enter(r, &n);
+	return 0;
+}
+
+/* The nested payload @offset is in, or NULL: it is the file's. */
+static const struct rnest *nest_find(const struct fxt_reader *r,
+				     uint64_t offset)
+{
+	size_t lo = 0, hi = r->nnests;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->nests[mid].end <= offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < r->nnests && r->nests[lo].start <= offset)
+		return &r->nests[lo];
+	return NULL;
+}
+
 int fxt_reader_seek(struct fxt_reader *r, uint64_t offset,
 		    uint32_t provider_id)
 {
+	const struct rnest *n;
 	struct rprov *p;
 
 	if (r->stream || !r->started || offset >= r->size || offset % 8)
 		return -EINVAL;
+	n = nest_find(r, offset);
+	if (n)
+		nest_enter(r, n);
+	else if (r->in_nest)
+		tabs_swap(r);
 	p = prov_find(r, provider_id);
 	if (!p)
 		return -EINVAL;
@@ -516,7 +643,13 @@ int fxt_reader_seek(struct fxt_reader *r, uint64_t offset,
 const char *fxt_reader_provider_name(const struct fxt_reader *r, uint32_t id)
 {
 	const struct rprov *p = prov_find(r, id);
+	const struct rtabs *t = &r->alt;
+	uint64_t at;
 
+	/* a nested stream names its providers in the file's records */
+	if ((!p || !p->name) && (at = u64_map_get(&t->prov_at, id)) &&
+	    t->provs[at - 1]->name)
+		p = t->provs[at - 1];
 	return p ? (p->name ? p->name : "") : NULL;
 }
 
@@ -1578,6 +1711,8 @@ again:
 	r->lazy_p = NULL;
 	if (r->err)
 		return r->err;
+	if (r->in_nest && r->off >= r->nest_end)
+		nest_leave(r);
 	if (!r->started) {
 		ret = start(r);
 		if (ret)
@@ -1602,6 +1737,18 @@ again:
 	if (!words)
 		return fail(r, -EBADMSG, r->off, "%s record has size 0",
 			    fxt_record_type_name(rec->type) ?: "unknown");
+	if (r->in_nest && words * 8 > r->nest_end - r->off) {
+		uint64_t off = r->off;
+
+		nest_leave(r);
+		ret = warn(r, "%s record of %llu bytes at offset 0x%llx runs past the end of its blob of records; the rest of the blob is skipped",
+			   fxt_record_type_name(rec->type) ?: "unknown",
+			   (unsigned long long)words * 8,
+			   (unsigned long long)off);
+		if (ret)
+			return ret;
+		goto again;
+	}
 	p = input_at(r, words * 8, &have);
 	if (!p) {
 		if (r->err)
@@ -1613,6 +1760,7 @@ again:
 			    (unsigned long long)have);
 	}
 	rec->offset = r->off;
+	rec->nested = r->in_nest;
 	rec->args_left = 0;
 	rec->size = words * 8;
 	rec->raw = p;
@@ -1676,6 +1824,13 @@ again:
 	if (ret)
 		return ret;
 	rec->provider_id = r->cur->id;
+	if (rec->type == FXT_REC_BLOB &&
+	    rec->blob.type == FXT_BLOB_RECORDS && !r->in_nest) {
+		ret = nest_blob(r, rec, words);
+		if (ret)
+			return ret;
+		return 1;
+	}
 	r->off += words * 8;
 	return 1;
 }
@@ -1770,15 +1925,20 @@ fail:
 void fxt_reader_close(struct fxt_reader *r)
 {
 	size_t i;
+	int k;
 
 	if (!r)
 		return;
-	for (i = 0; i < r->nprovs; i++) {
-		prov_clear(r, r->provs[i]);
-		free(r->provs[i]);
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < r->nprovs; i++) {
+			prov_clear(r, r->provs[i]);
+			free(r->provs[i]);
+		}
+		free(r->provs);
+		u64_map_free(&r->prov_at);
+		tabs_swap(r);
 	}
-	free(r->provs);
-	u64_map_free(&r->prov_at);
+	free(r->nests);
 	free(r->warnmsg);
 	for (i = 0; i < FXT_WARN_KINDS; i++)
 		free(r->kind_msg[i]);

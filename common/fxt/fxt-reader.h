@@ -93,6 +93,11 @@ struct fxt_record {
 	const void	*raw;		/* the record's bytes, as in the input */
 	uint32_t	provider_id;	/* current provider (0 before any) */
 	/*
+	 * Read from the payload of a blob of records (FXT_BLOB_RECORDS):
+	 * a nested stream, whose string and thread tables are its own.
+	 */
+	bool		nested;
+	/*
 	 * An event record's arguments that a lazy reader (see
 	 * fxt_reader_set_lazy()) left undecoded, after its event.nargs
 	 * decoded ones; 0 otherwise.

@@ -88,6 +88,17 @@ struct fxt_writer {
 	size_t			len;
 	uint32_t		seq;		/* record number, for pins */
 	struct fxt_strtab	strs;
+	struct fxt_strtab	*st;		/* &strs, or the parent's */
+	/*
+	 * fxt_writer_create_nested(): full buffers of whole records go to
+	 * @sink, at most @cap bytes each, and no record is larger
+	 */
+	fxt_writer_sink_fn	sink;
+	void			*sink_priv;
+	size_t			cap;
+	uint32_t		max_words;
+	/* fxt_writer_keep_together(): where the records kept begin, or -1 */
+	ssize_t			group;
 	struct wprov		**provs;
 	size_t			nprovs;
 	size_t			provs_cap;
@@ -126,6 +137,8 @@ static int out_write(struct fxt_writer *w, const void *p, size_t n)
 {
 	const uint8_t *b = p;
 
+	if (w->sink)
+		return w->sink(w->sink_priv, p, n);
 	if (w->zout)
 		return fxt_zout_write(w->zout, p, n);
 	if (w->fp) {
@@ -202,6 +215,11 @@ static int out_buf(struct fxt_writer *w, bool sync)
 	return o->err;
 }
 
+void fxt_writer_keep_together(struct fxt_writer *w, bool on)
+{
+	w->group = on && w->sink ? (ssize_t)w->len : -1;
+}
+
 int fxt_writer_flush(struct fxt_writer *w)
 {
 	int ret;
@@ -222,13 +240,38 @@ int fxt_writer_flush(struct fxt_writer *w)
 	return w->err;
 }
 
-/* Room for @n more bytes in the buffer (n <= BUF_SIZE). */
+/*
+ * A nested writer's records before those kept together out, the kept
+ * ones moved to the buffer's start: they go to the sink in one piece.
+ */
+static int group_carry(struct fxt_writer *w)
+{
+	size_t g = (size_t)w->group;
+	int ret = out_write(w, w->buf, g);
+
+	if (ret)
+		return w->err = ret;
+	memmove(w->buf, w->buf + g, w->len - g);
+	w->flushed += g;
+	w->len -= g;
+	w->group = 0;
+	return 0;
+}
+
+/* Room for @n more bytes in the buffer (n <= w->cap). */
 static inline int ensure(struct fxt_writer *w, size_t n)
 {
-	if (w->len + n <= BUF_SIZE)
+	if (w->len + n <= w->cap)
 		return w->err;
 	if (w->err)
 		return w->err;
+	if (w->group > 0) {
+		int ret = group_carry(w);
+
+		if (ret || w->len + n <= w->cap)
+			return ret;
+	}
+	w->group = -1;
 	if (w->len) {
 		int ret = out_buf(w, false);
 
@@ -276,7 +319,7 @@ static int put_big_stream(struct fxt_writer *w, const void *p, uint64_t n)
 
 		if (ensure(w, 8))
 			return w->err;
-		room = BUF_SIZE - w->len;
+		room = w->cap - w->len;
 		chunk = n < room ? (size_t)n : room;
 		memcpy(w->buf + w->len, b, chunk);
 		w->len += chunk;
@@ -376,7 +419,7 @@ static inline uint32_t sref_len(const struct fxt_writer *w,
 {
 	if (s->ref & FXT_SREF_INLINE)
 		return s->len;
-	return fxt_strtab_slot_len(&w->strs, s->ref);
+	return fxt_strtab_slot_len(w->st, s->ref);
 }
 
 /*
@@ -389,7 +432,7 @@ static inline int resolve_str(struct fxt_writer *w, const struct fxt_str *s,
 	struct fxt_strdef def;
 	int ret;
 
-	ret = fxt_strtab_resolve(&w->strs, &w->cur->strs, s, w->seq, out,
+	ret = fxt_strtab_resolve(w->st, &w->cur->strs, s, w->seq, out,
 				 &def);
 	if (ret || !def.len)
 		return ret;
@@ -410,7 +453,7 @@ static int measure(struct fxt_writer *w, uint64_t fixed,
 		return -EINVAL;
 	*words = fixed;
 	for (i = 0; i < nstrs; i++) {
-		ret = fxt_strtab_words(&w->strs, strs[i], exact, words);
+		ret = fxt_strtab_words(w->st, strs[i], exact, words);
 		if (ret)
 			return ret;
 	}
@@ -418,7 +461,7 @@ static int measure(struct fxt_writer *w, uint64_t fixed,
 		uint64_t aw = 1;
 		int vw;
 
-		ret = fxt_strtab_words(&w->strs, &a[i].name, exact, &aw);
+		ret = fxt_strtab_words(w->st, &a[i].name, exact, &aw);
 		if (ret)
 			return ret;
 		vw = fxt_arg_value_words(a[i].type);
@@ -426,11 +469,11 @@ static int measure(struct fxt_writer *w, uint64_t fixed,
 			return -EINVAL;
 		aw += vw;
 		if (a[i].type == FXT_ARG_STRING) {
-			ret = fxt_strtab_words(&w->strs, &a[i].str, exact, &aw);
+			ret = fxt_strtab_words(w->st, &a[i].str, exact, &aw);
 			if (ret)
 				return ret;
 		}
-		if (aw > FXT_MAX_RECORD_WORDS)
+		if (aw > w->max_words)
 			return -E2BIG;
 		*words += aw;
 	}
@@ -491,10 +534,10 @@ static inline int fits_fast(struct fxt_writer *w, uint64_t fixed,
 			else if (a[i].type >= FXT_ARG_TYPE_COUNT)
 				words += 1u << 20;
 		}
-		if (words <= FXT_MAX_RECORD_WORDS)
+		if (words <= w->max_words)
 			return 0;
 	}
-	return check_fits(w, fixed, FXT_MAX_RECORD_WORDS, strs, nstrs, a,
+	return check_fits(w, fixed, w->max_words, strs, nstrs, a,
 			  nargs);
 }
 
@@ -688,7 +731,7 @@ static int resolve_args(struct fxt_writer *w, const struct fxt_arg *a,
 				return ret;
 			words += fxt_sref_words(&ra->val[i]);
 		}
-		if (words > FXT_MAX_RECORD_WORDS)
+		if (words > w->max_words)
 			return -E2BIG;
 		ra->words[i] = words;
 		ra->total += words;
@@ -776,6 +819,10 @@ static struct fxt_writer *writer_create(int fd, FILE *fp, unsigned int flags)
 	w->be = !!(flags & FXT_WRITER_BIG_ENDIAN);
 #endif
 	w->buf = malloc(BUF_SIZE);
+	w->cap = BUF_SIZE;
+	w->max_words = FXT_MAX_RECORD_WORDS;
+	w->group = -1;
+	w->st = &w->strs;
 	if (fxt_strtab_init(&w->strs, flags & FXT_WRITER_INLINE_STRINGS)) {
 		fxt_writer_close(w);
 		errno = ENOMEM;
@@ -818,6 +865,32 @@ struct fxt_writer *fxt_writer_create_fp(FILE *fp, unsigned int flags)
 	return writer_create(-1, fp, flags);
 }
 
+struct fxt_writer *fxt_writer_create_nested(struct fxt_writer *parent,
+					    fxt_writer_sink_fn sink,
+					    void *priv, size_t cap)
+{
+	unsigned int flags = parent->flags & ~(FXT_WRITER_GZIP |
+					       FXT_WRITER_ZSTD);
+	struct fxt_writer *w;
+
+	cap &= ~(size_t)7;
+	if (!sink || cap < 64 || cap > BUF_SIZE) {
+		errno = EINVAL;
+		return NULL;
+	}
+	w = writer_create(-1, NULL, flags);
+	if (!w)
+		return NULL;
+	/* its texts are the parent's: ids from either writer are valid */
+	fxt_strtab_release(&w->strs);
+	w->st = parent->st;
+	w->sink = sink;
+	w->sink_priv = priv;
+	w->cap = cap;
+	w->max_words = (uint32_t)(cap / 8);
+	return w;
+}
+
 int fxt_writer_close(struct fxt_writer *w)
 {
 	size_t i;
@@ -843,7 +916,8 @@ int fxt_writer_close(struct fxt_writer *w)
 	free(w->provs);
 	u64_map_free(&w->prov_at);
 	free(w->thr);
-	fxt_strtab_release(&w->strs);
+	if (w->st == &w->strs)
+		fxt_strtab_release(&w->strs);
 	free(w->buf);
 	free(w);
 	return ret;
@@ -856,7 +930,7 @@ uint64_t fxt_writer_offset(const struct fxt_writer *w)
 
 int64_t fxt_writer_intern(struct fxt_writer *w, const char *s, size_t len)
 {
-	return fxt_strtab_intern(&w->strs, s, len);
+	return fxt_strtab_intern(w->st, s, len);
 }
 
 struct fxt_str fxt_writer_str(struct fxt_writer *w, const char *s)
@@ -940,7 +1014,7 @@ static bool event_has_id(unsigned int type)
 
 static inline uint32_t ref_hit(struct fxt_writer *w, const struct fxt_str *s)
 {
-	return fxt_strtab_hit(&w->strs, &w->cur->strs, s);
+	return fxt_strtab_hit(w->st, &w->cur->strs, s);
 }
 
 /*
@@ -1008,14 +1082,14 @@ static bool write_event_fast(struct fxt_writer *w, const struct fxt_event *ev)
 	else if (event_has_id(ev->type))
 		*q++ = ev->id;
 	for (i = 0; i < nused; i++)
-		fxt_strtab_mark(&w->strs, used[i], w->seq);
+		fxt_strtab_mark(w->st, used[i], w->seq);
 	thr_mark(w, t);
 	rec[0] = FXT_REC_EVENT | (uint64_t)(q - rec) << 4 |
 		 (uint64_t)ev->type << 16 | (uint64_t)n << 20 |
 		 (uint64_t)t << 24 | (uint64_t)cat << 32 | (uint64_t)name << 48;
 	rec[1] = ev->ts;
 	w->len += (q - rec) * 8;
-	w->tracy_len = fxt_strtab_slot_len(&w->strs, name);
+	w->tracy_len = fxt_strtab_slot_len(w->st, name);
 	return true;
 }
 
@@ -1056,7 +1130,7 @@ int fxt_write_event(struct fxt_writer *w, const struct fxt_event *ev)
 		return ret;
 	words = 2 + tref_words(&thr) + fxt_sref_words(&cat) + fxt_sref_words(&name) +
 		ra.total + event_has_id(ev->type);
-	if (words > FXT_MAX_RECORD_WORDS)
+	if (words > w->max_words)
 		return -E2BIG;
 	if (ensure(w, words * 8))
 		return w->err;
@@ -1090,7 +1164,7 @@ int fxt_write_blob(struct fxt_writer *w, struct fxt_str name,
 
 	if (type > 0xff || (size && !data))
 		return -EINVAL;
-	ret = check_fits(w, 1, FXT_MAX_RECORD_WORDS, strs, 1, NULL, 0);
+	ret = check_fits(w, 1, w->max_words, strs, 1, NULL, 0);
 	if (ret)
 		return ret;
 	/* Chunks share the name: the spec has consumers append them. */
@@ -1101,7 +1175,7 @@ int fxt_write_blob(struct fxt_writer *w, struct fxt_str name,
 		ret = resolve_str(w, &name, &nref);
 		if (ret)
 			return ret;
-		room = (FXT_MAX_RECORD_WORDS - 1 - fxt_sref_words(&nref)) * 8;
+		room = (w->max_words - 1 - fxt_sref_words(&nref)) * 8;
 		if (room > MAX_STREAM_LEN)
 			room = MAX_STREAM_LEN & ~7u;
 		chunk = size < room ? (uint32_t)size : room;
@@ -1139,7 +1213,7 @@ static int write_object(struct fxt_writer *w, unsigned int type,
 		return w->err;
 	if (byte16 > 0xff)
 		return -EINVAL;
-	ret = check_fits(w, 1 + nids, FXT_MAX_RECORD_WORDS, strs, 1, args,
+	ret = check_fits(w, 1 + nids, w->max_words, strs, 1, args,
 			 nargs);
 	if (ret)
 		return ret;
@@ -1236,7 +1310,7 @@ static int write_sched(struct fxt_writer *w, unsigned int subtype,
 	if (ret)
 		return ret;
 	words = 2 + ntids + ra.total;
-	if (words > FXT_MAX_RECORD_WORDS)
+	if (words > w->max_words)
 		return -E2BIG;
 	if (ensure(w, words * 8))
 		return w->err;
@@ -1331,7 +1405,8 @@ int fxt_write_large_blob(struct fxt_writer *w, const struct fxt_large_blob *lb)
 
 	if (w->err)
 		return w->err;
-	if (lb->format > FXT_LARGE_BLOB_NO_META || (lb->size && !lb->data))
+	if (lb->format > FXT_LARGE_BLOB_NO_META || (lb->size && !lb->data) ||
+	    w->sink)
 		return -EINVAL;
 	/* Everything but the payload must fit the buffer in one piece. */
 	meta = lb->format == FXT_LARGE_BLOB_METADATA;

@@ -176,6 +176,13 @@ struct map_mm {
 /* The conversion as a whole. */
 struct map_ctx {
 	struct fxt_writer	*w;
+	/*
+	 * Where instants go: @w with --fxt-sched (every record FXT's), else
+	 * a nested writer whose records @w carries in blob records of type
+	 * FXT_BLOB_RECORDS, which Perfetto skips: it reads each event once,
+	 * from the packets (map-convert.c, map_nest_start()).
+	 */
+	struct fxt_writer	*iw;
 	const struct fxt_input_opts *opts;
 	struct map_buffer	*bufs;
 	int			nr_bufs;
