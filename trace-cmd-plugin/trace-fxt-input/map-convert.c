@@ -78,12 +78,12 @@ static int map_provider(struct map_ctx *ctx, struct map_buffer *buf)
 
 	if (buf == ctx->cur)
 		return 0;
-	ret = fxt_write_provider_section(ctx->w, buf->provider_id);
-	if (ret >= 0 && ctx->iw != ctx->w)
-		ret = fxt_write_provider_section(ctx->iw, buf->provider_id);
+	ret = fxt_write_provider_section(ctx->iw, buf->provider_id);
 	if (ret < 0)
 		return ret;
 	ctx->cur = buf;
+	if (ctx->iw == ctx->w)
+		ctx->wcur = buf;
 	return 0;
 }
 
@@ -408,6 +408,7 @@ static int map_start_providers(struct map_ctx *ctx)
 		if (ret < 0)
 			return ret;
 		ctx->cur = b;
+		ctx->wcur = b;
 	}
 	ret = map_formats_start(ctx, first);
 	if (ret >= 0)

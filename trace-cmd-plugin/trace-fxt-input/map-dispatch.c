@@ -243,10 +243,26 @@ const struct map_special *map_dispatch_classify(struct map_event *me)
 	unsigned int i;
 
 	me->special = NULL;
+	me->generic = true;
 	for (i = 0; i < map_nr_specials; i++)
 		if (map_dispatch_takes(&map_specials[i], me)) {
-			me->special = &map_specials[i];
-			return me->special;
+			const struct map_special *s = &map_specials[i];
+
+			/*
+			 * no packet of its own: not trace_marker's (its
+			 * packets are map-marker.c's), nor a switch or a
+			 * wakeup (map-sched.c's sched_switch and
+			 * sched_waking, but a sched_wakeup the waking
+			 * before it said: map_dispatch_write()), nor an
+			 * EventHeader event (its FXT event says it)
+			 */
+			me->generic = s->pkt_write == map_ftrace_fork_write ||
+				      (!s->pkt_write && !s->classify &&
+				       s->write != map_marker_write &&
+				       s->write != map_sched_switch_write &&
+				       s->write != map_sched_wakeup_write);
+			me->special = s;
+			return s;
 		}
 	memset(me->sf, 0, sizeof(me->sf));
 	return NULL;
@@ -383,14 +399,23 @@ int map_dispatch_write(struct map_ctx *ctx, struct map_buffer *buf,
 		       const struct fxt_thread *thread)
 {
 	const struct map_special *s = me->special;
+	bool gen = (me->generic || (s && s->wake == MAP_WAKE_UP &&
+				    ctx->seen_waking)) &&
+		   !ctx->opts->fxt_sched;
 	bool pkt;
 	int ret;
 
 	ret = map_event_write(ctx, buf, me, rec, thread);
 	if (!ctx->opts->fxt_sched)
 		map_sched_seen(ctx, rec, (int)thread->tid);
-	if (ret < 0 || !s || map_dispatch_restated(ctx, buf, me, rec))
+	if (ret < 0 || (!s && !gen) ||
+	    map_dispatch_restated(ctx, buf, me, rec))
 		return ret;
+	if (gen) {
+		ret = map_ftrace_generic(ctx, buf, me, rec);
+		if (ret < 0 || !s)
+			return ret;
+	}
 	/* a packet "instead" of FXT records, unless FXT was asked for */
 	pkt = s->pkt_write && !(s->pkt.instead && ctx->opts->fxt_sched);
 	if (s->write && !(pkt && s->pkt.instead))

@@ -100,7 +100,7 @@ static int atrace_write(struct map_ctx *ctx, struct tep_record *rec,
 		ev.id = (uint64_t)(uint32_t)writer->pid << 32 | (uint32_t)v;
 		break;
 	}
-	return fxt_write_event(ctx->w, &ev);
+	return fxt_write_event(map_w(ctx), &ev);
 }
 
 int map_marker_write(struct map_ctx *ctx, struct map_buffer *buf,
@@ -117,11 +117,13 @@ int map_marker_write(struct map_ctx *ctx, struct map_buffer *buf,
 	if (len < 0)
 		return 0;
 	text = len && s[len - 1] == '\n' ? len - 1 : len;
-	ret = fxt_write_log(ctx->w, rec->ts, thread, s, text);
+	ret = fxt_write_log(ctx->iw, rec->ts, thread, s, text);
 	if (ret < 0)
 		return ret;
 	if (!map_atrace_parse(s, len, &at))
 		return map_ftrace_print(ctx, buf, rec, s, text);
+	if (!ctx->opts->fxt_sched)
+		return map_ftrace_atrace(ctx, rec, s, len);
 	if ((at.kind == 'B' || at.kind == 'E') && (t = map_task_get(ctx,
 					thread->tid)) && t->in_syscall) {
 		ret = map_ftrace_syscall_cut(ctx, rec, thread->tid, t);

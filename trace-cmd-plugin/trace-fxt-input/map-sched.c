@@ -108,7 +108,7 @@ static int map_switch_out(struct map_ctx *ctx, uint64_t ts, unsigned int cpu,
 		t->cpu = -1;
 	if (c && c->cur == tid)
 		c->cur = -1;
-	return fxt_write_sched_switch(ctx->w, &cs);
+	return fxt_write_sched_switch(map_w(ctx), &cs);
 }
 
 /* A sched_switch's fields. */
@@ -179,7 +179,7 @@ static int map_switch_fxt(struct map_ctx *ctx, const struct map_switch *sw)
 		.nargs = 2,
 		.args = args,
 	};
-	return fxt_write_sched_switch(ctx->w, &cs);
+	return fxt_write_sched_switch(map_w(ctx), &cs);
 }
 
 /* A full sched_switch event: the CPU's first, whose prev Perfetto lacks. */
@@ -510,7 +510,7 @@ int map_sched_wakeup_write(struct map_ctx *ctx, struct map_buffer *buf,
 		.nargs = 2,
 		.args = args,
 	};
-	return fxt_write_sched_wakeup(ctx->w, &wk);
+	return fxt_write_sched_wakeup(map_w(ctx), &wk);
 }
 
 /* Events that name a task: fields pid, comm and a second pid, comm. */
