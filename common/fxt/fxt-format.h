@@ -100,6 +100,11 @@ enum fxt_blob_type {
 	 * project's reader reads the records in it where the blob is.
 	 */
 	FXT_BLOB_RECORDS	= 0x80,
+	/*
+	 * The same records as one zstd frame, cut into as many blob records
+	 * (all of this type, one after the other) as its size needs.
+	 */
+	FXT_BLOB_RECORDS_ZSTD	= 0x81,
 };
 
 enum fxt_sched_type {

@@ -16,6 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <zstd.h>
+
 #include "file-map.h"
 #include "fxt-reader.h"
 #include "fxt-zio.h"
@@ -106,7 +108,8 @@ struct fxt_reader {
 	 * arguments left undecoded are (words [lazy_i, lazy_n) of lazy_p).
 	 */
 	bool			lazy;
-	uint64_t		lazy_off;
+	uint64_t		lazy_off;	/* as fxt_record.offset says it */
+	uint64_t		lazy_at;	/* r->off then */
 	const uint8_t		*lazy_p;
 	uint32_t		lazy_i;
 	uint32_t		lazy_n;
@@ -115,11 +118,13 @@ struct fxt_reader {
 	struct fxt_arg		args2[FXT_MAX_ARGS];
 
 	/*
-	 * Nested streams (FXT_BLOB_RECORDS): @alt holds the tables of the
-	 * stream not being read (the nested one's while the file's are in
-	 * use, and the other way round); inside a blob, records run from
-	 * its payload to @nest_end, then reading goes on at @nest_resume.
-	 * @nests: every payload met, in file order, for fxt_reader_seek().
+	 * Nested streams (FXT_BLOB_RECORDS, FXT_BLOB_RECORDS_ZSTD): @alt
+	 * holds the tables of the stream not being read (the nested one's
+	 * while the file's are in use, and the other way round).  Inside a
+	 * frame (one blob of records, or the chunks of one compressed one)
+	 * the input is the frame's bytes, @file the file's, saved; reading
+	 * goes on at @nest_resume after it.  @nest_pending: the blob record
+	 * just returned opens a frame, loaded at the next call.
 	 */
 	struct rtabs {
 		struct rprov	**provs;
@@ -131,16 +136,22 @@ struct fxt_reader {
 		uint64_t	init_off;
 		uint64_t	init_tps;
 	}			alt;
+	struct rsrc {
+		const uint8_t	*data;
+		size_t		size;
+		bool		stream;
+		uint64_t	off;
+	}			file;
 	bool			in_nest;
-	uint64_t		nest_end;
+	bool			nest_pending;
+	bool			nest_valid;	/* @nest_* describe a frame */
+	uint64_t		nest_base;	/* its first blob's offset */
 	uint64_t		nest_resume;
-	struct rnest {
-		uint64_t	start;
-		uint64_t	end;
-		uint64_t	resume;
-	}			*nests;
-	size_t			nnests;
-	size_t			nests_cap;
+	const uint8_t		*nest_data;
+	size_t			nest_len;
+	uint8_t			*nbuf;		/* inflated or copied frames */
+	size_t			ncap;
+	ZSTD_DCtx		*zd;
 };
 
 /* A record being decoded: words [i, n) of p are left. */
@@ -337,9 +348,17 @@ const char *fxt_reader_error(const struct fxt_reader *r)
 	return r->err ? r->errmsg : NULL;
 }
 
+/* The offset of the next record, as fxt_record.offset and seeks say it. */
+static inline uint64_t where(const struct fxt_reader *r)
+{
+	if (!r->in_nest)
+		return r->off;
+	return FXT_OFFSET_NESTED | r->nest_base << FXT_NEST_BITS | r->off;
+}
+
 uint64_t fxt_reader_offset(const struct fxt_reader *r)
 {
-	return r->off;
+	return where(r);
 }
 
 bool fxt_reader_big_endian(const struct fxt_reader *r)
@@ -430,12 +449,24 @@ static inline uint64_t bits(uint64_t w, unsigned int lo, unsigned int hi)
 /* ---- providers and tables -------------------------------------------- */
 
 /*
+ * Whether the bytes being read are gone once read past: a stream's
+ * buffer slides, and a frame of records inflated (or copied from a
+ * stream) is overwritten by the next.
+ */
+static inline bool data_moves(const struct fxt_reader *r)
+{
+	return r->stream || (r->in_nest && r->nest_data == r->nbuf);
+}
+
+/*
  * Table memory is charged to the provider that holds it, so that a
  * provider info record restating a provider gives it back.
  */
 static int mem_charge(struct fxt_reader *r, struct rprov *p, size_t n)
 {
-	uint64_t input = r->stream ? r->base + r->len : r->size;
+	bool stream = r->in_nest ? r->file.stream : r->stream;
+	uint64_t input = stream ? r->base + r->len :
+			 r->in_nest ? r->file.size : r->size;
 
 	r->mem += n;
 	if (p)
@@ -525,6 +556,9 @@ static struct rprov *prov_get(struct fxt_reader *r, uint32_t id, bool reset)
 
 /* ---- nested streams ------------------------------------------------- */
 
+static inline const uint8_t *input_at(struct fxt_reader *r, uint64_t need,
+				      uint64_t *have);
+
 #define SWAP(a, b) do { __typeof__(a) t_ = (a); (a) = (b); (b) = t_; } while (0)
 
 /* The other stream's tables in use: the nested one's, or the file's. */
@@ -540,100 +574,211 @@ static void tabs_swap(struct fxt_reader *r)
 	SWAP(r->have_provider, t->have_provider);
 	SWAP(r->init_off, t->init_off);
 	SWAP(r->init_tps, t->init_tps);
-	r->in_nest = !r->in_nest;
 }
 
-static void nest_enter(struct fxt_reader *r, const struct rnest *n)
+/* Read the frame loaded (nest_load()) from its byte @at on. */
+static void nest_enter(struct fxt_reader *r, uint64_t at)
 {
-	if (!r->in_nest)
+	if (!r->in_nest) {
+		r->file = (struct rsrc){ r->data, r->size, r->stream, r->off };
 		tabs_swap(r);
-	r->nest_end = n->end;
-	r->nest_resume = n->resume;
-	r->off = n->start;
-}
-
-static void nest_leave(struct fxt_reader *r)
-{
-	r->off = r->nest_resume;
-	if (r->in_nest)
-		tabs_swap(r);
-}
-
-/*
- * A blob of records just read (@rec, at r->off, @words long): its
- * payload is read next, as records of the nested stream.  A payload
- * that is no whole number of words is left a blob.
- */
-static int nest_blob(struct fxt_reader *r, const struct fxt_record *rec,
-		     uint64_t words)
-{
-	struct rnest n = {
-		.start = r->off + (uint64_t)(rec->blob.data - rec->raw),
-		.resume = r->off + words * 8,
-	};
-
-	if (rec->blob.size % 8)
-		return warn_kind(r, FXT_WARN_NOTE,
-				 "blob of records of %u bytes, not whole words: skipped",
-				 (unsigned int)rec->blob.size);
-	n.end = n.start + rec->blob.size;
-	if (!r->nnests || r->nests[r->nnests - 1].start < n.start) {
-		if (r->nnests == r->nests_cap) {
-			size_t cap = r->nests_cap ? 2 * r->nests_cap : 64;
-			struct rnest *nn;
-
-			if (mem_charge(r, NULL, (cap - r->nests_cap) *
-					       sizeof(*nn)))
-				return r->err;
-			nn = realloc(r->nests, cap * sizeof(*nn));
-			if (!nn)
-				return fail(r, -ENOMEM, r->off, "out of memory");
-			r->nests = nn;
-			r->nests_cap = cap;
-		}
-		r->nests[r->nnests++] = n;
+		r->in_nest = true;
 	}
-	nest_enter(r, &n);
+	r->data = r->nest_data;
+	r->size = r->nest_len;
+	r->stream = false;
+	r->off = at;
+}
+
+/* Back to the file's records, at @off. */
+static void nest_leave(struct fxt_reader *r, uint64_t off)
+{
+	if (r->in_nest) {
+		r->data = r->file.data;
+		r->size = r->file.size;
+		r->stream = r->file.stream;
+		tabs_swap(r);
+		r->in_nest = false;
+	}
+	r->off = off;
+}
+
+/* Room for @n bytes of frame in r->nbuf. */
+static int nest_room(struct fxt_reader *r, size_t n)
+{
+	uint8_t *nb;
+
+	if (n <= r->ncap)
+		return 0;
+	if (n > FXT_NEST_MAX)
+		return -EFBIG;
+	nb = realloc(r->nbuf, FXT_NEST_MAX);
+	if (!nb)
+		return -ENOMEM;
+	r->nbuf = nb;
+	r->ncap = FXT_NEST_MAX;
 	return 0;
 }
 
-/* The nested payload @offset is in, or NULL: it is the file's. */
-static const struct rnest *nest_find(const struct fxt_reader *r,
-				     uint64_t offset)
+/*
+ * The blob record of records at file offset @at, read from the file's
+ * input: its type, payload and size (0 when it is no such record).
+ */
+static unsigned int nest_chunk(struct fxt_reader *r, uint64_t at,
+			       const uint8_t **payload, size_t *size,
+			       uint64_t *next)
 {
-	size_t lo = 0, hi = r->nnests;
+	const uint8_t *p;
+	uint64_t h, have, words, name, skip;
+	unsigned int type;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	r->off = at;
+	p = input_at(r, 8, &have);
+	if (!p)
+		return 0;
+	h = rd64(r, p);
+	words = bits(h, 4, 15);
+	type = bits(h, 48, 55);
+	if ((h & 0xf) != FXT_REC_BLOB || !words ||
+	    (type != FXT_BLOB_RECORDS && type != FXT_BLOB_RECORDS_ZSTD))
+		return 0;
+	p = input_at(r, words * 8, &have);
+	if (!p)
+		return 0;
+	name = bits(h, 16, 31);
+	skip = name & 0x8000 ? ((name & 0x7fff) + 7) / 8 : 0;
+	*size = bits(h, 32, 46);
+	if (1 + skip + (*size + 7) / 8 > words)
+		return 0;
+	*payload = p + 8 + skip * 8;
+	*next = at + words * 8;
+	return type;
+}
 
-		if (r->nests[mid].end <= offset)
-			lo = mid + 1;
-		else
-			hi = mid;
+/*
+ * Load the frame whose first blob record is at file offset @at into
+ * nest_data/nest_len: a blob of records as it is (in the mapped input,
+ * or copied from a stream), a compressed one inflated from its chunks.
+ * Returns 0, or a warning's result: the frame is then skipped.
+ */
+static int nest_load(struct fxt_reader *r, uint64_t at)
+{
+	const uint8_t *p;
+	size_t n, len = 0;
+	uint64_t next = at;
+	unsigned int type;
+	size_t zret = 1;
+
+	if (r->nest_valid && r->nest_base == at) {
+		r->off = at;
+		return 0;
 	}
-	if (lo < r->nnests && r->nests[lo].start <= offset)
-		return &r->nests[lo];
-	return NULL;
+	r->nest_valid = false;
+	type = nest_chunk(r, at, &p, &n, &next);
+	if (type == FXT_BLOB_RECORDS) {
+		r->nest_resume = next;
+		if (n % 8)
+			return warn_kind(r, FXT_WARN_NOTE, "blob of records of %zu bytes, not whole words: skipped", n);
+		if (r->stream) {
+			if (nest_room(r, n))
+				goto big;
+			memcpy(r->nbuf, p, n);
+			p = r->nbuf;
+		}
+		r->nest_data = p;
+		len = n;
+		goto done;
+	}
+	if (!r->zd)
+		r->zd = ZSTD_createDCtx();
+	if (!r->zd || nest_room(r, FXT_NEST_MAX))
+		return fail(r, -ENOMEM, at, "out of memory");
+	ZSTD_DCtx_reset(r->zd, ZSTD_reset_session_only);
+	while (type == FXT_BLOB_RECORDS_ZSTD) {
+		ZSTD_inBuffer in = { p, n, 0 };
+		ZSTD_outBuffer out = { r->nbuf, FXT_NEST_MAX, len };
+
+		r->nest_resume = next;
+		zret = ZSTD_decompressStream(r->zd, &out, &in);
+		len = out.pos;
+		if (ZSTD_isError(zret))
+			return warn(r, "compressed records do not inflate (%s): skipped",
+				    ZSTD_getErrorName(zret));
+		if (!zret)
+			break;
+		if (len == FXT_NEST_MAX)
+			goto big;
+		type = nest_chunk(r, next, &p, &n, &next);
+	}
+	if (zret)
+		return warn(r, "compressed records cut short: skipped");
+	if (len % 8)
+		return warn(r, "compressed records of %zu bytes, not whole words: skipped", len);
+	r->nest_data = r->nbuf;
+done:
+	r->nest_len = len;
+	r->nest_base = at;
+	r->nest_valid = true;
+	r->off = at;
+	return 0;
+big:
+	return warn(r, "blob of records larger than %u bytes: skipped",
+		    FXT_NEST_MAX);
+}
+
+/*
+ * The blob of records at r->off, returned last call: its frame read
+ * next, or skipped with a warning.
+ */
+static int nest_open(struct fxt_reader *r)
+{
+	uint64_t at = r->off;
+	int ret;
+
+	r->nest_pending = false;
+	ret = nest_load(r, at);
+	if (r->err)
+		return r->err;
+	if (ret || !r->nest_valid) {
+		if (ret)
+			return ret;
+		nest_leave(r, r->nest_resume);
+		return 0;
+	}
+	nest_enter(r, 0);
+	return 0;
 }
 
 int fxt_reader_seek(struct fxt_reader *r, uint64_t offset,
 		    uint32_t provider_id)
 {
-	const struct rnest *n;
 	struct rprov *p;
+	uint64_t at, inner;
 
-	if (r->stream || !r->started || offset >= r->size || offset % 8)
+	if (r->in_nest)
+		nest_leave(r, r->file.off);
+	r->nest_pending = false;
+	if (r->stream || !r->started)
 		return -EINVAL;
-	n = nest_find(r, offset);
-	if (n)
-		nest_enter(r, n);
-	else if (r->in_nest)
-		tabs_swap(r);
+	if (offset & FXT_OFFSET_NESTED) {
+		at = (offset & ~FXT_OFFSET_NESTED) >> FXT_NEST_BITS;
+		inner = offset & (FXT_NEST_MAX - 1);
+		if (at >= r->size || nest_load(r, at) || !r->nest_valid ||
+		    inner >= r->nest_len || inner % 8) {
+			r->err = 0;
+			nest_leave(r, 0);
+			return -EINVAL;
+		}
+		nest_enter(r, inner);
+	} else if (offset >= r->size || offset % 8) {
+		return -EINVAL;
+	} else {
+		r->off = offset;
+	}
 	p = prov_find(r, provider_id);
 	if (!p)
 		return -EINVAL;
 	r->cur = p;
-	r->off = offset;
 	r->lazy_p = NULL;
 	r->err = 0;
 	r->errmsg[0] = '\0';
@@ -707,11 +852,11 @@ static int str_set(struct fxt_reader *r, uint32_t index, const uint8_t *s,
 		e->own = NULL;
 	}
 	e->len = len;
-	if (!r->stream) {
+	if (!data_moves(r)) {
 		e->ptr = len ? (const char *)s : "";
 		return 0;
 	}
-	/* Stream buffers move: keep a copy. */
+	/* Stream buffers move, frames are inflated over: keep a copy. */
 	if (mem_charge(r, p, len + 1))
 		return r->err;
 	e->own = malloc(len + 1);
@@ -978,7 +1123,7 @@ int fxt_reader_args(struct fxt_reader *r, struct fxt_record *rec)
 	c.what = "event";
 	/* what it says is said of that record */
 	next = r->off;
-	r->off = rec->offset;
+	r->off = r->lazy_at;
 	/* the first again too: get_args() numbers arguments from it */
 	ret = get_args(r, &c, ev->nargs + rec->args_left, r->args);
 	if (ret)
@@ -1239,7 +1384,8 @@ static int event_args_lazy(struct fxt_reader *r, struct cursor *c,
 		return get_args(r, c, ev->nargs, r->args);
 	if ((arg_int32_fast(r, c, r->args) || !get_args(r, c, 1, r->args)) &&
 	    skim_args(r, c, ev->nargs - 1)) {
-		r->lazy_off = r->off;
+		r->lazy_off = where(r);
+		r->lazy_at = r->off;
 		r->lazy_p = c->p;
 		r->lazy_i = start;
 		r->lazy_n = c->i;
@@ -1711,8 +1857,14 @@ again:
 	r->lazy_p = NULL;
 	if (r->err)
 		return r->err;
-	if (r->in_nest && r->off >= r->nest_end)
-		nest_leave(r);
+	if (r->nest_pending) {
+		ret = nest_open(r);
+		if (ret)
+			return ret;
+	}
+	/* a frame's end, or words short of a record: the file's next */
+	if (r->in_nest && r->size - r->off < 8)
+		nest_leave(r, r->nest_resume);
 	if (!r->started) {
 		ret = start(r);
 		if (ret)
@@ -1737,11 +1889,11 @@ again:
 	if (!words)
 		return fail(r, -EBADMSG, r->off, "%s record has size 0",
 			    fxt_record_type_name(rec->type) ?: "unknown");
-	if (r->in_nest && words * 8 > r->nest_end - r->off) {
+	if (r->in_nest && words * 8 > r->size - r->off) {
 		uint64_t off = r->off;
 
-		nest_leave(r);
-		ret = warn(r, "%s record of %llu bytes at offset 0x%llx runs past the end of its blob of records; the rest of the blob is skipped",
+		nest_leave(r, r->nest_resume);
+		ret = warn(r, "%s record of %llu bytes at byte %llu of a blob of records runs past its end; the rest of the blob is skipped",
 			   fxt_record_type_name(rec->type) ?: "unknown",
 			   (unsigned long long)words * 8,
 			   (unsigned long long)off);
@@ -1759,7 +1911,7 @@ again:
 			    (unsigned long long)words * 8,
 			    (unsigned long long)have);
 	}
-	rec->offset = r->off;
+	rec->offset = where(r);
 	rec->nested = r->in_nest;
 	rec->args_left = 0;
 	rec->size = words * 8;
@@ -1774,7 +1926,7 @@ again:
 		if (!r->cur)
 			return r->err ? r->err : fail(r, -ENOMEM, r->off, "out of memory");
 	}
-	if (r->strict && !r->off && (h != FXT_MAGIC_RECORD || words != 1))
+	if (r->strict && !r->off && !r->in_nest && (h != FXT_MAGIC_RECORD || words != 1))
 		return fail(r, -EBADMSG, 0,
 			    "not an FXT file: no magic number record at the start");
 
@@ -1824,11 +1976,11 @@ again:
 	if (ret)
 		return ret;
 	rec->provider_id = r->cur->id;
-	if (rec->type == FXT_REC_BLOB &&
-	    rec->blob.type == FXT_BLOB_RECORDS && !r->in_nest) {
-		ret = nest_blob(r, rec, words);
-		if (ret)
-			return ret;
+	if (rec->type == FXT_REC_BLOB && !r->in_nest &&
+	    (rec->blob.type == FXT_BLOB_RECORDS ||
+	     rec->blob.type == FXT_BLOB_RECORDS_ZSTD)) {
+		/* its records next: loading it may move a stream's buffer */
+		r->nest_pending = true;
 		return 1;
 	}
 	r->off += words * 8;
@@ -1938,7 +2090,8 @@ void fxt_reader_close(struct fxt_reader *r)
 		u64_map_free(&r->prov_at);
 		tabs_swap(r);
 	}
-	free(r->nests);
+	free(r->nbuf);
+	ZSTD_freeDCtx(r->zd);
 	free(r->warnmsg);
 	for (i = 0; i < FXT_WARN_KINDS; i++)
 		free(r->kind_msg[i]);

@@ -86,6 +86,17 @@ enum fxt_warn_kind {
 /* Called with each warning, "FILE: offset 0x...: what is odd". */
 typedef void (*fxt_reader_warn_fn)(void *priv, const char *msg);
 
+/*
+ * Records of a nested stream (blob types FXT_BLOB_RECORDS and
+ * FXT_BLOB_RECORDS_ZSTD) have offsets of their own, which
+ * fxt_reader_seek() takes: this bit, the offset of the frame's first
+ * blob record shifted by FXT_NEST_BITS, and the record's byte in the
+ * frame, a frame being at most FXT_NEST_MAX bytes.
+ */
+#define FXT_OFFSET_NESTED	(1ULL << 62)
+#define FXT_NEST_BITS		20
+#define FXT_NEST_MAX		(1u << FXT_NEST_BITS)
+
 struct fxt_record {
 	unsigned int	type;		/* enum fxt_record_type */
 	uint64_t	offset;		/* of the header word in the input */

@@ -21,6 +21,8 @@
 #include "u64-map.h"
 #include "worker.h"
 
+#include <zstd.h>
+
 #define BUF_SIZE		(256u * 1024)
 #define NR_THREAD_SLOTS		(FXT_MAX_THREAD_INDEX + 1)	/* 0 unused */
 /* Four buckets a thread slot keeps hash chains short. */
@@ -91,10 +93,14 @@ struct fxt_writer {
 	struct fxt_strtab	*st;		/* &strs, or the parent's */
 	/*
 	 * fxt_writer_create_nested(): full buffers of whole records go to
-	 * @sink, at most @cap bytes each, and no record is larger
+	 * @parent, at most @cap bytes each, as blobs named @nest_name,
+	 * compressed by @zc if there is one, into @zbuf
 	 */
-	fxt_writer_sink_fn	sink;
-	void			*sink_priv;
+	struct fxt_writer	*parent;
+	struct fxt_str		nest_name;
+	ZSTD_CCtx		*zc;
+	uint8_t			*zbuf;
+	size_t			zcap;
 	size_t			cap;
 	uint32_t		max_words;
 	/* fxt_writer_keep_together(): where the records kept begin, or -1 */
@@ -133,12 +139,35 @@ static inline uint32_t stream_words(size_t len)
 
 /* ---- output ---------------------------------------------------------- */
 
+/*
+ * zstd's fastest level that still finds the repeats of instants (level
+ * 1: a third of the time of level 3 for 8% more bytes on a converted
+ * recording)
+ */
+#define NEST_ZSTD_LEVEL	1
+
+/* A nested writer's buffer of records, as blob records of its parent. */
+static int nest_out(struct fxt_writer *w, const void *p, size_t n)
+{
+	size_t z;
+
+	if (!w->zc)
+		return fxt_write_blob(w->parent, w->nest_name,
+				      FXT_BLOB_RECORDS, p, n);
+	z = ZSTD_compressCCtx(w->zc, w->zbuf, w->zcap, p, n,
+			      NEST_ZSTD_LEVEL);
+	if (ZSTD_isError(z))
+		return -EIO;
+	return fxt_write_blob(w->parent, w->nest_name, FXT_BLOB_RECORDS_ZSTD,
+			      w->zbuf, z);
+}
+
 static int out_write(struct fxt_writer *w, const void *p, size_t n)
 {
 	const uint8_t *b = p;
 
-	if (w->sink)
-		return w->sink(w->sink_priv, p, n);
+	if (w->parent)
+		return nest_out(w, p, n);
 	if (w->zout)
 		return fxt_zout_write(w->zout, p, n);
 	if (w->fp) {
@@ -217,7 +246,7 @@ static int out_buf(struct fxt_writer *w, bool sync)
 
 void fxt_writer_keep_together(struct fxt_writer *w, bool on)
 {
-	w->group = on && w->sink ? (ssize_t)w->len : -1;
+	w->group = on && w->parent ? (ssize_t)w->len : -1;
 }
 
 int fxt_writer_flush(struct fxt_writer *w)
@@ -242,7 +271,7 @@ int fxt_writer_flush(struct fxt_writer *w)
 
 /*
  * A nested writer's records before those kept together out, the kept
- * ones moved to the buffer's start: they go to the sink in one piece.
+ * ones moved to the buffer's start: they go to the parent in one piece.
  */
 static int group_carry(struct fxt_writer *w)
 {
@@ -866,28 +895,32 @@ struct fxt_writer *fxt_writer_create_fp(FILE *fp, unsigned int flags)
 }
 
 struct fxt_writer *fxt_writer_create_nested(struct fxt_writer *parent,
-					    fxt_writer_sink_fn sink,
-					    void *priv, size_t cap)
+					    const char *name, bool compress)
 {
 	unsigned int flags = parent->flags & ~(FXT_WRITER_GZIP |
 					       FXT_WRITER_ZSTD);
-	struct fxt_writer *w;
+	struct fxt_writer *w = writer_create(-1, NULL, flags);
 
-	cap &= ~(size_t)7;
-	if (!sink || cap < 64 || cap > BUF_SIZE) {
-		errno = EINVAL;
-		return NULL;
-	}
-	w = writer_create(-1, NULL, flags);
 	if (!w)
 		return NULL;
 	/* its texts are the parent's: ids from either writer are valid */
 	fxt_strtab_release(&w->strs);
 	w->st = parent->st;
-	w->sink = sink;
-	w->sink_priv = priv;
-	w->cap = cap;
-	w->max_words = (uint32_t)(cap / 8);
+	w->parent = parent;
+	w->nest_name = fxt_writer_str(parent, name);
+	if (compress) {
+		w->zcap = ZSTD_compressBound(BUF_SIZE);
+		w->zc = ZSTD_createCCtx();
+		w->zbuf = malloc(w->zcap);
+		if (!w->zc || !w->zbuf) {
+			fxt_writer_close(w);
+			errno = ENOMEM;
+			return NULL;
+		}
+	} else {
+		w->cap = FXT_WRITER_NESTED_CAP;
+		w->max_words = FXT_WRITER_NESTED_CAP / 8;
+	}
 	return w;
 }
 
@@ -918,6 +951,8 @@ int fxt_writer_close(struct fxt_writer *w)
 	free(w->thr);
 	if (w->st == &w->strs)
 		fxt_strtab_release(&w->strs);
+	ZSTD_freeCCtx(w->zc);
+	free(w->zbuf);
 	free(w->buf);
 	free(w);
 	return ret;
@@ -1406,7 +1441,7 @@ int fxt_write_large_blob(struct fxt_writer *w, const struct fxt_large_blob *lb)
 	if (w->err)
 		return w->err;
 	if (lb->format > FXT_LARGE_BLOB_NO_META || (lb->size && !lb->data) ||
-	    w->sink)
+	    w->parent)
 		return -EINVAL;
 	/* Everything but the payload must fit the buffer in one piece. */
 	meta = lb->format == FXT_LARGE_BLOB_METADATA;

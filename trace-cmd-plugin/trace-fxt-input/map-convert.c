@@ -87,16 +87,6 @@ static int map_provider(struct map_ctx *ctx, struct map_buffer *buf)
 	return 0;
 }
 
-/* The nested writer's full buffer, as a blob record of the file's. */
-static int map_nest_sink(void *priv, const void *data, size_t len)
-{
-	struct map_ctx *ctx = priv;
-
-	return fxt_write_blob(ctx->w, fxt_writer_str(ctx->w,
-						     TCFXT_BLOB_RECORDS),
-			      FXT_BLOB_RECORDS, data, len);
-}
-
 /*
  * Unless every record is to be FXT's (--fxt-sched), the instants go to a
  * nested writer (map_ctx.iw): Perfetto reads each event from the packets
@@ -109,8 +99,7 @@ static int map_nest_start(struct map_ctx *ctx)
 		ctx->iw = ctx->w;
 		return 0;
 	}
-	ctx->iw = fxt_writer_create_nested(ctx->w, map_nest_sink, ctx,
-					   FXT_WRITER_NESTED_CAP);
+	ctx->iw = fxt_writer_create_nested(ctx->w, TCFXT_BLOB_RECORDS, true);
 	return ctx->iw ? 0 : -errno;
 }
 
