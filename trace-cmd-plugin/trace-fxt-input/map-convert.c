@@ -88,14 +88,14 @@ static int map_provider(struct map_ctx *ctx, struct map_buffer *buf)
 }
 
 /*
- * Unless every record is to be FXT's (--fxt-sched), the instants go to a
+ * Unless every record is to be FXT's (--fxt-records), the instants go to a
  * nested writer (map_ctx.iw): Perfetto reads each event from the packets
  * alone, and every reader of this project still finds the instants where
  * they were, each blob's records read where the blob is.
  */
 static int map_nest_start(struct map_ctx *ctx)
 {
-	if (ctx->opts->fxt_sched) {
+	if (ctx->opts->fxt_records) {
 		ctx->iw = ctx->w;
 		return 0;
 	}

@@ -66,7 +66,7 @@ struct map_event {
 	bool			keep;		/* passes the event filter */
 	/*
 	 * map-dispatch.c: no typed packet says it, so the packets have it
-	 * as Perfetto's generic ftrace event (unless --fxt-sched)
+	 * as Perfetto's generic ftrace event (unless --fxt-records)
 	 */
 	bool			generic;
 	bool			user_data;	/* user_events: bytes past fields */
@@ -182,7 +182,7 @@ struct map_mm {
 struct map_ctx {
 	struct fxt_writer	*w;
 	/*
-	 * Where instants go: @w with --fxt-sched (every record FXT's), else
+	 * Where instants go: @w with --fxt-records (every record FXT's), else
 	 * a nested writer whose records @w carries in blob records of type
 	 * FXT_BLOB_RECORDS, which Perfetto skips: it reads each event once,
 	 * from the packets (map-convert.c, map_nest_start()).

@@ -181,7 +181,7 @@ const struct map_special map_specials[] = {
 	 * value.  Not its six arguments: the sys_enter instant at the
 	 * slice's start has them, and they would make the packets twice as
 	 * big (28 of the 69 bytes a syscall's two events take).  Not with
-	 * --fxt-sched (.instead, no FXT record to replace): its atrace
+	 * --fxt-records (.instead, no FXT record to replace): its atrace
 	 * slices are FXT's, which Perfetto would not nest in them
 	 * (map-marker.c).
 	 */
@@ -401,12 +401,12 @@ int map_dispatch_write(struct map_ctx *ctx, struct map_buffer *buf,
 	const struct map_special *s = me->special;
 	bool gen = (me->generic || (s && s->wake == MAP_WAKE_UP &&
 				    ctx->seen_waking)) &&
-		   !ctx->opts->fxt_sched;
+		   !ctx->opts->fxt_records;
 	bool pkt;
 	int ret;
 
 	ret = map_event_write(ctx, buf, me, rec, thread);
-	if (!ctx->opts->fxt_sched)
+	if (!ctx->opts->fxt_records)
 		map_sched_seen(ctx, rec, (int)thread->tid);
 	if (ret < 0 || (!s && !gen) ||
 	    map_dispatch_restated(ctx, buf, me, rec))
@@ -417,7 +417,7 @@ int map_dispatch_write(struct map_ctx *ctx, struct map_buffer *buf,
 			return ret;
 	}
 	/* a packet "instead" of FXT records, unless FXT was asked for */
-	pkt = s->pkt_write && !(s->pkt.instead && ctx->opts->fxt_sched);
+	pkt = s->pkt_write && !(s->pkt.instead && ctx->opts->fxt_records);
 	if (s->write && !(pkt && s->pkt.instead))
 		ret = s->write(ctx, buf, me, rec, thread);
 	if (ret >= 0 && pkt)

@@ -282,7 +282,7 @@ int map_ftrace_fork_write(struct map_ctx *ctx, struct map_buffer *buf,
  * task_newtask: its event, where Perfetto starts the new thread (its
  * start time) or process (ParseTaskNewTask), and the process tree's
  * entry only if the event could not go into the packets.  Not with
- * --fxt-sched: its thread states are the FXT's, which the Runnable
+ * --fxt-records: its thread states are the FXT's, which the Runnable
  * state Perfetto opens there would overlap.
  */
 int map_ftrace_newtask_write(struct map_ctx *ctx, struct map_buffer *buf,
@@ -290,7 +290,7 @@ int map_ftrace_newtask_write(struct map_ctx *ctx, struct map_buffer *buf,
 {
 	int ret;
 
-	if (ctx->opts->fxt_sched)
+	if (ctx->opts->fxt_records)
 		return map_ftrace_fork(ctx, buf, me, rec, false);
 	ret = map_ftrace_write(ctx, buf, me, rec);
 	if (ret < 0)
@@ -351,7 +351,7 @@ int map_ftrace_print(struct map_ctx *ctx, struct map_buffer *buf,
  * its text as written: Perfetto's importer makes of it what it makes of
  * its own recording's (ParsePrint, SystraceParser): slices, counters
  * named as written, async slices, and the ongoing sys_write ended at the
- * marker.  Not with --fxt-sched, whose FXT records say it (map-marker.c).
+ * marker.  Not with --fxt-records, whose FXT records say it (map-marker.c).
  */
 int map_ftrace_atrace(struct map_ctx *ctx, struct tep_record *rec,
 		      const char *text, size_t len)

@@ -122,7 +122,7 @@ int map_marker_write(struct map_ctx *ctx, struct map_buffer *buf,
 		return ret;
 	if (!map_atrace_parse(s, len, &at))
 		return map_ftrace_print(ctx, buf, rec, s, text);
-	if (!ctx->opts->fxt_sched)
+	if (!ctx->opts->fxt_records)
 		return map_ftrace_atrace(ctx, rec, s, len);
 	if ((at.kind == 'B' || at.kind == 'E') && (t = map_task_get(ctx,
 					thread->tid)) && t->in_syscall) {
