@@ -1026,6 +1026,21 @@ static int load_record(struct loader *l, struct fxt_record *rec)
 	case FXT_REC_KERNEL_OBJ:
 		return load_kobj(l, rec);
 	case FXT_REC_METADATA:
+		/*
+		 * a nested frame that restates its tables: rereads of its
+		 * rows read it from its start (fxt_reader_seek())
+		 */
+		if (rec->nested && l->reread &&
+		    rec->meta.type == FXT_META_TRACE_INFO &&
+		    rec->meta.info_type == FXT_TRACE_INFO_MAGIC) {
+			size_t i;
+
+			for (i = 0; i < l->d->nproviders; i++)
+				if (l->d->providers[i].str_set_nested)
+					memset(l->d->providers[i].str_set_nested,
+					       0, 0x8000 / 8);
+			return 0;
+		}
 		if (rec->meta.type == FXT_META_PROVIDER_INFO) {
 			int prov = provider_index(l, rec->meta.provider_id);
 

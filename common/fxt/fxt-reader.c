@@ -576,6 +576,30 @@ static void tabs_swap(struct fxt_reader *r)
 	SWAP(r->init_tps, t->init_tps);
 }
 
+/*
+ * A nested stream's magic number record: its frame begins afresh (its
+ * writer restates what it uses), whatever the frames before held.
+ */
+static void nest_tables_reset(struct fxt_reader *r)
+{
+	size_t i, c, k;
+
+	/*
+	 * Unset, not freed: the record before may still be in its reader's
+	 * hands (an event waiting for its continuations), its strings with
+	 * it; a copy goes when its index is set again, or with the reader.
+	 */
+	for (i = 0; i < r->nprovs; i++) {
+		struct rprov *p = r->provs[i];
+
+		for (c = 0; p->str && c < p->str_cap; c++)
+			for (k = 0; p->str[c] && k < STR_CHUNK; k++)
+				p->str[c][k].ptr = NULL;
+		memset(p->thr_set, 0, sizeof(p->thr_set));
+	}
+	r->cur = prov_get(r, 0, false);
+}
+
 /* Read the frame loaded (nest_load()) from its byte @at on. */
 static void nest_enter(struct fxt_reader *r, uint64_t at)
 {
@@ -749,12 +773,50 @@ static int nest_open(struct fxt_reader *r)
 	return 0;
 }
 
+/*
+ * Records of the frame loaded read up to byte @inner, so that its tables
+ * are what they were there: from where reading is, when that is in the
+ * frame before @inner, else from the frame's start (its own tables, if
+ * it begins with a magic number record).
+ */
+static int nest_scan(struct fxt_reader *r, uint64_t at, uint64_t inner)
+{
+	struct fxt_record rec;
+	int ret;
+
+	if (!r->in_nest || r->nest_base != at || r->off > inner)
+		nest_enter(r, 0);
+	r->nest_pending = false;
+	while (r->off < inner) {
+		ret = fxt_reader_next(r, &rec);
+		if (ret <= 0 || !r->in_nest || r->nest_base != at)
+			break;
+	}
+	if (!r->in_nest || r->nest_base != at || r->off != inner) {
+		r->err = 0;
+		r->errmsg[0] = '\0';
+		nest_leave(r, 0);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int fxt_reader_seek(struct fxt_reader *r, uint64_t offset,
 		    uint32_t provider_id)
 {
 	struct rprov *p;
 	uint64_t at, inner;
+	int ret;
 
+	/* in the frame sought, at or before the record: read on from there */
+	if (r->in_nest && (offset & FXT_OFFSET_NESTED) &&
+	    (offset & ~FXT_OFFSET_NESTED) >> FXT_NEST_BITS == r->nest_base &&
+	    r->off <= (offset & (FXT_NEST_MAX - 1)) && !r->err) {
+		ret = nest_scan(r, r->nest_base, offset & (FXT_NEST_MAX - 1));
+		if (ret)
+			return ret;
+		goto found;
+	}
 	if (r->in_nest)
 		nest_leave(r, r->file.off);
 	r->nest_pending = false;
@@ -769,12 +831,15 @@ int fxt_reader_seek(struct fxt_reader *r, uint64_t offset,
 			nest_leave(r, 0);
 			return -EINVAL;
 		}
-		nest_enter(r, inner);
+		ret = nest_scan(r, at, inner);
+		if (ret)
+			return ret;
 	} else if (offset >= r->size || offset % 8) {
 		return -EINVAL;
 	} else {
 		r->off = offset;
 	}
+found:
 	p = prov_find(r, provider_id);
 	if (!p)
 		return -EINVAL;
@@ -1225,6 +1290,9 @@ static int do_metadata(struct fxt_reader *r, struct cursor *c, uint64_t h,
 		rec->meta.info_type = bits(h, 20, 23);
 		if (rec->meta.info_type == FXT_TRACE_INFO_MAGIC) {
 			rec->meta.magic = (uint32_t)bits(h, 24, 55);
+			/* a nested frame that reads on its own */
+			if (r->in_nest)
+				nest_tables_reset(r);
 			if (r->strict && (rec->meta.magic != FXT_MAGIC ||
 					  bits(h, 56, 63) || c->n != 1))
 				return BAD(r, c, "magic number record is not 0x%016llx",
@@ -1975,7 +2043,7 @@ again:
 	}
 	if (ret)
 		return ret;
-	rec->provider_id = r->cur->id;
+	rec->provider_id = r->cur ? r->cur->id : 0;
 	if (rec->type == FXT_REC_BLOB && !r->in_nest &&
 	    (rec->blob.type == FXT_BLOB_RECORDS ||
 	     rec->blob.type == FXT_BLOB_RECORDS_ZSTD)) {

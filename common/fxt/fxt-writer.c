@@ -140,9 +140,8 @@ static inline uint32_t stream_words(size_t len)
 /* ---- output ---------------------------------------------------------- */
 
 /*
- * zstd's fastest level that still finds the repeats of instants (level
- * 1: a third of the time of level 3 for 8% more bytes on a converted
- * recording)
+ * zstd's level for nested records: docs/BENCHMARKS.md ("Each event
+ * once") measures what it costs and saves
  */
 #define NEST_ZSTD_LEVEL	1
 
@@ -154,8 +153,7 @@ static int nest_out(struct fxt_writer *w, const void *p, size_t n)
 	if (!w->zc)
 		return fxt_write_blob(w->parent, w->nest_name,
 				      FXT_BLOB_RECORDS, p, n);
-	z = ZSTD_compressCCtx(w->zc, w->zbuf, w->zcap, p, n,
-			      NEST_ZSTD_LEVEL);
+	z = ZSTD_compress2(w->zc, w->zbuf, w->zcap, p, n);
 	if (ZSTD_isError(z))
 		return -EIO;
 	return fxt_write_blob(w->parent, w->nest_name, FXT_BLOB_RECORDS_ZSTD,
@@ -244,9 +242,28 @@ static int out_buf(struct fxt_writer *w, bool sync)
 	return o->err;
 }
 
+static inline int nest_record(struct fxt_writer *w);
+
 void fxt_writer_keep_together(struct fxt_writer *w, bool on)
 {
-	w->group = on && w->parent ? (ssize_t)w->len : -1;
+	if (!w->parent)
+		return;
+	w->group = -1;
+	if (!on)
+		return;
+	/* past half the frame: a new one, where the group most likely fits */
+	if (w->len > w->cap / 2 && !w->err) {
+		int ret = out_write(w, w->buf, w->len);
+
+		if (ret) {
+			w->err = ret;
+			return;
+		}
+		w->flushed += w->len;
+		w->len = 0;
+	}
+	nest_record(w);
+	w->group = (ssize_t)w->len;
 }
 
 int fxt_writer_flush(struct fxt_writer *w)
@@ -831,6 +848,51 @@ static void put_args(struct fxt_writer *w, const struct fxt_arg *a,
 	}
 }
 
+/* ---- nested frames ---------------------------------------------------- */
+
+/*
+ * A nested writer's frames read on their own: one that begins at a
+ * record begins with a magic number record, after which the reader
+ * starts its tables afresh (fxt-reader.c), and restates every string
+ * and thread it uses.  A frame is ended before a record once it is
+ * within a quarter of its capacity of full, so that a record and the
+ * string and thread records it needs fall in one frame; only a record
+ * larger than that quarter, or records kept together past the end,
+ * continue a frame into the next, which then begins without the magic
+ * number and reads with the tables of the one before.
+ */
+static int nest_record_slow(struct fxt_writer *w)
+{
+	size_t i;
+	int ret;
+
+	if (w->len && w->len + w->cap / 4 > w->cap && w->group < 0) {
+		ret = out_write(w, w->buf, w->len);
+		if (ret)
+			return w->err = ret;
+		w->flushed += w->len;
+		w->len = 0;
+	}
+	if (w->len || w->group >= 0)
+		return 0;
+	for (i = 0; i < w->nprovs; i++)
+		prov_reset(w->provs[i], w->provs[i]->id);
+	put_word(w, FXT_MAGIC_RECORD);
+	if (w->cur->id)
+		put_word(w, FXT_REC_METADATA | 1u << 4 |
+			    (uint64_t)FXT_META_PROVIDER_SECTION << 16 |
+			    (uint64_t)w->cur->id << 20);
+	return 0;
+}
+
+/* Before each record of a nested writer: nest_record_slow(). */
+static inline int nest_record(struct fxt_writer *w)
+{
+	if (!w->parent || w->err)
+		return w->err;
+	return nest_record_slow(w);
+}
+
 /* ---- writer life ----------------------------------------------------- */
 
 static struct fxt_writer *writer_create(int fd, FILE *fp, unsigned int flags)
@@ -912,7 +974,12 @@ struct fxt_writer *fxt_writer_create_nested(struct fxt_writer *parent,
 		w->zcap = ZSTD_compressBound(BUF_SIZE);
 		w->zc = ZSTD_createCCtx();
 		w->zbuf = malloc(w->zcap);
-		if (!w->zc || !w->zbuf) {
+		/* a damaged frame is found whole, not read as other records */
+		if (!w->zc || !w->zbuf ||
+		    ZSTD_isError(ZSTD_CCtx_setParameter(w->zc,
+				ZSTD_c_compressionLevel, NEST_ZSTD_LEVEL)) ||
+		    ZSTD_isError(ZSTD_CCtx_setParameter(w->zc,
+				ZSTD_c_checksumFlag, 1))) {
 			fxt_writer_close(w);
 			errno = ENOMEM;
 			return NULL;
@@ -1005,7 +1072,7 @@ int fxt_write_provider_section(struct fxt_writer *w, uint32_t id)
 {
 	struct wprov *p;
 
-	if (ensure(w, 8))
+	if (nest_record(w) || ensure(w, 8))
 		return w->err;
 	p = prov_get(w, id, false);
 	if (!p)
@@ -1022,7 +1089,7 @@ int fxt_write_provider_event(struct fxt_writer *w, uint32_t id,
 {
 	if (event > 0xf)
 		return -EINVAL;
-	if (ensure(w, 8))
+	if (nest_record(w) || ensure(w, 8))
 		return w->err;
 	put_word(w, FXT_REC_METADATA | 1u << 4 |
 		    (uint64_t)FXT_META_PROVIDER_EVENT << 16 |
@@ -1138,7 +1205,7 @@ int fxt_write_event(struct fxt_writer *w, const struct fxt_event *ev)
 
 	const struct fxt_str *strs[2] = { &ev->category, &ev->name };
 
-	if (w->err)
+	if (nest_record(w))
 		return w->err;
 	if (ev->type >= FXT_EVENT_TYPE_COUNT)
 		return -EINVAL;
@@ -1244,7 +1311,7 @@ static int write_object(struct fxt_writer *w, unsigned int type,
 	uint32_t words, i;
 	int ret;
 
-	if (w->err)
+	if (nest_record(w))
 		return w->err;
 	if (byte16 > 0xff)
 		return -EINVAL;
@@ -1300,7 +1367,7 @@ int fxt_write_legacy_switch(struct fxt_writer *w,
 	uint32_t words;
 	int ret;
 
-	if (w->err)
+	if (nest_record(w))
 		return w->err;
 	if (cs->cpu > 0xff || cs->out_state > 0xf || cs->out_prio > 0xff ||
 	    cs->in_prio > 0xff)
@@ -1333,7 +1400,7 @@ static int write_sched(struct fxt_writer *w, unsigned int subtype,
 	uint32_t words, i;
 	int ret;
 
-	if (w->err)
+	if (nest_record(w))
 		return w->err;
 	if (cpu > 0xffff || state > 0xf)
 		return -EINVAL;
@@ -1399,7 +1466,7 @@ int fxt_write_log(struct fxt_writer *w, uint64_t ts,
 	struct tref thr;
 	int ret;
 
-	if (w->err)
+	if (nest_record(w))
 		return w->err;
 	if (len && !msg)
 		return -EINVAL;
