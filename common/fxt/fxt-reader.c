@@ -167,14 +167,29 @@ struct cursor {
 static int fail(struct fxt_reader *r, int err, uint64_t off,
 		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/*
+ * "offset 0x...": in a nested frame, the frame's first blob record's and
+ * the byte of the records inflated from it.
+ */
+static int where_text(const struct fxt_reader *r, uint64_t off, char *buf,
+		      size_t n)
+{
+	if (r->in_nest)
+		return snprintf(buf, n, "offset 0x%llx, byte 0x%llx of its records",
+				(unsigned long long)r->nest_base,
+				(unsigned long long)off);
+	return snprintf(buf, n, "offset 0x%llx", (unsigned long long)off);
+}
+
 static int fail(struct fxt_reader *r, int err, uint64_t off,
 		const char *fmt, ...)
 {
+	char at[96];
 	va_list ap;
 	int n;
 
-	n = snprintf(r->errmsg, sizeof(r->errmsg), "%s: offset 0x%llx: ",
-		     r->name, (unsigned long long)off);
+	where_text(r, off, at, sizeof(at));
+	n = snprintf(r->errmsg, sizeof(r->errmsg), "%s: %s: ", r->name, at);
 	if (n < 0 || (size_t)n >= sizeof(r->errmsg))
 		n = 0;
 	va_start(ap, fmt);
@@ -225,7 +240,7 @@ static __attribute__((noinline)) int warn_kind(struct fxt_reader *r,
 					       enum fxt_warn_kind kind,
 					       const char *fmt, ...)
 {
-	char msg[512], *full;
+	char msg[512], at[96], *full;
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -233,10 +248,12 @@ static __attribute__((noinline)) int warn_kind(struct fxt_reader *r,
 	va_end(ap);
 	if (r->pedantic)
 		return fail(r, -EBADMSG, r->off, "%s", msg);
-	if (asprintf(&full, "%s: offset 0x%llx: %s", r->name,
-		     (unsigned long long)r->off, msg) < 0)
+	where_text(r, r->off, at, sizeof(at));
+	if (asprintf(&full, "%s: %s: %s", r->name, at, msg) < 0)
 		return 0;
-	note_warning(r, kind, r->off, full);
+	/* records told apart by their offsets as fxt_record.offset says */
+	note_warning(r, kind, r->in_nest ? (FXT_OFFSET_NESTED |
+		     r->nest_base << FXT_NEST_BITS | r->off) : r->off, full);
 	return 0;
 }
 
@@ -2037,7 +2054,7 @@ again:
 	}
 	if (ret == -EBADMSG && !r->strict) {
 		/* its size is sound, its contents are not: the next one */
-		skip_malformed(r, r->off);
+		skip_malformed(r, where(r));
 		r->off += words * 8;
 		goto again;
 	}
