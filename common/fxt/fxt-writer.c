@@ -77,6 +77,25 @@ struct wout {
 	size_t		len;
 };
 
+/*
+ * A nested writer's compression, on a thread of its own: the producer
+ * hands it a copy of each full buffer and, at the next, writes the frame
+ * it made into the parent (so frames reach the parent one buffer late,
+ * in order; a flush waits for them).  No thread (it could not start):
+ * the same, inline.
+ */
+struct nzip {
+	struct worker	worker;
+	bool		threaded;
+	ZSTD_CCtx	*zc;
+	uint8_t		*in;		/* BUF_SIZE */
+	size_t		in_len;
+	uint8_t		*out;
+	size_t		out_cap;
+	size_t		out_len;	/* the job's result, 0 none */
+	int		err;		/* the job's */
+};
+
 struct fxt_writer {
 	int			fd;
 	FILE			*fp;
@@ -98,9 +117,7 @@ struct fxt_writer {
 	 */
 	struct fxt_writer	*parent;
 	struct fxt_str		nest_name;
-	ZSTD_CCtx		*zc;
-	uint8_t			*zbuf;
-	size_t			zcap;
+	struct nzip		*zip;		/* compressed: its thread */
 	size_t			cap;
 	uint32_t		max_words;
 	/* fxt_writer_keep_together(): where the records kept begin, or -1 */
@@ -145,19 +162,54 @@ static inline uint32_t stream_words(size_t len)
  */
 #define NEST_ZSTD_LEVEL	1
 
+static void nzip_job(void *arg)
+{
+	struct nzip *z = arg;
+	size_t n = ZSTD_compress2(z->zc, z->out, z->out_cap, z->in,
+				  z->in_len);
+
+	z->err = ZSTD_isError(n) ? -EIO : 0;
+	z->out_len = ZSTD_isError(n) ? 0 : n;
+}
+
+/* The frame the compression made last, written into the parent. */
+static int nest_drain(struct fxt_writer *w)
+{
+	struct nzip *z = w->zip;
+	int ret;
+
+	if (z->threaded)
+		worker_wait(&z->worker);
+	if (z->err)
+		return z->err;
+	if (!z->out_len)
+		return 0;
+	ret = fxt_write_blob(w->parent, w->nest_name, FXT_BLOB_RECORDS_ZSTD,
+			     z->out, z->out_len);
+	z->out_len = 0;
+	return ret;
+}
+
 /* A nested writer's buffer of records, as blob records of its parent. */
 static int nest_out(struct fxt_writer *w, const void *p, size_t n)
 {
-	size_t z;
+	struct nzip *z = w->zip;
+	int ret;
 
-	if (!w->zc)
+	if (!z)
 		return fxt_write_blob(w->parent, w->nest_name,
 				      FXT_BLOB_RECORDS, p, n);
-	z = ZSTD_compress2(w->zc, w->zbuf, w->zcap, p, n);
-	if (ZSTD_isError(z))
-		return -EIO;
-	return fxt_write_blob(w->parent, w->nest_name, FXT_BLOB_RECORDS_ZSTD,
-			      w->zbuf, z);
+	ret = nest_drain(w);
+	if (ret)
+		return ret;
+	memcpy(z->in, p, n);
+	z->in_len = n;
+	if (!z->threaded) {
+		nzip_job(z);
+		return 0;
+	}
+	worker_hand(&z->worker);
+	return 0;
 }
 
 static int out_write(struct fxt_writer *w, const void *p, size_t n)
@@ -280,6 +332,12 @@ int fxt_writer_flush(struct fxt_writer *w)
 		}
 		w->flushed += w->len;
 		w->len = 0;
+	}
+	/* a nested writer's last frame in its parent */
+	if (w->zip) {
+		ret = nest_drain(w);
+		if (ret)
+			w->err = ret;
 	}
 	if (w->fp && fflush(w->fp))
 		w->err = -(errno ? errno : EIO);
@@ -971,19 +1029,26 @@ struct fxt_writer *fxt_writer_create_nested(struct fxt_writer *parent,
 	w->parent = parent;
 	w->nest_name = fxt_writer_str(parent, name);
 	if (compress) {
-		w->zcap = ZSTD_compressBound(BUF_SIZE);
-		w->zc = ZSTD_createCCtx();
-		w->zbuf = malloc(w->zcap);
+		struct nzip *z = calloc(1, sizeof(*z));
+
+		w->zip = z;
+		if (z) {
+			z->out_cap = ZSTD_compressBound(BUF_SIZE);
+			z->zc = ZSTD_createCCtx();
+			z->in = malloc(BUF_SIZE);
+			z->out = malloc(z->out_cap);
+		}
 		/* a damaged frame is found whole, not read as other records */
-		if (!w->zc || !w->zbuf ||
-		    ZSTD_isError(ZSTD_CCtx_setParameter(w->zc,
+		if (!z || !z->zc || !z->in || !z->out ||
+		    ZSTD_isError(ZSTD_CCtx_setParameter(z->zc,
 				ZSTD_c_compressionLevel, NEST_ZSTD_LEVEL)) ||
-		    ZSTD_isError(ZSTD_CCtx_setParameter(w->zc,
+		    ZSTD_isError(ZSTD_CCtx_setParameter(z->zc,
 				ZSTD_c_checksumFlag, 1))) {
 			fxt_writer_close(w);
 			errno = ENOMEM;
 			return NULL;
 		}
+		z->threaded = !worker_start(&z->worker, nzip_job, z);
 	} else {
 		w->cap = FXT_WRITER_NESTED_CAP;
 		w->max_words = FXT_WRITER_NESTED_CAP / 8;
@@ -1018,8 +1083,14 @@ int fxt_writer_close(struct fxt_writer *w)
 	free(w->thr);
 	if (w->st == &w->strs)
 		fxt_strtab_release(&w->strs);
-	ZSTD_freeCCtx(w->zc);
-	free(w->zbuf);
+	if (w->zip) {
+		if (w->zip->threaded)
+			worker_stop(&w->zip->worker);
+		ZSTD_freeCCtx(w->zip->zc);
+		free(w->zip->in);
+		free(w->zip->out);
+		free(w->zip);
+	}
 	free(w->buf);
 	free(w);
 	return ret;
