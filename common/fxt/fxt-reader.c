@@ -22,6 +22,7 @@
 #include "fxt-reader.h"
 #include "fxt-zio.h"
 #include "u64-map.h"
+#include "worker.h"
 
 #define STR_CHUNK_BITS	4
 #define STR_CHUNK	(1u << STR_CHUNK_BITS)
@@ -48,6 +49,27 @@ struct rprov {
 	uint32_t		thr_cap;
 	struct fxt_thread	*thr;	/* 256, made on demand */
 	uint8_t			thr_set[32];
+};
+
+/*
+ * Mapped input: the compressed frame after the one being read, inflated
+ * on a thread of its own meanwhile (a converted file is mostly frames:
+ * KernelShark's load of one waits half as long).  Its result is taken
+ * only whole; anything else, the reader inflates the frame again itself
+ * and says what is wrong with it.
+ */
+struct rpre {
+	struct worker	worker;
+	bool		handed;		/* a job given, not taken back */
+	ZSTD_DCtx	*zd;
+	const uint8_t	*data;
+	size_t		size;
+	bool		swap;
+	uint64_t	at;		/* the frame's first blob record */
+	uint8_t		*buf;		/* FXT_NEST_MAX */
+	size_t		len;
+	uint64_t	resume;		/* after its last blob record */
+	bool		whole;
 };
 
 struct fxt_reader {
@@ -152,6 +174,7 @@ struct fxt_reader {
 	uint8_t			*nbuf;		/* inflated or copied frames */
 	size_t			ncap;
 	ZSTD_DCtx		*zd;
+	struct rpre		*pre;		/* the next frame, inflating */
 };
 
 /* A record being decoded: words [i, n) of p are left. */
@@ -697,6 +720,127 @@ static unsigned int nest_chunk(struct fxt_reader *r, uint64_t at,
 }
 
 /*
+ * Of mapped input @d: the blob record of compressed records at @at, its
+ * payload and the offset after it; false when it is none.
+ */
+static bool map_chunk(const uint8_t *d, size_t size, bool swap, uint64_t at,
+		      const uint8_t **payload, size_t *n, uint64_t *next)
+{
+	uint64_t h, words, name, skip;
+
+	if (at + 8 > size || at % 8)
+		return false;
+	memcpy(&h, d + at, 8);
+	if (swap)
+		h = __builtin_bswap64(h);
+	words = bits(h, 4, 15);
+	if ((h & 0xf) != FXT_REC_BLOB || !words ||
+	    bits(h, 48, 55) != FXT_BLOB_RECORDS_ZSTD ||
+	    words * 8 > size - at)
+		return false;
+	name = bits(h, 16, 31);
+	skip = name & 0x8000 ? ((name & 0x7fff) + 7) / 8 : 0;
+	*n = bits(h, 32, 46);
+	if (1 + skip + (*n + 7) / 8 > words)
+		return false;
+	*payload = d + at + 8 + skip * 8;
+	*next = at + words * 8;
+	return true;
+}
+
+static void pre_job(void *arg)
+{
+	struct rpre *p = arg;
+	const uint8_t *in;
+	uint64_t next = p->at;
+	size_t n, zret = 1;
+
+	p->len = 0;
+	p->whole = false;
+	ZSTD_DCtx_reset(p->zd, ZSTD_reset_session_only);
+	while (map_chunk(p->data, p->size, p->swap, next, &in, &n, &next)) {
+		ZSTD_inBuffer ib = { in, n, 0 };
+		ZSTD_outBuffer ob = { p->buf, FXT_NEST_MAX, p->len };
+
+		p->resume = next;
+		zret = ZSTD_decompressStream(p->zd, &ob, &ib);
+		p->len = ob.pos;
+		if (ZSTD_isError(zret) || !zret || p->len == FXT_NEST_MAX)
+			break;
+	}
+	p->whole = !zret && !(p->len % 8);
+}
+
+/*
+ * After the frame just loaded: the next compressed one, within a few
+ * records of it, handed to the thread.
+ */
+static void pre_start(struct fxt_reader *r)
+{
+	struct rpre *p = r->pre;
+	uint64_t at = r->nest_resume, h, words;
+	unsigned int k;
+
+	if (r->stream || !r->data)
+		return;
+	if (!p) {
+		p = calloc(1, sizeof(*p));
+		if (!p)
+			return;
+		p->zd = ZSTD_createDCtx();
+		p->buf = malloc(FXT_NEST_MAX);
+		if (!p->zd || !p->buf || worker_start(&p->worker, pre_job, p)) {
+			ZSTD_freeDCtx(p->zd);
+			free(p->buf);
+			free(p);
+			return;
+		}
+		r->pre = p;
+	}
+	if (p->handed)
+		return;
+	for (k = 0; k < 64 && at + 8 <= r->size; k++, at += words * 8) {
+		h = rd64(r, r->data + at);
+		words = (h & 0xf) == FXT_REC_LARGE ? bits(h, 4, 35) :
+						       bits(h, 4, 15);
+		if (!words || words * 8 > r->size - at)
+			return;
+		if ((h & 0xf) == FXT_REC_BLOB &&
+		    bits(h, 48, 55) == FXT_BLOB_RECORDS_ZSTD)
+			break;
+	}
+	if (k == 64 || at + 8 > r->size)
+		return;
+	p->data = r->data;
+	p->size = r->size;
+	p->swap = r->swap;
+	p->at = at;
+	p->handed = true;
+	worker_hand(&p->worker);
+}
+
+/* The frame at @at from the thread, if it inflated that one whole. */
+static bool pre_take(struct fxt_reader *r, uint64_t at)
+{
+	struct rpre *p = r->pre;
+	uint8_t *t;
+
+	if (!p || !p->handed || p->at != at || r->stream)
+		return false;
+	worker_wait(&p->worker);
+	p->handed = false;
+	if (!p->whole || nest_room(r, FXT_NEST_MAX))
+		return false;
+	t = r->nbuf;
+	r->nbuf = p->buf;
+	p->buf = t;
+	r->nest_data = r->nbuf;
+	r->nest_len = p->len;
+	r->nest_resume = p->resume;
+	return true;
+}
+
+/*
  * Load the frame whose first blob record is at file offset @at into
  * nest_data/nest_len: a blob of records as it is (in the mapped input,
  * or copied from a stream), a compressed one inflated from its chunks.
@@ -715,6 +859,10 @@ static int nest_load(struct fxt_reader *r, uint64_t at)
 		return 0;
 	}
 	r->nest_valid = false;
+	if (pre_take(r, at)) {
+		len = r->nest_len;
+		goto done;
+	}
 	type = nest_chunk(r, at, &p, &n, &next);
 	if (type == FXT_BLOB_RECORDS) {
 		r->nest_resume = next;
@@ -761,6 +909,8 @@ done:
 	r->nest_base = at;
 	r->nest_valid = true;
 	r->off = at;
+	if (r->nest_data == r->nbuf)
+		pre_start(r);
 	return 0;
 big:
 	return warn(r, "blob of records larger than %u bytes: skipped",
@@ -2174,6 +2324,12 @@ void fxt_reader_close(struct fxt_reader *r)
 		free(r->provs);
 		u64_map_free(&r->prov_at);
 		tabs_swap(r);
+	}
+	if (r->pre) {
+		worker_stop(&r->pre->worker);
+		ZSTD_freeDCtx(r->pre->zd);
+		free(r->pre->buf);
+		free(r->pre);
 	}
 	free(r->nbuf);
 	ZSTD_freeDCtx(r->zd);
