@@ -1,0 +1,353 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# make package-test: the Debian package built and installed on a minimal
+# Debian 12 (bookworm) system that holds nothing of the development
+# machine.  It needs root and the network (deb.debian.org or
+# $PACKAGE_TEST_MIRROR) and takes minutes, so make test never runs it.
+#
+#  1. a minimal bookworm chroot (debootstrap --variant=minbase), made once
+#     and kept as a tarball in $PACKAGE_TEST_CACHE (default
+#     /var/cache/trace-fxt-chroot), with the .deb files apt fetched in it;
+#     every run unpacks fresh copies of it;
+#  2. make dist's tarball unpacked in it; build-essential and exactly what
+#     debian/control's Build-Depends name (apt-get build-dep ./, without
+#     Recommends), nothing else;
+#  3. dpkg-buildpackage -b -us -uc as a user who is not root, the unit
+#     tests included (DEB_BUILD_OPTIONS=nocheck is not set);
+#  4. lintian on the result, every tag shown (--pedantic --display-info),
+#     failing on an error or a warning;
+#  5. a second fresh chroot: apt-get install ./trace-fxt_*.deb (without
+#     Recommends: what its Depends pull must be enough), then, in a login
+#     shell that sets no plugin variable: trace-fxt convert finds the
+#     installed input plugin; a recording's round trip through FXT
+#     reports as the recording does; then trace-cmd installed: trace-cmd
+#     report decodes a file converted from FXT (plugin_fxt.so) and
+#     EventHeader user_events (plugin_eventheader.so) as the reference
+#     does, which trace-cmd report -N does not; trace-fxt report of the FXT
+#     prints what trace-cmd report prints of the recording;
+#  6. the package's autopkgtest (debian/tests) in that chroot;
+#  7. apt-get purge trace-fxt: no file dpkg -L listed is left.
+#
+# How long each step takes, on the 2-core development VM (shared), in
+# seconds: the first run (cache empty) / a rerun:
+#   base chroot (debootstrap, tar)             (filled in by the first run)
+#   build deps (apt-get build-dep)
+#   dpkg-buildpackage (unit tests included)
+#   lintian (installing it, running it)
+#   install chroot, apt install, checks
+# It prints each step's time as it goes.
+#
+#   tests/package/chroot-build.sh         as root; installs debootstrap
+#                                         (apt-get) when it is missing
+# Variables: PACKAGE_TEST_CACHE (the cache directory),
+# PACKAGE_TEST_MIRROR (default http://deb.debian.org/debian),
+# PACKAGE_TEST_SECURITY (default http://deb.debian.org/debian-security),
+# PACKAGE_TEST_REFRESH=1 (make the base chroot again; it is remade anyway
+# when older than 30 days), PACKAGE_TEST_KEEP=1 (keep the work directory,
+# logs and chroots, and say where), PACKAGE_TEST_JOBS (parallel=, default 2).
+#
+# Output: "ok - ..." / "not ok - ..." lines, then "package-test: N passed,
+# N failed"; the exit status is 0 when every check passed.
+set -uo pipefail
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+CACHE=${PACKAGE_TEST_CACHE:-/var/cache/trace-fxt-chroot}
+MIRROR=${PACKAGE_TEST_MIRROR:-http://deb.debian.org/debian}
+SECURITY=${PACKAGE_TEST_SECURITY:-http://deb.debian.org/debian-security}
+JOBS=${PACKAGE_TEST_JOBS:-2}
+SUITE=bookworm
+BASE=$CACHE/$SUITE-minbase.tar
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "package-test: run as root (it makes chroots and installs in them): sudo make package-test" >&2
+	exit 2
+fi
+# Everything below runs in a mount namespace of its own: the /proc and
+# /dev/shm mounted in the chroots go away with it, however it ends.
+if [ -z "${TRACE_FXT_PACKAGE_TEST_NS:-}" ]; then
+	TRACE_FXT_PACKAGE_TEST_NS=1 exec unshare --mount --propagation private \
+		"$0" "$@"
+fi
+
+# What make package-test's make exports stays out of make dist.
+unset MAKEFLAGS MFLAGS MAKELEVEL O BUILD_DIR
+
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "ok - $*"; }
+not_ok() { failed=$((failed + 1)); echo "not ok - $*"; }
+check() {
+	local what=$1; shift
+	if "$@"; then ok "$what"; else not_ok "$what"; fi
+}
+finish() {
+	echo "package-test: $passed passed, $failed failed"
+	[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+	exit
+}
+t0=$SECONDS
+step() {
+	echo "# [$((SECONDS - t0)) s] $*"
+}
+# stop WHY: a step others depend on failed
+stop() {
+	not_ok "$*"
+	finish
+}
+
+WORK=$(mktemp -d /var/tmp/trace-fxt-package-test.XXXXXX)
+MOUNTS=()
+cleanup() {
+	local m i
+
+	for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do
+		umount "${MOUNTS[i]}" 2>/dev/null || umount -l "${MOUNTS[i]}"
+	done
+	if [ "${PACKAGE_TEST_KEEP:-0}" = 1 ]; then
+		echo "# kept: $WORK (logs in $WORK/log)"
+		return
+	fi
+	# never remove through a mount point
+	m=$(findmnt -rn -o TARGET | grep -F "$WORK/") &&
+		{ echo "# still mounted, $WORK kept: $m"; return; }
+	rm -rf --one-file-system "$WORK"
+}
+trap cleanup EXIT
+mkdir -p "$WORK/log" "$CACHE/archives"
+LOG=$WORK/log
+
+# root_sh ROOT CMD: CMD run by sh as root in the chroot ROOT, a clean
+# environment
+root_sh() {
+	local root=$1; shift
+	chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+		HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
+		/bin/sh -c "$*"
+}
+# user_sh ROOT CMD: CMD run in a login shell of the user "user" (not root)
+user_sh() {
+	local root=$1; shift
+	chroot "$root" /usr/bin/env -i TERM=dumb \
+		/usr/sbin/runuser -l user -c "$*"
+}
+# fresh NAME: a new chroot unpacked from the base, proc and /dev/shm
+# mounted, apt's cache filled from ours; prints its path
+fresh() {
+	local root=$WORK/$1
+
+	mkdir -p "$root" && tar -C "$root" -xf "$BASE" || return 1
+	mount -t proc proc "$root/proc" && MOUNTS+=("$root/proc") || return 1
+	mkdir -p "$root/dev/shm" &&
+		mount -t tmpfs -o mode=1777 shm "$root/dev/shm" &&
+		MOUNTS+=("$root/dev/shm") || return 1
+	cp -l "$CACHE"/archives/*.deb "$root/var/cache/apt/archives/" \
+		2>/dev/null ||
+		cp "$CACHE"/archives/*.deb "$root/var/cache/apt/archives/" \
+			2>/dev/null
+	root_sh "$root" "apt-get update -qq && useradd -m -s /bin/bash user" ||
+		return 1
+}
+# keep_debs ROOT: what apt fetched in ROOT, kept for the next run
+keep_debs() {
+	cp -n "$1"/var/cache/apt/archives/*.deb "$CACHE/archives/" 2>/dev/null
+	true
+}
+NORECS="-o APT::Install-Recommends=false -o APT::Install-Suggests=false"
+
+# 1. the base chroot
+if ! command -v debootstrap >/dev/null; then
+	step "installing debootstrap on this machine (apt-get install debootstrap)"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		-o DPkg::Lock::Timeout=300 --no-install-recommends debootstrap \
+		>"$LOG/debootstrap-install.log" 2>&1 ||
+		stop "apt-get install debootstrap (log: $LOG/debootstrap-install.log)"
+fi
+if [ "${PACKAGE_TEST_REFRESH:-0}" = 1 ] ||
+   [ -n "$(find "$BASE" -mtime +30 2>/dev/null)" ]; then
+	rm -f "$BASE"
+fi
+if [ ! -f "$BASE" ]; then
+	step "making the base chroot: debootstrap --variant=minbase $SUITE $MIRROR"
+	s=$SECONDS
+	debootstrap --variant=minbase --cache-dir="$CACHE/archives" \
+		"$SUITE" "$WORK/base" "$MIRROR" >"$LOG/debootstrap.log" 2>&1 ||
+		{ tail -5 "$LOG/debootstrap.log" | sed 's/^/#   /'
+		  stop "debootstrap $SUITE (log: $LOG/debootstrap.log)"; }
+	cat >"$WORK/base/etc/apt/sources.list" <<-EOF
+	deb $MIRROR $SUITE main
+	deb $MIRROR $SUITE-updates main
+	deb $SECURITY $SUITE-security main
+	EOF
+	rm -f "$WORK"/base/var/cache/apt/archives/*.deb
+	tar -C "$WORK/base" -cf "$BASE.tmp" . && mv "$BASE.tmp" "$BASE" ||
+		stop "the base chroot kept as $BASE"
+	rm -rf --one-file-system "$WORK/base"
+	ok "base chroot made and kept: $BASE ($(du -m "$BASE" | cut -f1) MB, $((SECONDS - s)) s)"
+else
+	ok "base chroot from the cache: $BASE ($(date -r "$BASE" +%F))"
+fi
+
+# 2. the source, the build dependencies
+VERSION=$(sed -n 's/^VERSION[[:space:]]*:= *//p' "$TOP/Makefile")
+ARCH=$(dpkg --print-architecture)
+DEB=trace-fxt_${VERSION}_$ARCH.deb
+make -s -C "$TOP" dist O="$WORK/dist" >"$LOG/dist.log" 2>&1 ||
+	stop "make dist (log: $LOG/dist.log)"
+grep -F 'note:' "$LOG/dist.log" | sed 's/^/# /'
+
+step "build chroot: apt-get build-dep ./ (Build-Depends, no Recommends)"
+s=$SECONDS
+B=$WORK/build
+fresh build >"$LOG/build-chroot.log" 2>&1 ||
+	stop "build chroot unpacked (log: $LOG/build-chroot.log)"
+mkdir -p "$B/home/user/src"
+tar -C "$B/home/user/src" -xzf "$WORK/dist/trace-fxt-$VERSION.tar.gz"
+root_sh "$B" "chown -R user: /home/user/src"
+before=$(root_sh "$B" "dpkg-query -W | wc -l")
+root_sh "$B" "apt-get install -y -q $NORECS build-essential &&
+	 cd /home/user/src/trace-fxt-$VERSION && apt-get build-dep -y -q $NORECS ./" \
+	>"$LOG/build-dep.log" 2>&1
+rc=$?
+keep_debs "$B"
+after=$(root_sh "$B" "dpkg-query -W | wc -l")
+check "build-essential and debian/control's Build-Depends installed: exit $rc, packages $before -> $after ($((SECONDS - s)) s)" \
+	test $rc -eq 0
+[ $rc -eq 0 ] || { tail -5 "$LOG/build-dep.log" | sed 's/^/#   /'; finish; }
+root_sh "$B" "dpkg-query -W -f='\${Package}\n'" >"$LOG/build-packages.txt"
+
+# 3. the build, as a user
+step "dpkg-buildpackage -b -us -uc as a user, unit tests included"
+s=$SECONDS
+user_sh "$B" "cd src/trace-fxt-$VERSION &&
+	 DEB_BUILD_OPTIONS=parallel=$JOBS dpkg-buildpackage -b -us -uc" \
+	>"$LOG/dpkg-buildpackage.log" 2>&1
+rc=$?
+check "dpkg-buildpackage -b -us -uc as a user: exit $rc, $DEB made ($((SECONDS - s)) s)" \
+	test $rc -eq 0 -a -f "$B/home/user/src/$DEB"
+[ $rc -eq 0 ] || { tail -20 "$LOG/dpkg-buildpackage.log" | sed 's/^/#   /'; finish; }
+units=$(grep -E '^tests: [0-9]+ passed, [0-9]+ failed' "$LOG/dpkg-buildpackage.log")
+check "  the unit tests ran in the build (${units:-no summary})" \
+	grep -qE '^tests: [1-9][0-9]* passed, 0 failed' "$LOG/dpkg-buildpackage.log"
+mkdir -p "$WORK/out"
+cp "$B/home/user/src/"trace-fxt_"$VERSION"_"$ARCH".* "$WORK/out/"
+
+# the inputs of the checks below, made with the build's sample producers
+user_sh "$B" "cd src/trace-fxt-$VERSION && mkdir -p ~/in &&
+	 debian/build/samples/fxt-sample ~/in/s.fxt &&
+	 debian/build/samples/eventheader-vectors ~/in/eh.vec &&
+	 debian/build/samples/eventheader-dat ~/in/eh.vec samples/eventheader-formats ~/in/eh.dat &&
+	 cp samples/atrace-markers.dat tests/e2e/eventheader-compare.py ~/in/" \
+	>"$LOG/inputs.log" 2>&1 || stop "sample inputs made in the build chroot (log: $LOG/inputs.log)"
+cp -r "$B/home/user/in" "$WORK/in"
+
+# 4. lintian
+step "lintian (installed in the build chroot)"
+s=$SECONDS
+root_sh "$B" "apt-get install -y -q $NORECS lintian" >"$LOG/lintian-install.log" 2>&1 ||
+	stop "apt-get install lintian (log: $LOG/lintian-install.log)"
+keep_debs "$B"
+user_sh "$B" "lintian --pedantic --display-info --display-experimental \
+	--fail-on error,warning src/trace-fxt_${VERSION}_$ARCH.changes" \
+	>"$LOG/lintian.log" 2>&1
+rc=$?
+sed 's/^/# lintian: /' "$LOG/lintian.log"
+check "lintian --pedantic: no error, no warning ($(grep -c '^[EWIPX]:' "$LOG/lintian.log") tags; $(root_sh "$B" "lintian --version"); $((SECONDS - s)) s)" \
+	test $rc -eq 0
+umount "$B/proc" "$B/dev/shm" && MOUNTS=() && rm -rf --one-file-system "$B"
+
+# 5. a fresh system: the package installed, used
+step "install chroot: apt-get install ./$DEB (no Recommends)"
+s=$SECONDS
+I=$WORK/install
+fresh install >"$LOG/install-chroot.log" 2>&1 ||
+	stop "install chroot unpacked (log: $LOG/install-chroot.log)"
+cp "$WORK/out/$DEB" "$I/tmp/"
+cp -r "$WORK/in/." "$I/home/user/"
+root_sh "$I" "chown -R user: /home/user"
+root_sh "$I" "apt-get install -y -q $NORECS /tmp/$DEB" >"$LOG/apt-install.log" 2>&1
+rc=$?
+keep_debs "$I"
+check "apt-get install ./$DEB pulls what it needs: exit $rc ($((SECONDS - s)) s)" \
+	test $rc -eq 0
+[ $rc -eq 0 ] || { tail -5 "$LOG/apt-install.log" | sed 's/^/#   /'; finish; }
+root_sh "$I" "dpkg -L trace-fxt" >"$LOG/dpkg-L.txt"
+input=$(grep -x '/usr/lib/[^/]*-linux-gnu[^/]*/trace-cmd/plugins/trace-fxt-input.so' \
+	"$LOG/dpkg-L.txt")
+
+user_sh "$I" env >"$LOG/login-env.txt"
+check "a login shell sets no plugin variable" \
+	bash -c "! grep PLUGIN '$LOG/login-env.txt'"
+user_sh "$I" "trace-fxt convert atrace-markers.dat -o m.fxt" >"$LOG/convert.log" 2>&1
+check "trace-fxt convert uses the installed input plugin: $(grep 'using plugin' "$LOG/convert.log")" \
+	grep -qF "using plugin ${input:-/usr/lib/MULTIARCH/trace-cmd/plugins/trace-fxt-input.so}" \
+	"$LOG/convert.log"
+check "trace-fxt check m.fxt; trace-fxt convert m.fxt -o back.dat" \
+	user_sh "$I" "trace-fxt check m.fxt >/dev/null && trace-fxt convert -q m.fxt -o back.dat"
+
+# trace-cmd, as a user who wants trace-cmd report adds it
+root_sh "$I" "apt-get install -y -q $NORECS trace-cmd python3" >"$LOG/trace-cmd-install.log" 2>&1 ||
+	stop "apt-get install trace-cmd python3 (log: $LOG/trace-cmd-install.log)"
+keep_debs "$I"
+user_sh "$I" "trace-cmd report -R atrace-markers.dat" >"$LOG/ref.R" 2>/dev/null
+user_sh "$I" "trace-cmd report -R back.dat" >"$LOG/back.R" 2>"$LOG/back.err"
+lines=$(wc -l <"$LOG/ref.R")
+check "trace-cmd report -R of the round trip equals the recording's ($lines lines, $(diff "$LOG/ref.R" "$LOG/back.R" | grep -c '^[<>]') differ)" \
+	bash -c "[ $lines -gt 10 ] && cmp -s '$LOG/ref.R' '$LOG/back.R' && [ ! -s '$LOG/back.err' ]"
+user_sh "$I" "trace-cmd report atrace-markers.dat" >"$LOG/ref.txt" 2>/dev/null
+user_sh "$I" "trace-fxt report m.fxt" >"$LOG/m.txt" 2>/dev/null
+lines=$(wc -l <"$LOG/ref.txt")
+check "trace-fxt report m.fxt prints what trace-cmd report prints of the recording ($lines lines, $(diff "$LOG/ref.txt" "$LOG/m.txt" | grep -c '^[<>]') differ)" \
+	bash -c "[ $lines -gt 10 ] && cmp -s '$LOG/ref.txt' '$LOG/m.txt'"
+
+typed='marker=null i32=-42 u32=4000000000 i64=-5000000000'
+user_sh "$I" "trace-fxt convert -q s.fxt -o s.dat && trace-cmd report s.dat" >"$LOG/s.txt" 2>&1
+user_sh "$I" "trace-cmd report -N s.dat" >"$LOG/s.raw" 2>&1
+check "trace-cmd report prints a file converted from FXT, arguments typed (plugin_fxt.so)" \
+	grep -qF "$typed" "$LOG/s.txt"
+check "  which trace-cmd report -N (no plugins) does not" \
+	bash -c "! grep -qF '$typed' '$LOG/s.raw'"
+user_sh "$I" "trace-cmd report -N eh.dat" >"$LOG/eh.raw" 2>/dev/null
+user_sh "$I" "trace-cmd report eh.dat >eh.txt 2>/dev/null &&
+	 python3 eventheader-compare.py vectors eh.vec eh.vec.linux.json eh.txt" \
+	>"$LOG/eh-compare.log" 2>&1
+check "trace-cmd report decodes EventHeader user_events as the reference does (plugin_eventheader.so): $(tail -1 "$LOG/eh-compare.log")" \
+	test $? -eq 0
+check "  which trace-cmd report -N prints raw" \
+	grep -q ' eventheader_flags=' "$LOG/eh.raw"
+
+# 6. the package's own test, as autopkgtest runs it
+if [ -f "$TOP/debian/tests/control" ]; then
+	step "debian/tests (autopkgtest's tests, run in the install chroot)"
+	mkdir -p "$I/home/user/pkg"
+	tar -C "$I/home/user/pkg" -xzf "$WORK/dist/trace-fxt-$VERSION.tar.gz"
+	root_sh "$I" "chown -R user: /home/user/pkg"
+	for t in $(sed -n 's/^Tests: *//p' "$TOP/debian/tests/control"); do
+		user_sh "$I" "cd pkg/trace-fxt-$VERSION &&
+			 AUTOPKGTEST_TMP=\$(mktemp -d) debian/tests/$t" \
+			>"$LOG/autopkgtest-$t.log" 2>&1
+		rc=$?
+		sed 's/^/#   /' "$LOG/autopkgtest-$t.log" | tail -5
+		check "debian/tests/$t passes in the install chroot: exit $rc" \
+			test $rc -eq 0
+	done
+	rm -rf "$I/home/user/pkg"
+fi
+
+# 7. apt-get purge: nothing left behind
+step "apt-get purge trace-fxt"
+root_sh "$I" "apt-get purge -y -q trace-fxt" >"$LOG/purge.log" 2>&1
+rc=$?
+status=$(chroot "$I" dpkg-query -W -f='${Status}' trace-fxt 2>/dev/null)
+check "apt-get purge trace-fxt: exit $rc, no state left (${status:-dpkg forgot it})" \
+	bash -c "[ $rc = 0 ] && ! echo '$status' | grep -qE ' (installed|config-files|half-)'"
+left=
+while read -r f; do
+	[ -e "$I$f" ] || continue
+	# a folder another package also holds stays, as it should
+	[ -d "$I$f" ] && chroot "$I" dpkg -S "$f" >/dev/null 2>&1 && continue
+	left+=" $f"
+done <"$LOG/dpkg-L.txt"
+check "none of the $(wc -l <"$LOG/dpkg-L.txt") paths dpkg -L listed is left (left:${left:- none})" \
+	test -z "$left"
+step "done"
+finish
