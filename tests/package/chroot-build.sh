@@ -17,6 +17,9 @@
 #     tests included (DEB_BUILD_OPTIONS=nocheck is not set);
 #  4. lintian on the result, every tag shown (--pedantic --display-info),
 #     failing on an error or a warning;
+#  4b. the same in another fresh chroot with the nocheck build profile
+#     (apt-get build-dep -P nocheck: no package marked <!nocheck>), and
+#     the .deb compared with the first one's;
 #  5. a second fresh chroot: apt-get install ./trace-fxt_*.deb (without
 #     Recommends: what its Depends pull must be enough), then, in a login
 #     shell that sets no plugin variable: trace-fxt convert finds the
@@ -102,11 +105,9 @@ stop() {
 WORK=$(mktemp -d /var/tmp/trace-fxt-package-test.XXXXXX)
 MOUNTS=()
 cleanup() {
-	local m i
+	local m
 
-	for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do
-		umount "${MOUNTS[i]}" 2>/dev/null || umount -l "${MOUNTS[i]}"
-	done
+	unmounts
 	if [ "${PACKAGE_TEST_KEEP:-0}" = 1 ]; then
 		echo "# kept: $WORK (logs in $WORK/log)"
 		return
@@ -139,17 +140,35 @@ user_sh() {
 fresh() {
 	local root=$WORK/$1
 
-	mkdir -p "$root" && tar -C "$root" -xf "$BASE" || return 1
-	mount -t proc proc "$root/proc" && MOUNTS+=("$root/proc") || return 1
-	mkdir -p "$root/dev/shm" &&
-		mount -t tmpfs -o mode=1777 shm "$root/dev/shm" &&
-		MOUNTS+=("$root/dev/shm") || return 1
+	mkdir -p "$root" && tar -C "$root" -xf "$BASE" && mounts "$root" ||
+		return 1
 	cp -l "$CACHE"/archives/*.deb "$root/var/cache/apt/archives/" \
 		2>/dev/null ||
 		cp "$CACHE"/archives/*.deb "$root/var/cache/apt/archives/" \
 			2>/dev/null
-	root_sh "$root" "apt-get update -qq && useradd -m -s /bin/bash user" ||
-		return 1
+	root_sh "$root" "apt-get update -qq && apt-get dist-upgrade -y -q &&
+			 useradd -m -s /bin/bash user" || return 1
+}
+# mounts ROOT: /proc, /dev/shm and /dev/pts (a new instance) in ROOT
+mounts() {
+	local root=$1
+
+	mount -t proc proc "$root/proc" && MOUNTS+=("$root/proc") || return 1
+	mkdir -p "$root/dev/shm" "$root/dev/pts" &&
+		mount -t tmpfs -o mode=1777 shm "$root/dev/shm" &&
+		MOUNTS+=("$root/dev/shm") || return 1
+	mount -t devpts -o newinstance,ptmxmode=0666,mode=620 devpts \
+		"$root/dev/pts" && MOUNTS+=("$root/dev/pts") || return 1
+	rm -f "$root/dev/ptmx" && ln -s pts/ptmx "$root/dev/ptmx"
+}
+# unmounts: what mounts mounted, unmounted
+unmounts() {
+	local i
+
+	for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do
+		umount "${MOUNTS[i]}" 2>/dev/null || umount -l "${MOUNTS[i]}"
+	done
+	MOUNTS=()
 }
 # keep_debs ROOT: what apt fetched in ROOT, kept for the next run
 keep_debs() {
@@ -182,7 +201,15 @@ if [ ! -f "$BASE" ]; then
 	deb $MIRROR $SUITE-updates main
 	deb $SECURITY $SUITE-security main
 	EOF
-	rm -f "$WORK"/base/var/cache/apt/archives/*.deb
+	# brought up to date (bookworm-updates, -security)
+	{ mounts "$WORK/base" &&
+	  root_sh "$WORK/base" "apt-get update -q && apt-get dist-upgrade -y -q"; } \
+		>>"$LOG/debootstrap.log" 2>&1 ||
+		stop "the base chroot upgraded (log: $LOG/debootstrap.log)"
+	keep_debs "$WORK/base"
+	unmounts
+	rm -rf "$WORK"/base/var/cache/apt/archives/*.deb \
+		"$WORK"/base/var/lib/apt/lists/*_*
 	tar -C "$WORK/base" -cf "$BASE.tmp" . && mv "$BASE.tmp" "$BASE" ||
 		stop "the base chroot kept as $BASE"
 	rm -rf --one-file-system "$WORK/base"
@@ -257,7 +284,47 @@ rc=$?
 sed 's/^/# lintian: /' "$LOG/lintian.log"
 check "lintian --pedantic: no error, no warning ($(grep -c '^[EWIPX]:' "$LOG/lintian.log") tags; $(root_sh "$B" "lintian --version"); $((SECONDS - s)) s)" \
 	test $rc -eq 0
-umount "$B/proc" "$B/dev/shm" && MOUNTS=() && rm -rf --one-file-system "$B"
+unmounts && rm -rf --one-file-system "$B"
+
+# 4b. the nocheck build profile: the packages marked <!nocheck> are
+# needed by the unit tests only
+step "a second build chroot: apt-get build-dep -P nocheck ./, dpkg-buildpackage with DEB_BUILD_PROFILES=nocheck"
+s=$SECONDS
+N=$WORK/nocheck
+fresh nocheck >"$LOG/nocheck-chroot.log" 2>&1 ||
+	stop "nocheck build chroot unpacked (log: $LOG/nocheck-chroot.log)"
+mkdir -p "$N/home/user/src"
+tar -C "$N/home/user/src" -xzf "$WORK/dist/trace-fxt-$VERSION.tar.gz"
+root_sh "$N" "chown -R user: /home/user/src"
+nocheck_only=$(sed -n 's/^ *\([a-z0-9.+-]*\) <!nocheck>.*/\1/p' "$TOP/debian/control" |
+	       tr '\n' ' ')
+root_sh "$N" "apt-get install -y -q $NORECS build-essential &&
+	 cd /home/user/src/trace-fxt-$VERSION &&
+	 apt-get build-dep -y -q $NORECS -P nocheck ./" \
+	>"$LOG/nocheck-build-dep.log" 2>&1
+rc=$?
+keep_debs "$N"
+present=$(root_sh "$N" "dpkg-query -W -f='\${Package} \${Status}\n' $nocheck_only 2>/dev/null" |
+	  sed -n 's/ install ok installed$//p' | tr '\n' ' ')
+check "build-dep -P nocheck: exit $rc, $(root_sh "$N" "dpkg-query -W | wc -l") packages, none of the <!nocheck> ones ($nocheck_only) installed (installed: ${present:-none})" \
+	test $rc -eq 0 -a -z "$present"
+user_sh "$N" "cd src/trace-fxt-$VERSION &&
+	      DEB_BUILD_PROFILES=nocheck DEB_BUILD_OPTIONS='nocheck parallel=$JOBS' \
+	      dpkg-buildpackage -b -us -uc" >"$LOG/nocheck-dpkg-buildpackage.log" 2>&1
+rc=$?
+check "  dpkg-buildpackage -b -us -uc with the nocheck profile: exit $rc ($((SECONDS - s)) s)" \
+	test $rc -eq 0 -a -f "$N/home/user/src/$DEB"
+[ $rc -eq 0 ] || tail -10 "$LOG/nocheck-dpkg-buildpackage.log" | sed 's/^/#   /'
+if cmp -s "$WORK/out/$DEB" "$N/home/user/src/$DEB"; then
+	ok "  its $DEB is the checked build's, byte for byte (a reproducible build)"
+else
+	dpkg-deb -c "$WORK/out/$DEB" | awk '{ print $3, $6 }' >"$LOG/deb-checked.txt"
+	dpkg-deb -c "$N/home/user/src/$DEB" 2>/dev/null |
+		awk '{ print $3, $6 }' >"$LOG/deb-nocheck.txt"
+	check "  its $DEB differs from the checked build's in bytes, not in files and sizes ($(diff "$LOG/deb-checked.txt" "$LOG/deb-nocheck.txt" | grep -c '^[<>]') lines differ)" \
+		cmp -s "$LOG/deb-checked.txt" "$LOG/deb-nocheck.txt"
+fi
+unmounts && rm -rf --one-file-system "$N"
 
 # 5. a fresh system: the package installed, used
 step "install chroot: apt-get install ./$DEB (no Recommends)"
@@ -346,7 +413,7 @@ check "apt-get purge trace-fxt: exit $rc, no state left (${status:-dpkg forgot i
 	bash -c "[ $rc = 0 ] && ! echo '$status' | grep -qE ' (installed|config-files|half-)'"
 left=
 while read -r f; do
-	[ -e "$I$f" ] || continue
+	[ "$f" = /. ] || [ ! -e "$I$f" ] && continue
 	# a folder another package also holds stays, as it should
 	[ -d "$I$f" ] && chroot "$I" dpkg -S "$f" >/dev/null 2>&1 && continue
 	left+=" $f"
