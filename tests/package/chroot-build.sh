@@ -63,6 +63,7 @@ CACHE=${PACKAGE_TEST_CACHE:-/var/cache/trace-fxt-chroot}
 MIRROR=${PACKAGE_TEST_MIRROR:-http://deb.debian.org/debian}
 SECURITY=${PACKAGE_TEST_SECURITY:-http://deb.debian.org/debian-security}
 JOBS=${PACKAGE_TEST_JOBS:-2}
+TMPFS=${PACKAGE_TEST_TMPFS:-1}
 SUITE=bookworm
 BASE=$CACHE/$SUITE-minbase.tar
 
@@ -135,27 +136,36 @@ user_sh() {
 	chroot "$root" /usr/bin/env -i TERM=dumb \
 		/usr/sbin/runuser -l user -c "$*"
 }
-# fresh NAME: a new chroot unpacked from the base, proc and /dev/shm
-# mounted, apt's cache filled from ours; prints its path
+# fresh NAME: $WORK/NAME, a new chroot (in a tmpfs of its own unless
+# PACKAGE_TEST_TMPFS=0) unpacked from the base, brought up to date, with
+# a user "user"
 fresh() {
 	local root=$WORK/$1
 
-	mkdir -p "$root" && tar -C "$root" -xf "$BASE" && mounts "$root" ||
-		return 1
+	mkdir -p "$root" || return 1
+	if [ "$TMPFS" = 1 ]; then
+		mount -t tmpfs -o size=8G,mode=0755 "trace-fxt-$1" "$root" &&
+			MOUNTS+=("$root") || return 1
+	fi
+	tar -C "$root" -xf "$BASE" && mounts "$root" || return 1
 	# a chroot thrown away after the run: dpkg need not sync each file
 	# (as sbuild and pbuilder do)
 	echo force-unsafe-io >"$root/etc/dpkg/dpkg.cfg.d/trace-fxt-unsafe-io"
-	cp -l "$CACHE"/archives/*.deb "$root/var/cache/apt/archives/" \
-		2>/dev/null ||
-		cp "$CACHE"/archives/*.deb "$root/var/cache/apt/archives/" \
-			2>/dev/null
 	root_sh "$root" "apt-get update -qq && apt-get dist-upgrade -y -q &&
 			 useradd -m -s /bin/bash user" || return 1
 }
-# mounts ROOT: /proc, /dev/shm and /dev/pts (a new instance) in ROOT
+# drop ROOT: the chroot made by fresh unmounted and removed
+drop() {
+	unmounts && rm -rf --one-file-system "$1"
+}
+# mounts ROOT: /proc, /dev/shm, /dev/pts (a new instance) in ROOT, and
+# $CACHE/archives as apt's cache of .deb files (kept for the next run)
 mounts() {
 	local root=$1
 
+	mkdir -p "$CACHE/archives/partial" &&
+		mount --bind "$CACHE/archives" "$root/var/cache/apt/archives" &&
+		MOUNTS+=("$root/var/cache/apt/archives") || return 1
 	mount -t proc proc "$root/proc" && MOUNTS+=("$root/proc") || return 1
 	mkdir -p "$root/dev/shm" "$root/dev/pts" &&
 		mount -t tmpfs -o mode=1777 shm "$root/dev/shm" &&
@@ -172,11 +182,6 @@ unmounts() {
 		umount "${MOUNTS[i]}" 2>/dev/null || umount -l "${MOUNTS[i]}"
 	done
 	MOUNTS=()
-}
-# keep_debs ROOT: what apt fetched in ROOT, kept for the next run
-keep_debs() {
-	cp -n "$1"/var/cache/apt/archives/*.deb "$CACHE/archives/" 2>/dev/null
-	true
 }
 NORECS="-o APT::Install-Recommends=false -o APT::Install-Suggests=false"
 
@@ -209,10 +214,10 @@ if [ ! -f "$BASE" ]; then
 	  root_sh "$WORK/base" "apt-get update -q && apt-get dist-upgrade -y -q"; } \
 		>>"$LOG/debootstrap.log" 2>&1 ||
 		stop "the base chroot upgraded (log: $LOG/debootstrap.log)"
-	keep_debs "$WORK/base"
 	unmounts
-	rm -rf "$WORK"/base/var/cache/apt/archives/*.deb \
-		"$WORK"/base/var/lib/apt/lists/*_*
+	mountpoint -q "$WORK/base/var/cache/apt/archives" ||
+		rm -f "$WORK"/base/var/cache/apt/archives/*.deb
+	rm -f "$WORK"/base/var/lib/apt/lists/*_*
 	tar -C "$WORK/base" -cf "$BASE.tmp" . && mv "$BASE.tmp" "$BASE" ||
 		stop "the base chroot kept as $BASE"
 	rm -rf --one-file-system "$WORK/base"
@@ -242,7 +247,6 @@ root_sh "$B" "apt-get install -y -q $NORECS build-essential &&
 	 cd /home/user/src/trace-fxt-$VERSION && apt-get build-dep -y -q $NORECS ./" \
 	>"$LOG/build-dep.log" 2>&1
 rc=$?
-keep_debs "$B"
 after=$(root_sh "$B" "dpkg-query -W | wc -l")
 check "build-essential and debian/control's Build-Depends installed: exit $rc, packages $before -> $after ($((SECONDS - s)) s)" \
 	test $rc -eq 0
@@ -279,7 +283,6 @@ step "lintian (installed in the build chroot)"
 s=$SECONDS
 root_sh "$B" "apt-get install -y -q $NORECS lintian" >"$LOG/lintian-install.log" 2>&1 ||
 	stop "apt-get install lintian (log: $LOG/lintian-install.log)"
-keep_debs "$B"
 user_sh "$B" "lintian --pedantic --display-info --display-experimental \
 	--fail-on error,warning src/trace-fxt_${VERSION}_$ARCH.changes" \
 	>"$LOG/lintian.log" 2>&1
@@ -287,7 +290,7 @@ rc=$?
 sed 's/^/# lintian: /' "$LOG/lintian.log"
 check "lintian --pedantic: no error, no warning ($(grep -c '^[EWIPX]:' "$LOG/lintian.log") tags; $(root_sh "$B" "lintian --version"); $((SECONDS - s)) s)" \
 	test $rc -eq 0
-unmounts && rm -rf --one-file-system "$B"
+drop "$B"
 
 # 4b. the nocheck build profile: the packages marked <!nocheck> are
 # needed by the unit tests only
@@ -306,7 +309,6 @@ root_sh "$N" "apt-get install -y -q $NORECS build-essential &&
 	 apt-get build-dep -y -q $NORECS -P nocheck ./" \
 	>"$LOG/nocheck-build-dep.log" 2>&1
 rc=$?
-keep_debs "$N"
 present=$(root_sh "$N" "dpkg-query -W -f='\${Package} \${Status}\n' $nocheck_only 2>/dev/null" |
 	  sed -n 's/ install ok installed$//p' | tr '\n' ' ')
 check "build-dep -P nocheck: exit $rc, $(root_sh "$N" "dpkg-query -W | wc -l") packages, none of the <!nocheck> ones (${nocheck_only% }) installed (installed: ${present:-none}; $((SECONDS - s)) s)" \
@@ -328,7 +330,7 @@ else
 	check "  its $DEB differs from the checked build's in bytes, not in files and sizes ($(diff "$LOG/deb-checked.txt" "$LOG/deb-nocheck.txt" | grep -c '^[<>]') lines differ)" \
 		cmp -s "$LOG/deb-checked.txt" "$LOG/deb-nocheck.txt"
 fi
-unmounts && rm -rf --one-file-system "$N"
+drop "$N"
 
 # 5. a fresh system: the package installed, used
 step "install chroot: apt-get install ./$DEB (no Recommends)"
@@ -341,7 +343,6 @@ cp -r "$WORK/in/." "$I/home/user/"
 root_sh "$I" "chown -R user: /home/user"
 root_sh "$I" "apt-get install -y -q $NORECS /tmp/$DEB" >"$LOG/apt-install.log" 2>&1
 rc=$?
-keep_debs "$I"
 check "apt-get install ./$DEB pulls what it needs: exit $rc ($((SECONDS - s)) s)" \
 	test $rc -eq 0
 [ $rc -eq 0 ] || { tail -5 "$LOG/apt-install.log" | sed 's/^/#   /'; finish; }
@@ -362,7 +363,6 @@ check "trace-fxt check m.fxt; trace-fxt convert m.fxt -o back.dat" \
 # trace-cmd, as a user who wants trace-cmd report adds it
 root_sh "$I" "apt-get install -y -q $NORECS trace-cmd python3" >"$LOG/trace-cmd-install.log" 2>&1 ||
 	stop "apt-get install trace-cmd python3 (log: $LOG/trace-cmd-install.log)"
-keep_debs "$I"
 user_sh "$I" "trace-cmd report -R atrace-markers.dat" >"$LOG/ref.R" 2>/dev/null
 user_sh "$I" "trace-cmd report -R back.dat" >"$LOG/back.R" 2>"$LOG/back.err"
 lines=$(wc -l <"$LOG/ref.R")
@@ -399,7 +399,6 @@ tar -C "$I/home/user/pkg" -xzf "$WORK/dist/trace-fxt-$VERSION.tar.gz"
 root_sh "$I" "apt-get install -y -q $NORECS autopkgtest" \
 	>"$LOG/autopkgtest-install.log" 2>&1 ||
 	stop "apt-get install autopkgtest (log: $LOG/autopkgtest-install.log)"
-keep_debs "$I"
 root_sh "$I" "autopkgtest /tmp/$DEB /home/user/pkg/trace-fxt-$VERSION/ -- null" \
 	>"$LOG/autopkgtest.log" 2>&1
 rc=$?
