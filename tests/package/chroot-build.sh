@@ -10,7 +10,7 @@
 #     and kept as a tarball in $PACKAGE_TEST_CACHE (default
 #     /var/cache/trace-fxt-chroot), with the .deb files apt fetched in it;
 #     every run unpacks fresh copies of it;
-#  2. make dist's tarball unpacked in it; build-essential and exactly what
+#  2. make dist's tarball unpacked in a fresh copy; build-essential and exactly what
 #     debian/control's Build-Depends name (apt-get build-dep ./, without
 #     Recommends), nothing else;
 #  3. dpkg-buildpackage -b -us -uc as a user who is not root, the unit
@@ -33,14 +33,24 @@
 #     (its null runner) in that chroot;
 #  7. apt-get purge trace-fxt: no file dpkg -L listed is left.
 #
-# How long each step takes, on the 2-core development VM (shared), in
-# seconds: the first run (cache empty) / a rerun:
-#   base chroot (debootstrap, tar)             (filled in by the first run)
-#   build deps (apt-get build-dep)
-#   dpkg-buildpackage (unit tests included)
-#   lintian (installing it, running it)
-#   install chroot, apt install, checks
-# It prints each step's time as it goes.
+# How long each step takes, in seconds, measured on the 2-core development
+# VM while others built on it (load 4 to 5: the figures vary by 2x), four
+# runs on 2026-12-06 (the first with an empty cache; 3 with the chroots on
+# disk, 1 in tmpfs, which made no clear difference):
+#   base chroot: debootstrap, upgrade, tar (once;   45-99
+#     again when 30 days old or PACKAGE_TEST_REFRESH=1)
+#   build chroot: unpack, upgrade, apt-get build-dep  40-55  (273 packages)
+#   dpkg-buildpackage, the 265 unit tests included    53-88
+#   lintian: installed, run                           21-40
+#   nocheck chroot: build-dep -P nocheck              49-54
+#     dpkg-buildpackage with the nocheck profile      33-48
+#   install chroot: apt-get install ./trace-fxt_*.deb 21-45
+#   the checks (trace-cmd installed for them)          7-12
+#   autopkgtest                                       14-41
+#   apt-get purge, its checks                          2-9
+# In all 6 to 7 minutes (354-429 s); a rerun downloads nothing (the .deb
+# files apt fetched are kept in the cache directory) but spends the same
+# time installing them.  It prints each step's time as it goes.
 #
 #   tests/package/chroot-build.sh         as root; installs debootstrap
 #                                         (apt-get) when it is missing
@@ -48,11 +58,15 @@
 # PACKAGE_TEST_MIRROR (default http://deb.debian.org/debian),
 # PACKAGE_TEST_SECURITY (default http://deb.debian.org/debian-security),
 # PACKAGE_TEST_REFRESH=1 (make the base chroot again; it is remade anyway
-# when older than 30 days), PACKAGE_TEST_KEEP=1 (keep the work directory,
-# logs and chroots, and say where), PACKAGE_TEST_JOBS (parallel=, default 2).
+# when older than 30 days), PACKAGE_TEST_KEEP=1 (keep the work directory
+# and logs, and say where; a chroot in tmpfs goes with the run),
+# PACKAGE_TEST_TMPFS=0 (the chroots on disk, in the work directory under
+# /var/tmp, rather than in tmpfs: each takes up to 1.5 GB while it is
+# used), PACKAGE_TEST_JOBS (dpkg-buildpackage's parallel=, default 2).
 #
 # Output: "ok - ..." / "not ok - ..." lines, then "package-test: N passed,
 # N failed"; the exit status is 0 when every check passed.
+
 # The whole script is one block, read before it runs: editing the file
 # during a run does not change that run.
 {
