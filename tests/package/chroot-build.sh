@@ -274,9 +274,11 @@ user_sh "$B" "cd src/trace-fxt-$VERSION &&
 	 DEB_BUILD_OPTIONS=parallel=$JOBS dpkg-buildpackage -b -us -uc" \
 	>"$LOG/dpkg-buildpackage.log" 2>&1
 rc=$?
-check "dpkg-buildpackage -b -us -uc as a user: exit $rc, $DEB made ($((SECONDS - s)) s)" \
-	test $rc -eq 0 -a -f "$B/home/user/src/$DEB"
-[ $rc -eq 0 ] || { tail -20 "$LOG/dpkg-buildpackage.log" | sed 's/^/#   /'; finish; }
+made=made; [ -f "$B/home/user/src/$DEB" ] || made="not made"
+check "dpkg-buildpackage -b -us -uc as a user: exit $rc, $DEB $made ($((SECONDS - s)) s)" \
+	test $rc -eq 0 -a "$made" = made
+[ $rc -eq 0 ] || { tail -20 "$LOG/dpkg-buildpackage.log" | cut -c1-200 |
+		   sed 's/^/#   /'; finish; }
 units=$(grep -E '^tests: [0-9]+ passed, [0-9]+ failed' "$LOG/dpkg-buildpackage.log")
 check "  the unit tests ran in the build (${units:-no summary})" \
 	grep -qE '^tests: [1-9][0-9]* passed, 0 failed' "$LOG/dpkg-buildpackage.log"
@@ -332,9 +334,11 @@ user_sh "$N" "cd src/trace-fxt-$VERSION &&
 	      DEB_BUILD_PROFILES=nocheck DEB_BUILD_OPTIONS='nocheck parallel=$JOBS' \
 	      dpkg-buildpackage -b -us -uc" >"$LOG/nocheck-dpkg-buildpackage.log" 2>&1
 rc=$?
-check "  dpkg-buildpackage -b -us -uc with the nocheck profile: exit $rc ($((SECONDS - s)) s)" \
-	test $rc -eq 0 -a -f "$N/home/user/src/$DEB"
-[ $rc -eq 0 ] || tail -10 "$LOG/nocheck-dpkg-buildpackage.log" | sed 's/^/#   /'
+made=made; [ -f "$N/home/user/src/$DEB" ] || made="not made"
+check "  dpkg-buildpackage -b -us -uc with the nocheck profile: exit $rc, $DEB $made ($((SECONDS - s)) s)" \
+	test $rc -eq 0 -a "$made" = made
+[ $rc -eq 0 ] || tail -10 "$LOG/nocheck-dpkg-buildpackage.log" | cut -c1-200 |
+	sed 's/^/#   /'
 if cmp -s "$WORK/out/$DEB" "$N/home/user/src/$DEB"; then
 	ok "  its $DEB is the checked build's, byte for byte (a reproducible build)"
 else
