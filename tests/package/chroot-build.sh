@@ -50,7 +50,8 @@
 #   apt-get purge, its checks                          2-9
 # In all 4.5 to 7 minutes (274-429 s); a rerun downloads nothing (the .deb
 # files apt fetched are kept in the cache directory) but spends the same
-# time installing them.  It prints each step's time as it goes.
+# time installing them.  It prints each step's time as it goes.  Two
+# runs on one machine take turns (a lock in the cache directory).
 #
 #   tests/package/chroot-build.sh         as root; installs debootstrap
 #                                         (apt-get) when it is missing
@@ -135,6 +136,13 @@ cleanup() {
 trap cleanup EXIT
 mkdir -p "$WORK/log" "$CACHE/archives"
 LOG=$WORK/log
+# One run at a time on a machine: the cache (its base tarball, apt's
+# cache of .deb files and its lock) is shared.
+exec 9>"$CACHE/lock"
+if ! flock -n 9; then
+	echo "# another package-test is running (it holds $CACHE/lock): waiting for it"
+	flock 9
+fi
 
 # root_sh ROOT CMD: CMD run by sh as root in the chroot ROOT, a clean
 # environment
@@ -403,8 +411,9 @@ user_sh "$I" "trace-cmd report -N eh.dat" >"$LOG/eh.raw" 2>/dev/null
 user_sh "$I" "trace-cmd report eh.dat >eh.txt 2>/dev/null &&
 	 python3 eventheader-compare.py vectors eh.vec eh.vec.linux.json eh.txt" \
 	>"$LOG/eh-compare.log" 2>&1
+rc=$?
 check "trace-cmd report decodes EventHeader user_events as the reference does (plugin_eventheader.so): $(tail -1 "$LOG/eh-compare.log")" \
-	test $? -eq 0
+	test $rc -eq 0
 check "  which trace-cmd report -N prints raw" \
 	grep -q ' eventheader_flags=' "$LOG/eh.raw"
 
