@@ -34,21 +34,21 @@
 #  7. apt-get purge trace-fxt: no file dpkg -L listed is left.
 #
 # How long each step takes, in seconds, measured on the 2-core development
-# VM while others built on it (load 4 to 5: the figures vary by 2x), five
+# VM while others built on it (load 4 to 5: the figures vary by 2x), six
 # runs on 2026-12-06 (the first with an empty cache; 3 with the chroots on
-# disk, 2 in tmpfs, which made no clear difference):
+# disk, 3 in tmpfs, which made no clear difference):
 #   base chroot: debootstrap, upgrade, tar (once;   45-99
 #     again when 30 days old or PACKAGE_TEST_REFRESH=1)
 #   build chroot: unpack, upgrade, apt-get build-dep  39-55  (273 packages)
-#   dpkg-buildpackage, the 265 unit tests included    53-88
+#   dpkg-buildpackage, the 265 unit tests included    53-96
 #   lintian: installed, run                           17-40
-#   nocheck chroot: build-dep -P nocheck              35-54
-#     dpkg-buildpackage with the nocheck profile      33-48
-#   install chroot: apt-get install ./trace-fxt_*.deb 20-45
+#   nocheck chroot: build-dep -P nocheck              33-54
+#     dpkg-buildpackage with the nocheck profile      27-48
+#   install chroot: apt-get install ./trace-fxt_*.deb 16-45
 #   the checks (trace-cmd installed for them)          5-12
 #   autopkgtest                                       14-41
 #   apt-get purge, its checks                          2-9
-# In all 4.5 to 7 minutes (274-429 s); a rerun downloads nothing (the .deb
+# In all 4.5 to 7 minutes (267-429 s); a rerun downloads nothing (the .deb
 # files apt fetched are kept in the cache directory) but spends the same
 # time installing them.  It prints each step's time as it goes.  Two
 # runs on one machine take turns (a lock in the cache directory).
