@@ -1950,6 +1950,12 @@ static ssize_t src_read(struct fxt_reader *r, void *buf, size_t n)
 
 	if (r->zin)
 		return fxt_zin_read(r->zin, buf, n);
+	/*
+	 * the first read, which may be compressed bytes the decompressor
+	 * then takes as its first: no more than it holds
+	 */
+	if (!r->sniffed && n > FXT_ZIN_HEAD_MAX)
+		n = FXT_ZIN_HEAD_MAX;
 	got = read(r->fd, buf, n);
 	if (got < 0)
 		return -errno;
