@@ -826,6 +826,8 @@ class Packets:
             self.stat('truncated_sys_write_duration')
             self.end(('thread', utid), ts, name='sys_write')
         t = t.rstrip('\n\0')
+        if t[:1] in ('C', 'S', 'F') and t[1:2] == '|':
+            return self.print_point(ts, t)
         f = t.split('|', 2)
         if t[:1] not in ('B', 'E') or len(t) > 1 and t[1] != '|':
             self.stat('systrace_parse_failure')
@@ -843,6 +845,44 @@ class Packets:
             self.slices[('thread', utid)][-1]['atrace'] = True
         else:
             self.end(('thread', utid), ts)
+
+    # systrace_parser.cc: ParseSystracePoint, case 'C' (a counter of the
+    # process, named as written: kAndroidAtraceCounterBlueprint), 'S' and
+    # 'F' (an async slice of the process's track of that name, the
+    # cookie telling apart those open at once: atrace_async_slice);
+    # systrace_parser.h ParseSystraceTracePoint: "C|tgid|name|value",
+    # "S|tgid|name|cookie"
+    def print_point(self, ts, t):
+        f = t.split('|')
+        if len(f) < 4 or not f[1].isdigit():
+            self.stat('systrace_parse_failure')
+            return
+        upid = self.get_process(int(f[1]))
+        name, val = f[2], f[3]
+        try:
+            v = int(val)
+        except ValueError:
+            try:
+                v = float(val)
+            except ValueError:
+                self.stat('systrace_parse_failure')
+                return
+        if t[0] == 'C':
+            self.counters.setdefault((upid, name), []).append((ts, v))
+            return
+        # TrackCompressor::InternBegin/InternEnd: the (process, name)
+        # set's track of the cookie, else one whose slices all ended
+        root = '%d:%s' % (self.procs[upid]['pid'], name)
+        tracks = self.async_sets.setdefault(('atrace', root), [])
+        idx = self.async_track(tracks, v)
+        track = ('async', root, idx)
+        if t[0] == 'S':
+            tracks[idx]['nest'] += 1
+            self.begin(track, ts, 'atrace', name, [], self.async_slices)
+            self.async_slices[track][-1]['id'] = v
+        elif tracks[idx]['nest'] > 0:
+            tracks[idx]['nest'] -= 1
+            self.end(track, ts, name)
 
     # InternedKernelSymbolOrFallback
     @staticmethod
