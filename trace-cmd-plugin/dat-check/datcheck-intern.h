@@ -30,6 +30,8 @@
 #define DC_MAX_INFLATE		(512u << 20)
 #define DC_MAX_OPT_SECTIONS	256
 #define DC_MAX_BUFFERS		4096
+/* where CPU data a file cut short lacks may still end (1 TB) */
+#define DC_MAX_CUT		(1ull << 40)
 
 /*
  * libtracecmd opens latency traces (text, no ring-buffer pages), but its
@@ -64,6 +66,8 @@ struct dc_job {
 	/* salvaging, its chunks' headers in a chain to the data's end */
 	bool		chained;
 	uint64_t	good_chunks;	/* the merge's: chunks inflated */
+	/* salvaging, the file ends before its data does */
+	bool		cut;
 };
 
 /*
@@ -144,6 +148,13 @@ struct dc_file {
 	bool		times_moved;
 	/* a buffer lists its CPUs other than as 0..n-1 */
 	bool		cpus_renumbered;
+	/*
+	 * salvaging a file cut short in its CPU data: the size the view
+	 * takes so that every CPU's data lies in it (its missing bytes
+	 * zeros), and that it is cut
+	 */
+	bool		cut;
+	uint64_t	view_len;
 	uint64_t	sections[DAT_OPTION_NR];
 	struct dc_buffer *bufs;
 	unsigned int	nr_bufs;
@@ -259,6 +270,21 @@ uint64_t dc_chunks_read(const struct dc_file *f, unsigned int i);
 
 /* datcheck-pages.c */
 int dc_pages(struct dc_cur *c, size_t at, uint64_t size, uint32_t page_size);
+/*
+ * Salvaging an uncompressed CPU's data at @at of @size bytes that the
+ * file ends inside of (or before): its whole pages walked, the complete
+ * events of a last page cut short kept when its commit word holds, and
+ * the rest said lost.
+ */
+int dc_pages_cut(struct dc_cur *c, size_t at, uint64_t size,
+		 uint32_t page_size);
+/*
+ * Salvaging a CPU's data from @data_at to @data_end that the file ends
+ * inside of (or before): the bytes from @pos (where what was read of it
+ * ends) to @data_end kept as damage, saying the cut.
+ */
+int dc_cut_tail(struct dc_cur *c, uint64_t pos, uint64_t data_at,
+		uint64_t data_end);
 uint8_t *dc_inflate(struct dc_cur *c, size_t at, const uint8_t *p,
 		    uint64_t csize, uint64_t usize);
 int dc_cpu_chunks(struct dc_cur *file, size_t at, uint64_t pos,

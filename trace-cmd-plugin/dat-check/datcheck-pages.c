@@ -287,6 +287,117 @@ int dc_pages(struct dc_cur *c, size_t at, uint64_t size,
 	return dc_salvage(c, at + whole, size - whole);
 }
 
+int dc_cut_tail(struct dc_cur *c, uint64_t pos, uint64_t data_at,
+		uint64_t data_end)
+{
+	struct dc_file *f = c->f;
+	struct dc_job_out *o = f->salvage;
+	unsigned int n;
+	char *why;
+
+	if (!o || pos >= data_end)
+		return 0;
+	n = o->nr_regions;
+	if (f->len > c->base + data_at)
+		dc_fail(c, f->len - c->base, "the file ends %llu bytes short "
+			"of the end of the CPU's data (0x%llx): cut short",
+			(unsigned long long)(data_end - f->len),
+			(unsigned long long)data_end);
+	else
+		dc_fail(c, f->len - c->base, "the file ends before the CPU's "
+			"data (%llu bytes at 0x%llx): cut short",
+			(unsigned long long)(data_end - pos),
+			(unsigned long long)(c->base + pos));
+	why = strdup(f->errlen ? f->err : "");
+	if (!why)
+		return f->ret = -ENOMEM;
+	if (dc_salvage(c, pos, data_end - pos)) {
+		free(why);
+		return f->ret;
+	}
+	/* joined to the stretch before it: the cut is what it says */
+	if (o->nr_regions == n && n) {
+		free(o->regions[n - 1].why);
+		o->regions[n - 1].why = why;
+	} else {
+		free(why);
+	}
+	return 0;
+}
+
+/*
+ * The last page of a CPU's data cut short, of which the file has @have
+ * bytes at @at: the events wholly there kept, when the commit word
+ * holds (a size inside the page); their bytes, or 0.  The page is
+ * walked in a copy, zeros past what the file has.
+ */
+static uint32_t dc_page_cut(struct dc_cur *c, size_t at, uint64_t have,
+			    uint32_t page_size)
+{
+	struct dc_file *f = c->f;
+	unsigned int start = f->commit_size == 8 ? 16 : 12;
+	uint64_t commit, ts;
+	uint32_t size, fault, last;
+	uint8_t *pg;
+
+	if (have <= start)
+		return 0;
+	commit = dc_num(f, c->p + at + 8, f->commit_size);
+	ts = dc_num(f, c->p + at, 8);
+	size = (uint32_t)commit & DAT_COMMIT_MASK;
+	if (size > page_size - start || (!ts && !commit))
+		return 0;
+	if (size > have - start)
+		size = (uint32_t)(have - start);
+	pg = calloc(1, page_size);
+	if (!pg) {
+		f->ret = -ENOMEM;
+		return 0;
+	}
+	memcpy(pg, c->p + at, have);
+	{
+		struct dc_cur pc = {
+			.f = f, .p = pg, .len = page_size,
+			.base = c->base + at, .in = c->in,
+		};
+
+		/* the events before the first one the cut (or a fault) ends */
+		if (dc_events(&pc, 0, page_size, size, ts, true, &fault,
+			      &last)) {
+			f->ret = 0;
+			if (f->errlen)
+				f->err[0] = '\0';
+			size = fault - start;
+		}
+		if (size && dc_events(&pc, 0, page_size, size, ts, false,
+				      &fault, &last))
+			size = 0;
+	}
+	free(pg);
+	return size;
+}
+
+int dc_pages_cut(struct dc_cur *c, size_t at, uint64_t size,
+		 uint32_t page_size)
+{
+	struct dc_file *f = c->f;
+	unsigned int start = f->commit_size == 8 ? 16 : 12;
+	uint64_t have = c->base + at < f->len ? f->len - c->base - at : 0;
+	uint64_t whole = have / page_size * page_size;
+	uint32_t kept = 0;
+
+	if (have > size)
+		have = size;
+	if (whole && dc_pages(c, at, whole, page_size))
+		return f->ret;
+	if (have > whole)
+		kept = dc_page_cut(c, at + whole, have - whole, page_size);
+	if (f->ret)
+		return f->ret;
+	return dc_cut_tail(c, at + whole + (kept ? start + kept : 0), at,
+			   at + size);
+}
+
 /* zstd data of @csize bytes at @p into exactly @usize bytes (malloc'ed) */
 uint8_t *dc_inflate(struct dc_cur *c, size_t at, const uint8_t *p,
 		    uint64_t csize, uint64_t usize)

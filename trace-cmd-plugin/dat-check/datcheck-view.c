@@ -58,12 +58,19 @@ int datcheck_formats(struct datcheck *dc, const uint8_t *ids,
 	return n;
 }
 
-/* @len bytes of the file at @off written at the same offset of @fd. */
+/*
+ * @len bytes of the file at @off written at the same offset of @fd; of a
+ * file cut short, those it has (the rest stays zeros).
+ */
 static int dc_view_copy(const struct dc_file *f, int fd, uint64_t off,
 			uint64_t len)
 {
 	ssize_t n;
 
+	if (off >= f->len)
+		return 0;
+	if (len > f->len - off)
+		len = f->len - off;
 	while (len) {
 		n = pwrite(fd, f->p + off, len, off);
 		if (n < 0 && errno == EINTR)
@@ -138,7 +145,8 @@ int datcheck_view(struct datcheck *dc, int *out)
 	if (!gaps)
 		return -ENOMEM;
 	fd = memfd_create("trace-fxt-view", MFD_CLOEXEC);
-	if (fd < 0 || ftruncate(fd, (off_t)f->len)) {
+	if (fd < 0 || ftruncate(fd, (off_t)(f->view_len > f->len ?
+					    f->view_len : f->len))) {
 		ret = -errno;
 		goto out;
 	}
@@ -342,10 +350,14 @@ static int dc_view_fix_cpu(const struct dc_file *f, int fd,
 		end = (end + ps - 1) / ps * ps;
 		if (end > j->size)
 			end = j->size;
-		buf = malloc(end - first);
+		buf = calloc(1, end - first);
 		if (!buf)
 			return -ENOMEM;
-		memcpy(buf, f->p + j->off + first, end - first);
+		/* of a file cut short, what it has: the rest zeros */
+		if (j->off + first < f->len)
+			memcpy(buf, f->p + j->off + first,
+			       f->len - j->off - first < end - first ?
+			       f->len - j->off - first : end - first);
 		for (; i < k; i++)
 			dc_view_fix_pages(f, buf, end - first, j->off + first,
 					  ps, &d[i]);
@@ -405,7 +417,8 @@ static int dc_view_chunks(const struct dc_file *f, int fd,
 			  const struct dc_job *j, const struct dat_damage *d,
 			  size_t nr)
 {
-	uint64_t end = f->len - j->off, pos = 4, out = 4, csize, usize;
+	uint64_t end = f->len > j->off ? f->len - j->off : 0;
+	uint64_t pos = 4, out = 4, csize, usize;
 	const uint8_t *p = f->p + j->off;
 	uint32_t count = 0;
 	size_t k, room;
@@ -471,7 +484,7 @@ static bool dc_view_recount(const struct dc_file *f, unsigned int i)
 	const struct dc_job *j = &f->jobs[i];
 
 	return (f->flags & DATCHECK_SALVAGE) &&
-	       (f->len - j->off < 4 ||
+	       (j->cut || f->len - j->off < 4 ||
 		dc_num(f, f->p + j->off, 4) != dc_chunks_read(f, i));
 }
 
