@@ -25,9 +25,15 @@ void dc_free(struct dc_file *f)
 	}
 	free(f->fmts);
 	free(f->kallsyms_owned);
-	for (i = 0; i < f->nr_bufs; i++)
+	for (i = 0; i < f->nr_bufs; i++) {
 		free(f->bufs[i].name);
+		free(f->bufs[i].cpu_list_owned);
+	}
 	free(f->bufs);
+	for (i = 0; i < f->nr_stat; i++)
+		free(f->stat_names[i]);
+	free(f->stat_names);
+	free(f->stat_cpus);
 	dc_jobs_free(f);
 	free(f->jobs);
 	free(f->ids);

@@ -48,6 +48,12 @@ struct dc_buffer {
 	uint32_t	cpus;
 	uint64_t	opt_at;		/* where the option lies, for messages */
 	const uint8_t	*cpu_list;	/* cpus x (cpu 4, offset 8, size 8) */
+	/*
+	 * v7, salvaging a file cut short: a buffer whose BUFFER option
+	 * (after its data) is lost, its CPU list rebuilt from its
+	 * chunks, owned
+	 */
+	uint8_t		*cpu_list_owned;
 };
 
 /*
@@ -68,6 +74,8 @@ struct dc_job {
 	uint64_t	good_chunks;	/* the merge's: chunks inflated */
 	/* salvaging, the file ends before its data does */
 	bool		cut;
+	/* v7 cut short: its size runs to its buffer's end (list rebuilt) */
+	bool		rebuilt;
 };
 
 /*
@@ -155,6 +163,26 @@ struct dc_file {
 	 */
 	bool		cut;
 	uint64_t	view_len;
+	/*
+	 * v7 cut short: the options section the chain led out of the file
+	 * to (the view writes the rebuilt BUFFER options there), the first
+	 * options section's description, the end of the sections read,
+	 * the clock the TRACECLOCK option selects
+	 */
+	uint64_t	cut_opt;
+	uint32_t	opt_desc;
+	uint64_t	sections_end;
+	char		clock[32];
+	bool		walk_rebuilt;	/* the buffer walked: list rebuilt */
+	/*
+	 * the instances the CPUSTAT options name ("Buffer: NAME"), in
+	 * order, each with the CPUs whose stats follow; the top buffer's
+	 * CPUs are those before the first
+	 */
+	char		**stat_names;
+	uint32_t	*stat_cpus;
+	unsigned int	nr_stat;
+	uint32_t	top_stat_cpus;
 	uint64_t	sections[DAT_OPTION_NR];
 	struct dc_buffer *bufs;
 	unsigned int	nr_bufs;
@@ -277,14 +305,16 @@ int dc_pages(struct dc_cur *c, size_t at, uint64_t size, uint32_t page_size);
  * the rest said lost.
  */
 int dc_pages_cut(struct dc_cur *c, size_t at, uint64_t size,
-		 uint32_t page_size);
+		 uint32_t page_size, bool rebuilt);
 /*
  * Salvaging a CPU's data from @data_at to @data_end that the file ends
  * inside of (or before): the bytes from @pos (where what was read of it
- * ends) to @data_end kept as damage, saying the cut.
+ * ends) to @data_end kept as damage, saying the cut.  @rebuilt: v7's CPU
+ * list was rebuilt, @data_end is the buffer's, the CPUs after this one
+ * lost with it.
  */
 int dc_cut_tail(struct dc_cur *c, uint64_t pos, uint64_t data_at,
-		uint64_t data_end);
+		uint64_t data_end, bool rebuilt);
 uint8_t *dc_inflate(struct dc_cur *c, size_t at, const uint8_t *p,
 		    uint64_t csize, uint64_t usize);
 int dc_cpu_chunks(struct dc_cur *file, size_t at, uint64_t pos,

@@ -100,7 +100,7 @@ int dc_cpu_data(struct dc_cur *file, uint64_t off, uint64_t size,
 	struct dc_job j = {
 		.off = off, .size = size, .page_size = page_size,
 		.compressed = compressed, .buffer = f->walk_buffer,
-		.cpu = f->walk_cpu,
+		.cpu = f->walk_cpu, .rebuilt = f->walk_rebuilt,
 	};
 
 	if (!size || f->flags & DATCHECK_NO_PAGES)
@@ -148,7 +148,7 @@ static int dc_job_salvage(struct dc_cur *c, const struct dc_job *j)
 		if (ret)
 			return ret;
 		return dc_cut_tail(c, end < 4 ? j->off : f->len, j->off,
-				   j->off + j->size + 4);
+				   j->off + j->size + 4, j->rebuilt);
 	}
 	if (j->from)
 		return dc_cpu_chunks_salvage(c, j->off, j->from, j->chunks,
@@ -174,7 +174,8 @@ static int dc_job_run(struct dc_file *f, const struct dc_job *j)
 		return dc_cpu_chunks(&c, j->off, j->from, j->chunks,
 				     j->page_size);
 	if (j->cut && f->salvage)
-		return dc_pages_cut(&c, j->off, j->size, j->page_size);
+		return dc_pages_cut(&c, j->off, j->size, j->page_size,
+				    j->rebuilt);
 	return dc_pages(&c, j->off, j->size, j->page_size);
 }
 

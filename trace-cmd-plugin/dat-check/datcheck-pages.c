@@ -288,7 +288,7 @@ int dc_pages(struct dc_cur *c, size_t at, uint64_t size,
 }
 
 int dc_cut_tail(struct dc_cur *c, uint64_t pos, uint64_t data_at,
-		uint64_t data_end)
+		uint64_t data_end, bool rebuilt)
 {
 	struct dc_file *f = c->f;
 	struct dc_job_out *o = f->salvage;
@@ -300,8 +300,10 @@ int dc_cut_tail(struct dc_cur *c, uint64_t pos, uint64_t data_at,
 	n = o->nr_regions;
 	if (f->len > c->base + data_at)
 		dc_fail(c, f->len - c->base, "the file ends %llu bytes short "
-			"of the end of the CPU's data (0x%llx): cut short",
+			"of the end of the %s (0x%llx): cut short",
 			(unsigned long long)(data_end - f->len),
+			rebuilt ? "buffer's CPU data, this CPU's and any "
+			"after it" : "CPU's data",
 			(unsigned long long)data_end);
 	else
 		dc_fail(c, f->len - c->base, "the file ends before the CPU's "
@@ -378,7 +380,7 @@ static uint32_t dc_page_cut(struct dc_cur *c, size_t at, uint64_t have,
 }
 
 int dc_pages_cut(struct dc_cur *c, size_t at, uint64_t size,
-		 uint32_t page_size)
+		 uint32_t page_size, bool rebuilt)
 {
 	struct dc_file *f = c->f;
 	unsigned int start = f->commit_size == 8 ? 16 : 12;
@@ -395,7 +397,7 @@ int dc_pages_cut(struct dc_cur *c, size_t at, uint64_t size,
 	if (f->ret)
 		return f->ret;
 	return dc_cut_tail(c, at + whole + (kept ? start + kept : 0), at,
-			   at + size);
+			   at + size, rebuilt);
 }
 
 /* zstd data of @csize bytes at @p into exactly @usize bytes (malloc'ed) */

@@ -132,21 +132,84 @@ static int dc_view_empty_section(const struct dc_file *f, int fd,
 	return 0;
 }
 
+/*
+ * v7 cut short (f->cut_opt): the options section the chain led out of
+ * the file to, written in the view with a BUFFER option for each buffer
+ * whose CPU list was rebuilt and a DONE that ends the chain; its size,
+ * 0 when there is none, or -ENOMEM.
+ */
+static ssize_t dc_view_cut_options(const struct dc_file *f, uint8_t **out)
+{
+	const char *clock = f->clock[0] ? f->clock : "local";
+	size_t len = DC_SEC_HEADER + 2 + 4 + 8, at, n;
+	unsigned int i;
+	uint8_t *b;
+
+	*out = NULL;
+	if (!f->cut_opt)
+		return 0;
+	for (i = 0; i < f->nr_bufs; i++)
+		if (f->bufs[i].cpu_list_owned)
+			len += 2 + 4 + 8 + strlen(f->bufs[i].name) + 1 +
+			       strlen(clock) + 1 + 4 + 4 +
+			       20 * (size_t)f->bufs[i].cpus;
+	b = calloc(1, len);
+	if (!b)
+		return -ENOMEM;
+	dc_view_put(f, b, DAT_OPTION_DONE, 2);
+	dc_view_put(f, b + 4, f->opt_desc, 4);
+	dc_view_put(f, b + 8, len - DC_SEC_HEADER, 8);
+	at = DC_SEC_HEADER;
+	for (i = 0; i < f->nr_bufs; i++) {
+		const struct dc_buffer *bf = &f->bufs[i];
+
+		if (!bf->cpu_list_owned)
+			continue;
+		n = 8 + strlen(bf->name) + 1 + strlen(clock) + 1 + 8 +
+		    20 * (size_t)bf->cpus;
+		dc_view_put(f, b + at, DAT_OPTION_BUFFER, 2);
+		dc_view_put(f, b + at + 2, n, 4);
+		at += 6;
+		dc_view_put(f, b + at, bf->section, 8);
+		at += 8;
+		at += strlen(strcpy((char *)b + at, bf->name)) + 1;
+		at += strlen(strcpy((char *)b + at, clock)) + 1;
+		dc_view_put(f, b + at, bf->page_size, 4);
+		dc_view_put(f, b + at + 4, bf->cpus, 4);
+		at += 8;
+		memcpy(b + at, bf->cpu_list, 20 * (size_t)bf->cpus);
+		at += 20 * (size_t)bf->cpus;
+	}
+	/* DONE, 0: no options section after */
+	dc_view_put(f, b + at, DAT_OPTION_DONE, 2);
+	dc_view_put(f, b + at + 2, 8, 4);
+	*out = b;
+	return (ssize_t)len;
+}
+
 int datcheck_view(struct datcheck *dc, int *out)
 {
 	const struct dc_file *f = &dc->f;
 	struct dc_gap *gaps;
-	uint64_t at = 0;
+	uint64_t at = 0, size = f->view_len > f->len ? f->view_len : f->len;
 	unsigned int i, n = 0;
 	int fd, ret = -EIO;
+	uint8_t *opts;
+	ssize_t opts_len;
 
 	*out = -1;
+	opts_len = dc_view_cut_options(f, &opts);
+	if (opts_len < 0)
+		return (int)opts_len;
+	if (opts_len && f->cut_opt + opts_len > size)
+		size = f->cut_opt + opts_len;
 	gaps = calloc(f->nr_jobs + 2, sizeof(*gaps));
-	if (!gaps)
+	if (!gaps) {
+		free(opts);
 		return -ENOMEM;
+	}
 	fd = memfd_create("trace-fxt-view", MFD_CLOEXEC);
-	if (fd < 0 || ftruncate(fd, (off_t)(f->view_len > f->len ?
-					    f->view_len : f->len))) {
+	if (fd < 0 || ftruncate(fd, (off_t)size)) {
 		ret = -errno;
 		goto out;
 	}
@@ -189,6 +252,8 @@ int datcheck_view(struct datcheck *dc, int *out)
 	}
 	if (at < f->len && dc_view_copy(f, fd, at, f->len - at))
 		goto out;
+	if (opts_len && pwrite(fd, opts, opts_len, f->cut_opt) != opts_len)
+		goto out;
 	*out = fd;
 	fd = -1;
 	ret = 0;
@@ -196,6 +261,7 @@ out:
 	if (fd >= 0)
 		close(fd);
 	free(gaps);
+	free(opts);
 	return ret;
 }
 
