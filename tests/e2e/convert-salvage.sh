@@ -10,8 +10,9 @@
 # The damaged files are the project's own recordings (and the core's
 # writer's big-endian zstd twin of one) damaged at places a seed chooses
 # (dat-damage.py: flipped bits, zeroed runs, bogus event lengths and
-# commit words, a zstd chunk cut short or flipped), and what must survive
-# is computed from the original's pages and chunks.  Undamaged, every
+# commit words, a zstd chunk cut short or flipped, the file cut short in
+# its CPU data), and what must survive is computed from the original's
+# pages and chunks.  Undamaged, every
 # recording and what the core's writer writes checks good.  Each
 # one converts in bounded time (all of them in at most twice what the
 # undamaged originals take), the page reader and libtracecmd's reading of
@@ -39,10 +40,13 @@ sched-v6.dat	evlen		3
 sched-v6.dat	commit		4
 be-zstd.dat	flip		3
 be-zstd.dat	chunk-short	1
+sched-zstd.dat	cut		1 5
+two-buffers.dat	cut		5 10
+sched-v6.dat	cut		1 5
 "
 n=$(echo "$CASES" | awk 'NF { n += NF - 2 } END { print n }')
 recordings
-e2e_plan $((4 * n + 4 + ${#RECS[@]} + 2))
+e2e_plan $((4 * n + 4 + ${#RECS[@]} + 2 + 4))
 
 now() { date +%s%N; }
 
@@ -139,6 +143,34 @@ while read -r src kind seeds; do
 		last=$w
 	done
 done <<< "$CASES"
+
+# cut short where the CPU list cannot be had, or before the CPU data:
+# refused, with the offset where the file ends or the first fault
+recordings sched.dat sched-zstd.dat sched-v6.dat
+size=$(stat -c %s "${RECS[0]}")
+head -c $((size - 30000)) "${RECS[0]}" > "$TMP/cut-v7.dat"
+$TRACE_FXT convert -q "$TMP/cut-v7.dat" -o "$TMP/cut-v7.fxt" 2> "$TMP/cut-v7.err"
+rc=$?
+check "sched.dat (v7, uncompressed) cut in its CPU data, whose CPU list is lost with the end: refused at the file's end (exit $rc, $(head -c 160 "$TMP/cut-v7.err"))" \
+	grep -q "offset 0x$(printf %x $((size - 30000))): the file ends in the CPU data of an uncompressed buffer" "$TMP/cut-v7.err"
+head -c 1141600 "${RECS[1]}" > "$TMP/cut-opts.dat"
+$TRACE_FXT convert -q "$TMP/cut-opts.dat" -o "$TMP/cut-opts.fxt" 2> "$TMP/cut-opts.err"
+rc=$?
+check "sched-zstd.dat cut in its first options section: refused with the offset (exit $rc, $(head -c 160 "$TMP/cut-opts.err"))" \
+	test $rc -eq 1 -a ! -e "$TMP/cut-opts.fxt" -a -n "$(grep "offset 0x116b44: " "$TMP/cut-opts.err")"
+head -c 7000000 "${RECS[2]}" > "$TMP/cut-v6.dat"
+$TRACE_FXT convert -q "$TMP/cut-v6.dat" -o "$TMP/cut-v6.fxt" 2> "$TMP/cut-v6.err"
+rc=$?
+check "sched-v6.dat cut in its kallsyms: refused with the offset (exit $rc, $(head -c 160 "$TMP/cut-v6.err"))" \
+	test $rc -eq 1 -a ! -e "$TMP/cut-v6.fxt" -a -n "$(grep "offset 0x" "$TMP/cut-v6.err")"
+# --strict refuses a file cut in its CPU data, at the offset where it ends
+python3 "$DAMAGE" make "${RECS[2]}" "$TMP/cut-strict.dat" cut 1
+size=$(stat -c %s "$TMP/cut-strict.dat")
+$TRACE_FXT convert --strict -q "$TMP/cut-strict.dat" -o "$TMP/cut-strict.fxt" \
+	2> "$TMP/cut-strict.err"
+rc=$?
+check "--strict refuses sched-v6.dat cut short at 0x$(printf %x "$size") (exit $rc, $(head -c 160 "$TMP/cut-strict.err"))" \
+	test $rc -eq 1 -a ! -e "$TMP/cut-strict.fxt" -a -n "$(grep "offset 0x$(printf %x "$size"): the file ends inside CPU" "$TMP/cut-strict.err")"
 
 $TRACE_FXT report "$last.dat" > "$TMP/direct.txt" 2> "$TMP/direct.err"
 same "report of a damaged .dat: the report of its conversion" \

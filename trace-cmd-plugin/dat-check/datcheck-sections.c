@@ -211,6 +211,9 @@ static int dc_v7_rebuild(struct dc_cur *c, uint64_t sec, const char *name,
 
 	if (!max)
 		max = DC_MAX_CPUS;
+	if (end < sec + DC_SEC_HEADER)
+		return dc_fail(c, sec, "flyrecord section of %llu bytes",
+			       (unsigned long long)(end - sec));
 	if (end > f->len && f->cut_opt < end)
 		return dc_fail(c, f->len, "the file ends inside the CPU data "
 			       "of buffer \"%s\", and its options (at 0x%llx) "
@@ -244,7 +247,7 @@ static int dc_v7_rebuild(struct dc_cur *c, uint64_t sec, const char *name,
 			continue;
 		}
 		count = dc_num(f, f->p + q, 4);
-		if (count > (end - q) / 12) {
+		if (q > end || count > (end - q) / 12) {
 			free(b.cpu_list_owned);
 			return dc_fail(c, q, "%llu chunks where CPU %u's data "
 				       "of buffer \"%s\" would begin: its CPU "
@@ -323,7 +326,8 @@ static int dc_v7_cut(struct dc_cur *c)
 		if (end > pos && end <= f->len)
 			pos = end;
 	}
-	while (f->len - pos >= DC_SEC_HEADER) {
+	/* a compressed section's size is not checked against the file */
+	while (pos <= f->len && f->len - pos >= DC_SEC_HEADER) {
 		id = dc_num(f, f->p + pos, 2);
 		if (id != DAT_OPTION_BUFFER && id != DAT_OPTION_DONE)
 			break;
