@@ -26,7 +26,7 @@ struct dat_event_name {
 /* A record so collected. */
 struct dat_rec {
 	const char	*buffer;	/* its buffer's name, "" for the top */
-	uint32_t	cpu;		/* the CPU's place in its buffer */
+	uint32_t	cpu;		/* the CPU as its buffer lists it */
 	uint32_t	len;
 	uint64_t	ts;		/* the pages' clock: for order only */
 	const uint8_t	*data;		/* the payload, common_type first */
@@ -68,7 +68,7 @@ struct dat_cpu_data {
  */
 struct dat_damage {
 	const char	*buffer;	/* its buffer's name, "" for the top */
-	uint32_t	cpu;		/* the CPU's place in its buffer */
+	uint32_t	cpu;		/* the CPU, as its buffer lists it */
 	/*
 	 * The file's bytes not read: whole pages, the end of a page from
 	 * its first fault, or zstd chunks with their headers.  With

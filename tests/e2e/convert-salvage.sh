@@ -43,10 +43,12 @@ be-zstd.dat	chunk-short	1
 sched-zstd.dat	cut		1 5
 two-buffers.dat	cut		5 10
 sched-v6.dat	cut		1 5
+sparse-zstd.dat	chunk-flip	7
+sparse-zstd.dat	cut		5
 "
 n=$(echo "$CASES" | awk 'NF { n += NF - 2 } END { print n }')
 recordings
-e2e_plan $((4 * n + 4 + ${#RECS[@]} + 2 + 4))
+e2e_plan $((4 * n + 4 + ${#RECS[@]} + 2 + 4 + 2))
 
 now() { date +%s%N; }
 
@@ -63,11 +65,28 @@ for f in "${RECS[@]}" "$TMP/be-zstd.dat" "$TMP/le-zstd.dat"; do
 		grep -q ": ok (trace.dat)" "$TMP/ok.out"
 done
 
+# sched-zstd.dat with its CPUs listed as 0 and 3 (sparse, as a
+# recording of some CPUs only lists them): libtracecmd numbers CPU 1's
+# records 3, and so must the damage on it be (a file cut short, whose
+# list is lost, has it from the CPUSTAT options)
+python3 - "$SAMPLES/sched-zstd.dat" "$TMP/sparse-zstd.dat" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+# the BUFFER option's CPU list: id 4, offset 8, size 8
+e = struct.pack('<IQQ', 1, 1208320, 81319)
+assert b.count(e) == 1
+b[b.find(e):b.find(e) + 4] = struct.pack('<I', 3)
+# and its CPUSTAT option, which a file cut short rebuilds the list from
+assert b.count(b'CPU: 1\n') == 1
+b[b.find(b'CPU: 1\n') + 5] = ord('3')
+open(sys.argv[2], 'wb').write(b)
+PY
+
 # the undamaged original's report, and how long its conversion takes
 declare -A ORIG NS
 for src in $(echo "$CASES" | awk 'NF { print $1 }' | sort -u); do
-	if [ "$src" = be-zstd.dat ]; then
-		f=$TMP/be-zstd.dat
+	if [ "$src" = be-zstd.dat ] || [ "$src" = sparse-zstd.dat ]; then
+		f=$TMP/$src
 	else
 		recordings "$src"
 		f=${RECS[0]}
@@ -134,6 +153,15 @@ while read -r src kind seeds; do
 			ok "$name: check lists the same damage (exit 1); the FXT has it as lost events, in the report and the Perfetto bundle"
 		else
 			not_ok "$name: check exit $crc, its damage lines as convert's; lost events in the FXT"
+		fi
+		# the damage said on the CPU the file lists, as its records are
+		if [ "$src" = sparse-zstd.dat ]; then
+			said=$(sed -n 's/.*damaged CPU data skipped: buffer [^,]*, CPU \([0-9]*\):.*/\1/p' \
+			       "$w.err" | sort -u | tr '\n' ' ')
+			lost=$(sed -n 's/.*name="lost_events".*cpu=uint32(\([0-9]*\)) count=int64(-1) damaged=.*/\1/p' \
+			       "$w.dump" | sort -u | tr '\n' ' ')
+			check "$name: the damage is said on CPU 3, as libtracecmd numbers its records (stderr: $said; FXT lost events: $lost)" \
+				test "$said" = "3 " -a "$lost" = "3 "
 		fi
 		TRACE_FXT_READER=libtracecmd timeout 120 $TRACE_FXT convert -q \
 			"$w.dat" -o "$w.l.fxt" 2> /dev/null

@@ -34,6 +34,7 @@ void dc_free(struct dc_file *f)
 		free(f->stat_names[i]);
 	free(f->stat_names);
 	free(f->stat_cpus);
+	free(f->stat_ids);
 	dc_jobs_free(f);
 	free(f->jobs);
 	free(f->ids);

@@ -183,6 +183,9 @@ struct dc_file {
 	uint32_t	*stat_cpus;
 	unsigned int	nr_stat;
 	uint32_t	top_stat_cpus;
+	/* every CPUSTAT's CPU number ("CPU: N"), buffer after buffer */
+	uint32_t	*stat_ids;
+	size_t		nr_stat_ids;
 	uint64_t	sections[DAT_OPTION_NR];
 	struct dc_buffer *bufs;
 	unsigned int	nr_bufs;

@@ -8,6 +8,7 @@
  * metadata section is noted for datcheck-sections.c.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,7 +91,8 @@ static int dc_cpustat(struct dc_file *f, const uint8_t *data, size_t size)
 {
 	static const char tag[] = "Buffer: ";
 	char **names;
-	uint32_t *cpus;
+	uint32_t *cpus, *ids;
+	unsigned int id;
 	size_t n;
 
 	/* trace-cmd writes it "\nBuffer: NAME\n\n" */
@@ -99,6 +101,18 @@ static int dc_cpustat(struct dc_file *f, const uint8_t *data, size_t size)
 		size--;
 	}
 	if (size < sizeof(tag) || memcmp(data, tag, sizeof(tag) - 1)) {
+		/* "CPU: N" first (the option's string ends in a NUL) */
+		if (f->nr_stat_ids >= DC_MAX_CPUS)
+			return 0;
+		ids = realloc(f->stat_ids, (f->nr_stat_ids + 1) *
+			      sizeof(*ids));
+		if (!ids)
+			return -ENOMEM;
+		f->stat_ids = ids;
+		if (sscanf((const char *)data, "CPU: %u", &id) != 1 ||
+		    id >= DC_MAX_CPUS)
+			id = UINT32_MAX;
+		ids[f->nr_stat_ids++] = id;
 		if (f->nr_stat)
 			f->stat_cpus[f->nr_stat - 1]++;
 		else

@@ -147,9 +147,13 @@ static int dc_buffers(struct dc_cur *file)
 		f->walk_buffer = b->name;
 		f->walk_rebuilt = b->cpu_list_owned;
 		for (cpu = 0; cpu < b->cpus; cpu++) {
-			f->walk_cpu = cpu;
 			e = b->cpu_list + 20 * cpu;
-			if (dc_num(f, e, 4) != cpu)
+			/*
+			 * the CPU as the list numbers it, as libtracecmd
+			 * numbers its records (its damage goes on it)
+			 */
+			f->walk_cpu = (unsigned int)dc_num(f, e, 4);
+			if (f->walk_cpu != cpu)
 				f->cpus_renumbered = true;
 			if (dc_cpu_data(file, dc_num(f, e + 4, 8),
 					dc_num(f, e + 12, 8), b->page_size,
@@ -195,10 +199,11 @@ static void dc_list_put(const struct dc_file *f, uint8_t *e, uint32_t cpu,
  * @sec (compressed): each CPU's data begins at a page boundary, a chunk
  * count and chunks whose headers hold; the CPU the file ends in runs to
  * the section's end, those after it have nothing.  @max (its CPUs'
- * stats, or CPUCOUNT) says how many there are (0: those the file has).
+ * stats, or CPUCOUNT) says how many there are (0: those the file has),
+ * @ids (their stats, or NULL) their numbers.
  */
 static int dc_v7_rebuild(struct dc_cur *c, uint64_t sec, const char *name,
-			 uint64_t max)
+			 uint64_t max, const uint32_t *ids)
 {
 	struct dc_file *f = c->f;
 	uint64_t ps = f->page_size, end = dc_section_end(f, sec);
@@ -226,19 +231,22 @@ static int dc_v7_rebuild(struct dc_cur *c, uint64_t sec, const char *name,
 	q = (sec + DC_SEC_HEADER + ps - 1) / ps * ps;
 	/* uncompressed, one CPU (dc_v7_cut()): its pages to the end */
 	if (!(dc_num(f, f->p + sec + 2, 2) & DAT_SECTION_COMPRESSED)) {
-		dc_list_put(f, b.cpu_list_owned, 0, q, end > q ? end - q : 0);
+		dc_list_put(f, b.cpu_list_owned,
+			    ids && ids[0] != UINT32_MAX ? ids[0] : 0, q,
+			    end > q ? end - q : 0);
 		cpu = 1;
 		goto add;
 	}
 	for (cpu = 0; cpu < max && cpu < 1024; cpu++) {
 		uint8_t *e = b.cpu_list_owned + 20 * cpu;
+		uint32_t id = ids && ids[cpu] != UINT32_MAX ? ids[cpu] : cpu;
 
 		if (cut || q >= f->len || f->len - q < 4) {
 			/* nothing of it in the file: the rest is its */
 			if (!cut && q < end && end - q > 4)
-				dc_list_put(f, e, cpu, q, end - q - 4);
+				dc_list_put(f, e, id, q, end - q - 4);
 			else
-				dc_list_put(f, e, cpu, q, 0);
+				dc_list_put(f, e, id, q, 0);
 			if (!fixed && !cut)
 				cpu++;
 			cut = true;
@@ -272,7 +280,7 @@ static int dc_v7_rebuild(struct dc_cur *c, uint64_t sec, const char *name,
 		}
 		if (i < count) {
 			/* the file ends in its data */
-			dc_list_put(f, e, cpu, q, end - q - 4);
+			dc_list_put(f, e, id, q, end - q - 4);
 			cut = true;
 			if (!fixed) {
 				cpu++;
@@ -280,7 +288,7 @@ static int dc_v7_rebuild(struct dc_cur *c, uint64_t sec, const char *name,
 			}
 			continue;
 		}
-		dc_list_put(f, e, cpu, q, p - q - 4);
+		dc_list_put(f, e, id, q, p - q - 4);
 		q = (p + ps - 1) / ps * ps;
 		if (q >= end && !fixed) {
 			cpu++;
@@ -317,8 +325,9 @@ static int dc_v7_cut(struct dc_cur *c)
 	struct dc_file *f = c->f;
 	uint64_t pos = f->sections_end, fl, end, id;
 	unsigned int i, nr = f->nr_bufs;
+	const uint32_t *ids;
 	const char *name;
-	uint64_t cpus;
+	uint64_t cpus, first;
 	bool known;
 
 	for (i = 0; i < f->nr_bufs; i++) {
@@ -335,9 +344,14 @@ static int dc_v7_cut(struct dc_cur *c)
 			known |= f->bufs[i].section == pos;
 		if (id == DAT_OPTION_BUFFER && !known) {
 			/* the buffers before it: those the options listed */
+			/* its CPUs' stats: after those of the buffers before */
+			for (i = 0, first = f->top_stat_cpus;
+			     nr && i + 1 < nr && i < f->nr_stat; i++)
+				first += f->stat_cpus[i];
 			if (!nr) {
 				name = "";
 				cpus = f->top_stat_cpus ?: f->cpus;
+				first = 0;
 			} else if (nr - 1 < f->nr_stat) {
 				name = f->stat_names[nr - 1];
 				cpus = f->stat_cpus[nr - 1];
@@ -357,7 +371,10 @@ static int dc_v7_cut(struct dc_cur *c)
 					       "it, is lost: its pages do not "
 					       "say their CPU",
 					       (unsigned long long)pos);
-			if (dc_v7_rebuild(c, pos, name, cpus))
+			ids = cpus && first + cpus <= f->nr_stat_ids &&
+			      (nr || f->top_stat_cpus == cpus) ?
+			      f->stat_ids + first : NULL;
+			if (dc_v7_rebuild(c, pos, name, cpus, ids))
 				return -EBADMSG;
 			nr++;
 		}

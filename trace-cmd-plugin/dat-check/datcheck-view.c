@@ -599,10 +599,15 @@ int datcheck_view_data(struct datcheck *dc, int fd,
 
 		if (j->cont || !j->size)
 			continue;
-		/* the CPU's damage: the next in the merge's order */
+		/*
+		 * the CPU's damage: the next in the merge's order (a list
+		 * may name a CPU twice: inside its data too)
+		 */
 		d = f->damage ? f->damage + k : NULL;
 		for (nr = 0; k + nr < f->nr_damage &&
-		     d[nr].buffer == j->buffer && d[nr].cpu == j->cpu; nr++)
+		     d[nr].buffer == j->buffer && d[nr].cpu == j->cpu &&
+		     d[nr].off >= j->off && d[nr].off - j->off <= j->size + 4;
+		     nr++)
 			;
 		k += nr;
 		ps = j->page_size;
