@@ -78,6 +78,13 @@ struct dat_damage {
 	uint64_t	off, len;
 	bool		inflated;
 	uint64_t	in_off, in_len;
+	/*
+	 * One event whose header's length is shorter than its format
+	 * (the header is damaged): the bytes to its format's end, which
+	 * its header and what lies after it do not walk, are skipped
+	 * whole, with the time delta of its header only.
+	 */
+	bool		garbled;
 	/* the CPU's good events before it, and whether one follows */
 	uint64_t	events_before;
 	bool		events_after;

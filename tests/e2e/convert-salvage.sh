@@ -28,7 +28,7 @@ CASES="
 sched-zstd.dat	flip		1 2 3
 sched-zstd.dat	zero		1 2
 sched-zstd.dat	chunk-short	1 3
-sched-zstd.dat	chunk-flip	1 3
+sched-zstd.dat	chunk-flip	1 3 5
 two-buffers.dat	flip		1 3
 two-buffers.dat	chunk-short	2
 sched.dat	flip		1 2

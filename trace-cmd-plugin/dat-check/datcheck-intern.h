@@ -86,6 +86,7 @@ struct dc_job {
 struct dc_region {
 	uint64_t	off, len;
 	bool		inflated;
+	bool		garbled;	/* dat_damage's */
 	uint64_t	in_off, in_len;
 	uint64_t	events_before;	/* the job's good ones before */
 	bool		after;		/* a good one of the job follows */
@@ -210,6 +211,14 @@ struct dc_file {
 	 * damage it meets instead of failing (NULL: it fails)
 	 */
 	uint8_t		*known;
+	/*
+	 * salvaging, by event ID: the bytes its format's fields take
+	 * (0: no format read), and whether it has fields of no fixed size
+	 * (bits): an event shorter than that has a header that lies
+	 */
+	uint16_t	*ev_size;
+	uint8_t		*ev_dyn;
+	bool		join_not;	/* dc_salvage(): a stretch of its own */
 	struct dc_job_out *salvage;
 	/* the merge's: every job's damage, by CPU in file order */
 	struct dat_damage *damage;

@@ -106,15 +106,20 @@ int dc_cpu_data(struct dc_cur *file, uint64_t off, uint64_t size,
 	if (!size || f->flags & DATCHECK_NO_PAGES)
 		return 0;
 	if (off > file->len || size > file->len - off) {
-		if (!(f->flags & DATCHECK_SALVAGE) || off > DC_MAX_CUT ||
-		    size > DC_MAX_CUT)
-			return dc_fail(file, file->len, "the file ends %s "
-				       "CPU %u's data "
-				       "(at 0x%llx, %llu bytes, listed at "
-				       "0x%zx): cut short",
-				       off < file->len ? "inside" : "before",
+		if (off < file->len && size <= DC_MAX_CUT &&
+		    !(f->flags & DATCHECK_SALVAGE))
+			return dc_fail(file, file->len, "the file ends inside "
+				       "CPU %u's data (at 0x%llx, %llu bytes, "
+				       "listed at 0x%zx): cut short",
 				       f->walk_cpu, (unsigned long long)off,
 				       (unsigned long long)size, opt_at);
+		if (!(f->flags & DATCHECK_SALVAGE) || off > DC_MAX_CUT ||
+		    size > DC_MAX_CUT)
+			return dc_fail(file, opt_at, "CPU data at 0x%llx of "
+				       "%llu bytes lies beyond the end of the "
+				       "file (%zu bytes)",
+				       (unsigned long long)off,
+				       (unsigned long long)size, file->len);
 		/*
 		 * Salvaging a file cut short: what it has is walked, the
 		 * rest is damage; the view has every CPU's bytes
@@ -282,7 +287,8 @@ static void dc_damage_merge(struct dc_file *f, unsigned int i,
 	size_t n;
 
 	if (d && o->nr_regions && !d->events_after && !r->events_before &&
-	    !d->inflated && !r->inflated && d->off + d->len == r->off) {
+	    !d->inflated && !r->inflated && !d->garbled && !r->garbled &&
+	    d->off + d->len == r->off) {
 		d->len += r->len;
 		d->events_after = r->after;
 		d->ts_after = r->ts_after;
@@ -299,6 +305,7 @@ static void dc_damage_merge(struct dc_file *f, unsigned int i,
 		f->damage[f->nr_damage++] = (struct dat_damage){
 			.buffer = f->jobs[i].buffer, .cpu = f->jobs[i].cpu,
 			.off = r->off, .len = r->len, .inflated = r->inflated,
+			.garbled = r->garbled,
 			.in_off = r->in_off, .in_len = r->in_len,
 			.events_before = events + r->events_before,
 			.events_after = r->after,

@@ -329,9 +329,11 @@ static void dc_view_fill_page(const struct dc_file *f, uint8_t *pg,
  * Damaged events inside a page, the @len bytes at @ev (whole events, an
  * ID no format has), as libtracecmd is to read them: each one a padding
  * event of its size and its time delta, so that the events after keep
- * their times.
+ * their times.  @garbled: one event whose header does not walk its
+ * bytes, one padding of them all with its header's delta.
  */
-static void dc_view_pad(const struct dc_file *f, uint8_t *ev, uint64_t len)
+static void dc_view_pad(const struct dc_file *f, uint8_t *ev, uint64_t len,
+			bool garbled)
 {
 	uint64_t at, n, delta;
 	uint32_t v, type;
@@ -343,7 +345,7 @@ static void dc_view_pad(const struct dc_file *f, uint8_t *ev, uint64_t len)
 		n = type ? 4 + 4 * (uint64_t)type :
 			   8 + ((dc_num(f, ev + at + 4, 4) - 4 + 3) & ~3ULL);
 		/* the walk found whole events here: be sure all the same */
-		if (n < 8 || n > len - at)
+		if (n < 8 || n > len - at || garbled)
 			n = len - at;
 		dc_view_put(f, ev + at, f->big ? (uint64_t)DAT_TYPE_PADDING <<
 			    DAT_DELTA_BITS | delta :
@@ -381,7 +383,8 @@ static void dc_view_fix_pages(const struct dc_file *f, uint8_t *data,
 			break;
 		}
 		if (at + pg + start <= off && at + pg + page_size > end) {
-			dc_view_pad(f, data + (off - at), end - off);
+			dc_view_pad(f, data + (off - at), end - off,
+				    d->garbled);
 			break;
 		}
 		kept = at + pg + start < off ? off - at - pg - start : 0;
