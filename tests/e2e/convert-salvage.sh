@@ -82,8 +82,8 @@ b[b.find(b'CPU: 1\n') + 5] = ord('3')
 open(sys.argv[2], 'wb').write(b)
 PY
 
-# the undamaged original's report, and how long its conversion takes
-declare -A ORIG NS
+# the undamaged original's report
+declare -A ORIG
 for src in $(echo "$CASES" | awk 'NF { print $1 }' | sort -u); do
 	if [ "$src" = be-zstd.dat ] || [ "$src" = sparse-zstd.dat ]; then
 		f=$TMP/$src
@@ -91,9 +91,7 @@ for src in $(echo "$CASES" | awk 'NF { print $1 }' | sort -u); do
 		recordings "$src"
 		f=${RECS[0]}
 	fi
-	t0=$(now)
 	$TRACE_FXT convert -q "$f" -o "$TMP/$src.fxt" || not_ok "$src converts"
-	NS[$src]=$(( $(now) - t0 ))
 	$TRACE_FXT report "$TMP/$src.fxt" > "$TMP/$src.txt"
 	ORIG[$src]=$f
 done
@@ -106,12 +104,17 @@ while read -r src kind seeds; do
 		w=$TMP/d$i
 		name="$src $kind $seed"
 		python3 "$DAMAGE" make "${ORIG[$src]}" "$w.dat" "$kind" "$seed"
+		# the original converted again right before, under the same
+		# load as the damaged file (the machine may be shared)
+		t0=$(now)
+		$TRACE_FXT convert -q "${ORIG[$src]}" -o "$w.orig.fxt"
+		undamaged=$((undamaged + $(now) - t0))
+		rm -f "$w.orig.fxt"
 		t0=$(now)
 		timeout 120 $TRACE_FXT convert -q "$w.dat" -o "$w.fxt" \
 			2> "$w.err"
 		rc=$?
 		damaged=$((damaged + $(now) - t0))
-		undamaged=$((undamaged + NS[$src]))
 		$TRACE_FXT report "$w.fxt" > "$w.txt" 2> /dev/null
 		timeout 30 trace-cmd report "$w.dat" > "$w.tc" 2> /dev/null
 		python3 "$DAMAGE" check "$TMP/$src.txt" "$w.txt" \
