@@ -31,8 +31,9 @@ static int dc_section(struct dc_cur *file, uint64_t off, unsigned int id,
 	*owned = NULL;
 	c.pos = off;
 	if (off > file->len)
-		return dc_fail(&c, off, "the %s section lies beyond the end "
-			       "of the file (%zu bytes)", what, file->len);
+		return dc_fail(&c, file->len, "the %s section lies beyond the "
+			       "end of the file, at 0x%llx: the file ends here "
+			       "(cut short?)", what, (unsigned long long)off);
 	if (dc_u(&c, 2, "a section id", &sid) ||
 	    dc_u(&c, 2, "a section's flags", &fl) ||
 	    dc_u(&c, 4, "a section's description", &desc) ||
