@@ -2059,15 +2059,15 @@ def check_packets(m, exp, ck):
         'misplaced_end_event', 'systrace_parse_failure')}
     ck.check(not bad, 'thread tracks: slices nest; errors: %s' % (
         {k: sum(v.values()) for k, v in bad.items()} or 'none'))
-    # map_ftrace_syscall_cut(): a syscall slice ends at each atrace B or E
-    # written in it, as ParsePrint ends Perfetto's own sys_write there
+    # a sys_write slice ends at each atrace marker written in it: the
+    # marker is Perfetto's own print event (ParsePrint)
     ends = set((m.threads[u]['tid'], x['ts'] + x['dur'])
                for (_, u), sl in m.slices.items() for x in sl
                if x.get('sys') and x['dur'] >= 0)
     cuts = [tuple(c) for c in exp.get('syscall_cuts', [])]
     uncut = [c for c in cuts if c not in ends]
-    ck.check(not uncut, 'thread tracks: %d syscall slices end at the atrace '
-             'B or E written in them, a nanosecond before it (%d not: %s)'
+    ck.check(not uncut, 'thread tracks: %d sys_write slices end at the '
+             'atrace marker written in them (%d not: %s)'
              % (len(cuts), len(uncut), uncut[:3]))
     check_kernel_events(m, exp.get('kernel', {}), ck)
 
@@ -2358,12 +2358,15 @@ def expect(lines, tgids_file=None, uname=None, stats=None):
             t = report_fields(rest, ('ip', 'buf')).get('buf', '')
             if t.startswith('B|'):
                 counts['atrace_b'] = counts.get('atrace_b', 0) + 1
+            # an atrace marker is Perfetto's own print event, which ends
+            # the sys_write it is written in there (ParsePrint,
+            # MaybeTruncateOngoingWriteSlice; map-marker.c)
+            if is_atrace(t):
+                nr, ets = insys.pop(pid, (None, 0))
+                if sysnames.get(nr) == 'sys_write':
+                    cuts.append([pid, ts])
             # each B to the E that ends it on the thread: the slice
             if is_atrace(t) and t[0] in 'BE':
-                # the syscall it is written in ends there (map-marker.c)
-                nr, ets = insys.pop(pid, (None, 0))
-                if nr in sysnames:
-                    cuts.append([pid, syscall_cut_ts(ts, ets)])
                 st = open_b.setdefault(pid, [])
                 if t[0] == 'B':
                     st.append(ts)
