@@ -3,7 +3,10 @@
  * map-dispatch.c - what the mapping does with each event, in one place.
  *
  * Every record becomes map-event.c's instant event, which keeps every
- * field.  The events Perfetto draws as something more (context switches,
+ * field (in the nested records unless --fxt-records: map-convert.c), and,
+ * unless a row below gives it a packet of its own, Perfetto's generic
+ * ftrace event (map_ftrace_generic()), so that Perfetto reads every event
+ * once, from the packets.  The events Perfetto draws as something more (context switches,
  * wakeups, task names, trace_marker logs and atrace slices, counters,
  * EventHeader events) are the rows of map_specials[] below: which events,
  * the fields their handler reads (found once per format), and the

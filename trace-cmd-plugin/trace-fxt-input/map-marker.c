@@ -2,13 +2,14 @@
 /*
  * map-marker.c - trace_marker writes (ftrace/print).
  *
- * Every write becomes a log record with its text.  Perfetto does not show
- * log records yet, which is one reason the instant event of the same
- * write is kept too; a write that is not atrace's also becomes an ftrace
- * event "print" in the Perfetto packets (map-ftrace.c), whose text
- * Perfetto lists with the ftrace events.  Writes that follow the atrace
- * convention become
- * what Perfetto's systrace import makes of them:
+ * Every write becomes a log record with its text (in the nested records,
+ * as its instant, unless --fxt-records); a write that is not atrace's
+ * also becomes an ftrace event "print" in the Perfetto packets
+ * (map-ftrace.c), whose text Perfetto lists with the ftrace events.  A
+ * write that follows the atrace convention is, by default, Perfetto's own
+ * print event (map_ftrace_atrace()), which Perfetto's systrace import
+ * reads as it reads its own recording's; with --fxt-records it becomes
+ * what that import makes of it, as FXT records:
  *   B|pid|name          duration begin on the writer's thread
  *   E|pid  or  E        duration end
  *   C|pid|name|value    counter "name" of process pid, argument "value"
@@ -16,7 +17,7 @@
  *   F|pid|name|cookie   async end
  * in category "atrace".
  *
- * A B or E written inside a syscall whose slice the packets began
+ * With --fxt-records, a B or E written inside a syscall whose slice the packets began
  * (raw_syscalls sys_enter as Perfetto's event, map-ftrace.c) ends that
  * slice there, in the packets (map_ftrace_syscall_cut()): the marker is
  * written inside a write syscall, so an atrace slice would begin in one
