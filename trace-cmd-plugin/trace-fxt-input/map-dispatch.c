@@ -6,12 +6,13 @@
  * field (in the nested records unless --fxt-records: map-convert.c), and,
  * unless a row below gives it a packet of its own, Perfetto's generic
  * ftrace event (map_ftrace_generic()), so that Perfetto reads every event
- * once, from the packets.  The events Perfetto draws as something more (context switches,
- * wakeups, task names, trace_marker logs and atrace slices, counters,
- * EventHeader events) are the rows of map_specials[] below: which events,
- * the fields their handler reads (found once per format), and the
- * handler that writes what the mapping derives from the record, after
- * its instant.  An event no row takes is written as its instant alone.
+ * once, from the packets.  The events Perfetto draws as something more
+ * (context switches, wakeups, task names, trace_marker logs and atrace
+ * slices, counters, EventHeader events) are the rows of map_specials[]
+ * below: which events, the fields their handler reads (found once per
+ * format), and the handler that writes what the mapping derives from the
+ * record, after its instant.  An event no row takes is written as its
+ * instant and its generic packet alone.
  *
  * Adding a special event is adding a row, and a handler if none of the
  * existing ones fits.  A kernel event written as Perfetto's own ftrace

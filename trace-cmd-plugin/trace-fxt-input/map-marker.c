@@ -17,9 +17,10 @@
  *   F|pid|name|cookie   async end
  * in category "atrace".
  *
- * With --fxt-records, a B or E written inside a syscall whose slice the packets began
- * (raw_syscalls sys_enter as Perfetto's event, map-ftrace.c) ends that
- * slice there, in the packets (map_ftrace_syscall_cut()): the marker is
+ * With --fxt-records, a B or E written inside a syscall whose slice the
+ * packets began (raw_syscalls sys_enter as Perfetto's event, map-ftrace.c)
+ * ends that slice there, in the packets (map_ftrace_syscall_cut()): the
+ * marker is
  * written inside a write syscall, so an atrace slice would begin in one
  * sys_write slice and end in another, which no strict nesting allows.
  * Perfetto's importer settles that for its own print events by ending
