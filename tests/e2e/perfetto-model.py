@@ -81,8 +81,8 @@ check asserts, printing each count it checked:
    (EXPECT "prints"), and as many atrace slices as B markers, each from
    its B to the E that ends it (EXPECT "atrace_spans"); a slice per
    sys_enter of a syscall the machine's table names (EXPECT "counts"
-   "syscalls"), each that an atrace B or E is written in ended a
-   nanosecond before it (EXPECT "syscall_cuts"), no slice ended under an
+   "syscalls"), each sys_write an atrace marker is written in ended at
+   the marker (EXPECT "syscall_cuts"), no slice ended under an
    open one (misplaced_end_event);
    a start time on each thread task_newtask starts (EXPECT "newtasks");
    the runs before a CPU's first switch and before a switch whose
@@ -2740,25 +2740,21 @@ def generic_fields(f):
     return out
 
 
-def syscall_cut_ts(ts, enter_ts):
-    """When the packets end a syscall's slice at an atrace marker written
-    at @ts inside it (map-ftrace.c, map_ftrace_syscall_cut()): a
-    nanosecond before, not before its sys_enter at @enter_ts.  The
-    sorter hands the FXT record of a timestamp to the parsers before the
-    packet event of the same (TraceSorter::SortAndExtractEventsUntilAllocId
-    takes the lowest of the queues of equal time; the FXT tokenizer's
-    queue is made before the packets' per-CPU ones)."""
-    return max(ts - 1, enter_ts)
-
-
 def report_events(lines):
     """The source's events the packets carry, from -R -t's lines, an event
     two buffers hold counted once, as packet_events() names them."""
     seen_waking = False
+    started = set()
     for _, pid, cpu, ts, ev, rest in distinct_records(lines):
         if ev == 'sched_waking':
             seen_waking = True
-        if (ev not in PKT_FIELDS and ev not in TABLE) or \
+        if ev == 'task_newtask':
+            started.add(int(report_fields(rest, ('pid',))['pid']))
+        # map-sched.c map_sched_wakeup_new_own(): Perfetto started the
+        # task at its task_newtask, the wakeup stays its own event
+        own_new = ev == 'sched_wakeup_new' and \
+            int(report_fields(rest, PKT_FIELDS[ev])['pid']) in started
+        if (ev not in PKT_FIELDS and ev not in TABLE) or own_new or \
                 (ev == 'sched_wakeup' and seen_waking):
             # map-dispatch.c: Perfetto's generic event, every integer,
             # pointer and string field by name (map_ftrace_generic()),

@@ -15,7 +15,15 @@
 size_t map_run(const char *path, const struct dat_recs *kept,
 	       char **out, struct fxt_input_result *res)
 {
-	struct fxt_input_opts opts = { .end_ts = UINT64_MAX, .path = path };
+	return map_run_flavor(path, kept, out, res, false);
+}
+
+size_t map_run_flavor(const char *path, const struct dat_recs *kept,
+		      char **out, struct fxt_input_result *res,
+		      bool fxt_records)
+{
+	struct fxt_input_opts opts = { .end_ts = UINT64_MAX, .path = path,
+				       .fxt_records = fxt_records };
 	struct fxt_input_result r = { 0 };
 	struct tracecmd_input *h;
 	int fd = memfd_create("map-run", MFD_CLOEXEC);

@@ -19,4 +19,9 @@
 size_t map_run(const char *path, const struct dat_recs *kept,
 	       char **out, struct fxt_input_result *res);
 
+/* The same in the FXT records flavor (--fxt-records) if @fxt_records. */
+size_t map_run_flavor(const char *path, const struct dat_recs *kept,
+		      char **out, struct fxt_input_result *res,
+		      bool fxt_records);
+
 #endif

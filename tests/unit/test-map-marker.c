@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test-map-marker.c - atrace B and E markers written inside a syscall
- * (trace-cmd-plugin/trace-fxt-input/map-marker.c, map-ftrace.c's
- * map_ftrace_syscall_cut()): each stays an FXT duration record, as
- * outside syscalls, and ends the syscall's slice in the Perfetto packets
- * by a sys_exit of the syscall's id, without a return value, a
- * nanosecond before the marker (not before the syscall's sys_enter);
- * the syscall's own sys_exit is then no packet.
+ * test-map-marker.c - atrace B and E markers, some written inside a
+ * syscall (trace-cmd-plugin/trace-fxt-input/map-marker.c): by default
+ * each is Perfetto's own print event in the packets, its text as
+ * written, and every syscall event stays as the kernel wrote it (Perfetto
+ * ends the ongoing sys_write at the marker itself, as in its own
+ * recording), no FXT duration record; with --fxt-records each is an FXT
+ * duration record, and neither print nor syscall events are packets.
  *
  * A .dat written by the core's .dat writer: task 100 on CPU 0 writes
  * "B" 500 ns into a write syscall, "E" at the very time its next one
  * enters, then "B" and "E" outside any syscall.  The FXT's atrace
- * records are counted, the packets' sys_enter and sys_exit events read
- * back field by field.
+ * records are counted, the packets' sys_enter, sys_exit and print events
+ * read back field by field.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,24 +129,37 @@ static size_t sys_events(const struct pb_buf *stream, struct sys_ev *out,
 	return n;
 }
 
-static void test_cut(void)
+/* The packets' print events' texts, in order, up to @max. */
+static size_t print_events(const struct pb_buf *stream, char out[][32],
+			   uint64_t *ts, size_t max)
 {
-	static const struct sys_ev want[] = {
-		{ PFT_EV_SYS_ENTER, T0, 1, false },
-		{ PFT_EV_SYS_EXIT, T0 + 499, 1, false },	/* B's cut */
-		{ PFT_EV_SYS_ENTER, T0 + 2000, 1, false },
-		{ PFT_EV_SYS_EXIT, T0 + 2000, 1, false },	/* E's cut */
-		{ PFT_EV_SYS_ENTER, T0 + 3000, 39, false },
-		{ PFT_EV_SYS_EXIT, T0 + 3100, 39, true },	/* untouched */
-	};
-	char path[] = "/tmp/test-map-marker-XXXXXX";
-	struct sys_ev got[8];
-	struct pb_buf stream = { 0 };
-	unsigned int blobs, sched, i;
-	int fd = mkstemp(path);
-	size_t size, n;
-	char *fxt;
+	struct pb_field pk = { 0 }, b = { 0 }, ev = { 0 }, msg = { 0 };
+	struct pb_field f = { 0 };
+	size_t n = 0;
+	int k, e;
 
+	for (k = 0; pkt_packet(stream, k, &pk); k++) {
+		if (!pkt_get(&pk, PFT_PACKET_FTRACE_EVENTS, 0, &b))
+			continue;
+		for (e = 0; pkt_get(&b, PFT_BUNDLE_EVENT, e, &ev); e++) {
+			if (!pkt_get(&ev, PFT_EV_PRINT, 0, &msg) || n == max ||
+			    !pkt_get(&msg, PFT_PRINT_BUF, 0, &f))
+				continue;
+			snprintf(out[n], 32, "%.*s", (int)f.len,
+				 (const char *)f.p);
+			ts[n++] = pkt_num(&ev, PFT_EVENT_TIMESTAMP);
+		}
+	}
+	return n;
+}
+
+static char *write_fixture(void)
+{
+	static char path[] = "/tmp/test-map-marker-XXXXXX";
+	int fd;
+
+	strcpy(path + strlen(path) - 6, "XXXXXX");
+	fd = mkstemp(path);
 	CU_ASSERT_FATAL(fd >= 0);
 	close(fd);
 	fixture_open("test-map-marker", path);
@@ -167,11 +180,36 @@ static void test_cut(void)
 	marker(T0 + 4000, "B|100|outside");
 	marker(T0 + 4100, "E|100");
 	fixture_close();
+	return path;
+}
+
+static void test_print_events(void)
+{
+	static const struct sys_ev want[] = {
+		{ PFT_EV_SYS_ENTER, T0, 1, false },
+		{ PFT_EV_SYS_EXIT, T0 + 600, 1, true },
+		{ PFT_EV_SYS_ENTER, T0 + 2000, 1, false },
+		{ PFT_EV_SYS_EXIT, T0 + 2100, 1, true },
+		{ PFT_EV_SYS_ENTER, T0 + 3000, 39, false },
+		{ PFT_EV_SYS_EXIT, T0 + 3100, 39, true },
+	};
+	static const char *const texts[] = {
+		"B|100|in a write\n", "E|100\n", "B|100|outside\n", "E|100\n",
+	};
+	static const uint64_t at[] = { T0 + 500, T0 + 2000, T0 + 4000,
+				       T0 + 4100 };
+	char *path = write_fixture(), got_text[8][32];
+	struct sys_ev got[8];
+	struct pb_buf stream = { 0 };
+	unsigned int blobs, sched, i;
+	uint64_t got_ts[8];
+	size_t size, n, np;
+	char *fxt;
 
 	size = map_run(path, NULL, &fxt, NULL);
 	unlink(path);
-	CU_ASSERT_EQUAL(atrace_events(fxt, size, FXT_EVENT_DURATION_BEGIN), 2);
-	CU_ASSERT_EQUAL(atrace_events(fxt, size, FXT_EVENT_DURATION_END), 2);
+	CU_ASSERT_EQUAL(atrace_events(fxt, size, FXT_EVENT_DURATION_BEGIN), 0);
+	CU_ASSERT_EQUAL(atrace_events(fxt, size, FXT_EVENT_DURATION_END), 0);
 	pkt_join(fxt, size, &stream, &blobs, &sched);
 	n = sys_events(&stream, got, 8);
 	CU_ASSERT_EQUAL(n, sizeof(want) / sizeof(want[0]));
@@ -185,19 +223,53 @@ static void test_cut(void)
 			  got[i].ts == want[i].ts && got[i].id == want[i].id &&
 			  got[i].ret == want[i].ret);
 	}
-	printf("\n    2 atrace B and 2 E as FXT duration records\n");
+	np = print_events(&stream, got_text, got_ts, 8);
+	CU_ASSERT_EQUAL(np, 4);
+	for (i = 0; i < np && i < 4; i++) {
+		printf("\n    print at T0+%lld: %.*s",
+		       (long long)(got_ts[i] - T0),
+		       (int)strcspn(got_text[i], "\n"), got_text[i]);
+		CU_ASSERT(!strcmp(got_text[i], texts[i]) &&
+			  got_ts[i] == at[i]);
+	}
+	printf("\n    no FXT duration record\n");
+	pb_free(&stream);
+	free(fxt);
+}
+
+static void test_fxt_records(void)
+{
+	char *path = write_fixture(), got_text[8][32];
+	struct sys_ev got[8];
+	struct pb_buf stream = { 0 };
+	unsigned int blobs, sched;
+	uint64_t got_ts[8];
+	size_t size;
+	char *fxt;
+
+	size = map_run_flavor(path, NULL, &fxt, NULL, true);
+	unlink(path);
+	CU_ASSERT_EQUAL(atrace_events(fxt, size, FXT_EVENT_DURATION_BEGIN), 2);
+	CU_ASSERT_EQUAL(atrace_events(fxt, size, FXT_EVENT_DURATION_END), 2);
+	pkt_join(fxt, size, &stream, &blobs, &sched);
+	CU_ASSERT_EQUAL(sys_events(&stream, got, 8), 0);
+	CU_ASSERT_EQUAL(print_events(&stream, got_text, got_ts, 8), 0);
+	printf("\n    2 atrace B and 2 E as FXT duration records, no syscall "
+	       "or print packet\n");
 	pb_free(&stream);
 	free(fxt);
 }
 
 static CU_TestInfo tests[] = {
-	{ "an atrace B or E in a syscall: FXT duration, the syscall cut",
-	  test_cut },
+	{ "atrace markers, in syscalls too: Perfetto's print events",
+	  test_print_events },
+	{ "--fxt-records: FXT durations, no syscall or print packet",
+	  test_fxt_records },
 	CU_TEST_INFO_NULL,
 };
 
 static CU_SuiteInfo suites[] = {
-	{ "map-marker: atrace markers inside syscalls", NULL, NULL, NULL,
+	{ "map-marker: atrace markers, inside syscalls too", NULL, NULL, NULL,
 	  NULL, tests },
 	CU_SUITE_INFO_NULL,
 };

@@ -119,16 +119,13 @@ struct map_task {
 	uint8_t			tgid_rank;	/* how sure (map-tgid.c) */
 	bool			proc_named;	/* its process object written */
 	/*
-	 * map-ftrace.c: in a syscall whose slice the packets began, its
-	 * sys_enter's id and time; cut: an atrace marker ended that slice,
-	 * so the syscall's sys_exit is no packet
+	 * map-ftrace.c: its task_newtask went into the packets, where
+	 * Perfetto starts it Runnable (its sched_wakeup_new then stays its
+	 * own event: map-sched.c)
 	 */
-	bool			in_syscall;
-	bool			syscall_cut;
+	bool			newtask_pkt;
 	/* map-sched.c: a hash of the name the packets gave it last, 0 none */
 	uint32_t		comm_hash;
-	int32_t			syscall_id;
-	uint64_t		syscall_ts;
 };
 
 /*

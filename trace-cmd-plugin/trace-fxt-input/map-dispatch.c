@@ -404,7 +404,8 @@ int map_dispatch_write(struct map_ctx *ctx, struct map_buffer *buf,
 {
 	const struct map_special *s = me->special;
 	bool gen = (me->generic || (s && s->wake == MAP_WAKE_UP &&
-				    ctx->seen_waking)) &&
+				    ctx->seen_waking) ||
+		    (s && map_sched_wakeup_new_own(ctx, buf, me, rec))) &&
 		   !ctx->opts->fxt_records;
 	bool pkt;
 	int ret;

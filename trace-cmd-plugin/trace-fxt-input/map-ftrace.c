@@ -158,30 +158,20 @@ int map_ftrace_write(struct map_ctx *ctx, struct map_buffer *buf,
 }
 
 /*
- * raw_syscalls sys_enter and sys_exit: their events, and whether the
- * task is in a syscall whose slice the packets began, which its atrace
- * B and E markers end (map_ftrace_syscall_cut()).  The sys_exit of a
- * syscall so ended is no packet: Perfetto would end the innermost open
- * slice of the syscall's name there (SyscallTracker::Exit; all but
- * sys_write, whose exit it ignores once ended).
+ * raw_syscalls sys_enter and sys_exit: their id, and sys_exit's return
+ * value, as map_ftrace_write() writes a row of integers.
  */
 int map_ftrace_syscall_write(struct map_ctx *ctx, struct map_buffer *buf,
 			     struct map_event *me, struct tep_record *rec)
 {
 	const struct map_pkt_def *d = &me->special->pkt;
-	struct map_task *t = map_task_get(ctx, ctx->rec_pid);
-	bool enter = d->event == PFT_EV_SYS_ENTER, has_id;
+	bool enter = d->event == PFT_EV_SYS_ENTER;
 	uint32_t protos[2];
 	uint64_t id = 0, vals[2];
-	int ret, n = 0;
+	int n = 0;
 
-	if (t && t->syscall_cut && !enter) {
-		t->syscall_cut = false;
-		return 0;
-	}
-	/* the row's integers, as map_ftrace_write() writes them */
-	has_id = map_ftrace_value(buf, rec, me->sf[0], true, &id);
-	if (has_id && d->f[0].kind != MAP_PKT_NONE) {
+	if (map_ftrace_value(buf, rec, me->sf[0], true, &id) &&
+	    d->f[0].kind != MAP_PKT_NONE) {
 		protos[n] = d->f[0].proto;
 		vals[n++] = id;
 	}
@@ -189,49 +179,8 @@ int map_ftrace_syscall_write(struct map_ctx *ctx, struct map_buffer *buf,
 	    map_ftrace_value(buf, rec, me->sf[1], d->f[1].kind == MAP_PKT_INT,
 			     &vals[n]))
 		protos[n++] = d->f[1].proto;
-	ret = map_pkt_varints(ctx, rec->cpu, rec->ts, ctx->rec_pid, d->event,
-			      protos, vals, n);
-	if (!t || ret < 0)
-		return ret;
-	t->in_syscall = enter && has_id && map_pkt_cpu_ok(rec->cpu);
-	t->syscall_cut = false;
-	if (t->in_syscall) {
-		t->syscall_id = (int32_t)id;
-		t->syscall_ts = rec->ts;
-	}
-	return ret;
-}
-
-/*
- * An atrace B or E marker of task @t, written inside the syscall whose
- * slice the packets began (map-marker.c says why): that slice ends there,
- * as Perfetto's importer ends the ongoing sys_write at its own print
- * events (ParsePrint, SyscallTracker::MaybeTruncateOngoingWriteSlice),
- * by a sys_exit without a return value (Perfetto's truncated sys_write
- * has none either).  One nanosecond before the marker: the trace
- * processor's sorter hands an FXT record and a packet event of one
- * timestamp to the parsers FXT's first (TraceSorter::
- * SortAndExtractEventsUntilAllocId takes the lowest of the queues of
- * equal time, and the FXT tokenizer's queue is made before the packets'
- * per-CPU ftrace queues), and the marker's duration record must find
- * the syscall's slice ended.  Not before the syscall's own sys_enter.
- */
-int map_ftrace_syscall_cut(struct map_ctx *ctx, struct tep_record *rec,
-			   int32_t pid, struct map_task *t)
-{
-	struct map_pkt_ev e;
-	uint64_t ts = rec->ts - 1;
-	int ret;
-
-	if (rec->ts <= t->syscall_ts)
-		ts = t->syscall_ts;
-	t->in_syscall = false;
-	ret = map_pkt_event(ctx, rec->cpu, ts, pid, PFT_EV_SYS_EXIT, &e);
-	if (ret <= 0)
-		return ret;
-	pb_uint(e.b, PFT_SYS_EXIT_ID, (uint64_t)(int64_t)t->syscall_id);
-	t->syscall_cut = true;
-	return map_pkt_event_end(ctx, &e);
+	return map_pkt_varints(ctx, rec->cpu, rec->ts, ctx->rec_pid, d->event,
+			       protos, vals, n);
 }
 
 /*
@@ -290,11 +239,17 @@ int map_ftrace_newtask_write(struct map_ctx *ctx, struct map_buffer *buf,
 {
 	int ret;
 
+	struct map_task *t;
+	uint64_t pid;
+
 	if (ctx->opts->fxt_records)
 		return map_ftrace_fork(ctx, buf, me, rec, false);
 	ret = map_ftrace_write(ctx, buf, me, rec);
 	if (ret < 0)
 		return ret;
+	if (map_pkt_cpu_ok(rec->cpu) && map_field_u64(buf, rec, me->sf[0], &pid) &&
+	    pid < MAP_PID_LIMIT && (t = map_task_get(ctx, (int)pid)))
+		t->newtask_pkt = true;
 	return map_ftrace_fork(ctx, buf, me, rec, map_pkt_cpu_ok(rec->cpu));
 }
 

@@ -17,18 +17,9 @@
  *   F|pid|name|cookie   async end
  * in category "atrace".
  *
- * With --fxt-records, a B or E written inside a syscall whose slice the
- * packets began (raw_syscalls sys_enter as Perfetto's event, map-ftrace.c)
- * ends that slice there, in the packets (map_ftrace_syscall_cut()): the
- * marker is
- * written inside a write syscall, so an atrace slice would begin in one
- * sys_write slice and end in another, which no strict nesting allows.
- * Perfetto's importer settles that for its own print events by ending
- * the ongoing sys_write at the marker (ParsePrint,
- * SyscallTracker::MaybeTruncateOngoingWriteSlice), a path FXT duration
- * records do not take: uncut, Perfetto would cut the atrace slice with
- * the sys_write it began in and count its end as misplaced.  The marker
- * stays an FXT duration record, which every FXT reader shows.
+ * With --fxt-records the packets have no syscall events (their rows are
+ * "instead" of FXT records that flavor keeps), so no syscall slice is
+ * there to nest the markers' slices in.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -111,7 +102,6 @@ int map_marker_write(struct map_ctx *ctx, struct map_buffer *buf,
 {
 	struct tep_format_field *f = me->sf[0];	/* buf */
 	struct map_atrace at;
-	struct map_task *t;
 	const char *s;
 	int len, text, ret;
 
@@ -126,11 +116,5 @@ int map_marker_write(struct map_ctx *ctx, struct map_buffer *buf,
 		return map_ftrace_print(ctx, buf, rec, s, text);
 	if (!ctx->opts->fxt_records)
 		return map_ftrace_atrace(ctx, rec, s, len);
-	if ((at.kind == 'B' || at.kind == 'E') && (t = map_task_get(ctx,
-					thread->tid)) && t->in_syscall) {
-		ret = map_ftrace_syscall_cut(ctx, rec, thread->tid, t);
-		if (ret < 0)
-			return ret;
-	}
 	return atrace_write(ctx, rec, thread, &at);
 }

@@ -471,6 +471,27 @@ static int map_waking_pkt(struct map_ctx *ctx, struct map_buffer *buf,
 }
 
 /* sched_waking, sched_wakeup(_new): fields pid, prio, target_cpu, comm */
+/*
+ * A sched_wakeup_new whose task_newtask went into the packets: Perfetto
+ * started the task Runnable there (ParseTaskNewTask, PushNewTaskEvent),
+ * as in its own recording, so the wakeup is its own event in the packets
+ * (a generic one: map-dispatch.c), not a sched_waking.
+ */
+bool map_sched_wakeup_new_own(struct map_ctx *ctx, struct map_buffer *buf,
+			      struct map_event *me, struct tep_record *rec)
+{
+	struct map_task *t;
+	uint64_t pid;
+
+	/* .wake is a wakeup row's only (MAP_WAKE_NEW is 0) */
+	if (me->special->write != map_sched_wakeup_write ||
+	    me->special->wake != MAP_WAKE_NEW || ctx->opts->fxt_records ||
+	    !map_field_u64(buf, rec, me->sf[0], &pid) || pid >= MAP_PID_LIMIT)
+		return false;
+	t = map_task_get(ctx, (int)pid);
+	return t && t->newtask_pkt;
+}
+
 int map_sched_wakeup_write(struct map_ctx *ctx, struct map_buffer *buf,
 			   struct map_event *me, struct tep_record *rec,
 			   const struct fxt_thread *thread)
@@ -494,6 +515,8 @@ int map_sched_wakeup_write(struct map_ctx *ctx, struct map_buffer *buf,
 		ret = map_task_thread(ctx, buf, (int)pid, &th);
 	if (ret < 0)
 		return ret;
+	if (map_sched_wakeup_new_own(ctx, buf, me, rec))
+		return 0;
 	if (!ctx->opts->fxt_records)
 		return map_waking_pkt(ctx, buf, me, rec, pid, prio, cpu);
 	args[0].type = FXT_ARG_INT32;

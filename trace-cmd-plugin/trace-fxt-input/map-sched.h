@@ -18,6 +18,8 @@ void map_sched_seen(struct map_ctx *ctx, const struct tep_record *rec,
 int map_sched_switch_write(struct map_ctx *ctx, struct map_buffer *buf,
 			   struct map_event *me, struct tep_record *rec,
 			   const struct fxt_thread *thread);
+bool map_sched_wakeup_new_own(struct map_ctx *ctx, struct map_buffer *buf,
+			      struct map_event *me, struct tep_record *rec);
 int map_sched_wakeup_write(struct map_ctx *ctx, struct map_buffer *buf,
 			   struct map_event *me, struct tep_record *rec,
 			   const struct fxt_thread *thread);
