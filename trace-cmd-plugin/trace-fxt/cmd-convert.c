@@ -41,6 +41,7 @@
 #include "fxt-threads.h"
 #include "fxt-zio.h"
 #include "in-file.h"
+#include "pft2dat.h"
 #include "kallsyms.h"
 #include "out-file.h"
 #include "trace-fxt.h"
@@ -664,6 +665,77 @@ static int convert_commit(struct convert_args *a, struct fxt_input_req *req,
 	return 0;
 }
 
+/*
+ * A Perfetto trace to a .dat.  The kernel's event formats are read from
+ * $TRACE_FXT_EVENT_FORMATS (a folder as tracefs's events/), else this
+ * machine's tracefs; none readable, every format is made from the
+ * packets.
+ */
+static int convert_perfetto(struct convert_args *a)
+{
+	static const char *const tracefs[] = {
+		"/sys/kernel/tracing/events", "/sys/kernel/debug/tracing/events",
+	};
+	struct pft2dat_opts o = { .compression = a->compression };
+	struct pft2dat_stats st;
+	struct out_file *out;
+	char err[512] = "";
+	unsigned int i;
+	int ret;
+
+	if (trace_fxt_opt_check_dir(&trace_fxt_convert, TRACE_FXT_TO_DAT,
+				    "the input is a Perfetto trace, converted "
+				    "whole"))
+		return 2;
+	if (a->compression && strcmp(a->compression, "none") &&
+	    strcmp(a->compression, "zstd")) {
+		trace_fxt_err("compression '%s': none or zstd", a->compression);
+		return 2;
+	}
+	o.formats = getenv("TRACE_FXT_EVENT_FORMATS");
+	for (i = 0; !o.formats && i < 2; i++)
+		if (!access(tracefs[i], R_OK | X_OK))
+			o.formats = tracefs[i];
+	out = out_file_open(a->out, a->path, OUT_FILE_SEEK);
+	if (!out)
+		return 1;
+	ret = pft2dat_convert(a->path, out_file_fd(out), &o, &st, err,
+			      sizeof(err));
+	if (ret < 0) {
+		trace_fxt_err("converting %s failed: %s", a->in,
+			      err[0] ? err : strerror(-ret));
+		out_file_discard(out);
+		return 1;
+	}
+	if (out_file_commit(out))
+		return 1;
+	/* damage is said even with -q */
+	if (st.damaged)
+		trace_fxt_err("%s: %llu damaged stretch%s skipped (%s); the "
+			      "packets before and after are converted", a->in,
+			      (unsigned long long)st.damaged,
+			      st.damaged == 1 ? "" : "es", st.damage);
+	if (a->quiet)
+		return 0;
+	fprintf(stderr, "trace-fxt: %s -> %s: %llu events from %llu ftrace "
+		"events of %llu packets (%llu without a .dat form), %u "
+		"CPU%s; formats: %u the kernel's (%s), %u made from the "
+		"packets\n", a->in, a->out,
+		(unsigned long long)st.events_out,
+		(unsigned long long)st.events_in,
+		(unsigned long long)st.packets,
+		(unsigned long long)st.dropped, st.cpus,
+		st.cpus == 1 ? "" : "s", st.kernel_formats,
+		o.formats ? o.formats : "none", st.made_formats);
+	if (st.unkept[0])
+		fprintf(stderr, "trace-fxt: kernel fields the recording does "
+			"not keep (zero in the .dat): %s\n", st.unkept);
+	if (st.left_out[0])
+		fprintf(stderr, "trace-fxt: left out (no .dat form): %s\n",
+			st.left_out);
+	return 0;
+}
+
 static int convert_dat(struct convert_args *a, struct fxt_input_req *req)
 {
 	struct convert_reply damage = { 0 };
@@ -681,6 +753,8 @@ static int convert_dat(struct convert_args *a, struct fxt_input_req *req)
 	/* gzip or zstd: FXT inside, or the FXT reader says why not */
 	if (kind == IN_KIND_FXT)
 		return convert_fxt(a);
+	if (kind == IN_KIND_PERFETTO)
+		return convert_perfetto(a);
 	if (kind != IN_KIND_DAT) {
 		say_refused(a->in, head, len);
 		return 1;
