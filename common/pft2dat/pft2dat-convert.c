@@ -74,9 +74,28 @@ static int one_packet(struct pft_ctx *c, const uint8_t *p, size_t len)
 	struct pb_field f;
 	int ret;
 
+	uint64_t seq = 0, flags = 0;
+
 	c->st->packets += c->pass == 2;
+	/* the sequence first: interned symbols are numbered per sequence */
+	pb_reader_init(&r, p, len);
+	while (pb_next(&r, &f) > 0) {
+		if (f.id == PFT_PACKET_SEQUENCE_ID && f.wt == PB_VARINT)
+			seq = f.v;
+		else if (f.id == PFT_PACKET_SEQUENCE_FLAGS && f.wt == PB_VARINT)
+			flags = f.v;
+	}
+	pft_meta_sequence(c, seq, flags);
+	/* its symbols before its events (the recorder writes them after) */
+	pb_reader_init(&r, p, len);
+	while (c->pass == 2 && pb_next(&r, &f) > 0)
+		if (f.id == PFT_PACKET_INTERNED_DATA && f.wt == PB_LEN &&
+		    pft_meta_packet(c, f.id, &f) == -ENOMEM)
+			return -ENOMEM;
 	pb_reader_init(&r, p, len);
 	while ((ret = pb_next(&r, &f)) > 0) {
+		if (f.id == PFT_PACKET_INTERNED_DATA)
+			continue;
 		if (f.id == PFT_PACKET_COMPRESSED_PACKETS && f.wt == PB_LEN) {
 			/* one level: packets inside are not compressed */
 			if (c->in_zip)

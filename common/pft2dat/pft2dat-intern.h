@@ -94,8 +94,12 @@ struct pft_fmt {
 	struct f2d_format	*f;	/* NULL: no .dat form */
 	bool			kernel;
 	uint64_t		count;
-	/* kernel fields no event gave (a bit each, of f->fields) */
+	/* kernel fields some event gave (a bit each, of f->fields) */
 	uint64_t		given;
+	/* void * fields the recorder kept as an index, not the address */
+	uint64_t		indexed;
+	/* void * fields the recorder kept as a symbol, not the address */
+	uint64_t		symbolized;
 };
 
 /* A task_rename of the bundle being read. */
@@ -136,9 +140,17 @@ struct pft_ctx {
 	unsigned int		sys_cpus;	/* SystemInfo.num_cpus */
 	struct pft_cpu		*cpus;
 	unsigned int		nr_cpus;
-	/* iid -> symbol name (char *), of the kernel_symbols interned */
+	/*
+	 * The kernel symbols interned: (sequence, its generation, iid) ->
+	 * index + 1 into sym_names, each name once; a sequence's
+	 * generation moves on when its incremental state is cleared (the
+	 * recorder numbers symbols afresh then).
+	 */
 	struct u64_map		syms;
-	uint64_t		max_iid;
+	struct u64_map		seq_gen;
+	uint64_t		cur_seq;
+	char			**sym_names;
+	size_t			nr_sym_names, cap_sym_names;
 	struct pft_fmt		*fmts;
 	struct pft_fmt		**typed;	/* by table row */
 	struct pft_fmt		*fmts_switch, *fmts_waking;	/* compact */
@@ -167,9 +179,13 @@ int pft_meta_packet(struct pft_ctx *c, uint32_t field, const struct pb_field *f)
  */
 void pft_meta_name(struct pft_ctx *c, int32_t pid, const uint8_t *s,
 		   size_t len, uint64_t ts);
-const char *pft_meta_sym(struct pft_ctx *c, uint64_t iid);
-/* The kernel symbol a value of a void * field stands for: an address. */
-uint64_t pft_meta_sym_addr(uint64_t iid);
+/* Where a packet starts: its sequence, its flags. */
+void pft_meta_sequence(struct pft_ctx *c, uint64_t seq, uint64_t flags);
+/*
+ * The address in this .dat's kallsyms of the symbol interned as @iid on
+ * the current sequence, or 0 when none is.
+ */
+uint64_t pft_meta_sym_addr(struct pft_ctx *c, uint64_t iid);
 /* Before the .dat is closed: kallsyms, uname, stats into f2d. */
 int pft_meta_finish(struct pft_ctx *c);
 void pft_meta_free(struct pft_ctx *c);

@@ -24,12 +24,62 @@ enum {
 	PROC_CMDLINE_IS_COMM	= 9,
 };
 
-/* Where the kallsyms this file makes puts symbol iid 0. */
+/* Where the kallsyms this file makes puts its symbols, 16 bytes apart. */
 #define PFT_SYM_BASE	0xffffffffc0000000ULL
 
-uint64_t pft_meta_sym_addr(uint64_t iid)
+/* A key of c->syms: the sequence, its generation, the iid. */
+static uint64_t sym_key(struct pft_ctx *c, uint64_t iid)
 {
-	return PFT_SYM_BASE + (iid << 4);
+	uint64_t gen = u64_map_get(&c->seq_gen, c->cur_seq);
+
+	return c->cur_seq << 40 ^ gen << 28 ^ iid;
+}
+
+void pft_meta_sequence(struct pft_ctx *c, uint64_t seq, uint64_t flags)
+{
+	uint64_t *gen;
+
+	c->cur_seq = seq & 0xffffff;
+	if (!(flags & PFT_SEQ_INCREMENTAL_STATE_CLEARED))
+		return;
+	gen = u64_map_put(&c->seq_gen, c->cur_seq);
+	if (gen)
+		*gen = (*gen + 1) & 0xfff;
+}
+
+uint64_t pft_meta_sym_addr(struct pft_ctx *c, uint64_t iid)
+{
+	uint64_t i;
+
+	if (!iid || iid >= 1u << 28)
+		return 0;
+	i = u64_map_get(&c->syms, sym_key(c, iid));
+	return i ? PFT_SYM_BASE + (i << 4) : 0;
+}
+
+/* The index + 1 of @name in sym_names, added if new; 0: no memory. */
+static uint64_t sym_name(struct pft_ctx *c, const uint8_t *p, size_t len)
+{
+	size_t i;
+	char **n;
+
+	for (i = 0; i < c->nr_sym_names; i++)
+		if (strlen(c->sym_names[i]) == len &&
+		    !memcmp(c->sym_names[i], p, len))
+			return i + 1;
+	if (c->nr_sym_names == c->cap_sym_names) {
+		size_t cap = c->cap_sym_names ? 2 * c->cap_sym_names : 64;
+
+		n = realloc(c->sym_names, cap * sizeof(*n));
+		if (!n)
+			return 0;
+		c->sym_names = n;
+		c->cap_sym_names = cap;
+	}
+	c->sym_names[c->nr_sym_names] = strndup((const char *)p, len);
+	if (!c->sym_names[c->nr_sym_names])
+		return 0;
+	return ++c->nr_sym_names;
 }
 
 void pft_meta_name(struct pft_ctx *c, int32_t pid, const uint8_t *s,
@@ -51,11 +101,6 @@ void pft_meta_name(struct pft_ctx *c, int32_t pid, const uint8_t *s,
 	str.len = (uint32_t)len;
 	/* out of memory: the name stays the one it had */
 	f2d_name_set(&c->f2d, (uint64_t)pid, str);
-}
-
-const char *pft_meta_sym(struct pft_ctx *c, uint64_t iid)
-{
-	return (const char *)(uintptr_t)u64_map_get(&c->syms, iid);
 }
 
 static int tree_thread(struct pft_ctx *c, const struct pb_field *m)
@@ -168,38 +213,29 @@ static int system_info(struct pft_ctx *c, const struct pb_field *m)
 static int kernel_symbols(struct pft_ctx *c, const struct pb_field *m)
 {
 	struct pb_reader r, sr;
-	struct pb_field f, g;
-	uint64_t iid;
-	char *name;
-	uint64_t *slot;
+	struct pb_field f, g, name;
+	uint64_t iid, idx;
 
 	pb_reader_init(&r, m->p, m->len);
 	while (pb_next(&r, &f) > 0) {
 		if (f.id != PFT_INTERNED_KERNEL_SYMBOLS || f.wt != PB_LEN)
 			continue;
 		iid = 0;
-		name = NULL;
+		memset(&name, 0, sizeof(name));
 		pb_reader_init(&sr, f.p, f.len);
 		while (pb_next(&sr, &g) > 0) {
 			if (g.id == PFT_ISTRING_IID && g.wt == PB_VARINT)
 				iid = g.v;
-			else if (g.id == PFT_ISTRING_STR && g.wt == PB_LEN &&
-				 !name)
-				name = strndup((const char *)g.p, g.len);
+			else if (g.id == PFT_ISTRING_STR && g.wt == PB_LEN)
+				name = g;
 		}
-		/* iids past 2^28 would leave the kallsyms' range */
-		if (!name || !iid || iid >= 1u << 28 || pft_meta_sym(c, iid)) {
-			free(name);
+		/* iids past 2^28 would leave the key's room */
+		if (!name.id || !name.len || !iid || iid >= 1u << 28 ||
+		    memchr(name.p, '\n', name.len))
 			continue;
-		}
-		slot = u64_map_put(&c->syms, iid);
-		if (!slot) {
-			free(name);
+		idx = sym_name(c, name.p, name.len);
+		if (!idx || u64_map_set(&c->syms, sym_key(c, iid), idx))
 			return -ENOMEM;
-		}
-		*slot = (uintptr_t)name;
-		if (iid > c->max_iid)
-			c->max_iid = iid;
 	}
 	return 0;
 }
@@ -283,6 +319,8 @@ int pft_meta_packet(struct pft_ctx *c, uint32_t field,
 	if (c->pass == 2) {
 		if (field == PFT_PACKET_PROCESS_TREE && f->wt == PB_LEN)
 			return process_tree(c, f);
+		if (field == PFT_PACKET_INTERNED_DATA && f->wt == PB_LEN)
+			return kernel_symbols(c, f);
 		left_out(c, field);
 		return 0;
 	}
@@ -291,8 +329,6 @@ int pft_meta_packet(struct pft_ctx *c, uint32_t field,
 	switch (field) {
 	case PFT_PACKET_SYSTEM_INFO:
 		return system_info(c, f);
-	case PFT_PACKET_INTERNED_DATA:
-		return kernel_symbols(c, f);
 	case PFT_PACKET_FTRACE_STATS:
 		return ftrace_stats(c, f);
 	}
@@ -302,17 +338,14 @@ int pft_meta_packet(struct pft_ctx *c, uint32_t field,
 int pft_meta_finish(struct pft_ctx *c)
 {
 	char line[600];
-	uint64_t iid;
-	const char *name;
+	size_t i;
 	int n;
 
 	/* in address order, as /proc/kallsyms */
-	for (iid = 1; c->syms.nr && iid <= c->max_iid; iid++) {
-		name = pft_meta_sym(c, iid);
-		if (!name)
-			continue;
+	for (i = 0; i < c->nr_sym_names; i++) {
 		n = snprintf(line, sizeof(line), "%016llx t %.500s\n",
-			     (unsigned long long)pft_meta_sym_addr(iid), name);
+			     (unsigned long long)(PFT_SYM_BASE + ((i + 1) << 4)),
+			     c->sym_names[i]);
 		if (f2d_text_add(&c->f2d.kallsyms, line, (size_t)n))
 			return -ENOMEM;
 	}
@@ -323,10 +356,11 @@ void pft_meta_free(struct pft_ctx *c)
 {
 	size_t i;
 
-	for (i = 0; i < c->syms.cap; i++)
-		if (c->syms.slot[i].val)
-			free((char *)(uintptr_t)c->syms.slot[i].val);
+	for (i = 0; i < c->nr_sym_names; i++)
+		free(c->sym_names[i]);
+	free(c->sym_names);
 	u64_map_free(&c->syms);
+	u64_map_free(&c->seq_gen);
 	u64_map_free(&c->name_ts);
 	free(c->renames);
 }

@@ -308,7 +308,7 @@ static void put_val(struct pft_ctx *c, struct pft_fmt *pf,
 	struct tep_format_field *fl;
 	char name[64];
 	unsigned int i, k, elem;
-	uint64_t x;
+	uint64_t x, mask = 0;
 
 	if (v->nlen >= sizeof(name))
 		return;
@@ -319,7 +319,8 @@ static void put_val(struct pft_ctx *c, struct pft_fmt *pf,
 		return;
 	for (i = 0; i < pf->f->nr_fields && i < 64; i++)
 		if (pf->f->fields[i] == fl)
-			pf->given |= 1ULL << i;
+			mask = 1ULL << i;
+	pf->given |= mask;
 	switch (v->kind) {
 	case PFT_V_STR:
 		if (fl->flags & (TEP_FIELD_IS_STRING | TEP_FIELD_IS_ARRAY |
@@ -344,9 +345,13 @@ static void put_val(struct pft_ctx *c, struct pft_fmt *pf,
 		if (pf->kernel && fl->type && !strncmp(fl->type, "dev_t", 5))
 			x = kernel_dev(x);
 		else if (pf->kernel && fl->type &&
-			 !strncmp(fl->type, "void *", 6) &&
-			 pft_meta_sym(c, x))
-			x = pft_meta_sym_addr(x);
+			 !strncmp(fl->type, "void *", 6) && c->nr_sym_names) {
+			if (pft_meta_sym_addr(c, x)) {
+				x = pft_meta_sym_addr(c, x);
+				pf->symbolized |= mask;
+			} else
+				pf->indexed |= mask;
+		}
 		f2d_put_field_int(r, fl, x);
 	}
 }
@@ -449,33 +454,45 @@ int pft_record_write(struct pft_ctx *c, struct pft_ev *ev)
 	return names_of(c, ev);
 }
 
+/* "event: field field" for the bits of @mask, after "; " if not first. */
+static int fields_said(struct f2d_text *t, const struct pft_fmt *pf,
+		       uint64_t mask)
+{
+	unsigned int i;
+	bool any = false;
+
+	for (i = 0; i < pf->f->nr_fields && i < 64; i++) {
+		const char *n = pf->f->fields[i]->name;
+
+		if (!(mask >> i & 1))
+			continue;
+		if (!any && ((t->len && f2d_text_add(t, "; ", 2)) ||
+			     f2d_text_add(t, pf->name, strlen(pf->name)) ||
+			     f2d_text_add(t, ":", 1)))
+			return -ENOMEM;
+		any = true;
+		if (f2d_text_add(t, " ", 1) || f2d_text_add(t, n, strlen(n)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* The kernel fields no event gave, into st->unkept; and free. */
 void pft_record_free(struct pft_ctx *c)
 {
 	struct pft2dat_stats *st = c->st;
 	struct pft_fmt *pf, *next;
-	struct f2d_text t = { 0 };
-	unsigned int i;
-	bool any;
+	struct f2d_text t = { 0 }, x = { 0 }, y = { 0 };
+	uint64_t all;
 
 	for (pf = c->fmts; pf; pf = next) {
 		next = pf->next;
-		any = false;
-		for (i = 0; pf->kernel && pf->count &&
-			    i < pf->f->nr_fields && i < 64; i++) {
-			const char *n = pf->f->fields[i]->name;
-
-			if (pf->given >> i & 1)
-				continue;
-			if (!any && ((t.len && f2d_text_add(&t, "; ", 2)) ||
-				     f2d_text_add(&t, pf->name,
-						  strlen(pf->name)) ||
-				     f2d_text_add(&t, ":", 1)))
-				break;
-			any = true;
-			if (f2d_text_add(&t, " ", 1) ||
-			    f2d_text_add(&t, n, strlen(n)))
-				break;
+		if (pf->kernel && pf->count) {
+			all = pf->f->nr_fields >= 64 ? ~0ULL :
+			      (1ULL << pf->f->nr_fields) - 1;
+			fields_said(&t, pf, all & ~pf->given);
+			fields_said(&x, pf, pf->indexed);
+			fields_said(&y, pf, pf->symbolized);
 		}
 		free(pf->name);
 		free(pf->system);
@@ -483,5 +500,10 @@ void pft_record_free(struct pft_ctx *c)
 	}
 	c->fmts = NULL;
 	snprintf(st->unkept, sizeof(st->unkept), "%s", t.len ? t.s : "");
+	snprintf(st->indexed, sizeof(st->indexed), "%s", x.len ? x.s : "");
+	snprintf(st->symbolized, sizeof(st->symbolized), "%s",
+		 y.len ? y.s : "");
 	f2d_text_free(&t);
+	f2d_text_free(&x);
+	f2d_text_free(&y);
 }

@@ -50,6 +50,11 @@ struct pft2dat_opts {
  * @unkept: the kernel fields of each kernel format that no event of the
  *	trace gave ("event: field field; ..."): what the recorder does not
  *	keep, zero in the .dat
+ * @indexed: likewise the void * fields that the recorder, symbolizing
+ *	kernel addresses, kept as an index of its own where no symbol was
+ *	found (a heap or stack address): the .dat has the index
+ * @symbolized: the void * fields it kept as a symbol's name: the .dat
+ *	has an address of its own kallsyms that prints as that name
  */
 struct pft2dat_stats {
 	uint64_t	packets;
@@ -63,6 +68,8 @@ struct pft2dat_stats {
 	char		damage[160];
 	char		left_out[256];
 	char		unkept[1024];
+	char		indexed[512];
+	char		symbolized[512];
 };
 
 /**

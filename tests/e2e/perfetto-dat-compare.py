@@ -16,7 +16,18 @@ Prints what it checked: events per name on each side, fields that
 differ per event and how often; exits 1 on a difference that is not
 allowed.
 
-usage: perfetto-dat-compare.py [--unkept EVENT:FIELD ...] [--edge-slack N]
+--summary FILE reads the allowed fields from trace-fxt convert's own
+summary (its stderr): the kernel fields the recording does not keep, and
+the kernel pointers it keeps as an index; an event with one of those
+may differ in its whole text too (a print format that does not name its
+fields).  --tolerate EVENT:FIELD=N allows N differences of that field:
+compact sched's implicit previous task (prev_comm, prev_prio, the
+task's comm-pid of its switch) is wrong when a switch is missing from
+the recording or a running task changed its priority.
+
+usage: perfetto-dat-compare.py [--unkept EVENT:FIELD ...] [--summary FILE]
+                               [--tolerate EVENT:FIELD=N ...]
+                               [--edge-slack N]
                                TWIN-REPORT CONVERTED-REPORT
 """
 import argparse
@@ -65,6 +76,8 @@ def fields(rest):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--unkept', action='append', default=[])
+    ap.add_argument('--summary')
+    ap.add_argument('--tolerate', action='append', default=[])
     ap.add_argument('--edge-slack', type=int, default=2,
                     help='events per name and CPU that may be missing, '
                     'cut at the window edges')
@@ -72,6 +85,21 @@ def main():
     ap.add_argument('converted')
     a = ap.parse_args()
     unkept = set(a.unkept)
+    if a.summary:
+        with open(a.summary) as f:
+            for ln in f:
+                if 'does not keep' not in ln and 'as an index' not in ln \
+                        and 'as a symbol only' not in ln:
+                    continue
+                for part in ln.split('): ', 1)[1].strip().split('; '):
+                    ev, flds = part.split(':', 1)
+                    unkept.add(ev + ':*')
+                    for fl in flds.split():
+                        unkept.add(ev + ':' + fl)
+    tolerate = {}
+    for t in a.tolerate:
+        k, n = t.rsplit('=', 1)
+        tolerate[k] = int(n)
     A, B = parse(a.twin), parse(a.converted)
     if not A or not B:
         print('FAIL: a report without an event line')
@@ -135,6 +163,15 @@ def main():
               '(allowed):')
         for (ev, k), v in sorted(allowed.items()):
             print('  %s:%s x%d' % (ev, k, v))
+    tolerated = {k: v for k, v in diff.items()
+                 if v <= tolerate.get('%s:%s' % k, -1)}
+    for k in tolerated:
+        del diff[k]
+    if tolerated:
+        print('fields that differ, within the tolerance:')
+        for (ev, k), v in sorted(tolerated.items()):
+            print('  %s:%s x%d (at most %d)' % (ev, k, v,
+                                               tolerate['%s:%s' % (ev, k)]))
     if diff:
         print('fields that differ (NOT allowed):')
         for (ev, k), v in sorted(diff.items()):

@@ -730,6 +730,14 @@ static int convert_perfetto(struct convert_args *a)
 	if (st.unkept[0])
 		fprintf(stderr, "trace-fxt: kernel fields the recording does "
 			"not keep (zero in the .dat): %s\n", st.unkept);
+	if (st.indexed[0])
+		fprintf(stderr, "trace-fxt: kernel pointers the recording keeps "
+			"as an index of its own (symbolize_ksyms, no symbol "
+			"there): %s\n", st.indexed);
+	if (st.symbolized[0])
+		fprintf(stderr, "trace-fxt: kernel addresses the recording keeps "
+			"as a symbol only (an address of the .dat's kallsyms "
+			"names it): %s\n", st.symbolized);
 	if (st.left_out[0])
 		fprintf(stderr, "trace-fxt: left out (no .dat form): %s\n",
 			st.left_out);
