@@ -151,6 +151,9 @@ struct pft_ctx {
 	uint64_t		cur_seq;
 	char			**sym_names;
 	size_t			nr_sym_names, cap_sym_names;
+	/* kernel strings, for printk formats (pft_meta_str_addr()) */
+	char			**strs;
+	size_t			nr_strs, cap_strs;
 	struct pft_fmt		*fmts;
 	struct pft_fmt		**typed;	/* by table row */
 	struct pft_fmt		*fmts_switch, *fmts_waking;	/* compact */
@@ -186,7 +189,12 @@ void pft_meta_sequence(struct pft_ctx *c, uint64_t seq, uint64_t flags);
  * the current sequence, or 0 when none is.
  */
 uint64_t pft_meta_sym_addr(struct pft_ctx *c, uint64_t iid);
-/* Before the .dat is closed: kallsyms, uname, stats into f2d. */
+/*
+ * The address in this .dat's printk formats of a kernel string the
+ * recorder wrote as its text; 0 when out of memory.
+ */
+uint64_t pft_meta_str_addr(struct pft_ctx *c, const uint8_t *s, size_t len);
+/* Before the .dat is closed: kallsyms, printk formats into f2d. */
 int pft_meta_finish(struct pft_ctx *c);
 void pft_meta_free(struct pft_ctx *c);
 

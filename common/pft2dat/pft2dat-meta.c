@@ -57,29 +57,50 @@ uint64_t pft_meta_sym_addr(struct pft_ctx *c, uint64_t iid)
 	return i ? PFT_SYM_BASE + (i << 4) : 0;
 }
 
-/* The index + 1 of @name in sym_names, added if new; 0: no memory. */
-static uint64_t sym_name(struct pft_ctx *c, const uint8_t *p, size_t len)
+/* The index + 1 of @p in a list of strings, added if new; 0: no memory. */
+static uint64_t str_index(char ***list, size_t *nr, size_t *cap,
+			  const uint8_t *p, size_t len)
 {
 	size_t i;
 	char **n;
 
-	for (i = 0; i < c->nr_sym_names; i++)
-		if (strlen(c->sym_names[i]) == len &&
-		    !memcmp(c->sym_names[i], p, len))
+	for (i = 0; i < *nr; i++)
+		if (strlen((*list)[i]) == len && !memcmp((*list)[i], p, len))
 			return i + 1;
-	if (c->nr_sym_names == c->cap_sym_names) {
-		size_t cap = c->cap_sym_names ? 2 * c->cap_sym_names : 64;
+	if (*nr == *cap) {
+		size_t c = *cap ? 2 * *cap : 64;
 
-		n = realloc(c->sym_names, cap * sizeof(*n));
+		n = realloc(*list, c * sizeof(*n));
 		if (!n)
 			return 0;
-		c->sym_names = n;
-		c->cap_sym_names = cap;
+		*list = n;
+		*cap = c;
 	}
-	c->sym_names[c->nr_sym_names] = strndup((const char *)p, len);
-	if (!c->sym_names[c->nr_sym_names])
+	(*list)[*nr] = strndup((const char *)p, len);
+	if (!(*list)[*nr])
 		return 0;
-	return ++c->nr_sym_names;
+	return ++*nr;
+}
+
+static uint64_t sym_name(struct pft_ctx *c, const uint8_t *p, size_t len)
+{
+	return str_index(&c->sym_names, &c->nr_sym_names, &c->cap_sym_names,
+			 p, len);
+}
+
+/* Where the printk formats this file makes put its strings. */
+#define PFT_STR_BASE	0xffffffffc8000000ULL
+
+uint64_t pft_meta_str_addr(struct pft_ctx *c, const uint8_t *s, size_t len)
+{
+	uint64_t i;
+
+	/* a printk format line ends at its newline: none inside */
+	len = strnlen((const char *)s, len);
+	if (memchr(s, '\n', len) || memchr(s, '"', len) || len > 1000)
+		return 0;
+	i = str_index(&c->strs, &c->nr_strs, &c->cap_strs, s, len);
+	return i ? PFT_STR_BASE + (i << 10) : 0;
 }
 
 void pft_meta_name(struct pft_ctx *c, int32_t pid, const uint8_t *s,
@@ -349,6 +370,13 @@ int pft_meta_finish(struct pft_ctx *c)
 		if (f2d_text_add(&c->f2d.kallsyms, line, (size_t)n))
 			return -ENOMEM;
 	}
+	for (i = 0; i < c->nr_strs; i++) {
+		n = snprintf(line, sizeof(line), "0x%llx : \"%.500s\"\n",
+			     (unsigned long long)(PFT_STR_BASE + ((i + 1) << 10)),
+			     c->strs[i]);
+		if (f2d_text_add(&c->f2d.printk, line, (size_t)n))
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -359,6 +387,9 @@ void pft_meta_free(struct pft_ctx *c)
 	for (i = 0; i < c->nr_sym_names; i++)
 		free(c->sym_names[i]);
 	free(c->sym_names);
+	for (i = 0; i < c->nr_strs; i++)
+		free(c->strs[i]);
+	free(c->strs);
 	u64_map_free(&c->syms);
 	u64_map_free(&c->seq_gen);
 	u64_map_free(&c->name_ts);

@@ -94,7 +94,12 @@ static bool format_has(const char *text, const struct pft_val *v)
 					   memmem(line, semi - line,
 						  "__data_loc", 10));
 
-			return (v->kind == PFT_V_STR) == text_field;
+			/* a char * the recorder wrote as its text (kstr) */
+			bool ptr = !text_field && semi[-1] != ']' &&
+				   memmem(line, semi - line, "char *", 6);
+
+			return (v->kind == PFT_V_STR) == text_field ||
+			       (v->kind == PFT_V_STR && ptr);
 		}
 		line = semi;
 	}
@@ -121,19 +126,21 @@ static char *made_body(const struct pft_ev *ev)
 
 	if (f2d_text_add(&t, F2D_COMMON_FIELDS, strlen(F2D_COMMON_FIELDS)))
 		goto out;
-	/* the last newline of the common block is where fields go */
-	t.len--;
 	for (i = 0; i < ev->n; i++) {
 		const struct pft_val *v = &ev->vals[i];
 		const char *type, *fmt;
+		bool comm = false;
 		int n;
 
 		if (!ident(v->name, v->nlen))
 			continue;
 		switch (v->kind) {
 		case PFT_V_STR:
-			type = "__data_loc char[]";
-			size = 4;
+			/* a task's comm is char[TASK_COMM_LEN] everywhere */
+			comm = v->nlen >= 4 &&
+			       !memcmp(v->name + v->nlen - 4, "comm", 4);
+			type = comm ? "char" : "__data_loc char[]";
+			size = comm ? 16 : 4;
 			fmt = "%s";
 			break;
 		case PFT_V_ARR:
@@ -151,13 +158,13 @@ static char *made_body(const struct pft_ev *ev)
 			size = v->bits == 32 ? 4 : 8;
 			fmt = v->bits == 32 ? "%u" : "%llu";
 		}
-		align = size >= 8 ? 8 : size;
+		align = comm ? 1 : size >= 8 ? 8 : size;
 		off = (off + align - 1) / align * align;
-		if (v->kind == PFT_V_ARR)
+		if (v->kind == PFT_V_ARR || comm)
 			n = snprintf(line, sizeof(line), "\tfield:%s %.*s[%u];"
 				     "\toffset:%u;\tsize:%u;\tsigned:0;\n",
-				     type, (int)v->nlen, v->name, size / 8, off,
-				     size);
+				     type, (int)v->nlen, v->name,
+				     comm ? 16 : size / 8, off, size);
 		else
 			n = snprintf(line, sizeof(line), "\tfield:%s %.*s;"
 				     "\toffset:%u;\tsize:%u;\tsigned:%d;\n",
@@ -175,7 +182,7 @@ static char *made_body(const struct pft_ev *ev)
 				     fmt);
 			if (f2d_text_add(&pf, line, (size_t)n))
 				goto out;
-			if (v->kind == PFT_V_STR)
+			if (v->kind == PFT_V_STR && !comm)
 				n = snprintf(line, sizeof(line),
 					     ", __get_str(%.*s)", (int)v->nlen,
 					     v->name);
@@ -320,13 +327,29 @@ static void put_val(struct pft_ctx *c, struct pft_fmt *pf,
 	for (i = 0; i < pf->f->nr_fields && i < 64; i++)
 		if (pf->f->fields[i] == fl)
 			mask = 1ULL << i;
-	pf->given |= mask;
+	/* given, but for a string pointer's lost address (below) */
+	if (v->kind != PFT_V_STR || fl->flags & (TEP_FIELD_IS_STRING |
+						 TEP_FIELD_IS_ARRAY |
+						 TEP_FIELD_IS_DYNAMIC))
+		pf->given |= mask;
 	switch (v->kind) {
 	case PFT_V_STR:
 		if (fl->flags & (TEP_FIELD_IS_STRING | TEP_FIELD_IS_ARRAY |
-				 TEP_FIELD_IS_DYNAMIC))
+				 TEP_FIELD_IS_DYNAMIC)) {
 			f2d_put_str(r, pf->f, name, (const char *)v->p,
 				    v->len);
+			return;
+		}
+		/*
+		 * A kernel string's address the recorder wrote as the
+		 * string it found there (among the trace's printk strings):
+		 * an address of this .dat's printk formats that holds it;
+		 * none found (a user buffer), the address is not kept.
+		 */
+		x = v->len ? pft_meta_str_addr(c, v->p, v->len) : 0;
+		if (x)
+			pf->given |= mask;
+		f2d_put_field_int(r, fl, x);
 		return;
 	case PFT_V_ARR:
 		if (!(fl->flags & TEP_FIELD_IS_ARRAY) || !fl->arraylen)
