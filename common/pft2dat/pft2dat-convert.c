@@ -66,6 +66,16 @@ static void say_damage(struct pft_ctx *c, size_t at, size_t upto,
 			 zipped ? "inflated" : "file", at, upto);
 }
 
+static void say_cut(struct pft_ctx *c, size_t at, uint64_t missing,
+		    bool zipped)
+{
+	if (!c->st->damaged++ && c->pass == 1)
+		snprintf(c->st->damage, sizeof(c->st->damage),
+			 "the %s ends within the packet at byte %zu, %llu bytes "
+			 "short: cut there", zipped ? "inflated packets" :
+			 "file", at, (unsigned long long)missing);
+}
+
 static int walk(struct pft_ctx *c, const uint8_t *data, size_t len);
 
 static int one_packet(struct pft_ctx *c, const uint8_t *p, size_t len)
@@ -134,6 +144,7 @@ static int walk(struct pft_ctx *c, const uint8_t *data, size_t len)
 	struct pb_reader r;
 	struct pb_field f;
 	const uint8_t *bad, *q, *end = data + len;
+	uint64_t n;
 	int ret;
 
 	pb_reader_init(&r, data, len);
@@ -149,11 +160,18 @@ static int walk(struct pft_ctx *c, const uint8_t *data, size_t len)
 		}
 		if (ret > 0)
 			continue;	/* another field of Trace */
-		/* damage: the next offset a whole packet starts at */
 		bad = r.p;
+		/* a packet running past the end: the input was cut there */
+		q = bad + 1;
+		if (*bad == (PFT_TRACE_PACKET << 3 | PB_LEN) &&
+		    !pb_read_varint(&q, end, &n) && n > (uint64_t)(end - q)) {
+			say_cut(c, (size_t)(bad - data), n - (uint64_t)(end - q),
+				c->in_zip);
+			return 0;
+		}
+		/* damage: the next offset a whole packet starts at */
 		for (q = bad + 1; q < end; q++) {
 			const uint8_t *b = q + 1;
-			uint64_t n;
 
 			if (*q != (PFT_TRACE_PACKET << 3 | PB_LEN) ||
 			    pb_read_varint(&b, end, &n) ||

@@ -140,8 +140,9 @@ static void say_refused(const char *path, const unsigned char *buf,
 			      "either", path, r > 0 ? hex : " nothing");
 	else
 		trace_fxt_err("%s: not a trace-cmd .dat (it starts with "
-			      "17 08 44 \"tracing\") nor FXT (10 00 04 46 78 54 "
-			      "16 00): this file starts with%s", path,
+			      "17 08 44 \"tracing\"), FXT (10 00 04 46 78 54 "
+			      "16 00) nor a Perfetto trace (0a, a length, a "
+			      "packet): this file starts with%s", path,
 			      r > 0 ? hex : " nothing");
 }
 
@@ -711,10 +712,10 @@ static int convert_perfetto(struct convert_args *a)
 		return 1;
 	/* damage is said even with -q */
 	if (st.damaged)
-		trace_fxt_err("%s: %llu damaged stretch%s skipped (%s); the "
-			      "packets before and after are converted", a->in,
+		trace_fxt_err("%s: damaged in %llu place%s, the first: %s; "
+			      "every whole packet is converted", a->in,
 			      (unsigned long long)st.damaged,
-			      st.damaged == 1 ? "" : "es", st.damage);
+			      st.damaged == 1 ? "" : "s", st.damage);
 	if (a->quiet)
 		return 0;
 	fprintf(stderr, "trace-fxt: %s -> %s: %llu events from %llu ftrace "
