@@ -140,7 +140,7 @@ static void say_refused(const char *path, const unsigned char *buf,
 			      "either", path, r > 0 ? hex : " nothing");
 	else
 		trace_fxt_err("%s: not a trace-cmd .dat (it starts with "
-			      "17 08 44 \"tracing\"), FXT (10 00 04 46 78 54 "
+			      "17 08 44 \"tracing\") nor FXT (10 00 04 46 78 54 "
 			      "16 00) nor a Perfetto trace (0a, a length, a "
 			      "packet): this file starts with%s", path,
 			      r > 0 ? hex : " nothing");
@@ -1001,6 +1001,8 @@ static const struct trace_fxt_example convert_examples[] = {
 	{ "convert trace.fxt.gz -o trace.dat",
 	  "FXT (from trace-fxt or any other producer) back to a trace.dat "
 	  "that trace-cmd and KernelShark read" },
+	{ "convert trace.pftrace -o trace.dat",
+	  "the ftrace events of a Perfetto recording as a trace.dat" },
 	{ NULL }
 };
 
@@ -1017,14 +1019,17 @@ const struct trace_fxt_cmd trace_fxt_convert = {
 	.name = "convert",
 	.run = cmd_convert,
 	.summary = "convert a trace-cmd recording (trace.dat) to FXT, or FXT "
-		   "to a trace.dat",
+		   "or a Perfetto trace to a trace.dat",
 	.synopsis = { "[OPTIONS] IN.dat -o OUT.fxt[.gz|.zst]",
-		      "[OPTIONS] IN.fxt -o OUT.dat" },
+		      "[OPTIONS] IN.fxt -o OUT.dat",
+		      "[OPTIONS] IN.pftrace -o OUT.dat" },
 	.about = "Converts a trace-cmd recording (trace.dat v6 or v7) to the "
 		 "Fuchsia Trace Format through trace-cmd's input plugin "
 		 "(trace-fxt-input.so), or FXT from any producer back to a "
-		 "trace.dat v7.  The input's first bytes choose the direction, "
-		 "whatever its name; FXT may be gzip'd or zstd'd.  OUT is "
+		 "trace.dat v7, and so the ftrace events of a Perfetto "
+		 "recording.  The input's first bytes choose the direction, "
+		 "whatever its name; FXT and Perfetto traces may be gzip'd or "
+		 "zstd'd.  OUT is "
 		 "written whole or not at all.",
 	.opts = convert_opts,
 	.operand = TRACE_FXT_ARG_FILE,
