@@ -220,6 +220,16 @@ static int load(const char *in, const void **p, size_t *len, bool *mapped,
 	return ret;
 }
 
+/* FtraceEventBundle.ftrace_clock (FtraceClock) as tracefs names it. */
+static const char *clock_name(uint64_t v)
+{
+	static const char *const names[] = {
+		[0] = "boot", [2] = "global", [3] = "local", [4] = "mono_raw",
+	};
+
+	return v < 5 && names[v] ? names[v] : "boot";
+}
+
 static void ctx_free(struct pft_ctx *c)
 {
 	struct f2d_ctx *x = &c->f2d;
@@ -292,7 +302,8 @@ int pft2dat_convert(const char *in, int fd, const struct pft2dat_opts *o,
 	if (c.sys_cpus > c.f2d.cpus)
 		c.f2d.cpus = c.sys_cpus;
 	/* Perfetto's ftrace clock is the boot clock unless a bundle says */
-	ret = f2d_text_add(&c.f2d.clock, "boot", 4);
+	ret = f2d_text_add(&c.f2d.clock, clock_name(c.ftrace_clock),
+			   strlen(clock_name(c.ftrace_clock)));
 	if (!ret)
 		ret = f2d_text_add(&c.f2d.version, version,
 				   sizeof(version) - 1);

@@ -462,6 +462,9 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 		} else if (f.id == PFT_BUNDLE_LOST_EVENTS &&
 			   f.wt == PB_VARINT) {
 			lost = f.v;
+		} else if (f.id == PFT_BUNDLE_FTRACE_CLOCK &&
+			   f.wt == PB_VARINT && c->pass == 1) {
+			c->ftrace_clock = f.v;
 		} else if (f.id == BUNDLE_DESCRIPTORS && f.wt == PB_LEN &&
 			   c->pass == 2) {
 			ret = desc_read(c, &f);

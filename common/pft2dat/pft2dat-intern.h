@@ -138,6 +138,7 @@ struct pft_ctx {
 	int			pass;		/* 1: what the trace is, 2: events */
 	unsigned int		max_cpu;
 	unsigned int		sys_cpus;	/* SystemInfo.num_cpus */
+	uint64_t		ftrace_clock;	/* a bundle's, 0: boot */
 	struct pft_cpu		*cpus;
 	unsigned int		nr_cpus;
 	/*
@@ -160,7 +161,7 @@ struct pft_ctx {
 	struct pft_desc		*descs;
 	unsigned int		nr_descs;
 	struct f2d_text		stats_text;
-	uint64_t		left_packets[8];
+	uint64_t		left_packets[16];	/* by left_out()'s names */
 	struct pb_buf		unzip;
 	bool			in_zip;
 	/* pid -> the time its name was seen + 1 (the latest name wins) */

@@ -315,11 +315,17 @@ static int ftrace_stats(struct pft_ctx *c, const struct pb_field *m)
 /* The packets' other content, named in the summary. */
 static void left_out(struct pft_ctx *c, uint32_t field)
 {
+	/*
+	 * TracePacket's content fields (trace_packet.proto) a recording of
+	 * the linux.* data sources holds; the packets' attributes
+	 * (sequence, trusted uid and pid, flags) are no content.
+	 */
 	static const struct { uint32_t id; const char *what; } names[] = {
 		{ 9, "process_stats" }, { 11, "track_event" },
 		{ 33, "trace_config" }, { 35, "trace_stats" },
 		{ 6, "clock_snapshot" }, { 60, "track_descriptor" },
-		{ 36, "trace_uuid" },
+		{ 89, "trace_uuid" }, { 67, "cpu_info" },
+		{ 69, "service_event" }, { 124, "trace_provenance" },
 	};
 	unsigned int i;
 	size_t len = strlen(c->st->left_out);
@@ -327,7 +333,7 @@ static void left_out(struct pft_ctx *c, uint32_t field)
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (names[i].id == field)
 			break;
-	if (i == sizeof(names) / sizeof(names[0]) || i >= 8 ||
+	if (i == sizeof(names) / sizeof(names[0]) || i >= 16 ||
 	    c->left_packets[i]++)
 		return;
 	snprintf(c->st->left_out + len, sizeof(c->st->left_out) - len, "%s%s",
