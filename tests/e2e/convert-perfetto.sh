@@ -16,7 +16,8 @@
 # the kernel's formats the events still all come out, by formats made
 # from the packets; damaged and cut inputs convert what is whole, say
 # so, never crash (under valgrind when it is there), and what is no
-# Perfetto trace is refused with a reason.
+# Perfetto trace is refused with a reason.  trace-fxt report of the
+# .pftrace prints what trace-cmd report prints of the .dat.
 . "$(dirname "$0")/lib.sh"
 COMPARE=$(dirname "$0")/perfetto-dat-compare.py
 P=$SAMPLES/perfetto
@@ -27,7 +28,7 @@ TOL=(--tolerate sched_switch:prev=3 --tolerate sched_switch:prev_comm=3
      --tolerate sched_switch:prev_pid=3 --tolerate sched_switch:prev_prio=3
      --tolerate sched_switch:task=3 --tolerate sched_waking:task=2)
 
-e2e_plan 14
+e2e_plan 16
 if $TRACE_FXT convert "$PFT" -o "$TMP/s.dat" 2> "$TMP/sum"; then
 	ok "convert the gzip'd sample ($(grep -o '[0-9]* events from' "$TMP/sum"))"
 else
@@ -63,6 +64,15 @@ done
 # every event name of the twin is there, with its count
 check "the comparison saw all 15 event names" \
 	test "$(grep -c ' ok' "$TMP/cmp")" -ge 15
+
+# trace-fxt report of the .pftrace: what trace-cmd report prints of the .dat
+export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
+$TRACE_FXT report "$PFT" > "$TMP/rep" 2> "$TMP/rep.err"
+check "trace-fxt report X.pftrace prints trace-cmd report of the .dat" \
+	cmp "$TMP/conv" "$TMP/rep"
+$TRACE_FXT report --raw "$PFT" > "$TMP/repR" 2> "$TMP/rep.err"
+check "trace-fxt report --raw X.pftrace prints trace-cmd report -R of the .dat" \
+	cmp "$TMP/convR" "$TMP/repR"
 
 # no kernel formats: formats made from the packets, every event kept
 TRACE_FXT_EVENT_FORMATS=/nonexistent $TRACE_FXT convert "$PFT" \

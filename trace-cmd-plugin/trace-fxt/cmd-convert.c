@@ -911,6 +911,8 @@ int trace_fxt_convert_anon(const char *who, const char *path,
 		close(fd);
 		return -1;
 	}
+	/* its argv may be where the last run's was: a new command line */
+	trace_fxt_getopt_reset();
 	ret = trace_fxt_convert.run(sizeof(argv) / sizeof(*argv) - 1, argv);
 	dup2(saved, STDOUT_FILENO);
 	close(saved);

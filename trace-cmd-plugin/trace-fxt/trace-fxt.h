@@ -116,6 +116,11 @@ void trace_fxt_say_damage(const char *in, const struct dat_pages *pages);
  * command's to handle; trace_fxt_opt_exit() is the status of the rest.
  */
 int trace_fxt_getopt(const struct trace_fxt_cmd *cmd, int argc, char **argv);
+/*
+ * The next trace_fxt_getopt() starts a new command line even if its argv
+ * is where the last one's was (a command run twice from one stack frame).
+ */
+void trace_fxt_getopt_reset(void);
 /* The exit status after trace_fxt_getopt() returned @key unhandled. */
 int trace_fxt_opt_exit(const struct trace_fxt_cmd *cmd, int key);
 /* The command of @parent's .subs named @name, or NULL. */
