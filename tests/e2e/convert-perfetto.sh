@@ -28,7 +28,7 @@ TOL=(--tolerate sched_switch:prev=3 --tolerate sched_switch:prev_comm=3
      --tolerate sched_switch:prev_pid=3 --tolerate sched_switch:prev_prio=3
      --tolerate sched_switch:task=3 --tolerate sched_waking:task=2)
 
-e2e_plan 16
+e2e_plan 19
 if $TRACE_FXT convert "$PFT" -o "$TMP/s.dat" 2> "$TMP/sum"; then
 	ok "convert the gzip'd sample ($(grep -o '[0-9]* events from' "$TMP/sum"))"
 else
@@ -123,6 +123,34 @@ if command -v valgrind > /dev/null; then
 else
 	skip "no valgrind" 2
 fi
+# hand-made cases (pftrace-gen.py): compact sched's implicit previous
+# task and its rename, a waking's waker, described and legacy generic
+# events, compressed packets, a dev_t and symbols turned back (symbols
+# per sequence state), lost events, the bundle's clock, SystemInfo
+mkdir -p "$TMP/fmt"
+cp -r "$P/formats/." "$TMP/fmt/"
+cp -r "$(dirname "$0")/pftrace-formats/." "$TMP/fmt/"
+python3 "$(dirname "$0")/pftrace-gen.py" "$TMP/cases.pftrace" > "$TMP/cases.exp"
+TRACE_FXT_EVENT_FORMATS=$TMP/fmt $TRACE_FXT convert -q "$TMP/cases.pftrace" \
+	-o "$TMP/cases.dat"
+trace-cmd report -R "$TMP/cases.dat" > "$TMP/cases.rep" 2>/dev/null
+missing=0
+while IFS= read -r re; do
+	grep -qE -- "$re" "$TMP/cases.rep" && continue
+	echo "#   missing: $re"
+	missing=$((missing + 1))
+done < "$TMP/cases.exp"
+check "hand-made cases: $(wc -l < "$TMP/cases.exp") lines of trace-cmd report -R as expected ($missing missing)" \
+	test "$missing" = 0
+check "hand-made cases: the kernel's print format shows the dev_t as 254,1" \
+	grep -q 'ext4_sync_file_enter: *dev 254,1 ino 77' \
+	<(trace-cmd report "$TMP/cases.dat" 2>/dev/null)
+trace-cmd dump --options "$TMP/cases.dat" > "$TMP/cases.opt" 2>/dev/null
+check "hand-made cases: options TRACECLOCK [global], UNAME, 4 CPUs" \
+	bash -c "grep -qx '\[global\]' '$TMP/cases.opt' &&
+		 grep -qx 'Linux - 6.99.0-test x86_64' '$TMP/cases.opt' &&
+		 grep -A1 CPUCOUNT '$TMP/cases.opt' | grep -qx 4"
+
 printf '\n\003\010\001\022' > "$TMP/tiny.pftrace"
 $TRACE_FXT convert "$TMP/tiny.pftrace" -o "$TMP/tiny.dat" 2> "$TMP/tiny.err"
 rc=$?
