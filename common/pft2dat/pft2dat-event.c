@@ -7,6 +7,7 @@
  * an event skipped, never a read past the packet.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -388,6 +389,48 @@ static int described(struct pft_ctx *c, struct pft_ev *ev,
 	return ret < 0 ? -EBADMSG : 0;
 }
 
+/* A typed event no row names: counted for the summary. */
+static int unknown_event(struct pft_ctx *c, uint32_t num)
+{
+	uint64_t *n = u64_map_put(&c->unknown, num);
+
+	if (!n)
+		return -ENOMEM;
+	++*n;
+	return -ENOENT;
+}
+
+/* The summary's list of them, by field number. */
+static void unknown_said(struct pft_ctx *c)
+{
+	char *out = c->st->unknown;
+	size_t len = 0, size = sizeof(c->st->unknown), i;
+	uint64_t best, key;
+	bool first = true, found;
+
+	for (key = 0; len < size; key = best, first = false) {
+		found = false;
+		best = 0;
+		/* the smallest field number past the last one said */
+		for (i = 0; i < c->unknown.cap; i++) {
+			uint64_t k = c->unknown.slot[i].key;
+
+			if (!c->unknown.slot[i].val || (!first && k <= key) ||
+			    (found && k >= best))
+				continue;
+			best = k;
+			found = true;
+		}
+		if (!found)
+			break;
+		len += (size_t)snprintf(out + len, size - len, "%s%llu x%llu",
+					len ? ", " : "",
+					(unsigned long long)best,
+					(unsigned long long)
+					u64_map_get(&c->unknown, best));
+	}
+}
+
 /* One FtraceEvent of a bundle of CPU @cpu. */
 static int one_event(struct pft_ctx *c, unsigned int cpu,
 		     const struct pb_field *msg)
@@ -429,7 +472,7 @@ static int one_event(struct pft_ctx *c, unsigned int cpu,
 		else if ((desc = desc_find(c, body.id)))
 			ret = described(c, ev, desc, &body);
 		else
-			ret = -ENOENT;
+			ret = unknown_event(c, body.id);
 	}
 	if (!ret)
 		ret = pft_record_write(c, ev);
@@ -515,6 +558,9 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 void pft_event_free(struct pft_ctx *c)
 {
 	unsigned int i;
+
+	unknown_said(c);
+	u64_map_free(&c->unknown);
 
 	for (i = 0; i < c->nr_descs; i++)
 		desc_clear(&c->descs[i]);

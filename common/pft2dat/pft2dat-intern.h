@@ -164,6 +164,8 @@ struct pft_ctx {
 	uint64_t		left_packets[16];	/* by left_out()'s names */
 	struct pb_buf		unzip;
 	bool			in_zip;
+	/* FtraceEvent field -> events of it that no row names */
+	struct u64_map		unknown;
 	/* pid -> the time its name was seen + 1 (the latest name wins) */
 	struct u64_map		name_ts;
 	/* the bundle's task renames, for compact sched's prev_comm */

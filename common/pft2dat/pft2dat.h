@@ -55,6 +55,9 @@ struct pft2dat_opts {
  *	found (a heap or stack address): the .dat has the index
  * @symbolized: the void * fields it kept as a symbol's name: the .dat
  *	has an address of its own kallsyms that prints as that name
+ * @unknown: the FtraceEvent fields (typed events) no row of
+ *	map-ftrace.table names, with how many events each ("491 x3, ..."):
+ *	in st->dropped
  */
 struct pft2dat_stats {
 	uint64_t	packets;
@@ -70,6 +73,7 @@ struct pft2dat_stats {
 	char		unkept[1024];
 	char		indexed[512];
 	char		symbolized[512];
+	char		unknown[256];
 };
 
 /**

@@ -739,6 +739,10 @@ static int convert_perfetto(struct convert_args *a)
 		fprintf(stderr, "trace-fxt: kernel addresses the recording keeps "
 			"as a symbol only (an address of the .dat's kallsyms "
 			"names it): %s\n", st.symbolized);
+	if (st.unknown[0])
+		fprintf(stderr, "trace-fxt: typed ftrace events no row of "
+			"map-ftrace.table names, left out (FtraceEvent's field "
+			"x events): %s\n", st.unknown);
 	if (st.left_out[0])
 		fprintf(stderr, "trace-fxt: left out (no .dat form): %s\n",
 			st.left_out);
