@@ -308,8 +308,9 @@ static uint64_t kernel_dev(uint64_t d)
 	return (maj << 20 | (min & 0xfffff)) & 0xffffffff;
 }
 
-static void put_val(struct pft_ctx *c, struct pft_fmt *pf,
-		    const struct pft_val *v)
+/* One value into the record; the bit of the field it filled, or 0. */
+static uint64_t put_val(struct pft_ctx *c, struct pft_fmt *pf,
+			const struct pft_val *v)
 {
 	struct f2d_rec *r = &c->f2d.rec;
 	struct tep_format_field *fl;
@@ -318,12 +319,12 @@ static void put_val(struct pft_ctx *c, struct pft_fmt *pf,
 	uint64_t x, mask = 0;
 
 	if (v->nlen >= sizeof(name))
-		return;
+		return 0;
 	memcpy(name, v->name, v->nlen);
 	name[v->nlen] = '\0';
 	fl = tep_find_field(pf->f->event, name);
 	if (!fl)
-		return;
+		return 0;
 	for (i = 0; i < pf->f->nr_fields && i < 64; i++)
 		if (pf->f->fields[i] == fl)
 			mask = 1ULL << i;
@@ -338,7 +339,7 @@ static void put_val(struct pft_ctx *c, struct pft_fmt *pf,
 				 TEP_FIELD_IS_DYNAMIC)) {
 			f2d_put_str(r, pf->f, name, (const char *)v->p,
 				    v->len);
-			return;
+			return mask;
 		}
 		/*
 		 * A kernel string's address the recorder wrote as the
@@ -350,10 +351,10 @@ static void put_val(struct pft_ctx *c, struct pft_fmt *pf,
 		if (x)
 			pf->given |= mask;
 		f2d_put_field_int(r, fl, x);
-		return;
+		return mask;
 	case PFT_V_ARR:
 		if (!(fl->flags & TEP_FIELD_IS_ARRAY) || !fl->arraylen)
-			return;
+			return mask;
 		elem = (unsigned int)fl->size / fl->arraylen;
 		for (k = 0; k < v->narr && k < fl->arraylen; k++) {
 			struct tep_format_field one = *fl;
@@ -362,7 +363,7 @@ static void put_val(struct pft_ctx *c, struct pft_fmt *pf,
 			one.size = (int)elem;
 			f2d_put_field_int(r, &one, v->arr[k]);
 		}
-		return;
+		return mask;
 	default:
 		x = v->v;
 		if (pf->kernel && fl->type && !strncmp(fl->type, "dev_t", 5))
@@ -377,6 +378,7 @@ static void put_val(struct pft_ctx *c, struct pft_fmt *pf,
 		}
 		f2d_put_field_int(r, fl, x);
 	}
+	return mask;
 }
 
 static const struct pft_val *val_named(const struct pft_ev *ev,
@@ -443,6 +445,7 @@ static int names_of(struct pft_ctx *c, const struct pft_ev *ev)
 int pft_record_write(struct pft_ctx *c, struct pft_ev *ev)
 {
 	struct pft_fmt *pf = ev->slot ? *ev->slot : NULL;
+	uint64_t filled = 0;
 	unsigned int i;
 	int ret;
 
@@ -462,7 +465,19 @@ int pft_record_write(struct pft_ctx *c, struct pft_ev *ev)
 		f2d_put_field_int(&c->f2d.rec, pf->f->c_flags,
 				  (uint64_t)ev->flags);
 	for (i = 0; i < ev->n; i++)
-		put_val(c, pf, &ev->vals[i]);
+		filled |= put_val(c, pf, &ev->vals[i]);
+	/*
+	 * A text of dynamic length no value filled: an empty one, where
+	 * its place says (zero would point it at the record's head).
+	 */
+	for (i = 0; i < pf->f->nr_fields; i++) {
+		struct tep_format_field *fl = pf->f->fields[i];
+
+		if (fl->flags & TEP_FIELD_IS_DYNAMIC &&
+		    (i >= 64 || !(filled >> i & 1)))
+			f2d_put_field_bytes(&c->f2d.rec, fl,
+					    (const uint8_t *)"", 1);
+	}
 	ret = f2d_emit(&c->f2d, 0, ev->cpu, ev->ts, c->f2d.rec.data,
 		       c->f2d.rec.len);
 	if (ret == -EAGAIN) {
