@@ -5,11 +5,13 @@
 recording made at the same time (CONVERTED).
 
 The two recorders are two ring buffers the kernel writes each event into
-one after the other, so the timestamps differ by a little and Perfetto's
-window is wider: only events inside the twin's window (first..last event
-of each CPU, both ends a few microseconds in) are compared.  On each CPU
-the two sequences of event names are aligned (difflib); the events per
-name must be equal (an event cut at a window's edge aside), and each
+one after the other, so the timestamps differ by a little (the second
+buffer's later, by a microsecond or a few: --late bounds it) and
+Perfetto's window is wider: only events inside the twin's window on each
+CPU (from its first event to its last, as found on the converted side)
+are compared.  On each CPU the two sequences of event names are aligned
+(difflib); the events per name must be equal (an event cut at a
+window's edge aside), and each
 aligned pair's printed task, pid and fields equal, but the fields named
 with --unkept EVENT:FIELD (those Perfetto's recorder does not keep).
 Prints what it checked: events per name on each side, fields that
@@ -73,11 +75,23 @@ def fields(rest):
     return {'*': rest}
 
 
+def edge(conv, ev, late):
+    """The time of @ev in @conv: its first event of the same name at most
+    @late ns after it, else @ev's time plus @late."""
+    for e in conv:
+        if ev[0] <= e[0] <= ev[0] + late and e[1] == ev[1]:
+            return e[0]
+    return ev[0] + late
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--unkept', action='append', default=[])
     ap.add_argument('--summary')
     ap.add_argument('--tolerate', action='append', default=[])
+    ap.add_argument('--late', type=int, default=5000,
+                    help='ns the converted side may record an event after '
+                    'the twin (the window\'s end moves by that)')
     ap.add_argument('--edge-slack', type=int, default=2,
                     help='events per name and CPU that may be missing, '
                     'cut at the window edges')
@@ -111,8 +125,12 @@ def main():
     only = collections.Counter()
     for cpu in sorted(A):
         ea = A[cpu]
-        lo, hi = ea[0][0] - 2000, ea[-1][0] + 2000
-        eb = [e for e in B.get(cpu, []) if lo <= e[0] <= hi]
+        # the converted side records each event a little later (its
+        # buffer is written second): by a microsecond or a few; each
+        # end is the twin's first or last event found there
+        conv = B.get(cpu, [])
+        lo, hi = edge(conv, ea[0], a.late), edge(conv, ea[-1], a.late)
+        eb = [e for e in conv if lo <= e[0] <= hi]
         sa = [e[1] for e in ea]
         sb = [e[1] for e in eb]
         for e in ea:
