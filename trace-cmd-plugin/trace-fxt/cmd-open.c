@@ -435,7 +435,9 @@ const struct trace_fxt_cmd trace_fxt_open = {
 		 "once on http://127.0.0.1:9001, the one place the UI fetches "
 		 "plain http from, to the UI's origin only; its URL is printed "
 		 "and opened with xdg-open when there is a display.  The "
-		 "server stops once the trace has been fetched, or on Ctrl-C.",
+		 "server stops once the trace has been fetched, or on Ctrl-C.  "
+		 "A Perfetto trace goes to the UI as it is, and to KernelShark "
+		 "as the trace.dat convert makes of it.",
 	.opts = open_opts,
 	.operand = TRACE_FXT_ARG_FILE,
 	.files = "dat fxt fxt.gz fxt.zst",
