@@ -71,8 +71,8 @@ static void say_cut(struct pft_ctx *c, size_t at, uint64_t missing,
 {
 	if (!c->st->damaged++ && c->pass == 1)
 		snprintf(c->st->damage, sizeof(c->st->damage),
-			 "the %s ends within the packet at byte %zu, %llu bytes "
-			 "short: cut there", zipped ? "inflated packets" :
+			 "the %s ends within the packet at byte %zu, %llu "
+			 "bytes short: cut there", zipped ? "inflated packets" :
 			 "file", at, (unsigned long long)missing);
 }
 
@@ -165,8 +165,8 @@ static int walk(struct pft_ctx *c, const uint8_t *data, size_t len)
 		q = bad + 1;
 		if (*bad == (PFT_TRACE_PACKET << 3 | PB_LEN) &&
 		    !pb_read_varint(&q, end, &n) && n > (uint64_t)(end - q)) {
-			say_cut(c, (size_t)(bad - data), n - (uint64_t)(end - q),
-				c->in_zip);
+			say_cut(c, (size_t)(bad - data),
+				n - (uint64_t)(end - q), c->in_zip);
 			return 0;
 		}
 		/* damage: the next offset a whole packet starts at */

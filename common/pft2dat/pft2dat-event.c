@@ -25,12 +25,12 @@ const unsigned int pft_nr_events = sizeof(pft_events) / sizeof(pft_events[0]);
 
 /* FtraceEventBundle's fields this file reads beyond perfetto-proto.h's. */
 enum {
-	BUNDLE_DESCRIPTORS	= 11,	/* GenericEventDescriptor, repeated */
+	BUNDLE_DESCRIPTORS	= 11,	/* GenericEventDescriptor, ... */
 	DESC_FIELD_ID		= 1,	/* int32 */
 	DESC_DESCRIPTOR		= 2,	/* DescriptorProto, bytes */
 	DESC_GROUP		= 3,	/* string */
 	DPROTO_NAME		= 1,	/* DescriptorProto.name */
-	DPROTO_FIELD		= 2,	/* FieldDescriptorProto, repeated */
+	DPROTO_FIELD		= 2,	/* FieldDescriptorProto, many */
 	FDPROTO_NAME		= 1,
 	FDPROTO_NUMBER		= 3,
 	FDPROTO_TYPE		= 5,

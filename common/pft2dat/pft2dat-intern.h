@@ -62,7 +62,7 @@ struct pft_val {
 	const char		*name;
 	size_t			nlen;
 	enum pft_val_kind	kind;
-	unsigned int		bits;	/* 32 or 64: of a made format */
+	unsigned int		bits;	/* 32, 64: for a made format */
 	uint64_t		v;
 	const uint8_t		*p;	/* PFT_V_STR */
 	size_t			len;
@@ -135,7 +135,8 @@ struct pft_ctx {
 	struct f2d_ctx		f2d;
 	const struct pft2dat_opts *o;
 	struct pft2dat_stats	*st;
-	int			pass;		/* 1: what the trace is, 2: events */
+	/* 1: what the trace is; 2: its events */
+	int			pass;
 	unsigned int		max_cpu;
 	unsigned int		sys_cpus;	/* SystemInfo.num_cpus */
 	uint64_t		ftrace_clock;	/* a bundle's, 0: boot */
@@ -157,11 +158,13 @@ struct pft_ctx {
 	size_t			nr_strs, cap_strs;
 	struct pft_fmt		*fmts;
 	struct pft_fmt		**typed;	/* by table row */
-	struct pft_fmt		*fmts_switch, *fmts_waking;	/* compact */
+	/* compact sched's formats */
+	struct pft_fmt		*fmts_switch, *fmts_waking;
 	struct pft_desc		*descs;
 	unsigned int		nr_descs;
 	struct f2d_text		stats_text;
-	uint64_t		left_packets[16];	/* by left_out()'s names */
+	/* packets named as left out, by left_out()'s names */
+	uint64_t		left_packets[16];
 	struct pb_buf		unzip;
 	bool			in_zip;
 	/* FtraceEvent field -> events of it that no row names */
@@ -178,7 +181,8 @@ extern const struct pft_event_def pft_events[];
 extern const unsigned int pft_nr_events;
 
 /* pft2dat-meta.c: the packets that say what the trace is. */
-int pft_meta_packet(struct pft_ctx *c, uint32_t field, const struct pb_field *f);
+int pft_meta_packet(struct pft_ctx *c, uint32_t field,
+		    const struct pb_field *f);
 /*
  * A name seen for @pid at @ts (the cmdlines): the latest wins; @ts 0 (a
  * process tree's) only names a pid no event names.

@@ -371,14 +371,16 @@ int pft_meta_finish(struct pft_ctx *c)
 	/* in address order, as /proc/kallsyms */
 	for (i = 0; i < c->nr_sym_names; i++) {
 		n = snprintf(line, sizeof(line), "%016llx t %.500s\n",
-			     (unsigned long long)(PFT_SYM_BASE + ((i + 1) << 4)),
+			     (unsigned long long)
+			     (PFT_SYM_BASE + ((i + 1) << 4)),
 			     c->sym_names[i]);
 		if (f2d_text_add(&c->f2d.kallsyms, line, (size_t)n))
 			return -ENOMEM;
 	}
 	for (i = 0; i < c->nr_strs; i++) {
 		n = snprintf(line, sizeof(line), "0x%llx : \"%.500s\"\n",
-			     (unsigned long long)(PFT_STR_BASE + ((i + 1) << 10)),
+			     (unsigned long long)
+			     (PFT_STR_BASE + ((i + 1) << 10)),
 			     c->strs[i]);
 		if (f2d_text_add(&c->f2d.printk, line, (size_t)n))
 			return -ENOMEM;

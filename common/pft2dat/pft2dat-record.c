@@ -89,15 +89,14 @@ static bool format_has(const char *text, const struct pft_val *v)
 			start--;
 		if ((size_t)(end - start) == v->nlen &&
 		    !memcmp(start, v->name, v->nlen)) {
-			bool text_field = memmem(line, semi - line, "char", 4) &&
+			size_t n = (size_t)(semi - line);
+			bool text_field = memmem(line, n, "char", 4) &&
 					  (semi[-1] == ']' ||
-					   memmem(line, semi - line,
-						  "__data_loc", 10));
-
-			/* a char * the recorder wrote as its text (kstr) */
+					   memmem(line, n, "__data_loc", 10));
 			bool ptr = !text_field && semi[-1] != ']' &&
-				   memmem(line, semi - line, "char *", 6);
+				   memmem(line, n, "char *", 6);
 
+			/* a char * the recorder may write as its text (kstr) */
 			return (v->kind == PFT_V_STR) == text_field ||
 			       (v->kind == PFT_V_STR && ptr);
 		}

@@ -675,7 +675,8 @@ static int convert_commit(struct convert_args *a, struct fxt_input_req *req,
 static int convert_perfetto(struct convert_args *a)
 {
 	static const char *const tracefs[] = {
-		"/sys/kernel/tracing/events", "/sys/kernel/debug/tracing/events",
+		"/sys/kernel/tracing/events",
+		"/sys/kernel/debug/tracing/events",
 	};
 	struct pft2dat_opts o = { .compression = a->compression };
 	struct pft2dat_stats st;
@@ -732,12 +733,12 @@ static int convert_perfetto(struct convert_args *a)
 		fprintf(stderr, "trace-fxt: kernel fields the recording does "
 			"not keep (zero in the .dat): %s\n", st.unkept);
 	if (st.indexed[0])
-		fprintf(stderr, "trace-fxt: kernel pointers the recording keeps "
-			"as an index of its own (symbolize_ksyms, no symbol "
+		fprintf(stderr, "trace-fxt: kernel pointers the recording "
+			"keeps as an index of its own (symbolize_ksyms, no symbol "
 			"there): %s\n", st.indexed);
 	if (st.symbolized[0])
-		fprintf(stderr, "trace-fxt: kernel addresses the recording keeps "
-			"as a symbol only (an address of the .dat's kallsyms "
+		fprintf(stderr, "trace-fxt: kernel addresses the recording "
+			"keeps as a symbol only (an address of the .dat's kallsyms "
 			"names it): %s\n", st.symbolized);
 	if (st.unknown[0])
 		fprintf(stderr, "trace-fxt: typed ftrace events no row of "

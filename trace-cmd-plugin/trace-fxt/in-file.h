@@ -20,7 +20,7 @@ enum in_kind {
 	IN_KIND_OTHER	= 0,	/* neither */
 	IN_KIND_DAT	= 'd',	/* a trace-cmd .dat */
 	IN_KIND_FXT	= 'f',	/* FXT, either byte order, or gzip/zstd */
-	IN_KIND_PERFETTO = 'p',	/* a Perfetto trace, or gzip/zstd'd one */
+	IN_KIND_PERFETTO = 'p',	/* Perfetto's, or it gzip/zstd'd */
 };
 
 /*
