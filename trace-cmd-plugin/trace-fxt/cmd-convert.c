@@ -1040,7 +1040,7 @@ const struct trace_fxt_cmd trace_fxt_convert = {
 		 "written whole or not at all.",
 	.opts = convert_opts,
 	.operand = TRACE_FXT_ARG_FILE,
-	.files = "dat fxt fxt.gz fxt.zst",
+	.files = "dat fxt fxt.gz fxt.zst pftrace pftrace.gz perfetto-trace",
 	.examples = convert_examples,
 	.exits = convert_exits,
 };

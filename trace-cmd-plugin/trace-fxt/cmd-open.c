@@ -440,7 +440,7 @@ const struct trace_fxt_cmd trace_fxt_open = {
 		 "as the trace.dat convert makes of it.",
 	.opts = open_opts,
 	.operand = TRACE_FXT_ARG_FILE,
-	.files = "dat fxt fxt.gz fxt.zst",
+	.files = "dat fxt fxt.gz fxt.zst pftrace pftrace.gz perfetto-trace",
 	.examples = open_examples,
 	.exits = open_exits,
 };

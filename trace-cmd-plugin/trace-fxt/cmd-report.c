@@ -1110,7 +1110,7 @@ const struct trace_fxt_cmd trace_fxt_report = {
 		 "it.",
 	.opts = report_opts,
 	.operand = TRACE_FXT_ARG_FILE,
-	.files = "fxt fxt.gz fxt.zst dat",
+	.files = "fxt fxt.gz fxt.zst dat pftrace pftrace.gz perfetto-trace",
 	.examples = report_examples,
 	.exits = report_exits,
 };
