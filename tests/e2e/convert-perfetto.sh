@@ -17,7 +17,8 @@
 # from the packets; damaged and cut inputs convert what is whole, say
 # so, never crash (under valgrind when it is there), and what is no
 # Perfetto trace is refused with a reason.  trace-fxt report of the
-# .pftrace prints what trace-cmd report prints of the .dat.
+# .pftrace prints what trace-cmd report prints of the .dat, and check
+# says a whole trace ok and a cut one damaged.
 . "$(dirname "$0")/lib.sh"
 COMPARE=$(dirname "$0")/perfetto-dat-compare.py
 P=$SAMPLES/perfetto
@@ -28,7 +29,7 @@ TOL=(--tolerate sched_switch:prev=3 --tolerate sched_switch:prev_comm=3
      --tolerate sched_switch:prev_pid=3 --tolerate sched_switch:prev_prio=3
      --tolerate sched_switch:task=3 --tolerate sched_waking:task=2)
 
-e2e_plan 19
+e2e_plan 21
 if $TRACE_FXT convert "$PFT" -o "$TMP/s.dat" 2> "$TMP/sum"; then
 	ok "convert the gzip'd sample ($(grep -o '[0-9]* events from' "$TMP/sum"))"
 else
@@ -74,6 +75,10 @@ $TRACE_FXT report --raw "$PFT" > "$TMP/repR" 2> "$TMP/rep.err"
 check "trace-fxt report --raw X.pftrace prints trace-cmd report -R of the .dat" \
 	cmp "$TMP/convR" "$TMP/repR"
 
+# trace-fxt check of the .pftrace: as convert reads it
+check "trace-fxt check X.pftrace: ok, every event with a .dat form" \
+	bash -c "$TRACE_FXT check '$PFT' | grep -q 'ok (Perfetto trace): 68 packets, 15358 ftrace events, 15358 of them'"
+
 # no kernel formats: formats made from the packets, every event kept
 TRACE_FXT_EVENT_FORMATS=/nonexistent $TRACE_FXT convert "$PFT" \
 	-o "$TMP/made.dat" 2> "$TMP/made.sum"
@@ -85,6 +90,10 @@ check "without the kernel's formats: made ones, as many events ($n_made)" \
 # damage: cut short, bytes overwritten; never a crash, what is whole kept
 size=$(stat -c %s "$TMP/plain.bin")
 head -c $((size / 3)) "$TMP/plain.bin" > "$TMP/cut.pftrace"
+$TRACE_FXT check "$TMP/cut.pftrace" > "$TMP/cut.chk" 2>&1
+rc=$?
+check "trace-fxt check of the cut trace: DAMAGED, exit $rc" \
+	bash -c "[ $rc -eq 1 ] && grep -q 'DAMAGED (Perfetto trace)' '$TMP/cut.chk'"
 if $TRACE_FXT convert "$TMP/cut.pftrace" -o "$TMP/cut.dat" 2> "$TMP/cut.err" &&
    grep -q 'cut there' "$TMP/cut.err" &&
    trace-cmd report "$TMP/cut.dat" > /dev/null 2>&1; then

@@ -672,17 +672,29 @@ static int convert_commit(struct convert_args *a, struct fxt_input_req *req,
  * machine's tracefs; none readable, every format is made from the
  * packets.
  */
-static int convert_perfetto(struct convert_args *a)
+const char *trace_fxt_event_formats(void)
 {
 	static const char *const tracefs[] = {
 		"/sys/kernel/tracing/events",
 		"/sys/kernel/debug/tracing/events",
 	};
+	const char *env = getenv("TRACE_FXT_EVENT_FORMATS");
+	unsigned int i;
+
+	if (env)
+		return env;
+	for (i = 0; i < 2; i++)
+		if (!access(tracefs[i], R_OK | X_OK))
+			return tracefs[i];
+	return NULL;
+}
+
+static int convert_perfetto(struct convert_args *a)
+{
 	struct pft2dat_opts o = { .compression = a->compression };
 	struct pft2dat_stats st;
 	struct out_file *out;
 	char err[512] = "";
-	unsigned int i;
 	int ret;
 
 	if (trace_fxt_opt_check_dir(&trace_fxt_convert, TRACE_FXT_TO_DAT,
@@ -694,10 +706,7 @@ static int convert_perfetto(struct convert_args *a)
 		trace_fxt_err("compression '%s': none or zstd", a->compression);
 		return 2;
 	}
-	o.formats = getenv("TRACE_FXT_EVENT_FORMATS");
-	for (i = 0; !o.formats && i < 2; i++)
-		if (!access(tracefs[i], R_OK | X_OK))
-			o.formats = tracefs[i];
+	o.formats = trace_fxt_event_formats();
 	out = out_file_open(a->out, a->path, OUT_FILE_SEEK);
 	if (!out)
 		return 1;

@@ -96,6 +96,14 @@ bool in_file_is_dat(const char *path)
 	       in_file_kind(path, NULL, 0, NULL) == IN_KIND_DAT;
 }
 
+bool in_file_is_perfetto(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode) &&
+	       in_file_kind(path, NULL, 0, NULL) == IN_KIND_PERFETTO;
+}
+
 /* Copy @from to its end into a new unnamed file: its fd, or -1. */
 static int copy_to_anon(int from)
 {

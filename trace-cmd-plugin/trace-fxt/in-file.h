@@ -38,6 +38,9 @@ int in_file_kind(const char *path, unsigned char *head, size_t size,
  */
 bool in_file_is_dat(const char *path);
 
+/* Whether @path is a regular file holding a Perfetto trace. */
+bool in_file_is_perfetto(const char *path);
+
 /*
  * @in, or the name of a seekable copy of it when it is not a regular
  * file (written into @buf of @size bytes).  *@fd is the copy's
