@@ -27,6 +27,10 @@
 #   make uninstall  removes what make install put down (same variables)
 #   make dist       $(O)/trace-fxt-VERSION.tar.gz, the source the Debian
 #                   package (debian/) builds from
+#   make package-test  as root, with the network, minutes: the package
+#                   built in a minimal Debian 12 chroot with only its
+#                   Build-Depends, lintian, installed in a fresh one, used,
+#                   purged (tests/package/chroot-build.sh; not in make test)
 #
 # DEPS=no checks no Debian package at all (a package build: dpkg-buildpackage
 # has checked debian/control's Build-Depends).
@@ -84,7 +88,7 @@ TEST_PROGS	:=
 CLEAN_FILES	:=
 
 .PHONY: all deps test test-unit demo bench fuzz doc install uninstall \
-	dist clean
+	dist package-test clean
 all: real-all
 
 deps:
@@ -94,7 +98,8 @@ deps:
 # The goals that build nothing: they never remake config.mk (install may
 # run as root in a tree a user built, and writes nothing into it), and
 # read it when a build left one.
-NO_BUILD_GOALS	:= clean deps dist install uninstall install-% uninstall-%
+NO_BUILD_GOALS	:= clean deps dist package-test install uninstall install-% \
+		   uninstall-%
 BUILD_GOALS	:= $(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all))
 # The goals that run tests, and so need the test set.
 TEST_GOALS	:= test test-progs test-unit demo bench fuzz mutate \
@@ -106,7 +111,7 @@ $(CONFIG_MK): scripts/deps.sh scripts/config.sh
 	@$(call deps_sh,build)
 	@PKG_CONFIG="$(PKG_CONFIG)" scripts/config.sh > $@.tmp && mv $@.tmp $@
 include $(CONFIG_MK)
-else ifneq ($(filter-out clean deps dist,$(MAKECMDGOALS)),)
+else ifneq ($(filter-out clean deps dist package-test,$(MAKECMDGOALS)),)
 -include $(CONFIG_MK)
 endif
 
@@ -207,5 +212,11 @@ dist:
 		-cf - | gzip -9n > $(DIST).tmp
 	@mv $(DIST).tmp $(DIST)
 	@echo "$(DIST)"
+
+# The package built, judged, installed and removed on a minimal Debian 12
+# chroot (make dist's tarball; its header says what it checks and how
+# long it takes).  Root and the network; never part of make test.
+package-test:
+	tests/package/chroot-build.sh
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

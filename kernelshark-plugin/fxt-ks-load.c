@@ -232,6 +232,7 @@ static int provider_find(struct loader *l, uint32_t id)
 		p->id = id;
 		p->from_trace_fxt = false;
 		p->str_set = NULL;
+		p->str_set_nested = NULL;
 		p->cpus_used = NULL;
 		p->nrows = 0;
 		p->buffer = NULL;
@@ -972,7 +973,7 @@ static int load_kobj(struct loader *l, const struct fxt_record *rec)
 static int tables_note(struct loader *l, const struct fxt_record *rec)
 {
 	struct fxt_ks_provider *p;
-	uint64_t *set, bit;
+	uint64_t *set, **sp, bit;
 	unsigned int i;
 	int prov;
 
@@ -980,14 +981,15 @@ static int tables_note(struct loader *l, const struct fxt_record *rec)
 	if (prov < 0)
 		return prov;
 	p = &l->d->providers[prov];
+	sp = rec->nested ? &p->str_set_nested : &p->str_set;
 	if (rec->type == FXT_REC_METADATA)
-		return p->str_set ? -EAGAIN : 0;
-	if (!p->str_set) {
-		p->str_set = calloc(0x8000 / 64, sizeof(*p->str_set));
-		if (!p->str_set)
+		return *sp ? -EAGAIN : 0;
+	if (!*sp) {
+		*sp = calloc(0x8000 / 64, sizeof(**sp));
+		if (!*sp)
 			return -ENOMEM;
 	}
-	set = p->str_set;
+	set = *sp;
 	i = rec->string.index & 0x7fff;
 	/*
 	 * Index 0 is always the empty string: a record of it changes no
@@ -1024,6 +1026,21 @@ static int load_record(struct loader *l, struct fxt_record *rec)
 	case FXT_REC_KERNEL_OBJ:
 		return load_kobj(l, rec);
 	case FXT_REC_METADATA:
+		/*
+		 * a nested frame that restates its tables: rereads of its
+		 * rows read it from its start (fxt_reader_seek())
+		 */
+		if (rec->nested && l->reread &&
+		    rec->meta.type == FXT_META_TRACE_INFO &&
+		    rec->meta.info_type == FXT_TRACE_INFO_MAGIC) {
+			size_t i;
+
+			for (i = 0; i < l->d->nproviders; i++)
+				if (l->d->providers[i].str_set_nested)
+					memset(l->d->providers[i].str_set_nested,
+					       0, 0x8000 / 8);
+			return 0;
+		}
 		if (rec->meta.type == FXT_META_PROVIDER_INFO) {
 			int prov = provider_index(l, rec->meta.provider_id);
 
@@ -1294,6 +1311,7 @@ void fxt_ks_data_free(struct fxt_ks_data *d)
 	for (i = 0; i < d->nproviders; i++) {
 		free(d->providers[i].name);
 		free(d->providers[i].str_set);
+		free(d->providers[i].str_set_nested);
 		free(d->providers[i].cpus_used);
 		free(d->providers[i].buffer);
 	}

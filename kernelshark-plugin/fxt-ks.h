@@ -156,8 +156,12 @@ struct fxt_ks_provider {
 	 */
 	char		*buffer;
 	int		cpus;
-	/* string indexes set so far (a bit each), NULL before the first */
+	/*
+	 * string indexes set so far (a bit each), NULL before the first: in
+	 * the file's records, in a nested stream's (fxt_record.nested)
+	 */
 	uint64_t	*str_set;
+	uint64_t	*str_set_nested;
 	/*
 	 * Its rows, and the CPUs they are on (a bit each, NULL before its
 	 * first row): what a stream of it learns when it opens, told as

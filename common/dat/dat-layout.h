@@ -26,7 +26,7 @@ struct dat_event_name {
 /* A record so collected. */
 struct dat_rec {
 	const char	*buffer;	/* its buffer's name, "" for the top */
-	uint32_t	cpu;		/* the CPU's place in its buffer */
+	uint32_t	cpu;		/* the CPU as its buffer lists it */
 	uint32_t	len;
 	uint64_t	ts;		/* the pages' clock: for order only */
 	const uint8_t	*data;		/* the payload, common_type first */
@@ -68,7 +68,7 @@ struct dat_cpu_data {
  */
 struct dat_damage {
 	const char	*buffer;	/* its buffer's name, "" for the top */
-	uint32_t	cpu;		/* the CPU's place in its buffer */
+	uint32_t	cpu;		/* the CPU, as its buffer lists it */
 	/*
 	 * The file's bytes not read: whole pages, the end of a page from
 	 * its first fault, or zstd chunks with their headers.  With
@@ -78,6 +78,13 @@ struct dat_damage {
 	uint64_t	off, len;
 	bool		inflated;
 	uint64_t	in_off, in_len;
+	/*
+	 * One event whose header's length is shorter than its format
+	 * (the header is damaged): the bytes to its format's end, which
+	 * its header and what lies after it do not walk, are skipped
+	 * whole, with the time delta of its header only.
+	 */
+	bool		garbled;
 	/* the CPU's good events before it, and whether one follows */
 	uint64_t	events_before;
 	bool		events_after;

@@ -307,6 +307,15 @@ static int meta_read_v7(struct meta_cur *c, struct dat_meta *m, bool all)
 	opt_off = cur_num(c, 8);
 	for (guard = 0; opt_off && guard < 64 && !c->bad; guard++) {
 		ret = meta_section(c, opt_off, &s, &owned);
+		/*
+		 * an options section after the first one the file does not
+		 * hold (cut short in its CPU data, which trace-cmd writes
+		 * before its BUFFER options): the metadata is before it
+		 */
+		if (ret && guard) {
+			ret = 0;
+			break;
+		}
 		if (ret)
 			return ret;
 		opt_off = 0;

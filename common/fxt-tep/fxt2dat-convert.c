@@ -138,9 +138,13 @@ static int one_record(struct f2d_ctx *ctx, const struct fxt_record *rec)
 	struct f2d_prov *p;
 	int ret;
 
-	/* string and thread records only name what comes next */
+	/*
+	 * string and thread records only name what comes next; a blob of
+	 * records only holds the records read next
+	 */
 	if (rec->type == FXT_REC_STRING || rec->type == FXT_REC_THREAD ||
-	    rec->type == FXT_REC_INIT)
+	    rec->type == FXT_REC_INIT ||
+	    (rec->type == FXT_REC_BLOB && rec->blob.type == FXT_BLOB_RECORDS))
 		return 0;
 	if (ctx->pending != F2D_PEND_NONE) {
 		if (is_cont(ctx, rec))

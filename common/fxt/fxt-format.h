@@ -91,6 +91,20 @@ enum fxt_blob_type {
 	FXT_BLOB_DATA		= 1,
 	FXT_BLOB_LAST_BRANCH	= 2,
 	FXT_BLOB_PERFETTO	= 3,
+	/*
+	 * Not the specification's: a payload that is itself FXT records,
+	 * a stream of its own continued blob after blob (its own magic
+	 * number record first, its own string and thread tables).  Readers
+	 * that do not know the type skip the payload, as Perfetto's and
+	 * Tracy's importers skip every type they do not know; this
+	 * project's reader reads the records in it where the blob is.
+	 */
+	FXT_BLOB_RECORDS	= 0x80,
+	/*
+	 * The same records as one zstd frame, cut into as many blob records
+	 * (all of this type, one after the other) as its size needs.
+	 */
+	FXT_BLOB_RECORDS_ZSTD	= 0x81,
 };
 
 enum fxt_sched_type {

@@ -16,10 +16,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <zstd.h>
+
 #include "file-map.h"
 #include "fxt-reader.h"
 #include "fxt-zio.h"
 #include "u64-map.h"
+#include "worker.h"
 
 #define STR_CHUNK_BITS	4
 #define STR_CHUNK	(1u << STR_CHUNK_BITS)
@@ -46,6 +49,27 @@ struct rprov {
 	uint32_t		thr_cap;
 	struct fxt_thread	*thr;	/* 256, made on demand */
 	uint8_t			thr_set[32];
+};
+
+/*
+ * Mapped input: the compressed frame after the one being read, inflated
+ * on a thread of its own meanwhile (a converted file is mostly frames:
+ * KernelShark's load of one waits half as long).  Its result is taken
+ * only whole; anything else, the reader inflates the frame again itself
+ * and says what is wrong with it.
+ */
+struct rpre {
+	struct worker	worker;
+	bool		handed;		/* a job given, not taken back */
+	ZSTD_DCtx	*zd;
+	const uint8_t	*data;
+	size_t		size;
+	bool		swap;
+	uint64_t	at;		/* the frame's first blob record */
+	uint8_t		*buf;		/* FXT_NEST_MAX */
+	size_t		len;
+	uint64_t	resume;		/* after its last blob record */
+	bool		whole;
 };
 
 struct fxt_reader {
@@ -106,13 +130,51 @@ struct fxt_reader {
 	 * arguments left undecoded are (words [lazy_i, lazy_n) of lazy_p).
 	 */
 	bool			lazy;
-	uint64_t		lazy_off;
+	uint64_t		lazy_off;	/* as fxt_record.offset says it */
+	uint64_t		lazy_at;	/* r->off then */
 	const uint8_t		*lazy_p;
 	uint32_t		lazy_i;
 	uint32_t		lazy_n;
 
 	struct fxt_arg		args[FXT_MAX_ARGS];
 	struct fxt_arg		args2[FXT_MAX_ARGS];
+
+	/*
+	 * Nested streams (FXT_BLOB_RECORDS, FXT_BLOB_RECORDS_ZSTD): @alt
+	 * holds the tables of the stream not being read (the nested one's
+	 * while the file's are in use, and the other way round).  Inside a
+	 * frame (one blob of records, or the chunks of one compressed one)
+	 * the input is the frame's bytes, @file the file's, saved; reading
+	 * goes on at @nest_resume after it.  @nest_pending: the blob record
+	 * just returned opens a frame, loaded at the next call.
+	 */
+	struct rtabs {
+		struct rprov	**provs;
+		size_t		nprovs;
+		size_t		provs_cap;
+		struct u64_map	prov_at;
+		struct rprov	*cur;
+		bool		have_provider;
+		uint64_t	init_off;
+		uint64_t	init_tps;
+	}			alt;
+	struct rsrc {
+		const uint8_t	*data;
+		size_t		size;
+		bool		stream;
+		uint64_t	off;
+	}			file;
+	bool			in_nest;
+	bool			nest_pending;
+	bool			nest_valid;	/* @nest_* describe a frame */
+	uint64_t		nest_base;	/* its first blob's offset */
+	uint64_t		nest_resume;
+	const uint8_t		*nest_data;
+	size_t			nest_len;
+	uint8_t			*nbuf;		/* inflated or copied frames */
+	size_t			ncap;
+	ZSTD_DCtx		*zd;
+	struct rpre		*pre;		/* the next frame, inflating */
 };
 
 /* A record being decoded: words [i, n) of p are left. */
@@ -128,14 +190,29 @@ struct cursor {
 static int fail(struct fxt_reader *r, int err, uint64_t off,
 		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/*
+ * "offset 0x...": in a nested frame, the frame's first blob record's and
+ * the byte of the records inflated from it.
+ */
+static int where_text(const struct fxt_reader *r, uint64_t off, char *buf,
+		      size_t n)
+{
+	if (r->in_nest)
+		return snprintf(buf, n, "offset 0x%llx, byte 0x%llx of its records",
+				(unsigned long long)r->nest_base,
+				(unsigned long long)off);
+	return snprintf(buf, n, "offset 0x%llx", (unsigned long long)off);
+}
+
 static int fail(struct fxt_reader *r, int err, uint64_t off,
 		const char *fmt, ...)
 {
+	char at[96];
 	va_list ap;
 	int n;
 
-	n = snprintf(r->errmsg, sizeof(r->errmsg), "%s: offset 0x%llx: ",
-		     r->name, (unsigned long long)off);
+	where_text(r, off, at, sizeof(at));
+	n = snprintf(r->errmsg, sizeof(r->errmsg), "%s: %s: ", r->name, at);
 	if (n < 0 || (size_t)n >= sizeof(r->errmsg))
 		n = 0;
 	va_start(ap, fmt);
@@ -186,7 +263,7 @@ static __attribute__((noinline)) int warn_kind(struct fxt_reader *r,
 					       enum fxt_warn_kind kind,
 					       const char *fmt, ...)
 {
-	char msg[512], *full;
+	char msg[512], at[96], *full;
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -194,10 +271,12 @@ static __attribute__((noinline)) int warn_kind(struct fxt_reader *r,
 	va_end(ap);
 	if (r->pedantic)
 		return fail(r, -EBADMSG, r->off, "%s", msg);
-	if (asprintf(&full, "%s: offset 0x%llx: %s", r->name,
-		     (unsigned long long)r->off, msg) < 0)
+	where_text(r, r->off, at, sizeof(at));
+	if (asprintf(&full, "%s: %s: %s", r->name, at, msg) < 0)
 		return 0;
-	note_warning(r, kind, r->off, full);
+	/* records told apart by their offsets as fxt_record.offset says */
+	note_warning(r, kind, r->in_nest ? (FXT_OFFSET_NESTED |
+		     r->nest_base << FXT_NEST_BITS | r->off) : r->off, full);
 	return 0;
 }
 
@@ -309,9 +388,17 @@ const char *fxt_reader_error(const struct fxt_reader *r)
 	return r->err ? r->errmsg : NULL;
 }
 
+/* The offset of the next record, as fxt_record.offset and seeks say it. */
+static inline uint64_t where(const struct fxt_reader *r)
+{
+	if (!r->in_nest)
+		return r->off;
+	return FXT_OFFSET_NESTED | r->nest_base << FXT_NEST_BITS | r->off;
+}
+
 uint64_t fxt_reader_offset(const struct fxt_reader *r)
 {
-	return r->off;
+	return where(r);
 }
 
 bool fxt_reader_big_endian(const struct fxt_reader *r)
@@ -402,12 +489,24 @@ static inline uint64_t bits(uint64_t w, unsigned int lo, unsigned int hi)
 /* ---- providers and tables -------------------------------------------- */
 
 /*
+ * Whether the bytes being read are gone once read past: a stream's
+ * buffer slides, and a frame of records inflated (or copied from a
+ * stream) is overwritten by the next.
+ */
+static inline bool data_moves(const struct fxt_reader *r)
+{
+	return r->stream || (r->in_nest && r->nest_data == r->nbuf);
+}
+
+/*
  * Table memory is charged to the provider that holds it, so that a
  * provider info record restating a provider gives it back.
  */
 static int mem_charge(struct fxt_reader *r, struct rprov *p, size_t n)
 {
-	uint64_t input = r->stream ? r->base + r->len : r->size;
+	bool stream = r->in_nest ? r->file.stream : r->stream;
+	uint64_t input = stream ? r->base + r->len :
+			 r->in_nest ? r->file.size : r->size;
 
 	r->mem += n;
 	if (p)
@@ -495,18 +594,423 @@ static struct rprov *prov_get(struct fxt_reader *r, uint32_t id, bool reset)
 	return p;
 }
 
+/* ---- nested streams ------------------------------------------------- */
+
+static inline const uint8_t *input_at(struct fxt_reader *r, uint64_t need,
+				      uint64_t *have);
+
+#define SWAP(a, b) do { __typeof__(a) t_ = (a); (a) = (b); (b) = t_; } while (0)
+
+/* The other stream's tables in use: the nested one's, or the file's. */
+static void tabs_swap(struct fxt_reader *r)
+{
+	struct rtabs *t = &r->alt;
+
+	SWAP(r->provs, t->provs);
+	SWAP(r->nprovs, t->nprovs);
+	SWAP(r->provs_cap, t->provs_cap);
+	SWAP(r->prov_at, t->prov_at);
+	SWAP(r->cur, t->cur);
+	SWAP(r->have_provider, t->have_provider);
+	SWAP(r->init_off, t->init_off);
+	SWAP(r->init_tps, t->init_tps);
+}
+
+/*
+ * A nested stream's magic number record: its frame begins afresh (its
+ * writer restates what it uses), whatever the frames before held.
+ */
+static void nest_tables_reset(struct fxt_reader *r)
+{
+	size_t i, c, k;
+
+	/*
+	 * Unset, not freed: the record before may still be in its reader's
+	 * hands (an event waiting for its continuations), its strings with
+	 * it; a copy goes when its index is set again, or with the reader.
+	 */
+	for (i = 0; i < r->nprovs; i++) {
+		struct rprov *p = r->provs[i];
+
+		for (c = 0; p->str && c < p->str_cap; c++)
+			for (k = 0; p->str[c] && k < STR_CHUNK; k++)
+				p->str[c][k].ptr = NULL;
+		memset(p->thr_set, 0, sizeof(p->thr_set));
+	}
+	r->cur = prov_get(r, 0, false);
+}
+
+/* Read the frame loaded (nest_load()) from its byte @at on. */
+static void nest_enter(struct fxt_reader *r, uint64_t at)
+{
+	if (!r->in_nest) {
+		r->file = (struct rsrc){ r->data, r->size, r->stream, r->off };
+		tabs_swap(r);
+		r->in_nest = true;
+	}
+	r->data = r->nest_data;
+	r->size = r->nest_len;
+	r->stream = false;
+	r->off = at;
+}
+
+/* Back to the file's records, at @off. */
+static void nest_leave(struct fxt_reader *r, uint64_t off)
+{
+	if (r->in_nest) {
+		r->data = r->file.data;
+		r->size = r->file.size;
+		r->stream = r->file.stream;
+		tabs_swap(r);
+		r->in_nest = false;
+	}
+	r->off = off;
+}
+
+/* Room for @n bytes of frame in r->nbuf. */
+static int nest_room(struct fxt_reader *r, size_t n)
+{
+	uint8_t *nb;
+
+	if (n <= r->ncap)
+		return 0;
+	if (n > FXT_NEST_MAX)
+		return -EFBIG;
+	nb = realloc(r->nbuf, FXT_NEST_MAX);
+	if (!nb)
+		return -ENOMEM;
+	r->nbuf = nb;
+	r->ncap = FXT_NEST_MAX;
+	return 0;
+}
+
+/*
+ * The blob record of records at file offset @at, read from the file's
+ * input: its type, payload and size (0 when it is no such record).
+ */
+static unsigned int nest_chunk(struct fxt_reader *r, uint64_t at,
+			       const uint8_t **payload, size_t *size,
+			       uint64_t *next)
+{
+	const uint8_t *p;
+	uint64_t h, have, words, name, skip;
+	unsigned int type;
+
+	r->off = at;
+	p = input_at(r, 8, &have);
+	if (!p)
+		return 0;
+	h = rd64(r, p);
+	words = bits(h, 4, 15);
+	type = bits(h, 48, 55);
+	if ((h & 0xf) != FXT_REC_BLOB || !words ||
+	    (type != FXT_BLOB_RECORDS && type != FXT_BLOB_RECORDS_ZSTD))
+		return 0;
+	p = input_at(r, words * 8, &have);
+	if (!p)
+		return 0;
+	name = bits(h, 16, 31);
+	skip = name & 0x8000 ? ((name & 0x7fff) + 7) / 8 : 0;
+	*size = bits(h, 32, 46);
+	if (1 + skip + (*size + 7) / 8 > words)
+		return 0;
+	*payload = p + 8 + skip * 8;
+	*next = at + words * 8;
+	return type;
+}
+
+/*
+ * Of mapped input @d: the blob record of compressed records at @at, its
+ * payload and the offset after it; false when it is none.
+ */
+static bool map_chunk(const uint8_t *d, size_t size, bool swap, uint64_t at,
+		      const uint8_t **payload, size_t *n, uint64_t *next)
+{
+	uint64_t h, words, name, skip;
+
+	if (at + 8 > size || at % 8)
+		return false;
+	memcpy(&h, d + at, 8);
+	if (swap)
+		h = __builtin_bswap64(h);
+	words = bits(h, 4, 15);
+	if ((h & 0xf) != FXT_REC_BLOB || !words ||
+	    bits(h, 48, 55) != FXT_BLOB_RECORDS_ZSTD ||
+	    words * 8 > size - at)
+		return false;
+	name = bits(h, 16, 31);
+	skip = name & 0x8000 ? ((name & 0x7fff) + 7) / 8 : 0;
+	*n = bits(h, 32, 46);
+	if (1 + skip + (*n + 7) / 8 > words)
+		return false;
+	*payload = d + at + 8 + skip * 8;
+	*next = at + words * 8;
+	return true;
+}
+
+static void pre_job(void *arg)
+{
+	struct rpre *p = arg;
+	const uint8_t *in;
+	uint64_t next = p->at;
+	size_t n, zret = 1;
+
+	p->len = 0;
+	p->whole = false;
+	ZSTD_DCtx_reset(p->zd, ZSTD_reset_session_only);
+	while (map_chunk(p->data, p->size, p->swap, next, &in, &n, &next)) {
+		ZSTD_inBuffer ib = { in, n, 0 };
+		ZSTD_outBuffer ob = { p->buf, FXT_NEST_MAX, p->len };
+
+		p->resume = next;
+		zret = ZSTD_decompressStream(p->zd, &ob, &ib);
+		p->len = ob.pos;
+		if (ZSTD_isError(zret) || !zret || p->len == FXT_NEST_MAX)
+			break;
+	}
+	p->whole = !zret && !(p->len % 8);
+}
+
+/*
+ * After the frame just loaded: the next compressed one, within a few
+ * records of it, handed to the thread.
+ */
+static void pre_start(struct fxt_reader *r)
+{
+	struct rpre *p = r->pre;
+	uint64_t at = r->nest_resume, h, words;
+	unsigned int k;
+
+	if (r->stream || !r->data)
+		return;
+	if (!p) {
+		p = calloc(1, sizeof(*p));
+		if (!p)
+			return;
+		p->zd = ZSTD_createDCtx();
+		p->buf = malloc(FXT_NEST_MAX);
+		if (!p->zd || !p->buf || worker_start(&p->worker, pre_job, p)) {
+			ZSTD_freeDCtx(p->zd);
+			free(p->buf);
+			free(p);
+			return;
+		}
+		r->pre = p;
+	}
+	if (p->handed)
+		return;
+	for (k = 0; k < 64 && at + 8 <= r->size; k++, at += words * 8) {
+		h = rd64(r, r->data + at);
+		words = (h & 0xf) == FXT_REC_LARGE ? bits(h, 4, 35) :
+						       bits(h, 4, 15);
+		if (!words || words * 8 > r->size - at)
+			return;
+		if ((h & 0xf) == FXT_REC_BLOB &&
+		    bits(h, 48, 55) == FXT_BLOB_RECORDS_ZSTD)
+			break;
+	}
+	if (k == 64 || at + 8 > r->size)
+		return;
+	p->data = r->data;
+	p->size = r->size;
+	p->swap = r->swap;
+	p->at = at;
+	p->handed = true;
+	worker_hand(&p->worker);
+}
+
+/* The frame at @at from the thread, if it inflated that one whole. */
+static bool pre_take(struct fxt_reader *r, uint64_t at)
+{
+	struct rpre *p = r->pre;
+	uint8_t *t;
+
+	if (!p || !p->handed || p->at != at || r->stream)
+		return false;
+	worker_wait(&p->worker);
+	p->handed = false;
+	if (!p->whole || nest_room(r, FXT_NEST_MAX))
+		return false;
+	t = r->nbuf;
+	r->nbuf = p->buf;
+	p->buf = t;
+	r->nest_data = r->nbuf;
+	r->nest_len = p->len;
+	r->nest_resume = p->resume;
+	return true;
+}
+
+/*
+ * Load the frame whose first blob record is at file offset @at into
+ * nest_data/nest_len: a blob of records as it is (in the mapped input,
+ * or copied from a stream), a compressed one inflated from its chunks.
+ * Returns 0, or a warning's result: the frame is then skipped.
+ */
+static int nest_load(struct fxt_reader *r, uint64_t at)
+{
+	const uint8_t *p;
+	size_t n, len = 0;
+	uint64_t next = at;
+	unsigned int type;
+	size_t zret = 1;
+
+	if (r->nest_valid && r->nest_base == at) {
+		r->off = at;
+		return 0;
+	}
+	r->nest_valid = false;
+	if (pre_take(r, at)) {
+		len = r->nest_len;
+		goto done;
+	}
+	type = nest_chunk(r, at, &p, &n, &next);
+	if (type == FXT_BLOB_RECORDS) {
+		r->nest_resume = next;
+		if (n % 8)
+			return warn_kind(r, FXT_WARN_NOTE, "blob of records of %zu bytes, not whole words: skipped", n);
+		if (r->stream) {
+			if (nest_room(r, n))
+				goto big;
+			memcpy(r->nbuf, p, n);
+			p = r->nbuf;
+		}
+		r->nest_data = p;
+		len = n;
+		goto done;
+	}
+	if (!r->zd)
+		r->zd = ZSTD_createDCtx();
+	if (!r->zd || nest_room(r, FXT_NEST_MAX))
+		return fail(r, -ENOMEM, at, "out of memory");
+	ZSTD_DCtx_reset(r->zd, ZSTD_reset_session_only);
+	while (type == FXT_BLOB_RECORDS_ZSTD) {
+		ZSTD_inBuffer in = { p, n, 0 };
+		ZSTD_outBuffer out = { r->nbuf, FXT_NEST_MAX, len };
+
+		r->nest_resume = next;
+		zret = ZSTD_decompressStream(r->zd, &out, &in);
+		len = out.pos;
+		if (ZSTD_isError(zret))
+			return warn(r, "compressed records do not inflate (%s): skipped",
+				    ZSTD_getErrorName(zret));
+		if (!zret)
+			break;
+		if (len == FXT_NEST_MAX)
+			goto big;
+		type = nest_chunk(r, next, &p, &n, &next);
+	}
+	if (zret)
+		return warn(r, "compressed records cut short: skipped");
+	if (len % 8)
+		return warn(r, "compressed records of %zu bytes, not whole words: skipped", len);
+	r->nest_data = r->nbuf;
+done:
+	r->nest_len = len;
+	r->nest_base = at;
+	r->nest_valid = true;
+	r->off = at;
+	if (r->nest_data == r->nbuf)
+		pre_start(r);
+	return 0;
+big:
+	return warn(r, "blob of records larger than %u bytes: skipped",
+		    FXT_NEST_MAX);
+}
+
+/*
+ * The blob of records at r->off, returned last call: its frame read
+ * next, or skipped with a warning.
+ */
+static int nest_open(struct fxt_reader *r)
+{
+	uint64_t at = r->off;
+	int ret;
+
+	r->nest_pending = false;
+	ret = nest_load(r, at);
+	if (r->err)
+		return r->err;
+	if (ret || !r->nest_valid) {
+		if (ret)
+			return ret;
+		nest_leave(r, r->nest_resume);
+		return 0;
+	}
+	nest_enter(r, 0);
+	return 0;
+}
+
+/*
+ * Records of the frame loaded read up to byte @inner, so that its tables
+ * are what they were there: from where reading is, when that is in the
+ * frame before @inner, else from the frame's start (its own tables, if
+ * it begins with a magic number record).
+ */
+static int nest_scan(struct fxt_reader *r, uint64_t at, uint64_t inner)
+{
+	struct fxt_record rec;
+	int ret;
+
+	if (!r->in_nest || r->nest_base != at || r->off > inner)
+		nest_enter(r, 0);
+	r->nest_pending = false;
+	while (r->off < inner) {
+		ret = fxt_reader_next(r, &rec);
+		if (ret <= 0 || !r->in_nest || r->nest_base != at)
+			break;
+	}
+	if (!r->in_nest || r->nest_base != at || r->off != inner) {
+		r->err = 0;
+		r->errmsg[0] = '\0';
+		nest_leave(r, 0);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int fxt_reader_seek(struct fxt_reader *r, uint64_t offset,
 		    uint32_t provider_id)
 {
 	struct rprov *p;
+	uint64_t at, inner;
+	int ret;
 
-	if (r->stream || !r->started || offset >= r->size || offset % 8)
+	/* in the frame sought, at or before the record: read on from there */
+	if (r->in_nest && (offset & FXT_OFFSET_NESTED) &&
+	    (offset & ~FXT_OFFSET_NESTED) >> FXT_NEST_BITS == r->nest_base &&
+	    r->off <= (offset & (FXT_NEST_MAX - 1)) && !r->err) {
+		ret = nest_scan(r, r->nest_base, offset & (FXT_NEST_MAX - 1));
+		if (ret)
+			return ret;
+		goto found;
+	}
+	if (r->in_nest)
+		nest_leave(r, r->file.off);
+	r->nest_pending = false;
+	if (r->stream || !r->started)
 		return -EINVAL;
+	if (offset & FXT_OFFSET_NESTED) {
+		at = (offset & ~FXT_OFFSET_NESTED) >> FXT_NEST_BITS;
+		inner = offset & (FXT_NEST_MAX - 1);
+		if (at >= r->size || nest_load(r, at) || !r->nest_valid ||
+		    inner >= r->nest_len || inner % 8) {
+			r->err = 0;
+			nest_leave(r, 0);
+			return -EINVAL;
+		}
+		ret = nest_scan(r, at, inner);
+		if (ret)
+			return ret;
+	} else if (offset >= r->size || offset % 8) {
+		return -EINVAL;
+	} else {
+		r->off = offset;
+	}
+found:
 	p = prov_find(r, provider_id);
 	if (!p)
 		return -EINVAL;
 	r->cur = p;
-	r->off = offset;
 	r->lazy_p = NULL;
 	r->err = 0;
 	r->errmsg[0] = '\0';
@@ -516,7 +1020,13 @@ int fxt_reader_seek(struct fxt_reader *r, uint64_t offset,
 const char *fxt_reader_provider_name(const struct fxt_reader *r, uint32_t id)
 {
 	const struct rprov *p = prov_find(r, id);
+	const struct rtabs *t = &r->alt;
+	uint64_t at;
 
+	/* a nested stream names its providers in the file's records */
+	if ((!p || !p->name) && (at = u64_map_get(&t->prov_at, id)) &&
+	    t->provs[at - 1]->name)
+		p = t->provs[at - 1];
 	return p ? (p->name ? p->name : "") : NULL;
 }
 
@@ -574,11 +1084,11 @@ static int str_set(struct fxt_reader *r, uint32_t index, const uint8_t *s,
 		e->own = NULL;
 	}
 	e->len = len;
-	if (!r->stream) {
+	if (!data_moves(r)) {
 		e->ptr = len ? (const char *)s : "";
 		return 0;
 	}
-	/* Stream buffers move: keep a copy. */
+	/* Stream buffers move, frames are inflated over: keep a copy. */
 	if (mem_charge(r, p, len + 1))
 		return r->err;
 	e->own = malloc(len + 1);
@@ -845,7 +1355,7 @@ int fxt_reader_args(struct fxt_reader *r, struct fxt_record *rec)
 	c.what = "event";
 	/* what it says is said of that record */
 	next = r->off;
-	r->off = rec->offset;
+	r->off = r->lazy_at;
 	/* the first again too: get_args() numbers arguments from it */
 	ret = get_args(r, &c, ev->nargs + rec->args_left, r->args);
 	if (ret)
@@ -947,6 +1457,9 @@ static int do_metadata(struct fxt_reader *r, struct cursor *c, uint64_t h,
 		rec->meta.info_type = bits(h, 20, 23);
 		if (rec->meta.info_type == FXT_TRACE_INFO_MAGIC) {
 			rec->meta.magic = (uint32_t)bits(h, 24, 55);
+			/* a nested frame that reads on its own */
+			if (r->in_nest)
+				nest_tables_reset(r);
 			if (r->strict && (rec->meta.magic != FXT_MAGIC ||
 					  bits(h, 56, 63) || c->n != 1))
 				return BAD(r, c, "magic number record is not 0x%016llx",
@@ -1106,7 +1619,8 @@ static int event_args_lazy(struct fxt_reader *r, struct cursor *c,
 		return get_args(r, c, ev->nargs, r->args);
 	if ((arg_int32_fast(r, c, r->args) || !get_args(r, c, 1, r->args)) &&
 	    skim_args(r, c, ev->nargs - 1)) {
-		r->lazy_off = r->off;
+		r->lazy_off = where(r);
+		r->lazy_at = r->off;
 		r->lazy_p = c->p;
 		r->lazy_i = start;
 		r->lazy_n = c->i;
@@ -1436,6 +1950,12 @@ static ssize_t src_read(struct fxt_reader *r, void *buf, size_t n)
 
 	if (r->zin)
 		return fxt_zin_read(r->zin, buf, n);
+	/*
+	 * the first read, which may be compressed bytes the decompressor
+	 * then takes as its first: no more than it holds
+	 */
+	if (!r->sniffed && n > FXT_ZIN_HEAD_MAX)
+		n = FXT_ZIN_HEAD_MAX;
 	got = read(r->fd, buf, n);
 	if (got < 0)
 		return -errno;
@@ -1578,6 +2098,14 @@ again:
 	r->lazy_p = NULL;
 	if (r->err)
 		return r->err;
+	if (r->nest_pending) {
+		ret = nest_open(r);
+		if (ret)
+			return ret;
+	}
+	/* a frame's end, or words short of a record: the file's next */
+	if (r->in_nest && r->size - r->off < 8)
+		nest_leave(r, r->nest_resume);
 	if (!r->started) {
 		ret = start(r);
 		if (ret)
@@ -1602,6 +2130,18 @@ again:
 	if (!words)
 		return fail(r, -EBADMSG, r->off, "%s record has size 0",
 			    fxt_record_type_name(rec->type) ?: "unknown");
+	if (r->in_nest && words * 8 > r->size - r->off) {
+		uint64_t off = r->off;
+
+		nest_leave(r, r->nest_resume);
+		ret = warn(r, "%s record of %llu bytes at byte %llu of a blob of records runs past its end; the rest of the blob is skipped",
+			   fxt_record_type_name(rec->type) ?: "unknown",
+			   (unsigned long long)words * 8,
+			   (unsigned long long)off);
+		if (ret)
+			return ret;
+		goto again;
+	}
 	p = input_at(r, words * 8, &have);
 	if (!p) {
 		if (r->err)
@@ -1612,7 +2152,8 @@ again:
 			    (unsigned long long)words * 8,
 			    (unsigned long long)have);
 	}
-	rec->offset = r->off;
+	rec->offset = where(r);
+	rec->nested = r->in_nest;
 	rec->args_left = 0;
 	rec->size = words * 8;
 	rec->raw = p;
@@ -1626,7 +2167,7 @@ again:
 		if (!r->cur)
 			return r->err ? r->err : fail(r, -ENOMEM, r->off, "out of memory");
 	}
-	if (r->strict && !r->off && (h != FXT_MAGIC_RECORD || words != 1))
+	if (r->strict && !r->off && !r->in_nest && (h != FXT_MAGIC_RECORD || words != 1))
 		return fail(r, -EBADMSG, 0,
 			    "not an FXT file: no magic number record at the start");
 
@@ -1669,13 +2210,20 @@ again:
 	}
 	if (ret == -EBADMSG && !r->strict) {
 		/* its size is sound, its contents are not: the next one */
-		skip_malformed(r, r->off);
+		skip_malformed(r, where(r));
 		r->off += words * 8;
 		goto again;
 	}
 	if (ret)
 		return ret;
-	rec->provider_id = r->cur->id;
+	rec->provider_id = r->cur ? r->cur->id : 0;
+	if (rec->type == FXT_REC_BLOB && !r->in_nest &&
+	    (rec->blob.type == FXT_BLOB_RECORDS ||
+	     rec->blob.type == FXT_BLOB_RECORDS_ZSTD)) {
+		/* its records next: loading it may move a stream's buffer */
+		r->nest_pending = true;
+		return 1;
+	}
 	r->off += words * 8;
 	return 1;
 }
@@ -1770,15 +2318,27 @@ fail:
 void fxt_reader_close(struct fxt_reader *r)
 {
 	size_t i;
+	int k;
 
 	if (!r)
 		return;
-	for (i = 0; i < r->nprovs; i++) {
-		prov_clear(r, r->provs[i]);
-		free(r->provs[i]);
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < r->nprovs; i++) {
+			prov_clear(r, r->provs[i]);
+			free(r->provs[i]);
+		}
+		free(r->provs);
+		u64_map_free(&r->prov_at);
+		tabs_swap(r);
 	}
-	free(r->provs);
-	u64_map_free(&r->prov_at);
+	if (r->pre) {
+		worker_stop(&r->pre->worker);
+		ZSTD_freeDCtx(r->pre->zd);
+		free(r->pre->buf);
+		free(r->pre);
+	}
+	free(r->nbuf);
+	ZSTD_freeDCtx(r->zd);
 	free(r->warnmsg);
 	for (i = 0; i < FXT_WARN_KINDS; i++)
 		free(r->kind_msg[i]);

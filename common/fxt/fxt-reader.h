@@ -86,12 +86,28 @@ enum fxt_warn_kind {
 /* Called with each warning, "FILE: offset 0x...: what is odd". */
 typedef void (*fxt_reader_warn_fn)(void *priv, const char *msg);
 
+/*
+ * Records of a nested stream (blob types FXT_BLOB_RECORDS and
+ * FXT_BLOB_RECORDS_ZSTD) have offsets of their own, which
+ * fxt_reader_seek() takes: this bit, the offset of the frame's first
+ * blob record shifted by FXT_NEST_BITS, and the record's byte in the
+ * frame, a frame being at most FXT_NEST_MAX bytes.
+ */
+#define FXT_OFFSET_NESTED	(1ULL << 62)
+#define FXT_NEST_BITS		20
+#define FXT_NEST_MAX		(1u << FXT_NEST_BITS)
+
 struct fxt_record {
 	unsigned int	type;		/* enum fxt_record_type */
 	uint64_t	offset;		/* of the header word in the input */
 	uint64_t	size;		/* bytes, header included */
 	const void	*raw;		/* the record's bytes, as in the input */
 	uint32_t	provider_id;	/* current provider (0 before any) */
+	/*
+	 * Read from the payload of a blob of records (FXT_BLOB_RECORDS):
+	 * a nested stream, whose string and thread tables are its own.
+	 */
+	bool		nested;
 	/*
 	 * An event record's arguments that a lazy reader (see
 	 * fxt_reader_set_lazy()) left undecoded, after its event.nargs

@@ -21,6 +21,8 @@
 #include "u64-map.h"
 #include "worker.h"
 
+#include <zstd.h>
+
 #define BUF_SIZE		(256u * 1024)
 #define NR_THREAD_SLOTS		(FXT_MAX_THREAD_INDEX + 1)	/* 0 unused */
 /* Four buckets a thread slot keeps hash chains short. */
@@ -75,6 +77,25 @@ struct wout {
 	size_t		len;
 };
 
+/*
+ * A nested writer's compression, on a thread of its own: the producer
+ * hands it a copy of each full buffer and, at the next, writes the frame
+ * it made into the parent (so frames reach the parent one buffer late,
+ * in order; a flush waits for them).  No thread (it could not start):
+ * the same, inline.
+ */
+struct nzip {
+	struct worker	worker;
+	bool		threaded;
+	ZSTD_CCtx	*zc;
+	uint8_t		*in;		/* BUF_SIZE */
+	size_t		in_len;
+	uint8_t		*out;
+	size_t		out_cap;
+	size_t		out_len;	/* the job's result, 0 none */
+	int		err;		/* the job's */
+};
+
 struct fxt_writer {
 	int			fd;
 	FILE			*fp;
@@ -88,6 +109,19 @@ struct fxt_writer {
 	size_t			len;
 	uint32_t		seq;		/* record number, for pins */
 	struct fxt_strtab	strs;
+	struct fxt_strtab	*st;		/* &strs, or the parent's */
+	/*
+	 * fxt_writer_create_nested(): full buffers of whole records go to
+	 * @parent, at most @cap bytes each, as blobs named @nest_name,
+	 * compressed by @zc if there is one, into @zbuf
+	 */
+	struct fxt_writer	*parent;
+	struct fxt_str		nest_name;
+	struct nzip		*zip;		/* compressed: its thread */
+	size_t			cap;
+	uint32_t		max_words;
+	/* fxt_writer_keep_together(): where the records kept begin, or -1 */
+	ssize_t			group;
 	struct wprov		**provs;
 	size_t			nprovs;
 	size_t			provs_cap;
@@ -122,10 +156,68 @@ static inline uint32_t stream_words(size_t len)
 
 /* ---- output ---------------------------------------------------------- */
 
+/*
+ * zstd's level for nested records: docs/BENCHMARKS.md ("Each event
+ * once") measures what it costs and saves
+ */
+#define NEST_ZSTD_LEVEL	1
+
+static void nzip_job(void *arg)
+{
+	struct nzip *z = arg;
+	size_t n = ZSTD_compress2(z->zc, z->out, z->out_cap, z->in,
+				  z->in_len);
+
+	z->err = ZSTD_isError(n) ? -EIO : 0;
+	z->out_len = ZSTD_isError(n) ? 0 : n;
+}
+
+/* The frame the compression made last, written into the parent. */
+static int nest_drain(struct fxt_writer *w)
+{
+	struct nzip *z = w->zip;
+	int ret;
+
+	if (z->threaded)
+		worker_wait(&z->worker);
+	if (z->err)
+		return z->err;
+	if (!z->out_len)
+		return 0;
+	ret = fxt_write_blob(w->parent, w->nest_name, FXT_BLOB_RECORDS_ZSTD,
+			     z->out, z->out_len);
+	z->out_len = 0;
+	return ret;
+}
+
+/* A nested writer's buffer of records, as blob records of its parent. */
+static int nest_out(struct fxt_writer *w, const void *p, size_t n)
+{
+	struct nzip *z = w->zip;
+	int ret;
+
+	if (!z)
+		return fxt_write_blob(w->parent, w->nest_name,
+				      FXT_BLOB_RECORDS, p, n);
+	ret = nest_drain(w);
+	if (ret)
+		return ret;
+	memcpy(z->in, p, n);
+	z->in_len = n;
+	if (!z->threaded) {
+		nzip_job(z);
+		return 0;
+	}
+	worker_hand(&z->worker);
+	return 0;
+}
+
 static int out_write(struct fxt_writer *w, const void *p, size_t n)
 {
 	const uint8_t *b = p;
 
+	if (w->parent)
+		return nest_out(w, p, n);
 	if (w->zout)
 		return fxt_zout_write(w->zout, p, n);
 	if (w->fp) {
@@ -202,6 +294,30 @@ static int out_buf(struct fxt_writer *w, bool sync)
 	return o->err;
 }
 
+static inline int nest_record(struct fxt_writer *w);
+
+void fxt_writer_keep_together(struct fxt_writer *w, bool on)
+{
+	if (!w->parent)
+		return;
+	w->group = -1;
+	if (!on)
+		return;
+	/* past half the frame: a new one, where the group most likely fits */
+	if (w->len > w->cap / 2 && !w->err) {
+		int ret = out_write(w, w->buf, w->len);
+
+		if (ret) {
+			w->err = ret;
+			return;
+		}
+		w->flushed += w->len;
+		w->len = 0;
+	}
+	nest_record(w);
+	w->group = (ssize_t)w->len;
+}
+
 int fxt_writer_flush(struct fxt_writer *w)
 {
 	int ret;
@@ -217,18 +333,49 @@ int fxt_writer_flush(struct fxt_writer *w)
 		w->flushed += w->len;
 		w->len = 0;
 	}
+	/* a nested writer's last frame in its parent */
+	if (w->zip) {
+		ret = nest_drain(w);
+		if (ret)
+			w->err = ret;
+	}
 	if (w->fp && fflush(w->fp))
 		w->err = -(errno ? errno : EIO);
 	return w->err;
 }
 
-/* Room for @n more bytes in the buffer (n <= BUF_SIZE). */
+/*
+ * A nested writer's records before those kept together out, the kept
+ * ones moved to the buffer's start: they go to the parent in one piece.
+ */
+static int group_carry(struct fxt_writer *w)
+{
+	size_t g = (size_t)w->group;
+	int ret = out_write(w, w->buf, g);
+
+	if (ret)
+		return w->err = ret;
+	memmove(w->buf, w->buf + g, w->len - g);
+	w->flushed += g;
+	w->len -= g;
+	w->group = 0;
+	return 0;
+}
+
+/* Room for @n more bytes in the buffer (n <= w->cap). */
 static inline int ensure(struct fxt_writer *w, size_t n)
 {
-	if (w->len + n <= BUF_SIZE)
+	if (w->len + n <= w->cap)
 		return w->err;
 	if (w->err)
 		return w->err;
+	if (w->group > 0) {
+		int ret = group_carry(w);
+
+		if (ret || w->len + n <= w->cap)
+			return ret;
+	}
+	w->group = -1;
 	if (w->len) {
 		int ret = out_buf(w, false);
 
@@ -276,7 +423,7 @@ static int put_big_stream(struct fxt_writer *w, const void *p, uint64_t n)
 
 		if (ensure(w, 8))
 			return w->err;
-		room = BUF_SIZE - w->len;
+		room = w->cap - w->len;
 		chunk = n < room ? (size_t)n : room;
 		memcpy(w->buf + w->len, b, chunk);
 		w->len += chunk;
@@ -376,7 +523,7 @@ static inline uint32_t sref_len(const struct fxt_writer *w,
 {
 	if (s->ref & FXT_SREF_INLINE)
 		return s->len;
-	return fxt_strtab_slot_len(&w->strs, s->ref);
+	return fxt_strtab_slot_len(w->st, s->ref);
 }
 
 /*
@@ -389,7 +536,7 @@ static inline int resolve_str(struct fxt_writer *w, const struct fxt_str *s,
 	struct fxt_strdef def;
 	int ret;
 
-	ret = fxt_strtab_resolve(&w->strs, &w->cur->strs, s, w->seq, out,
+	ret = fxt_strtab_resolve(w->st, &w->cur->strs, s, w->seq, out,
 				 &def);
 	if (ret || !def.len)
 		return ret;
@@ -410,7 +557,7 @@ static int measure(struct fxt_writer *w, uint64_t fixed,
 		return -EINVAL;
 	*words = fixed;
 	for (i = 0; i < nstrs; i++) {
-		ret = fxt_strtab_words(&w->strs, strs[i], exact, words);
+		ret = fxt_strtab_words(w->st, strs[i], exact, words);
 		if (ret)
 			return ret;
 	}
@@ -418,7 +565,7 @@ static int measure(struct fxt_writer *w, uint64_t fixed,
 		uint64_t aw = 1;
 		int vw;
 
-		ret = fxt_strtab_words(&w->strs, &a[i].name, exact, &aw);
+		ret = fxt_strtab_words(w->st, &a[i].name, exact, &aw);
 		if (ret)
 			return ret;
 		vw = fxt_arg_value_words(a[i].type);
@@ -426,11 +573,11 @@ static int measure(struct fxt_writer *w, uint64_t fixed,
 			return -EINVAL;
 		aw += vw;
 		if (a[i].type == FXT_ARG_STRING) {
-			ret = fxt_strtab_words(&w->strs, &a[i].str, exact, &aw);
+			ret = fxt_strtab_words(w->st, &a[i].str, exact, &aw);
 			if (ret)
 				return ret;
 		}
-		if (aw > FXT_MAX_RECORD_WORDS)
+		if (aw > w->max_words)
 			return -E2BIG;
 		*words += aw;
 	}
@@ -491,10 +638,10 @@ static inline int fits_fast(struct fxt_writer *w, uint64_t fixed,
 			else if (a[i].type >= FXT_ARG_TYPE_COUNT)
 				words += 1u << 20;
 		}
-		if (words <= FXT_MAX_RECORD_WORDS)
+		if (words <= w->max_words)
 			return 0;
 	}
-	return check_fits(w, fixed, FXT_MAX_RECORD_WORDS, strs, nstrs, a,
+	return check_fits(w, fixed, w->max_words, strs, nstrs, a,
 			  nargs);
 }
 
@@ -688,7 +835,7 @@ static int resolve_args(struct fxt_writer *w, const struct fxt_arg *a,
 				return ret;
 			words += fxt_sref_words(&ra->val[i]);
 		}
-		if (words > FXT_MAX_RECORD_WORDS)
+		if (words > w->max_words)
 			return -E2BIG;
 		ra->words[i] = words;
 		ra->total += words;
@@ -759,6 +906,51 @@ static void put_args(struct fxt_writer *w, const struct fxt_arg *a,
 	}
 }
 
+/* ---- nested frames ---------------------------------------------------- */
+
+/*
+ * A nested writer's frames read on their own: one that begins at a
+ * record begins with a magic number record, after which the reader
+ * starts its tables afresh (fxt-reader.c), and restates every string
+ * and thread it uses.  A frame is ended before a record once it is
+ * within a quarter of its capacity of full, so that a record and the
+ * string and thread records it needs fall in one frame; only a record
+ * larger than that quarter, or records kept together past the end,
+ * continue a frame into the next, which then begins without the magic
+ * number and reads with the tables of the one before.
+ */
+static int nest_record_slow(struct fxt_writer *w)
+{
+	size_t i;
+	int ret;
+
+	if (w->len && w->len + w->cap / 4 > w->cap && w->group < 0) {
+		ret = out_write(w, w->buf, w->len);
+		if (ret)
+			return w->err = ret;
+		w->flushed += w->len;
+		w->len = 0;
+	}
+	if (w->len || w->group >= 0)
+		return 0;
+	for (i = 0; i < w->nprovs; i++)
+		prov_reset(w->provs[i], w->provs[i]->id);
+	put_word(w, FXT_MAGIC_RECORD);
+	if (w->cur->id)
+		put_word(w, FXT_REC_METADATA | 1u << 4 |
+			    (uint64_t)FXT_META_PROVIDER_SECTION << 16 |
+			    (uint64_t)w->cur->id << 20);
+	return 0;
+}
+
+/* Before each record of a nested writer: nest_record_slow(). */
+static inline int nest_record(struct fxt_writer *w)
+{
+	if (!w->parent || w->err)
+		return w->err;
+	return nest_record_slow(w);
+}
+
 /* ---- writer life ----------------------------------------------------- */
 
 static struct fxt_writer *writer_create(int fd, FILE *fp, unsigned int flags)
@@ -776,6 +968,10 @@ static struct fxt_writer *writer_create(int fd, FILE *fp, unsigned int flags)
 	w->be = !!(flags & FXT_WRITER_BIG_ENDIAN);
 #endif
 	w->buf = malloc(BUF_SIZE);
+	w->cap = BUF_SIZE;
+	w->max_words = FXT_MAX_RECORD_WORDS;
+	w->group = -1;
+	w->st = &w->strs;
 	if (fxt_strtab_init(&w->strs, flags & FXT_WRITER_INLINE_STRINGS)) {
 		fxt_writer_close(w);
 		errno = ENOMEM;
@@ -818,6 +1014,48 @@ struct fxt_writer *fxt_writer_create_fp(FILE *fp, unsigned int flags)
 	return writer_create(-1, fp, flags);
 }
 
+struct fxt_writer *fxt_writer_create_nested(struct fxt_writer *parent,
+					    const char *name, bool compress)
+{
+	unsigned int flags = parent->flags & ~(FXT_WRITER_GZIP |
+					       FXT_WRITER_ZSTD);
+	struct fxt_writer *w = writer_create(-1, NULL, flags);
+
+	if (!w)
+		return NULL;
+	/* its texts are the parent's: ids from either writer are valid */
+	fxt_strtab_release(&w->strs);
+	w->st = parent->st;
+	w->parent = parent;
+	w->nest_name = fxt_writer_str(parent, name);
+	if (compress) {
+		struct nzip *z = calloc(1, sizeof(*z));
+
+		w->zip = z;
+		if (z) {
+			z->out_cap = ZSTD_compressBound(BUF_SIZE);
+			z->zc = ZSTD_createCCtx();
+			z->in = malloc(BUF_SIZE);
+			z->out = malloc(z->out_cap);
+		}
+		/* a damaged frame is found whole, not read as other records */
+		if (!z || !z->zc || !z->in || !z->out ||
+		    ZSTD_isError(ZSTD_CCtx_setParameter(z->zc,
+				ZSTD_c_compressionLevel, NEST_ZSTD_LEVEL)) ||
+		    ZSTD_isError(ZSTD_CCtx_setParameter(z->zc,
+				ZSTD_c_checksumFlag, 1))) {
+			fxt_writer_close(w);
+			errno = ENOMEM;
+			return NULL;
+		}
+		z->threaded = !worker_start(&z->worker, nzip_job, z);
+	} else {
+		w->cap = FXT_WRITER_NESTED_CAP;
+		w->max_words = FXT_WRITER_NESTED_CAP / 8;
+	}
+	return w;
+}
+
 int fxt_writer_close(struct fxt_writer *w)
 {
 	size_t i;
@@ -843,7 +1081,16 @@ int fxt_writer_close(struct fxt_writer *w)
 	free(w->provs);
 	u64_map_free(&w->prov_at);
 	free(w->thr);
-	fxt_strtab_release(&w->strs);
+	if (w->st == &w->strs)
+		fxt_strtab_release(&w->strs);
+	if (w->zip) {
+		if (w->zip->threaded)
+			worker_stop(&w->zip->worker);
+		ZSTD_freeCCtx(w->zip->zc);
+		free(w->zip->in);
+		free(w->zip->out);
+		free(w->zip);
+	}
 	free(w->buf);
 	free(w);
 	return ret;
@@ -856,7 +1103,7 @@ uint64_t fxt_writer_offset(const struct fxt_writer *w)
 
 int64_t fxt_writer_intern(struct fxt_writer *w, const char *s, size_t len)
 {
-	return fxt_strtab_intern(&w->strs, s, len);
+	return fxt_strtab_intern(w->st, s, len);
 }
 
 struct fxt_str fxt_writer_str(struct fxt_writer *w, const char *s)
@@ -896,7 +1143,7 @@ int fxt_write_provider_section(struct fxt_writer *w, uint32_t id)
 {
 	struct wprov *p;
 
-	if (ensure(w, 8))
+	if (nest_record(w) || ensure(w, 8))
 		return w->err;
 	p = prov_get(w, id, false);
 	if (!p)
@@ -913,7 +1160,7 @@ int fxt_write_provider_event(struct fxt_writer *w, uint32_t id,
 {
 	if (event > 0xf)
 		return -EINVAL;
-	if (ensure(w, 8))
+	if (nest_record(w) || ensure(w, 8))
 		return w->err;
 	put_word(w, FXT_REC_METADATA | 1u << 4 |
 		    (uint64_t)FXT_META_PROVIDER_EVENT << 16 |
@@ -940,7 +1187,7 @@ static bool event_has_id(unsigned int type)
 
 static inline uint32_t ref_hit(struct fxt_writer *w, const struct fxt_str *s)
 {
-	return fxt_strtab_hit(&w->strs, &w->cur->strs, s);
+	return fxt_strtab_hit(w->st, &w->cur->strs, s);
 }
 
 /*
@@ -1008,14 +1255,14 @@ static bool write_event_fast(struct fxt_writer *w, const struct fxt_event *ev)
 	else if (event_has_id(ev->type))
 		*q++ = ev->id;
 	for (i = 0; i < nused; i++)
-		fxt_strtab_mark(&w->strs, used[i], w->seq);
+		fxt_strtab_mark(w->st, used[i], w->seq);
 	thr_mark(w, t);
 	rec[0] = FXT_REC_EVENT | (uint64_t)(q - rec) << 4 |
 		 (uint64_t)ev->type << 16 | (uint64_t)n << 20 |
 		 (uint64_t)t << 24 | (uint64_t)cat << 32 | (uint64_t)name << 48;
 	rec[1] = ev->ts;
 	w->len += (q - rec) * 8;
-	w->tracy_len = fxt_strtab_slot_len(&w->strs, name);
+	w->tracy_len = fxt_strtab_slot_len(w->st, name);
 	return true;
 }
 
@@ -1029,7 +1276,7 @@ int fxt_write_event(struct fxt_writer *w, const struct fxt_event *ev)
 
 	const struct fxt_str *strs[2] = { &ev->category, &ev->name };
 
-	if (w->err)
+	if (nest_record(w))
 		return w->err;
 	if (ev->type >= FXT_EVENT_TYPE_COUNT)
 		return -EINVAL;
@@ -1056,7 +1303,7 @@ int fxt_write_event(struct fxt_writer *w, const struct fxt_event *ev)
 		return ret;
 	words = 2 + tref_words(&thr) + fxt_sref_words(&cat) + fxt_sref_words(&name) +
 		ra.total + event_has_id(ev->type);
-	if (words > FXT_MAX_RECORD_WORDS)
+	if (words > w->max_words)
 		return -E2BIG;
 	if (ensure(w, words * 8))
 		return w->err;
@@ -1090,7 +1337,7 @@ int fxt_write_blob(struct fxt_writer *w, struct fxt_str name,
 
 	if (type > 0xff || (size && !data))
 		return -EINVAL;
-	ret = check_fits(w, 1, FXT_MAX_RECORD_WORDS, strs, 1, NULL, 0);
+	ret = check_fits(w, 1, w->max_words, strs, 1, NULL, 0);
 	if (ret)
 		return ret;
 	/* Chunks share the name: the spec has consumers append them. */
@@ -1101,7 +1348,7 @@ int fxt_write_blob(struct fxt_writer *w, struct fxt_str name,
 		ret = resolve_str(w, &name, &nref);
 		if (ret)
 			return ret;
-		room = (FXT_MAX_RECORD_WORDS - 1 - fxt_sref_words(&nref)) * 8;
+		room = (w->max_words - 1 - fxt_sref_words(&nref)) * 8;
 		if (room > MAX_STREAM_LEN)
 			room = MAX_STREAM_LEN & ~7u;
 		chunk = size < room ? (uint32_t)size : room;
@@ -1135,11 +1382,11 @@ static int write_object(struct fxt_writer *w, unsigned int type,
 	uint32_t words, i;
 	int ret;
 
-	if (w->err)
+	if (nest_record(w))
 		return w->err;
 	if (byte16 > 0xff)
 		return -EINVAL;
-	ret = check_fits(w, 1 + nids, FXT_MAX_RECORD_WORDS, strs, 1, args,
+	ret = check_fits(w, 1 + nids, w->max_words, strs, 1, args,
 			 nargs);
 	if (ret)
 		return ret;
@@ -1191,7 +1438,7 @@ int fxt_write_legacy_switch(struct fxt_writer *w,
 	uint32_t words;
 	int ret;
 
-	if (w->err)
+	if (nest_record(w))
 		return w->err;
 	if (cs->cpu > 0xff || cs->out_state > 0xf || cs->out_prio > 0xff ||
 	    cs->in_prio > 0xff)
@@ -1224,7 +1471,7 @@ static int write_sched(struct fxt_writer *w, unsigned int subtype,
 	uint32_t words, i;
 	int ret;
 
-	if (w->err)
+	if (nest_record(w))
 		return w->err;
 	if (cpu > 0xffff || state > 0xf)
 		return -EINVAL;
@@ -1236,7 +1483,7 @@ static int write_sched(struct fxt_writer *w, unsigned int subtype,
 	if (ret)
 		return ret;
 	words = 2 + ntids + ra.total;
-	if (words > FXT_MAX_RECORD_WORDS)
+	if (words > w->max_words)
 		return -E2BIG;
 	if (ensure(w, words * 8))
 		return w->err;
@@ -1290,7 +1537,7 @@ int fxt_write_log(struct fxt_writer *w, uint64_t ts,
 	struct tref thr;
 	int ret;
 
-	if (w->err)
+	if (nest_record(w))
 		return w->err;
 	if (len && !msg)
 		return -EINVAL;
@@ -1331,7 +1578,8 @@ int fxt_write_large_blob(struct fxt_writer *w, const struct fxt_large_blob *lb)
 
 	if (w->err)
 		return w->err;
-	if (lb->format > FXT_LARGE_BLOB_NO_META || (lb->size && !lb->data))
+	if (lb->format > FXT_LARGE_BLOB_NO_META || (lb->size && !lb->data) ||
+	    w->parent)
 		return -EINVAL;
 	/* Everything but the payload must fit the buffer in one piece. */
 	meta = lb->format == FXT_LARGE_BLOB_METADATA;

@@ -45,6 +45,7 @@
 #ifndef _FXT_WRITER_H
 #define _FXT_WRITER_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "fxt-format.h"
@@ -84,6 +85,46 @@ struct fxt_writer *fxt_writer_create_fd(int fd, unsigned int flags);
  * Return: the writer, or NULL with errno set.
  */
 struct fxt_writer *fxt_writer_create_fp(FILE *fp, unsigned int flags);
+
+/* The largest payload of one blob record whose name is an indexed string. */
+#define FXT_WRITER_NESTED_CAP	((FXT_MAX_RECORD_WORDS - 1) * 8)
+
+/**
+ * fxt_writer_create_nested() - a writer of records inside another's
+ * @parent: the writer whose blob records carry this one's records, and
+ *	    whose string ids this one shares
+ * @name: the name of those blob records
+ * @compress: each buffer of records (up to 256 KiB) one zstd frame, in
+ *	      as many blob records of type FXT_BLOB_RECORDS_ZSTD as it
+ *	      needs; else each (up to FXT_WRITER_NESTED_CAP bytes) one blob
+ *	      record of type FXT_BLOB_RECORDS
+ *
+ * Records that readers of the parent's file may skip as a whole:
+ * Perfetto's and Tracy's importers skip blob types they do not know.
+ * The nested stream begins with its own magic number record and has its
+ * own string and thread tables and current provider, so that its
+ * records read the same wherever the parent's records fall between its
+ * blobs; string ids from fxt_writer_intern() and fxt_writer_str() of
+ * either writer are valid in both.  A buffer goes to @parent when full,
+ * on fxt_writer_flush() and on fxt_writer_close(); records never straddle
+ * two.  Large blob records are refused; without @compress a record larger
+ * than FXT_WRITER_NESTED_CAP is -E2BIG.  @parent must outlive it.
+ *
+ * Return: the writer, or NULL with errno set.
+ */
+struct fxt_writer *fxt_writer_create_nested(struct fxt_writer *parent,
+					    const char *name, bool compress);
+
+/**
+ * fxt_writer_keep_together() - records that belong in one blob
+ * @w: a nested writer (any other ignores the call)
+ * @on: true before the first of them, false after the last
+ *
+ * The records written between the two calls (an event and its
+ * continuations, whose readers expect them one after the other) reach
+ * the parent in one buffer, unless together they are larger than it.
+ */
+void fxt_writer_keep_together(struct fxt_writer *w, bool on);
 
 /**
  * fxt_writer_flush() - hand buffered records to the output

@@ -314,8 +314,10 @@ struct fxt_zin *fxt_zin_create(int fd, enum fxt_zip kind, const void *head,
 {
 	struct fxt_zin *z;
 
+	_Static_assert(FXT_ZIN_HEAD_MAX <= ZIO_CHUNK,
+		       "the head must fit the input buffer");
 	if ((kind != FXT_ZIP_GZIP && kind != FXT_ZIP_ZSTD) ||
-	    head_len > ZIO_CHUNK) {
+	    head_len > FXT_ZIN_HEAD_MAX) {
 		errno = EINVAL;
 		return NULL;
 	}

@@ -89,13 +89,16 @@ int fxt_zout_close(struct fxt_zout *z);
 
 struct fxt_zin;
 
+/* The most bytes fxt_zin_create() takes as @head. */
+#define FXT_ZIN_HEAD_MAX	(64u * 1024)
+
 /**
  * fxt_zin_create() - a decompressor reading a stream from @fd
  * @fd: the compressed input (stays the caller's)
  * @kind: FXT_ZIP_GZIP or FXT_ZIP_ZSTD
  * @head: bytes already read from @fd (to detect the kind), decompressed
  *	  before anything else is read; may be NULL
- * @head_len: how many
+ * @head_len: how many, at most FXT_ZIN_HEAD_MAX
  *
  * gzip input may hold several members, as gzip(1) writes when files are
  * concatenated; they decompress as one stream.  zstd input may hold

@@ -132,6 +132,15 @@
  */
 #define TCFXT_BLOB_PERFETTO	"perfetto"
 
+/*
+ * The name of the blob records (blob type FXT_BLOB_RECORDS) that carry,
+ * in the default flavor, the records Perfetto has no use for: every
+ * event's instant, the converter's own instants, lost events.  Perfetto
+ * and Tracy skip them (a type they do not know); this project's readers
+ * read the records inside where the blob is.
+ */
+#define TCFXT_BLOB_RECORDS	"trace-fxt.records"
+
 /* The .dat system of events that came from FXT of other producers. */
 #define TCFXT_SYSTEM_FXT	"fxt"
 /*

@@ -102,6 +102,7 @@ enum {
 enum {
 	PFT_EVENT_TIMESTAMP		= 1,	/* uint64, ns */
 	PFT_EVENT_PID			= 2,	/* uint32, the common_pid */
+	PFT_EV_PRINT			= 3,
 	PFT_EV_SCHED_SWITCH		= 4,
 	PFT_EV_SCHED_WAKING		= 20,
 	PFT_EV_GENERIC			= 327,
@@ -125,6 +126,11 @@ enum {
 	PFT_WAKING_PRIO			= 3,	/* int32 */
 	PFT_WAKING_SUCCESS		= 4,	/* int32 */
 	PFT_WAKING_TARGET_CPU		= 5,	/* int32 */
+};
+
+/* PrintFtraceEvent (ftrace/print, a trace_marker write). */
+enum {
+	PFT_PRINT_BUF			= 2,	/* string */
 };
 
 /* GenericFtraceEvent and its Field. */

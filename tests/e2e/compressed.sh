@@ -8,7 +8,7 @@
 # name, Perfetto packets included; damaged compressed input fails with a
 # message, not a crash.
 . "$(dirname "$0")/lib.sh"
-e2e_plan 24
+e2e_plan 25
 
 in=$SAMPLES/two-buffers.dat
 "$TRACE_FXT" convert -q "$in" -o "$TMP/plain.fxt" ||
@@ -57,6 +57,16 @@ for kind in gz zst; do
 		bash -c "KSHARK_FXT_SUFFIX=.fxt.$kind '$BUILD/tests/unit/test-kshark-dat' '$in' |
 			 grep -E '^# two-buffers.dat: differences in time/cpu/pid 0, event 0, task 0, latency 0, info 0 \(of [1-9][0-9]* entries compared\); drawn pid 0 \(0 after drawing\), task plots. boxes 0$'"
 done
+
+# larger than what the decompressor takes with the first bytes read
+# (fxt-zio.h, FXT_ZIN_HEAD_MAX): read on, not refused
+big=$SAMPLES/sched-zstd.dat
+"$TRACE_FXT" convert -q "$big" -o "$TMP/big.fxt"
+"$TRACE_FXT" convert -q "$big" -o "$TMP/big.fxt.gz"
+check "a .fxt.gz of $(stat -c %s "$TMP/big.fxt.gz" 2>/dev/null) bytes (over 256 KiB) reports as its plain file" \
+	bash -c "[ \$(stat -c %s '$TMP/big.fxt.gz') -gt 262144 ] &&
+		 cmp <('$TRACE_FXT' report '$TMP/big.fxt.gz') \
+		     <('$TRACE_FXT' report '$TMP/big.fxt')"
 
 check "--compression gzip writes gzip whatever the name" \
 	bash -c "'$TRACE_FXT' convert -q --compression gzip '$in' -o '$TMP/x.fxt' &&

@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # trace-fxt convert when it cannot succeed: not a trace file, a .dat cut
-# short (v6 and v7, in the headers and in the CPU data), no plugin to be
-# found, an output that cannot be written.  Each must exit non-zero with
+# short (v6 and v7, in the headers; in the CPU data, which --strict
+# refuses and convert salvages: tests/e2e/convert-salvage.sh), no plugin
+# to be found, an output that cannot be written.  Each must exit non-zero with
 # a message that says what is wrong, and leave no output behind - not
 # even a temporary file - nor touch an existing output file.
 . "$(dirname "$0")/lib.sh"
-e2e_plan 16
+e2e_plan 18
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 recordings sched-v6.dat atrace-markers.dat
 v6=$BUILT_SAMPLES/sched-v6.dat
@@ -39,17 +40,32 @@ expect_fail "a .fxt that is not FXT" "taken for FXT .*refused.*46 78 54 00 00 00
 expect_fail "missing input" "cannot read .*No such file" "$TMP/nope.dat" -o "$out"
 
 size=$(stat -c %s "$v6")
-for cut in 300 20000 $((size / 2)) $((size - 600)); do
+for cut in 300 20000 $((size / 2)); do
 	head -c $cut "$v6" > "$TMP/cut.dat"
 	expect_fail "v6 cut to $cut of $size bytes" \
 		"cut.dat: offset 0x[0-9a-f]+: " "$TMP/cut.dat" -o "$out"
 done
+# in its CPU data: --strict refuses it where the file ends
+cut=$((size - 600))
+head -c $cut "$v6" > "$TMP/cut.dat"
+expect_fail "v6 cut to $cut of $size bytes, --strict" \
+	"cut.dat: offset $(printf 0x%x $cut): the file ends inside CPU 1's data" \
+	--strict "$TMP/cut.dat" -o "$out"
+$TRACE_FXT convert -q "$TMP/cut.dat" -o "$out" 2> "$TMP/stderr"
+rc=$?
+check "v6 cut to $cut of $size bytes: salvaged without --strict (exit $rc), the cut said" \
+	test $rc -eq 0 -a -s "$out" -a -n "$(grep "offset $(printf 0x%x $cut): the file ends 600 bytes short" "$TMP/stderr")"
 size=$(stat -c %s "$v7")
-for cut in 300 50000 $((size - 4000)); do
+for cut in 300 50000; do
 	head -c $cut "$v7" > "$TMP/cut.dat"
 	expect_fail "v7 cut to $cut of $size bytes" "cut.dat: offset 0x[0-9a-f]+: " \
 		"$TMP/cut.dat" -o "$out"
 done
+cut=$((size - 4000))
+head -c $cut "$v7" > "$TMP/cut.dat"
+expect_fail "v7 cut to $cut of $size bytes, --strict" \
+	"cut.dat: offset $(printf 0x%x $cut): the options section lies beyond the end of the file, at 0x[0-9a-f]+: the file ends here" \
+	--strict "$TMP/cut.dat" -o "$out"
 
 # No plugin: a copy of the binary away from the build tree, with the
 # environment pointing at empty directories.

@@ -85,12 +85,16 @@ run_set() {
 	# decoded
 	check "$l.eh: one decoded event per vector ($n_dec, of $n_eh EventHeader instants)" \
 		test "$n_dec" = "$n" -a "$n_eh" -gt "$n"
-	check "$l.eh: decoded events sit next to their instants (same time and thread)" \
+	# the instants are in the nested records, the decoded events at the
+	# top level: paired by time and thread, not by place
+	check "$l.eh: each decoded event has its instant (same time and thread)" \
 		jq -se '[.[] | select(.record == "event")] as $e
-			| [range(1; $e | length) | select($e[.].event != "instant"
-			   and $e[.].category != "atrace")
-			   | select($e[. - 1].ts != $e[.].ts or
-				    $e[. - 1].tid != $e[.].tid)] | length == 0' \
+			| ($e | map(select(.event == "instant")
+				   | "\(.ts) \(.tid)") | INDEX(.)) as $i
+			| [$e[] | select(.event != "instant"
+				       and .category != "atrace")
+			   | select($i["\(.ts) \(.tid)"] == null)]
+			| length == 0' \
 		"$TMP/$l.eh.json"
 
 	check "$l: eventheader-dat -b: a third of the vectors in instance \"apps\"" \

@@ -10,8 +10,9 @@
 # The damaged files are the project's own recordings (and the core's
 # writer's big-endian zstd twin of one) damaged at places a seed chooses
 # (dat-damage.py: flipped bits, zeroed runs, bogus event lengths and
-# commit words, a zstd chunk cut short or flipped), and what must survive
-# is computed from the original's pages and chunks.  Undamaged, every
+# commit words, a zstd chunk cut short or flipped, the file cut short in
+# its CPU data), and what must survive is computed from the original's
+# pages and chunks.  Undamaged, every
 # recording and what the core's writer writes checks good.  Each
 # one converts in bounded time (all of them in at most twice what the
 # undamaged originals take), the page reader and libtracecmd's reading of
@@ -27,7 +28,7 @@ CASES="
 sched-zstd.dat	flip		1 2 3
 sched-zstd.dat	zero		1 2
 sched-zstd.dat	chunk-short	1 3
-sched-zstd.dat	chunk-flip	1 3
+sched-zstd.dat	chunk-flip	1 3 5
 two-buffers.dat	flip		1 3
 two-buffers.dat	chunk-short	2
 sched.dat	flip		1 2
@@ -39,10 +40,15 @@ sched-v6.dat	evlen		3
 sched-v6.dat	commit		4
 be-zstd.dat	flip		3
 be-zstd.dat	chunk-short	1
+sched-zstd.dat	cut		1 5
+two-buffers.dat	cut		5 10
+sched-v6.dat	cut		1 5
+sparse-zstd.dat	chunk-flip	7
+sparse-zstd.dat	cut		5
 "
 n=$(echo "$CASES" | awk 'NF { n += NF - 2 } END { print n }')
 recordings
-e2e_plan $((4 * n + 4 + ${#RECS[@]} + 2))
+e2e_plan $((4 * n + 4 + ${#RECS[@]} + 2 + 4 + 2))
 
 now() { date +%s%N; }
 
@@ -59,18 +65,33 @@ for f in "${RECS[@]}" "$TMP/be-zstd.dat" "$TMP/le-zstd.dat"; do
 		grep -q ": ok (trace.dat)" "$TMP/ok.out"
 done
 
-# the undamaged original's report, and how long its conversion takes
-declare -A ORIG NS
+# sched-zstd.dat with its CPUs listed as 0 and 3 (sparse, as a
+# recording of some CPUs only lists them): libtracecmd numbers CPU 1's
+# records 3, and so must the damage on it be (a file cut short, whose
+# list is lost, has it from the CPUSTAT options)
+python3 - "$SAMPLES/sched-zstd.dat" "$TMP/sparse-zstd.dat" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+# the BUFFER option's CPU list: id 4, offset 8, size 8
+e = struct.pack('<IQQ', 1, 1208320, 81319)
+assert b.count(e) == 1
+b[b.find(e):b.find(e) + 4] = struct.pack('<I', 3)
+# and its CPUSTAT option, which a file cut short rebuilds the list from
+assert b.count(b'CPU: 1\n') == 1
+b[b.find(b'CPU: 1\n') + 5] = ord('3')
+open(sys.argv[2], 'wb').write(b)
+PY
+
+# the undamaged original's report
+declare -A ORIG
 for src in $(echo "$CASES" | awk 'NF { print $1 }' | sort -u); do
-	if [ "$src" = be-zstd.dat ]; then
-		f=$TMP/be-zstd.dat
+	if [ "$src" = be-zstd.dat ] || [ "$src" = sparse-zstd.dat ]; then
+		f=$TMP/$src
 	else
 		recordings "$src"
 		f=${RECS[0]}
 	fi
-	t0=$(now)
 	$TRACE_FXT convert -q "$f" -o "$TMP/$src.fxt" || not_ok "$src converts"
-	NS[$src]=$(( $(now) - t0 ))
 	$TRACE_FXT report "$TMP/$src.fxt" > "$TMP/$src.txt"
 	ORIG[$src]=$f
 done
@@ -83,12 +104,17 @@ while read -r src kind seeds; do
 		w=$TMP/d$i
 		name="$src $kind $seed"
 		python3 "$DAMAGE" make "${ORIG[$src]}" "$w.dat" "$kind" "$seed"
+		# the original converted again right before, under the same
+		# load as the damaged file (the machine may be shared)
+		t0=$(now)
+		$TRACE_FXT convert -q "${ORIG[$src]}" -o "$w.orig.fxt"
+		undamaged=$((undamaged + $(now) - t0))
+		rm -f "$w.orig.fxt"
 		t0=$(now)
 		timeout 120 $TRACE_FXT convert -q "$w.dat" -o "$w.fxt" \
 			2> "$w.err"
 		rc=$?
 		damaged=$((damaged + $(now) - t0))
-		undamaged=$((undamaged + NS[$src]))
 		$TRACE_FXT report "$w.fxt" > "$w.txt" 2> /dev/null
 		timeout 30 trace-cmd report "$w.dat" > "$w.tc" 2> /dev/null
 		python3 "$DAMAGE" check "$TMP/$src.txt" "$w.txt" \
@@ -131,6 +157,15 @@ while read -r src kind seeds; do
 		else
 			not_ok "$name: check exit $crc, its damage lines as convert's; lost events in the FXT"
 		fi
+		# the damage said on the CPU the file lists, as its records are
+		if [ "$src" = sparse-zstd.dat ]; then
+			said=$(sed -n 's/.*damaged CPU data skipped: buffer [^,]*, CPU \([0-9]*\):.*/\1/p' \
+			       "$w.err" | sort -u | tr '\n' ' ')
+			lost=$(sed -n 's/.*name="lost_events".*cpu=uint32(\([0-9]*\)) count=int64(-1) damaged=.*/\1/p' \
+			       "$w.dump" | sort -u | tr '\n' ' ')
+			check "$name: the damage is said on CPU 3, as libtracecmd numbers its records (stderr: $said; FXT lost events: $lost)" \
+				test "$said" = "3 " -a "$lost" = "3 "
+		fi
 		TRACE_FXT_READER=libtracecmd timeout 120 $TRACE_FXT convert -q \
 			"$w.dat" -o "$w.l.fxt" 2> /dev/null
 		$TRACE_FXT report "$w.l.fxt" > "$w.l.txt" 2> /dev/null
@@ -139,6 +174,34 @@ while read -r src kind seeds; do
 		last=$w
 	done
 done <<< "$CASES"
+
+# cut short where the CPU list cannot be had, or before the CPU data:
+# refused, with the offset where the file ends or the first fault
+recordings sched.dat sched-zstd.dat sched-v6.dat
+size=$(stat -c %s "${RECS[0]}")
+head -c $((size - 30000)) "${RECS[0]}" > "$TMP/cut-v7.dat"
+$TRACE_FXT convert -q "$TMP/cut-v7.dat" -o "$TMP/cut-v7.fxt" 2> "$TMP/cut-v7.err"
+rc=$?
+check "sched.dat (v7, uncompressed) cut in its CPU data, whose CPU list is lost with the end: refused at the file's end (exit $rc, $(head -c 160 "$TMP/cut-v7.err"))" \
+	grep -q "offset 0x$(printf %x $((size - 30000))): the file ends in the CPU data of an uncompressed buffer" "$TMP/cut-v7.err"
+head -c 1141600 "${RECS[1]}" > "$TMP/cut-opts.dat"
+$TRACE_FXT convert -q "$TMP/cut-opts.dat" -o "$TMP/cut-opts.fxt" 2> "$TMP/cut-opts.err"
+rc=$?
+check "sched-zstd.dat cut in its first options section: refused with the offset (exit $rc, $(head -c 160 "$TMP/cut-opts.err"))" \
+	test $rc -eq 1 -a ! -e "$TMP/cut-opts.fxt" -a -n "$(grep "offset 0x116b44: " "$TMP/cut-opts.err")"
+head -c 7000000 "${RECS[2]}" > "$TMP/cut-v6.dat"
+$TRACE_FXT convert -q "$TMP/cut-v6.dat" -o "$TMP/cut-v6.fxt" 2> "$TMP/cut-v6.err"
+rc=$?
+check "sched-v6.dat cut in its kallsyms: refused with the offset (exit $rc, $(head -c 160 "$TMP/cut-v6.err"))" \
+	test $rc -eq 1 -a ! -e "$TMP/cut-v6.fxt" -a -n "$(grep "offset 0x" "$TMP/cut-v6.err")"
+# --strict refuses a file cut in its CPU data, at the offset where it ends
+python3 "$DAMAGE" make "${RECS[2]}" "$TMP/cut-strict.dat" cut 1
+size=$(stat -c %s "$TMP/cut-strict.dat")
+$TRACE_FXT convert --strict -q "$TMP/cut-strict.dat" -o "$TMP/cut-strict.fxt" \
+	2> "$TMP/cut-strict.err"
+rc=$?
+check "--strict refuses sched-v6.dat cut short at 0x$(printf %x "$size") (exit $rc, $(head -c 160 "$TMP/cut-strict.err"))" \
+	test $rc -eq 1 -a ! -e "$TMP/cut-strict.fxt" -a -n "$(grep "offset 0x$(printf %x "$size"): the file ends inside CPU" "$TMP/cut-strict.err")"
 
 $TRACE_FXT report "$last.dat" > "$TMP/direct.txt" 2> "$TMP/direct.err"
 same "report of a damaged .dat: the report of its conversion" \

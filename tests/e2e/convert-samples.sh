@@ -11,7 +11,7 @@
 # for byte (compare-report.py).  Then the mapping's records are counted against
 # what trace-cmd reports: the Perfetto packets' ftrace events field by
 # field (perfetto-model.py compare-packets), no FXT scheduling beside
-# them, and with --fxt-sched FXT context switches and wakeups instead;
+# them, and with --fxt-records FXT context switches and wakeups instead;
 # task names (and every name, thread and zone as Tracy's importer reads
 # them, tracy-model.py), logs, atrace slices, counters, lost events, one
 # provider per buffer.
@@ -21,7 +21,7 @@ MODEL=$(dirname "$0")/perfetto-model.py
 TRACY=$(dirname "$0")/tracy-model.py
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 
-e2e_plan 166
+e2e_plan 190
 recordings
 for f in "${RECS[@]}"; do
 	b=$(basename "$f" .dat)
@@ -54,6 +54,11 @@ for f in "${RECS[@]}"; do
 	# scheduling in the Perfetto packets, and there only
 	check "$b: no FXT context switch or wakeup beside the packets' sched_switch" \
 		test "$(count '.record == "scheduling"')" = 0
+	# each event once for Perfetto: its instant only in nested records,
+	# which Perfetto's tokenizer skips (MAPPING.md, "Two flavors")
+	n_inst=$(count '.record == "event" and .event == "instant"')
+	check "$b: every instant ($n_inst) in nested records, none where Perfetto reads" \
+		test "$n_inst" -gt 0 -a "$(count '.record == "event" and .event == "instant" and (.nested | not)')" = 0
 	trace-cmd report -R -t "$f" 2>/dev/null |
 		python3 "$MODEL" compare-packets "$fxt" >"$TMP/$b.pkt" 2>&1
 	while IFS= read -r line; do
@@ -63,22 +68,24 @@ for f in "${RECS[@]}"; do
 		*) echo "$line" ;;
 		esac
 	done <"$TMP/$b.pkt"
-	# --fxt-sched: FXT records instead, for readers that skip packets
-	if ! $TRACE_FXT convert -q --fxt-sched "$f" -o "$TMP/$b.sched.fxt"; then
-		not_ok "convert $b --fxt-sched"
+	# --fxt-records: FXT records instead, for readers that skip packets
+	if ! $TRACE_FXT convert -q --fxt-records "$f" -o "$TMP/$b.sched.fxt"; then
+		not_ok "convert $b --fxt-records"
 		continue
 	fi
 	$TRACE_FXT dump --json "$TMP/$b.sched.fxt" > "$TMP/$b.sched.json"
 	scount() { jq -s "map(select($1)) | length" "$TMP/$b.sched.json"; }
+	check "$b --fxt-records: the same instants ($n_inst), every one at the top level" \
+		test "$(scount '.record == "event" and .event == "instant" and (.nested | not)')" = "$n_inst"
 	n_switch=$(uniq_lines sched_switch)
-	check "$b --fxt-sched: one context switch record per sched_switch ($n_switch), inferred ones aside" \
+	check "$b --fxt-records: one context switch record per sched_switch ($n_switch), inferred ones aside" \
 		test "$(scount '.record == "scheduling" and .kind == "context_switch" and (.args | map(.name) | index("inferred") | not)')" = "$n_switch"
 	n_wake=$(uniq_lines 'sched_waking|sched_wakeup_new')
 	[ "$(grep -c ' sched_waking: ' "$TMP/$b.ref")" -gt 0 ] ||
 		n_wake=$(uniq_lines 'sched_wakeup(_new)?')
-	check "$b --fxt-sched: one wakeup record per sched_waking/wakeup_new ($n_wake)" \
+	check "$b --fxt-records: one wakeup record per sched_waking/wakeup_new ($n_wake)" \
 		test "$(scount '.record == "scheduling" and .kind == "thread_wakeup"')" = "$n_wake"
-	check "$b --fxt-sched: no sched_switch or wakeup in the packets" \
+	check "$b --fxt-records: no sched_switch or wakeup in the packets" \
 		bash -c '! python3 "$1" packet-counts "$2" | grep -E "^(switch|waking) "' \
 		_ "$MODEL" "$TMP/$b.sched.fxt"
 
@@ -94,16 +101,18 @@ for f in "${RECS[@]}"; do
 	# Tracy's importer keeps a stray byte on a string shorter than the
 	# name it read before, unless an index-0 reset comes first
 	# (fxt-writer.h): every name whole, every thread named
-	tracy=$(python3 "$TRACY" names < "$TMP/$b.json" | head -1)
+	# (of the FXT records flavor: Tracy skips the default's nested
+	# records with every other blob)
+	tracy=$(python3 "$TRACY" names < "$TMP/$b.sched.json" | head -1)
 	check "$b: Tracy's importer (tracy-model.py) reads every string whole and names every thread object's thread ($tracy)" \
-		python3 "$TRACY" names < "$TMP/$b.json"
+		python3 "$TRACY" names < "$TMP/$b.sched.json"
 	# and a zone of every atrace B, each ended, those written inside a
 	# syscall too (map-marker.c)
 	n_b=$(grep -cE ' print: +ip=[^ ]* buf=B\|' "$TMP/$b.ref")
-	zones=$(python3 "$TRACY" zones "$n_b" < "$TMP/$b.json")
+	zones=$(python3 "$TRACY" zones "$n_b" < "$TMP/$b.sched.json")
 	check "$b: Tracy's importer (tracy-model.py) makes a zone of each of the $n_b atrace B markers, each ended ($zones)" \
 		bash -c 'python3 "$1" zones "$2" < "$3" > /dev/null' \
-		_ "$TRACY" "$n_b" "$TMP/$b.json"
+		_ "$TRACY" "$n_b" "$TMP/$b.sched.json"
 	n_prov=$(( $(trace-cmd report -R "$f" 2>/dev/null | grep -c '^second: ') > 0 ? 2 : 1 ))
 	check "$b: one provider per buffer ($n_prov)" \
 		test "$(count '.record == "metadata" and .kind == "provider_info"')" = "$n_prov"
@@ -119,8 +128,9 @@ if [ -r "$n" ]; then
 		test "$(jq -s 'map(select(.record == "event" and (.name | endswith(".cont")))) | length' "$n")" -gt 0
 fi
 
-# atrace markers: B/E slices, C counters, S/F async pairs
-a=$TMP/atrace-markers.json
+# atrace markers: B/E slices, C counters, S/F async pairs, as FXT records
+# in the FXT records flavor (by default Perfetto's own print events)
+a=$TMP/atrace-markers.sched.json
 if [ -r "$a" ]; then
 	ev() { jq -s "map(select(.record == \"event\" and .category == \"atrace\" and .event == \"$1\")) | length" "$a"; }
 	for k in "duration_begin 5" "duration_end 5" "counter 5" \

@@ -22,7 +22,9 @@ of 16 to 600 zero bytes), evlen (an event's length or type word made
 bogus: uncompressed data), commit (a page's commit word made bogus:
 uncompressed data), chunk-short (a zstd chunk's compressed size made
 smaller, so that the next header is read inside its data), chunk-flip
-(1 to 3 flipped bits inside one zstd chunk).
+(1 to 3 flipped bits inside one zstd chunk), cut (the file cut short
+inside a CPU's data: what follows is lost, the events of a page the cut
+goes through that lie wholly before it survive).
 
 The layout comes from `trace-cmd dump --flyrecord` (not from the code under
 test), the zstd chunks are inflated with libzstd (ctypes), the pages walked
@@ -88,8 +90,9 @@ class Dat:
     def num(self, b, at, n):
         return int.from_bytes(b[at:at + n], 'big' if self.big else 'little')
 
-    def _events(self, pg, ps):
-        """The data events of one page, as kbuffer counts them."""
+    def _events(self, pg, ps, upto=None):
+        """The data events of one page, as kbuffer counts them; with
+        @upto, those that end at or before byte @upto of the page."""
         start = 8 + self.long_size
         size = self.num(pg, 8, self.long_size) & DAT_COMMIT_MASK
         size = min(size, ps - start)
@@ -108,6 +111,8 @@ class Dat:
                 curr += 8 + ln
             else:
                 curr += 4 + 4 * t
+            if upto is not None and start + curr > upto:
+                break
             n += 1
         return n
 
@@ -196,6 +201,11 @@ def damage(dat, kind, seed):
                                         struct.pack(dat.e + 'II',
                                                     rnd.randrange(1, 29), bogus))
             touched.append((start, end))
+    elif kind == 'cut':
+        buf, cpu, ps, off, size, z = rnd.choice(cpus)
+        at = rnd.randrange(off + 1, off + size)
+        del b[at:]
+        touched.append((at, len(dat.b)))
     elif kind in ('chunk-short', 'chunk-flip'):
         if not zstd:
             raise SystemExit('dat-damage: %s needs zstd data' % kind)
@@ -214,17 +224,26 @@ def damage(dat, kind, seed):
     return b, touched
 
 
-def survivors(dat, touched):
-    """Per "buffer/cpu": runs [first, count] of untouched units' events."""
+def survivors(dat, touched, cut=None):
+    """Per "buffer/cpu": runs [first, count] of untouched units' events;
+    of a file @cut short, also the first events of the uncompressed page
+    the cut goes through that lie wholly before it."""
     out = {}
     for (buf, cpu), units in dat.units.items():
         runs, k = [], 0
+        zstd = [c[5] for c in dat.cpus if c[:2] == (buf, cpu)][0]
         for start, end, n in units:
-            if n and not any(s < end and e > start for s, e in touched):
+            keep = n
+            if any(s < end and e > start for s, e in touched):
+                keep = 0
+                if cut is not None and not zstd and start < cut < end:
+                    keep = dat._events(dat.b[start:end], end - start,
+                                       cut - start)
+            if keep:
                 if runs and runs[-1][0] + runs[-1][1] == k:
-                    runs[-1][1] += n
+                    runs[-1][1] += keep
                 else:
-                    runs.append([k, n])
+                    runs.append([k, keep])
             k += n
         out['%s/%d' % (buf, cpu)] = runs
     return out
@@ -299,7 +318,9 @@ def main(argv):
         dat = Dat(argv[1])
         b, touched = damage(dat, argv[3], int(argv[4]))
         open(argv[2], 'wb').write(b)
-        json.dump(survivors(dat, touched), open(argv[2] + '.survivors', 'w'))
+        json.dump(survivors(dat, touched,
+                            len(b) if argv[3] == 'cut' else None),
+                  open(argv[2] + '.survivors', 'w'))
         return 0
     if len(argv) in (4, 5) and argv[0] == 'check':
         return check(*argv[1:])

@@ -4,10 +4,12 @@
 # trace-fxt open --kernelshark: the real KernelShark, under Xvfb, started
 # on an FXT file with trace-fxt's plugin (the build tree's, as trace-fxt
 # runs from it) - its window comes up titled with the file, the plugin
-# loaded without complaint - on a .dat without it, which KernelShark
-# reads itself, and on a Perfetto trace, converted to a .dat first.
+# loaded without complaint - and on a .dat without it, which KernelShark
+# reads itself; a damaged .dat (bits flipped in a zstd chunk) is handed
+# over as its conversion, with the plugin; a Perfetto trace, converted to
+# a .dat first.
 . "$(dirname "$0")/lib.sh"
-e2e_plan 9
+e2e_plan 12
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 PLUGIN=$BUILD/kernelshark-plugin/plugin-fxt.so
 
@@ -20,6 +22,8 @@ done
 recordings atrace-markers.dat
 $TRACE_FXT convert -q "$SAMPLES/atrace-markers.dat" -o "$TMP/markers.fxt"
 cp "$SAMPLES/atrace-markers.dat" "$TMP/markers.dat"
+python3 "$TOP/tests/e2e/dat-damage.py" make "$SAMPLES/sched-zstd.dat" \
+	"$TMP/damaged.dat" chunk-flip 3
 
 # Inside the virtual X server: trace-fxt open --kernelshark FILE, its
 # window's title, then KernelShark closed.
@@ -36,22 +40,29 @@ wait "$ks" 2>/dev/null
 exit 0
 EOF
 export TRACE_FXT TMP TOP
-for f in markers.fxt markers.dat; do
+for f in markers.fxt markers.dat damaged.dat; do
 	rm -f "$TMP/title"
 	FILE=$TMP/$f timeout 90 xvfb-run -a -s "-screen 0 1280x1024x24" \
 		bash "$TMP/session.sh" 2>"$TMP/xvfb.err"
 	title=$(cat "$TMP/title" 2>/dev/null)
+	# the conversion has no name: KernelShark shows its fd's
+	shown=$f
+	[ $f = damaged.dat ] && shown=/proc/self/fd/
 	check "open --kernelshark $f: KernelShark's window shows it (title: $title)" \
-		grep -q "$f" "$TMP/title"
+		grep -q "$shown" "$TMP/title"
 	case $f in
 	*.fxt) want="-p $PLUGIN $TMP/$f" what="with the build tree's plugin" ;;
+	damaged.dat)
+		want="-p $PLUGIN $(sed -n 's|^trace-fxt: kernelshark -p [^ ]* \(/proc/self/fd/[0-9]*\)$|\1|p' "$TMP/ks.log")"
+		what="as its conversion, with the build tree's plugin" ;;
 	*) want="$TMP/$f" what="as it is, KernelShark's own plugins reading it" ;;
 	esac
 	check "  started $what: $(head -1 "$TMP/ks.log")" \
 		grep -qF -x "trace-fxt: kernelshark $want" "$TMP/ks.log"
 	check "  which loaded without complaint" \
-		bash -c "! grep -qi 'failed\|not found\|incomplete\|cannot' '$TMP/ks.log'"
+		bash -c "! grep -v 'damaged CPU data skipped' '$TMP/ks.log' | grep -qi 'failed\|not found\|incomplete\|cannot'"
 done
+
 # A Perfetto trace: KernelShark on the trace.dat convert makes of it,
 # named after it in a folder of trace-fxt's, which waits for KernelShark
 # (its child: the window is found by the child's pid) and removes the

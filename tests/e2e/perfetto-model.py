@@ -106,6 +106,7 @@ import json
 import os
 import re
 import struct
+import subprocess
 import sys
 import zlib
 
@@ -826,6 +827,8 @@ class Packets:
             self.stat('truncated_sys_write_duration')
             self.end(('thread', utid), ts, name='sys_write')
         t = t.rstrip('\n\0')
+        if t[:1] in ('C', 'S', 'F') and t[1:2] == '|':
+            return self.print_point(ts, t)
         f = t.split('|', 2)
         if t[:1] not in ('B', 'E') or len(t) > 1 and t[1] != '|':
             self.stat('systrace_parse_failure')
@@ -843,6 +846,44 @@ class Packets:
             self.slices[('thread', utid)][-1]['atrace'] = True
         else:
             self.end(('thread', utid), ts)
+
+    # systrace_parser.cc: ParseSystracePoint, case 'C' (a counter of the
+    # process, named as written: kAndroidAtraceCounterBlueprint), 'S' and
+    # 'F' (an async slice of the process's track of that name, the
+    # cookie telling apart those open at once: atrace_async_slice);
+    # systrace_parser.h ParseSystraceTracePoint: "C|tgid|name|value",
+    # "S|tgid|name|cookie"
+    def print_point(self, ts, t):
+        f = t.split('|')
+        if len(f) < 4 or not f[1].isdigit():
+            self.stat('systrace_parse_failure')
+            return
+        upid = self.get_process(int(f[1]))
+        name, val = f[2], f[3]
+        try:
+            v = int(val)
+        except ValueError:
+            try:
+                v = float(val)
+            except ValueError:
+                self.stat('systrace_parse_failure')
+                return
+        if t[0] == 'C':
+            self.counters.setdefault((upid, name), []).append((ts, v))
+            return
+        # TrackCompressor::InternBegin/InternEnd: the (process, name)
+        # set's track of the cookie, else one whose slices all ended
+        root = '%d:%s' % (self.procs[upid]['pid'], name)
+        tracks = self.async_sets.setdefault(('atrace', root), [])
+        idx = self.async_track(tracks, v)
+        track = ('async', root, idx)
+        if t[0] == 'S':
+            tracks[idx]['nest'] += 1
+            self.begin(track, ts, 'atrace', name, [], self.async_slices)
+            self.async_slices[track][-1]['id'] = v
+        elif tracks[idx]['nest'] > 0:
+            tracks[idx]['nest'] -= 1
+            self.end(track, ts, name)
 
     # InternedKernelSymbolOrFallback
     @staticmethod
@@ -1471,6 +1512,7 @@ class Model(KernelEvents):
 
     # fuchsia_trace_tokenizer.cc: Parse / ParseRecord
     def tokenize(self, data):
+        self.data = data
         provs = {0: Provider()}
         prov = provs[0]
         off = seq = 0
@@ -2018,15 +2060,15 @@ def check_packets(m, exp, ck):
         'misplaced_end_event', 'systrace_parse_failure')}
     ck.check(not bad, 'thread tracks: slices nest; errors: %s' % (
         {k: sum(v.values()) for k, v in bad.items()} or 'none'))
-    # map_ftrace_syscall_cut(): a syscall slice ends at each atrace B or E
-    # written in it, as ParsePrint ends Perfetto's own sys_write there
+    # a sys_write slice ends at each atrace marker written in it: the
+    # marker is Perfetto's own print event (ParsePrint)
     ends = set((m.threads[u]['tid'], x['ts'] + x['dur'])
                for (_, u), sl in m.slices.items() for x in sl
                if x.get('sys') and x['dur'] >= 0)
     cuts = [tuple(c) for c in exp.get('syscall_cuts', [])]
     uncut = [c for c in cuts if c not in ends]
-    ck.check(not uncut, 'thread tracks: %d syscall slices end at the atrace '
-             'B or E written in them, a nanosecond before it (%d not: %s)'
+    ck.check(not uncut, 'thread tracks: %d sys_write slices end at the '
+             'atrace marker written in them (%d not: %s)'
              % (len(cuts), len(uncut), uncut[:3]))
     check_kernel_events(m, exp.get('kernel', {}), ck)
 
@@ -2317,12 +2359,15 @@ def expect(lines, tgids_file=None, uname=None, stats=None):
             t = report_fields(rest, ('ip', 'buf')).get('buf', '')
             if t.startswith('B|'):
                 counts['atrace_b'] = counts.get('atrace_b', 0) + 1
+            # an atrace marker is Perfetto's own print event, which ends
+            # the sys_write it is written in there (ParsePrint,
+            # MaybeTruncateOngoingWriteSlice; map-marker.c)
+            if is_atrace(t):
+                nr, ets = insys.pop(pid, (None, 0))
+                if sysnames.get(nr) == 'sys_write':
+                    cuts.append([pid, ts])
             # each B to the E that ends it on the thread: the slice
             if is_atrace(t) and t[0] in 'BE':
-                # the syscall it is written in ends there (map-marker.c)
-                nr, ets = insys.pop(pid, (None, 0))
-                if nr in sysnames:
-                    cuts.append([pid, syscall_cut_ts(ts, ets)])
                 st = open_b.setdefault(pid, [])
                 if t[0] == 'B':
                     st.append(ts)
@@ -2593,10 +2638,18 @@ def packet_events(m):
                 continue
             d = pb_msg(v)
             if f == EV_GENERIC:
+                # GenericFtraceEvent.Field: str_value 3, int_value 4,
+                # uint_value 5
                 args = {}
                 for fv in d.get(2, []):
                     a = pb_msg(fv)
-                    args[text(last(a, 1, b''))] = text(last(a, 3))
+                    name = text(last(a, 1, b''))
+                    if 4 in a:
+                        args[name] = s64(last(a, 4))
+                    elif 5 in a:
+                        args[name] = last(a, 5)
+                    else:
+                        args[name] = text(last(a, 3))
                 events.append((text(last(d, 1, b'')), cpu, ts, args))
                 continue
             if f not in PKT_MSGS:
@@ -2622,6 +2675,8 @@ def packet_events(m):
                 cur = vals.get('next_pid')
             if kind == 'waking':
                 vals['waker'] = pid
+            if kind == 'print':
+                vals['buf'] = vals.get('buf', '').rstrip('\n')
             events.append((kind, cpu, ts, vals))
     return events
 
@@ -2669,6 +2724,23 @@ def is_atrace(t):
     return t[0] == 'E' or len(f) >= (3 if t[0] == 'B' else 4)
 
 
+def generic_fields(f):
+    """The fields of -R's line that a generic event carries, as it
+    carries them: integers (-R's decimal or 0x hex) as numbers, other
+    text as it is; arrays (ARRAY[..]) left out."""
+    out = {}
+    for k, v in f.items():
+        if v.startswith('ARRAY['):
+            continue
+        try:
+            n = int(v, 16) if v.startswith('0x') else int(v)
+        except ValueError:
+            out[k] = v
+            continue
+        out[k] = n
+    return out
+
+
 def syscall_cut_ts(ts, enter_ts):
     """When the packets end a syscall's slice at an atrace marker written
     at @ts inside it (map-ftrace.c, map_ftrace_syscall_cut()): a
@@ -2684,35 +2756,25 @@ def report_events(lines):
     """The source's events the packets carry, from -R -t's lines, an event
     two buffers hold counted once, as packet_events() names them."""
     seen_waking = False
-    insys, cut = {}, set()
     for _, pid, cpu, ts, ev, rest in distinct_records(lines):
-        if ev not in PKT_FIELDS and ev not in TABLE:
-            continue
-        f = report_fields(rest, PKT_FIELDS.get(ev))
-        if ev == 'sys_enter':
-            insys[pid] = (int(f['id']), ts)
-            cut.discard(pid)
-        elif ev == 'sys_exit':
-            insys.pop(pid, None)
-            if pid in cut:
-                # map_ftrace_syscall_write(): ended at a marker already
-                cut.discard(pid)
-                continue
         if ev == 'sched_waking':
             seen_waking = True
-        if ev == 'sched_wakeup' and seen_waking:
+        if (ev not in PKT_FIELDS and ev not in TABLE) or \
+                (ev == 'sched_wakeup' and seen_waking):
+            # map-dispatch.c: Perfetto's generic event, every integer,
+            # pointer and string field by name (map_ftrace_generic()),
+            # not an EventHeader event's (its FXT event says it)
+            f = report_fields(rest)
+            if 'eventheader_flags' in f:
+                continue
+            yield (ev, cpu, ts, generic_fields(f))
             continue
+        f = report_fields(rest, PKT_FIELDS.get(ev))
         if ev == 'print':
-            # map-atrace.c: atrace's markers are FXT records; a B or E
-            # written in a syscall the packets began ends its slice
-            # (map-marker.c, map_ftrace_syscall_cut())
+            # map-marker.c: an atrace marker is Perfetto's own print
+            # event, any other text a generic "print"
             t = f.get('buf', '').rstrip('\n')
-            if is_atrace(t) and t[0] in 'BE' and pid in insys:
-                yield ('sys_exit', cpu, syscall_cut_ts(ts, insys[pid][1]),
-                       {'id': insys.pop(pid)[0]})
-                cut.add(pid)
-            if not is_atrace(t):
-                yield ('print', cpu, ts, {'buf': t})
+            yield ('print', cpu, ts, {'buf': t})
             continue
         if ev.startswith('softirq') and int(f['vec']) >= 10:
             continue
@@ -2752,6 +2814,39 @@ def record_runs(lines):
         yield (cpu, ts, pid)
 
 
+def nested_model(m, cache={}):
+    """The records this project's readers read inside the blob records
+    of blob type 0x80 (as they are) and 0x81 (zstd frames), which
+    Perfetto's tokenizer skips (fxt-format.h, FXT_BLOB_RECORDS): not
+    Perfetto's view, for the checks of what the file carries.  A model
+    of their own stream, tokenized only."""
+    if id(m) in cache:
+        return cache[id(m)]
+    data, off, raw, packed = m.data, 0, b'', b''
+    while off + 8 <= len(data):
+        h = struct.unpack_from('<Q', data, off)[0]
+        typ = field(h, 0, 3)
+        words = field(h, 4, 35) if typ == 15 else field(h, 4, 15)
+        if not words:
+            break
+        if typ == 5 and field(h, 48, 55) in (0x80, 0x81):
+            nref, size = field(h, 16, 31), field(h, 32, 46)
+            at = off + 8 + (((nref & 0x7fff) + 7) // 8 * 8
+                            if nref & 0x8000 else 0)
+            if field(h, 48, 55) == 0x80:
+                raw += data[at:at + size]
+            else:
+                packed += data[at:at + size]
+        off += words * 8
+    if packed:
+        raw += subprocess.run(['zstd', '-dcq'], input=packed,
+                              stdout=subprocess.PIPE, check=True).stdout
+    sub = Model()
+    sub.tokenize(raw)
+    cache[id(m)] = sub
+    return sub
+
+
 def carried_kallsyms(m, cache={}):
     """{address: function} of the kallsyms lines the FXT carries
     (map-formats.c: the converter's trace-cmd/kallsyms instants, the
@@ -2759,7 +2854,8 @@ def carried_kallsyms(m, cache={}):
     if id(m) in cache:
         return cache[id(m)]
     syms = {}
-    for _, _, typ, h, rec, prov, strings, threads in m.events:
+    for _, _, typ, h, rec, prov, strings, threads in m.events + \
+            nested_model(m).events:
         if typ != 4:
             continue
         p = Provider()
@@ -2800,15 +2896,36 @@ def compare_packets(m, lines):
     got = {}
     for e in packet_events(m):
         got.setdefault(e[:3], []).append(e)
-    want = [named_symbols(e, carried_kallsyms(m))
-            for e in report_events(lines)]
+    syms = carried_kallsyms(m)
+    want = [named_symbols(e, syms) for e in report_events(lines)]
+
+    def same(g, v):
+        """A generic event's address that -R shows as its function (%ps,
+        %pS): the same when the carried kallsyms name it so, or, an
+        address they do not hold (they hold what the mapping's own
+        fields need), any kernel address; NULL as -R's "(nil)"."""
+        if g == v or str(g) == str(v):
+            return True
+        if not isinstance(g, int):
+            return False
+        # -R shows a u64 as %llx without 0x ("a", or "10" for 16)
+        if re.match(r'^[0-9a-f]+$', str(v)) and int(str(v), 16) == g:
+            return True
+        if not isinstance(v, str):
+            return False
+        if v == '(nil)':
+            return g == 0
+        if g in syms:
+            return syms[g] == v.split('+0x')[0]
+        return g >= 0xffff800000000000 and re.match(r'^\w+(\+0x[0-9a-f]+)?$', v)
     missing = []
     kinds = {}
     for e in want:
         kinds[e[0]] = kinds.get(e[0], 0) + 1
         cands = got.get(e[:3], [])
         for k, g in enumerate(cands):
-            if all(g[3].get(f) == v for f, v in e[3].items()):
+            if all(f in g[3] and same(g[3][f], v)
+                   for f, v in e[3].items()):
                 del cands[k]
                 break
         else:

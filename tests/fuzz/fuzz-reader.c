@@ -16,6 +16,7 @@
  * counted once and the first kept); it stops no earlier than the strict
  * read; and its tally names what it counted, once per kind.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -167,12 +168,30 @@ static void check_tally(const struct fxt_reader *r)
 		abort();
 }
 
+/* Whether [from, to) of @data is blob records of compressed records. */
+static bool chunks_to(const uint8_t *data, size_t size, uint64_t from,
+		      uint64_t to)
+{
+	while (from < to && from + 8 <= size) {
+		uint64_t h, words;
+
+		memcpy(&h, data + from, 8);
+		words = h >> 4 & 0xfff;
+		if ((h & 0xf) != FXT_REC_BLOB || !words ||
+		    (h >> 48 & 0xff) != FXT_BLOB_RECORDS_ZSTD)
+			return false;
+		from += words * 8;
+	}
+	return from == to;
+}
+
 static void run(const uint8_t *data, size_t size, unsigned int flags,
 		struct outcome *o)
 {
 	struct fxt_reader *r = fxt_reader_open_mem(data, size, "fuzz", flags);
 	struct fxt_record rec;
 	uint64_t end = 0;
+	bool nest_end = false;
 	size_t n = 0;
 	int ret;
 
@@ -181,15 +200,36 @@ static void run(const uint8_t *data, size_t size, unsigned int flags,
 		return;
 	fxt_reader_set_warn(r, touch_warning, NULL);
 	while ((ret = fxt_reader_next(r, &rec)) == 1) {
+		if (rec.nested) {
+			/* a frame's record: in a frame of the input */
+			uint64_t at = (rec.offset & ~FXT_OFFSET_NESTED) >>
+				      FXT_NEST_BITS;
+
+			if (!(rec.offset & FXT_OFFSET_NESTED) || at >= size ||
+			    (rec.offset & (FXT_NEST_MAX - 1)) + rec.size >
+			    FXT_NEST_MAX || rec.size < 8 || ++n > 64 * size)
+				abort();
+			if (o->n < 256)
+				o->off[o->n++] = rec.offset;
+			touch_record(&rec);
+			continue;
+		}
 		/* records lie in the input, in order, each at least a word */
 		if (rec.offset < end || rec.size < 8 ||
-		    rec.offset + rec.size > size || ++n > size / 8)
+		    rec.offset + rec.size > size || ++n > 64 * size)
 			abort();
+		/* what a frame took besides its first blob record: its chunks */
+		if (rec.offset > end && nest_end &&
+		    chunks_to(data, size, end, rec.offset))
+			end = rec.offset;
 		if (rec.offset > end)
 			o->gaps++;
 		if (o->n < 256)
 			o->off[o->n++] = rec.offset;
 		end = rec.offset + rec.size;
+		nest_end = rec.type == FXT_REC_BLOB &&
+			   (rec.blob.type == FXT_BLOB_RECORDS ||
+			    rec.blob.type == FXT_BLOB_RECORDS_ZSTD);
 		touch_record(&rec);
 		touch_cstr(fxt_reader_provider_name(r, rec.provider_id));
 	}

@@ -11,8 +11,10 @@
  * refused with its offset: the commit word, an event's length, padding
  * that goes backwards, the CPU data beyond the file, every cut.  Salvaged
  * (DATCHECK_SALVAGE), the same faults in the page are listed as damage
- * instead, with the good events around them, and libtracecmd reads the
- * check's view of the file: the good events only.
+ * instead, with the good events around them (an event shorter than its
+ * format damaged alone, the file cut inside the page: the events before
+ * the cut), and libtracecmd reads the check's view of the file: the good
+ * events only.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -513,6 +515,20 @@ static void test_salvage(void)
 		patch(&b, b.cpu_list + 8, PAGE - 100, 8);
 		expect_damage(&b, "CPU data not whole pages", b.page,
 			      PAGE - 100, 0, 0, "not a whole");
+		/* a length shorter than the format: the page read on after */
+		build(&b, big);
+		patch(&b, b.page + 16 + 20, ev_word(&b, 3, 100), 4);
+		expect_damage(&b, "event shorter than its format",
+			      b.page + 16 + 20, 20, 1, 1,
+			      "shorter than its format's 16");
+		CU_ASSERT_EQUAL(salvage(&b, &pages, &read), 0);
+		CU_ASSERT_TRUE(pages.nr_damage == 1 && pages.damage->garbled);
+		datcheck_layout_free(&pages);
+		/* cut inside the third event: the first two are read */
+		build(&b, big);
+		b.d.len = b.page + 16 + 50;
+		expect_damage(&b, "file cut inside the page", b.page + 16 + 40,
+			      PAGE - 16 - 40, 2, 0, "cut short");
 	}
 }
 
@@ -525,7 +541,8 @@ static CU_TestInfo dat_check_tests[] = {
 	  test_time_shift },
 	{ "a trace_clock size libtracecmd cannot allocate refused",
 	  test_trace_clock },
-	{ "salvaged: page faults listed as damage, libtracecmd reads the rest",
+	{ "salvaged: page faults and a cut listed as damage, libtracecmd reads "
+	  "the rest",
 	  test_salvage },
 	CU_TEST_INFO_NULL,
 };

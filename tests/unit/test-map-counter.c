@@ -50,6 +50,7 @@ static void run_start(struct run *t, const char *system, const char *text,
 	t->buf.native = true;
 	t->fp = open_memstream(&t->out, &t->len);
 	t->ctx.w = fxt_writer_create_fp(t->fp, 0);
+	t->ctx.iw = t->ctx.w;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t->ctx.w);
 	CU_ASSERT_EQUAL(fxt_write_provider_info(t->ctx.w, 1, "top", 3), 0);
 }

@@ -68,6 +68,7 @@ static void test_many_arrays(void)
 	trace_seq_init(&ctx.seq);
 	fp = open_memstream(&out, &len);
 	ctx.w = fxt_writer_create_fp(fp, 0);
+	ctx.iw = ctx.w;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx.w);
 	CU_ASSERT_EQUAL(fxt_write_provider_info(ctx.w, 1, "top", 3), 0);
 	me = map_event_new(&ctx, tep_find_event(tep, 900));

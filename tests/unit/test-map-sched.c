@@ -42,7 +42,7 @@ struct run {
 	char			*out;
 	size_t			len;
 	struct pb_buf		stream;
-	unsigned int		fxt_sched;	/* FXT scheduling records */
+	unsigned int		fxt_records;	/* FXT scheduling records */
 };
 
 static void put(uint8_t *p, uint64_t v, unsigned int n)
@@ -61,7 +61,7 @@ static void event_of(struct run *t, struct map_event *me, int id)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(map_dispatch_classify(me));
 }
 
-static void run_start(struct run *t, bool fxt_sched)
+static void run_start(struct run *t, bool fxt_records)
 {
 	size_t len, wlen;
 	char *sw = unit_slurp("tests/unit/dat-formats/sched_switch.format",
@@ -84,13 +84,14 @@ static void run_start(struct run *t, bool fxt_sched)
 	event_of(t, &t->wk, 374);
 	t->buf.tep = t->tep;
 	t->buf.native = true;
-	t->opts.fxt_sched = fxt_sched;
+	t->opts.fxt_records = fxt_records;
 	t->ctx.opts = &t->opts;
 	any = tep_find_event(t->tep, 372);
 	t->ctx.common_flags = tep_find_common_field(any, "common_flags");
 	t->ctx.common_pid = tep_find_common_field(any, "common_pid");
 	t->fp = open_memstream(&t->out, &t->len);
 	t->ctx.w = fxt_writer_create_fp(t->fp, 0);
+	t->ctx.iw = t->ctx.w;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t->ctx.w);
 	CU_ASSERT_EQUAL(fxt_write_provider_info(t->ctx.w, 1, "top", 3), 0);
 }
@@ -148,7 +149,7 @@ static void run_finish(struct run *t)
 	unsigned int blobs;
 
 	pkt_finish(&t->ctx, t->fp, &t->out, &t->len, &t->stream, &blobs,
-		   &t->fxt_sched);
+		   &t->fxt_records);
 }
 
 static void run_end(struct run *t)
@@ -197,7 +198,7 @@ static void test_packets(void)
 	do_switch(&t, 0, 600, 0, "swapper/0", 0, 10, "a");	/* moved */
 	do_switch(&t, 0, 700, 10, "a2", 256, 0, "swapper/0");	/* renamed */
 	run_finish(&t);
-	CU_ASSERT_EQUAL(t.fxt_sched, 0);
+	CU_ASSERT_EQUAL(t.fxt_records, 0);
 
 	CU_ASSERT_FATAL(bundle_of(&t, 0, &b));
 	/* CPU 0's first switch, full */
@@ -322,10 +323,10 @@ static void test_fxt_sched(void)
 	do_switch(&t, 0, 200, 10, "a", 2, 11, "b");
 	do_waking(&t, 0, 300, 11, 10, "a", 0x08);
 	run_finish(&t);
-	CU_ASSERT_EQUAL(t.fxt_sched, 3);
+	CU_ASSERT_EQUAL(t.fxt_records, 3);
 	CU_ASSERT_FALSE(bundle_of(&t, 0, &b));
 	printf("\n    --fxt-sched: %u FXT scheduling records, no bundle\n",
-	       t.fxt_sched);
+	       t.fxt_records);
 	run_end(&t);
 }
 

@@ -25,13 +25,22 @@ void dc_free(struct dc_file *f)
 	}
 	free(f->fmts);
 	free(f->kallsyms_owned);
-	for (i = 0; i < f->nr_bufs; i++)
+	for (i = 0; i < f->nr_bufs; i++) {
 		free(f->bufs[i].name);
+		free(f->bufs[i].cpu_list_owned);
+	}
 	free(f->bufs);
+	for (i = 0; i < f->nr_stat; i++)
+		free(f->stat_names[i]);
+	free(f->stat_names);
+	free(f->stat_cpus);
+	free(f->stat_ids);
 	dc_jobs_free(f);
 	free(f->jobs);
 	free(f->ids);
 	free(f->known);
+	free(f->ev_size);
+	free(f->ev_dyn);
 	for (i = 0; i < f->nr_damage; i++)
 		free((char *)f->damage[i].why);
 	free(f->damage);
@@ -173,9 +182,13 @@ int datcheck_head(const uint8_t *p, size_t len,
 	f->v7 = ver == 7;
 	if (!(flags & DATCHECK_NO_PAGES)) {
 		f->ids = calloc(1, DATCHECK_IDS_BYTES);
-		if (flags & DATCHECK_SALVAGE)
+		if (flags & DATCHECK_SALVAGE) {
 			f->known = calloc(1, DATCHECK_IDS_BYTES);
-		if (!f->ids || ((flags & DATCHECK_SALVAGE) && !f->known)) {
+			f->ev_size = calloc(65536, sizeof(*f->ev_size));
+			f->ev_dyn = calloc(1, DATCHECK_IDS_BYTES);
+		}
+		if (!f->ids || ((flags & DATCHECK_SALVAGE) &&
+				(!f->known || !f->ev_size || !f->ev_dyn))) {
 			f->ret = -ENOMEM;
 			goto out;
 		}

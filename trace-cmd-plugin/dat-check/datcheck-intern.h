@@ -30,6 +30,8 @@
 #define DC_MAX_INFLATE		(512u << 20)
 #define DC_MAX_OPT_SECTIONS	256
 #define DC_MAX_BUFFERS		4096
+/* where CPU data a file cut short lacks may still end (1 TB) */
+#define DC_MAX_CUT		(1ull << 40)
 
 /*
  * libtracecmd opens latency traces (text, no ring-buffer pages), but its
@@ -46,6 +48,12 @@ struct dc_buffer {
 	uint32_t	cpus;
 	uint64_t	opt_at;		/* where the option lies, for messages */
 	const uint8_t	*cpu_list;	/* cpus x (cpu 4, offset 8, size 8) */
+	/*
+	 * v7, salvaging a file cut short: a buffer whose BUFFER option
+	 * (after its data) is lost, its CPU list rebuilt from its
+	 * chunks, owned
+	 */
+	uint8_t		*cpu_list_owned;
 };
 
 /*
@@ -64,6 +72,10 @@ struct dc_job {
 	/* salvaging, its chunks' headers in a chain to the data's end */
 	bool		chained;
 	uint64_t	good_chunks;	/* the merge's: chunks inflated */
+	/* salvaging, the file ends before its data does */
+	bool		cut;
+	/* v7 cut short: its size runs to its buffer's end (list rebuilt) */
+	bool		rebuilt;
 };
 
 /*
@@ -74,6 +86,7 @@ struct dc_job {
 struct dc_region {
 	uint64_t	off, len;
 	bool		inflated;
+	bool		garbled;	/* dat_damage's */
 	uint64_t	in_off, in_len;
 	uint64_t	events_before;	/* the job's good ones before */
 	bool		after;		/* a good one of the job follows */
@@ -144,6 +157,36 @@ struct dc_file {
 	bool		times_moved;
 	/* a buffer lists its CPUs other than as 0..n-1 */
 	bool		cpus_renumbered;
+	/*
+	 * salvaging a file cut short in its CPU data: the size the view
+	 * takes so that every CPU's data lies in it (its missing bytes
+	 * zeros), and that it is cut
+	 */
+	bool		cut;
+	uint64_t	view_len;
+	/*
+	 * v7 cut short: the options section the chain led out of the file
+	 * to (the view writes the rebuilt BUFFER options there), the first
+	 * options section's description, the end of the sections read,
+	 * the clock the TRACECLOCK option selects
+	 */
+	uint64_t	cut_opt;
+	uint32_t	opt_desc;
+	uint64_t	sections_end;
+	char		clock[32];
+	bool		walk_rebuilt;	/* the buffer walked: list rebuilt */
+	/*
+	 * the instances the CPUSTAT options name ("Buffer: NAME"), in
+	 * order, each with the CPUs whose stats follow; the top buffer's
+	 * CPUs are those before the first
+	 */
+	char		**stat_names;
+	uint32_t	*stat_cpus;
+	unsigned int	nr_stat;
+	uint32_t	top_stat_cpus;
+	/* every CPUSTAT's CPU number ("CPU: N"), buffer after buffer */
+	uint32_t	*stat_ids;
+	size_t		nr_stat_ids;
 	uint64_t	sections[DAT_OPTION_NR];
 	struct dc_buffer *bufs;
 	unsigned int	nr_bufs;
@@ -168,6 +211,14 @@ struct dc_file {
 	 * damage it meets instead of failing (NULL: it fails)
 	 */
 	uint8_t		*known;
+	/*
+	 * salvaging, by event ID: the bytes its format's fields take
+	 * (0: no format read), and whether it has fields of no fixed size
+	 * (bits): an event shorter than that has a header that lies
+	 */
+	uint16_t	*ev_size;
+	uint8_t		*ev_dyn;
+	bool		join_not;	/* dc_salvage(): a stretch of its own */
 	struct dc_job_out *salvage;
 	/* the merge's: every job's damage, by CPU in file order */
 	struct dat_damage *damage;
@@ -259,6 +310,23 @@ uint64_t dc_chunks_read(const struct dc_file *f, unsigned int i);
 
 /* datcheck-pages.c */
 int dc_pages(struct dc_cur *c, size_t at, uint64_t size, uint32_t page_size);
+/*
+ * Salvaging an uncompressed CPU's data at @at of @size bytes that the
+ * file ends inside of (or before): its whole pages walked, the complete
+ * events of a last page cut short kept when its commit word holds, and
+ * the rest said lost.
+ */
+int dc_pages_cut(struct dc_cur *c, size_t at, uint64_t size,
+		 uint32_t page_size, bool rebuilt);
+/*
+ * Salvaging a CPU's data from @data_at to @data_end that the file ends
+ * inside of (or before): the bytes from @pos (where what was read of it
+ * ends) to @data_end kept as damage, saying the cut.  @rebuilt: v7's CPU
+ * list was rebuilt, @data_end is the buffer's, the CPUs after this one
+ * lost with it.
+ */
+int dc_cut_tail(struct dc_cur *c, uint64_t pos, uint64_t data_at,
+		uint64_t data_end, bool rebuilt);
 uint8_t *dc_inflate(struct dc_cur *c, size_t at, const uint8_t *p,
 		    uint64_t csize, uint64_t usize);
 int dc_cpu_chunks(struct dc_cur *file, size_t at, uint64_t pos,

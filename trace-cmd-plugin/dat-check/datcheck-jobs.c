@@ -100,16 +100,35 @@ int dc_cpu_data(struct dc_cur *file, uint64_t off, uint64_t size,
 	struct dc_job j = {
 		.off = off, .size = size, .page_size = page_size,
 		.compressed = compressed, .buffer = f->walk_buffer,
-		.cpu = f->walk_cpu,
+		.cpu = f->walk_cpu, .rebuilt = f->walk_rebuilt,
 	};
 
 	if (!size || f->flags & DATCHECK_NO_PAGES)
 		return 0;
-	if (off > file->len || size > file->len - off)
-		return dc_fail(file, opt_at, "CPU data at 0x%llx of %llu bytes "
-			       "lies beyond the end of the file (%zu bytes)",
-			       (unsigned long long)off,
-			       (unsigned long long)size, file->len);
+	if (off > file->len || size > file->len - off) {
+		if (off < file->len && size <= DC_MAX_CUT &&
+		    !(f->flags & DATCHECK_SALVAGE))
+			return dc_fail(file, file->len, "the file ends inside "
+				       "CPU %u's data (at 0x%llx, %llu bytes, "
+				       "listed at 0x%zx): cut short",
+				       f->walk_cpu, (unsigned long long)off,
+				       (unsigned long long)size, opt_at);
+		if (!(f->flags & DATCHECK_SALVAGE) || off > DC_MAX_CUT ||
+		    size > DC_MAX_CUT)
+			return dc_fail(file, opt_at, "CPU data at 0x%llx of "
+				       "%llu bytes lies beyond the end of the "
+				       "file (%zu bytes)",
+				       (unsigned long long)off,
+				       (unsigned long long)size, file->len);
+		/*
+		 * Salvaging a file cut short: what it has is walked, the
+		 * rest is damage; the view has every CPU's bytes
+		 */
+		f->cut = j.cut = true;
+		if (f->view_len < off + size + (compressed ? 4 : 0))
+			f->view_len = off + size + (compressed ? 4 : 0);
+		return dc_job_add(f, &j);
+	}
 	return compressed ? dc_cpu_parts(file, &j) : dc_job_add(f, &j);
 }
 
@@ -120,10 +139,22 @@ int dc_cpu_data(struct dc_cur *file, uint64_t off, uint64_t size,
 static int dc_job_salvage(struct dc_cur *c, const struct dc_job *j)
 {
 	struct dc_file *f = c->f;
-	uint64_t end = f->len - j->off;
+	uint64_t end = f->len > j->off ? f->len - j->off : 0;
+	int ret;
 
 	if (end > j->size + 4)
 		end = j->size + 4;
+	/* cut short: the chunks the file has, the rest lost */
+	if (j->cut) {
+		ret = end < 4 ? 0 :
+		      dc_cpu_chunks_salvage(c, j->off, 4,
+					    dc_num(f, f->p + j->off, 4), end,
+					    j->page_size, false);
+		if (ret)
+			return ret;
+		return dc_cut_tail(c, end < 4 ? j->off : f->len, j->off,
+				   j->off + j->size + 4, j->rebuilt);
+	}
 	if (j->from)
 		return dc_cpu_chunks_salvage(c, j->off, j->from, j->chunks,
 					     end, j->page_size, j->chained);
@@ -147,6 +178,9 @@ static int dc_job_run(struct dc_file *f, const struct dc_job *j)
 	if (j->compressed)
 		return dc_cpu_chunks(&c, j->off, j->from, j->chunks,
 				     j->page_size);
+	if (j->cut && f->salvage)
+		return dc_pages_cut(&c, j->off, j->size, j->page_size,
+				    j->rebuilt);
 	return dc_pages(&c, j->off, j->size, j->page_size);
 }
 
@@ -253,7 +287,8 @@ static void dc_damage_merge(struct dc_file *f, unsigned int i,
 	size_t n;
 
 	if (d && o->nr_regions && !d->events_after && !r->events_before &&
-	    !d->inflated && !r->inflated && d->off + d->len == r->off) {
+	    !d->inflated && !r->inflated && !d->garbled && !r->garbled &&
+	    d->off + d->len == r->off) {
 		d->len += r->len;
 		d->events_after = r->after;
 		d->ts_after = r->ts_after;
@@ -270,6 +305,7 @@ static void dc_damage_merge(struct dc_file *f, unsigned int i,
 		f->damage[f->nr_damage++] = (struct dat_damage){
 			.buffer = f->jobs[i].buffer, .cpu = f->jobs[i].cpu,
 			.off = r->off, .len = r->len, .inflated = r->inflated,
+			.garbled = r->garbled,
 			.in_off = r->in_off, .in_len = r->in_len,
 			.events_before = events + r->events_before,
 			.events_after = r->after,
@@ -401,8 +437,11 @@ int datcheck_layout(struct datcheck *dc, struct dat_pages *out)
 	dc_jobs_merge(f);
 	if (f->ret || (f->flags & DATCHECK_NO_PAGES) || !f->nr_jobs)
 		return 0;
-	/* libtracecmd reads what it would move the times of: no CPUs */
-	mapped = !f->times_moved && !f->cpus_renumbered;
+	/*
+	 * libtracecmd reads what it would move the times of, and a file
+	 * cut short (in the view, which has all its CPU data): no CPUs
+	 */
+	mapped = !f->times_moved && !f->cpus_renumbered && !f->cut;
 	for (i = n = 0; i < f->nr_jobs && mapped; i++) {
 		if (f->jobs[i].cont)
 			continue;

@@ -132,6 +132,44 @@ static void dc_known_format(struct dc_file *f, int id)
 	f->known = NULL;
 }
 
+/*
+ * Salvaging: the bytes format @text's fields take (the last field's
+ * offset plus size), and whether a field has no fixed size (__data_loc,
+ * __rel_loc, an array of size 0), for event ID @id.  The ftrace
+ * system's own events are left out (no size to hold them to):
+ * kernel_stack records as many callers as the stack has, however many
+ * its format's array holds.
+ */
+static void dc_format_size(struct dc_file *f, const char *system,
+			   const char *text, int id)
+{
+	const char *l, *o, *s, *e;
+	unsigned long end = 0, off, size;
+	bool dyn = !strcmp(system, "ftrace");
+
+	if (!f->ev_size || id < 0 || dyn)
+		return;
+	for (l = text; (l = strstr(l, "field:")); l = e) {
+		e = strchr(l, '\n');
+		if (!e)
+			e = l + strlen(l);
+		o = strstr(l, "offset:");
+		s = strstr(l, "size:");
+		if (!o || !s || o > e || s > e)
+			continue;
+		off = strtoul(o + 7, NULL, 10);
+		size = strtoul(s + 5, NULL, 10);
+		if (memmem(l, e - l, "__data_loc", 10) ||
+		    memmem(l, e - l, "__rel_loc", 9) || !size)
+			dyn = true;
+		if (off + size > end)
+			end = off + size;
+	}
+	f->ev_size[id] = end > UINT16_MAX ? UINT16_MAX : (uint16_t)end;
+	if (dyn)
+		f->ev_dyn[id >> 3] |= 1u << (id & 7);
+}
+
 static int dc_format(struct dc_cur *c, const char *system, const char *what)
 {
 	struct dc_format *fm;
@@ -149,6 +187,7 @@ static int dc_format(struct dc_cur *c, const char *system, const char *what)
 	if (fm->id >= 0)
 		dc_watch_format(c->f, system, name, fm->id);
 	dc_known_format(c->f, fm->id);
+	dc_format_size(c->f, system, fm->text, fm->id);
 	return 0;
 }
 

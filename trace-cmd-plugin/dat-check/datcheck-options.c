@@ -8,6 +8,7 @@
  * metadata section is noted for datcheck-sections.c.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,6 +81,80 @@ out:
 }
 
 /* GUEST: name, trace id(8), vcpus(4), vcpus x (cpu(4) < vcpus, pid(4)) */
+/*
+ * A CPUSTAT option: "Buffer: NAME" (after line ends) starts an instance's stats (trace-cmd
+ * writes them in the order of the buffers' data), any other one is a CPU
+ * of the last buffer named.  Kept for a v7 file cut short, whose BUFFER
+ * options after the data are lost.  0, or -ENOMEM.
+ */
+static int dc_cpustat(struct dc_file *f, const uint8_t *data, size_t size)
+{
+	static const char tag[] = "Buffer: ";
+	char **names;
+	uint32_t *cpus, *ids;
+	unsigned int id;
+	size_t n;
+
+	/* trace-cmd writes it "\nBuffer: NAME\n\n" */
+	while (size && data[0] == '\n') {
+		data++;
+		size--;
+	}
+	if (size < sizeof(tag) || memcmp(data, tag, sizeof(tag) - 1)) {
+		/* "CPU: N" first (the option's string ends in a NUL) */
+		if (f->nr_stat_ids >= DC_MAX_CPUS)
+			return 0;
+		ids = realloc(f->stat_ids, (f->nr_stat_ids + 1) *
+			      sizeof(*ids));
+		if (!ids)
+			return -ENOMEM;
+		f->stat_ids = ids;
+		if (sscanf((const char *)data, "CPU: %u", &id) != 1 ||
+		    id >= DC_MAX_CPUS)
+			id = UINT32_MAX;
+		ids[f->nr_stat_ids++] = id;
+		if (f->nr_stat)
+			f->stat_cpus[f->nr_stat - 1]++;
+		else
+			f->top_stat_cpus++;
+		return 0;
+	}
+	if (f->nr_stat == DC_MAX_BUFFERS)
+		return 0;
+	names = realloc(f->stat_names, (f->nr_stat + 1) * sizeof(*names));
+	if (!names)
+		return -ENOMEM;
+	f->stat_names = names;
+	cpus = realloc(f->stat_cpus, (f->nr_stat + 1) * sizeof(*cpus));
+	if (!cpus)
+		return -ENOMEM;
+	f->stat_cpus = cpus;
+	/* the name to the line's end (the option's string ends in a NUL) */
+	n = strcspn((const char *)data + sizeof(tag) - 1, "\n");
+	names[f->nr_stat] = strndup((const char *)data + sizeof(tag) - 1, n);
+	if (!names[f->nr_stat])
+		return -ENOMEM;
+	cpus[f->nr_stat++] = 0;
+	return 0;
+}
+
+/* The clock a TRACECLOCK text selects ("[local]"), kept for the view. */
+static void dc_clock_name(struct dc_file *f, const uint8_t *text,
+			  size_t len)
+{
+	const uint8_t *b = memchr(text, '[', len), *e;
+	size_t n;
+
+	if (!b)
+		return;
+	e = memchr(b, ']', len - (b - text));
+	n = e ? (size_t)(e - b - 1) : 0;
+	if (!n || n >= sizeof(f->clock) || memchr(b + 1, '\0', n))
+		return;
+	memcpy(f->clock, b + 1, n);
+	f->clock[n] = '\0';
+}
+
 static int dc_opt_guest(struct dc_cur *c)
 {
 	uint64_t n, i, cpu, pid;
@@ -250,6 +325,10 @@ int dc_options(struct dc_cur *c, uint64_t *next)
 					 next))
 					return -EBADMSG;
 				return 0;
+			case DAT_OPTION_CPUSTAT:
+				if (dc_cpustat(f, data, size))
+					return f->ret = -ENOMEM;
+				break;
 			case DAT_OPTION_CPUCOUNT:
 				if (dc_u(&o, 4, "the CPU count", &v))
 					return -EBADMSG;
@@ -278,6 +357,7 @@ int dc_options(struct dc_cur *c, uint64_t *next)
 					return dc_fail(c, at, "option "
 						       "TRACECLOCK: no clock "
 						       "name in its brackets");
+				dc_clock_name(f, data, size);
 				break;
 			case DAT_OPTION_HOOK:
 				if (!dc_hook_ok((const char *)data))

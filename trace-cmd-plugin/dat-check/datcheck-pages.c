@@ -54,11 +54,14 @@ static int dc_salvage(struct dc_cur *c, uint64_t pos, uint64_t len)
 	struct dc_file *f = c->f;
 	struct dc_job_out *o = f->salvage;
 	struct dc_region *r, *n;
+	bool solo = f->join_not;
 
+	f->join_not = false;
 	if (!o || f->ret != -EBADMSG)
 		return f->ret;
 	r = o->nr_regions ? &o->regions[o->nr_regions - 1] : NULL;
-	if (r && !r->after && r->inflated == c->inflated &&
+	if (r && !r->after && !solo && !r->garbled &&
+	    r->inflated == c->inflated &&
 	    (c->inflated ? r->off == c->base && r->in_off + r->in_len == pos :
 			   r->off + r->len == c->base + pos)) {
 		if (c->inflated)
@@ -74,7 +77,7 @@ static int dc_salvage(struct dc_cur *c, uint64_t pos, uint64_t len)
 		*r = (struct dc_region){
 			.off = c->inflated ? c->base : c->base + pos,
 			.len = c->inflated ? 0 : len,
-			.inflated = c->inflated,
+			.inflated = c->inflated, .garbled = solo,
 			.in_off = c->inflated ? pos : 0,
 			.in_len = c->inflated ? len : 0,
 			.events_before = o->events, .ts_before = o->last_ts,
@@ -110,6 +113,105 @@ static void dc_watch_record(struct dc_file *f, uint64_t ts,
 			f->watch = NULL;
 		return;
 	}
+}
+
+/*
+ * How many events a walk from where a damaged header's event ends must
+ * find good (or the page's end) for that end to be taken as true.
+ */
+#define DC_HOLD_EVENTS	4
+
+/*
+ * Salvaging: whether the events of the page at @at from byte @from of
+ * its data on walk, DC_HOLD_EVENTS of them or to its @size committed
+ * bytes, each of an event ID a format has and as long as its format's
+ * fields at least (a later fault is the walk's to find).
+ */
+static bool dc_events_hold(const struct dc_cur *c, size_t at,
+			   uint32_t page_size, uint32_t size, uint32_t from)
+{
+	const struct dc_file *f = c->f;
+	unsigned int start = f->commit_size == 8 ? 16 : 12, n = 0;
+	const uint8_t *d = c->p + at + start;
+	uint32_t area = page_size - start, curr, next, v, type;
+	int64_t length;
+
+	for (curr = from; curr < size && n < DC_HOLD_EVENTS; curr = next) {
+		if (area - curr < 8)
+			return false;
+		v = (uint32_t)dc_num(f, d + curr, 4);
+		type = f->big ? v >> DAT_DELTA_BITS : v & 0x1f;
+		if (type == DAT_TYPE_PADDING) {
+			next = curr + 4 + (uint32_t)dc_num(f, d + curr + 4, 4);
+			if (next <= curr)
+				return false;
+			continue;
+		}
+		if (type == DAT_TYPE_TIME_EXTEND ||
+		    type == DAT_TYPE_TIME_STAMP) {
+			next = curr + 8;
+			continue;
+		}
+		length = type ? type * 4 :
+			 (((int64_t)dc_num(f, d + curr + 4, 4) - 4 + 3) & ~3LL);
+		curr += type ? 4 : 8;
+		if (length < DC_MIN_EVENT || curr > size ||
+		    length > size - curr)
+			return false;
+		v = (uint32_t)dc_num(f, d + curr, 2);
+		if (!(f->known[v >> 3] & (1u << (v & 7))) ||
+		    f->ev_size[v] > length)
+			return false;
+		next = curr + (uint32_t)length;
+		n++;
+	}
+	return true;
+}
+
+/*
+ * Salvaging: the event whose header is at @hdr of the page at @at (its
+ * data's bytes) has event ID @id and @length bytes, fewer than its
+ * format's fields take: its header lies (a damaged type or length).
+ * When the format has a fixed size, and the events from where the event
+ * then ends walk the rest of the page, it is damaged alone (all of it,
+ * garbled: its header does not walk its bytes) and *@next is its end;
+ * else the page is damaged from it on (-EBADMSG).
+ */
+static int dc_short_event(struct dc_cur *c, size_t at, uint32_t page_size,
+			  uint32_t size, uint32_t hdr, unsigned int id,
+			  int64_t length, uint32_t *next)
+{
+	struct dc_file *f = c->f;
+	unsigned int start = f->commit_size == 8 ? 16 : 12;
+	/* what the ring buffer reserves: 4-byte steps, or 8 (64-bit) */
+	uint32_t want = f->ev_size[id], sizes[2] = {
+		(want + 3) & ~3u, (want + 7) & ~7u,
+	}, end = 0, i, h;
+
+	for (i = 0; !(f->ev_dyn[id >> 3] & (1u << (id & 7))) && !end &&
+	     i < 2; i++)
+		/* a length of 28 words or more has a word of its own */
+		for (h = 4; !end && h <= 8; h += 4) {
+			if ((h == 8) != (sizes[i] > 4 * 28) ||
+			    hdr + h + sizes[i] > size)
+				continue;
+			if (dc_events_hold(c, at, page_size, size,
+					   hdr + h + sizes[i]))
+				end = hdr + h + sizes[i];
+		}
+	if (!end)
+		return dc_fail(c, at + start + hdr, "event ID %u of %lld bytes: "
+			       "shorter than its format's %u (its header is "
+			       "damaged)", id, (long long)length, want);
+	dc_fail(c, at + start + hdr, "event ID %u of %lld bytes: shorter than "
+		"its format's %u (its header is damaged); the events after it "
+		"read from where its format ends, byte %u", id,
+		(long long)length, want, start + end);
+	f->join_not = true;
+	if (dc_salvage(c, at + start + hdr, end - hdr))
+		return f->ret;
+	*next = end;
+	return 0;
 }
 
 /*
@@ -189,6 +291,13 @@ static int dc_events(struct dc_cur *c, size_t at, uint32_t page_size,
 				"file has it", v);
 			if (dc_salvage(c, at + *fault, start + next - *fault))
 				return c->f->ret;
+			continue;
+		}
+		/* salvaging: shorter than its format, its header lies */
+		if (f->known && f->ev_size[v] > length) {
+			if (dc_short_event(c, at, page_size, size,
+					   *fault - start, v, length, &next))
+				return -EBADMSG;
 			continue;
 		}
 		if (f->ids)
@@ -285,6 +394,119 @@ int dc_pages(struct dc_cur *c, size_t at, uint64_t size,
 		"whole %u-byte page", (unsigned long long)(size - whole),
 		page_size);
 	return dc_salvage(c, at + whole, size - whole);
+}
+
+int dc_cut_tail(struct dc_cur *c, uint64_t pos, uint64_t data_at,
+		uint64_t data_end, bool rebuilt)
+{
+	struct dc_file *f = c->f;
+	struct dc_job_out *o = f->salvage;
+	unsigned int n;
+	char *why;
+
+	if (!o || pos >= data_end)
+		return 0;
+	n = o->nr_regions;
+	if (f->len > c->base + data_at)
+		dc_fail(c, f->len - c->base, "the file ends %llu bytes short "
+			"of the end of the %s (0x%llx): cut short",
+			(unsigned long long)(data_end - f->len),
+			rebuilt ? "buffer's CPU data, this CPU's and any "
+			"after it" : "CPU's data",
+			(unsigned long long)data_end);
+	else
+		dc_fail(c, f->len - c->base, "the file ends before the CPU's "
+			"data (%llu bytes at 0x%llx): cut short",
+			(unsigned long long)(data_end - pos),
+			(unsigned long long)(c->base + pos));
+	why = strdup(f->errlen ? f->err : "");
+	if (!why)
+		return f->ret = -ENOMEM;
+	if (dc_salvage(c, pos, data_end - pos)) {
+		free(why);
+		return f->ret;
+	}
+	/* joined to the stretch before it: the cut is what it says */
+	if (o->nr_regions == n && n) {
+		free(o->regions[n - 1].why);
+		o->regions[n - 1].why = why;
+	} else {
+		free(why);
+	}
+	return 0;
+}
+
+/*
+ * The last page of a CPU's data cut short, of which the file has @have
+ * bytes at @at: the events wholly there kept, when the commit word
+ * holds (a size inside the page); their bytes, or 0.  The page is
+ * walked in a copy, zeros past what the file has.
+ */
+static uint32_t dc_page_cut(struct dc_cur *c, size_t at, uint64_t have,
+			    uint32_t page_size)
+{
+	struct dc_file *f = c->f;
+	unsigned int start = f->commit_size == 8 ? 16 : 12;
+	uint64_t commit, ts;
+	uint32_t size, fault, last;
+	uint8_t *pg;
+
+	if (have <= start)
+		return 0;
+	commit = dc_num(f, c->p + at + 8, f->commit_size);
+	ts = dc_num(f, c->p + at, 8);
+	size = (uint32_t)commit & DAT_COMMIT_MASK;
+	if (size > page_size - start || (!ts && !commit))
+		return 0;
+	if (size > have - start)
+		size = (uint32_t)(have - start);
+	pg = calloc(1, page_size);
+	if (!pg) {
+		f->ret = -ENOMEM;
+		return 0;
+	}
+	memcpy(pg, c->p + at, have);
+	{
+		struct dc_cur pc = {
+			.f = f, .p = pg, .len = page_size,
+			.base = c->base + at, .in = c->in,
+		};
+
+		/* the events before the first one the cut (or a fault) ends */
+		if (dc_events(&pc, 0, page_size, size, ts, true, &fault,
+			      &last)) {
+			f->ret = 0;
+			if (f->errlen)
+				f->err[0] = '\0';
+			size = fault - start;
+		}
+		if (size && dc_events(&pc, 0, page_size, size, ts, false,
+				      &fault, &last))
+			size = 0;
+	}
+	free(pg);
+	return size;
+}
+
+int dc_pages_cut(struct dc_cur *c, size_t at, uint64_t size,
+		 uint32_t page_size, bool rebuilt)
+{
+	struct dc_file *f = c->f;
+	unsigned int start = f->commit_size == 8 ? 16 : 12;
+	uint64_t have = c->base + at < f->len ? f->len - c->base - at : 0;
+	uint64_t whole = have / page_size * page_size;
+	uint32_t kept = 0;
+
+	if (have > size)
+		have = size;
+	if (whole && dc_pages(c, at, whole, page_size))
+		return f->ret;
+	if (have > whole)
+		kept = dc_page_cut(c, at + whole, have - whole, page_size);
+	if (f->ret)
+		return f->ret;
+	return dc_cut_tail(c, at + whole + (kept ? start + kept : 0), at,
+			   at + size, rebuilt);
 }
 
 /* zstd data of @csize bytes at @p into exactly @usize bytes (malloc'ed) */

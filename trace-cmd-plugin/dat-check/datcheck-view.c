@@ -58,12 +58,19 @@ int datcheck_formats(struct datcheck *dc, const uint8_t *ids,
 	return n;
 }
 
-/* @len bytes of the file at @off written at the same offset of @fd. */
+/*
+ * @len bytes of the file at @off written at the same offset of @fd; of a
+ * file cut short, those it has (the rest stays zeros).
+ */
 static int dc_view_copy(const struct dc_file *f, int fd, uint64_t off,
 			uint64_t len)
 {
 	ssize_t n;
 
+	if (off >= f->len)
+		return 0;
+	if (len > f->len - off)
+		len = f->len - off;
 	while (len) {
 		n = pwrite(fd, f->p + off, len, off);
 		if (n < 0 && errno == EINTR)
@@ -125,20 +132,84 @@ static int dc_view_empty_section(const struct dc_file *f, int fd,
 	return 0;
 }
 
+/*
+ * v7 cut short (f->cut_opt): the options section the chain led out of
+ * the file to, written in the view with a BUFFER option for each buffer
+ * whose CPU list was rebuilt and a DONE that ends the chain; its size,
+ * 0 when there is none, or -ENOMEM.
+ */
+static ssize_t dc_view_cut_options(const struct dc_file *f, uint8_t **out)
+{
+	const char *clock = f->clock[0] ? f->clock : "local";
+	size_t len = DC_SEC_HEADER + 2 + 4 + 8, at, n;
+	unsigned int i;
+	uint8_t *b;
+
+	*out = NULL;
+	if (!f->cut_opt)
+		return 0;
+	for (i = 0; i < f->nr_bufs; i++)
+		if (f->bufs[i].cpu_list_owned)
+			len += 2 + 4 + 8 + strlen(f->bufs[i].name) + 1 +
+			       strlen(clock) + 1 + 4 + 4 +
+			       20 * (size_t)f->bufs[i].cpus;
+	b = calloc(1, len);
+	if (!b)
+		return -ENOMEM;
+	dc_view_put(f, b, DAT_OPTION_DONE, 2);
+	dc_view_put(f, b + 4, f->opt_desc, 4);
+	dc_view_put(f, b + 8, len - DC_SEC_HEADER, 8);
+	at = DC_SEC_HEADER;
+	for (i = 0; i < f->nr_bufs; i++) {
+		const struct dc_buffer *bf = &f->bufs[i];
+
+		if (!bf->cpu_list_owned)
+			continue;
+		n = 8 + strlen(bf->name) + 1 + strlen(clock) + 1 + 8 +
+		    20 * (size_t)bf->cpus;
+		dc_view_put(f, b + at, DAT_OPTION_BUFFER, 2);
+		dc_view_put(f, b + at + 2, n, 4);
+		at += 6;
+		dc_view_put(f, b + at, bf->section, 8);
+		at += 8;
+		at += strlen(strcpy((char *)b + at, bf->name)) + 1;
+		at += strlen(strcpy((char *)b + at, clock)) + 1;
+		dc_view_put(f, b + at, bf->page_size, 4);
+		dc_view_put(f, b + at + 4, bf->cpus, 4);
+		at += 8;
+		memcpy(b + at, bf->cpu_list, 20 * (size_t)bf->cpus);
+		at += 20 * (size_t)bf->cpus;
+	}
+	/* DONE, 0: no options section after */
+	dc_view_put(f, b + at, DAT_OPTION_DONE, 2);
+	dc_view_put(f, b + at + 2, 8, 4);
+	*out = b;
+	return (ssize_t)len;
+}
+
 int datcheck_view(struct datcheck *dc, int *out)
 {
 	const struct dc_file *f = &dc->f;
 	struct dc_gap *gaps;
-	uint64_t at = 0;
+	uint64_t at = 0, size = f->view_len > f->len ? f->view_len : f->len;
 	unsigned int i, n = 0;
 	int fd, ret = -EIO;
+	uint8_t *opts;
+	ssize_t opts_len;
 
 	*out = -1;
+	opts_len = dc_view_cut_options(f, &opts);
+	if (opts_len < 0)
+		return (int)opts_len;
+	if (opts_len && f->cut_opt + opts_len > size)
+		size = f->cut_opt + opts_len;
 	gaps = calloc(f->nr_jobs + 2, sizeof(*gaps));
-	if (!gaps)
+	if (!gaps) {
+		free(opts);
 		return -ENOMEM;
+	}
 	fd = memfd_create("trace-fxt-view", MFD_CLOEXEC);
-	if (fd < 0 || ftruncate(fd, (off_t)f->len)) {
+	if (fd < 0 || ftruncate(fd, (off_t)size)) {
 		ret = -errno;
 		goto out;
 	}
@@ -181,6 +252,8 @@ int datcheck_view(struct datcheck *dc, int *out)
 	}
 	if (at < f->len && dc_view_copy(f, fd, at, f->len - at))
 		goto out;
+	if (opts_len && pwrite(fd, opts, opts_len, f->cut_opt) != opts_len)
+		goto out;
 	*out = fd;
 	fd = -1;
 	ret = 0;
@@ -188,6 +261,7 @@ out:
 	if (fd >= 0)
 		close(fd);
 	free(gaps);
+	free(opts);
 	return ret;
 }
 
@@ -255,9 +329,11 @@ static void dc_view_fill_page(const struct dc_file *f, uint8_t *pg,
  * Damaged events inside a page, the @len bytes at @ev (whole events, an
  * ID no format has), as libtracecmd is to read them: each one a padding
  * event of its size and its time delta, so that the events after keep
- * their times.
+ * their times.  @garbled: one event whose header does not walk its
+ * bytes, one padding of them all with its header's delta.
  */
-static void dc_view_pad(const struct dc_file *f, uint8_t *ev, uint64_t len)
+static void dc_view_pad(const struct dc_file *f, uint8_t *ev, uint64_t len,
+			bool garbled)
 {
 	uint64_t at, n, delta;
 	uint32_t v, type;
@@ -269,7 +345,7 @@ static void dc_view_pad(const struct dc_file *f, uint8_t *ev, uint64_t len)
 		n = type ? 4 + 4 * (uint64_t)type :
 			   8 + ((dc_num(f, ev + at + 4, 4) - 4 + 3) & ~3ULL);
 		/* the walk found whole events here: be sure all the same */
-		if (n < 8 || n > len - at)
+		if (n < 8 || n > len - at || garbled)
 			n = len - at;
 		dc_view_put(f, ev + at, f->big ? (uint64_t)DAT_TYPE_PADDING <<
 			    DAT_DELTA_BITS | delta :
@@ -307,7 +383,8 @@ static void dc_view_fix_pages(const struct dc_file *f, uint8_t *data,
 			break;
 		}
 		if (at + pg + start <= off && at + pg + page_size > end) {
-			dc_view_pad(f, data + (off - at), end - off);
+			dc_view_pad(f, data + (off - at), end - off,
+				    d->garbled);
 			break;
 		}
 		kept = at + pg + start < off ? off - at - pg - start : 0;
@@ -342,10 +419,14 @@ static int dc_view_fix_cpu(const struct dc_file *f, int fd,
 		end = (end + ps - 1) / ps * ps;
 		if (end > j->size)
 			end = j->size;
-		buf = malloc(end - first);
+		buf = calloc(1, end - first);
 		if (!buf)
 			return -ENOMEM;
-		memcpy(buf, f->p + j->off + first, end - first);
+		/* of a file cut short, what it has: the rest zeros */
+		if (j->off + first < f->len)
+			memcpy(buf, f->p + j->off + first,
+			       f->len - j->off - first < end - first ?
+			       f->len - j->off - first : end - first);
 		for (; i < k; i++)
 			dc_view_fix_pages(f, buf, end - first, j->off + first,
 					  ps, &d[i]);
@@ -405,7 +486,8 @@ static int dc_view_chunks(const struct dc_file *f, int fd,
 			  const struct dc_job *j, const struct dat_damage *d,
 			  size_t nr)
 {
-	uint64_t end = f->len - j->off, pos = 4, out = 4, csize, usize;
+	uint64_t end = f->len > j->off ? f->len - j->off : 0;
+	uint64_t pos = 4, out = 4, csize, usize;
 	const uint8_t *p = f->p + j->off;
 	uint32_t count = 0;
 	size_t k, room;
@@ -471,7 +553,7 @@ static bool dc_view_recount(const struct dc_file *f, unsigned int i)
 	const struct dc_job *j = &f->jobs[i];
 
 	return (f->flags & DATCHECK_SALVAGE) &&
-	       (f->len - j->off < 4 ||
+	       (j->cut || f->len - j->off < 4 ||
 		dc_num(f, f->p + j->off, 4) != dc_chunks_read(f, i));
 }
 
@@ -520,10 +602,15 @@ int datcheck_view_data(struct datcheck *dc, int fd,
 
 		if (j->cont || !j->size)
 			continue;
-		/* the CPU's damage: the next in the merge's order */
+		/*
+		 * the CPU's damage: the next in the merge's order (a list
+		 * may name a CPU twice: inside its data too)
+		 */
 		d = f->damage ? f->damage + k : NULL;
 		for (nr = 0; k + nr < f->nr_damage &&
-		     d[nr].buffer == j->buffer && d[nr].cpu == j->cpu; nr++)
+		     d[nr].buffer == j->buffer && d[nr].cpu == j->cpu &&
+		     d[nr].off >= j->off && d[nr].off - j->off <= j->size + 4;
+		     nr++)
 			;
 		k += nr;
 		ps = j->page_size;

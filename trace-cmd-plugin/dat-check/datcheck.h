@@ -88,8 +88,11 @@ enum datcheck_flags {
 	 * the fault on) or zstd chunk is listed as damaged (struct
 	 * dat_damage, datcheck_layout()) and the walk goes on with the
 	 * next one.  A record whose event ID no format has is a fault then
-	 * (the conversion would stop at it).  Faults anywhere else still
-	 * fail it.
+	 * (the conversion would stop at it), and so is one shorter than its
+	 * format's fields (its header lies).  A file cut short in its CPU
+	 * data keeps what it has, the rest listed as damaged (v7: the CPU
+	 * lists lost with the end rebuilt from zstd chunks).  Faults
+	 * anywhere else still fail it.
 	 */
 	DATCHECK_SALVAGE	= 1 << 2,
 };

@@ -78,11 +78,12 @@ struct fxt_input_opts {
 	/* "pid tgid" lines, as the kernel's saved_tgids, or NULL */
 	const char	*tgids;
 	/*
-	 * Scheduling (sched_switch, wakeups) and the CPU counters
-	 * (cpu_frequency, cpu_idle) as FXT records, for FXT readers that
-	 * skip Perfetto's packets; false: as Perfetto packets
+	 * Every record at the top level, scheduling (sched_switch, wakeups)
+	 * and the CPU counters (cpu_frequency, cpu_idle) as FXT records,
+	 * for FXT readers that skip Perfetto's packets; false: each event
+	 * once in the packets, the instants in nested records
 	 */
-	bool		fxt_sched;
+	bool		fxt_records;
 	/* who reads the CPU data: enum fxt_input_reader */
 	unsigned int	reader;
 	/*

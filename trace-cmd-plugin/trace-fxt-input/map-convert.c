@@ -71,6 +71,49 @@ static bool map_cpu_selected(const struct fxt_input_opts *o, int cpu)
 	return m[cpu / 64] >> (cpu % 64) & 1;
 }
 
+/* @buf's provider current in both writers. */
+static int map_provider(struct map_ctx *ctx, struct map_buffer *buf)
+{
+	int ret;
+
+	if (buf == ctx->cur)
+		return 0;
+	ret = fxt_write_provider_section(ctx->iw, buf->provider_id);
+	if (ret < 0)
+		return ret;
+	ctx->cur = buf;
+	if (ctx->iw == ctx->w)
+		ctx->wcur = buf;
+	return 0;
+}
+
+/*
+ * Unless every record is to be FXT's (--fxt-records), the instants go to a
+ * nested writer (map_ctx.iw): Perfetto reads each event from the packets
+ * alone, and every reader of this project still finds the instants where
+ * they were, each blob's records read where the blob is.
+ */
+static int map_nest_start(struct map_ctx *ctx)
+{
+	if (ctx->opts->fxt_records) {
+		ctx->iw = ctx->w;
+		return 0;
+	}
+	ctx->iw = fxt_writer_create_nested(ctx->w, TCFXT_BLOB_RECORDS, true);
+	return ctx->iw ? 0 : -errno;
+}
+
+/* The nested writer's last records out, the writer freed. */
+static int map_nest_end(struct map_ctx *ctx)
+{
+	int ret = 0;
+
+	if (ctx->iw && ctx->iw != ctx->w)
+		ret = fxt_writer_close(ctx->iw);
+	ctx->iw = NULL;
+	return ret;
+}
+
 static struct map_buffer *map_buffer_of(struct map_ctx *ctx,
 					struct tracecmd_input *h)
 {
@@ -104,15 +147,12 @@ static int map_lost(struct map_ctx *ctx, struct map_buffer *buf,
 	};
 	int ret;
 
-	if (buf != ctx->cur) {
-		ret = fxt_write_provider_section(ctx->w, buf->provider_id);
-		if (ret < 0)
-			return ret;
-		ctx->cur = buf;
-	}
+	ret = map_provider(ctx, buf);
+	if (ret < 0)
+		return ret;
 	/* Perfetto's data-loss entry of that CPU, on its Info page */
 	map_pkt_lost(ctx, cpu);
-	ret = fxt_write_provider_event(ctx->w, buf->provider_id,
+	ret = fxt_write_provider_event(ctx->iw, buf->provider_id,
 				       FXT_PROVIDER_EVENT_BUFFER_FULL);
 	if (ret < 0)
 		return ret;
@@ -133,7 +173,7 @@ static int map_lost(struct map_ctx *ctx, struct map_buffer *buf,
 	args[3].type = FXT_ARG_BOOL;
 	args[3].name = fxt_writer_str(ctx->w, TCFXT_ARG_LAST);
 	args[3].b = true;
-	return fxt_write_event(ctx->w, &ev);
+	return fxt_write_event(ctx->iw, &ev);
 }
 
 /* map_name() when @s is not at its first place in the memory. */
@@ -201,12 +241,9 @@ static int map_record_one(struct map_iter *it, struct tracecmd_input *h,
 	buf = map_buffer_of(ctx, h);
 	if (!buf)
 		return 0;
-	if (buf != ctx->cur) {
-		ret = fxt_write_provider_section(ctx->w, buf->provider_id);
-		if (ret < 0)
-			goto fail;
-		ctx->cur = buf;
-	}
+	ret = map_provider(ctx, buf);
+	if (ret < 0)
+		goto fail;
 	if (rec->missed_events || due->before) {
 		ret = map_lost(ctx, buf, rec->ts, rec->cpu,
 			       rec->missed_events, due->before, false);
@@ -352,14 +389,27 @@ static int map_start_providers(struct map_ctx *ctx)
 					      strlen(b->name));
 		if (ret >= 0)
 			ret = fxt_write_init(ctx->w, 1000000000ULL);
+		if (ret >= 0 && ctx->iw != ctx->w)
+			ret = fxt_write_provider_section(ctx->iw,
+							 b->provider_id);
 		if (ret >= 0)
 			ret = map_options_write(ctx, b, first);
 		if (ret < 0)
 			return ret;
 		ctx->cur = b;
+		ctx->wcur = b;
 	}
 	ret = map_formats_start(ctx, first);
-	return ret < 0 ? ret : map_pkt_start(ctx, first);
+	if (ret >= 0)
+		ret = map_pkt_start(ctx, first);
+	/*
+	 * The file's description first, where readers look for it before
+	 * the records derived from events (which they leave out for a
+	 * converted provider)
+	 */
+	if (ret >= 0 && ctx->iw != ctx->w)
+		ret = fxt_writer_flush(ctx->iw);
+	return ret;
 }
 
 /*
@@ -488,7 +538,7 @@ int map_convert(struct tracecmd_input *handle, int fd,
 	}
 
 	ctx.w = fxt_writer_create_fd(fd, map_writer_flags(opts));
-	if (!ctx.w) {
+	if (!ctx.w || map_nest_start(&ctx)) {
 		map_set_error(&ctx, -errno, "cannot start the FXT writer: %s",
 			      strerror(errno));
 		goto out;
@@ -548,12 +598,19 @@ int map_convert(struct tracecmd_input *handle, int fd,
 				      strerror(-ret));
 	}
 	if (!ctx.err) {
+		ret = map_nest_end(&ctx);
+		if (ret < 0)
+			map_set_error(&ctx, ret, "writing FXT failed: %s",
+				      strerror(-ret));
+	}
+	if (!ctx.err) {
 		ret = map_pkt_finish(&ctx);
 		if (ret < 0)
 			map_set_error(&ctx, ret, "writing the Perfetto packets "
 				      "failed: %s", strerror(-ret));
 	}
 out:
+	map_nest_end(&ctx);
 	if (ctx.w) {
 		res->bytes_out = fxt_writer_offset(ctx.w);
 		ret = fxt_writer_close(ctx.w);

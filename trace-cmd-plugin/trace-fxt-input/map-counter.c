@@ -131,5 +131,5 @@ int map_counter_write(struct map_ctx *ctx, struct map_buffer *buf,
 	}
 	/* Perfetto draws a counter of any integer type: one word if it fits */
 	map_arg_set_64(&arg, v);
-	return fxt_write_event(ctx->w, &ev);
+	return fxt_write_event(map_w(ctx), &ev);
 }

@@ -64,6 +64,11 @@ struct map_event {
 	unsigned int		extra_args;	/* elements past one per field */
 	struct map_field	*fields;
 	bool			keep;		/* passes the event filter */
+	/*
+	 * map-dispatch.c: no typed packet says it, so the packets have it
+	 * as Perfetto's generic ftrace event (unless --fxt-records)
+	 */
+	bool			generic;
 	bool			user_data;	/* user_events: bytes past fields */
 	/* map-dispatch.c: its row in the table of special events, or NULL */
 	const struct map_special *special;
@@ -176,10 +181,18 @@ struct map_mm {
 /* The conversion as a whole. */
 struct map_ctx {
 	struct fxt_writer	*w;
+	/*
+	 * Where instants go: @w with --fxt-records (every record FXT's), else
+	 * a nested writer whose records @w carries in blob records of type
+	 * FXT_BLOB_RECORDS, which Perfetto skips: it reads each event once,
+	 * from the packets (map-convert.c, map_nest_start()).
+	 */
+	struct fxt_writer	*iw;
 	const struct fxt_input_opts *opts;
 	struct map_buffer	*bufs;
 	int			nr_bufs;
-	struct map_buffer	*cur;		/* provider now current */
+	struct map_buffer	*cur;		/* provider now current (iw) */
+	struct map_buffer	*wcur;		/* in w: map_w() */
 	struct tracecmd_input	*top;
 	const struct dat_recs	*kept;		/* the host's, for map-tgid */
 	struct map_task		*tasks;		/* by pid, grows */
@@ -241,6 +254,21 @@ static inline struct tep_handle *map_functions(const struct map_ctx *ctx,
 	const struct fxt_input_opts *o = ctx->opts;
 
 	return o->functions ? o->functions(o->functions_priv) : tep;
+}
+
+/*
+ * The file's own writer for a record derived from the record being
+ * mapped, its provider made that record's first: the instants' writer
+ * switches provider at every record, this one only when it is written.
+ * A failed switch is the writer's sticky error, which the write returns.
+ */
+static inline struct fxt_writer *map_w(struct map_ctx *ctx)
+{
+	if (ctx->wcur != ctx->cur && ctx->cur) {
+		fxt_write_provider_section(ctx->w, ctx->cur->provider_id);
+		ctx->wcur = ctx->cur;
+	}
+	return ctx->w;
 }
 
 #endif /* _MAP_CTX_H */

@@ -6,7 +6,9 @@
  * The check salvaged a damaged file (datcheck.h, DATCHECK_SALVAGE): a
  * page from its first fault on, or a zstd chunk that does not inflate,
  * was not read, and each such stretch comes with the number of good
- * records of its CPU before it (dat_damage).  Whoever reads the pages,
+ * records of its CPU before it (dat_damage), its CPU numbered as the
+ * buffer's CPU list numbers it, as libtracecmd numbers the records (a
+ * recording of CPUs 0 and 3 has its second CPU's damage on 3, not 1).  Whoever reads the pages,
  * the plugin's page reader or libtracecmd over the host's view of the
  * file, reads those records and no other, so counting a CPU's records
  * finds each stretch again: it is said before the first record after

@@ -3,12 +3,16 @@
  * map-dispatch.c - what the mapping does with each event, in one place.
  *
  * Every record becomes map-event.c's instant event, which keeps every
- * field.  The events Perfetto draws as something more (context switches,
- * wakeups, task names, trace_marker logs and atrace slices, counters,
- * EventHeader events) are the rows of map_specials[] below: which events,
- * the fields their handler reads (found once per format), and the
- * handler that writes what the mapping derives from the record, after
- * its instant.  An event no row takes is written as its instant alone.
+ * field (in the nested records unless --fxt-records: map-convert.c), and,
+ * unless a row below gives it a packet of its own, Perfetto's generic
+ * ftrace event (map_ftrace_generic()), so that Perfetto reads every event
+ * once, from the packets.  The events Perfetto draws as something more
+ * (context switches, wakeups, task names, trace_marker logs and atrace
+ * slices, counters, EventHeader events) are the rows of map_specials[]
+ * below: which events, the fields their handler reads (found once per
+ * format), and the handler that writes what the mapping derives from the
+ * record, after its instant.  An event no row takes is written as its
+ * instant and its generic packet alone.
  *
  * Adding a special event is adding a row, and a handler if none of the
  * existing ones fits.  A kernel event written as Perfetto's own ftrace
@@ -181,7 +185,7 @@ const struct map_special map_specials[] = {
 	 * value.  Not its six arguments: the sys_enter instant at the
 	 * slice's start has them, and they would make the packets twice as
 	 * big (28 of the 69 bytes a syscall's two events take).  Not with
-	 * --fxt-sched (.instead, no FXT record to replace): its atrace
+	 * --fxt-records (.instead, no FXT record to replace): its atrace
 	 * slices are FXT's, which Perfetto would not nest in them
 	 * (map-marker.c).
 	 */
@@ -243,10 +247,26 @@ const struct map_special *map_dispatch_classify(struct map_event *me)
 	unsigned int i;
 
 	me->special = NULL;
+	me->generic = true;
 	for (i = 0; i < map_nr_specials; i++)
 		if (map_dispatch_takes(&map_specials[i], me)) {
-			me->special = &map_specials[i];
-			return me->special;
+			const struct map_special *s = &map_specials[i];
+
+			/*
+			 * no packet of its own: not trace_marker's (its
+			 * packets are map-marker.c's), nor a switch or a
+			 * wakeup (map-sched.c's sched_switch and
+			 * sched_waking, but a sched_wakeup the waking
+			 * before it said: map_dispatch_write()), nor an
+			 * EventHeader event (its FXT event says it)
+			 */
+			me->generic = s->pkt_write == map_ftrace_fork_write ||
+				      (!s->pkt_write && !s->classify &&
+				       s->write != map_marker_write &&
+				       s->write != map_sched_switch_write &&
+				       s->write != map_sched_wakeup_write);
+			me->special = s;
+			return s;
 		}
 	memset(me->sf, 0, sizeof(me->sf));
 	return NULL;
@@ -383,16 +403,25 @@ int map_dispatch_write(struct map_ctx *ctx, struct map_buffer *buf,
 		       const struct fxt_thread *thread)
 {
 	const struct map_special *s = me->special;
+	bool gen = (me->generic || (s && s->wake == MAP_WAKE_UP &&
+				    ctx->seen_waking)) &&
+		   !ctx->opts->fxt_records;
 	bool pkt;
 	int ret;
 
 	ret = map_event_write(ctx, buf, me, rec, thread);
-	if (!ctx->opts->fxt_sched)
+	if (!ctx->opts->fxt_records)
 		map_sched_seen(ctx, rec, (int)thread->tid);
-	if (ret < 0 || !s || map_dispatch_restated(ctx, buf, me, rec))
+	if (ret < 0 || (!s && !gen) ||
+	    map_dispatch_restated(ctx, buf, me, rec))
 		return ret;
+	if (gen) {
+		ret = map_ftrace_generic(ctx, buf, me, rec);
+		if (ret < 0 || !s)
+			return ret;
+	}
 	/* a packet "instead" of FXT records, unless FXT was asked for */
-	pkt = s->pkt_write && !(s->pkt.instead && ctx->opts->fxt_sched);
+	pkt = s->pkt_write && !(s->pkt.instead && ctx->opts->fxt_records);
 	if (s->write && !(pkt && s->pkt.instead))
 		ret = s->write(ctx, buf, me, rec, thread);
 	if (ret >= 0 && pkt)

@@ -564,8 +564,11 @@ static int map_event_emit(struct map_ctx *ctx, struct map_event *me,
 			  unsigned int n)
 {
 	unsigned int i, j, k, take;
-	int ret;
+	int ret = 0;
 
+	/* its continuations right after it, in one blob */
+	if (n > FXT_MAX_ARGS)
+		fxt_writer_keep_together(ctx->iw, true);
 	for (i = 0; i < n || i == 0; i += take) {
 		take = n - i < FXT_MAX_ARGS ? n - i : FXT_MAX_ARGS;
 		if (i + take < n && take > 1 &&
@@ -577,18 +580,19 @@ static int map_event_emit(struct map_ctx *ctx, struct map_event *me,
 		ev->nargs = n - i < take ? n - i : take;
 		if (i)
 			ev->name = me->cont_name;
-		ret = fxt_write_event(ctx->w, ev);
+		ret = fxt_write_event(ctx->iw, ev);
 		if (ret == -E2BIG) {
 			for (j = 0, k = 0; j < ev->nargs; j++)
 				if (ev->args[j].type != FXT_ARG_STRING)
 					args[i + k++] = ev->args[j];
 			ev->nargs = k;
-			ret = fxt_write_event(ctx->w, ev);
+			ret = fxt_write_event(ctx->iw, ev);
 		}
 		if (ret < 0)
-			return ret;
+			break;
 	}
-	return 0;
+	fxt_writer_keep_together(ctx->iw, false);
+	return ret < 0 ? ret : 0;
 }
 
 int map_event_write(struct map_ctx *ctx, struct map_buffer *buf,

@@ -643,7 +643,7 @@ static int map_eh_emit(struct map_ctx *ctx, struct map_eh *m,
 		}
 		ev->args = m->args + i;
 		ev->nargs = k;
-		ret = fxt_write_event(ctx->w, ev);
+		ret = fxt_write_event(map_w(ctx), ev);
 		if (ret < 0)
 			return ret;
 		i += k;
@@ -844,13 +844,13 @@ static int map_eh_flows(struct map_ctx *ctx, struct fxt_event *ev,
 	if (info->related_id) {
 		ev->type = FXT_EVENT_FLOW_STEP;
 		ev->id = map_eh_correlation(info->related_id);
-		ret = fxt_write_event(ctx->w, ev);
+		ret = fxt_write_event(map_w(ctx), ev);
 		if (ret < 0)
 			return ret;
 	}
 	ev->type = FXT_EVENT_FLOW_BEGIN;
 	ev->id = map_eh_correlation(info->activity_id);
-	return fxt_write_event(ctx->w, ev);
+	return fxt_write_event(map_w(ctx), ev);
 }
 
 int map_eventheader_write(struct map_ctx *ctx, struct map_buffer *buf,

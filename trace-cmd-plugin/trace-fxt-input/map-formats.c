@@ -125,6 +125,7 @@ static int fmts_write_text(struct map_ctx *ctx, uint64_t ts, const char *name,
 	if (ret < 0)
 		return ret;
 	snprintf(cont, sizeof(cont), "%s%s", name, TCFXT_CONT_SUFFIX);
+	fxt_writer_keep_together(ctx->iw, true);
 	do {
 		n = len - off > FMT_CHUNK ? FMT_CHUNK : len - off;
 		args[nargs].type = FXT_ARG_STRING;
@@ -132,7 +133,7 @@ static int fmts_write_text(struct map_ctx *ctx, uint64_t ts, const char *name,
 		args[nargs].str = fxt_str_make(text + off, n);
 		args[nargs].str.id = FXT_STR_INLINE;
 		ev.nargs = nargs + 1;
-		ret = fxt_write_event(ctx->w, &ev);
+		ret = fxt_write_event(ctx->iw, &ev);
 		if (ret < 0)
 			return ret;
 		off += n;
@@ -141,6 +142,7 @@ static int fmts_write_text(struct map_ctx *ctx, uint64_t ts, const char *name,
 		nargs = 0;
 		ev.name = fxt_writer_str(ctx->w, cont);
 	} while (off < len);
+	fxt_writer_keep_together(ctx->iw, false);
 	return 0;
 }
 

@@ -282,7 +282,7 @@ int map_ftrace_fork_write(struct map_ctx *ctx, struct map_buffer *buf,
  * task_newtask: its event, where Perfetto starts the new thread (its
  * start time) or process (ParseTaskNewTask), and the process tree's
  * entry only if the event could not go into the packets.  Not with
- * --fxt-sched: its thread states are the FXT's, which the Runnable
+ * --fxt-records: its thread states are the FXT's, which the Runnable
  * state Perfetto opens there would overlap.
  */
 int map_ftrace_newtask_write(struct map_ctx *ctx, struct map_buffer *buf,
@@ -290,7 +290,7 @@ int map_ftrace_newtask_write(struct map_ctx *ctx, struct map_buffer *buf,
 {
 	int ret;
 
-	if (ctx->opts->fxt_sched)
+	if (ctx->opts->fxt_records)
 		return map_ftrace_fork(ctx, buf, me, rec, false);
 	ret = map_ftrace_write(ctx, buf, me, rec);
 	if (ret < 0)
@@ -343,5 +343,84 @@ int map_ftrace_print(struct map_ctx *ctx, struct map_buffer *buf,
 	pb_bytes(e.b, PFT_GENERIC_FIELD_NAME, "buf", 3);
 	pb_bytes(e.b, PFT_GENERIC_FIELD_STR, text, len);
 	pb_close(e.b, f);
+	return map_pkt_event_end(ctx, &e);
+}
+
+/*
+ * An atrace write (B, E, C, S, F, ...) as Perfetto's own print event,
+ * its text as written: Perfetto's importer makes of it what it makes of
+ * its own recording's (ParsePrint, SystraceParser): slices, counters
+ * named as written, async slices, and the ongoing sys_write ended at the
+ * marker.  Not with --fxt-records, whose FXT records say it (map-marker.c).
+ */
+int map_ftrace_atrace(struct map_ctx *ctx, struct tep_record *rec,
+		      const char *text, size_t len)
+{
+	struct map_pkt_ev e;
+	int ret;
+
+	ret = map_pkt_event(ctx, rec->cpu, rec->ts, ctx->rec_pid, PFT_EV_PRINT,
+			    &e);
+	if (ret <= 0)
+		return ret;
+	pb_bytes(e.b, PFT_PRINT_BUF, text, len);
+	return map_pkt_event_end(ctx, &e);
+}
+
+/*
+ * An event no typed packet says (no row of map-ftrace.table, nor of
+ * map-sched.c): Perfetto's generic ftrace event, its name and every
+ * integer, pointer and string field by name, which Perfetto lists as an
+ * ftrace event with those arguments (ParseLegacyGenericFtrace), as its
+ * own recorder writes an event it has no message for.  Other arrays are
+ * left out (the nested instant keeps them).
+ */
+int map_ftrace_generic(struct map_ctx *ctx, struct map_buffer *buf,
+		       struct map_event *me, struct tep_record *rec)
+{
+	struct map_pkt_ev e;
+	const char *s;
+	unsigned int i;
+	uint64_t v;
+	size_t f;
+	int ret, len;
+
+	ret = map_pkt_event(ctx, rec->cpu, rec->ts, ctx->rec_pid,
+			    PFT_EV_GENERIC, &e);
+	if (ret <= 0)
+		return ret;
+	pb_bytes(e.b, PFT_GENERIC_EVENT_NAME, me->name.ptr, me->name.len);
+	for (i = 0; i < me->nr_fields; i++) {
+		const struct map_field *mf = &me->fields[i];
+		struct tep_format_field *tf = mf->field;
+
+		switch (mf->kind) {
+		case MAP_FIELD_INT:
+		case MAP_FIELD_POINTER:
+			if (!map_ftrace_value(buf, rec, tf, true, &v))
+				continue;
+			f = pb_open(e.b, PFT_GENERIC_FIELD);
+			pb_bytes(e.b, PFT_GENERIC_FIELD_NAME, mf->name.ptr,
+				 mf->name.len);
+			pb_uint(e.b, mf->kind == MAP_FIELD_INT &&
+				     (tf->flags & TEP_FIELD_IS_SIGNED) ?
+				     PFT_GENERIC_FIELD_INT :
+				     PFT_GENERIC_FIELD_UINT, v);
+			pb_close(e.b, f);
+			break;
+		case MAP_FIELD_STRING:
+			len = map_field_str(rec, tf, &s);
+			if (len < 0)
+				continue;
+			f = pb_open(e.b, PFT_GENERIC_FIELD);
+			pb_bytes(e.b, PFT_GENERIC_FIELD_NAME, mf->name.ptr,
+				 mf->name.len);
+			pb_bytes(e.b, PFT_GENERIC_FIELD_STR, s, len);
+			pb_close(e.b, f);
+			break;
+		default:
+			break;
+		}
+	}
 	return map_pkt_event_end(ctx, &e);
 }

@@ -23,5 +23,9 @@ int map_ftrace_syscall_cut(struct map_ctx *ctx, struct tep_record *rec,
 			   int32_t pid, struct map_task *t);
 int map_ftrace_print(struct map_ctx *ctx, struct map_buffer *buf,
 		     struct tep_record *rec, const char *text, size_t len);
+int map_ftrace_atrace(struct map_ctx *ctx, struct tep_record *rec,
+		      const char *text, size_t len);
+int map_ftrace_generic(struct map_ctx *ctx, struct map_buffer *buf,
+		       struct map_event *me, struct tep_record *rec);
 
 #endif /* _MAP_FTRACE_H */

@@ -2,13 +2,14 @@
 /*
  * map-marker.c - trace_marker writes (ftrace/print).
  *
- * Every write becomes a log record with its text.  Perfetto does not show
- * log records yet, which is one reason the instant event of the same
- * write is kept too; a write that is not atrace's also becomes an ftrace
- * event "print" in the Perfetto packets (map-ftrace.c), whose text
- * Perfetto lists with the ftrace events.  Writes that follow the atrace
- * convention become
- * what Perfetto's systrace import makes of them:
+ * Every write becomes a log record with its text (in the nested records,
+ * as its instant, unless --fxt-records); a write that is not atrace's
+ * also becomes an ftrace event "print" in the Perfetto packets
+ * (map-ftrace.c), whose text Perfetto lists with the ftrace events.  A
+ * write that follows the atrace convention is, by default, Perfetto's own
+ * print event (map_ftrace_atrace()), which Perfetto's systrace import
+ * reads as it reads its own recording's; with --fxt-records it becomes
+ * what that import makes of it, as FXT records:
  *   B|pid|name          duration begin on the writer's thread
  *   E|pid  or  E        duration end
  *   C|pid|name|value    counter "name" of process pid, argument "value"
@@ -16,9 +17,10 @@
  *   F|pid|name|cookie   async end
  * in category "atrace".
  *
- * A B or E written inside a syscall whose slice the packets began
- * (raw_syscalls sys_enter as Perfetto's event, map-ftrace.c) ends that
- * slice there, in the packets (map_ftrace_syscall_cut()): the marker is
+ * With --fxt-records, a B or E written inside a syscall whose slice the
+ * packets began (raw_syscalls sys_enter as Perfetto's event, map-ftrace.c)
+ * ends that slice there, in the packets (map_ftrace_syscall_cut()): the
+ * marker is
  * written inside a write syscall, so an atrace slice would begin in one
  * sys_write slice and end in another, which no strict nesting allows.
  * Perfetto's importer settles that for its own print events by ending
@@ -100,7 +102,7 @@ static int atrace_write(struct map_ctx *ctx, struct tep_record *rec,
 		ev.id = (uint64_t)(uint32_t)writer->pid << 32 | (uint32_t)v;
 		break;
 	}
-	return fxt_write_event(ctx->w, &ev);
+	return fxt_write_event(map_w(ctx), &ev);
 }
 
 int map_marker_write(struct map_ctx *ctx, struct map_buffer *buf,
@@ -117,11 +119,13 @@ int map_marker_write(struct map_ctx *ctx, struct map_buffer *buf,
 	if (len < 0)
 		return 0;
 	text = len && s[len - 1] == '\n' ? len - 1 : len;
-	ret = fxt_write_log(ctx->w, rec->ts, thread, s, text);
+	ret = fxt_write_log(ctx->iw, rec->ts, thread, s, text);
 	if (ret < 0)
 		return ret;
 	if (!map_atrace_parse(s, len, &at))
 		return map_ftrace_print(ctx, buf, rec, s, text);
+	if (!ctx->opts->fxt_records)
+		return map_ftrace_atrace(ctx, rec, s, len);
 	if ((at.kind == 'B' || at.kind == 'E') && (t = map_task_get(ctx,
 					thread->tid)) && t->in_syscall) {
 		ret = map_ftrace_syscall_cut(ctx, rec, thread->tid, t);

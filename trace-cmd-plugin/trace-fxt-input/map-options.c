@@ -127,7 +127,7 @@ static int map_options_write_procmaps(struct map_ctx *ctx,
 							    t->len - off;
 			a.str = fxt_str_make(t->text + off, n);
 			a.str.id = FXT_STR_INLINE;
-			ret = fxt_write_event(ctx->w, ev);
+			ret = fxt_write_event(ctx->iw, ev);
 			off += n;
 			ev->name = fxt_writer_str(ctx->w, TCFXT_PROCMAPS
 						  TCFXT_CONT_SUFFIX);
@@ -186,7 +186,7 @@ int map_options_write(struct map_ctx *ctx, struct map_buffer *buf,
 		!!(tracecmd_get_flags(h) & FXT_TRACECMD_IN_USECS));
 	opt_u64(ctx, a, &n, "first_ts", buf->first_ts);
 	ev.nargs = n;
-	ret = fxt_write_event(ctx->w, &ev);
+	ret = fxt_write_event(ctx->iw, &ev);
 	if (ret < 0)
 		return ret;
 
@@ -196,7 +196,7 @@ int map_options_write(struct map_ctx *ctx, struct map_buffer *buf,
 	if (n) {
 		ev.name = fxt_writer_str(ctx->w, TCFXT_CPUSTATS);
 		ev.nargs = n;
-		ret = fxt_write_event(ctx->w, &ev);
+		ret = fxt_write_event(ctx->iw, &ev);
 		if (ret < 0)
 			return ret;
 	}

@@ -183,14 +183,22 @@ static const struct dat_damage *pg_damage(struct pg_cpu *c, uint64_t at,
 
 /*
  * Whether the event whose header is at c->curr is damaged (an event
- * whose ID no format has): then it is not handed on.
+ * whose ID no format has): then it is not handed on.  One whose header
+ * lies about its length (garbled) is skipped to its damage's end.
  */
 static bool pg_event_damaged(const struct map_pages *p, struct pg_cpu *c)
 {
-	uint64_t at = pg_base(c) + (p->long_size == 8 ? 16 : 12) + c->curr;
+	uint32_t start = p->long_size == 8 ? 16 : 12;
+	uint64_t at = pg_base(c) + start + c->curr;
+	const struct dat_damage *d;
 	uint64_t off, end;
 
-	return pg_damage(c, at, &off, &end) && off <= at;
+	d = pg_damage(c, at, &off, &end);
+	if (!d || off > at)
+		return false;
+	if (d->garbled && end - pg_base(c) - start <= c->area)
+		c->next = (uint32_t)(end - pg_base(c) - start);
+	return true;
 }
 
 /*

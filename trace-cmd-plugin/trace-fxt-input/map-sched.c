@@ -11,7 +11,7 @@
  * then renders prev_state as its ftrace importer does (D, R+, I, ...),
  * with wakers and interrupt context.
  *
- * With --fxt-sched they become FXT records instead, for FXT readers that
+ * With --fxt-records they become FXT records instead, for FXT readers that
  * skip the packets: sched_switch a context switch record (the subtype-1
  * scheduling record: 16-bit CPU, weights as arguments, INT32_MIN weight
  * for pid 0 so that the idle task reads as idle) and sched_waking /
@@ -108,7 +108,7 @@ static int map_switch_out(struct map_ctx *ctx, uint64_t ts, unsigned int cpu,
 		t->cpu = -1;
 	if (c && c->cur == tid)
 		c->cur = -1;
-	return fxt_write_sched_switch(ctx->w, &cs);
+	return fxt_write_sched_switch(map_w(ctx), &cs);
 }
 
 /* A sched_switch's fields. */
@@ -179,7 +179,7 @@ static int map_switch_fxt(struct map_ctx *ctx, const struct map_switch *sw)
 		.nargs = 2,
 		.args = args,
 	};
-	return fxt_write_sched_switch(ctx->w, &cs);
+	return fxt_write_sched_switch(map_w(ctx), &cs);
 }
 
 /* A full sched_switch event: the CPU's first, whose prev Perfetto lacks. */
@@ -410,7 +410,7 @@ int map_sched_switch_write(struct map_ctx *ctx, struct map_buffer *buf,
 		ret = map_task_thread(ctx, buf, (int)sw.next, &th);
 	if (ret < 0)
 		return ret;
-	if (ctx->opts->fxt_sched)
+	if (ctx->opts->fxt_records)
 		return map_switch_fxt(ctx, &sw);
 	sw.plen = map_field_str(rec, me->sf[5], &sw.pcomm);
 	sw.nlen = map_field_str(rec, me->sf[6], &sw.ncomm);
@@ -494,7 +494,7 @@ int map_sched_wakeup_write(struct map_ctx *ctx, struct map_buffer *buf,
 		ret = map_task_thread(ctx, buf, (int)pid, &th);
 	if (ret < 0)
 		return ret;
-	if (!ctx->opts->fxt_sched)
+	if (!ctx->opts->fxt_records)
 		return map_waking_pkt(ctx, buf, me, rec, pid, prio, cpu);
 	args[0].type = FXT_ARG_INT32;
 	args[0].name = map_name(ctx, TCFXT_ARG_WEIGHT);
@@ -510,7 +510,7 @@ int map_sched_wakeup_write(struct map_ctx *ctx, struct map_buffer *buf,
 		.nargs = 2,
 		.args = args,
 	};
-	return fxt_write_sched_wakeup(ctx->w, &wk);
+	return fxt_write_sched_wakeup(map_w(ctx), &wk);
 }
 
 /* Events that name a task: fields pid, comm and a second pid, comm. */

@@ -46,7 +46,7 @@ struct map_pkt_field {
 struct map_pkt_def {
 	uint32_t		event;		/* PFT_EV_*, 0: none */
 	struct map_pkt_field	f[MAP_SPECIAL_FIELDS];
-	/* the packet replaces .write's records, unless --fxt-sched */
+	/* the packet replaces .write's records, unless --fxt-records */
 	bool			instead;
 	/* the event is left out when its first field is not below this */
 	uint32_t		below;

@@ -86,7 +86,7 @@ static int map_announce(struct map_ctx *ctx, struct map_buffer *buf,
 		const char *lname = tgid == pid ? NULL :
 				    map_task_comm(buf, tgid);
 
-		ret = fxt_write_kernel_object(ctx->w, tgid, FXT_OBJ_PROCESS,
+		ret = fxt_write_kernel_object(map_w(ctx), tgid, FXT_OBJ_PROCESS,
 					      lname ? fxt_str_make(lname,
 							strlen(lname)) :
 					      fxt_str_make(name, len), args, n);
@@ -97,7 +97,7 @@ static int map_announce(struct map_ctx *ctx, struct map_buffer *buf,
 	args[n].type = FXT_ARG_KOID;
 	args[n].name = fxt_writer_str(ctx->w, FXT_ARG_NAME_PROCESS);
 	args[n++].koid = tgid;
-	return fxt_write_kernel_object(ctx->w, pid, FXT_OBJ_THREAD,
+	return fxt_write_kernel_object(map_w(ctx), pid, FXT_OBJ_THREAD,
 				       fxt_str_make(name, len), args, n);
 }
 

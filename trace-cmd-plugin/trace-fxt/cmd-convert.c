@@ -867,7 +867,8 @@ static int cmd_convert(int argc, char **argv)
 			o->tgids = optarg;
 			break;
 		case 'S':
-			o->fxt_sched = true;
+		case 'F':
+			o->fxt_records = true;
 			break;
 		case 'q':
 			a.quiet = true;
@@ -977,12 +978,20 @@ static const struct trace_fxt_opt convert_opts[] = {
 		 "events",
 	  .help = "each thread's process from 'pid tgid' lines, as the "
 		  "kernel's saved_tgids lists them" },
-	{ .key = 'S', .name = "fxt-sched", .dirs = TRACE_FXT_TO_FXT,
-	  .def = "Perfetto's own ftrace packets, in FXT blob records",
-	  .help = "write scheduling (context switches, wakeups, CPU "
-		  "frequency and idle) as FXT records instead, for FXT readers "
-		  "that skip Perfetto's packets; Perfetto then shows no D, I "
-		  "or R+ thread states, wakers, IRQs or process tree" },
+	{ .key = 'S', .name = "fxt-records", .dirs = TRACE_FXT_TO_FXT,
+	  .def = "each event once in Perfetto's own ftrace packets (FXT "
+		 "blob records of type 3); every event's FXT instant, for "
+		 "this project's readers, in blob records Perfetto and "
+		 "Tracy skip",
+	  .help = "every event as FXT records Tracy and any reader of the "
+		  "FXT specification reads: its instant at the top level, "
+		  "scheduling (context switches, wakeups, CPU frequency and "
+		  "idle) as FXT records, atrace markers as FXT slices and "
+		  "counters; Perfetto then shows every event twice (an "
+		  "instant besides the packets) and no D, I or R+ thread "
+		  "states, wakers or process tree" },
+	{ .key = 'F', .name = "fxt-sched", .dirs = TRACE_FXT_TO_FXT,
+	  .help = "the old name of --fxt-records" },
 	{ .key = 'p', .name = "progress", .dirs = TRACE_FXT_TO_FXT,
 	  .help = "print how far the conversion is on standard error" },
 	{ .key = 'q', .letter = true, .name = "quiet",

@@ -241,6 +241,10 @@ static void emit_record(struct emit *e, const struct fxt_record *rec)
 		emit_u64(e, "size", rec->size);
 		emit_name(e, "record", type ? type : "unknown");
 		emit_u64(e, "provider", rec->provider_id);
+		/* read from a blob of records (fxt-reader.h) */
+		if (rec->nested)
+			json_object_object_add(e->obj, "nested",
+					       json_object_new_boolean(1));
 	} else {
 		printf("0x%08" PRIx64 " %s", rec->offset,
 		       type ? type : "unknown");

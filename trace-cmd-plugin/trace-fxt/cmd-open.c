@@ -13,7 +13,11 @@
  * --kernelshark, KernelShark is started instead, on the file as it is:
  * FXT with trace-fxt's KernelShark plugin, a .dat without it (KernelShark
  * reads a .dat itself, and the plugin's plot part, which draws FXT
- * streams' boxes, would say it failed on the .dat's stream).
+ * streams' boxes, would say it failed on the .dat's stream).  A .dat
+ * is checked first: one whose CPU data is damaged (libtracecmd may spin
+ * on it or drop what follows the damage) is converted as convert
+ * salvages it, to FXT in a file that has no name, and KernelShark opens
+ * that with the plugin.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,7 +31,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "datcheck.h"
 #include "fd-io.h"
+#include "file-map.h"
 #include "in-file.h"
 #include "serve.h"
 #include "trace-fxt.h"
@@ -305,14 +311,109 @@ out:
 	return status ? 1 : 0;
 }
 
+/*
+ * Whether the .dat at @path has damaged CPU data, as convert's check
+ * finds it: the stretches (0: none, or a file the check refuses, which
+ * KernelShark is left to read as before), or -1 when it cannot be read.
+ */
+static ssize_t open_dat_damage(const char *path, uint64_t *bytes)
+{
+	struct dat_pages pages = { 0 };
+	struct datcheck *dc;
+	const void *p;
+	char err[512];
+	size_t len, i;
+	ssize_t n;
+	int ret;
+
+	*bytes = 0;
+	ret = file_map(path, 0, &p, &len);
+	if (ret) {
+		trace_fxt_err("cannot read %s: %s", path, strerror(-ret));
+		return -1;
+	}
+	ret = datcheck_head(p, len, NULL, DATCHECK_SALVAGE | DATCHECK_NO_PROBE,
+			    err, sizeof(err), &dc);
+	if (!ret) {
+		datcheck_pages(dc);
+		ret = datcheck_layout(dc, &pages);
+		ret = datcheck_end(dc) ?: ret;
+	}
+	file_unmap(p, len);
+	if (ret == -EBADMSG) {
+		trace_fxt_err("open: %s: %s; KernelShark reads it as it is",
+			      path, err);
+		return 0;
+	}
+	if (ret) {
+		trace_fxt_err("cannot read %s: %s", path, strerror(-ret));
+		return -1;
+	}
+	for (i = 0; i < pages.nr_damage; i++)
+		*bytes += pages.damage[i].inflated ? pages.damage[i].in_len :
+						     pages.damage[i].len;
+	n = (ssize_t)pages.nr_damage;
+	datcheck_layout_free(&pages);
+	return n;
+}
+
+/*
+ * A damaged .dat for KernelShark: converted as convert salvages it (the
+ * damage said), to FXT in a file without a name that KernelShark reads
+ * by its /proc/self/fd name, in @path (PATH_MAX); its fd, or -1.
+ */
+static int open_salvaged(struct open_args *a, ssize_t nr, uint64_t bytes,
+			 char *path)
+{
+	int fd;
+
+	fprintf(stderr, "trace-fxt: %s is damaged (%zd stretch%s of its CPU "
+		"data, %llu bytes): KernelShark opens its conversion, which "
+		"skips them, instead of the .dat\n", a->in, nr,
+		nr == 1 ? "" : "es", (unsigned long long)bytes);
+	fd = trace_fxt_convert_anon("open", a->path, "none");
+	if (fd < 0)
+		return -1;
+	/* kernelshark is exec'd in this process: the fd stays open */
+	if (fcntl(fd, F_SETFD, 0)) {
+		trace_fxt_err("open: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	snprintf(path, PATH_MAX, "/proc/self/fd/%d", fd);
+	return fd;
+}
+
 static int open_kernelshark(struct open_args *a, int kind)
 {
-	char buf[PATH_MAX];
+	char buf[PATH_MAX], salvaged[PATH_MAX];
 	const char *plugin;
+	uint64_t bytes;
+	ssize_t nr;
 
 	if (kind == IN_KIND_PERFETTO)
 		return open_kernelshark_perfetto(a);
 	plugin = kind == IN_KIND_DAT ? NULL : open_ks_plugin(buf);
+	if (kind == IN_KIND_DAT) {
+		nr = open_dat_damage(a->path, &bytes);
+		if (nr < 0)
+			return 1;
+		if (nr) {
+			plugin = open_ks_plugin(buf);
+			if (!plugin) {
+				trace_fxt_err("open: %s is damaged, and "
+					      "KernelShark needs trace-fxt's "
+					      "plugin (plugin-fxt.so) for its "
+					      "conversion: run 'make install'",
+					      a->in);
+				return 1;
+			}
+			if (open_salvaged(a, nr, bytes, salvaged) < 0)
+				return 1;
+			a->path = salvaged;
+			kind = IN_KIND_FXT;
+		}
+	}
 	if (!plugin && kind != IN_KIND_DAT) {
 		trace_fxt_err("open: KernelShark needs trace-fxt's plugin "
 			      "(plugin-fxt.so) for FXT, and it is not in %s "
@@ -322,7 +423,7 @@ static int open_kernelshark(struct open_args *a, int kind)
 		return 1;
 	}
 	fprintf(stderr, "trace-fxt: kernelshark%s%s %s\n", plugin ? " -p " : "",
-		plugin ? plugin : "", a->in);
+		plugin ? plugin : "", a->path == salvaged ? salvaged : a->in);
 	fflush(NULL);
 	if (plugin)
 		execlp("kernelshark", "kernelshark", "-p", plugin, a->path,
@@ -393,8 +494,10 @@ static const struct trace_fxt_opt open_opts[] = {
 	{ .key = 'k', .letter = true, .name = "kernelshark",
 	  .help = "start KernelShark on FILE instead: FXT with trace-fxt's "
 		  "KernelShark plugin (the build tree's, else the installed "
-		  "one): -p PLUGIN FILE; a trace.dat as it is; a Perfetto "
-		  "trace converted to a trace.dat first" },
+		  "one): -p PLUGIN FILE; a trace.dat as it is, or, when its "
+		  "CPU data is damaged, its conversion (as convert salvages "
+		  "it) with the plugin; a Perfetto trace converted to a "
+		  "trace.dat first" },
 	{ .key = 'n', .letter = true, .name = "no-open-browser",
 	  .help = "print the URL only, and start no browser",
 	  .def = "xdg-open URL when $DISPLAY or $WAYLAND_DISPLAY is set" },
