@@ -174,6 +174,7 @@ uninstall:
 # Libraries before the products that link them.
 include common/common.mk
 include common/fxt-tep/fxt-tep.mk
+include common/pft2dat/pft2dat.mk
 include trace-cmd-plugin/trace-fxt-input/trace-fxt-input.mk
 include trace-cmd-plugin/dat-check/dat-check.mk
 include trace-cmd-plugin/trace-fxt/trace-fxt.mk

@@ -181,6 +181,17 @@ $(O)/tests/fuzz/fuzz-fxt2dat: tests/fuzz/fuzz-fxt2dat.c $(CORE_SRCS) \
 		$(CORE_SRCS) $(FXT_TEP_SRCS) $(CORE_SYS_LIBS) \
 		$(TEP_LIBS) -lm
 
+# Perfetto -> .dat (libpft2dat.a's sources, on libfxt-tep.a's), with the
+# table's inverse header the build generates.
+$(O)/tests/fuzz/fuzz-pft2dat: tests/fuzz/fuzz-pft2dat.c $(CORE_SRCS) \
+		$(FXT_TEP_SRCS) $(PFT2DAT_SRCS) common/fxt-tep/fxt2dat.h \
+		common/pft2dat/pft2dat-intern.h $(PFT_TABLE_H)
+	@mkdir -p $(@D)
+	$(CLANG) $(FUZZ_CFLAGS) $(FXT_TEP_CFLAGS) $(PFT2DAT_CFLAGS) \
+		-I$(O)/common/pft2dat -o $@ $< \
+		$(CORE_SRCS) $(FXT_TEP_SRCS) $(PFT2DAT_SRCS) $(CORE_SYS_LIBS) \
+		$(TEP_LIBS) -lm
+
 # plugin-fxt.so's decoding and text, without libkshark (plugin-fxt.c).
 $(O)/tests/fuzz/fuzz-kshark: tests/fuzz/fuzz-kshark.c $(CORE_SRCS) \
 		$(FXT_TEP_SRCS) $(KS_LOAD_SRCS) kernelshark-plugin/fxt-ks.h

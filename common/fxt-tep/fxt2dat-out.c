@@ -252,7 +252,9 @@ static int write_kept(struct f2d_ctx *ctx)
 	size_t i;
 	int ret;
 
-	qsort(ctx->keep, ctx->nr_keep, sizeof(*ctx->keep), cmp_keep);
+	/* nothing kept: no array to sort (qsort() takes none) */
+	if (ctx->nr_keep)
+		qsort(ctx->keep, ctx->nr_keep, sizeof(*ctx->keep), cmp_keep);
 	for (i = 0; i < ctx->nr_keep; i++) {
 		struct f2d_keep *k = &ctx->keep[i];
 

@@ -51,7 +51,7 @@ offers() {
 	fi
 }
 mkdir -p "$TMP/files/sub"
-touch "$TMP/files/"{a.dat,b.fxt,c.fxt.gz,d.fxt.zst,e.txt,"f g.fxt"}
+touch "$TMP/files/"{a.dat,b.fxt,c.fxt.gz,d.fxt.zst,e.txt,"f g.fxt",h.pftrace}
 T=$TRACE_FXT
 
 check "sourced, it completes trace-fxt with _trace_fxt_complete" \
@@ -107,14 +107,14 @@ offers "-e on FXT input (converted whole): nothing" "$T convert a2.fxt -e " --
 
 # files, by what each command takes
 rm -f "$TMP/files/cut.dat" "$TMP/files/bad.dat"
-offers "convert's input: .dat and FXT files, directories" "$T convert " -- \
-	a.dat a2.fxt b.fxt c.fxt.gz d.fxt.zst "f g.fxt" sub
-offers "report's input: .dat and FXT files, directories" "$T report " -- \
-	a.dat a2.fxt b.fxt c.fxt.gz d.fxt.zst "f g.fxt" sub
-offers "open's input: .dat and FXT files, directories" "$T open -n " -- \
-	a.dat a2.fxt b.fxt c.fxt.gz d.fxt.zst "f g.fxt" sub
+offers "convert's input: .dat, FXT and Perfetto files, directories" "$T convert " -- \
+	a.dat a2.fxt b.fxt c.fxt.gz d.fxt.zst "f g.fxt" h.pftrace sub
+offers "report's input: .dat, FXT and Perfetto files, directories" "$T report " -- \
+	a.dat a2.fxt b.fxt c.fxt.gz d.fxt.zst "f g.fxt" h.pftrace sub
+offers "open's input: .dat, FXT and Perfetto files, directories" "$T open -n " -- \
+	a.dat a2.fxt b.fxt c.fxt.gz d.fxt.zst "f g.fxt" h.pftrace sub
 offers "-o: any file" "$T convert a.dat -o " -- \
-	a.dat a2.fxt b.fxt c.fxt.gz d.fxt.zst e.txt "f g.fxt" sub
+	a.dat a2.fxt b.fxt c.fxt.gz d.fxt.zst e.txt "f g.fxt" h.pftrace sub
 offers "--tgids=: any file" "$T convert a.dat --tgids=e" -- e.txt
 offers "--cpu: nothing to offer" "$T convert a.dat --cpu " --
 

@@ -44,6 +44,7 @@ LIBS = {
     'common/eventheader': 'libeventheader.a',
     'common/perfetto': 'libperfetto-pkt.a',
     'common/fxt-tep': 'libfxt-tep.a',
+    'common/pft2dat': 'libpft2dat.a',
     'trace-cmd-plugin/dat-check': 'libdatcheck.a',
 }
 PRODUCTS = {

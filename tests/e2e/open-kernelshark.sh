@@ -6,9 +6,10 @@
 # runs from it) - its window comes up titled with the file, the plugin
 # loaded without complaint - and on a .dat without it, which KernelShark
 # reads itself; a damaged .dat (bits flipped in a zstd chunk) is handed
-# over as its conversion, with the plugin.
+# over as its conversion, with the plugin; a Perfetto trace, converted to
+# a .dat first.
 . "$(dirname "$0")/lib.sh"
-e2e_plan 9
+e2e_plan 12
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 PLUGIN=$BUILD/kernelshark-plugin/plugin-fxt.so
 
@@ -61,4 +62,40 @@ for f in markers.fxt markers.dat damaged.dat; do
 	check "  which loaded without complaint" \
 		bash -c "! grep -v 'damaged CPU data skipped' '$TMP/ks.log' | grep -qi 'failed\|not found\|incomplete\|cannot'"
 done
+
+# A Perfetto trace: KernelShark on the trace.dat convert makes of it,
+# named after it in a folder of trace-fxt's, which waits for KernelShark
+# (its child: the window is found by the child's pid) and removes the
+# folder once KernelShark ends (here by the SIGTERM trace-fxt forwards).
+cat > "$TMP/session-pft.sh" <<'EOF'
+. "$TOP/tests/e2e/ks-window.bash"
+ks_settings "$TMP/ks-settings"
+"$TRACE_FXT" open --kernelshark "$FILE" >"$TMP/ks.out" 2>"$TMP/ks.log" &
+ks=$!
+for i in $(seq 60); do
+	child=$(pgrep -P "$ks" kernelshark) && break
+	sleep 0.5
+done
+win=$(ks_window "$child")
+sleep 1
+[ -n "$win" ] && xdotool getwindowname "$win" >"$TMP/title"
+kill "$ks" 2>/dev/null
+wait "$ks" 2>/dev/null
+exit 0
+EOF
+cp "$SAMPLES/perfetto/sched-syscalls.pftrace.gz" "$TMP/pf.pftrace.gz"
+rm -f "$TMP/title"
+export TRACE_FXT_EVENT_FORMATS=$SAMPLES/perfetto/formats
+mkdir -p "$TMP/tmpdir"
+FILE=$TMP/pf.pftrace.gz TMPDIR=$TMP/tmpdir timeout 90 xvfb-run -a \
+	-s "-screen 0 1280x1024x24" bash "$TMP/session-pft.sh" 2>"$TMP/xvfb.err"
+title=$(cat "$TMP/title" 2>/dev/null)
+check "open --kernelshark pf.pftrace.gz: KernelShark's window shows its trace.dat (title: $title)" \
+	grep -q "pf.pftrace.gz.dat" "$TMP/title"
+check "  started on the converted file: $(grep kernelshark "$TMP/ks.log" | head -1)" \
+	grep -qE "^trace-fxt: kernelshark $TMP/tmpdir/trace-fxt-[^/]*/pf.pftrace.gz.dat\$" \
+	"$TMP/ks.log"
+# (Qt puts its runtime folder there too)
+check "  and the converted file is gone once KernelShark ended" \
+	test -z "$(ls -d "$TMP"/tmpdir/trace-fxt-* 2>/dev/null)"
 e2e_exit

@@ -284,7 +284,8 @@ def load_table(path=TABLE_PATH):
     with open(path) as f:
         for ln in f:
             w = ln.split()
-            if not w or w[0].startswith('#'):
+            # "read" rows are the way back's only (pft2dat)
+            if not w or w[0].startswith('#') or w[3] == 'read':
                 continue
             system, event = w[0].split(':')
             fields = []

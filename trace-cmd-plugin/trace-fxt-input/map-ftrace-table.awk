@@ -14,10 +14,21 @@
 #    event, message) for every row, and MAP_TABLE_TYPES_<system>_<event>,
 #    the types its fields are written as ("uint32", ...; NULL for a
 #    field not written).
+# Rows of kind "read" and fields marked "+" are the way back's only: none
+# of the above names them.
+#
+# With -v inverse=1 it writes the way back's header instead
+# (pft-ftrace-table.h, for common/fxt-tep/pft2dat-*.c): every row,
+# "read" ones and "+" fields included, as PFT_TABLE_ROWS(ROW) with
+# ROW(number, system, event, FIELDS), FIELDS a braced list of
+# { "field", number, PFT_T_<TYPE> } (the types pft2dat.h declares), by
+# FtraceEvent field number.
 # Awk, not a script of another language: the build needs nothing new.
 # A row that does not parse stops the build, naming its line.
 #
 #   awk -f map-ftrace-table.awk map-ftrace.table > map-ftrace-table.h
+#   awk -v inverse=1 -f map-ftrace-table.awk map-ftrace.table \
+#	> pft-ftrace-table.h
 
 function fail(why) {
 	printf "%s:%d: %s\n", FILENAME, FNR, why > "/dev/stderr"
@@ -57,8 +68,36 @@ BEGIN {
 	if ($3 in evnum)
 		fail("field " $3 " of FtraceEvent is " evnum[$3] "'s already")
 	evnum[$3] = $1
-	if ($4 != "table" && $4 != "dispatch")
-		fail("row \"" $4 "\": \"table\" or \"dispatch\"")
+	if ($4 != "table" && $4 != "dispatch" && $4 != "read")
+		fail("row \"" $4 "\": \"table\", \"dispatch\" or \"read\"")
+
+	# every row, every field written, for the way back
+	ni++
+	isys[ni] = se[1]
+	iev[ni] = se[2]
+	inum[ni] = $3
+	inf[ni] = 0
+	delete used
+	for (i = 5; i <= NF; i++) {
+		f = $i
+		sub(/^\+/, "", f)
+		if (f !~ /^[a-z_][a-z0-9_]*=[1-9][0-9]*:[a-z0-9]+$/)
+			continue
+		split(f, p, /[=:]/)
+		if (!(p[3] in kind) && p[3] != "uint64s")
+			fail("\"" p[3] "\": int32, int64, uint32, uint64, " \
+			     "uint64s, string, sym or kstr")
+		if (p[2] in used)
+			fail("field " p[2] " of " $2 " is " used[p[2]] \
+			     "'s already")
+		used[p[2]] = p[1]
+		inf[ni]++
+		iname[ni, inf[ni]] = p[1]
+		inumf[ni, inf[ni]] = p[2]
+		itype[ni, inf[ni]] = p[3]
+	}
+	if ($4 == "read")
+		next
 
 	n++
 	sys[n] = se[1]
@@ -66,12 +105,18 @@ BEGIN {
 	msg[n] = $2
 	num[n] = $3
 	whole[n] = $4 == "table"
-	nf[n] = NF - 4
+	nf[n] = 0
+	for (i = 5; i <= NF; i++)
+		if ($i !~ /^\+/)
+			nf[n]++
 	if (nf[n] > most)
 		most = nf[n]
 	delete used
+	k = 0
 	for (i = 5; i <= NF; i++) {
-		k = i - 4
+		if ($i ~ /^\+/)
+			continue
+		k++
 		fname[n, k] = ""
 		fnum[n, k] = 0
 		ftype[n, k] = ""
@@ -99,9 +144,35 @@ BEGIN {
 	}
 }
 
+function inverse_header(	r, k) {
+	print "/* SPDX-License-Identifier: GPL-2.0-only */"
+	print "/*"
+	print " * pft-ftrace-table.h - generated from map-ftrace.table by"
+	print " * map-ftrace-table.awk -v inverse=1: edit the table, not this."
+	print " */"
+	print "#ifndef _PFT_FTRACE_TABLE_H"
+	print "#define _PFT_FTRACE_TABLE_H"
+	print ""
+	print "/* ROW(FtraceEvent field, system, event, { fields }) */"
+	print "#define PFT_TABLE_ROWS(ROW)\t\\"
+	for (r = 1; r <= ni; r++) {
+		printf "\tROW(%d, \"%s\", \"%s\", {", inum[r], isys[r], iev[r]
+		for (k = 1; k <= inf[r]; k++)
+			printf "%s { \"%s\", %d, PFT_T_%s }", (k > 1 ? "," : ""),
+			       iname[r, k], inumf[r, k], toupper(itype[r, k])
+		print " })\t\\"
+	}
+	print ""
+	print "#endif /* _PFT_FTRACE_TABLE_H */"
+}
+
 END {
 	if (failed)
 		exit 1
+	if (inverse) {
+		inverse_header()
+		exit 0
+	}
 	print "/* SPDX-License-Identifier: GPL-2.0-only */"
 	print "/*"
 	print " * map-ftrace-table.h - generated from map-ftrace.table by"

@@ -17,13 +17,18 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "anon-file.h"
 #include "datcheck.h"
 #include "file-map.h"
 #include "fxt-reader.h"
 #include "in-file.h"
+#include "pft2dat.h"
 #include "perfetto-read.h"
 #include "trace-fxt.h"
 
@@ -99,6 +104,63 @@ static int check_dat(const char *path)
 	return 1;
 }
 
+/*
+ * A Perfetto trace at @path: its packets read as convert reads them, the
+ * .dat written to an unnamed file that is dropped.  Faults: damage (bytes
+ * that are no packet, a cut), a trace that does not convert.  Warnings:
+ * ftrace events with no .dat form (typed events no row of
+ * map-ftrace.table reads, events too damaged to read).  The kernel's
+ * formats are looked for as convert looks for them.
+ */
+static int check_perfetto(const char *path, bool pedantic)
+{
+	struct pft2dat_opts o = { .formats = trace_fxt_event_formats() };
+	const char *tmp = getenv("TMPDIR");
+	struct pft2dat_stats st;
+	char err[512] = "";
+	int fd, ret;
+
+	fd = anon_file_open(tmp && *tmp ? tmp : "/tmp");
+	if (fd < 0) {
+		trace_fxt_err("%s: no temporary file: %s", path,
+			      strerror(errno));
+		return 1;
+	}
+	ret = pft2dat_convert(path, fd, &o, &st, err, sizeof(err));
+	close(fd);
+	if (ret < 0) {
+		fprintf(stderr, "%s: %s\n%s: FAILED (Perfetto trace)\n", path,
+			err[0] ? err : strerror(-ret), path);
+		return 1;
+	}
+	if (st.damaged) {
+		fprintf(stderr, "%s: %s\n%s: DAMAGED (Perfetto trace) in %llu "
+			"place%s; convert converts every whole packet\n", path,
+			st.damage, path, (unsigned long long)st.damaged,
+			st.damaged == 1 ? "" : "s");
+		return 1;
+	}
+	if (st.dropped)
+		fprintf(stderr, "%s: %llu ftrace event%s with no .dat form%s%s "
+			"(warning)\n", path, (unsigned long long)st.dropped,
+			st.dropped == 1 ? "" : "s",
+			st.unknown[0] ? "; typed events no row of "
+			"map-ftrace.table reads (FtraceEvent's field x events): " :
+			"", st.unknown);
+	if (st.dropped && pedantic) {
+		fprintf(stderr, "%s: FAILED (Perfetto trace): a warning, with "
+			"--pedantic\n", path);
+		return 1;
+	}
+	printf("%s: ok (Perfetto trace): %llu packet%s, %llu ftrace events, "
+	       "%llu of them with a .dat form, %u CPU%s%s\n", path,
+	       (unsigned long long)st.packets, st.packets == 1 ? "" : "s",
+	       (unsigned long long)st.events_in,
+	       (unsigned long long)st.events_out, st.cpus,
+	       st.cpus == 1 ? "" : "s", st.dropped ? "; 1 warning" : "");
+	return 0;
+}
+
 static int cmd_check(int argc, char **argv)
 {
 	unsigned long long counts[16] = { 0 }, total = 0;
@@ -126,6 +188,8 @@ static int cmd_check(int argc, char **argv)
 	path = argv[optind];
 	if (in_file_is_dat(path))
 		return check_dat(path);
+	if (in_file_is_perfetto(path))
+		return check_perfetto(path, flags & FXT_READER_PEDANTIC);
 	r = fxt_reader_open(path, flags);
 	if (!r) {
 		trace_fxt_err("%s: %s", path, strerror(errno));
@@ -207,6 +271,9 @@ static const struct trace_fxt_example check_examples[] = {
 	{ "check trace.dat",
 	  "the .dat's first fault, or the damaged stretches of its CPU data "
 	  "that convert skips" },
+	{ "check trace.pftrace",
+	  "a Perfetto trace's packets as convert reads them: damage, and the "
+	  "ftrace events with no .dat form" },
 	{ NULL }
 };
 
@@ -221,9 +288,10 @@ static const struct trace_fxt_exit check_exits[] = {
 const struct trace_fxt_cmd trace_fxt_check = {
 	.name = "check",
 	.run = cmd_check,
-	.summary = "strict validation of an FXT file or a trace.dat: faults "
-		   "and warnings",
-	.synopsis = { "[--pedantic] FILE.fxt", "FILE.dat" },
+	.summary = "strict validation of an FXT file, a trace.dat or a "
+		   "Perfetto trace: faults and warnings",
+	.synopsis = { "[--pedantic] FILE.fxt", "FILE.dat",
+		      "[--pedantic] FILE.pftrace" },
 	.about = "Decodes the whole file strictly.  Faults are what would "
 		 "make a reader misread the file or stop (truncation, sizes "
 		 "that do not fit, unset references, bad UTF-8...): the first "
@@ -236,10 +304,12 @@ const struct trace_fxt_cmd trace_fxt_check = {
 		 "be a pipe (/dev/stdin).  A trace.dat is checked as convert "
 		 "checks it, its event formats parsed too: the first fault "
 		 "of its headers, options and formats, or each damaged "
-		 "stretch of its CPU data, which convert skips.",
+		 "stretch of its CPU data, which convert skips.  A Perfetto "
+		 "trace (a regular file) is read as convert reads it: damage "
+		 "is a fault, an ftrace event with no .dat form a warning.",
 	.opts = check_opts,
 	.operand = TRACE_FXT_ARG_FILE,
-	.files = "fxt fxt.gz fxt.zst dat",
+	.files = "fxt fxt.gz fxt.zst dat pftrace pftrace.gz perfetto-trace",
 	.examples = check_examples,
 	.exits = check_exits,
 };

@@ -41,6 +41,7 @@
 #include "fxt-threads.h"
 #include "fxt-zio.h"
 #include "in-file.h"
+#include "pft2dat.h"
 #include "kallsyms.h"
 #include "out-file.h"
 #include "trace-fxt.h"
@@ -140,7 +141,8 @@ static void say_refused(const char *path, const unsigned char *buf,
 	else
 		trace_fxt_err("%s: not a trace-cmd .dat (it starts with "
 			      "17 08 44 \"tracing\") nor FXT (10 00 04 46 78 54 "
-			      "16 00): this file starts with%s", path,
+			      "16 00) nor a Perfetto trace (0a, a length, a "
+			      "packet): this file starts with%s", path,
 			      r > 0 ? hex : " nothing");
 }
 
@@ -664,6 +666,99 @@ static int convert_commit(struct convert_args *a, struct fxt_input_req *req,
 	return 0;
 }
 
+/*
+ * A Perfetto trace to a .dat.  The kernel's event formats are read from
+ * $TRACE_FXT_EVENT_FORMATS (a folder as tracefs's events/), else this
+ * machine's tracefs; none readable, every format is made from the
+ * packets.
+ */
+const char *trace_fxt_event_formats(void)
+{
+	static const char *const tracefs[] = {
+		"/sys/kernel/tracing/events",
+		"/sys/kernel/debug/tracing/events",
+	};
+	const char *env = getenv("TRACE_FXT_EVENT_FORMATS");
+	unsigned int i;
+
+	if (env)
+		return env;
+	for (i = 0; i < 2; i++)
+		if (!access(tracefs[i], R_OK | X_OK))
+			return tracefs[i];
+	return NULL;
+}
+
+static int convert_perfetto(struct convert_args *a)
+{
+	struct pft2dat_opts o = { .compression = a->compression };
+	struct pft2dat_stats st;
+	struct out_file *out;
+	char err[512] = "";
+	int ret;
+
+	if (trace_fxt_opt_check_dir(&trace_fxt_convert, TRACE_FXT_TO_DAT,
+				    "the input is a Perfetto trace, converted "
+				    "whole"))
+		return 2;
+	if (a->compression && strcmp(a->compression, "none") &&
+	    strcmp(a->compression, "zstd")) {
+		trace_fxt_err("compression '%s': none or zstd", a->compression);
+		return 2;
+	}
+	o.formats = trace_fxt_event_formats();
+	out = out_file_open(a->out, a->path, OUT_FILE_SEEK);
+	if (!out)
+		return 1;
+	ret = pft2dat_convert(a->path, out_file_fd(out), &o, &st, err,
+			      sizeof(err));
+	if (ret < 0) {
+		trace_fxt_err("converting %s failed: %s", a->in,
+			      err[0] ? err : strerror(-ret));
+		out_file_discard(out);
+		return 1;
+	}
+	if (out_file_commit(out))
+		return 1;
+	/* damage is said even with -q */
+	if (st.damaged)
+		trace_fxt_err("%s: damaged in %llu place%s, the first: %s; "
+			      "every whole packet is converted", a->in,
+			      (unsigned long long)st.damaged,
+			      st.damaged == 1 ? "" : "s", st.damage);
+	if (a->quiet)
+		return 0;
+	fprintf(stderr, "trace-fxt: %s -> %s: %llu events from %llu ftrace "
+		"events of %llu packets (%llu without a .dat form), %u "
+		"CPU%s; formats: %u the kernel's (%s), %u made from the "
+		"packets\n", a->in, a->out,
+		(unsigned long long)st.events_out,
+		(unsigned long long)st.events_in,
+		(unsigned long long)st.packets,
+		(unsigned long long)st.dropped, st.cpus,
+		st.cpus == 1 ? "" : "s", st.kernel_formats,
+		o.formats ? o.formats : "none", st.made_formats);
+	if (st.unkept[0])
+		fprintf(stderr, "trace-fxt: kernel fields the recording does "
+			"not keep (zero in the .dat): %s\n", st.unkept);
+	if (st.indexed[0])
+		fprintf(stderr, "trace-fxt: kernel pointers the recording "
+			"keeps as an index of its own (symbolize_ksyms, no symbol "
+			"there): %s\n", st.indexed);
+	if (st.symbolized[0])
+		fprintf(stderr, "trace-fxt: kernel addresses the recording "
+			"keeps as a symbol only (an address of the .dat's kallsyms "
+			"names it): %s\n", st.symbolized);
+	if (st.unknown[0])
+		fprintf(stderr, "trace-fxt: typed ftrace events no row of "
+			"map-ftrace.table names, left out (FtraceEvent's field "
+			"x events): %s\n", st.unknown);
+	if (st.left_out[0])
+		fprintf(stderr, "trace-fxt: left out (no .dat form): %s\n",
+			st.left_out);
+	return 0;
+}
+
 static int convert_dat(struct convert_args *a, struct fxt_input_req *req)
 {
 	struct convert_reply damage = { 0 };
@@ -681,6 +776,8 @@ static int convert_dat(struct convert_args *a, struct fxt_input_req *req)
 	/* gzip or zstd: FXT inside, or the FXT reader says why not */
 	if (kind == IN_KIND_FXT)
 		return convert_fxt(a);
+	if (kind == IN_KIND_PERFETTO)
+		return convert_perfetto(a);
 	if (kind != IN_KIND_DAT) {
 		say_refused(a->in, head, len);
 		return 1;
@@ -829,6 +926,8 @@ int trace_fxt_convert_anon(const char *who, const char *path,
 		close(fd);
 		return -1;
 	}
+	/* its argv may be where the last run's was: a new command line */
+	trace_fxt_getopt_reset();
 	ret = trace_fxt_convert.run(sizeof(argv) / sizeof(*argv) - 1, argv);
 	dup2(saved, STDOUT_FILENO);
 	close(saved);
@@ -927,6 +1026,8 @@ static const struct trace_fxt_example convert_examples[] = {
 	{ "convert trace.fxt.gz -o trace.dat",
 	  "FXT (from trace-fxt or any other producer) back to a trace.dat "
 	  "that trace-cmd and KernelShark read" },
+	{ "convert trace.pftrace -o trace.dat",
+	  "the ftrace events of a Perfetto recording as a trace.dat" },
 	{ NULL }
 };
 
@@ -943,18 +1044,21 @@ const struct trace_fxt_cmd trace_fxt_convert = {
 	.name = "convert",
 	.run = cmd_convert,
 	.summary = "convert a trace-cmd recording (trace.dat) to FXT, or FXT "
-		   "to a trace.dat",
+		   "or a Perfetto trace to a trace.dat",
 	.synopsis = { "[OPTIONS] IN.dat -o OUT.fxt[.gz|.zst]",
-		      "[OPTIONS] IN.fxt -o OUT.dat" },
+		      "[OPTIONS] IN.fxt -o OUT.dat",
+		      "[OPTIONS] IN.pftrace -o OUT.dat" },
 	.about = "Converts a trace-cmd recording (trace.dat v6 or v7) to the "
 		 "Fuchsia Trace Format through trace-cmd's input plugin "
 		 "(trace-fxt-input.so), or FXT from any producer back to a "
-		 "trace.dat v7.  The input's first bytes choose the direction, "
-		 "whatever its name; FXT may be gzip'd or zstd'd.  OUT is "
+		 "trace.dat v7, and so the ftrace events of a Perfetto "
+		 "recording.  The input's first bytes choose the direction, "
+		 "whatever its name; FXT and Perfetto traces may be gzip'd or "
+		 "zstd'd.  OUT is "
 		 "written whole or not at all.",
 	.opts = convert_opts,
 	.operand = TRACE_FXT_ARG_FILE,
-	.files = "dat fxt fxt.gz fxt.zst",
+	.files = "dat fxt fxt.gz fxt.zst pftrace pftrace.gz perfetto-trace",
 	.examples = convert_examples,
 	.exits = convert_exits,
 };

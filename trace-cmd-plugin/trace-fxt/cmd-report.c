@@ -939,7 +939,27 @@ static void report_free(struct report *r)
 static const char *report_input(const char *in, char *buf, size_t size,
 				int *fd)
 {
+	struct stat st;
+	int dat;
+
 	*fd = -1;
+	/*
+	 * A Perfetto trace (a regular file): to a trace.dat first, as
+	 * convert makes it, and that to FXT.
+	 */
+	if (!stat(in, &st) && S_ISREG(st.st_mode) &&
+	    in_file_kind(in, NULL, 0, NULL) == IN_KIND_PERFETTO) {
+		dat = trace_fxt_convert_anon("report", in, "none");
+		if (dat < 0)
+			return NULL;
+		snprintf(buf, size, "/proc/self/fd/%d", dat);
+		*fd = trace_fxt_convert_anon("report", buf, "none");
+		close(dat);
+		if (*fd < 0)
+			return NULL;
+		snprintf(buf, size, "/proc/self/fd/%d", *fd);
+		return buf;
+	}
 	if (!in_file_is_dat(in))
 		return in;
 	*fd = trace_fxt_convert_anon("report", in, "none");
@@ -1076,7 +1096,8 @@ const struct trace_fxt_cmd trace_fxt_report = {
 	.run = cmd_report,
 	.summary = "one line per event, as trace-cmd report prints the "
 		   "recording",
-	.synopsis = { "[--raw] FILE.fxt", "[--raw] FILE.dat" },
+	.synopsis = { "[--raw] FILE.fxt", "[--raw] FILE.dat",
+		      "[--raw] FILE.pftrace" },
 	.about = "Prints one line per event in trace-cmd report's layout.  "
 		 "For FXT converted from a trace.dat, the lines are those "
 		 "trace-cmd report prints of the source (the events' formats, "
@@ -1084,10 +1105,12 @@ const struct trace_fxt_cmd trace_fxt_report = {
 		 "FXT prints one line per timestamped record.  FILE.fxt may be "
 		 "gzip'd or zstd'd, and may be a pipe (/dev/stdin).  A "
 		 "trace.dat is converted first (as convert does, its damaged "
-		 "CPU data skipped and said) and its FXT reported.",
+		 "CPU data skipped and said) and its FXT reported; a Perfetto "
+		 "trace is converted to a trace.dat first, as convert makes "
+		 "it.",
 	.opts = report_opts,
 	.operand = TRACE_FXT_ARG_FILE,
-	.files = "fxt fxt.gz fxt.zst dat",
+	.files = "fxt fxt.gz fxt.zst dat pftrace pftrace.gz perfetto-trace",
 	.examples = report_examples,
 	.exits = report_exits,
 };

@@ -18,6 +18,7 @@
 #include "fxt-format.h"
 #include "fxt-zio.h"
 #include "in-file.h"
+#include "pft2dat.h"
 
 /* The magic number record, little- and big-endian. */
 static bool is_fxt_magic(const unsigned char *p, size_t n)
@@ -34,9 +35,31 @@ static bool is_fxt_magic(const unsigned char *p, size_t n)
 	return le == FXT_MAGIC_RECORD || be == FXT_MAGIC_RECORD;
 }
 
+/* Whether a compressed file holds a Perfetto trace: its first bytes. */
+static bool zipped_perfetto(int fd, enum fxt_zip kind)
+{
+	unsigned char buf[16];
+	struct fxt_zin *z;
+	ssize_t n = 0, got;
+
+	if (lseek(fd, 0, SEEK_SET))
+		return false;
+	z = fxt_zin_create(fd, kind, NULL, 0);
+	if (!z)
+		return false;
+	while (n < (ssize_t)sizeof(buf) &&
+	       (got = fxt_zin_read(z, buf + n, sizeof(buf) - n)) > 0)
+		n += got;
+	fxt_zin_destroy(z);
+	return n > 0 && pft2dat_sniff(buf, (size_t)n);
+}
+
 int in_file_kind(const char *path, unsigned char *head, size_t size,
 		 size_t *len)
 {
+	enum fxt_zip zip;
+	bool pft;
+
 	unsigned char buf[16];
 	ssize_t n;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -44,17 +67,23 @@ int in_file_kind(const char *path, unsigned char *head, size_t size,
 	if (fd < 0)
 		return -errno;
 	n = read(fd, buf, sizeof(buf));
-	close(fd);
-	if (n < 0)
+	if (n < 0) {
+		close(fd);
 		return -errno;
+	}
+	zip = n > 0 ? fxt_zip_detect(buf, (size_t)n) : FXT_ZIP_NONE;
+	pft = zip != FXT_ZIP_NONE ? zipped_perfetto(fd, zip) :
+				    pft2dat_sniff(buf, (size_t)n);
+	close(fd);
 	if (head && len) {
 		*len = (size_t)n < size ? (size_t)n : size;
 		memcpy(head, buf, *len);
 	}
 	if (n >= DAT_MAGIC_LEN && !memcmp(buf, DAT_MAGIC, DAT_MAGIC_LEN))
 		return IN_KIND_DAT;
-	if (is_fxt_magic(buf, (size_t)n) ||
-	    (n > 0 && fxt_zip_detect(buf, (size_t)n) != FXT_ZIP_NONE))
+	if (pft)
+		return IN_KIND_PERFETTO;
+	if (is_fxt_magic(buf, (size_t)n) || zip != FXT_ZIP_NONE)
 		return IN_KIND_FXT;
 	return IN_KIND_OTHER;
 }
@@ -65,6 +94,14 @@ bool in_file_is_dat(const char *path)
 
 	return !stat(path, &st) && S_ISREG(st.st_mode) &&
 	       in_file_kind(path, NULL, 0, NULL) == IN_KIND_DAT;
+}
+
+bool in_file_is_perfetto(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode) &&
+	       in_file_kind(path, NULL, 0, NULL) == IN_KIND_PERFETTO;
 }
 
 /* Copy @from to its end into a new unnamed file: its fd, or -1. */

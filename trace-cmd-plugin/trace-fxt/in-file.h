@@ -20,6 +20,7 @@ enum in_kind {
 	IN_KIND_OTHER	= 0,	/* neither */
 	IN_KIND_DAT	= 'd',	/* a trace-cmd .dat */
 	IN_KIND_FXT	= 'f',	/* FXT, either byte order, or gzip/zstd */
+	IN_KIND_PERFETTO = 'p',	/* Perfetto's, or it gzip/zstd'd */
 };
 
 /*
@@ -36,6 +37,9 @@ int in_file_kind(const char *path, unsigned char *head, size_t size,
  * first bytes are then not read here).
  */
 bool in_file_is_dat(const char *path);
+
+/* Whether @path is a regular file holding a Perfetto trace. */
+bool in_file_is_perfetto(const char *path);
 
 /*
  * @in, or the name of a seekable copy of it when it is not a regular

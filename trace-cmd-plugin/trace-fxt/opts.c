@@ -214,6 +214,11 @@ static const char *opt_forms(const struct trace_fxt_opt *o, char *buf,
 	return buf;
 }
 
+void trace_fxt_getopt_reset(void)
+{
+	st.argv = NULL;
+}
+
 int trace_fxt_getopt(const struct trace_fxt_cmd *cmd, int argc, char **argv)
 {
 	int c, idx = -1, i;

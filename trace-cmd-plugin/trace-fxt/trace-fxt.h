@@ -77,6 +77,12 @@ struct trace_fxt_cmd {
 /* cmd-*.c: the subcommands, listed by trace-fxt.c */
 extern const struct trace_fxt_cmd trace_fxt_convert;
 /*
+ * cmd-convert.c: where a Perfetto trace's conversion reads the kernel's
+ * event formats: $TRACE_FXT_EVENT_FORMATS, else this machine's tracefs
+ * events/ folder, else NULL (formats made from the packets).
+ */
+const char *trace_fxt_event_formats(void);
+/*
  * cmd-convert.c: the .dat @path converted by convert itself (quietly,
  * its damage said) to FXT compressed as @compression, into an unnamed
  * file: its descriptor, or -1 with what went wrong said (@who is the
@@ -116,6 +122,11 @@ void trace_fxt_say_damage(const char *in, const struct dat_pages *pages);
  * command's to handle; trace_fxt_opt_exit() is the status of the rest.
  */
 int trace_fxt_getopt(const struct trace_fxt_cmd *cmd, int argc, char **argv);
+/*
+ * The next trace_fxt_getopt() starts a new command line even if its argv
+ * is where the last one's was (a command run twice from one stack frame).
+ */
+void trace_fxt_getopt_reset(void);
 /* The exit status after trace_fxt_getopt() returned @key unhandled. */
 int trace_fxt_opt_exit(const struct trace_fxt_cmd *cmd, int key);
 /* The command of @parent's .subs named @name, or NULL. */

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pft2dat-convert.c - pft2dat_convert(): the input whole in memory
+ * (mapped, or inflated when gzip'd or zstd'd), its packets walked twice:
+ * first for what the .dat must know before its first event (the CPU
+ * count, system info, kernel symbols, the ftrace stats), then for the
+ * events, kept by libfxt-tep.a's output (fxt2dat-out.c) and sorted per
+ * CPU when the .dat is written.
+ *
+ * A packet is a Trace.packet field (tag 0x0a, a length, a TracePacket).
+ * Bytes that are no such field (damage, a cut) are skipped to the next
+ * offset where a packet whose fields all parse starts: what comes before
+ * and after is converted, the stretch counted and the first one named.
+ */
+#include <errno.h>
+#include <event-parse.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "file-map.h"
+#include "fxt-zio.h"
+#include "perfetto-proto.h"
+#include "perfetto-zip.h"
+#include "pft2dat-intern.h"
+
+bool pft2dat_sniff(const void *data, size_t n)
+{
+	const uint8_t *p = data, *end = p + n;
+	uint64_t len, tag;
+
+	if (n < 2 || p[0] != (PFT_TRACE_PACKET << 3 | PB_LEN))
+		return false;
+	p++;
+	if (pb_read_varint(&p, end, &len) || !len)
+		return false;
+	/* the packet's first field: a known wire type, a field number */
+	if (pb_read_varint(&p, end, &tag))
+		return p == end;	/* cut by n, not by the file */
+	return tag >> 3 && ((tag & 7) == PB_VARINT || (tag & 7) == PB_LEN ||
+			    (tag & 7) == PB_FIXED64 || (tag & 7) == PB_FIXED32);
+}
+
+/* Whether every field of @p parses (a packet to resume at). */
+static bool whole_message(const uint8_t *p, size_t len)
+{
+	struct pb_reader r;
+	struct pb_field f;
+	int ret;
+
+	pb_reader_init(&r, p, len);
+	while ((ret = pb_next(&r, &f)) > 0)
+		;
+	return !ret && len;
+}
+
+static void say_damage(struct pft_ctx *c, size_t at, size_t upto,
+		       bool zipped)
+{
+	if (!c->st->damaged++ && c->pass == 1)
+		snprintf(c->st->damage, sizeof(c->st->damage),
+			 "%s bytes %zu..%zu are no packet: skipped",
+			 zipped ? "inflated" : "file", at, upto);
+}
+
+static void say_cut(struct pft_ctx *c, size_t at, uint64_t missing,
+		    bool zipped)
+{
+	if (!c->st->damaged++ && c->pass == 1)
+		snprintf(c->st->damage, sizeof(c->st->damage),
+			 "the %s ends within the packet at byte %zu, %llu "
+			 "bytes short: cut there", zipped ? "inflated packets" :
+			 "file", at, (unsigned long long)missing);
+}
+
+static int walk(struct pft_ctx *c, const uint8_t *data, size_t len);
+
+static int one_packet(struct pft_ctx *c, const uint8_t *p, size_t len)
+{
+	struct pb_reader r;
+	struct pb_field f;
+	int ret;
+
+	uint64_t seq = 0, flags = 0;
+
+	c->st->packets += c->pass == 2;
+	/* the sequence first: interned symbols are numbered per sequence */
+	pb_reader_init(&r, p, len);
+	while (pb_next(&r, &f) > 0) {
+		if (f.id == PFT_PACKET_SEQUENCE_ID && f.wt == PB_VARINT)
+			seq = f.v;
+		else if (f.id == PFT_PACKET_SEQUENCE_FLAGS && f.wt == PB_VARINT)
+			flags = f.v;
+	}
+	pft_meta_sequence(c, seq, flags);
+	/* its symbols before its events (the recorder writes them after) */
+	pb_reader_init(&r, p, len);
+	while (c->pass == 2 && pb_next(&r, &f) > 0)
+		if (f.id == PFT_PACKET_INTERNED_DATA && f.wt == PB_LEN &&
+		    pft_meta_packet(c, f.id, &f) == -ENOMEM)
+			return -ENOMEM;
+	pb_reader_init(&r, p, len);
+	while ((ret = pb_next(&r, &f)) > 0) {
+		if (f.id == PFT_PACKET_INTERNED_DATA)
+			continue;
+		if (f.id == PFT_PACKET_COMPRESSED_PACKETS && f.wt == PB_LEN) {
+			/* one level: packets inside are not compressed */
+			if (c->in_zip)
+				continue;
+			ret = pft_unzip(f.p, f.len, &c->unzip);
+			if (ret == -ENOMEM)
+				return ret;
+			if (ret < 0) {
+				say_damage(c, 0, f.len, true);
+				continue;
+			}
+			c->in_zip = true;
+			c->st->packets -= c->pass == 2;
+			ret = walk(c, c->unzip.p, c->unzip.len);
+			c->in_zip = false;
+			if (ret < 0)
+				return ret;
+			continue;
+		}
+		if (f.id == PFT_PACKET_FTRACE_EVENTS && f.wt == PB_LEN)
+			ret = pft_event_bundle(c, f.p, f.len);
+		else if (f.id != PFT_PACKET_TIMESTAMP &&
+			 f.id != PFT_PACKET_SEQUENCE_ID &&
+			 f.id != PFT_PACKET_SEQUENCE_FLAGS &&
+			 f.id != PFT_PACKET_CLOCK_ID)
+			ret = pft_meta_packet(c, f.id, &f);
+		if (ret == -ENOMEM)
+			return ret;
+	}
+	return 0;
+}
+
+/* The Trace message in @data: its packets, damage skipped. */
+static int walk(struct pft_ctx *c, const uint8_t *data, size_t len)
+{
+	struct pb_reader r;
+	struct pb_field f;
+	const uint8_t *bad, *q, *end = data + len;
+	uint64_t n;
+	int ret;
+
+	pb_reader_init(&r, data, len);
+	for (;;) {
+		ret = pb_next(&r, &f);
+		if (!ret)
+			return 0;
+		if (ret > 0 && f.id == PFT_TRACE_PACKET && f.wt == PB_LEN) {
+			ret = one_packet(c, f.p, f.len);
+			if (ret < 0)
+				return ret;
+			continue;
+		}
+		if (ret > 0)
+			continue;	/* another field of Trace */
+		bad = r.p;
+		/* a packet running past the end: the input was cut there */
+		q = bad + 1;
+		if (*bad == (PFT_TRACE_PACKET << 3 | PB_LEN) &&
+		    !pb_read_varint(&q, end, &n) && n > (uint64_t)(end - q)) {
+			say_cut(c, (size_t)(bad - data),
+				n - (uint64_t)(end - q), c->in_zip);
+			return 0;
+		}
+		/* damage: the next offset a whole packet starts at */
+		for (q = bad + 1; q < end; q++) {
+			const uint8_t *b = q + 1;
+
+			if (*q != (PFT_TRACE_PACKET << 3 | PB_LEN) ||
+			    pb_read_varint(&b, end, &n) ||
+			    n > (uint64_t)(end - b) || !whole_message(b, n))
+				continue;
+			break;
+		}
+		say_damage(c, (size_t)(bad - data), (size_t)(q - data),
+			   c->in_zip);
+		if (q >= end)
+			return 0;
+		r.p = q;
+	}
+}
+
+static int load(const char *in, const void **p, size_t *len, bool *mapped,
+		char *err, size_t errlen)
+{
+	unsigned char head[FXT_ZIP_MAGIC_LEN];
+	enum fxt_zip kind;
+	void *map;
+	ssize_t n;
+	int fd, ret;
+
+	fd = open(in, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot read %s: %s", in, strerror(-ret));
+		return ret;
+	}
+	n = pread(fd, head, sizeof(head), 0);
+	kind = n > 0 ? fxt_zip_detect(head, (size_t)n) : FXT_ZIP_NONE;
+	if (kind != FXT_ZIP_NONE) {
+		ret = fxt_zip_map(fd, kind, &map, len);
+		*p = map;
+		*mapped = true;
+	} else {
+		ret = file_map_fd(fd, FILE_MAP_SEQUENTIAL, p, len);
+		*mapped = false;
+	}
+	close(fd);
+	if (ret < 0)
+		snprintf(err, errlen, "cannot read %s: %s", in,
+			 ret == -EBADMSG ? "its compressed stream is damaged" :
+			 strerror(-ret));
+	return ret;
+}
+
+/* FtraceEventBundle.ftrace_clock (FtraceClock) as tracefs names it. */
+static const char *clock_name(uint64_t v)
+{
+	static const char *const names[] = {
+		[0] = "boot", [2] = "global", [3] = "local", [4] = "mono_raw",
+	};
+
+	return v < 5 && names[v] ? names[v] : "boot";
+}
+
+static void ctx_free(struct pft_ctx *c)
+{
+	struct f2d_ctx *x = &c->f2d;
+
+	pft_record_free(c);
+	pft_event_free(c);
+	pft_meta_free(c);
+	f2d_out_free(x);
+	f2d_formats_free(x);
+	if (x->tep)
+		tep_free(x->tep);
+	f2d_tables_free(x);
+	free(x->rec.data);
+	free(x->scratch);
+	f2d_text_free(&x->clock);
+	f2d_text_free(&x->uname);
+	f2d_text_free(&x->version);
+	f2d_text_free(&x->cpustats);
+	f2d_text_free(&x->kallsyms);
+	f2d_text_free(&x->printk);
+	f2d_text_free(&x->arena_args);
+	free(c->cpus);
+	pb_free(&c->unzip);
+}
+
+int pft2dat_convert(const char *in, int fd, const struct pft2dat_opts *o,
+		    struct pft2dat_stats *st, char *err, size_t errlen)
+{
+	static const char version[] = "trace-fxt: converted from a Perfetto "
+				      "trace";
+	struct fxt2dat_opts fo = { .compression = o->compression };
+	struct fxt2dat_stats fst;
+	struct pft_ctx c = { .o = o, .st = st };
+	const void *data = NULL;
+	size_t len = 0;
+	bool mapped = false;
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	memset(&fst, 0, sizeof(fst));
+	ret = load(in, &data, &len, &mapped, err, errlen);
+	if (ret < 0)
+		return ret;
+	if (!pft2dat_sniff(data, len < 16 ? len : 16)) {
+		snprintf(err, errlen, "%s is no Perfetto trace (no packet at "
+			 "its start)", in);
+		ret = -EINVAL;
+		goto unmap;
+	}
+	c.f2d.fd = fd;
+	c.f2d.opts = &fo;
+	c.f2d.st = &fst;
+	c.f2d.errbuf = err;
+	c.f2d.errlen = errlen;
+	c.f2d.next_id = F2D_FIRST_ID;
+	c.f2d.sorted = true;
+	c.f2d.page_size = 4096;
+	c.f2d.info_long_size = 8;
+	c.f2d.tep = tep_alloc();
+	if (!c.f2d.tep) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	tep_set_long_size(c.f2d.tep, 8);
+	c.pass = 1;
+	ret = walk(&c, data, len);
+	if (ret < 0)
+		goto out;
+	c.f2d.cpus = c.max_cpu + 1;
+	if (c.sys_cpus > c.f2d.cpus)
+		c.f2d.cpus = c.sys_cpus;
+	/* Perfetto's ftrace clock is the boot clock unless a bundle says */
+	ret = f2d_text_add(&c.f2d.clock, clock_name(c.ftrace_clock),
+			   strlen(clock_name(c.ftrace_clock)));
+	if (!ret)
+		ret = f2d_text_add(&c.f2d.version, version,
+				   sizeof(version) - 1);
+	if (ret < 0)
+		goto out;
+	c.pass = 2;
+	st->damaged = 0;
+	ret = walk(&c, data, len);
+	if (!ret)
+		ret = pft_meta_finish(&c);
+	if (!ret)
+		ret = f2d_out_finish(&c.f2d);
+	st->events_out = fst.events_out;
+	st->cpus = c.f2d.cpus;
+out:
+	if (ret < 0 && !err[0])
+		snprintf(err, errlen, "converting %s failed: %s", in,
+			 strerror(-ret));
+	ctx_free(&c);
+unmap:
+	if (mapped)
+		munmap((void *)data, len);
+	else
+		file_unmap(data, len);
+	return ret;
+}

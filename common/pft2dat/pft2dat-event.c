@@ -1,0 +1,569 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pft2dat-event.c - a bundle's FtraceEvents read into values: typed
+ * events by map-ftrace.table inverted, GenericFtraceEvent by the names
+ * it carries, an event of a bundle's generic_event_descriptors by its
+ * descriptor.  Every field is read with pb.h's bounded reader: damage is
+ * an event skipped, never a read past the packet.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfetto-proto.h"
+#include "pft-ftrace-table.h"
+#include "pft2dat-intern.h"
+
+#define PFT_ROW(n, s, e, ...) \
+	{ n, s, e, (const struct pft_field_def[]) __VA_ARGS__, \
+	  sizeof((const struct pft_field_def[]) __VA_ARGS__) / \
+	  sizeof(struct pft_field_def) },
+
+const struct pft_event_def pft_events[] = { PFT_TABLE_ROWS(PFT_ROW) };
+const unsigned int pft_nr_events = sizeof(pft_events) / sizeof(pft_events[0]);
+
+/* FtraceEventBundle's fields this file reads beyond perfetto-proto.h's. */
+enum {
+	BUNDLE_DESCRIPTORS	= 11,	/* GenericEventDescriptor, ... */
+	DESC_FIELD_ID		= 1,	/* int32 */
+	DESC_DESCRIPTOR		= 2,	/* DescriptorProto, bytes */
+	DESC_GROUP		= 3,	/* string */
+	DPROTO_NAME		= 1,	/* DescriptorProto.name */
+	DPROTO_FIELD		= 2,	/* FieldDescriptorProto, many */
+	FDPROTO_NAME		= 1,
+	FDPROTO_NUMBER		= 3,
+	FDPROTO_TYPE		= 5,
+	EVENT_COMMON_FLAGS	= 5,	/* FtraceEvent.common_flags */
+	/* the first field id of a described generic event */
+	PFT_DESCRIBED_FIRST	= 65536,
+};
+
+/* FieldDescriptorProto.Type values the recorder writes. */
+enum {
+	FD_INT64 = 3, FD_UINT64 = 4, FD_INT32 = 5, FD_FIXED64 = 6,
+	FD_FIXED32 = 7, FD_BOOL = 8, FD_STRING = 9, FD_BYTES = 12,
+	FD_UINT32 = 13, FD_SINT32 = 17, FD_SINT64 = 18,
+};
+
+static const struct pft_event_def *row_of(uint32_t num, unsigned int *idx)
+{
+	unsigned int i;
+
+	for (i = 0; i < pft_nr_events; i++)
+		if (pft_events[i].num == num) {
+			*idx = i;
+			return &pft_events[i];
+		}
+	return NULL;
+}
+
+static struct pft_val *val_add(struct pft_ev *ev, const char *name,
+			       size_t nlen)
+{
+	struct pft_val *v;
+
+	if (ev->n == PFT_MAX_VALS)
+		return NULL;
+	v = &ev->vals[ev->n++];
+	memset(v, 0, sizeof(*v));
+	v->name = name;
+	v->nlen = nlen;
+	return v;
+}
+
+static void val_set(struct pft_val *v, const struct pb_field *f, bool sgn,
+		    unsigned int bits)
+{
+	v->bits = bits;
+	if (f->wt == PB_LEN) {
+		v->kind = PFT_V_STR;
+		v->p = f->p;
+		v->len = f->len;
+		/* a string field keeps no NUL; one inside ends it */
+		if (memchr(f->p, '\0', f->len))
+			v->len = strnlen((const char *)f->p, f->len);
+		return;
+	}
+	v->kind = sgn ? PFT_V_INT : PFT_V_UINT;
+	v->v = f->v;
+	if (sgn && bits == 32)
+		v->v = (uint64_t)(int64_t)(int32_t)f->v;
+}
+
+/* A repeated uint64, packed or one by one. */
+static void arr_add(struct pft_val *v, const struct pb_field *f)
+{
+	const uint8_t *p, *end;
+	uint64_t x;
+
+	v->kind = PFT_V_ARR;
+	v->bits = 64;
+	if (f->wt != PB_LEN) {
+		if (v->narr < PFT_MAX_ARR)
+			v->arr[v->narr++] = f->v;
+		return;
+	}
+	p = f->p;
+	end = p + f->len;
+	while (p < end && v->narr < PFT_MAX_ARR &&
+	       !pb_read_varint(&p, end, &x))
+		v->arr[v->narr++] = x;
+}
+
+static int typed_event(struct pft_ctx *c, struct pft_ev *ev,
+		       const struct pft_event_def *d, unsigned int idx,
+		       const struct pb_field *msg)
+{
+	struct pb_reader r;
+	struct pb_field f;
+	unsigned int i;
+	int ret;
+
+	ev->system = d->system;
+	ev->slen = strlen(d->system);
+	ev->name = d->name;
+	ev->nlen = strlen(d->name);
+	ev->slot = &c->typed[idx];
+	pb_reader_init(&r, msg->p, msg->len);
+	while ((ret = pb_next(&r, &f)) > 0) {
+		const struct pft_field_def *fd = NULL;
+		struct pft_val *v = NULL;
+
+		for (i = 0; i < d->nr_fields; i++)
+			if (d->fields[i].num == f.id) {
+				fd = &d->fields[i];
+				break;
+			}
+		if (!fd)
+			continue;
+		/* a repeated field's later elements join its first */
+		for (i = 0; i < ev->n; i++)
+			if (ev->vals[i].name == fd->name)
+				v = &ev->vals[i];
+		if (!v)
+			v = val_add(ev, fd->name, strlen(fd->name));
+		if (!v)
+			break;
+		switch (fd->type) {
+		case PFT_T_UINT64S:
+			arr_add(v, &f);
+			break;
+		case PFT_T_STRING:
+		case PFT_T_KSTR:
+			if (f.wt != PB_LEN)
+				goto wrong;
+			val_set(v, &f, false, 0);
+			break;
+		default:
+			if (f.wt == PB_LEN)
+				goto wrong;
+			val_set(v, &f, fd->type == PFT_T_INT32 ||
+				       fd->type == PFT_T_INT64,
+				fd->type == PFT_T_INT32 ||
+				fd->type == PFT_T_UINT32 ? 32 : 64);
+		}
+		continue;
+wrong:
+		/* not the type the schema says: left out */
+		ev->n--;
+	}
+	return ret < 0 ? -EBADMSG : 0;
+}
+
+static int legacy_generic(struct pft_ev *ev, const struct pb_field *msg)
+{
+	struct pb_reader r, fr;
+	struct pb_field f, g;
+	int ret;
+
+	pb_reader_init(&r, msg->p, msg->len);
+	while ((ret = pb_next(&r, &f)) > 0) {
+		struct pft_val tmp = { 0 }, *v;
+		bool have = false;
+
+		if (f.id == PFT_GENERIC_EVENT_NAME && f.wt == PB_LEN) {
+			ev->name = (const char *)f.p;
+			ev->nlen = strnlen((const char *)f.p, f.len);
+			continue;
+		}
+		if (f.id != PFT_GENERIC_FIELD || f.wt != PB_LEN)
+			continue;
+		pb_reader_init(&fr, f.p, f.len);
+		while ((ret = pb_next(&fr, &g)) > 0) {
+			if (g.id == PFT_GENERIC_FIELD_NAME && g.wt == PB_LEN) {
+				tmp.name = (const char *)g.p;
+				tmp.nlen = strnlen((const char *)g.p, g.len);
+			} else if (g.id == PFT_GENERIC_FIELD_STR &&
+				   g.wt == PB_LEN) {
+				val_set(&tmp, &g, false, 0);
+				have = true;
+			} else if ((g.id == PFT_GENERIC_FIELD_INT ||
+				    g.id == PFT_GENERIC_FIELD_UINT) &&
+				   g.wt == PB_VARINT) {
+				val_set(&tmp, &g, g.id == PFT_GENERIC_FIELD_INT,
+					64);
+				have = true;
+			}
+		}
+		if (ret < 0)
+			return -EBADMSG;
+		if (!have || !tmp.nlen)
+			continue;
+		v = val_add(ev, tmp.name, tmp.nlen);
+		if (v)
+			*v = tmp;
+	}
+	return ret < 0 || !ev->nlen ? -EBADMSG : 0;
+}
+
+static struct pft_desc *desc_find(struct pft_ctx *c, uint32_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nr_descs; i++)
+		if (c->descs[i].id == id)
+			return &c->descs[i];
+	return NULL;
+}
+
+static void desc_clear(struct pft_desc *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->nr; i++)
+		free(d->fields[i].name);
+	free(d->fields);
+	free(d->system);
+	free(d->name);
+	d->fields = NULL;
+	d->nr = 0;
+	d->system = d->name = NULL;
+}
+
+static char *dup_field(const struct pb_field *f)
+{
+	return strndup((const char *)f->p, f->len);
+}
+
+/* One GenericEventDescriptor: kept by its field id (a later one wins). */
+static int desc_read(struct pft_ctx *c, const struct pb_field *msg)
+{
+	struct pb_field f, g, h;
+	struct pb_reader r, dr, fr;
+	struct pft_desc nd = { 0 }, *d;
+	const struct pb_field *proto = NULL;
+	struct pb_field proto_f;
+	int ret;
+
+	pb_reader_init(&r, msg->p, msg->len);
+	while ((ret = pb_next(&r, &f)) > 0) {
+		if (f.id == DESC_FIELD_ID && f.wt == PB_VARINT)
+			nd.id = (uint32_t)f.v;
+		else if (f.id == DESC_GROUP && f.wt == PB_LEN && !nd.system)
+			nd.system = dup_field(&f);
+		else if (f.id == DESC_DESCRIPTOR && f.wt == PB_LEN) {
+			proto_f = f;
+			proto = &proto_f;
+		}
+	}
+	if (ret < 0 || nd.id < PFT_DESCRIBED_FIRST || !proto)
+		goto bad;
+	pb_reader_init(&dr, proto->p, proto->len);
+	while ((ret = pb_next(&dr, &g)) > 0) {
+		void *n;
+
+		if (g.id == DPROTO_NAME && g.wt == PB_LEN && !nd.name) {
+			nd.name = dup_field(&g);
+			continue;
+		}
+		if (g.id != DPROTO_FIELD || g.wt != PB_LEN ||
+		    nd.nr == PFT_MAX_VALS)
+			continue;
+		n = realloc(nd.fields, (nd.nr + 1) * sizeof(*nd.fields));
+		if (!n)
+			goto bad;
+		nd.fields = n;
+		memset(&nd.fields[nd.nr], 0, sizeof(nd.fields[0]));
+		pb_reader_init(&fr, g.p, g.len);
+		while ((ret = pb_next(&fr, &h)) > 0) {
+			if (h.id == FDPROTO_NAME && h.wt == PB_LEN &&
+			    !nd.fields[nd.nr].name)
+				nd.fields[nd.nr].name = dup_field(&h);
+			else if (h.id == FDPROTO_NUMBER && h.wt == PB_VARINT)
+				nd.fields[nd.nr].num = (uint32_t)h.v;
+			else if (h.id == FDPROTO_TYPE && h.wt == PB_VARINT)
+				nd.fields[nd.nr].type = (uint32_t)h.v;
+		}
+		nd.nr++;
+		if (ret < 0 || !nd.fields[nd.nr - 1].name)
+			goto bad;
+	}
+	if (ret < 0 || !nd.name)
+		goto bad;
+	d = desc_find(c, nd.id);
+	if (d) {
+		/* the same again (every bundle repeats it): keep the first */
+		if (d->name && !strcmp(d->name, nd.name) && d->nr == nd.nr) {
+			desc_clear(&nd);
+			return 0;
+		}
+		desc_clear(d);
+		nd.fmt = NULL;
+		*d = nd;
+		return 0;
+	}
+	d = realloc(c->descs, (c->nr_descs + 1) * sizeof(*d));
+	if (!d)
+		goto bad;
+	c->descs = d;
+	c->descs[c->nr_descs++] = nd;
+	return 0;
+bad:
+	desc_clear(&nd);
+	return ret < 0 ? -EBADMSG : 0;
+}
+
+static int described(struct pft_ctx *c, struct pft_ev *ev,
+		     struct pft_desc *d, const struct pb_field *msg)
+{
+	struct pb_reader r;
+	struct pb_field f;
+	unsigned int i;
+	int ret;
+
+	ev->system = d->system;
+	ev->slen = d->system ? strlen(d->system) : 0;
+	ev->name = d->name;
+	ev->nlen = strlen(d->name);
+	ev->slot = &d->fmt;
+	pb_reader_init(&r, msg->p, msg->len);
+	while ((ret = pb_next(&r, &f)) > 0) {
+		struct pft_val *v;
+
+		for (i = 0; i < d->nr; i++)
+			if (d->fields[i].num == f.id)
+				break;
+		if (i == d->nr)
+			continue;
+		switch (d->fields[i].type) {
+		case FD_STRING:
+		case FD_BYTES:
+			if (f.wt != PB_LEN)
+				continue;
+			v = val_add(ev, d->fields[i].name,
+				    strlen(d->fields[i].name));
+			if (v)
+				val_set(v, &f, false, 0);
+			continue;
+		case FD_SINT32:
+		case FD_SINT64:
+			/* zigzag */
+			f.v = (f.v >> 1) ^ -(f.v & 1);
+			/* fall through */
+		case FD_INT32:
+		case FD_INT64:
+			if (f.wt == PB_LEN)
+				continue;
+			v = val_add(ev, d->fields[i].name,
+				    strlen(d->fields[i].name));
+			if (v)
+				val_set(v, &f, true,
+					d->fields[i].type == FD_INT32 ||
+					d->fields[i].type == FD_SINT32 ?
+					32 : 64);
+			continue;
+		default:
+			if (f.wt == PB_LEN)
+				continue;
+			v = val_add(ev, d->fields[i].name,
+				    strlen(d->fields[i].name));
+			if (v)
+				val_set(v, &f, false,
+					d->fields[i].type == FD_UINT32 ||
+					d->fields[i].type == FD_FIXED32 ||
+					d->fields[i].type == FD_BOOL ?
+					32 : 64);
+		}
+	}
+	return ret < 0 ? -EBADMSG : 0;
+}
+
+/* A typed event no row names: counted for the summary. */
+static int unknown_event(struct pft_ctx *c, uint32_t num)
+{
+	uint64_t *n = u64_map_put(&c->unknown, num);
+
+	if (!n)
+		return -ENOMEM;
+	++*n;
+	return -ENOENT;
+}
+
+/* The summary's list of them, by field number. */
+static void unknown_said(struct pft_ctx *c)
+{
+	char *out = c->st->unknown;
+	size_t len = 0, size = sizeof(c->st->unknown), i;
+	uint64_t best, key;
+	bool first = true, found;
+
+	for (key = 0; len < size; key = best, first = false) {
+		found = false;
+		best = 0;
+		/* the smallest field number past the last one said */
+		for (i = 0; i < c->unknown.cap; i++) {
+			uint64_t k = c->unknown.slot[i].key;
+
+			if (!c->unknown.slot[i].val || (!first && k <= key) ||
+			    (found && k >= best))
+				continue;
+			best = k;
+			found = true;
+		}
+		if (!found)
+			break;
+		len += (size_t)snprintf(out + len, size - len, "%s%llu x%llu",
+					len ? ", " : "",
+					(unsigned long long)best,
+					(unsigned long long)
+					u64_map_get(&c->unknown, best));
+	}
+}
+
+/* One FtraceEvent of a bundle of CPU @cpu. */
+static int one_event(struct pft_ctx *c, unsigned int cpu,
+		     const struct pb_field *msg)
+{
+	struct pft_ev *ev;
+	struct pb_reader r;
+	struct pb_field f, body = { 0 };
+	const struct pft_event_def *d;
+	struct pft_desc *desc;
+	unsigned int idx;
+	bool have_ts = false;
+	int ret;
+
+	ev = calloc(1, sizeof(*ev));
+	if (!ev)
+		return -ENOMEM;
+	ev->cpu = cpu;
+	ev->flags = -1;
+	pb_reader_init(&r, msg->p, msg->len);
+	while ((ret = pb_next(&r, &f)) > 0) {
+		if (f.id == PFT_EVENT_TIMESTAMP && f.wt == PB_VARINT) {
+			ev->ts = f.v;
+			have_ts = true;
+		} else if (f.id == PFT_EVENT_PID && f.wt == PB_VARINT) {
+			ev->pid = (int32_t)f.v;
+		} else if (f.id == EVENT_COMMON_FLAGS && f.wt == PB_VARINT) {
+			ev->flags = (int)(f.v & 0xff);
+		} else if (f.wt == PB_LEN && f.id > 2) {
+			body = f;
+		}
+	}
+	c->st->events_in++;
+	ret = ret < 0 || !have_ts || !body.id ? -EBADMSG : 0;
+	if (!ret) {
+		if (body.id == PFT_EV_GENERIC)
+			ret = legacy_generic(ev, &body);
+		else if ((d = row_of(body.id, &idx)))
+			ret = typed_event(c, ev, d, idx, &body);
+		else if ((desc = desc_find(c, body.id)))
+			ret = described(c, ev, desc, &body);
+		else
+			ret = unknown_event(c, body.id);
+	}
+	if (!ret)
+		ret = pft_record_write(c, ev);
+	else if (ret != -ENOMEM)
+		c->st->dropped++;
+	free(ev);
+	return ret == -ENOMEM ? ret : 0;
+}
+
+int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
+{
+	struct pb_reader r;
+	struct pb_field f;
+	struct pb_field first = { 0 };
+	unsigned int cpu = 0;
+	bool have_cpu = false, lost = false;
+	int ret;
+
+	if (!c->typed) {
+		c->typed = calloc(pft_nr_events, sizeof(*c->typed));
+		if (!c->typed)
+			return -ENOMEM;
+	}
+	/* the CPU and the descriptors first: the events need them */
+	pb_reader_init(&r, p, len);
+	while ((ret = pb_next(&r, &f)) > 0) {
+		if (f.id == PFT_BUNDLE_CPU && f.wt == PB_VARINT) {
+			cpu = (unsigned int)f.v;
+			have_cpu = true;
+		} else if (f.id == PFT_BUNDLE_LOST_EVENTS &&
+			   f.wt == PB_VARINT) {
+			lost = f.v;
+		} else if (f.id == PFT_BUNDLE_FTRACE_CLOCK &&
+			   f.wt == PB_VARINT && c->pass == 1) {
+			c->ftrace_clock = f.v;
+		} else if (f.id == BUNDLE_DESCRIPTORS && f.wt == PB_LEN &&
+			   c->pass == 2) {
+			ret = desc_read(c, &f);
+			if (ret == -ENOMEM)
+				return ret;
+		} else if (f.id == PFT_BUNDLE_EVENT && !first.id) {
+			first = f;
+		}
+	}
+	if (ret < 0 || !have_cpu || cpu >= PFT_MAX_CPU)
+		return -EBADMSG;
+	if (c->pass == 1) {
+		if (cpu > c->max_cpu)
+			c->max_cpu = cpu;
+		return 0;
+	}
+	if (lost) {
+		uint64_t ts = 0;
+		struct pb_reader er;
+		struct pb_field ef;
+
+		/* before the bundle's first event */
+		if (first.id) {
+			pb_reader_init(&er, first.p, first.len);
+			while (pb_next(&er, &ef) > 0)
+				if (ef.id == PFT_EVENT_TIMESTAMP)
+					ts = ef.v;
+		}
+		ret = f2d_lost(&c->f2d, 0, cpu, ts, -1);
+		if (ret < 0 && ret != -EAGAIN)
+			return ret;
+	}
+	/* the events, then compact sched, which their renames change */
+	c->nr_renames = 0;
+	pb_reader_init(&r, p, len);
+	while ((ret = pb_next(&r, &f)) > 0)
+		if (f.id == PFT_BUNDLE_EVENT && f.wt == PB_LEN &&
+		    (ret = one_event(c, cpu, &f)) < 0)
+			return ret;
+	pb_reader_init(&r, p, len);
+	while ((ret = pb_next(&r, &f)) > 0)
+		if (f.id == PFT_BUNDLE_COMPACT_SCHED && f.wt == PB_LEN &&
+		    (ret = pft_sched_compact(c, cpu, f.p, f.len)) < 0)
+			return ret;
+	return 0;
+}
+
+void pft_event_free(struct pft_ctx *c)
+{
+	unsigned int i;
+
+	unknown_said(c);
+	u64_map_free(&c->unknown);
+
+	for (i = 0; i < c->nr_descs; i++)
+		desc_clear(&c->descs[i]);
+	free(c->descs);
+	free(c->typed);
+}

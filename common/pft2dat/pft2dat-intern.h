@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * pft2dat-intern.h - the internals of pft2dat_convert(), shared by its
+ * files: pft2dat-convert.c reads the input and walks its packets;
+ * pft2dat-meta.c keeps what the packets say of the trace (threads,
+ * system, stats, kernel symbols); pft2dat-event.c reads an FtraceEvent
+ * into values, pft2dat-sched.c a bundle's compact sched; pft2dat-record.c
+ * writes values as a .dat event, by the kernel's format or one it makes,
+ * through libfxt-tep.a's record builder (fxt2dat.h).
+ */
+#ifndef _PFT2DAT_INTERN_H
+#define _PFT2DAT_INTERN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fxt2dat.h"
+#include "pb.h"
+#include "pft2dat.h"
+#include "u64-map.h"
+
+/* How a field of the table is written in its message. */
+enum pft_type {
+	PFT_T_INT32,
+	PFT_T_INT64,
+	PFT_T_UINT32,
+	PFT_T_UINT64,
+	PFT_T_UINT64S,		/* repeated uint64 */
+	PFT_T_STRING,
+	PFT_T_SYM,		/* a kernel address, or its symbol's iid */
+	PFT_T_KSTR,		/* a kernel string's text */
+};
+
+struct pft_field_def {
+	const char	*name;
+	uint32_t	num;
+	enum pft_type	type;
+};
+
+/* A row of map-ftrace.table, inverted. */
+struct pft_event_def {
+	uint32_t			num;
+	const char			*system;
+	const char			*name;
+	const struct pft_field_def	*fields;
+	unsigned int			nr_fields;
+};
+
+/* The most fields one event gives, and of an array. */
+#define PFT_MAX_VALS	32
+#define PFT_MAX_ARR	8
+
+enum pft_val_kind {
+	PFT_V_INT,		/* signed */
+	PFT_V_UINT,
+	PFT_V_STR,
+	PFT_V_ARR,		/* of uint64 */
+};
+
+struct pft_val {
+	const char		*name;
+	size_t			nlen;
+	enum pft_val_kind	kind;
+	unsigned int		bits;	/* 32, 64: for a made format */
+	uint64_t		v;
+	const uint8_t		*p;	/* PFT_V_STR */
+	size_t			len;
+	uint64_t		arr[PFT_MAX_ARR];
+	unsigned int		narr;
+};
+
+/* One ftrace event, read. */
+struct pft_ev {
+	const char	*system;	/* NULL: to be found by name */
+	size_t		slen;
+	const char	*name;
+	size_t		nlen;
+	uint64_t	ts;
+	int32_t		pid;		/* common_pid */
+	unsigned int	cpu;
+	int		flags;		/* common_flags, -1 unknown */
+	struct pft_val	vals[PFT_MAX_VALS];
+	unsigned int	n;
+	/* a cache slot for its format (see pft_record_write()) */
+	struct pft_fmt	**slot;
+};
+
+/* An event's format as chosen, by system and name. */
+struct pft_fmt {
+	struct pft_fmt		*next;
+	char			*system;
+	char			*name;
+	struct f2d_format	*f;	/* NULL: no .dat form */
+	bool			kernel;
+	uint64_t		count;
+	/* kernel fields some event gave (a bit each, of f->fields) */
+	uint64_t		given;
+	/* void * fields the recorder kept as an index, not the address */
+	uint64_t		indexed;
+	/* void * fields the recorder kept as a symbol, not the address */
+	uint64_t		symbolized;
+};
+
+/* A task_rename of the bundle being read. */
+struct pft_rename {
+	uint64_t	ts;
+	int32_t		pid;
+	char		comm[16];
+};
+
+/* Per CPU: who runs there, for compact sched's implicit fields. */
+struct pft_cpu {
+	int32_t		pid;
+	int32_t		prio;
+	char		comm[16];
+	bool		known;
+};
+
+/* A generic event described by its bundle (v50+). */
+struct pft_desc {
+	uint32_t		id;
+	char			*system;
+	char			*name;
+	unsigned int		nr;
+	struct {
+		char		*name;
+		uint32_t	num;
+		uint32_t	type;	/* FieldDescriptorProto.Type */
+	}			*fields;
+	struct pft_fmt		*fmt;
+};
+
+struct pft_ctx {
+	struct f2d_ctx		f2d;
+	const struct pft2dat_opts *o;
+	struct pft2dat_stats	*st;
+	/* 1: what the trace is; 2: its events */
+	int			pass;
+	unsigned int		max_cpu;
+	unsigned int		sys_cpus;	/* SystemInfo.num_cpus */
+	uint64_t		ftrace_clock;	/* a bundle's, 0: boot */
+	struct pft_cpu		*cpus;
+	unsigned int		nr_cpus;
+	/*
+	 * The kernel symbols interned: (sequence, its generation, iid) ->
+	 * index + 1 into sym_names, each name once; a sequence's
+	 * generation moves on when its incremental state is cleared (the
+	 * recorder numbers symbols afresh then).
+	 */
+	struct u64_map		syms;
+	struct u64_map		seq_gen;
+	uint64_t		cur_seq;
+	char			**sym_names;
+	size_t			nr_sym_names, cap_sym_names;
+	/* kernel strings, for printk formats (pft_meta_str_addr()) */
+	char			**strs;
+	size_t			nr_strs, cap_strs;
+	struct pft_fmt		*fmts;
+	struct pft_fmt		**typed;	/* by table row */
+	/* compact sched's formats */
+	struct pft_fmt		*fmts_switch, *fmts_waking;
+	struct pft_desc		*descs;
+	unsigned int		nr_descs;
+	struct f2d_text		stats_text;
+	/* packets named as left out, by left_out()'s names */
+	uint64_t		left_packets[16];
+	struct pb_buf		unzip;
+	bool			in_zip;
+	/* FtraceEvent field -> events of it that no row names */
+	struct u64_map		unknown;
+	/* pid -> the time its name was seen + 1 (the latest name wins) */
+	struct u64_map		name_ts;
+	/* the bundle's task renames, for compact sched's prev_comm */
+	struct pft_rename	*renames;
+	size_t			nr_renames, cap_renames;
+};
+
+/* The table, inverted (pft2dat-event.c). */
+extern const struct pft_event_def pft_events[];
+extern const unsigned int pft_nr_events;
+
+/* pft2dat-meta.c: the packets that say what the trace is. */
+int pft_meta_packet(struct pft_ctx *c, uint32_t field,
+		    const struct pb_field *f);
+/*
+ * A name seen for @pid at @ts (the cmdlines): the latest wins; @ts 0 (a
+ * process tree's) only names a pid no event names.
+ */
+void pft_meta_name(struct pft_ctx *c, int32_t pid, const uint8_t *s,
+		   size_t len, uint64_t ts);
+/* Where a packet starts: its sequence, its flags. */
+void pft_meta_sequence(struct pft_ctx *c, uint64_t seq, uint64_t flags);
+/*
+ * The address in this .dat's kallsyms of the symbol interned as @iid on
+ * the current sequence, or 0 when none is.
+ */
+uint64_t pft_meta_sym_addr(struct pft_ctx *c, uint64_t iid);
+/*
+ * The address in this .dat's printk formats of a kernel string the
+ * recorder wrote as its text; 0 when out of memory.
+ */
+uint64_t pft_meta_str_addr(struct pft_ctx *c, const uint8_t *s, size_t len);
+/* Before the .dat is closed: kallsyms, printk formats into f2d. */
+int pft_meta_finish(struct pft_ctx *c);
+void pft_meta_free(struct pft_ctx *c);
+
+/* pft2dat-event.c: one bundle's FtraceEvents. */
+int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len);
+void pft_event_free(struct pft_ctx *c);
+
+/* pft2dat-sched.c: a bundle's compact sched. */
+int pft_sched_compact(struct pft_ctx *c, unsigned int cpu,
+		      const uint8_t *p, size_t len);
+struct pft_cpu *pft_sched_cpu(struct pft_ctx *c, unsigned int cpu);
+
+/* pft2dat-record.c: an event read, written to the .dat. */
+int pft_record_write(struct pft_ctx *c, struct pft_ev *ev);
+/* What the formats left unsaid, for the summary. */
+void pft_record_free(struct pft_ctx *c);
+
+#endif /* _PFT2DAT_INTERN_H */

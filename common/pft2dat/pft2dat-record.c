@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pft2dat-record.c - an event read from the packets, written as the .dat
+ * event of its system and name.
+ *
+ * Its format is chosen at the event's first occurrence: the kernel's
+ * (opts->formats/SYSTEM/EVENT/format) when each field the event carries
+ * is a field of it, of the same kind (text or number); else one made of
+ * the fields it carries, numbered by fxt2dat-format.c from F2D_FIRST_ID.
+ * The record is laid out by libfxt-tep.a's builder (f2d_rec_begin(),
+ * f2d_put_*()) and handed to f2d_emit(), which keeps it to be sorted per
+ * CPU.  Two values the recorder changed are turned back, by the kernel
+ * field's type, as its recorder turned them (traced_probes'
+ * translation): a dev_t, which it writes as userspace's makedev(), and a
+ * void * when it symbolized kernel addresses (the value is then the
+ * symbol's interned id: pft2dat-meta.c gives it an address of its own
+ * in the .dat's kallsyms).
+ */
+#include <errno.h>
+#include <event-parse.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pft2dat-intern.h"
+
+/* The most a format file may be. */
+#define PFT_FORMAT_MAX	(64 << 10)
+
+static char *read_text(const char *path, size_t *len)
+{
+	char *buf = NULL;
+	ssize_t n;
+	size_t have = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
+	if (fd < 0)
+		return NULL;
+	buf = malloc(PFT_FORMAT_MAX + 1);
+	while (buf && have < PFT_FORMAT_MAX &&
+	       (n = read(fd, buf + have, PFT_FORMAT_MAX - have)) > 0)
+		have += (size_t)n;
+	close(fd);
+	if (!buf || !have) {
+		free(buf);
+		return NULL;
+	}
+	buf[have] = '\0';
+	*len = have;
+	return buf;
+}
+
+static bool ident(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n || n > 63)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!(s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') ||
+		      (s[i] >= 'A' && s[i] <= 'Z') ||
+		      (i && s[i] >= '0' && s[i] <= '9')))
+			return false;
+	return true;
+}
+
+/*
+ * Whether the kernel's format @text has a field @name of @kind: a
+ * "\tfield:TYPE NAME;" or "NAME[N];" line, whose type is text (char
+ * array, __data_loc) for a string, anything else for a number.
+ */
+static bool format_has(const char *text, const struct pft_val *v)
+{
+	const char *line = text, *semi, *start, *end;
+
+	while ((line = strstr(line, "\tfield:"))) {
+		line += 7;
+		semi = strchr(line, ';');
+		if (!semi)
+			return false;
+		end = semi;
+		if (end > line && end[-1] == ']')
+			while (end > line && *end != '[')
+				end--;
+		start = end;
+		while (start > line && start[-1] != ' ' && start[-1] != '*')
+			start--;
+		if ((size_t)(end - start) == v->nlen &&
+		    !memcmp(start, v->name, v->nlen)) {
+			size_t n = (size_t)(semi - line);
+			bool text_field = memmem(line, n, "char", 4) &&
+					  (semi[-1] == ']' ||
+					   memmem(line, n, "__data_loc", 10));
+			bool ptr = !text_field && semi[-1] != ']' &&
+				   memmem(line, n, "char *", 6);
+
+			/* a char * the recorder may write as its text (kstr) */
+			return (v->kind == PFT_V_STR) == text_field ||
+			       (v->kind == PFT_V_STR && ptr);
+		}
+		line = semi;
+	}
+	return false;
+}
+
+static bool kernel_fits(const char *text, const struct pft_ev *ev)
+{
+	unsigned int i;
+
+	for (i = 0; i < ev->n; i++)
+		if (!format_has(text, &ev->vals[i]))
+			return false;
+	return true;
+}
+
+/* A format of the fields @ev carries, after the common ones. */
+static char *made_body(const struct pft_ev *ev)
+{
+	struct f2d_text t = { 0 }, pf = { 0 }, args = { 0 };
+	char line[256];
+	unsigned int i, k, off = 8, size, align;
+	char *out = NULL;
+
+	if (f2d_text_add(&t, F2D_COMMON_FIELDS, strlen(F2D_COMMON_FIELDS)))
+		goto out;
+	for (i = 0; i < ev->n; i++) {
+		const struct pft_val *v = &ev->vals[i];
+		const char *type, *fmt;
+		bool comm = false;
+		int n;
+
+		if (!ident(v->name, v->nlen))
+			continue;
+		switch (v->kind) {
+		case PFT_V_STR:
+			/* a task's comm is char[TASK_COMM_LEN] everywhere */
+			comm = v->nlen >= 4 &&
+			       !memcmp(v->name + v->nlen - 4, "comm", 4);
+			type = comm ? "char" : "__data_loc char[]";
+			size = comm ? 16 : 4;
+			fmt = "%s";
+			break;
+		case PFT_V_ARR:
+			type = "u64";
+			size = 8 * (v->narr ? v->narr : 1);
+			fmt = "%llx";
+			break;
+		case PFT_V_INT:
+			type = v->bits == 32 ? "int" : "s64";
+			size = v->bits == 32 ? 4 : 8;
+			fmt = v->bits == 32 ? "%d" : "%lld";
+			break;
+		default:
+			type = v->bits == 32 ? "unsigned int" : "u64";
+			size = v->bits == 32 ? 4 : 8;
+			fmt = v->bits == 32 ? "%u" : "%llu";
+		}
+		align = comm ? 1 : size >= 8 ? 8 : size;
+		off = (off + align - 1) / align * align;
+		if (v->kind == PFT_V_ARR || comm)
+			n = snprintf(line, sizeof(line), "\tfield:%s %.*s[%u];"
+				     "\toffset:%u;\tsize:%u;\tsigned:0;\n",
+				     type, (int)v->nlen, v->name,
+				     comm ? 16 : size / 8, off, size);
+		else
+			n = snprintf(line, sizeof(line), "\tfield:%s %.*s;"
+				     "\toffset:%u;\tsize:%u;\tsigned:%d;\n",
+				     type, (int)v->nlen, v->name, off, size,
+				     v->kind == PFT_V_INT);
+		if (f2d_text_add(&t, line, (size_t)n))
+			goto out;
+		off += size;
+		n = snprintf(line, sizeof(line), "%s%.*s=", pf.len ? " " : "",
+			     (int)v->nlen, v->name);
+		if (f2d_text_add(&pf, line, (size_t)n))
+			goto out;
+		for (k = 0; k < (v->kind == PFT_V_ARR ? size / 8 : 1); k++) {
+			n = snprintf(line, sizeof(line), "%s%s", k ? "," : "",
+				     fmt);
+			if (f2d_text_add(&pf, line, (size_t)n))
+				goto out;
+			if (v->kind == PFT_V_STR && !comm)
+				n = snprintf(line, sizeof(line),
+					     ", __get_str(%.*s)", (int)v->nlen,
+					     v->name);
+			else if (v->kind == PFT_V_ARR)
+				n = snprintf(line, sizeof(line),
+					     ", REC->%.*s[%u]", (int)v->nlen,
+					     v->name, k);
+			else
+				n = snprintf(line, sizeof(line), ", REC->%.*s",
+					     (int)v->nlen, v->name);
+			if (f2d_text_add(&args, line, (size_t)n))
+				goto out;
+		}
+	}
+	if (f2d_text_add(&t, "\nprint fmt: \"", 13) ||
+	    (pf.len && f2d_text_add(&t, pf.s, pf.len)) ||
+	    f2d_text_add(&t, "\"", 1) ||
+	    (args.len && f2d_text_add(&t, args.s, args.len)) ||
+	    f2d_text_add(&t, "\n", 1))
+		goto out;
+	out = t.s;
+	t.s = NULL;
+out:
+	f2d_text_free(&t);
+	f2d_text_free(&pf);
+	f2d_text_free(&args);
+	return out;
+}
+
+/*
+ * A legacy generic event names no system: the kernel's formats folder
+ * may have the event under one.
+ */
+static char *system_of(struct pft_ctx *c, const struct pft_ev *ev)
+{
+	static const char *const guess[] = {
+		"sched", "task", "irq", "timer", "workqueue", "block", "ext4",
+		"writeback", "syscalls", "raw_syscalls", "power", "kmem",
+		"signal", "net", "sock", "skb", "ftrace", NULL,
+	};
+	char path[512];
+	unsigned int i;
+
+	for (i = 0; c->o->formats && guess[i]; i++) {
+		snprintf(path, sizeof(path), "%s/%s/%.*s/format", c->o->formats,
+			 guess[i], (int)ev->nlen, ev->name);
+		if (!access(path, R_OK))
+			return strdup(guess[i]);
+	}
+	return strdup("perfetto");
+}
+
+static struct pft_fmt *fmt_choose(struct pft_ctx *c, struct pft_ev *ev)
+{
+	struct pft_fmt *pf;
+	char path[512], *text = NULL, *body;
+	size_t len;
+	int ret;
+
+	for (pf = c->fmts; pf; pf = pf->next)
+		if (strlen(pf->name) == ev->nlen &&
+		    !memcmp(pf->name, ev->name, ev->nlen) &&
+		    (!ev->system || (strlen(pf->system) == ev->slen &&
+				     !memcmp(pf->system, ev->system,
+					     ev->slen))))
+			return pf;
+	if (!ident(ev->name, ev->nlen) ||
+	    (ev->system && !ident(ev->system, ev->slen)))
+		return NULL;
+	pf = calloc(1, sizeof(*pf));
+	if (!pf)
+		return NULL;
+	pf->name = strndup(ev->name, ev->nlen);
+	pf->system = ev->system ? strndup(ev->system, ev->slen) :
+				  system_of(c, ev);
+	if (!pf->name || !pf->system)
+		goto fail;
+	if (c->o->formats) {
+		snprintf(path, sizeof(path), "%s/%s/%s/format", c->o->formats,
+			 pf->system, pf->name);
+		text = read_text(path, &len);
+	}
+	if (text && kernel_fits(text, ev)) {
+		ret = f2d_format_add(&c->f2d, pf->system, text, len, false,
+				     &pf->f);
+		if (ret == -ENOMEM)
+			goto fail;
+		if (!ret && pf->f) {
+			pf->kernel = true;
+			c->st->kernel_formats++;
+		} else {
+			pf->f = NULL;
+		}
+	}
+	free(text);
+	text = NULL;
+	if (!pf->f) {
+		body = made_body(ev);
+		if (!body)
+			goto fail;
+		pf->f = f2d_format_make(&c->f2d, pf->system, pf->name, body);
+		free(body);
+		if (pf->f)
+			c->st->made_formats++;
+	}
+	pf->next = c->fmts;
+	c->fmts = pf;
+	return pf;
+fail:
+	free(text);
+	free(pf->name);
+	free(pf->system);
+	free(pf);
+	return NULL;
+}
+
+/* makedev() as the recorder applied it, undone: the kernel's dev_t. */
+static uint64_t kernel_dev(uint64_t d)
+{
+	uint64_t maj = ((d >> 8) & 0xfff) | ((d >> 32) & ~0xfffULL);
+	uint64_t min = (d & 0xff) | ((d >> 12) & ~0xffULL);
+
+	return (maj << 20 | (min & 0xfffff)) & 0xffffffff;
+}
+
+/* One value into the record; the bit of the field it filled, or 0. */
+static uint64_t put_val(struct pft_ctx *c, struct pft_fmt *pf,
+			const struct pft_val *v)
+{
+	struct f2d_rec *r = &c->f2d.rec;
+	struct tep_format_field *fl;
+	char name[64];
+	unsigned int i, k, elem;
+	uint64_t x, mask = 0;
+
+	if (v->nlen >= sizeof(name))
+		return 0;
+	memcpy(name, v->name, v->nlen);
+	name[v->nlen] = '\0';
+	fl = tep_find_field(pf->f->event, name);
+	if (!fl)
+		return 0;
+	for (i = 0; i < pf->f->nr_fields && i < 64; i++)
+		if (pf->f->fields[i] == fl)
+			mask = 1ULL << i;
+	/* given, but for a string pointer's lost address (below) */
+	if (v->kind != PFT_V_STR || fl->flags & (TEP_FIELD_IS_STRING |
+						 TEP_FIELD_IS_ARRAY |
+						 TEP_FIELD_IS_DYNAMIC))
+		pf->given |= mask;
+	switch (v->kind) {
+	case PFT_V_STR:
+		if (fl->flags & (TEP_FIELD_IS_STRING | TEP_FIELD_IS_ARRAY |
+				 TEP_FIELD_IS_DYNAMIC)) {
+			f2d_put_str(r, pf->f, name, (const char *)v->p,
+				    v->len);
+			return mask;
+		}
+		/*
+		 * A kernel string's address the recorder wrote as the
+		 * string it found there (among the trace's printk strings):
+		 * an address of this .dat's printk formats that holds it;
+		 * none found (a user buffer), the address is not kept.
+		 */
+		x = v->len ? pft_meta_str_addr(c, v->p, v->len) : 0;
+		if (x)
+			pf->given |= mask;
+		f2d_put_field_int(r, fl, x);
+		return mask;
+	case PFT_V_ARR:
+		if (!(fl->flags & TEP_FIELD_IS_ARRAY) || !fl->arraylen)
+			return mask;
+		elem = (unsigned int)fl->size / fl->arraylen;
+		for (k = 0; k < v->narr && k < fl->arraylen; k++) {
+			struct tep_format_field one = *fl;
+
+			one.offset = fl->offset + (int)(k * elem);
+			one.size = (int)elem;
+			f2d_put_field_int(r, &one, v->arr[k]);
+		}
+		return mask;
+	default:
+		x = v->v;
+		if (pf->kernel && fl->type && !strncmp(fl->type, "dev_t", 5))
+			x = kernel_dev(x);
+		else if (pf->kernel && fl->type &&
+			 !strncmp(fl->type, "void *", 6) && c->nr_sym_names) {
+			if (pft_meta_sym_addr(c, x)) {
+				x = pft_meta_sym_addr(c, x);
+				pf->symbolized |= mask;
+			} else
+				pf->indexed |= mask;
+		}
+		f2d_put_field_int(r, fl, x);
+	}
+	return mask;
+}
+
+static const struct pft_val *val_named(const struct pft_ev *ev,
+				       const char *name)
+{
+	size_t n = strlen(name);
+	unsigned int i;
+
+	for (i = 0; i < ev->n; i++)
+		if (ev->vals[i].nlen == n && !memcmp(ev->vals[i].name, name, n))
+			return &ev->vals[i];
+	return NULL;
+}
+
+/* A task renamed in the bundle: compact sched's prev_comm follows. */
+static int rename_add(struct pft_ctx *c, const struct pft_ev *ev,
+		      const struct pft_val *pid, const struct pft_val *comm)
+{
+	struct pft_rename *r;
+	size_t n;
+
+	if (c->nr_renames == c->cap_renames) {
+		size_t cap = c->cap_renames ? 2 * c->cap_renames : 16;
+
+		r = realloc(c->renames, cap * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		c->renames = r;
+		c->cap_renames = cap;
+	}
+	r = &c->renames[c->nr_renames++];
+	r->ts = ev->ts;
+	r->pid = (int32_t)pid->v;
+	n = comm->len < sizeof(r->comm) - 1 ? comm->len : sizeof(r->comm) - 1;
+	memcpy(r->comm, comm->p, n);
+	r->comm[n] = '\0';
+	return 0;
+}
+
+/* The comms an event names its tasks by: the cmdlines. */
+static int names_of(struct pft_ctx *c, const struct pft_ev *ev)
+{
+	static const char *const pairs[][2] = {
+		{ "comm", "pid" }, { "next_comm", "next_pid" },
+		{ "prev_comm", "prev_pid" }, { "child_comm", "child_pid" },
+		{ "parent_comm", "parent_pid" }, { "newcomm", "pid" },
+	};
+	const struct pft_val *comm, *pid;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		comm = val_named(ev, pairs[i][0]);
+		pid = val_named(ev, pairs[i][1]);
+		if (!comm || !pid || comm->kind != PFT_V_STR ||
+		    pid->kind == PFT_V_STR)
+			continue;
+		pft_meta_name(c, (int32_t)pid->v, comm->p, comm->len, ev->ts);
+		if (i == 5 && rename_add(c, ev, pid, comm))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int pft_record_write(struct pft_ctx *c, struct pft_ev *ev)
+{
+	struct pft_fmt *pf = ev->slot ? *ev->slot : NULL;
+	uint64_t filled = 0;
+	unsigned int i;
+	int ret;
+
+	if (!pf) {
+		pf = fmt_choose(c, ev);
+		if (ev->slot)
+			*ev->slot = pf;
+	}
+	if (!pf || !pf->f) {
+		c->st->dropped++;
+		return 0;
+	}
+	ret = f2d_rec_begin(&c->f2d, pf->f, ev->pid);
+	if (ret < 0)
+		return ret;
+	if (ev->flags >= 0)
+		f2d_put_field_int(&c->f2d.rec, pf->f->c_flags,
+				  (uint64_t)ev->flags);
+	for (i = 0; i < ev->n; i++)
+		filled |= put_val(c, pf, &ev->vals[i]);
+	/*
+	 * A text of dynamic length no value filled: an empty one, where
+	 * its place says (zero would point it at the record's head).
+	 */
+	for (i = 0; i < pf->f->nr_fields; i++) {
+		struct tep_format_field *fl = pf->f->fields[i];
+
+		if (fl->flags & TEP_FIELD_IS_DYNAMIC &&
+		    (i >= 64 || !(filled >> i & 1)))
+			f2d_put_field_bytes(&c->f2d.rec, fl,
+					    (const uint8_t *)"", 1);
+	}
+	ret = f2d_emit(&c->f2d, 0, ev->cpu, ev->ts, c->f2d.rec.data,
+		       c->f2d.rec.len);
+	if (ret == -EAGAIN) {
+		/* no room for it in the .dat (a CPU past the count) */
+		c->f2d.need_rerun = false;
+		c->st->dropped++;
+		return 0;
+	}
+	if (ret < 0)
+		return ret;
+	pf->count++;
+	return names_of(c, ev);
+}
+
+/* "event: field field" for the bits of @mask, after "; " if not first. */
+static int fields_said(struct f2d_text *t, const struct pft_fmt *pf,
+		       uint64_t mask)
+{
+	unsigned int i;
+	bool any = false;
+
+	for (i = 0; i < pf->f->nr_fields && i < 64; i++) {
+		const char *n = pf->f->fields[i]->name;
+
+		if (!(mask >> i & 1))
+			continue;
+		if (!any && ((t->len && f2d_text_add(t, "; ", 2)) ||
+			     f2d_text_add(t, pf->name, strlen(pf->name)) ||
+			     f2d_text_add(t, ":", 1)))
+			return -ENOMEM;
+		any = true;
+		if (f2d_text_add(t, " ", 1) || f2d_text_add(t, n, strlen(n)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The kernel fields no event gave, into st->unkept; and free. */
+void pft_record_free(struct pft_ctx *c)
+{
+	struct pft2dat_stats *st = c->st;
+	struct pft_fmt *pf, *next;
+	struct f2d_text t = { 0 }, x = { 0 }, y = { 0 };
+	uint64_t all;
+
+	for (pf = c->fmts; pf; pf = next) {
+		next = pf->next;
+		if (pf->kernel && pf->count) {
+			all = pf->f->nr_fields >= 64 ? ~0ULL :
+			      (1ULL << pf->f->nr_fields) - 1;
+			fields_said(&t, pf, all & ~pf->given);
+			fields_said(&x, pf, pf->indexed);
+			fields_said(&y, pf, pf->symbolized);
+		}
+		free(pf->name);
+		free(pf->system);
+		free(pf);
+	}
+	c->fmts = NULL;
+	snprintf(st->unkept, sizeof(st->unkept), "%s", t.len ? t.s : "");
+	snprintf(st->indexed, sizeof(st->indexed), "%s", x.len ? x.s : "");
+	snprintf(st->symbolized, sizeof(st->symbolized), "%s",
+		 y.len ? y.s : "");
+	f2d_text_free(&t);
+	f2d_text_free(&x);
+	f2d_text_free(&y);
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * pft2dat.h - Perfetto's own recordings (a .pftrace: a Trace message, a
+ * run of TracePacket fields, plain or gzip'd) to a trace-cmd .dat v7.
+ *
+ * Every ftrace event of the trace's FtraceEventBundles becomes the .dat
+ * event of the same system and name, per CPU and in time order: typed
+ * events by map-ftrace.table read inverted (pft-ftrace-table.h), generic
+ * events by the field names they carry (GenericFtraceEvent) or their
+ * bundle's descriptors (generic_event_descriptors, field ids 65536 and
+ * up), compact sched_switch and sched_waking by their columns.  Each
+ * event's format is the kernel's (events/SYSTEM/EVENT/format under
+ * opts->formats) when every field the packets carry is one of its fields,
+ * else one made of those fields.  Thread names (process tree, the events'
+ * comms, compact sched's intern table) become the saved cmdlines; the
+ * CPU count, the clock, uname and the ftrace stats the options.
+ */
+#ifndef _PFT2DAT_H
+#define _PFT2DAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/**
+ * struct pft2dat_opts - how pft2dat_convert() writes the .dat
+ * @compression: "none" (or NULL) or "zstd"
+ * @formats: the folder of the kernel's event formats
+ *	(SYSTEM/EVENT/format, as tracefs's events/); NULL: none, every
+ *	format is made from the packets
+ */
+struct pft2dat_opts {
+	const char	*compression;
+	const char	*formats;
+};
+
+/**
+ * struct pft2dat_stats - what pft2dat_convert() did
+ * @packets: TracePackets read (those inside compressed ones included)
+ * @events_in: ftrace events read (compact ones included)
+ * @events_out: events written to the .dat
+ * @dropped: ftrace events without a .dat form (their kernel event
+ *	unknown, too big for a page)
+ * @kernel_formats: formats taken from the kernel's
+ * @made_formats: formats made from the packets' fields
+ * @cpus: CPUs of the .dat
+ * @damaged: stretches of bytes that were no packet, skipped
+ * @damage: what the first of them was, "" when none
+ * @left_out: what the .dat has no form for (other packets), named
+ * @unkept: the kernel fields of each kernel format that no event of the
+ *	trace gave ("event: field field; ..."): what the recorder does not
+ *	keep, zero in the .dat
+ * @indexed: likewise the void * fields that the recorder, symbolizing
+ *	kernel addresses, kept as an index of its own where no symbol was
+ *	found (a heap or stack address): the .dat has the index
+ * @symbolized: the void * fields it kept as a symbol's name: the .dat
+ *	has an address of its own kallsyms that prints as that name
+ * @unknown: the FtraceEvent fields (typed events) no row of
+ *	map-ftrace.table names, with how many events each ("491 x3, ..."):
+ *	in st->dropped
+ */
+struct pft2dat_stats {
+	uint64_t	packets;
+	uint64_t	events_in;
+	uint64_t	events_out;
+	uint64_t	dropped;
+	unsigned int	kernel_formats;
+	unsigned int	made_formats;
+	unsigned int	cpus;
+	uint64_t	damaged;
+	char		damage[160];
+	char		left_out[256];
+	char		unkept[1024];
+	char		indexed[512];
+	char		symbolized[512];
+	char		unknown[256];
+};
+
+/**
+ * pft2dat_sniff() - whether bytes start a Perfetto trace
+ * @p: the first bytes of a file (after gunzip, if gzip'd)
+ * @n: how many (16 or more tell best)
+ *
+ * A trace starts with Trace.packet (tag 0x0a), a length, and a
+ * TracePacket field.
+ *
+ * Return: true when they look so.
+ */
+bool pft2dat_sniff(const void *p, size_t n);
+
+/**
+ * pft2dat_convert() - a Perfetto trace to a .dat
+ * @in: the trace's path (a regular file; plain, gzip or zstd)
+ * @fd: the .dat, a seekable file at its start; stays the caller's
+ * @o: options
+ * @st: what was done
+ * @err: room for the message of a failure
+ * @errlen: its size
+ *
+ * Damaged bytes are skipped to the next well-formed packet
+ * (st->damaged); what is read before and after them is converted.
+ *
+ * Return: 0, or a negative errno with @err said.
+ */
+int pft2dat_convert(const char *in, int fd, const struct pft2dat_opts *o,
+		    struct pft2dat_stats *st, char *err, size_t errlen);
+
+#endif /* _PFT2DAT_H */

@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# trace-fxt convert of a Perfetto recording (.pftrace) to a trace.dat,
+# judged by Debian's `trace-cmd report` against the twin .dat tracefs
+# recorded at the same time (samples/perfetto/, record.sh made both; the
+# kernel's formats of its events beside them).  Neither the recorder nor
+# trace_processor is needed.  Checks: the input is recognised by its
+# content, gzip'd or not, under any name, with the same .dat from both;
+# the .dat passes trace-fxt check; in the twin's window the events per
+# name are equal and every printed field too (perfetto-dat-compare.py,
+# on `trace-cmd report` and on `-R`), but the fields the converter's own
+# summary says the recording does not keep, and compact sched's
+# implicit previous task where the recording cannot know it (a switch
+# neither buffer holds, a running task's new priority: a few); without
+# the kernel's formats the events still all come out, by formats made
+# from the packets; damaged and cut inputs convert what is whole, say
+# so, never crash (under valgrind when it is there), and what is no
+# Perfetto trace is refused with a reason.  trace-fxt report of the
+# .pftrace prints what trace-cmd report prints of the .dat, and check
+# says a whole trace ok and a cut one damaged.
+. "$(dirname "$0")/lib.sh"
+COMPARE=$(dirname "$0")/perfetto-dat-compare.py
+P=$SAMPLES/perfetto
+TWIN=$P/sched-syscalls.dat
+PFT=$P/sched-syscalls.pftrace.gz
+export TRACE_FXT_EVENT_FORMATS=$P/formats
+TOL=(--tolerate sched_switch:prev=3 --tolerate sched_switch:prev_comm=3
+     --tolerate sched_switch:prev_pid=3 --tolerate sched_switch:prev_prio=3
+     --tolerate sched_switch:task=3 --tolerate sched_waking:task=2)
+
+e2e_plan 21
+if $TRACE_FXT convert "$PFT" -o "$TMP/s.dat" 2> "$TMP/sum"; then
+	ok "convert the gzip'd sample ($(grep -o '[0-9]* events from' "$TMP/sum"))"
+else
+	cat "$TMP/sum"
+	not_ok "convert the gzip'd sample"
+fi
+sed 's/^/# /' "$TMP/sum"
+gzip -dc "$PFT" > "$TMP/plain.bin"
+$TRACE_FXT convert -q "$TMP/plain.bin" -o "$TMP/plain.dat"
+check "the same .dat from the plain trace under another name" \
+	cmp "$TMP/s.dat" "$TMP/plain.dat"
+check "trace-fxt check is clean on the .dat" $TRACE_FXT check "$TMP/s.dat"
+check "the summary names what the recording does not keep" \
+	grep -q 'does not keep.*print: ip.*sched_process_exit: group_dead' \
+	"$TMP/sum"
+check "15 formats, all the kernel's" \
+	grep -q "formats: 15 the kernel's" "$TMP/sum"
+
+trace-cmd report "$TWIN" > "$TMP/twin" 2>/dev/null
+trace-cmd report "$TMP/s.dat" > "$TMP/conv" 2>/dev/null
+trace-cmd report -R "$TWIN" > "$TMP/twinR" 2>/dev/null
+trace-cmd report -R "$TMP/s.dat" > "$TMP/convR" 2>/dev/null
+for m in "" R; do
+	what="trace-cmd report${m:+ -R}: events per name and printed fields equal the twin's"
+	if python3 "$COMPARE" --summary "$TMP/sum" "${TOL[@]}" \
+		"$TMP/twin$m" "$TMP/conv$m" > "$TMP/cmp$m"; then
+		ok "$what ($(grep 'aligned pairs' "$TMP/cmp$m"))"
+	else
+		not_ok "$what"
+	fi
+	sed 's/^/# /' "$TMP/cmp$m"
+done
+# every event name of the twin is there, with its count
+check "the comparison saw all 15 event names" \
+	test "$(grep -c ' ok' "$TMP/cmp")" -ge 15
+
+# trace-fxt report of the .pftrace: what trace-cmd report prints of the .dat
+export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
+$TRACE_FXT report "$PFT" > "$TMP/rep" 2> "$TMP/rep.err"
+check "trace-fxt report X.pftrace prints trace-cmd report of the .dat" \
+	cmp "$TMP/conv" "$TMP/rep"
+$TRACE_FXT report --raw "$PFT" > "$TMP/repR" 2> "$TMP/rep.err"
+check "trace-fxt report --raw X.pftrace prints trace-cmd report -R of the .dat" \
+	cmp "$TMP/convR" "$TMP/repR"
+
+# trace-fxt check of the .pftrace: as convert reads it
+check "trace-fxt check X.pftrace: ok, every event with a .dat form" \
+	bash -c "$TRACE_FXT check '$PFT' | grep -q 'ok (Perfetto trace): 68 packets, 15358 ftrace events, 15358 of them'"
+
+# no kernel formats: formats made from the packets, every event kept
+TRACE_FXT_EVENT_FORMATS=/nonexistent $TRACE_FXT convert "$PFT" \
+	-o "$TMP/made.dat" 2> "$TMP/made.sum"
+n_made=$(trace-cmd report "$TMP/made.dat" 2>/dev/null | grep -c ': [a-z_0-9]*: ')
+n_kern=$(trace-cmd report "$TMP/s.dat" 2>/dev/null | grep -c ': [a-z_0-9]*: ')
+check "without the kernel's formats: made ones, as many events ($n_made)" \
+	test "$n_made" = "$n_kern" -a "$n_made" -gt 10000
+
+# damage: cut short, bytes overwritten; never a crash, what is whole kept
+size=$(stat -c %s "$TMP/plain.bin")
+head -c $((size / 3)) "$TMP/plain.bin" > "$TMP/cut.pftrace"
+$TRACE_FXT check "$TMP/cut.pftrace" > "$TMP/cut.chk" 2>&1
+rc=$?
+check "trace-fxt check of the cut trace: DAMAGED, exit $rc" \
+	bash -c "[ $rc -eq 1 ] && grep -q 'DAMAGED (Perfetto trace)' '$TMP/cut.chk'"
+if $TRACE_FXT convert "$TMP/cut.pftrace" -o "$TMP/cut.dat" 2> "$TMP/cut.err" &&
+   grep -q 'cut there' "$TMP/cut.err" &&
+   trace-cmd report "$TMP/cut.dat" > /dev/null 2>&1; then
+	ok "a cut trace: $(grep -o 'ends within.*cut there' "$TMP/cut.err")"
+else
+	cat "$TMP/cut.err"
+	not_ok "a cut trace converts what is whole, and says so"
+fi
+python3 - "$TMP/plain.bin" "$TMP/bad.pftrace" <<'PY'
+import random, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+r = random.Random(43)
+for _ in range(200):
+    d[r.randrange(16, len(d))] = r.randrange(256)
+# a stretch of garbage in the middle
+m = len(d) // 2
+d[m:m + 300] = bytes(r.randrange(256) for _ in range(300))
+open(sys.argv[2], 'wb').write(d)
+PY
+$TRACE_FXT convert "$TMP/bad.pftrace" -o "$TMP/bad.dat" 2> "$TMP/bad.err"
+rc=$?
+check "a damaged trace: no crash (exit $rc), a .dat trace-cmd reads" \
+	test $rc -lt 2 -a -s "$TMP/bad.dat"
+if command -v valgrind > /dev/null; then
+	for f in cut bad; do
+		if valgrind -q --error-exitcode=99 --leak-check=full \
+			--errors-for-leak-kinds=definite \
+			$TRACE_FXT convert -q "$TMP/$f.pftrace" -o "$TMP/vg.dat" \
+			> "$TMP/vg.out" 2>&1; then
+			ok "valgrind: no invalid access or leak converting the $f trace"
+		else
+			sed 's/^/#   /' "$TMP/vg.out" | head -20
+			not_ok "valgrind on the $f trace"
+		fi
+	done
+else
+	skip "no valgrind" 2
+fi
+# hand-made cases (pftrace-gen.py): compact sched's implicit previous
+# task and its rename, a waking's waker, described and legacy generic
+# events, compressed packets, a dev_t and symbols turned back (symbols
+# per sequence state), lost events, the bundle's clock, SystemInfo
+mkdir -p "$TMP/fmt"
+cp -r "$P/formats/." "$TMP/fmt/"
+cp -r "$(dirname "$0")/pftrace-formats/." "$TMP/fmt/"
+python3 "$(dirname "$0")/pftrace-gen.py" "$TMP/cases.pftrace" > "$TMP/cases.exp"
+TRACE_FXT_EVENT_FORMATS=$TMP/fmt $TRACE_FXT convert -q "$TMP/cases.pftrace" \
+	-o "$TMP/cases.dat"
+trace-cmd report -R "$TMP/cases.dat" > "$TMP/cases.rep" 2>/dev/null
+missing=0
+while IFS= read -r re; do
+	grep -qE -- "$re" "$TMP/cases.rep" && continue
+	echo "#   missing: $re"
+	missing=$((missing + 1))
+done < "$TMP/cases.exp"
+check "hand-made cases: $(wc -l < "$TMP/cases.exp") lines of trace-cmd report -R as expected ($missing missing)" \
+	test "$missing" = 0
+check "hand-made cases: the kernel's print format shows the dev_t as 254,1" \
+	grep -q 'ext4_sync_file_enter: *dev 254,1 ino 77' \
+	<(trace-cmd report "$TMP/cases.dat" 2>/dev/null)
+trace-cmd dump --options "$TMP/cases.dat" > "$TMP/cases.opt" 2>/dev/null
+check "hand-made cases: options TRACECLOCK [global], UNAME, 4 CPUs" \
+	bash -c "grep -qx '\[global\]' '$TMP/cases.opt' &&
+		 grep -qx 'Linux - 6.99.0-test x86_64' '$TMP/cases.opt' &&
+		 grep -A1 CPUCOUNT '$TMP/cases.opt' | grep -qx 4"
+
+printf '\n\003\010\001\022' > "$TMP/tiny.pftrace"
+$TRACE_FXT convert "$TMP/tiny.pftrace" -o "$TMP/tiny.dat" 2> "$TMP/tiny.err"
+rc=$?
+check "a trace of half a packet: refused or empty, with a reason (exit $rc)" \
+	test $rc -lt 2 -a -s "$TMP/tiny.err"
+e2e_exit
