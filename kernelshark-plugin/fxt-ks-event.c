@@ -104,27 +104,25 @@ static int event_add(struct fxt_ks_data *d, uint32_t h, unsigned int kind,
 int fxt_ks_event_get(struct fxt_ks_data *d, unsigned int kind,
 		     struct fxt_str cat, struct fxt_str name)
 {
-	struct fxt_ks_cache_slot *slot = NULL;
-	bool cacheable;
+	struct fxt_ks_cache_slot *slot;
 	uint32_t h;
 	int id;
 
 	/*
 	 * Producers name events through the string table, so the same event
-	 * comes back with the same pointers into the (immutable) map: compare
-	 * those before hashing any text.
+	 * comes back with the same pointers: into the (immutable) map, or
+	 * the reader's copy of a nested frame's string, which may be freed
+	 * and its memory given to another text later; compare those before
+	 * hashing any text, and a copy's text with the event's too.
 	 */
-	cacheable = fxt_ks_in_map(d, cat.ptr) && fxt_ks_in_map(d, name.ptr);
-	if (cacheable) {
-		uintptr_t k = ((uintptr_t)cat.ptr >> 3) * 31 +
-			      ((uintptr_t)name.ptr >> 3) + kind;
-
-		slot = &d->cache[k % FXT_KS_CACHE_SIZE];
-		if (slot->cat == cat.ptr && slot->name == name.ptr &&
-		    slot->cat_len == cat.len && slot->name_len == name.len &&
-		    slot->kind == kind)
-			return slot->event;
-	}
+	slot = &d->cache[(((uintptr_t)cat.ptr >> 3) * 31 +
+			  ((uintptr_t)name.ptr >> 3) + kind) % FXT_KS_CACHE_SIZE];
+	if (slot->cat == cat.ptr && slot->name == name.ptr &&
+	    slot->cat_len == cat.len && slot->name_len == name.len &&
+	    slot->kind == kind &&
+	    ((fxt_ks_in_map(d, cat.ptr) && fxt_ks_in_map(d, name.ptr)) ||
+	     event_is(&d->events[slot->event], kind, cat, name)))
+		return slot->event;
 
 	h = event_hash(kind, cat, name);
 	id = event_find(d, h, kind, cat, name);
@@ -144,14 +142,12 @@ int fxt_ks_event_get(struct fxt_ks_data *d, unsigned int kind,
 		if (id < 0)
 			return id;
 	}
-	if (slot) {
-		slot->cat = cat.ptr;
-		slot->name = name.ptr;
-		slot->cat_len = cat.len;
-		slot->name_len = name.len;
-		slot->kind = kind;
-		slot->event = id;
-	}
+	slot->cat = cat.ptr;
+	slot->name = name.ptr;
+	slot->cat_len = cat.len;
+	slot->name_len = name.len;
+	slot->kind = kind;
+	slot->event = id;
 	return id;
 }
 
