@@ -169,6 +169,7 @@ FUZZ_SECONDS	?= 300
 
 # The fuzzers build the core from source with sanitizers, not from its
 # archives.
+$(FUZZ_PROGS): tests/fuzz/fuzz-lsan.h
 $(O)/tests/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(CORE_SRCS)
 	@mkdir -p $(@D)
 	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(CORE_SRCS) $(CORE_SYS_LIBS) -lm

@@ -40,6 +40,7 @@
 #include "fd-io.h"
 #include "fxt-input.h"
 #include "map-convert.h"
+#include "fuzz-lsan.h"
 
 #define MAX_FIELDS	512
 
@@ -77,19 +78,6 @@ const char *__lsan_default_suppressions(void)
 	/* sscanf("%ms") inside libtracecmd: its frames have no symbols */
 	return "leak:libtracecmd\nleak:libtraceevent\nleak:tep_parse_event\n"
 	       "leak:__isoc99_vsscanf\n";
-}
-
-const char *__lsan_default_options(void);
-
-/*
- * Not the suppressions matched: LeakSanitizer (clang 14) can die while
- * printing them ("nested bug in the same thread"): fuzz-fxt2dat with
- * -seed=1 did after about 5,000 runs, and ran 7,000 clean without the
- * printing.  The suppressions still apply.
- */
-const char *__lsan_default_options(void)
-{
-	return "print_suppressions=0";
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

@@ -23,6 +23,7 @@
 
 #include "fd-io.h"
 #include "pft2dat.h"
+#include "fuzz-lsan.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 const char *__lsan_default_suppressions(void);
@@ -31,19 +32,6 @@ const char *__lsan_default_suppressions(void);
 const char *__lsan_default_suppressions(void)
 {
 	return "leak:tep_parse_event\n";
-}
-
-const char *__lsan_default_options(void);
-
-/*
- * Not the suppressions matched: LeakSanitizer (clang 14) can die while
- * printing them ("nested bug in the same thread"): fuzz-fxt2dat with
- * -seed=1 did after about 5,000 runs, and ran 7,000 clean without the
- * printing.  The suppressions still apply.
- */
-const char *__lsan_default_options(void)
-{
-	return "print_suppressions=0";
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
