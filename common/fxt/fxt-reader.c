@@ -868,7 +868,8 @@ static int nest_load(struct fxt_reader *r, uint64_t at)
 		r->nest_resume = next;
 		if (n % 8)
 			return warn_kind(r, FXT_WARN_NOTE, "blob of records of %zu bytes, not whole words: skipped", n);
-		if (r->stream) {
+		/* an empty blob is no record: no buffer to copy it to */
+		if (r->stream && n) {
 			if (nest_room(r, n))
 				goto big;
 			memcpy(r->nbuf, p, n);

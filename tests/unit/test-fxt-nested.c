@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fxt-reader.h"
@@ -403,11 +404,76 @@ static void test_damaged_frame(void)
 	free(buf);
 }
 
+/*
+ * An empty blob of records (no writer makes one; a damaged file can):
+ * nothing to read in it, the events around it read, as streamed and
+ * as mapped.
+ */
+static void test_empty_blob(void)
+{
+	struct fxt_event e = {
+		.type = FXT_EVENT_INSTANT, .ts = 1, .thread = { 1, 2 },
+		.category = fxt_str_make("c", 1), .name = fxt_str_make("e", 1),
+	};
+	struct fxt_record rec;
+	struct fxt_writer *w;
+	struct fxt_reader *r;
+	char *buf = NULL;
+	size_t size;
+	FILE *f = open_memstream(&buf, &size);
+	unsigned int pass, events;
+	int fds[2], ret;
+	pid_t pid;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	w = fxt_writer_create_fp(f, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	CU_ASSERT_EQUAL(fxt_write_event(w, &e), 0);
+	CU_ASSERT_EQUAL(fxt_write_blob(w, fxt_str_make("records", 7),
+				       FXT_BLOB_RECORDS, NULL, 0), 0);
+	CU_ASSERT_EQUAL(fxt_write_event(w, &e), 0);
+	CU_ASSERT_EQUAL(fxt_writer_close(w), 0);
+	fclose(f);
+	for (pass = 0; pass < 2; pass++) {
+		if (pass) {
+			CU_ASSERT_EQUAL_FATAL(pipe(fds), 0);
+			pid = fork();
+			CU_ASSERT_FATAL(pid >= 0);
+			if (!pid) {
+				close(fds[0]);
+				_exit(write(fds[1], buf, size) !=
+				      (ssize_t)size);
+			}
+			close(fds[1]);
+			r = fxt_reader_open_fd(fds[0], "pipe",
+					       FXT_READER_STREAM);
+		} else {
+			r = fxt_reader_open_mem(buf, size, "empty.fxt", 0);
+		}
+		CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+		events = 0;
+		while ((ret = fxt_reader_next(r, &rec)) > 0)
+			events += rec.type == FXT_REC_EVENT;
+		printf("\n# an empty blob of records, %s: %d at the end, "
+		       "%u of 2 events", pass ? "streamed" : "mapped", ret,
+		       events);
+		CU_ASSERT_EQUAL(ret, 0);
+		CU_ASSERT_EQUAL(events, 2);
+		fxt_reader_close(r);
+		if (pass) {
+			close(fds[0]);
+			waitpid(pid, NULL, 0);
+		}
+	}
+	free(buf);
+}
+
 static CU_TestInfo nested_tests[] = {
 	{ "blobs of records read where they are", test_plain },
 	{ "compressed blobs of records read where they are", test_zstd },
 	{ "other readers skip them", test_skipped_by_others },
 	{ "a damaged frame is skipped, the rest read", test_damaged_frame },
+	{ "an empty blob of records is read past", test_empty_blob },
 	CU_TEST_INFO_NULL,
 };
 
