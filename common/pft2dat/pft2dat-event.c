@@ -400,15 +400,18 @@ static int unknown_event(struct pft_ctx *c, uint32_t num)
 	return -ENOENT;
 }
 
-/* The summary's list of them, by field number. */
+/*
+ * The summary's list of them, by field number; what does not fit is
+ * said to be there (", ...").
+ */
 static void unknown_said(struct pft_ctx *c)
 {
-	char *out = c->st->unknown;
-	size_t len = 0, size = sizeof(c->st->unknown), i;
+	char *out = c->st->unknown, one[48];
+	size_t len = 0, size = sizeof(c->st->unknown), i, n;
 	uint64_t best, key;
 	bool first = true, found;
 
-	for (key = 0; len < size; key = best, first = false) {
+	for (key = 0;; key = best, first = false) {
 		found = false;
 		best = 0;
 		/* the smallest field number past the last one said */
@@ -423,11 +426,17 @@ static void unknown_said(struct pft_ctx *c)
 		}
 		if (!found)
 			break;
-		len += (size_t)snprintf(out + len, size - len, "%s%llu x%llu",
-					len ? ", " : "",
-					(unsigned long long)best,
-					(unsigned long long)
-					u64_map_get(&c->unknown, best));
+		n = (size_t)snprintf(one, sizeof(one), "%s%llu x%llu",
+				     len ? ", " : "", (unsigned long long)best,
+				     (unsigned long long)
+				     u64_map_get(&c->unknown, best));
+		/* room for this one and a ", ..." after it */
+		if (len + n + 6 > size) {
+			snprintf(out + len, size - len, ", ...");
+			break;
+		}
+		memcpy(out + len, one, n + 1);
+		len += n;
 	}
 }
 

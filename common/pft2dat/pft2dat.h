@@ -73,7 +73,7 @@ struct pft2dat_stats {
 	char		unkept[1024];
 	char		indexed[512];
 	char		symbolized[512];
-	char		unknown[256];
+	char		unknown[1024];
 };
 
 /**

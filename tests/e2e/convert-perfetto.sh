@@ -29,7 +29,7 @@ TOL=(--tolerate sched_switch:prev=3 --tolerate sched_switch:prev_comm=3
      --tolerate sched_switch:prev_pid=3 --tolerate sched_switch:prev_prio=3
      --tolerate sched_switch:task=3 --tolerate sched_waking:task=2)
 
-e2e_plan 21
+e2e_plan 22
 if $TRACE_FXT convert "$PFT" -o "$TMP/s.dat" 2> "$TMP/sum"; then
 	ok "convert the gzip'd sample ($(grep -o '[0-9]* events from' "$TMP/sum"))"
 else
@@ -139,7 +139,8 @@ fi
 mkdir -p "$TMP/fmt"
 cp -r "$P/formats/." "$TMP/fmt/"
 cp -r "$(dirname "$0")/pftrace-formats/." "$TMP/fmt/"
-python3 "$(dirname "$0")/pftrace-gen.py" "$TMP/cases.pftrace" > "$TMP/cases.exp"
+python3 "$(dirname "$0")/pftrace-gen.py" "$TMP/cases.pftrace" \
+	"$TMP/many.pftrace" > "$TMP/cases.exp"
 TRACE_FXT_EVENT_FORMATS=$TMP/fmt $TRACE_FXT convert -q "$TMP/cases.pftrace" \
 	-o "$TMP/cases.dat"
 trace-cmd report -R "$TMP/cases.dat" > "$TMP/cases.rep" 2>/dev/null
@@ -159,6 +160,13 @@ check "hand-made cases: options TRACECLOCK [global], UNAME, 4 CPUs" \
 	bash -c "grep -qx '\[global\]' '$TMP/cases.opt' &&
 		 grep -qx 'Linux - 6.99.0-test x86_64' '$TMP/cases.opt' &&
 		 grep -A1 CPUCOUNT '$TMP/cases.opt' | grep -qx 4"
+
+# typed events of 150 numbers no row names: listed whole up to the
+# summary's room, then said to go on, never cut inside an entry
+$TRACE_FXT convert "$TMP/many.pftrace" -o "$TMP/many.dat" 2> "$TMP/many.err"
+many=$(sed -n 's/.*no row of map-ftrace.table names.*): //p' "$TMP/many.err")
+check "typed events of 150 numbers no row names: the summary lists $(echo "$many" | grep -o ' x1' | wc -l) of them, whole, then ', ...'" \
+	bash -c "echo '$many' | grep -qxE '800 x1(, [0-9]+ x1)+, \.\.\.'"
 
 printf '\n\003\010\001\022' > "$TMP/tiny.pftrace"
 $TRACE_FXT convert "$TMP/tiny.pftrace" -o "$TMP/tiny.dat" 2> "$TMP/tiny.err"

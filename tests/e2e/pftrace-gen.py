@@ -9,7 +9,11 @@ Its protobuf is written here field by field (no schema compiler); the
 field numbers are Perfetto's schema's (protos/perfetto/trace/), the same
 that perfetto-proto.h and map-ftrace.table spell.
 
-usage: pftrace-gen.py OUT.pftrace > EXPECTED
+usage: pftrace-gen.py OUT.pftrace [MANY.pftrace] > EXPECTED
+
+MANY.pftrace: typed events of 150 field numbers no row names (800 to
+949, which no message of Perfetto's takes), for the summary that lists
+them.
 """
 import sys
 import zlib
@@ -147,3 +151,6 @@ expect += [r'^CPU:2 \[EVENTS DROPPED\]$',
            r'\[002\] .* print: +ip=0x0 buf=hi$']
 open(sys.argv[1], 'wb').write(b''.join(pk))
 print('\n'.join(expect))
+if len(sys.argv) > 2:
+    open(sys.argv[2], 'wb').write(packet(bundle(
+        0, *[event(10000 + n, 1, 800 + n, vi(1, 1)) for n in range(150)])))
