@@ -3,8 +3,9 @@
  * fuzz-zio - gzip'd and zstd'd FXT through the reader: the input is
  * handed over as a stream (a memfd), as a pipe would be, so that the
  * reader's detection and the decompressors meet every mutation of a
- * compressed file.  Any record must lie within what was decompressed,
- * and every failure must come with a message.
+ * compressed file.  Any record must lie within what was decompressed
+ * (a nested frame's within its frame), the top level's in order, and
+ * every failure must come with a message.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,9 +26,17 @@ static void run(int fd, unsigned int flags)
 	if (!r)
 		return;
 	while ((ret = fxt_reader_next(r, &rec)) == 1) {
-		if (rec.offset < end || rec.size < 8)
+		/* a frame's record: its own offsets, within the frame */
+		if (rec.nested) {
+			if (!(rec.offset & FXT_OFFSET_NESTED) || rec.size < 8 ||
+			    (rec.offset & (FXT_NEST_MAX - 1)) + rec.size >
+			    FXT_NEST_MAX)
+				abort();
+		} else if (rec.offset < end || rec.size < 8) {
 			abort();
-		end = rec.offset + rec.size;
+		} else {
+			end = rec.offset + rec.size;
+		}
 		/* touch the record's bytes: ASan sees any over-read */
 		if (((const volatile uint8_t *)rec.raw)[rec.size - 1] == 0x5a)
 			end++, end--;
