@@ -11,8 +11,9 @@
  * f2d_put_*()) and handed to f2d_emit(), which keeps it to be sorted per
  * CPU.  Two values the recorder changed are turned back, by the kernel
  * field's type, as its recorder turned them (traced_probes'
- * translation): a dev_t, which it writes as userspace's makedev(), and a
- * void * when it symbolized kernel addresses (the value is then the
+ * translation): a dev_t, which it writes as userspace's makedev()
+ * (perfetto-dev.h), and a void * when it symbolized kernel addresses
+ * (the value is then the
  * symbol's interned id: pft2dat-meta.c gives it an address of its own
  * in the .dat's kallsyms).
  */
@@ -24,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "perfetto-dev.h"
 #include "pft2dat-intern.h"
 
 /* The most a format file may be. */
@@ -298,15 +300,6 @@ fail:
 	return NULL;
 }
 
-/* makedev() as the recorder applied it, undone: the kernel's dev_t. */
-static uint64_t kernel_dev(uint64_t d)
-{
-	uint64_t maj = ((d >> 8) & 0xfff) | ((d >> 32) & ~0xfffULL);
-	uint64_t min = (d & 0xff) | ((d >> 12) & ~0xffULL);
-
-	return (maj << 20 | (min & 0xfffff)) & 0xffffffff;
-}
-
 /* One value into the record; the bit of the field it filled, or 0. */
 static uint64_t put_val(struct pft_ctx *c, struct pft_fmt *pf,
 			const struct pft_val *v)
@@ -365,8 +358,8 @@ static uint64_t put_val(struct pft_ctx *c, struct pft_fmt *pf,
 		return mask;
 	default:
 		x = v->v;
-		if (pf->kernel && fl->type && !strncmp(fl->type, "dev_t", 5))
-			x = kernel_dev(x);
+		if (pf->kernel && pft_dev_field(fl->type, fl->size))
+			x = pft_dev_kernel(x);
 		else if (pf->kernel && fl->type &&
 			 !strncmp(fl->type, "void *", 6) && c->nr_sym_names) {
 			if (pft_meta_sym_addr(c, x)) {

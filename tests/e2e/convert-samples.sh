@@ -59,15 +59,10 @@ for f in "${RECS[@]}"; do
 	n_inst=$(count '.record == "event" and .event == "instant"')
 	check "$b: every instant ($n_inst) in nested records, none where Perfetto reads" \
 		test "$n_inst" -gt 0 -a "$(count '.record == "event" and .event == "instant" and (.nested | not)')" = 0
-	trace-cmd report -R -t "$f" 2>/dev/null |
-		python3 "$MODEL" compare-packets "$fxt" >"$TMP/$b.pkt" 2>&1
-	while IFS= read -r line; do
-		case $line in
-		"ok - "*) ok "$b: ${line#ok - }" ;;
-		"not ok - "*) not_ok "$b: ${line#not ok - }" ;;
-		*) echo "$line" ;;
-		esac
-	done <"$TMP/$b.pkt"
+	trace-cmd report -R -t "$f" > "$TMP/$b.reft" 2>/dev/null
+	trace-cmd dump --events "$f" > "$TMP/$b.formats" 2>/dev/null
+	relay "$b: " python3 "$MODEL" compare-packets "$fxt" "$TMP/$b.formats" \
+		< "$TMP/$b.reft"
 	# --fxt-records: FXT records instead, for readers that skip packets
 	if ! $TRACE_FXT convert -q --fxt-records "$f" -o "$TMP/$b.sched.fxt"; then
 		not_ok "convert $b --fxt-records"

@@ -96,6 +96,30 @@ check() {
 		not_ok "$what"
 	fi
 }
+# relay PREFIX COMMAND...: a checker of its own (perfetto-model.py,
+# ...) run, its "ok - " and "not ok - " lines this script's checks with
+# PREFIX before each, its other lines shown as comments.  A checker that
+# fails with no failed check of its own (a crash) or says nothing is a
+# failed check too: it checked nothing.
+relay() {
+	local prefix=$1 line n=0 bad=0 rc
+	shift
+	"$@" >"$TMP/relay.out" 2>&1
+	rc=$?
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*) ok "$prefix${line#ok - }"; n=$((n + 1)) ;;
+		"not ok - "*) not_ok "$prefix${line#not ok - }"
+			      n=$((n + 1)); bad=1 ;;
+		*) echo "# $line" ;;
+		esac
+	done <"$TMP/relay.out"
+	if [ "$n" -eq 0 ]; then
+		not_ok "$prefix${*##*/}: checked nothing (exit $rc)"
+	elif [ "$rc" -ne 0 ] && [ "$bad" -eq 0 ]; then
+		not_ok "$prefix${*##*/}: exit $rc after its checks"
+	fi
+}
 # failed_cleanly WHAT PATTERN: a command that was to fail said why on
 # stderr ($TMP/stderr matches PATTERN) and left nothing in $TMP/out;
 # else says which it did not (not_ok) and returns 1

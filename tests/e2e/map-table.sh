@@ -18,12 +18,6 @@ if "$ROWS" > "$TMP/rows" && [ -s "$TMP/rows" ]; then
 else
 	not_ok "map-table-rows lists the rows that write Perfetto events"
 fi
-while IFS= read -r line; do
-	case $line in
-	"ok - "*) ok "${line#ok - }" ;;
-	"not ok - "*) not_ok "${line#not ok - }" ;;
-	*) echo "$line" ;;
-	esac
-done < <(python3 "$TOP/tests/e2e/perfetto-model.py" table-check "$TMP/rows" \
-	 "$TOP/trace-cmd-plugin/MAPPING.md" 2>&1)
+relay "" python3 "$TOP/tests/e2e/perfetto-model.py" table-check "$TMP/rows" \
+	"$TOP/trace-cmd-plugin/MAPPING.md"
 e2e_exit

@@ -14,11 +14,13 @@
                                            event in two buffers once
   perfetto-model.py packet-counts FILE.fxt the ftrace events in the
                                            packets, by kind
-  perfetto-model.py compare-packets FILE.fxt < REPORT
+  perfetto-model.py compare-packets FILE.fxt [FORMATS] < REPORT
                                            the ftrace events the Perfetto
                                            packets carry against
                                            `trace-cmd report -R -t`, field
-                                           by field
+                                           by field (FORMATS: `trace-cmd
+                                           dump --events`, whose dev_t
+                                           fields Perfetto translates)
   perfetto-model.py table-check ROWS MAPPING.md
                                            the model's reading of the
                                            converter's table against its
@@ -2750,7 +2752,7 @@ def report_events(lines):
         if ev == 'sched_waking':
             seen_waking = True
         if ev == 'task_newtask':
-            started.add(int(report_fields(rest, ('pid',))['pid']))
+            started.add(int(report_fields(rest)['pid']))
         # map-sched.c map_sched_wakeup_new_own(): Perfetto started the
         # task at its task_newtask, the wakeup stays its own event
         own_new = ev == 'sched_wakeup_new' and \
@@ -2883,7 +2885,31 @@ def named_symbols(e, syms):
     return e[:3] + (vals,)
 
 
-def compare_packets(m, lines):
+def dev_fields(formats):
+    """(event, field) of every dev_t field of 4 or 8 bytes in `trace-cmd
+    dump --events`' text: the fields Perfetto's recorder writes in
+    userspace's makedev() layout (proto_translation_table.cc
+    InferFtraceType: kFtraceDevId32/64)."""
+    out, ev = set(), None
+    for line in formats.splitlines():
+        if line.startswith('name: '):
+            ev = line[6:].strip()
+        m = re.match(r'\s*field:dev_t (\w+);.*size:(\d+);', line)
+        if m and ev and m.group(2) in ('4', '8'):
+            out.add((ev, m.group(1)))
+    return out
+
+
+def user_dev(kdev):
+    """A kernel dev_t (major above bit 20) as Perfetto's recorder writes
+    it, makedev()'s layout (cpu_reader.h
+    TranslateBlockDeviceIDToUserspace)."""
+    maj, mnr = kdev >> 20, kdev & 0xfffff
+    return ((maj & 0xfffff000) << 32 | (maj & 0xfff) << 8 |
+            (mnr & 0xffffff00) << 12 | (mnr & 0xff))
+
+
+def compare_packets(m, lines, devs=frozenset()):
     """Every event of the source the packets carry, field by field; what
     the packets hold besides must be inferred switches (state R, at a
     source switch's time or just before, or where a CPU's first switch's
@@ -2894,6 +2920,10 @@ def compare_packets(m, lines):
         got.setdefault(e[:3], []).append(e)
     syms = carried_kallsyms(m)
     want = [named_symbols(e, syms) for e in report_events(lines)]
+    for e in want:
+        for k, v in e[3].items():
+            if (e[0], k) in devs and isinstance(v, int):
+                e[3][k] = user_dev(v)
 
     def same(g, v):
         """A generic event's address that -R shows as its function (%ps,
@@ -3023,10 +3053,12 @@ def main():
         m = Model()
         m.run(open(sys.argv[2], 'rb').read())
         return truth(m, sys.argv[3])
-    if len(sys.argv) == 3 and sys.argv[1] == 'compare-packets':
+    if len(sys.argv) in (3, 4) and sys.argv[1] == 'compare-packets':
         m = Model()
         m.tokenize(open(sys.argv[2], 'rb').read())
-        return compare_packets(m, sys.stdin)
+        devs = dev_fields(open(sys.argv[3]).read()) \
+            if len(sys.argv) == 4 else set()
+        return compare_packets(m, sys.stdin, devs)
     if len(sys.argv) == 3 and sys.argv[1] == 'packet-counts':
         m = Model()
         m.tokenize(open(sys.argv[2], 'rb').read())

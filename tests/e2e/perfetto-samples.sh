@@ -76,14 +76,8 @@ e.update(meta_category='trace-cmd', meta_shown=['lost_events'],
          task_counters=['mem.', 'rss_stat'])
 json.dump(e, open(sys.argv[1], 'w'))
 EOF
-	python3 "$MODEL" check "$TMP/$n.fxt" "$TMP/$n.exp" >"$TMP/$n.out" 2>&1
-	while IFS= read -r line; do
-		case $line in
-		"ok - "*) ok "$n: ${line#ok - }" ;;
-		"not ok - "*) not_ok "$n: ${line#not ok - }" ;;
-		*) echo "# $line" ;;
-		esac
-	done <"$TMP/$n.out"
+	relay "$n: " python3 "$MODEL" check "$TMP/$n.fxt" "$TMP/$n.exp"
+	cp "$TMP/relay.out" "$TMP/$n.out"	# read again below
 }
 
 for f in "${files[@]}"; do

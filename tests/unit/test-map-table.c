@@ -57,7 +57,7 @@ struct smsg {
 	} f[SCHEMA_FIELDS];
 };
 
-static struct smsg schema[128];
+static struct smsg schema[256];
 static unsigned int nr_schema;
 
 static int schema_load(void)

@@ -45,10 +45,11 @@ struct map_field {
 	bool			ptr_like;	/* the print format shows a %p */
 	bool			sym_field;	/* may point at a kernel symbol */
 	bool			printk_field;	/* may point at a printk string */
+	bool			dev;		/* a dev_t (perfetto-dev.h) */
 };
 
 struct map_special;
-#define MAP_SPECIAL_FIELDS	7
+#define MAP_SPECIAL_FIELDS	24
 
 /* What the mapping knows about one ftrace event format. */
 struct map_event {
@@ -79,6 +80,8 @@ struct map_event {
 	 * not all integers; 0: not known yet
 	 */
 	int8_t			pkt_ints;
+	/* map-ftrace.c: the packet row's dev_t fields, a bit each */
+	uint32_t		pkt_devs;
 	/* map-formats.c: which fields it looks at, decided on first use */
 	bool			fmts_ready;
 	unsigned int		*fmts_idx;	/* those fields, in order */

@@ -35,6 +35,7 @@
 #include "map-field.h"
 #include "map-name.h"
 #include "map-text.h"
+#include "perfetto-dev.h"
 
 /* One item of libtraceevent's parse of a print format, as -R walks it. */
 struct pf_item {
@@ -274,6 +275,7 @@ struct map_event *map_event_new(struct map_ctx *ctx, struct tep_event *event)
 			mf->arg_type = FXT_ARG_POINTER;
 		} else {
 			mf->kind = MAP_FIELD_INT;
+			mf->dev = pft_dev_field(f->type, f->size);
 			if (f->size > 4)
 				mf->arg_type = f->flags & TEP_FIELD_IS_SIGNED ?
 					       FXT_ARG_INT64 : FXT_ARG_UINT64;

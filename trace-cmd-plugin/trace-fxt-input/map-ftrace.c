@@ -27,6 +27,7 @@
 #include "map-special.h"
 #include "map-task.h"
 #include "pb.h"
+#include "perfetto-dev.h"
 #include "perfetto-proto.h"
 
 /* @f's value in @rec, sign-extended from its width when signed. */
@@ -64,6 +65,8 @@ static void map_ftrace_kstr(struct pb_buf *b, unsigned int proto,
 	trace_seq_destroy(&s);
 }
 
+_Static_assert(MAP_SPECIAL_FIELDS <= 32, "map_event.pkt_devs: a bit a field");
+
 /*
  * The fields of @me's packet row that @rec has, when the row's fields
  * are all integers: their numbers in @proto and values in @v, in the
@@ -79,6 +82,10 @@ static int map_ftrace_ints(struct map_buffer *buf, struct map_event *me,
 	if (!me->pkt_ints) {
 		/* the row's shape, once: its last field, or not integers */
 		me->pkt_ints = 1;
+		for (i = 0; i < MAP_SPECIAL_FIELDS; i++)
+			if (d->f[i].kind != MAP_PKT_NONE && me->sf[i] &&
+			    pft_dev_field(me->sf[i]->type, me->sf[i]->size))
+				me->pkt_devs |= 1U << i;
 		for (i = 0; i < MAP_SPECIAL_FIELDS; i++) {
 			const struct map_pkt_field *pf = &d->f[i];
 
@@ -97,10 +104,13 @@ static int map_ftrace_ints(struct map_buffer *buf, struct map_event *me,
 	for (i = 0; i < me->pkt_ints - 1; i++) {
 		const struct map_pkt_field *pf = &d->f[i];
 
-		if (pf->kind != MAP_PKT_NONE &&
-		    map_ftrace_value(buf, rec, me->sf[i],
-				     pf->kind == MAP_PKT_INT, &v[n]))
-			proto[n++] = pf->proto;
+		if (pf->kind == MAP_PKT_NONE ||
+		    !map_ftrace_value(buf, rec, me->sf[i],
+				      pf->kind == MAP_PKT_INT, &v[n]))
+			continue;
+		if (me->pkt_devs >> i & 1)
+			v[n] = pft_dev_user(v[n]);
+		proto[n++] = pf->proto;
 	}
 	return n;
 }
@@ -135,9 +145,12 @@ int map_ftrace_write(struct map_ctx *ctx, struct map_buffer *buf,
 		switch (pf->kind) {
 		case MAP_PKT_UINT:
 		case MAP_PKT_INT:
-			if (map_ftrace_value(buf, rec, me->sf[i],
-					     pf->kind == MAP_PKT_INT, &v))
-				pb_uint(e.b, pf->proto, v);
+			if (!map_ftrace_value(buf, rec, me->sf[i],
+					      pf->kind == MAP_PKT_INT, &v))
+				break;
+			if (me->pkt_devs >> i & 1)
+				v = pft_dev_user(v);
+			pb_uint(e.b, pf->proto, v);
 			break;
 		case MAP_PKT_SYM:
 			if (map_field_u64(buf, rec, me->sf[i], &v) &&
@@ -328,7 +341,8 @@ int map_ftrace_atrace(struct map_ctx *ctx, struct tep_record *rec,
  * integer, pointer and string field by name, which Perfetto lists as an
  * ftrace event with those arguments (ParseLegacyGenericFtrace), as its
  * own recorder writes an event it has no message for.  Other arrays are
- * left out (the nested instant keeps them).
+ * left out (the nested instant keeps them).  A dev_t is written as that
+ * recorder writes it (perfetto-dev.h), in typed events too.
  */
 int map_ftrace_generic(struct map_ctx *ctx, struct map_buffer *buf,
 		       struct map_event *me, struct tep_record *rec)
@@ -354,6 +368,8 @@ int map_ftrace_generic(struct map_ctx *ctx, struct map_buffer *buf,
 		case MAP_FIELD_POINTER:
 			if (!map_ftrace_value(buf, rec, tf, true, &v))
 				continue;
+			if (mf->dev)
+				v = pft_dev_user(v);
 			f = pb_open(e.b, PFT_GENERIC_FIELD);
 			pb_bytes(e.b, PFT_GENERIC_FIELD_NAME, mf->name.ptr,
 				 mf->name.len);
