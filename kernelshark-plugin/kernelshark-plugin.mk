@@ -2,7 +2,7 @@
 # KernelShark data-readout and plot plugin (plugin-fxt.so).  Its sample
 # producer is in samples.mk, its tests' and benchmark's rules in tests.mk.
 
-EXTRA_CFLAGS_kernelshark-plugin = $(KS_CFLAGS) $(FXT_TEP_CFLAGS)
+EXTRA_CFLAGS_kernelshark-plugin = $(KS_CFLAGS) $(FXT_TEP_CFLAGS) $(PFT2DAT_CFLAGS)
 
 KS_PLUGIN	:= $(O)/kernelshark-plugin/plugin-fxt.so
 # Its sources apart from the libkshark entry points (plugin-fxt.c) and the
@@ -18,7 +18,8 @@ KS_PLUGIN_OBJS	:= $(O)/kernelshark-plugin/plugin-fxt.o \
 		   $(KS_LOAD_SRCS:%.c=$(O)/%.o) \
 		   $(KS_PLOT_OBJS)
 # A converted file's info and latency columns are printed by the code
-# that prints `trace-fxt report`: libfxt-tep.a's report_tep.
+# that prints `trace-fxt report`: libfxt-tep.a's report_tep.  A Perfetto
+# trace is converted by libpft2dat.a, as `trace-fxt convert` converts it.
 
 # make's own CXX (g++, build-essential's).
 KS_CXXFLAGS	 = -std=gnu++17 -fPIC -fvisibility=hidden -Wall -Wextra \
@@ -43,12 +44,12 @@ KS_PLUGIN_DIR	?= $(LIBDIR)/kernelshark/plugins
 # (kshark_input_initializer() failing calls its deinitializer, the plot
 # part finds itself in a stream's list by its initializer) to its own.
 # Relinked when this file (its flags) changes.
-$(KS_PLUGIN): $(KS_PLUGIN_OBJS) $(FXT_TEP_LIB) $(FXT_LIB) $(DAT_LIB) \
-	      $(EVENTHEADER_LIB) $(UTIL_LIB) \
+$(KS_PLUGIN): $(KS_PLUGIN_OBJS) $(PFT2DAT_LIB) $(FXT_TEP_LIB) $(FXT_LIB) \
+	      $(DAT_LIB) $(EVENTHEADER_LIB) $(UTIL_LIB) $(PERFETTO_LIB) \
 	      kernelshark-plugin/kernelshark-plugin.mk
 	$(CXX) $(CXXFLAGS) $(LDFLAGS) -shared -Wl,-z,defs -Wl,-Bsymbolic \
 		-o $@ $(KS_PLUGIN_OBJS) \
-		$(FXT_TEP_LINK) $(KS_PLOT_LIBS) $(KS_LIBS) -lm
+		$(PFT2DAT_LINK) $(KS_PLOT_LIBS) $(KS_LIBS) -lm
 
 ALL_TARGETS	+= $(KS_PLUGIN)
 

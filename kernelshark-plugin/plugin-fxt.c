@@ -3,6 +3,8 @@
  * plugin-fxt.c - plugin-fxt.so, a KernelShark 2.x data readout plugin for
  * Fuchsia Trace Format files: `kernelshark -p plugin-fxt.so trace.fxt`,
  * and the plot plugin that draws their task plots' scheduling boxes.
+ * Perfetto's own recordings (trace.pftrace) it opens as the trace.dat
+ * `trace-fxt convert` makes of them (stream_open_perfetto()).
  *
  * The file is decoded once when the stream opens (fxt-ks-load.c); the
  * generic stream interface below answers from the decoded tables.  An
@@ -20,10 +22,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "libkshark-tepdata.h"
+
 #include "plugin-fxt.h"
+#include "anon-file.h"
 #include "fxt-ks.h"
 #include "fxt-ks-sched.h"
 #include "fxt-zio.h"
+#include "pft2dat.h"
 #include "tcfxt.h"
 
 /*
@@ -597,43 +603,66 @@ const char *kshark_input_format(void)
 }
 
 /*
- * An FXT file starts with the magic number record, in either byte order;
- * so does what a gzip'd or zstd'd one decompresses to.
+ * The first bytes of @file, inflated when it is gzip'd or zstd'd, in
+ * @head: how many (fewer than asked at its end, or 0).
  */
-bool kshark_input_check(const char *file, char **format)
+static size_t file_head(const char *file, uint8_t *head, size_t size)
+{
+	enum fxt_zip kind;
+	size_t got = 0;
+	ssize_t n;
+	int fd;
+
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = pread(fd, head, size, 0);
+	kind = n > 0 ? fxt_zip_detect(head, (size_t)n) : FXT_ZIP_NONE;
+	if (kind != FXT_ZIP_NONE) {
+		struct fxt_zin *z = fxt_zin_create(fd, kind, NULL, 0);
+
+		n = 0;
+		while (z && got < size &&
+		       (n = fxt_zin_read(z, head + got, size - got)) > 0)
+			got += (size_t)n;
+		fxt_zin_destroy(z);
+	} else if (n > 0) {
+		got = (size_t)n;
+	}
+	close(fd);
+	return got;
+}
+
+/* Whether @head starts with FXT's magic number record, in either order. */
+static bool head_is_fxt(const uint8_t *head, size_t n)
 {
 	static const uint8_t le[8] = { 0x10, 0x00, 0x04, 0x46,
 				       0x78, 0x54, 0x16, 0x00 };
 	static const uint8_t be[8] = { 0x00, 0x16, 0x54, 0x78,
 				       0x46, 0x04, 0x00, 0x10 };
-	uint8_t word[8];
-	enum fxt_zip kind;
-	ssize_t n;
-	int fd;
+
+	return n >= sizeof(le) &&
+	       (!memcmp(head, le, sizeof(le)) || !memcmp(head, be, sizeof(be)));
+}
+
+/* What pft2dat_sniff() is best given. */
+#define HEAD_LEN	16
+
+/*
+ * An FXT file starts with the magic number record, in either byte order;
+ * a Perfetto trace with a Trace.packet field (pft2dat_sniff()); so does
+ * what a gzip'd or zstd'd one decompresses to.
+ */
+bool kshark_input_check(const char *file, char **format)
+{
+	uint8_t head[HEAD_LEN];
+	size_t n;
 
 	(void)format;
 	if (!file)
 		return false;
-	fd = open(file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = pread(fd, word, sizeof(word), 0);
-	kind = n > 0 ? fxt_zip_detect(word, (size_t)n) : FXT_ZIP_NONE;
-	if (kind != FXT_ZIP_NONE) {
-		struct fxt_zin *z = fxt_zin_create(fd, kind, NULL, 0);
-		size_t got = 0;
-
-		n = 0;
-		while (z && got < sizeof(word) &&
-		       (n = fxt_zin_read(z, word + got,
-					 sizeof(word) - got)) > 0)
-			got += (size_t)n;
-		fxt_zin_destroy(z);
-		n = (ssize_t)got;
-	}
-	close(fd);
-	return n == (ssize_t)sizeof(word) &&
-	       (!memcmp(word, le, sizeof(le)) || !memcmp(word, be, sizeof(be)));
+	n = file_head(file, head, sizeof(head));
+	return head_is_fxt(head, n) || pft2dat_sniff(head, n);
 }
 
 static void iface_init(struct kshark_generic_stream_interface *iface)
@@ -801,12 +830,77 @@ static void streams_remove(int first, int last)
 	}
 }
 
+/*
+ * A Perfetto trace is shown as the trace.dat `trace-fxt convert` makes of
+ * it: pft2dat_convert() writes that .dat to a file without a name, and
+ * @stream becomes a trace.dat stream of KernelShark's own
+ * (kshark_tep_init_input(), reading the file by its /proc/self/fd name),
+ * every column of every entry then KernelShark's own of the .dat.  Its
+ * data format said so, KernelShark treats it as any trace.dat stream
+ * from then on: the other ftrace buffers' streams and the default
+ * plugins (KsDataStore::_openDataFile()), the advanced filter, closing
+ * it (kshark_tep_close_interface()).  The stream keeps the trace's own
+ * name (the window's title, a session's file).  The libtracecmd handle
+ * holds the .dat open, which is gone with it.
+ */
+static int stream_open_perfetto(struct kshark_data_stream *stream)
+{
+	struct pft2dat_opts o = { .formats = pft2dat_formats() };
+	const char *tmp = getenv("TMPDIR");
+	char err[512] = "", *name = stream->file, *path;
+	struct pft2dat_stats st;
+	int fd, ret;
+
+	fd = anon_file_open(tmp && *tmp ? tmp : "/tmp");
+	if (fd < 0) {
+		ret = -errno;
+		fprintf(stderr, "plugin-fxt: %s: no file for its trace.dat: "
+			"%s\n", name, strerror(-ret));
+		return ret;
+	}
+	ret = pft2dat_convert(name, fd, &o, &st, err, sizeof(err));
+	if (ret < 0) {
+		fprintf(stderr, "plugin-fxt: cannot convert %s: %s\n", name,
+			err[0] ? err : strerror(-ret));
+		close(fd);
+		return ret;
+	}
+	if (st.damaged)
+		fprintf(stderr, "plugin-fxt: %s: damaged in %llu place%s, the "
+			"first: %s; every whole packet is shown\n", name,
+			(unsigned long long)st.damaged,
+			st.damaged == 1 ? "" : "s", st.damage);
+	if (asprintf(&path, "/proc/self/fd/%d", fd) < 0) {
+		close(fd);
+		return -ENOMEM;
+	}
+	stream->file = path;
+	snprintf(stream->data_format, sizeof(stream->data_format), "%s",
+		 TEP_DATA_FORMAT_IDENTIFIER);
+	ret = kshark_tep_init_input(stream);
+	stream->file = name;
+	free(path);
+	close(fd);
+	if (ret < 0) {
+		snprintf(stream->data_format, sizeof(stream->data_format),
+			 "%s", PLUGIN_FXT_FORMAT);
+		fprintf(stderr, "plugin-fxt: KernelShark cannot read the "
+			"trace.dat of %s (%d)\n", name, ret);
+	}
+	return ret;
+}
+
 int kshark_input_initializer(struct kshark_data_stream *stream)
 {
 	int ret, sd, first = -1, last = -1;
 	struct fxt_ks_shared *sh;
+	uint8_t head[HEAD_LEN];
 	unsigned int slot;
+	size_t n;
 
+	n = file_head(stream->file, head, sizeof(head));
+	if (!head_is_fxt(head, n) && pft2dat_sniff(head, n))
+		return stream_open_perfetto(stream);
 	sh = calloc(1, sizeof(*sh));
 	if (!sh)
 		return -ENOMEM;
@@ -895,7 +989,16 @@ int kshark_data_plugin_initializer(struct kshark_data_stream *stream)
 	struct fxt_ks_view *v = own_view(stream);
 	int ret;
 
-	/* as sched_events on a stream it cannot read: failed */
+	/*
+	 * A trace.dat stream (a Perfetto trace's, which KernelShark gives
+	 * sched_events itself, among them): not for this one, off there
+	 * as on another buffer's stream; any other stream it cannot read,
+	 * as sched_events: failed.
+	 */
+	if (!v && kshark_is_tep(stream)) {
+		plot_switch_off(stream);
+		return 1;
+	}
 	if (!v)
 		return 0;
 	if (v->slot && !v->plot_offered) {

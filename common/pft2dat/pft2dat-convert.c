@@ -44,6 +44,23 @@ bool pft2dat_sniff(const void *data, size_t n)
 			    (tag & 7) == PB_FIXED64 || (tag & 7) == PB_FIXED32);
 }
 
+const char *pft2dat_formats(void)
+{
+	static const char *const tracefs[] = {
+		"/sys/kernel/tracing/events",
+		"/sys/kernel/debug/tracing/events",
+	};
+	const char *env = getenv(PFT2DAT_FORMATS_ENV);
+	unsigned int i;
+
+	if (env)
+		return env;
+	for (i = 0; i < sizeof(tracefs) / sizeof(*tracefs); i++)
+		if (!access(tracefs[i], R_OK | X_OK))
+			return tracefs[i];
+	return NULL;
+}
+
 /* Whether every field of @p parses (a packet to resume at). */
 static bool whole_message(const uint8_t *p, size_t len)
 {

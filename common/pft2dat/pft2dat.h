@@ -88,6 +88,22 @@ struct pft2dat_stats {
  */
 bool pft2dat_sniff(const void *p, size_t n);
 
+/* Names the folder of the kernel's event formats pft2dat_formats() takes. */
+#define PFT2DAT_FORMATS_ENV	"TRACE_FXT_EVENT_FORMATS"
+
+/**
+ * pft2dat_formats() - where the kernel's event formats are, for
+ *	pft2dat_opts.formats
+ *
+ * $TRACE_FXT_EVENT_FORMATS (a folder as tracefs's events/), else this
+ * machine's tracefs events/ folder when it can be read: what every
+ * conversion of a Perfetto trace (trace-fxt's, plugin-fxt.so's) takes,
+ * so that each makes the same .dat.
+ *
+ * Return: the folder, or NULL (every format made from the packets).
+ */
+const char *pft2dat_formats(void);
+
 /**
  * pft2dat_convert() - a Perfetto trace to a .dat
  * @in: the trace's path (a regular file; plain, gzip or zstd)

@@ -102,17 +102,7 @@ else
 	cat "$TMP/cut.err"
 	not_ok "a cut trace converts what is whole, and says so"
 fi
-python3 - "$TMP/plain.bin" "$TMP/bad.pftrace" <<'PY'
-import random, sys
-d = bytearray(open(sys.argv[1], 'rb').read())
-r = random.Random(43)
-for _ in range(200):
-    d[r.randrange(16, len(d))] = r.randrange(256)
-# a stretch of garbage in the middle
-m = len(d) // 2
-d[m:m + 300] = bytes(r.randrange(256) for _ in range(300))
-open(sys.argv[2], 'wb').write(d)
-PY
+python3 "$(dirname "$0")/pftrace-damage.py" "$TMP/plain.bin" "$TMP/bad.pftrace"
 $TRACE_FXT convert "$TMP/bad.pftrace" -o "$TMP/bad.dat" 2> "$TMP/bad.err"
 rc=$?
 check "a damaged trace: no crash (exit $rc), a .dat trace-cmd reads" \

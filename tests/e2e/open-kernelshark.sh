@@ -6,10 +6,11 @@
 # runs from it) - its window comes up titled with the file, the plugin
 # loaded without complaint - and on a .dat without it, which KernelShark
 # reads itself; a damaged .dat (bits flipped in a zstd chunk) is handed
-# over as its conversion, with the plugin; a Perfetto trace, converted to
-# a .dat first.
+# over as its conversion, with the plugin; a Perfetto trace as it is,
+# with the plugin (which converts it to a trace.dat in a file without a
+# name: nothing left behind).
 . "$(dirname "$0")/lib.sh"
-e2e_plan 12
+e2e_plan 13
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 PLUGIN=$BUILD/kernelshark-plugin/plugin-fxt.so
 
@@ -24,6 +25,9 @@ $TRACE_FXT convert -q "$SAMPLES/atrace-markers.dat" -o "$TMP/markers.fxt"
 cp "$SAMPLES/atrace-markers.dat" "$TMP/markers.dat"
 python3 "$TOP/tests/e2e/dat-damage.py" make "$SAMPLES/sched-zstd.dat" \
 	"$TMP/damaged.dat" chunk-flip 3
+cp "$SAMPLES/perfetto/sched-syscalls.pftrace.gz" "$TMP/pf.pftrace.gz"
+export TRACE_FXT_EVENT_FORMATS=$SAMPLES/perfetto/formats
+mkdir -p "$TMP/tmpdir"
 
 # Inside the virtual X server: trace-fxt open --kernelshark FILE, its
 # window's title, then KernelShark closed.
@@ -40,9 +44,9 @@ wait "$ks" 2>/dev/null
 exit 0
 EOF
 export TRACE_FXT TMP TOP
-for f in markers.fxt markers.dat damaged.dat; do
+for f in markers.fxt markers.dat damaged.dat pf.pftrace.gz; do
 	rm -f "$TMP/title"
-	FILE=$TMP/$f timeout 90 xvfb-run -a -s "-screen 0 1280x1024x24" \
+	FILE=$TMP/$f TMPDIR=$TMP/tmpdir timeout 90 xvfb-run -a -s "-screen 0 1280x1024x24" \
 		bash "$TMP/session.sh" 2>"$TMP/xvfb.err"
 	title=$(cat "$TMP/title" 2>/dev/null)
 	# the conversion has no name: KernelShark shows its fd's
@@ -52,6 +56,9 @@ for f in markers.fxt markers.dat damaged.dat; do
 		grep -q "$shown" "$TMP/title"
 	case $f in
 	*.fxt) want="-p $PLUGIN $TMP/$f" what="with the build tree's plugin" ;;
+	*.pftrace.gz)
+		want="-p $PLUGIN $TMP/$f"
+		what="on the trace itself, with the build tree's plugin, which shows it as its trace.dat" ;;
 	damaged.dat)
 		want="-p $PLUGIN $(sed -n 's|^trace-fxt: kernelshark -p [^ ]* \(/proc/self/fd/[0-9]*\)$|\1|p' "$TMP/ks.log")"
 		what="as its conversion, with the build tree's plugin" ;;
@@ -59,43 +66,18 @@ for f in markers.fxt markers.dat damaged.dat; do
 	esac
 	check "  started $what: $(head -1 "$TMP/ks.log")" \
 		grep -qF -x "trace-fxt: kernelshark $want" "$TMP/ks.log"
-	check "  which loaded without complaint" \
-		bash -c "! grep -v 'damaged CPU data skipped' '$TMP/ks.log' | grep -qi 'failed\|not found\|incomplete\|cannot'"
+	# KernelShark's kvm_combo fails on a trace.dat without kvm events'
+	# formats: the Perfetto trace's as on `kernelshark` of its .dat
+	ignore='damaged CPU data skipped' note=
+	if [ $f = pf.pftrace.gz ]; then
+		ignore+='\|plugin "kvm_combo" failed'
+		note=" (but kvm_combo's, as on its .dat)"
+	fi
+	check "  which loaded without complaint$note" \
+		bash -c "! grep -v '$ignore' '$TMP/ks.log' | grep -qi 'failed\|not found\|incomplete\|cannot'"
 done
 
-# A Perfetto trace: KernelShark on the trace.dat convert makes of it,
-# named after it in a folder of trace-fxt's, which waits for KernelShark
-# (its child: the window is found by the child's pid) and removes the
-# folder once KernelShark ends (here by the SIGTERM trace-fxt forwards).
-cat > "$TMP/session-pft.sh" <<'EOF'
-. "$TOP/tests/e2e/ks-window.bash"
-ks_settings "$TMP/ks-settings"
-"$TRACE_FXT" open --kernelshark "$FILE" >"$TMP/ks.out" 2>"$TMP/ks.log" &
-ks=$!
-for i in $(seq 60); do
-	child=$(pgrep -P "$ks" kernelshark) && break
-	sleep 0.5
-done
-win=$(ks_window "$child")
-sleep 1
-[ -n "$win" ] && xdotool getwindowname "$win" >"$TMP/title"
-kill "$ks" 2>/dev/null
-wait "$ks" 2>/dev/null
-exit 0
-EOF
-cp "$SAMPLES/perfetto/sched-syscalls.pftrace.gz" "$TMP/pf.pftrace.gz"
-rm -f "$TMP/title"
-export TRACE_FXT_EVENT_FORMATS=$SAMPLES/perfetto/formats
-mkdir -p "$TMP/tmpdir"
-FILE=$TMP/pf.pftrace.gz TMPDIR=$TMP/tmpdir timeout 90 xvfb-run -a \
-	-s "-screen 0 1280x1024x24" bash "$TMP/session-pft.sh" 2>"$TMP/xvfb.err"
-title=$(cat "$TMP/title" 2>/dev/null)
-check "open --kernelshark pf.pftrace.gz: KernelShark's window shows its trace.dat (title: $title)" \
-	grep -q "pf.pftrace.gz.dat" "$TMP/title"
-check "  started on the converted file: $(grep kernelshark "$TMP/ks.log" | head -1)" \
-	grep -qE "^trace-fxt: kernelshark $TMP/tmpdir/trace-fxt-[^/]*/pf.pftrace.gz.dat\$" \
-	"$TMP/ks.log"
-# (Qt puts its runtime folder there too)
-check "  and the converted file is gone once KernelShark ended" \
-	test -z "$(ls -d "$TMP"/tmpdir/trace-fxt-* 2>/dev/null)"
+# (Qt puts its runtime folder in TMPDIR too)
+check "  nothing of the Perfetto trace's conversion is left in TMPDIR" \
+	test -z "$(find "$TMP/tmpdir" -maxdepth 1 -type f)"
 e2e_exit

@@ -29,6 +29,14 @@
  * streams (names, CPU counts), compared stream by stream.  Entries are
  * compared as sorted lists, so the order of equal-time entries does not
  * matter; any other difference is one.
+ *
+ * A Perfetto trace (samples/perfetto/, or given: any file not named
+ * .dat) is compared the other way round: plugin-fxt.so opens it itself
+ * (as the trace.dat it converts it to in memory), against the .dat
+ * `trace-fxt convert` makes of it, opened by KernelShark's own trace.dat
+ * reader; both streams get what the kernelshark program gives a trace.dat
+ * stream.  The kernel's event formats are the sample's
+ * ($TRACE_FXT_EVENT_FORMATS, else samples/perfetto/formats), for both.
  */
 #include <dlfcn.h>
 #include <glob.h>
@@ -69,6 +77,8 @@ struct side {
 };
 
 static struct kshark_context *ctx;
+/* What the other side of a comparison is called: a .dat's conversion. */
+static const char *other = ".fxt";
 static char dir[] = "/tmp/test-kshark-dat-XXXXXX";
 
 /* KernelShark's own plugins live beside libkshark. */
@@ -286,8 +296,9 @@ static size_t side_moved(const struct side *s)
  * The streams KernelShark shows for @path, from *@first on, with their
  * plugins: a .dat's buffers as KernelShark opens them all
  * (kshark_tep_init_all_buffers()), the default plugins on the first (on
- * all with @every); whatever kshark_open() made of any other file, the
- * plot part of plugin-fxt.so on each (ticked on all with @every).
+ * all with @every), and so a file plugin-fxt.so made a trace.dat stream
+ * of; whatever kshark_open() made of any other file, the plot part of
+ * plugin-fxt.so on each (ticked on all with @every).
  * Returns how many.
  */
 static int open_streams(const char *path, bool dat, bool every, int *first)
@@ -296,7 +307,8 @@ static int open_streams(const char *path, bool dat, bool every, int *first)
 
 	*first = kshark_open(ctx, path);
 	CU_ASSERT_FATAL(*first >= 0);
-	if (dat) {
+	/* a Perfetto trace: a trace.dat stream of plugin-fxt.so's making */
+	if (dat || kshark_is_tep(ctx->stream[*first])) {
 		n = kshark_tep_init_all_buffers(ctx, *first) + 1;
 		CU_ASSERT_FATAL(n >= 1);
 		for (i = 0; i < n; i++)
@@ -568,9 +580,9 @@ static void compare_stream(const char *base, int dat_sd, int fxt_sd,
 	qsort(dat.rows, dat.n, sizeof(*dat.rows), row_cmp);
 	qsort(fxt.rows, fxt.n, sizeof(*fxt.rows), row_cmp);
 	printf("# %s: stream \"%s\" / \"%s\": %d / %d CPUs, %zu entries "
-	       "from the .dat, %zu from the .fxt; drawn as another pid: %zu / "
+	       "from the .dat, %zu from the %s; drawn as another pid: %zu / "
 	       "%zu\n", base, ds->name, fs->name, ds->n_cpus, fs->n_cpus,
-	       dat.n, fxt.n, side_redrawn(&dat), side_redrawn(&fxt));
+	       dat.n, fxt.n, other, side_redrawn(&dat), side_redrawn(&fxt));
 	t.other = (dat.n != fxt.n) + (ds->n_cpus != fs->n_cpus) +
 		  (str_cmp(ds->name, fs->name) != 0);
 	for (i = 0; i < dat.n && i < fxt.n; i++) {
@@ -592,7 +604,7 @@ static void compare_stream(const char *base, int dat_sd, int fxt_sd,
 		}
 		if (differs && shown++ < 5) {
 			show(".dat", a);
-			show(".fxt", b);
+			show(other, b);
 		}
 	}
 	t.compared = dat.n < fxt.n ? dat.n : fxt.n;
@@ -625,9 +637,9 @@ static int compare_view(const char *dat_path, const char *fxt_path,
 
 	ndat = open_streams(dat_path, true, every, &dat_sd);
 	nfxt = open_streams(fxt_path, false, every, &fxt_sd);
-	printf("\n# %s: %d stream(s) from the .dat, %d from the .fxt; "
+	printf("\n# %s: %d stream(s) from the .dat, %d from the %s; "
 	       "sched_events / plugin-fxt's plot part on %s\n", base, ndat,
-	       nfxt, every ? "every stream" : "the first (as opened)");
+	       nfxt, other, every ? "every stream" : "the first (as opened)");
 	CU_ASSERT_EQUAL(nfxt, ndat);
 	for (i = 0; i < ndat && i < nfxt; i++)
 		compare_stream(base, dat_sd + i, fxt_sd + i, sum);
@@ -635,23 +647,49 @@ static int compare_view(const char *dat_path, const char *fxt_path,
 	return ndat;
 }
 
-static void compare(const char *dat_path)
+/* Whether @path is named as a trace.dat (what libkshark goes by). */
+static bool named_dat(const char *path)
 {
-	const char *base = strrchr(dat_path, '/') + 1;
+	size_t n = strlen(path);
+
+	return n > 4 && !strcmp(path + n - 4, ".dat");
+}
+
+/*
+ * A recording and its conversion, every stream and view: a .dat against
+ * the .fxt trace-fxt convert makes of it; a Perfetto trace, opened by
+ * plugin-fxt.so, against the .dat trace-fxt convert makes of it (what
+ * the plugin shows must be what KernelShark shows of that .dat).
+ */
+static void compare(const char *path)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	const char *suffix = getenv("KSHARK_FXT_SUFFIX");
+	const char *dat_path = path, *other_path;
+	bool dat = named_dat(path);
 	struct tally sum = { 0 };
-	char fxt_path[4096];
+	char conv[4096];
 	int c;
 
 	/* KSHARK_FXT_SUFFIX=.fxt.gz (or .zst): compare compressed FXT */
-	snprintf(fxt_path, sizeof(fxt_path), "%s/%s%s", dir, base,
-		 getenv("KSHARK_FXT_SUFFIX") ? getenv("KSHARK_FXT_SUFFIX") :
-		 ".fxt");
-	if (!convert(dat_path, fxt_path))
-		return;
-	if (compare_view(dat_path, fxt_path, false, &sum) > 1)
-		compare_view(dat_path, fxt_path, true, &sum);
+	snprintf(conv, sizeof(conv), "%s/%s%s", dir, base,
+		 !dat ? ".dat" : suffix ? suffix : ".fxt");
+	other_path = conv;
+	if (!dat) {
+		if (!getenv("TRACE_FXT_EVENT_FORMATS"))
+			setenv("TRACE_FXT_EVENT_FORMATS",
+			       unit_path("samples/perfetto/formats"), 1);
+		dat_path = conv;
+		other_path = path;
+		other = "Perfetto trace";
+	}
+	if (convert(path, conv) &&
+	    compare_view(dat_path, other_path, false, &sum) > 1)
+		compare_view(dat_path, other_path, true, &sum);
+	other = ".fxt";
 	/* every stream, every view: the line e2e scripts look for */
 	tally_print(base, NULL, &sum);
+	CU_ASSERT(dat || sum.compared > 0);
 	CU_ASSERT_EQUAL(sum.other, 0);
 	CU_ASSERT_EQUAL(sum.key, 0);
 	CU_ASSERT_EQUAL(sum.drawn, 0);
@@ -707,6 +745,12 @@ static void test_project_samples(void)
 	snprintf(pattern, sizeof(pattern), "%s",
 		 unit_build_path("samples/*.dat"));
 	compare_glob(pattern, NR_BUILT_SAMPLES);
+}
+
+/* The Perfetto recording of samples/perfetto/, through plugin-fxt.so. */
+static void test_perfetto_samples(void)
+{
+	compare_glob(unit_path("samples/perfetto/*.pftrace*"), 1);
 }
 
 /* $SHARED_SAMPLES or ../shared/samples: optional. */
@@ -996,6 +1040,8 @@ static void test_other_producer(void)
 
 static CU_TestInfo dat_tests[] = {
 	{ "samples/*.dat vs their .fxt, every column", test_project_samples },
+	{ "samples/perfetto/*.pftrace* opened by plugin-fxt.so vs their "
+	  ".dat, every column", test_perfetto_samples },
 	{ "../shared/samples/*.dat vs their .fxt, every column",
 	  test_shared_samples },
 	{ "$KSHARK_DAT vs its .fxt, every column", test_more },
@@ -1020,7 +1066,8 @@ static void test_given(void)
 }
 
 static CU_TestInfo given_tests[] = {
-	{ "the .dat files given vs their .fxt, every column", test_given },
+	{ "the files given (a .dat vs its .fxt, any other a Perfetto trace "
+	  "vs its .dat), every column", test_given },
 	CU_TEST_INFO_NULL,
 };
 

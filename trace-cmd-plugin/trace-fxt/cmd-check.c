@@ -114,7 +114,7 @@ static int check_dat(const char *path)
  */
 static int check_perfetto(const char *path, bool pedantic)
 {
-	struct pft2dat_opts o = { .formats = trace_fxt_event_formats() };
+	struct pft2dat_opts o = { .formats = pft2dat_formats() };
 	const char *tmp = getenv("TMPDIR");
 	struct pft2dat_stats st;
 	char err[512] = "";

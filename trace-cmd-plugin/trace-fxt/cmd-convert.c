@@ -667,28 +667,9 @@ static int convert_commit(struct convert_args *a, struct fxt_input_req *req,
 }
 
 /*
- * A Perfetto trace to a .dat.  The kernel's event formats are read from
- * $TRACE_FXT_EVENT_FORMATS (a folder as tracefs's events/), else this
- * machine's tracefs; none readable, every format is made from the
- * packets.
+ * A Perfetto trace to a .dat, the kernel's event formats where
+ * pft2dat_formats() finds them.
  */
-const char *trace_fxt_event_formats(void)
-{
-	static const char *const tracefs[] = {
-		"/sys/kernel/tracing/events",
-		"/sys/kernel/debug/tracing/events",
-	};
-	const char *env = getenv("TRACE_FXT_EVENT_FORMATS");
-	unsigned int i;
-
-	if (env)
-		return env;
-	for (i = 0; i < 2; i++)
-		if (!access(tracefs[i], R_OK | X_OK))
-			return tracefs[i];
-	return NULL;
-}
-
 static int convert_perfetto(struct convert_args *a)
 {
 	struct pft2dat_opts o = { .compression = a->compression };
@@ -706,7 +687,7 @@ static int convert_perfetto(struct convert_args *a)
 		trace_fxt_err("compression '%s': none or zstd", a->compression);
 		return 2;
 	}
-	o.formats = trace_fxt_event_formats();
+	o.formats = pft2dat_formats();
 	out = out_file_open(a->out, a->path, OUT_FILE_SEEK);
 	if (!out)
 		return 1;

@@ -11,13 +11,13 @@
  * itself, to gzip'd FXT in a file that has no name (it is gone when
  * trace-fxt is, however it ends); FXT is served as it is.  With
  * --kernelshark, KernelShark is started instead, on the file as it is:
- * FXT with trace-fxt's KernelShark plugin, a .dat without it (KernelShark
- * reads a .dat itself, and the plugin's plot part, which draws FXT
- * streams' boxes, would say it failed on the .dat's stream).  A .dat
- * is checked first: one whose CPU data is damaged (libtracecmd may spin
- * on it or drop what follows the damage) is converted as convert
- * salvages it, to FXT in a file that has no name, and KernelShark opens
- * that with the plugin.
+ * FXT and Perfetto traces with trace-fxt's KernelShark plugin (which
+ * shows a Perfetto trace as the trace.dat convert makes of it), a .dat
+ * without it (KernelShark reads a .dat itself, with its own plugins).
+ * A .dat is checked first: one whose CPU data is damaged (libtracecmd
+ * may spin on it or drop what follows the damage) is converted as
+ * convert salvages it, to FXT in a file that has no name, and
+ * KernelShark opens that with the plugin.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,7 +32,6 @@
 #include <unistd.h>
 
 #include "datcheck.h"
-#include "fd-io.h"
 #include "file-map.h"
 #include "in-file.h"
 #include "serve.h"
@@ -231,87 +230,6 @@ static const char *open_ks_plugin(char *buf)
 }
 
 /*
- * KernelShark on the trace.dat convert makes of a Perfetto trace: in a
- * folder of its own under $TMPDIR, named after the input (KernelShark
- * names its window so, and reads a file by its name: an unnamed one's
- * /proc/self/fd link leads nowhere), removed when KernelShark ends.
- */
-/* The KernelShark open_kernelshark_perfetto() waits for, or 0. */
-static volatile pid_t ks_child;
-
-/* A signal to end trace-fxt ends its KernelShark, then the files go. */
-static void ks_forward(int sig)
-{
-	if (ks_child > 0)
-		kill(ks_child, sig);
-}
-
-static int open_kernelshark_perfetto(struct open_args *a)
-{
-	struct sigaction sa = { .sa_handler = ks_forward };
-	const char *tmp = getenv("TMPDIR"), *base = strrchr(a->in, '/');
-	char dir[512], dat[768], buf[65536];
-	int in, out = -1, status = 1;
-	ssize_t n = 0;
-	pid_t pid;
-
-	snprintf(dir, sizeof(dir), "%.480s/trace-fxt-XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir)) {
-		trace_fxt_err("open: no folder for the trace.dat: %s",
-			      strerror(errno));
-		return 1;
-	}
-	snprintf(dat, sizeof(dat), "%s/%.200s.dat", dir,
-		 base ? base + 1 : a->in);
-	fprintf(stderr, "trace-fxt: converting %s for KernelShark\n", a->in);
-	/* convert says why it failed */
-	in = trace_fxt_convert_anon("open", a->path, "none");
-	if (in < 0)
-		goto out;
-	out = open(dat, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (out < 0 || lseek(in, 0, SEEK_SET))
-		n = -1;
-	while (!n && (n = read(in, buf, sizeof(buf))) > 0)
-		n = fd_write_all(out, buf, (size_t)n) ? -1 : 0;
-	if (n < 0 || close(out)) {
-		trace_fxt_err("open: %s: %s", dat, strerror(errno));
-		out = -1;
-		goto out;
-	}
-	out = -1;
-	fprintf(stderr, "trace-fxt: kernelshark %s\n", dat);
-	fflush(NULL);
-	pid = fork();
-	if (!pid) {
-		execlp("kernelshark", "kernelshark", dat, (char *)NULL);
-		trace_fxt_err("open: cannot run kernelshark: %s",
-			      strerror(errno));
-		_exit(1);
-	}
-	if (pid < 0) {
-		trace_fxt_err("open: %s", strerror(errno));
-		goto out;
-	}
-	ks_child = pid;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	ks_child = 0;
-	status = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-out:
-	if (in >= 0)
-		close(in);
-	if (out >= 0)
-		close(out);
-	unlink(dat);
-	rmdir(dir);
-	return status ? 1 : 0;
-}
-
-/*
  * Whether the .dat at @path has damaged CPU data, as convert's check
  * finds it: the stretches (0: none, or a file the check refuses, which
  * KernelShark is left to read as before), or -1 when it cannot be read.
@@ -391,8 +309,6 @@ static int open_kernelshark(struct open_args *a, int kind)
 	uint64_t bytes;
 	ssize_t nr;
 
-	if (kind == IN_KIND_PERFETTO)
-		return open_kernelshark_perfetto(a);
 	plugin = kind == IN_KIND_DAT ? NULL : open_ks_plugin(buf);
 	if (kind == IN_KIND_DAT) {
 		nr = open_dat_damage(a->path, &bytes);
@@ -416,9 +332,10 @@ static int open_kernelshark(struct open_args *a, int kind)
 	}
 	if (!plugin && kind != IN_KIND_DAT) {
 		trace_fxt_err("open: KernelShark needs trace-fxt's plugin "
-			      "(plugin-fxt.so) for FXT, and it is not in %s "
+			      "(plugin-fxt.so) for %s, and it is not in %s "
 			      "nor in the build tree: run 'make install'",
-			      *TRACE_FXT_KS_PLUGIN ? TRACE_FXT_KS_PLUGIN :
+			      kind == IN_KIND_PERFETTO ? "a Perfetto trace" :
+			      "FXT", *TRACE_FXT_KS_PLUGIN ? TRACE_FXT_KS_PLUGIN :
 			      "the install directory");
 		return 1;
 	}
@@ -496,8 +413,8 @@ static const struct trace_fxt_opt open_opts[] = {
 		  "KernelShark plugin (the build tree's, else the installed "
 		  "one): -p PLUGIN FILE; a trace.dat as it is, or, when its "
 		  "CPU data is damaged, its conversion (as convert salvages "
-		  "it) with the plugin; a Perfetto trace converted to a "
-		  "trace.dat first" },
+		  "it) with the plugin; a Perfetto trace with the plugin too, "
+		  "which shows it as the trace.dat convert makes of it" },
 	{ .key = 'n', .letter = true, .name = "no-open-browser",
 	  .help = "print the URL only, and start no browser",
 	  .def = "xdg-open URL when $DISPLAY or $WAYLAND_DISPLAY is set" },
@@ -540,7 +457,8 @@ const struct trace_fxt_cmd trace_fxt_open = {
 		 "and opened with xdg-open when there is a display.  The "
 		 "server stops once the trace has been fetched, or on Ctrl-C.  "
 		 "A Perfetto trace goes to the UI as it is, and to KernelShark "
-		 "as the trace.dat convert makes of it.",
+		 "with trace-fxt's plugin, which shows it as the trace.dat "
+		 "convert makes of it.",
 	.opts = open_opts,
 	.operand = TRACE_FXT_ARG_FILE,
 	.files = "dat fxt fxt.gz fxt.zst pftrace pftrace.gz perfetto-trace",

@@ -77,12 +77,6 @@ struct trace_fxt_cmd {
 /* cmd-*.c: the subcommands, listed by trace-fxt.c */
 extern const struct trace_fxt_cmd trace_fxt_convert;
 /*
- * cmd-convert.c: where a Perfetto trace's conversion reads the kernel's
- * event formats: $TRACE_FXT_EVENT_FORMATS, else this machine's tracefs
- * events/ folder, else NULL (formats made from the packets).
- */
-const char *trace_fxt_event_formats(void);
-/*
  * cmd-convert.c: the .dat @path converted by convert itself (quietly,
  * its damage said) to FXT compressed as @compression, into an unnamed
  * file: its descriptor, or -1 with what went wrong said (@who is the

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# KernelShark opens a Perfetto recording (.pftrace) itself, with
+# plugin-fxt.so: libkshark's view of it (kshark_open, as the kernelshark
+# program opens a file: its streams, its default plugins, the entries
+# loaded) is, entry by entry and column by column (time, CPU, pid, the
+# pid it is drawn with, event, task, latency, info) and task plot by task
+# plot, its view of the trace.dat `trace-fxt convert` makes of the same
+# trace (tests/unit/test-kshark-dat compares them).  The trace is
+# recognised by its content: gzip'd, plain under Perfetto's own
+# .perfetto-trace name, zstd'd under a name that says nothing.  A cut
+# and a damaged trace show what is whole, as convert converts them; a
+# file that only starts as a Perfetto trace loads (its damage said) or
+# is refused, without a crash; valgrind finds no invalid access in the
+# plugin's load of the cut one.
+. "$(dirname "$0")/lib.sh"
+P=$SAMPLES/perfetto
+PFT=$P/sched-syscalls.pftrace.gz
+PLUGIN=$BUILD/kernelshark-plugin/plugin-fxt.so
+KSDAT=$BUILD/tests/unit/test-kshark-dat
+LOADER=$BUILD/tests/bench/bench-kshark-load
+export TRACE_FXT_EVENT_FORMATS=$P/formats
+e2e_plan 8
+
+for f in "$TRACE_FXT" "$PLUGIN" "$KSDAT" "$LOADER"; do
+	[ -e "$f" ] || { not_ok "$f is built (make test-progs)"; e2e_exit; }
+done
+
+# Test-kshark-dat's summary of every stream and view of FILE, with N its
+# entries compared: every count of a difference 0.
+ZERO='differences in time/cpu/pid 0, event 0, task 0, latency 0, info 0 \(of ([1-9][0-9]*) entries compared\); drawn pid 0 \(0 after drawing\), task plots. boxes 0$'
+
+# view FILE WHAT: KernelShark's view of FILE through the plugin against
+# its view of the .dat convert makes of FILE; says how many entries.
+view() {
+	local f=$1 base n
+
+	base=$(basename "$f")
+	"$KSDAT" "$f" > "$TMP/$base.log" 2>&1
+	n=$(sed -nE "s|^# $base: $ZERO|\1|p" "$TMP/$base.log")
+	if [ -n "$n" ] && grep -q '^# unit: .* 0 failed, 0 suites failed' \
+		"$TMP/$base.log"; then
+		ok "$2: $n entries, every column as KernelShark shows its .dat"
+	else
+		grep -E '^# |^  ' "$TMP/$base.log" | head -20 | sed 's/^/#   /'
+		not_ok "$2: every column as KernelShark shows its .dat"
+	fi
+	echo "${n:-0}" > "$TMP/$base.n"
+}
+
+view "$PFT" "sched-syscalls.pftrace.gz (gzip'd) in KernelShark"
+gzip -dc "$PFT" > "$TMP/sched.perfetto-trace"
+view "$TMP/sched.perfetto-trace" "the plain trace as sched.perfetto-trace"
+zstd -q -c "$TMP/sched.perfetto-trace" > "$TMP/recording"
+view "$TMP/recording" "the zstd'd trace under a name without a suffix"
+
+# A cut: the first 60% of the packets' bytes.
+size=$(stat -c %s "$TMP/sched.perfetto-trace")
+head -c $((size * 6 / 10)) "$TMP/sched.perfetto-trace" > "$TMP/cut.pftrace"
+view "$TMP/cut.pftrace" "a cut trace"
+check "  which shows fewer entries than the whole ($(cat "$TMP/cut.pftrace.n") of $(cat "$TMP/sched.perfetto-trace.n"))" \
+	test "$(cat "$TMP/cut.pftrace.n")" -lt "$(cat "$TMP/sched.perfetto-trace.n")"
+
+# Damage: bytes changed here and there, a stretch of garbage mid-way.
+python3 "$(dirname "$0")/pftrace-damage.py" "$TMP/sched.perfetto-trace" \
+	"$TMP/bad.pftrace"
+view "$TMP/bad.pftrace" "a damaged trace"
+
+# Only its first bytes are a Perfetto trace's: no crash.
+{ printf '\x0a\x08\x08\x01'; head -c 4000 /dev/urandom; } > "$TMP/junk.pftrace"
+"$LOADER" -p "$PLUGIN" -r 1 "$TMP/junk.pftrace" > "$TMP/junk.out" 2>&1
+rc=$?
+check "a file that only starts as a Perfetto trace: no crash (exit $rc), $(grep -m1 -o 'plugin-fxt: .*' "$TMP/junk.out" || echo 'nothing said')" \
+	test $rc -lt 128
+
+if command -v valgrind > /dev/null; then
+	if valgrind -q --error-exitcode=99 --leak-check=no \
+		"$LOADER" -p "$PLUGIN" -r 1 "$TMP/cut.pftrace" \
+		> "$TMP/vg.out" 2>&1; then
+		ok "valgrind: no invalid access in the plugin's load of the cut trace"
+	else
+		sed 's/^/#   /' "$TMP/vg.out" | head -20
+		not_ok "valgrind on the plugin's load of the cut trace"
+	fi
+else
+	skip "no valgrind"
+fi
+e2e_exit
