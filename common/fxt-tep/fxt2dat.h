@@ -146,6 +146,8 @@ struct f2d_ctx {
 	 */
 	bool			info_big;
 	struct f2d_text		clock, uname, version, cpustats;
+	/* the saved tgids ("pid tgid" lines): a Perfetto trace's */
+	struct f2d_text		tgids;
 	struct f2d_text		header_page, header_event, kallsyms, printk;
 	/* needs found by a dry run (or the failed optimistic pass) */
 	unsigned int		cpus;

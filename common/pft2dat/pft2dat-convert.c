@@ -248,6 +248,7 @@ static void ctx_free(struct pft_ctx *c)
 	f2d_text_free(&x->uname);
 	f2d_text_free(&x->version);
 	f2d_text_free(&x->cpustats);
+	f2d_text_free(&x->tgids);
 	f2d_text_free(&x->kallsyms);
 	f2d_text_free(&x->printk);
 	f2d_text_free(&x->arena_args);

@@ -21,6 +21,7 @@ enum {
 	TREE_THREAD		= 2,	/* Thread, repeated */
 	THREAD_TID		= 1,
 	THREAD_NAME		= 2,
+	THREAD_TGID		= 3,
 	PROC_CMDLINE_IS_COMM	= 9,
 };
 
@@ -128,7 +129,7 @@ static int tree_thread(struct pft_ctx *c, const struct pb_field *m)
 {
 	struct pb_reader r;
 	struct pb_field f, name = { 0 };
-	int64_t tid = 0;
+	int64_t tid = 0, tgid = 0;
 	int ret;
 
 	pb_reader_init(&r, m->p, m->len);
@@ -137,7 +138,11 @@ static int tree_thread(struct pft_ctx *c, const struct pb_field *m)
 			tid = (int32_t)f.v;
 		else if (f.id == THREAD_NAME && f.wt == PB_LEN)
 			name = f;
+		else if (f.id == THREAD_TGID && f.wt == PB_VARINT)
+			tgid = (int32_t)f.v;
 	}
+	if (tgid > 0)
+		pft_meta_tgid(c, (int32_t)tid, (int32_t)tgid, PFT_TGID_TREE);
 	if (name.id)
 		pft_meta_name(c, (int32_t)tid, name.p, name.len, 0);
 	return ret;
@@ -163,6 +168,8 @@ static int tree_process(struct pft_ctx *c, const struct pb_field *m)
 		else if (f.id == PROC_CMDLINE_IS_COMM && f.wt == PB_VARINT)
 			is_comm = f.v;
 	}
+	/* a process is its thread group's leader */
+	pft_meta_tgid(c, (int32_t)pid, (int32_t)pid, PFT_TGID_TREE);
 	if (!cmd.id || f2d_name_of(&c->f2d, (uint64_t)pid))
 		return ret;
 	p = cmd.p;
@@ -196,6 +203,111 @@ static int process_tree(struct pft_ctx *c, const struct pb_field *m)
 		if (f.id == PFT_TREE_PROCESS && f.wt == PB_LEN)
 			tree_process(c, &f);
 	return 0;
+}
+
+/* GenericKernelProcessTree: its threads' names and groups. */
+static int kernel_tree(struct pft_ctx *c, const struct pb_field *m)
+{
+	struct pb_reader r, tr;
+	struct pb_field f, g, comm;
+	int64_t tid, pid;
+
+	pb_reader_init(&r, m->p, m->len);
+	while (pb_next(&r, &f) > 0) {
+		if (f.id != PFT_GKTREE_THREAD || f.wt != PB_LEN)
+			continue;
+		tid = pid = 0;
+		memset(&comm, 0, sizeof(comm));
+		pb_reader_init(&tr, f.p, f.len);
+		while (pb_next(&tr, &g) > 0) {
+			if (g.id == PFT_GKTHREAD_TID && g.wt == PB_VARINT)
+				tid = (int64_t)g.v;
+			else if (g.id == PFT_GKTHREAD_PID && g.wt == PB_VARINT)
+				pid = (int64_t)g.v;
+			else if (g.id == PFT_GKTHREAD_COMM && g.wt == PB_LEN)
+				comm = g;
+		}
+		if (comm.id && tid > 0 && tid <= INT32_MAX)
+			pft_meta_name(c, (int32_t)tid, comm.p, comm.len, 0);
+		if (tid > 0 && tid <= INT32_MAX && pid > 0 && pid <= INT32_MAX)
+			pft_meta_tgid(c, (int32_t)tid, (int32_t)pid,
+				      PFT_TGID_TREE);
+	}
+	return 0;
+}
+
+#define TGID_LINK	(1ULL << 32)
+#define TGID_SRC_SHIFT	33
+
+void pft_meta_tgid(struct pft_ctx *c, int32_t pid, int32_t tgid,
+		   enum pft_tgid_src src)
+{
+	uint64_t had, v;
+
+	if (pid <= 0 || !tgid || tgid == INT32_MIN)
+		return;
+	had = u64_map_get(&c->tgids, (uint64_t)pid);
+	if (had >> TGID_SRC_SHIFT > src)
+		return;
+	v = (uint64_t)src << TGID_SRC_SHIFT |
+	    (tgid < 0 ? TGID_LINK | (uint32_t)-tgid : (uint32_t)tgid);
+	/* out of memory: the group stays the one it had (none) */
+	u64_map_set(&c->tgids, (uint64_t)pid, v);
+}
+
+/*
+ * The group of @pid, links followed (a thread's creator's group); 0 when
+ * unknown: its creator's group unknown, or the links go round.
+ */
+static int32_t tgid_of(struct pft_ctx *c, int32_t pid)
+{
+	unsigned int hops;
+	uint64_t v;
+
+	for (hops = 0; hops < 64; hops++) {
+		v = u64_map_get(&c->tgids, (uint64_t)pid);
+		if (!v)
+			return 0;
+		if (!(v & TGID_LINK))
+			return (int32_t)(uint32_t)v;
+		pid = (int32_t)(uint32_t)v;
+	}
+	return 0;
+}
+
+static int cmp_int32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The kernel's saved_tgids text: "pid tgid" lines, in pid order. */
+static int tgids_text(struct pft_ctx *c)
+{
+	int32_t *pids, tgid;
+	size_t i, n = 0;
+	char line[32];
+	int len, ret = 0;
+
+	if (!c->tgids.nr)
+		return 0;
+	pids = malloc(c->tgids.nr * sizeof(*pids));
+	if (!pids)
+		return -ENOMEM;
+	for (i = 0; i < c->tgids.cap; i++)
+		if (c->tgids.slot[i].val)
+			pids[n++] = (int32_t)c->tgids.slot[i].key;
+	qsort(pids, n, sizeof(*pids), cmp_int32);
+	for (i = 0; i < n && !ret; i++) {
+		tgid = tgid_of(c, pids[i]);
+		if (tgid <= 0)
+			continue;
+		len = snprintf(line, sizeof(line), "%d %d\n", pids[i], tgid);
+		ret = f2d_text_add(&c->f2d.tgids, line, (size_t)len);
+	}
+	free(pids);
+	return ret;
 }
 
 static int system_info(struct pft_ctx *c, const struct pb_field *m)
@@ -346,6 +458,8 @@ int pft_meta_packet(struct pft_ctx *c, uint32_t field,
 	if (c->pass == 2) {
 		if (field == PFT_PACKET_PROCESS_TREE && f->wt == PB_LEN)
 			return process_tree(c, f);
+		if (field == PFT_PACKET_GENERIC_KERNEL_TREE && f->wt == PB_LEN)
+			return kernel_tree(c, f);
 		if (field == PFT_PACKET_INTERNED_DATA && f->wt == PB_LEN)
 			return kernel_symbols(c, f);
 		left_out(c, field);
@@ -385,7 +499,7 @@ int pft_meta_finish(struct pft_ctx *c)
 		if (f2d_text_add(&c->f2d.printk, line, (size_t)n))
 			return -ENOMEM;
 	}
-	return 0;
+	return tgids_text(c);
 }
 
 void pft_meta_free(struct pft_ctx *c)
@@ -401,5 +515,6 @@ void pft_meta_free(struct pft_ctx *c)
 	u64_map_free(&c->syms);
 	u64_map_free(&c->seq_gen);
 	u64_map_free(&c->name_ts);
+	u64_map_free(&c->tgids);
 	free(c->renames);
 }

@@ -11,9 +11,11 @@
  * up), compact sched_switch and sched_waking by their columns.  Each
  * event's format is the kernel's (events/SYSTEM/EVENT/format under
  * opts->formats) when every field the packets carry is one of its fields,
- * else one made of those fields.  Thread names (process tree, the events'
- * comms, compact sched's intern table) become the saved cmdlines; the
- * CPU count, the clock, uname and the ftrace stats the options.
+ * else one made of those fields.  Thread names (process trees, the
+ * events' comms, compact sched's intern table) become the saved
+ * cmdlines, thread groups (process trees, task_newtask, exec) the saved
+ * tgids option; the CPU count, the clock, uname and the ftrace stats the
+ * other options.
  */
 #ifndef _PFT2DAT_H
 #define _PFT2DAT_H

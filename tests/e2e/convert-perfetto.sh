@@ -18,7 +18,10 @@
 # so, never crash (under valgrind when it is there), and what is no
 # Perfetto trace is refused with a reason.  trace-fxt report of the
 # .pftrace prints what trace-cmd report prints of the .dat, and check
-# says a whole trace ok and a cut one damaged.
+# says a whole trace ok and a cut one damaged.  The saved tgids (option
+# 32, dat-option.py reads it): a group for every task the sample's
+# events show, and the hand-made cases' groups exactly, which the .dat's
+# conversion to FXT then puts its threads in.
 . "$(dirname "$0")/lib.sh"
 COMPARE=$(dirname "$0")/perfetto-dat-compare.py
 P=$SAMPLES/perfetto
@@ -29,7 +32,8 @@ TOL=(--tolerate sched_switch:prev=3 --tolerate sched_switch:prev_comm=3
      --tolerate sched_switch:prev_pid=3 --tolerate sched_switch:prev_prio=3
      --tolerate sched_switch:task=3 --tolerate sched_waking:task=2)
 
-e2e_plan 21
+e2e_plan 24
+DATOPT=$(dirname "$0")/dat-option.py
 if $TRACE_FXT convert "$PFT" -o "$TMP/s.dat" 2> "$TMP/sum"; then
 	ok "convert the gzip'd sample ($(grep -o '[0-9]* events from' "$TMP/sum"))"
 else
@@ -62,6 +66,15 @@ for m in "" R; do
 	fi
 	sed 's/^/# /' "$TMP/cmp$m"
 done
+# saved tgids: one for each task the events show (the process tree
+# lists them all), none of them unknown
+python3 "$DATOPT" "$TMP/s.dat" 32 > "$TMP/tgids"
+awk 'NR > 1 { sub(/.*-/, "", $1); if ($1 > 0) print $1 }' "$TMP/conv" |
+	sort -u > "$TMP/pids"
+n_pids=$(wc -l < "$TMP/pids")
+check "saved tgids: a group for each of the $n_pids tasks the events show ($(wc -l < "$TMP/tgids") lines)" \
+	bash -c "[ $n_pids -gt 200 ] &&
+		 [ -z \"\$(cut -d' ' -f1 '$TMP/tgids' | sort -u | comm -23 '$TMP/pids' -)\" ]"
 # every event name of the twin is there, with its count
 check "the comparison saw all 15 event names" \
 	test "$(grep -c ' ok' "$TMP/cmp")" -ge 15
@@ -135,11 +148,13 @@ fi
 # hand-made cases (pftrace-gen.py): compact sched's implicit previous
 # task and its rename, a waking's waker, described and legacy generic
 # events, compressed packets, a dev_t and symbols turned back (symbols
-# per sequence state), lost events, the bundle's clock, SystemInfo
+# per sequence state), lost events, the bundle's clock, SystemInfo,
+# thread groups (process trees, task_newtask, sched_process_exec)
 mkdir -p "$TMP/fmt"
 cp -r "$P/formats/." "$TMP/fmt/"
 cp -r "$(dirname "$0")/pftrace-formats/." "$TMP/fmt/"
-python3 "$(dirname "$0")/pftrace-gen.py" "$TMP/cases.pftrace" > "$TMP/cases.exp"
+python3 "$(dirname "$0")/pftrace-gen.py" "$TMP/cases.pftrace" \
+	"$TMP/cases.tgids" > "$TMP/cases.exp"
 TRACE_FXT_EVENT_FORMATS=$TMP/fmt $TRACE_FXT convert -q "$TMP/cases.pftrace" \
 	-o "$TMP/cases.dat"
 trace-cmd report -R "$TMP/cases.dat" > "$TMP/cases.rep" 2>/dev/null
@@ -154,6 +169,16 @@ check "hand-made cases: $(wc -l < "$TMP/cases.exp") lines of trace-cmd report -R
 check "hand-made cases: the kernel's print format shows the dev_t as 254,1" \
 	grep -q 'ext4_sync_file_enter: *dev 254,1 ino 77' \
 	<(trace-cmd report "$TMP/cases.dat" 2>/dev/null)
+python3 "$DATOPT" "$TMP/cases.dat" 32 > "$TMP/cases.got"
+check "hand-made cases: the saved tgids as the trees and events say" \
+	diff "$TMP/cases.tgids" "$TMP/cases.got"
+# and back to FXT, its threads in the processes the option says (504,
+# made by thread 501 of 500, is of 500; the kernel tree's 950 of 940)
+$TRACE_FXT convert -q "$TMP/cases.dat" -o "$TMP/cases.fxt"
+$TRACE_FXT dump "$TMP/cases.fxt" > "$TMP/cases.fxtdump" 2>&1
+check "hand-made cases: .dat -> FXT takes the saved tgids: threads 504, 950 in processes 500, 940" \
+	bash -c "grep -q 'koid=504 obj_type=2 .*process=koid(500)' '$TMP/cases.fxtdump' &&
+		 grep -q 'koid=950 obj_type=2 .*process=koid(940)' '$TMP/cases.fxtdump'"
 trace-cmd dump --options "$TMP/cases.dat" > "$TMP/cases.opt" 2>/dev/null
 check "hand-made cases: options TRACECLOCK [global], UNAME, 4 CPUs" \
 	bash -c "grep -qx '\[global\]' '$TMP/cases.opt' &&

@@ -3,13 +3,14 @@
 """Write a small Perfetto trace by hand, each packet a case the conversion
 to trace.dat must get right, and print what `trace-cmd report -R` must
 show of the converted .dat: one extended regular expression a line, each
-to match a line of it (grep -E).
+to match a line of it (grep -E); with TGIDS, write there the saved
+tgids the .dat must carry ("pid tgid" lines, the kernel's saved_tgids).
 
 Its protobuf is written here field by field (no schema compiler); the
 field numbers are Perfetto's schema's (protos/perfetto/trace/), the same
 that perfetto-proto.h and map-ftrace.table spell.
 
-usage: pftrace-gen.py OUT.pftrace > EXPECTED
+usage: pftrace-gen.py OUT.pftrace [TGIDS] > EXPECTED
 """
 import sys
 import zlib
@@ -145,5 +146,42 @@ pk.append(packet(bundle(2, event(8000, 4242, 3, vi(1, 0) + ld(2, 'hi\n')),
                         lost=True)))
 expect += [r'^CPU:2 \[EVENTS DROPPED\]$',
            r'\[002\] .* print: +ip=0x0 buf=hi$']
+# thread groups: a process tree's process 500 and its threads 501, 502,
+# 505 (its own 4242 above); a generic kernel tree's thread 950 of 940;
+# task_newtask: 500 and 501 make threads 503, 504 (CLONE_THREAD: their
+# maker's group, 504's through 501's), 500 a process 700, 600 (of no
+# known group) a thread 601 (left out), and 505 is made anew as a
+# process (the kernel's word over the tree's); sched_process_exec: 900
+# leads its group; the generic kernel tree's name of 950 is its comm
+CLONE_THREAD = 0x10000
+FORK_FLAGS = 0x1200011          # SIGCHLD, CLONE_CHILD_{SETTID,CLEARTID}
+THREAD_FLAGS = 0x3d0f00         # pthread_create()'s, CLONE_THREAD in
+assert THREAD_FLAGS & CLONE_THREAD and not FORK_FLAGS & CLONE_THREAD
+pk.append(packet(ld(2, ld(1, vi(1, 500) + vi(2, 1) + ld(3, '/bin/app')) +
+                    b''.join(ld(2, vi(1, t) + vi(3, 500))
+                             for t in (501, 502, 505)))))
+pk.append(packet(ld(122, ld(2, vi(1, 950) + vi(2, 940) + ld(3, 'kt')))))
+
+
+def newtask(ts, maker, pid, flags):
+    return event(ts, maker, 235, vi(1, pid) + ld(2, 'app') + vi(3, flags))
+
+
+pk.append(packet(bundle(3, newtask(9000, 500, 503, THREAD_FLAGS),
+                        newtask(9100, 501, 504, THREAD_FLAGS),
+                        newtask(9200, 500, 700, FORK_FLAGS),
+                        newtask(9300, 600, 601, THREAD_FLAGS),
+                        newtask(9400, 500, 505, FORK_FLAGS),
+                        event(9500, 900, 237, ld(1, '/bin/true') +
+                              vi(2, 900) + vi(3, 900)),
+                        event(9600, 950, 3, vi(1, 0) +
+                              ld(2, 'named by the tree\n')))))
+expect += [r'\[003\] .* task_newtask: .*pid=504 ',
+           r'kt-950 +\[003\] .* print: +ip=0x0 buf=named by the tree$']
+tgids = {4242: 4242, 500: 500, 501: 500, 502: 500, 503: 500, 504: 500,
+         505: 505, 700: 700, 900: 900, 950: 940}
 open(sys.argv[1], 'wb').write(b''.join(pk))
+if len(sys.argv) > 2:
+    open(sys.argv[2], 'w').write(''.join('%d %d\n' % (p, tgids[p])
+                                         for p in sorted(tgids)))
 print('\n'.join(expect))
