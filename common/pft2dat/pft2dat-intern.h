@@ -117,6 +117,12 @@ struct pft_cpu {
 	bool		known;
 };
 
+/* An ftrace data source of the trace config. */
+struct pft_ds {
+	uint32_t	target;		/* its trace buffer */
+	char		*instance;	/* its tracefs instance, "" the top */
+};
+
 /* A generic event described by its bundle (v50+). */
 struct pft_desc {
 	uint32_t		id;
@@ -176,6 +182,17 @@ struct pft_ctx {
 	 * << 32 | tgid, link: the group of task tgid (pft_meta_tgid())
 	 */
 	struct u64_map		tgids;
+	/*
+	 * ftrace instances: the config's ftrace data sources, the trace
+	 * buffer each sequence writes (seq -> buffer + 1), the .dat buffer
+	 * of each sequence's bundles (seq -> index + 1; none: the top one),
+	 * the current packet's
+	 */
+	struct pft_ds		*dss;
+	unsigned int		nr_dss;
+	struct u64_map		seq_tbuf;
+	struct u64_map		seq_dat;
+	int			buffer;
 	/* the bundle's task renames, for compact sched's prev_comm */
 	struct pft_rename	*renames;
 	size_t			nr_renames, cap_renames;
@@ -207,6 +224,11 @@ enum pft_tgid_src {
  */
 void pft_meta_tgid(struct pft_ctx *c, int32_t pid, int32_t tgid,
 		   enum pft_tgid_src src);
+/*
+ * After the first pass: each ftrace instance's sequences to the .dat
+ * buffer of its name (st->instances says what became what).
+ */
+int pft_meta_instances(struct pft_ctx *c);
 /* Where a packet starts: its sequence, its flags. */
 void pft_meta_sequence(struct pft_ctx *c, uint64_t seq, uint64_t flags);
 /*
@@ -233,6 +255,7 @@ void pft_event_free(struct pft_ctx *c);
 /* pft2dat-sched.c: a bundle's compact sched. */
 int pft_sched_compact(struct pft_ctx *c, unsigned int cpu,
 		      const uint8_t *p, size_t len);
+/* Who runs on @cpu of the current .dat buffer; NULL: out of memory. */
 struct pft_cpu *pft_sched_cpu(struct pft_ctx *c, unsigned int cpu);
 
 /* pft2dat-record.c: an event read, written to the .dat. */

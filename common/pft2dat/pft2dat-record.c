@@ -506,7 +506,7 @@ int pft_record_write(struct pft_ctx *c, struct pft_ev *ev)
 			f2d_put_field_bytes(&c->f2d.rec, fl,
 					    (const uint8_t *)"", 1);
 	}
-	ret = f2d_emit(&c->f2d, 0, ev->cpu, ev->ts, c->f2d.rec.data,
+	ret = f2d_emit(&c->f2d, c->buffer, ev->cpu, ev->ts, c->f2d.rec.data,
 		       c->f2d.rec.len);
 	if (ret == -EAGAIN) {
 		/* no room for it in the .dat (a CPU past the count) */

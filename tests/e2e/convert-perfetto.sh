@@ -32,7 +32,7 @@ TOL=(--tolerate sched_switch:prev=3 --tolerate sched_switch:prev_comm=3
      --tolerate sched_switch:prev_pid=3 --tolerate sched_switch:prev_prio=3
      --tolerate sched_switch:task=3 --tolerate sched_waking:task=2)
 
-e2e_plan 24
+e2e_plan 26
 DATOPT=$(dirname "$0")/dat-option.py
 if $TRACE_FXT convert "$PFT" -o "$TMP/s.dat" 2> "$TMP/sum"; then
 	ok "convert the gzip'd sample ($(grep -o '[0-9]* events from' "$TMP/sum"))"
@@ -51,6 +51,9 @@ check "the summary names what the recording does not keep" \
 	"$TMP/sum"
 check "15 formats, all the kernel's" \
 	grep -q "formats: 15 the kernel's" "$TMP/sum"
+check "its one ftrace instance (perfetto) in the top buffer, as the twin's" \
+	grep -q "ftrace instances: perfetto, the only one, as the top buffer" \
+	"$TMP/sum"
 
 trace-cmd report "$TWIN" > "$TMP/twin" 2>/dev/null
 trace-cmd report "$TMP/s.dat" > "$TMP/conv" 2>/dev/null
@@ -149,14 +152,15 @@ fi
 # task and its rename, a waking's waker, described and legacy generic
 # events, compressed packets, a dev_t and symbols turned back (symbols
 # per sequence state), lost events, the bundle's clock, SystemInfo,
-# thread groups (process trees, task_newtask, sched_process_exec)
+# thread groups (process trees, task_newtask, sched_process_exec), a
+# second ftrace instance as the .dat buffer of its name
 mkdir -p "$TMP/fmt"
 cp -r "$P/formats/." "$TMP/fmt/"
 cp -r "$(dirname "$0")/pftrace-formats/." "$TMP/fmt/"
 python3 "$(dirname "$0")/pftrace-gen.py" "$TMP/cases.pftrace" \
 	"$TMP/cases.tgids" > "$TMP/cases.exp"
-TRACE_FXT_EVENT_FORMATS=$TMP/fmt $TRACE_FXT convert -q "$TMP/cases.pftrace" \
-	-o "$TMP/cases.dat"
+TRACE_FXT_EVENT_FORMATS=$TMP/fmt $TRACE_FXT convert "$TMP/cases.pftrace" \
+	-o "$TMP/cases.dat" 2> "$TMP/cases.sum"
 trace-cmd report -R "$TMP/cases.dat" > "$TMP/cases.rep" 2>/dev/null
 missing=0
 while IFS= read -r re; do
@@ -169,6 +173,9 @@ check "hand-made cases: $(wc -l < "$TMP/cases.exp") lines of trace-cmd report -R
 check "hand-made cases: the kernel's print format shows the dev_t as 254,1" \
 	grep -q 'ext4_sync_file_enter: *dev 254,1 ino 77' \
 	<(trace-cmd report "$TMP/cases.dat" 2>/dev/null)
+check "hand-made cases: the second instance's events alone in its buffer, the summary says so" \
+	bash -c "[ \"\$(grep -c '^second:' '$TMP/cases.rep')\" = 1 ] &&
+		 grep -q 'ftrace instances: second as buffer second' '$TMP/cases.sum'"
 python3 "$DATOPT" "$TMP/cases.dat" 32 > "$TMP/cases.got"
 check "hand-made cases: the saved tgids as the trees and events say" \
 	diff "$TMP/cases.tgids" "$TMP/cases.got"

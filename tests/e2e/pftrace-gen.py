@@ -144,7 +144,8 @@ expect += [r'timer_start: +timer=0x9 function=first_fn ',
 # events lost before CPU 2's next event
 pk.append(packet(bundle(2, event(8000, 4242, 3, vi(1, 0) + ld(2, 'hi\n')),
                         lost=True)))
-expect += [r'^CPU:2 \[EVENTS DROPPED\]$',
+# (the .dat has two buffers, below: report indents every line)
+expect += [r'^ *CPU:2 \[EVENTS DROPPED\]$',
            r'\[002\] .* print: +ip=0x0 buf=hi$']
 # thread groups: a process tree's process 500 and its threads 501, 502,
 # 505 (its own 4242 above); a generic kernel tree's thread 950 of 940;
@@ -178,6 +179,25 @@ pk.append(packet(bundle(3, newtask(9000, 500, 503, THREAD_FLAGS),
                               ld(2, 'named by the tree\n')))))
 expect += [r'\[003\] .* task_newtask: .*pid=504 ',
            r'kt-950 +\[003\] .* print: +ip=0x0 buf=named by the tree$']
+# two ftrace instances (TraceConfig: linux.ftrace into buffer 0, and one
+# with FtraceConfig.instance_name "second" into buffer 1; TraceStats:
+# sequence 1 writes buffer 0, sequence 7 buffer 1): sequence 7's events
+# go to the .dat buffer "second", on CPU 1 of its own
+def ftrace_ds(target, instance=None):
+    fc = ld(1, 'ftrace/print') + (ld(25, instance) if instance else b'')
+    return ld(2, ld(1, ld(1, 'linux.ftrace') + vi(2, target) +
+                    ld(100, fc)))
+
+
+pk.append(packet(ld(33, ld(1, vi(1, 1024)) + ld(1, vi(1, 1024)) +
+                    ftrace_ds(0) + ftrace_ds(1, 'second'))))
+pk.append(packet(bundle(1, event(9700, 4242, 3, vi(1, 0) +
+                                 ld(2, 'in the second instance\n'))),
+                 seq=7))
+pk.append(packet(ld(35, ld(18, vi(1, 1) + vi(4, 0)) +
+                    ld(18, vi(1, 7) + vi(4, 1)))))
+expect.append(r'^second: +from-tree-4242 +\[001\] .* print: +ip=0x0 '
+              r'buf=in the second instance$')
 tgids = {4242: 4242, 500: 500, 501: 500, 502: 500, 503: 500, 504: 500,
          505: 505, 700: 700, 900: 900, 950: 940}
 open(sys.argv[1], 'wb').write(b''.join(pk))
