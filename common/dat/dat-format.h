@@ -44,6 +44,12 @@ enum dat_option {
 	DAT_OPTION_LAST_BOOT_INFO = 24,
 	DAT_OPTION_MODULES_FILE	= 25,
 	DAT_OPTION_NR,			/* one past the last known id */
+	/*
+	 * Not trace-cmd's: gpuvis's fork of it reads the kernel's
+	 * saved_tgids text ("pid tgid" lines, NUL-terminated) from this
+	 * id; trace-cmd skips an id it does not know.
+	 */
+	DAT_OPTION_SAVED_TGIDS	= 32,
 };
 
 /* A section header's flags: the payload is compressed. */

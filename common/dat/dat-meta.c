@@ -140,6 +140,15 @@ static int meta_add_procmaps(struct dat_meta *m, const uint8_t *p,
 	return 0;
 }
 
+/* A text option the file has one of (the last one kept), its NUL not kept. */
+static int meta_set_text(struct dat_meta_text *t, const uint8_t *p,
+			 size_t len)
+{
+	free(t->text);
+	t->text = NULL;
+	return meta_dup(t, p, strnlen((const char *)p, len));
+}
+
 /* "header_page\0" size(8) text "header_event\0" size(8) text */
 static int meta_parse_headers(struct meta_cur *c, struct dat_meta *m)
 {
@@ -243,6 +252,8 @@ static int meta_read_v6(struct meta_cur *c, struct dat_meta *m)
 		p = cur_take(c, osize);
 		if (p && oid == DAT_OPTION_PROCMAPS)
 			ret = meta_add_procmaps(m, p, osize);
+		else if (p && oid == DAT_OPTION_SAVED_TGIDS)
+			ret = meta_set_text(&m->tgids, p, osize);
 	}
 	return ret;
 }
@@ -338,6 +349,11 @@ static int meta_read_v7(struct meta_cur *c, struct dat_meta *m, bool all)
 				if (ret)
 					break;
 			}
+			if (oid == DAT_OPTION_SAVED_TGIDS) {
+				ret = meta_set_text(&m->tgids, p, osize);
+				if (ret)
+					break;
+			}
 			if (oid >= DAT_OPTION_HEADER_INFO &&
 			    oid <= DAT_OPTION_PRINTK && osize >= 8) {
 				struct meta_cur d = { .p = p, .len = osize,
@@ -419,7 +435,7 @@ int dat_meta_read(const char *path, struct dat_meta *m)
 	return meta_load(path, m, true);
 }
 
-int dat_meta_read_procmaps(const char *path, struct dat_meta *m)
+int dat_meta_read_options(const char *path, struct dat_meta *m)
 {
 	return meta_load(path, m, false);
 }
@@ -431,6 +447,7 @@ void dat_meta_free(struct dat_meta *m)
 	free(m->header_page.text);
 	free(m->header_event.text);
 	free(m->printk.text);
+	free(m->tgids.text);
 	for (i = 0; i < m->nr_formats; i++) {
 		free(m->formats[i].system);
 		free(m->formats[i].text);

@@ -2,8 +2,10 @@
 /*
  * dat-meta.h - the texts of a .dat file that libtracecmd parses and
  * then drops or keeps out of reach: header_page, header_event, every
- * event format, the printk formats and the PROCMAPS options.  The FXT carries the ones a conversion uses, so that
- * the .dat can be rebuilt from the FXT alone.
+ * event format, the printk formats, the PROCMAPS options and the saved
+ * tgids.  The FXT carries the ones a conversion uses, so that the .dat
+ * can be rebuilt from the FXT alone (the saved tgids as its threads'
+ * processes).
  */
 #ifndef _DAT_META_H
 #define _DAT_META_H
@@ -28,6 +30,8 @@ struct dat_meta {
 	/* PROCMAPS options (trace-cmd record --proc-map), in file order */
 	struct dat_meta_text	*procmaps;
 	int			nr_procmaps;
+	/* the saved tgids option (DAT_OPTION_SAVED_TGIDS), NULL when none */
+	struct dat_meta_text	tgids;
 	/* by event id; NULL system where the file has no such id */
 	struct dat_meta_format	*formats;
 	int			nr_formats;
@@ -47,16 +51,17 @@ struct dat_meta {
 int dat_meta_read(const char *path, struct dat_meta *m);
 
 /**
- * dat_meta_read_procmaps() - read the PROCMAPS options of a .dat file
+ * dat_meta_read_options() - read the text options of a .dat file
  * @path: the file, as for dat_meta_read()
- * @m: filled on success (procmaps, and in a version 6 file the texts
- *     before the options too); zeroed, with nothing to free, on failure
+ * @m: filled on success (procmaps and tgids, and in a version 6 file the
+ *     texts before the options too); zeroed, with nothing to free, on
+ *     failure
  *
  * For a version 7 file only the options sections are read.
  *
  * Return: as dat_meta_read().
  */
-int dat_meta_read_procmaps(const char *path, struct dat_meta *m);
+int dat_meta_read_options(const char *path, struct dat_meta *m);
 
 /**
  * dat_meta_free() - free what dat_meta_read() filled in

@@ -448,6 +448,7 @@ int dat_writer_add_option(struct dat_writer *w, enum dat_option id,
 	case DAT_OPTION_HOOK: case DAT_OPTION_OFFSET:
 	case DAT_OPTION_VERSION: case DAT_OPTION_PROCMAPS:
 	case DAT_OPTION_TRACEID: case DAT_OPTION_TSC2NSEC:
+	case DAT_OPTION_SAVED_TGIDS:
 		break;
 	default:
 		return -EINVAL;

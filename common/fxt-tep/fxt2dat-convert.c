@@ -217,6 +217,7 @@ static void ctx_free(struct f2d_ctx *ctx)
 	f2d_text_free(&ctx->uname);
 	f2d_text_free(&ctx->version);
 	f2d_text_free(&ctx->cpustats);
+	f2d_text_free(&ctx->tgids);
 	f2d_text_free(&ctx->header_page);
 	f2d_text_free(&ctx->header_event);
 	f2d_text_free(&ctx->kallsyms);

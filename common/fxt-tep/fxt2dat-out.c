@@ -406,6 +406,10 @@ int f2d_out_finish(struct f2d_ctx *ctx)
 		ret = add_version(ctx);
 	if (!ret)
 		ret = add_cpustats(ctx);
+	if (!ret && ctx->tgids.len)
+		ret = dat_writer_add_option_string(ctx->w,
+						   DAT_OPTION_SAVED_TGIDS,
+						   ctx->tgids.s);
 	if (ret < 0)
 		return ret;
 	ret = dat_writer_close(ctx->w);

@@ -182,6 +182,30 @@ struct f2d_prov *f2d_prov_get(struct f2d_ctx *ctx, uint32_t id)
 	return p;
 }
 
+int f2d_buffer_named(struct f2d_ctx *ctx, const char *name,
+		     unsigned int max)
+{
+	unsigned int i;
+	char **names;
+
+	for (i = 0; i < ctx->nr_bufs; i++)
+		if (!strcmp(ctx->buf_names[i], name))
+			return (int)i;
+	if (ctx->nr_bufs + (!ctx->nr_bufs && *name) >= max)
+		return -ENOSPC;
+	/* the top buffer first, whatever comes */
+	if (!ctx->nr_bufs && *name && f2d_buffer_named(ctx, "", max) < 0)
+		return -ENOMEM;
+	names = realloc(ctx->buf_names, (ctx->nr_bufs + 1) * sizeof(*names));
+	if (!names)
+		return -ENOMEM;
+	ctx->buf_names = names;
+	names[ctx->nr_bufs] = strdup(name);
+	if (!names[ctx->nr_bufs])
+		return -ENOMEM;
+	return (int)ctx->nr_bufs++;
+}
+
 void f2d_tables_free(struct f2d_ctx *ctx)
 {
 	size_t i;

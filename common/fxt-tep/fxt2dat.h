@@ -146,6 +146,8 @@ struct f2d_ctx {
 	 */
 	bool			info_big;
 	struct f2d_text		clock, uname, version, cpustats;
+	/* the saved tgids ("pid tgid" lines): a Perfetto trace's */
+	struct f2d_text		tgids;
 	struct f2d_text		header_page, header_event, kallsyms, printk;
 	/* needs found by a dry run (or the failed optimistic pass) */
 	unsigned int		cpus;
@@ -320,6 +322,13 @@ void f2d_out_free(struct f2d_ctx *ctx);
 
 /* fxt2dat-table.c: lookups, and the texts everything keeps. */
 struct f2d_prov *f2d_prov_get(struct f2d_ctx *ctx, uint32_t id);
+/*
+ * The index of the .dat buffer named @name ("" the top one, 0), added if
+ * new (before the writer exists, or f2d_out_add_buffer() after) and the
+ * buffers are fewer than @max; -ENOSPC when they are not, -ENOMEM.
+ */
+int f2d_buffer_named(struct f2d_ctx *ctx, const char *name,
+		     unsigned int max);
 int f2d_name_set(struct f2d_ctx *ctx, uint64_t koid, struct fxt_str s);
 const char *f2d_name_of(struct f2d_ctx *ctx, uint64_t koid);
 /*

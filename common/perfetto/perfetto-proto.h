@@ -35,12 +35,38 @@ enum {
 	PFT_PACKET_SEQUENCE_ID		= 10,	/* trusted_packet_sequence_id */
 	PFT_PACKET_INTERNED_DATA	= 12,	/* InternedData */
 	PFT_PACKET_SEQUENCE_FLAGS	= 13,	/* uint32, below */
+	PFT_PACKET_TRACE_CONFIG		= 33,	/* TraceConfig */
 	PFT_PACKET_FTRACE_STATS		= 34,	/* FtraceStats */
+	PFT_PACKET_TRACE_STATS		= 35,	/* TraceStats */
 	PFT_PACKET_SYSTEM_INFO		= 45,	/* SystemInfo */
 	PFT_PACKET_COMPRESSED_PACKETS	= 50,	/* bytes, below */
 	PFT_PACKET_CLOCK_ID		= 58,	/* timestamp_clock_id: unset */
 	PFT_PACKET_MACHINE_ID		= 98,	/* not set: another machine */
 	PFT_PACKET_GENERIC_KERNEL_TREE	= 122,	/* GenericKernelProcessTree */
+	PFT_PACKET_TRACE_PROVENANCE	= 124,	/* TraceProvenance */
+};
+
+/*
+ * Which trace buffer a sequence writes and which ftrace instance a data
+ * source reads: no FtraceEventBundle names its instance, a sequence is
+ * one data source's writer.  TraceConfig's data sources (each its
+ * target buffer, and for linux.ftrace its FtraceConfig.instance_name,
+ * "" the top one); the sequences of each buffer, by TraceProvenance
+ * (buffers in the config's order) and TraceStats.writer_stats.
+ */
+enum {
+	PFT_CONFIG_DATA_SOURCE		= 2,	/* DataSource, repeated */
+	PFT_DS_CONFIG			= 1,	/* DataSourceConfig */
+	PFT_DSC_NAME			= 1,	/* string: "linux.ftrace" */
+	PFT_DSC_TARGET_BUFFER		= 2,	/* uint32, unset: 0 */
+	PFT_DSC_FTRACE_CONFIG		= 100,	/* FtraceConfig */
+	PFT_FTRACE_CONFIG_INSTANCE	= 25,	/* string, unset: top */
+	PFT_PROV_BUFFER			= 2,	/* Buffer, repeated */
+	PFT_PROV_SEQUENCE		= 1,	/* Sequence, repeated */
+	PFT_PROV_SEQ_ID			= 1,	/* uint32 */
+	PFT_TSTATS_WRITER		= 18,	/* WriterStats, repeated */
+	PFT_WSTATS_SEQUENCE		= 1,	/* uint64 */
+	PFT_WSTATS_BUFFER		= 4,	/* uint32 */
 };
 
 /*

@@ -3,7 +3,8 @@
  * pft2dat-convert.c - pft2dat_convert(): the input whole in memory
  * (mapped, or inflated when gzip'd or zstd'd), its packets walked twice:
  * first for what the .dat must know before its first event (the CPU
- * count, system info, kernel symbols, the ftrace stats), then for the
+ * count, system info, kernel symbols, the ftrace stats, which instance's
+ * buffer each sequence's events go to), then for the
  * events, kept by libfxt-tep.a's output (fxt2dat-out.c) and sorted per
  * CPU when the .dat is written.
  *
@@ -265,6 +266,7 @@ static void ctx_free(struct pft_ctx *c)
 	f2d_text_free(&x->uname);
 	f2d_text_free(&x->version);
 	f2d_text_free(&x->cpustats);
+	f2d_text_free(&x->tgids);
 	f2d_text_free(&x->kallsyms);
 	f2d_text_free(&x->printk);
 	f2d_text_free(&x->arena_args);
@@ -313,6 +315,9 @@ int pft2dat_convert(const char *in, int fd, const struct pft2dat_opts *o,
 	tep_set_long_size(c.f2d.tep, 8);
 	c.pass = 1;
 	ret = walk(&c, data, len);
+	if (ret < 0)
+		goto out;
+	ret = pft_meta_instances(&c);
 	if (ret < 0)
 		goto out;
 	c.f2d.cpus = c.max_cpu + 1;

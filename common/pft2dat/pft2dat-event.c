@@ -545,7 +545,7 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 				if (ef.id == PFT_EVENT_TIMESTAMP)
 					ts = ef.v;
 		}
-		ret = f2d_lost(&c->f2d, 0, cpu, ts, -1);
+		ret = f2d_lost(&c->f2d, c->buffer, cpu, ts, -1);
 		if (ret < 0 && ret != -EAGAIN)
 			return ret;
 	}

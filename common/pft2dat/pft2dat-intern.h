@@ -117,6 +117,12 @@ struct pft_cpu {
 	bool		known;
 };
 
+/* An ftrace data source of the trace config. */
+struct pft_ds {
+	uint32_t	target;		/* its trace buffer */
+	char		*instance;	/* its tracefs instance, "" the top */
+};
+
 /* A generic event described by its bundle (v50+). */
 struct pft_desc {
 	uint32_t		id;
@@ -171,6 +177,22 @@ struct pft_ctx {
 	struct u64_map		unknown;
 	/* pid -> the time its name was seen + 1 (the latest name wins) */
 	struct u64_map		name_ts;
+	/*
+	 * pid -> its thread group, for the saved tgids: src << 33 | link
+	 * << 32 | tgid, link: the group of task tgid (pft_meta_tgid())
+	 */
+	struct u64_map		tgids;
+	/*
+	 * ftrace instances: the config's ftrace data sources, the trace
+	 * buffer each sequence writes (seq -> buffer + 1), the .dat buffer
+	 * of each sequence's bundles (seq -> index + 1; none: the top one),
+	 * the current packet's
+	 */
+	struct pft_ds		*dss;
+	unsigned int		nr_dss;
+	struct u64_map		seq_tbuf;
+	struct u64_map		seq_dat;
+	int			buffer;
 	/* the bundle's task renames, for compact sched's prev_comm */
 	struct pft_rename	*renames;
 	size_t			nr_renames, cap_renames;
@@ -189,6 +211,24 @@ int pft_meta_packet(struct pft_ctx *c, uint32_t field,
  */
 void pft_meta_name(struct pft_ctx *c, int32_t pid, const uint8_t *s,
 		   size_t len, uint64_t ts);
+/* Who says what thread group a task is in, the more trusted later. */
+enum pft_tgid_src {
+	PFT_TGID_TREE = 1,	/* a process tree (/proc, when scanned) */
+	PFT_TGID_KERNEL,	/* task_newtask, sched_process_exec */
+};
+/*
+ * @pid is in thread group @tgid, or (@tgid negative) in the group of
+ * task -@tgid, whatever that turns out to be (a thread made with
+ * CLONE_THREAD): the saved tgids.  What the more trusted source said
+ * stays; of one source the latest wins.
+ */
+void pft_meta_tgid(struct pft_ctx *c, int32_t pid, int32_t tgid,
+		   enum pft_tgid_src src);
+/*
+ * After the first pass: each ftrace instance's sequences to the .dat
+ * buffer of its name (st->instances says what became what).
+ */
+int pft_meta_instances(struct pft_ctx *c);
 /* Where a packet starts: its sequence, its flags. */
 void pft_meta_sequence(struct pft_ctx *c, uint64_t seq, uint64_t flags);
 /*
@@ -201,7 +241,10 @@ uint64_t pft_meta_sym_addr(struct pft_ctx *c, uint64_t iid);
  * recorder wrote as its text; 0 when out of memory.
  */
 uint64_t pft_meta_str_addr(struct pft_ctx *c, const uint8_t *s, size_t len);
-/* Before the .dat is closed: kallsyms, printk formats into f2d. */
+/*
+ * Before the .dat is closed: kallsyms, printk formats, saved tgids into
+ * f2d.
+ */
 int pft_meta_finish(struct pft_ctx *c);
 void pft_meta_free(struct pft_ctx *c);
 
@@ -212,6 +255,7 @@ void pft_event_free(struct pft_ctx *c);
 /* pft2dat-sched.c: a bundle's compact sched. */
 int pft_sched_compact(struct pft_ctx *c, unsigned int cpu,
 		      const uint8_t *p, size_t len);
+/* Who runs on @cpu of the current .dat buffer; NULL: out of memory. */
 struct pft_cpu *pft_sched_cpu(struct pft_ctx *c, unsigned int cpu);
 
 /* pft2dat-record.c: an event read, written to the .dat. */

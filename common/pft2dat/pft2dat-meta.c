@@ -2,10 +2,14 @@
 /*
  * pft2dat-meta.c - what the packets say of the trace, for the .dat's
  * metadata: thread names (ProcessTree's threads, its processes' comms,
- * and the comms the events carry) as saved cmdlines, SystemInfo's CPU
- * count and uname, FtraceStats of the trace's end as CPUSTAT options,
- * and the kernel symbols the recorder interned (symbolize_ksyms) as a
- * kallsyms of addresses of this file's own (pft_meta_sym_addr()).
+ * GenericKernelProcessTree's threads, and the comms the events carry) as
+ * saved cmdlines, thread groups (the trees', task_newtask's and
+ * sched_process_exec's) as saved tgids, the ftrace instances (the trace
+ * config's linux.ftrace data sources, the buffer each sequence writes)
+ * as .dat buffers, SystemInfo's CPU count and uname, FtraceStats of the
+ * trace's end as CPUSTAT options, and the kernel symbols the recorder
+ * interned (symbolize_ksyms) as a kallsyms of addresses of this file's
+ * own (pft_meta_sym_addr()).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -21,6 +25,7 @@ enum {
 	TREE_THREAD		= 2,	/* Thread, repeated */
 	THREAD_TID		= 1,
 	THREAD_NAME		= 2,
+	THREAD_TGID		= 3,
 	PROC_CMDLINE_IS_COMM	= 9,
 };
 
@@ -37,7 +42,9 @@ static uint64_t sym_key(struct pft_ctx *c, uint64_t iid)
 
 void pft_meta_sequence(struct pft_ctx *c, uint64_t seq, uint64_t flags)
 {
-	uint64_t *gen;
+	uint64_t *gen, at = u64_map_get(&c->seq_dat, seq);
+
+	c->buffer = at ? (int)(at - 1) : 0;
 
 	c->cur_seq = seq & 0xffffff;
 	if (!(flags & PFT_SEQ_INCREMENTAL_STATE_CLEARED))
@@ -128,7 +135,7 @@ static int tree_thread(struct pft_ctx *c, const struct pb_field *m)
 {
 	struct pb_reader r;
 	struct pb_field f, name = { 0 };
-	int64_t tid = 0;
+	int64_t tid = 0, tgid = 0;
 	int ret;
 
 	pb_reader_init(&r, m->p, m->len);
@@ -137,7 +144,11 @@ static int tree_thread(struct pft_ctx *c, const struct pb_field *m)
 			tid = (int32_t)f.v;
 		else if (f.id == THREAD_NAME && f.wt == PB_LEN)
 			name = f;
+		else if (f.id == THREAD_TGID && f.wt == PB_VARINT)
+			tgid = (int32_t)f.v;
 	}
+	if (tgid > 0)
+		pft_meta_tgid(c, (int32_t)tid, (int32_t)tgid, PFT_TGID_TREE);
 	if (name.id)
 		pft_meta_name(c, (int32_t)tid, name.p, name.len, 0);
 	return ret;
@@ -163,6 +174,8 @@ static int tree_process(struct pft_ctx *c, const struct pb_field *m)
 		else if (f.id == PROC_CMDLINE_IS_COMM && f.wt == PB_VARINT)
 			is_comm = f.v;
 	}
+	/* a process is its thread group's leader */
+	pft_meta_tgid(c, (int32_t)pid, (int32_t)pid, PFT_TGID_TREE);
 	if (!cmd.id || f2d_name_of(&c->f2d, (uint64_t)pid))
 		return ret;
 	p = cmd.p;
@@ -196,6 +209,111 @@ static int process_tree(struct pft_ctx *c, const struct pb_field *m)
 		if (f.id == PFT_TREE_PROCESS && f.wt == PB_LEN)
 			tree_process(c, &f);
 	return 0;
+}
+
+/* GenericKernelProcessTree: its threads' names and groups. */
+static int kernel_tree(struct pft_ctx *c, const struct pb_field *m)
+{
+	struct pb_reader r, tr;
+	struct pb_field f, g, comm;
+	int64_t tid, pid;
+
+	pb_reader_init(&r, m->p, m->len);
+	while (pb_next(&r, &f) > 0) {
+		if (f.id != PFT_GKTREE_THREAD || f.wt != PB_LEN)
+			continue;
+		tid = pid = 0;
+		memset(&comm, 0, sizeof(comm));
+		pb_reader_init(&tr, f.p, f.len);
+		while (pb_next(&tr, &g) > 0) {
+			if (g.id == PFT_GKTHREAD_TID && g.wt == PB_VARINT)
+				tid = (int64_t)g.v;
+			else if (g.id == PFT_GKTHREAD_PID && g.wt == PB_VARINT)
+				pid = (int64_t)g.v;
+			else if (g.id == PFT_GKTHREAD_COMM && g.wt == PB_LEN)
+				comm = g;
+		}
+		if (comm.id && tid > 0 && tid <= INT32_MAX)
+			pft_meta_name(c, (int32_t)tid, comm.p, comm.len, 0);
+		if (tid > 0 && tid <= INT32_MAX && pid > 0 && pid <= INT32_MAX)
+			pft_meta_tgid(c, (int32_t)tid, (int32_t)pid,
+				      PFT_TGID_TREE);
+	}
+	return 0;
+}
+
+#define TGID_LINK	(1ULL << 32)
+#define TGID_SRC_SHIFT	33
+
+void pft_meta_tgid(struct pft_ctx *c, int32_t pid, int32_t tgid,
+		   enum pft_tgid_src src)
+{
+	uint64_t had, v;
+
+	if (pid <= 0 || !tgid || tgid == INT32_MIN)
+		return;
+	had = u64_map_get(&c->tgids, (uint64_t)pid);
+	if (had >> TGID_SRC_SHIFT > src)
+		return;
+	v = (uint64_t)src << TGID_SRC_SHIFT |
+	    (tgid < 0 ? TGID_LINK | (uint32_t)-tgid : (uint32_t)tgid);
+	/* out of memory: the group stays the one it had (none) */
+	u64_map_set(&c->tgids, (uint64_t)pid, v);
+}
+
+/*
+ * The group of @pid, links followed (a thread's creator's group); 0 when
+ * unknown: its creator's group unknown, or the links go round.
+ */
+static int32_t tgid_of(struct pft_ctx *c, int32_t pid)
+{
+	unsigned int hops;
+	uint64_t v;
+
+	for (hops = 0; hops < 64; hops++) {
+		v = u64_map_get(&c->tgids, (uint64_t)pid);
+		if (!v)
+			return 0;
+		if (!(v & TGID_LINK))
+			return (int32_t)(uint32_t)v;
+		pid = (int32_t)(uint32_t)v;
+	}
+	return 0;
+}
+
+static int cmp_int32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The kernel's saved_tgids text: "pid tgid" lines, in pid order. */
+static int tgids_text(struct pft_ctx *c)
+{
+	int32_t *pids, tgid;
+	size_t i, n = 0;
+	char line[32];
+	int len, ret = 0;
+
+	if (!c->tgids.nr)
+		return 0;
+	pids = malloc(c->tgids.nr * sizeof(*pids));
+	if (!pids)
+		return -ENOMEM;
+	for (i = 0; i < c->tgids.cap; i++)
+		if (c->tgids.slot[i].val)
+			pids[n++] = (int32_t)c->tgids.slot[i].key;
+	qsort(pids, n, sizeof(*pids), cmp_int32);
+	for (i = 0; i < n && !ret; i++) {
+		tgid = tgid_of(c, pids[i]);
+		if (tgid <= 0)
+			continue;
+		len = snprintf(line, sizeof(line), "%d %d\n", pids[i], tgid);
+		ret = f2d_text_add(&c->f2d.tgids, line, (size_t)len);
+	}
+	free(pids);
+	return ret;
 }
 
 static int system_info(struct pft_ctx *c, const struct pb_field *m)
@@ -259,6 +377,240 @@ static int kernel_symbols(struct pft_ctx *c, const struct pb_field *m)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/* A DataSourceConfig: if linux.ftrace's, its buffer and instance. */
+static int ds_config(struct pft_ctx *c, const struct pb_field *m)
+{
+	struct pb_reader r, fr;
+	struct pb_field f, g, inst = { 0 };
+	struct pft_ds *ds;
+	uint32_t target = 0;
+	bool ftrace = false;
+
+	pb_reader_init(&r, m->p, m->len);
+	while (pb_next(&r, &f) > 0) {
+		if (f.id == PFT_DSC_NAME && f.wt == PB_LEN)
+			ftrace = f.len == strlen("linux.ftrace") &&
+				 !memcmp(f.p, "linux.ftrace", f.len);
+		else if (f.id == PFT_DSC_TARGET_BUFFER && f.wt == PB_VARINT)
+			target = (uint32_t)f.v;
+		if (f.id != PFT_DSC_FTRACE_CONFIG || f.wt != PB_LEN)
+			continue;
+		pb_reader_init(&fr, f.p, f.len);
+		while (pb_next(&fr, &g) > 0)
+			if (g.id == PFT_FTRACE_CONFIG_INSTANCE && g.wt == PB_LEN)
+				inst = g;
+	}
+	if (!ftrace)
+		return 0;
+	ds = realloc(c->dss, (c->nr_dss + 1) * sizeof(*ds));
+	if (!ds)
+		return -ENOMEM;
+	c->dss = ds;
+	ds += c->nr_dss;
+	ds->target = target;
+	ds->instance = inst.id ? strndup((const char *)inst.p, inst.len) :
+				 strdup("");
+	if (!ds->instance)
+		return -ENOMEM;
+	c->nr_dss++;
+	return 0;
+}
+
+/* TraceConfig: its ftrace data sources' buffers and instances. */
+static int trace_config(struct pft_ctx *c, const struct pb_field *m)
+{
+	struct pb_reader r, dr;
+	struct pb_field f, g;
+
+	pb_reader_init(&r, m->p, m->len);
+	while (pb_next(&r, &f) > 0) {
+		if (f.id != PFT_CONFIG_DATA_SOURCE || f.wt != PB_LEN)
+			continue;
+		pb_reader_init(&dr, f.p, f.len);
+		while (pb_next(&dr, &g) > 0)
+			if (g.id == PFT_DS_CONFIG && g.wt == PB_LEN &&
+			    ds_config(c, &g))
+				return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Sequence @seq writes trace buffer @buf. */
+static int seq_writes(struct pft_ctx *c, uint64_t seq, uint64_t buf)
+{
+	return seq && buf < UINT32_MAX ?
+	       u64_map_set(&c->seq_tbuf, seq, buf + 1) : 0;
+}
+
+/* TraceProvenance: the sequences of each buffer, in the config's order. */
+static int trace_provenance(struct pft_ctx *c, const struct pb_field *m)
+{
+	struct pb_reader r, br, sr;
+	struct pb_field f, g, h;
+	uint64_t buf = 0;
+
+	pb_reader_init(&r, m->p, m->len);
+	while (pb_next(&r, &f) > 0) {
+		if (f.id != PFT_PROV_BUFFER || f.wt != PB_LEN)
+			continue;
+		pb_reader_init(&br, f.p, f.len);
+		while (pb_next(&br, &g) > 0) {
+			if (g.id != PFT_PROV_SEQUENCE || g.wt != PB_LEN)
+				continue;
+			pb_reader_init(&sr, g.p, g.len);
+			while (pb_next(&sr, &h) > 0)
+				if (h.id == PFT_PROV_SEQ_ID &&
+				    h.wt == PB_VARINT &&
+				    seq_writes(c, h.v, buf))
+					return -ENOMEM;
+		}
+		buf++;
+	}
+	return 0;
+}
+
+/* TraceStats: each writer's sequence and buffer. */
+static int trace_stats(struct pft_ctx *c, const struct pb_field *m)
+{
+	struct pb_reader r, wr;
+	struct pb_field f, g;
+	uint64_t seq, buf;
+	bool have_buf;
+
+	pb_reader_init(&r, m->p, m->len);
+	while (pb_next(&r, &f) > 0) {
+		if (f.id != PFT_TSTATS_WRITER || f.wt != PB_LEN)
+			continue;
+		seq = 0;
+		buf = 0;
+		have_buf = false;
+		pb_reader_init(&wr, f.p, f.len);
+		while (pb_next(&wr, &g) > 0) {
+			if (g.id == PFT_WSTATS_SEQUENCE && g.wt == PB_VARINT)
+				seq = g.v;
+			else if (g.id == PFT_WSTATS_BUFFER &&
+				 g.wt == PB_VARINT) {
+				buf = g.v;
+				have_buf = true;
+			}
+		}
+		if (have_buf && seq_writes(c, seq, buf))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The .dat buffers the instances may take, the top one included. */
+#define PFT_MAX_BUFFERS	64
+
+/* "@what@more" into st->instances, once, "; " between. */
+static void say_instance(struct pft_ctx *c, const char *what,
+			 const char *more)
+{
+	size_t len = strlen(c->st->instances);
+	char line[224];
+
+	snprintf(line, sizeof(line), "%.100s%s", what, more);
+	if (strstr(c->st->instances, line))
+		return;
+	snprintf(c->st->instances + len, sizeof(c->st->instances) - len,
+		 "%s%s", len ? "; " : "", line);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The instance whose events trace buffer @tb holds: NULL none, "" when
+ * several write it (which sequence is whose is unsaid).
+ */
+static const char *buffer_instance(struct pft_ctx *c, uint64_t tb)
+{
+	const char *name = NULL;
+	char what[64];
+	unsigned int d;
+
+	for (d = 0; d < c->nr_dss; d++) {
+		if (c->dss[d].target != tb)
+			continue;
+		if (!name) {
+			name = c->dss[d].instance;
+		} else if (strcmp(name, c->dss[d].instance)) {
+			snprintf(what, sizeof(what), "trace buffer %llu",
+				 (unsigned long long)tb);
+			say_instance(c, what, " holds several instances' "
+				     "events: all in the top buffer");
+			return "";
+		}
+	}
+	return name;
+}
+
+/* Sequence @seq's events to the .dat buffer of its instance's name. */
+static int seq_instance(struct pft_ctx *c, uint64_t seq)
+{
+	const char *name;
+	char what[128];
+	int idx;
+
+	name = buffer_instance(c, u64_map_get(&c->seq_tbuf, seq) - 1);
+	if (!name || !*name)
+		return 0;
+	/* the writer keeps a page per buffer and CPU open */
+	idx = f2d_buffer_named(&c->f2d, name, PFT_MAX_BUFFERS);
+	if (idx == -ENOSPC) {
+		snprintf(what, sizeof(what), "more than %d",
+			 PFT_MAX_BUFFERS - 1);
+		say_instance(c, what, ": the others' events in the top buffer");
+		return 0;
+	}
+	if (idx < 0 || u64_map_set(&c->seq_dat, seq, (uint64_t)idx + 1))
+		return -ENOMEM;
+	snprintf(what, sizeof(what), " as buffer %.100s", name);
+	say_instance(c, name, what);
+	return 0;
+}
+
+/*
+ * One instance (Perfetto's recorder reads one of its own, "perfetto",
+ * not to clash with tracefs's other users): the top buffer, as trace-cmd
+ * records one.  Several: the top one in the top buffer, each other in
+ * the buffer of its name.
+ */
+int pft_meta_instances(struct pft_ctx *c)
+{
+	uint64_t *seqs;
+	size_t i, n = 0;
+	unsigned int d;
+	int ret = 0;
+
+	for (d = 1; d < c->nr_dss; d++)
+		if (strcmp(c->dss[d].instance, c->dss[0].instance))
+			break;
+	if (d >= c->nr_dss) {
+		if (c->nr_dss && *c->dss[0].instance)
+			say_instance(c, c->dss[0].instance, ", the only one, as "
+				     "the top buffer");
+		return 0;
+	}
+	/* in sequence order: the same .dat from the same trace */
+	seqs = malloc((c->seq_tbuf.nr + 1) * sizeof(*seqs));
+	if (!seqs)
+		return -ENOMEM;
+	for (i = 0; i < c->seq_tbuf.cap; i++)
+		if (c->seq_tbuf.slot[i].val)
+			seqs[n++] = c->seq_tbuf.slot[i].key;
+	qsort(seqs, n, sizeof(*seqs), cmp_u64);
+	for (i = 0; i < n && !ret; i++)
+		ret = seq_instance(c, seqs[i]);
+	free(seqs);
+	return ret;
 }
 
 /* FtraceStats at the trace's end: trace-cmd's CPUSTAT text per CPU. */
@@ -346,6 +698,8 @@ int pft_meta_packet(struct pft_ctx *c, uint32_t field,
 	if (c->pass == 2) {
 		if (field == PFT_PACKET_PROCESS_TREE && f->wt == PB_LEN)
 			return process_tree(c, f);
+		if (field == PFT_PACKET_GENERIC_KERNEL_TREE && f->wt == PB_LEN)
+			return kernel_tree(c, f);
 		if (field == PFT_PACKET_INTERNED_DATA && f->wt == PB_LEN)
 			return kernel_symbols(c, f);
 		left_out(c, field);
@@ -356,6 +710,12 @@ int pft_meta_packet(struct pft_ctx *c, uint32_t field,
 	switch (field) {
 	case PFT_PACKET_SYSTEM_INFO:
 		return system_info(c, f);
+	case PFT_PACKET_TRACE_CONFIG:
+		return trace_config(c, f);
+	case PFT_PACKET_TRACE_PROVENANCE:
+		return trace_provenance(c, f);
+	case PFT_PACKET_TRACE_STATS:
+		return trace_stats(c, f);
 	case PFT_PACKET_FTRACE_STATS:
 		return ftrace_stats(c, f);
 	}
@@ -385,7 +745,7 @@ int pft_meta_finish(struct pft_ctx *c)
 		if (f2d_text_add(&c->f2d.printk, line, (size_t)n))
 			return -ENOMEM;
 	}
-	return 0;
+	return tgids_text(c);
 }
 
 void pft_meta_free(struct pft_ctx *c)
@@ -401,5 +761,11 @@ void pft_meta_free(struct pft_ctx *c)
 	u64_map_free(&c->syms);
 	u64_map_free(&c->seq_gen);
 	u64_map_free(&c->name_ts);
+	u64_map_free(&c->tgids);
+	for (i = 0; i < c->nr_dss; i++)
+		free(c->dss[i].instance);
+	free(c->dss);
+	u64_map_free(&c->seq_tbuf);
+	u64_map_free(&c->seq_dat);
 	free(c->renames);
 }

@@ -18,6 +18,7 @@
  * in the .dat's kallsyms).
  */
 #include <errno.h>
+#include <sched.h>
 #include <event-parse.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -434,6 +435,33 @@ static int names_of(struct pft_ctx *c, const struct pft_ev *ev)
 	return 0;
 }
 
+/*
+ * The thread groups an event tells of: a task made with CLONE_THREAD
+ * joins its maker's group, any other leads its own; a task that execs
+ * leads its group (a thread exec'ing takes its leader's pid).
+ */
+static void groups_of(struct pft_ctx *c, const struct pft_ev *ev)
+{
+	const struct pft_val *pid, *flags;
+
+	if (ev->nlen == strlen("task_newtask") &&
+	    !memcmp(ev->name, "task_newtask", ev->nlen)) {
+		pid = val_named(ev, "pid");
+		flags = val_named(ev, "clone_flags");
+		if (!pid || !flags || pid->kind == PFT_V_STR ||
+		    flags->kind == PFT_V_STR)
+			return;
+		pft_meta_tgid(c, (int32_t)pid->v, flags->v & CLONE_THREAD ?
+			      -ev->pid : (int32_t)pid->v, PFT_TGID_KERNEL);
+	} else if (ev->nlen == strlen("sched_process_exec") &&
+		   !memcmp(ev->name, "sched_process_exec", ev->nlen)) {
+		pid = val_named(ev, "pid");
+		if (pid && pid->kind != PFT_V_STR)
+			pft_meta_tgid(c, (int32_t)pid->v, (int32_t)pid->v,
+				      PFT_TGID_KERNEL);
+	}
+}
+
 int pft_record_write(struct pft_ctx *c, struct pft_ev *ev)
 {
 	struct pft_fmt *pf = ev->slot ? *ev->slot : NULL;
@@ -441,6 +469,7 @@ int pft_record_write(struct pft_ctx *c, struct pft_ev *ev)
 	unsigned int i;
 	int ret;
 
+	groups_of(c, ev);
 	if (!pf) {
 		pf = fmt_choose(c, ev);
 		if (ev->slot)
@@ -470,7 +499,7 @@ int pft_record_write(struct pft_ctx *c, struct pft_ev *ev)
 			f2d_put_field_bytes(&c->f2d.rec, fl,
 					    (const uint8_t *)"", 1);
 	}
-	ret = f2d_emit(&c->f2d, 0, ev->cpu, ev->ts, c->f2d.rec.data,
+	ret = f2d_emit(&c->f2d, c->buffer, ev->cpu, ev->ts, c->f2d.rec.data,
 		       c->f2d.rec.len);
 	if (ret == -EAGAIN) {
 		/* no room for it in the .dat (a CPU past the count) */

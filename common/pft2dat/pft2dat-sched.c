@@ -43,6 +43,8 @@ struct strs {
 
 struct pft_cpu *pft_sched_cpu(struct pft_ctx *c, unsigned int cpu)
 {
+	/* each .dat buffer (ftrace instance) its own CPUs' tasks */
+	cpu += (unsigned int)c->buffer * PFT_MAX_CPU;
 	if (cpu >= c->nr_cpus) {
 		unsigned int n = cpu + 1;
 		struct pft_cpu *p = realloc(c->cpus, n * sizeof(*p));

@@ -11,9 +11,14 @@
  * up), compact sched_switch and sched_waking by their columns.  Each
  * event's format is the kernel's (events/SYSTEM/EVENT/format under
  * opts->formats) when every field the packets carry is one of its fields,
- * else one made of those fields.  Thread names (process tree, the events'
- * comms, compact sched's intern table) become the saved cmdlines; the
- * CPU count, the clock, uname and the ftrace stats the options.
+ * else one made of those fields.  Thread names (process trees, the
+ * events' comms, compact sched's intern table) become the saved
+ * cmdlines, thread groups (process trees, task_newtask, exec) the saved
+ * tgids option; the CPU count, the clock, uname and the ftrace stats the
+ * other options.  A secondary tracefs instance's events (a linux.ftrace
+ * data source with an instance_name) go to the .dat buffer of its name,
+ * its sequences known by their trace buffer (TraceProvenance,
+ * TraceStats) when no other instance writes that buffer.
  */
 #ifndef _PFT2DAT_H
 #define _PFT2DAT_H
@@ -58,6 +63,10 @@ struct pft2dat_opts {
  * @unknown: the FtraceEvent fields (typed events) no row of
  *	map-ftrace.table names, with how many events each ("491 x3, ..."):
  *	in st->dropped
+ * @instances: the secondary ftrace instances (FtraceConfig.instance_name)
+ *	written as .dat buffers of their names ("NAME as buffer NAME"), and
+ *	the trace buffers whose instances cannot be told apart (their events
+ *	in the top buffer); "" when the trace has none
  */
 struct pft2dat_stats {
 	uint64_t	packets;
@@ -74,6 +83,7 @@ struct pft2dat_stats {
 	char		indexed[512];
 	char		symbolized[512];
 	char		unknown[1024];
+	char		instances[256];
 };
 
 /**

@@ -18,7 +18,10 @@
 # so, never crash (under valgrind when it is there), and what is no
 # Perfetto trace is refused with a reason.  trace-fxt report of the
 # .pftrace prints what trace-cmd report prints of the .dat, and check
-# says a whole trace ok and a cut one damaged.
+# says a whole trace ok and a cut one damaged.  The saved tgids (option
+# 32, dat-option.py reads it): a group for every task the sample's
+# events show, and the hand-made cases' groups exactly, which the .dat's
+# conversion to FXT then puts its threads in.
 . "$(dirname "$0")/lib.sh"
 COMPARE=$(dirname "$0")/perfetto-dat-compare.py
 P=$SAMPLES/perfetto
@@ -29,7 +32,8 @@ TOL=(--tolerate sched_switch:prev=3 --tolerate sched_switch:prev_comm=3
      --tolerate sched_switch:prev_pid=3 --tolerate sched_switch:prev_prio=3
      --tolerate sched_switch:task=3 --tolerate sched_waking:task=2)
 
-e2e_plan 22
+e2e_plan 27
+DATOPT=$(dirname "$0")/dat-option.py
 if $TRACE_FXT convert "$PFT" -o "$TMP/s.dat" 2> "$TMP/sum"; then
 	ok "convert the gzip'd sample ($(grep -o '[0-9]* events from' "$TMP/sum"))"
 else
@@ -47,6 +51,9 @@ check "the summary names what the recording does not keep" \
 	"$TMP/sum"
 check "15 formats, all the kernel's" \
 	grep -q "formats: 15 the kernel's" "$TMP/sum"
+check "its one ftrace instance (perfetto) in the top buffer, as the twin's" \
+	grep -q "ftrace instances: perfetto, the only one, as the top buffer" \
+	"$TMP/sum"
 
 trace-cmd report "$TWIN" > "$TMP/twin" 2>/dev/null
 trace-cmd report "$TMP/s.dat" > "$TMP/conv" 2>/dev/null
@@ -62,6 +69,15 @@ for m in "" R; do
 	fi
 	sed 's/^/# /' "$TMP/cmp$m"
 done
+# saved tgids: one for each task the events show (the process tree
+# lists them all), none of them unknown
+python3 "$DATOPT" "$TMP/s.dat" 32 > "$TMP/tgids"
+awk 'NR > 1 { sub(/.*-/, "", $1); if ($1 > 0) print $1 }' "$TMP/conv" |
+	sort -u > "$TMP/pids"
+n_pids=$(wc -l < "$TMP/pids")
+check "saved tgids: a group for each of the $n_pids tasks the events show ($(wc -l < "$TMP/tgids") lines)" \
+	bash -c "[ $n_pids -gt 200 ] &&
+		 [ -z \"\$(cut -d' ' -f1 '$TMP/tgids' | sort -u | comm -23 '$TMP/pids' -)\" ]"
 # every event name of the twin is there, with its count
 check "the comparison saw all 15 event names" \
 	test "$(grep -c ' ok' "$TMP/cmp")" -ge 15
@@ -125,14 +141,16 @@ fi
 # hand-made cases (pftrace-gen.py): compact sched's implicit previous
 # task and its rename, a waking's waker, described and legacy generic
 # events, compressed packets, a dev_t and symbols turned back (symbols
-# per sequence state), lost events, the bundle's clock, SystemInfo
+# per sequence state), lost events, the bundle's clock, SystemInfo,
+# thread groups (process trees, task_newtask, sched_process_exec), a
+# second ftrace instance as the .dat buffer of its name
 mkdir -p "$TMP/fmt"
 cp -r "$P/formats/." "$TMP/fmt/"
 cp -r "$(dirname "$0")/pftrace-formats/." "$TMP/fmt/"
 python3 "$(dirname "$0")/pftrace-gen.py" "$TMP/cases.pftrace" \
-	"$TMP/many.pftrace" > "$TMP/cases.exp"
-TRACE_FXT_EVENT_FORMATS=$TMP/fmt $TRACE_FXT convert -q "$TMP/cases.pftrace" \
-	-o "$TMP/cases.dat"
+	"$TMP/cases.tgids" "$TMP/many.pftrace" > "$TMP/cases.exp"
+TRACE_FXT_EVENT_FORMATS=$TMP/fmt $TRACE_FXT convert "$TMP/cases.pftrace" \
+	-o "$TMP/cases.dat" 2> "$TMP/cases.sum"
 trace-cmd report -R "$TMP/cases.dat" > "$TMP/cases.rep" 2>/dev/null
 missing=0
 while IFS= read -r re; do
@@ -145,6 +163,19 @@ check "hand-made cases: $(wc -l < "$TMP/cases.exp") lines of trace-cmd report -R
 check "hand-made cases: the kernel's print format shows the dev_t as 254,1" \
 	grep -q 'ext4_sync_file_enter: *dev 254,1 ino 77' \
 	<(trace-cmd report "$TMP/cases.dat" 2>/dev/null)
+check "hand-made cases: the second instance's events alone in its buffer, the summary says so" \
+	bash -c "[ \"\$(grep -c '^second:' '$TMP/cases.rep')\" = 1 ] &&
+		 grep -q 'ftrace instances: second as buffer second' '$TMP/cases.sum'"
+python3 "$DATOPT" "$TMP/cases.dat" 32 > "$TMP/cases.got"
+check "hand-made cases: the saved tgids as the trees and events say" \
+	diff "$TMP/cases.tgids" "$TMP/cases.got"
+# and back to FXT, its threads in the processes the option says (504,
+# made by thread 501 of 500, is of 500; the kernel tree's 950 of 940)
+$TRACE_FXT convert -q "$TMP/cases.dat" -o "$TMP/cases.fxt"
+$TRACE_FXT dump "$TMP/cases.fxt" > "$TMP/cases.fxtdump" 2>&1
+check "hand-made cases: .dat -> FXT takes the saved tgids: threads 504, 950 in processes 500, 940" \
+	bash -c "grep -q 'koid=504 obj_type=2 .*process=koid(500)' '$TMP/cases.fxtdump' &&
+		 grep -q 'koid=950 obj_type=2 .*process=koid(940)' '$TMP/cases.fxtdump'"
 trace-cmd dump --options "$TMP/cases.dat" > "$TMP/cases.opt" 2>/dev/null
 check "hand-made cases: options TRACECLOCK [global], UNAME, 4 CPUs" \
 	bash -c "grep -qx '\[global\]' '$TMP/cases.opt' &&

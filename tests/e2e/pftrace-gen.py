@@ -3,14 +3,16 @@
 """Write a small Perfetto trace by hand, each packet a case the conversion
 to trace.dat must get right, and print what `trace-cmd report -R` must
 show of the converted .dat: one extended regular expression a line, each
-to match a line of it (grep -E).
+to match a line of it (grep -E); with TGIDS, write there the saved
+tgids the .dat must carry ("pid tgid" lines, the kernel's saved_tgids).
 
 Its protobuf is written here field by field (no schema compiler); the
 field numbers are Perfetto's schema's (protos/perfetto/trace/), the same
 that perfetto-proto.h and map-ftrace.table spell.
 
-usage: pftrace-gen.py OUT.pftrace [MANY.pftrace] > EXPECTED
+usage: pftrace-gen.py OUT.pftrace [TGIDS [MANY.pftrace]] > EXPECTED
 
+TGIDS: the "pid tgid" lines the .dat's saved tgids must hold.
 MANY.pftrace: typed events of 150 field numbers no row names (800 to
 949, which no message of Perfetto's takes), for the summary that lists
 them.
@@ -147,10 +149,67 @@ expect += [r'timer_start: +timer=0x9 function=first_fn ',
 # events lost before CPU 2's next event
 pk.append(packet(bundle(2, event(8000, 4242, 3, vi(1, 0) + ld(2, 'hi\n')),
                         lost=True)))
-expect += [r'^CPU:2 \[EVENTS DROPPED\]$',
+# (the .dat has two buffers, below: report indents every line)
+expect += [r'^ *CPU:2 \[EVENTS DROPPED\]$',
            r'\[002\] .* print: +ip=0x0 buf=hi$']
+# thread groups: a process tree's process 500 and its threads 501, 502,
+# 505 (its own 4242 above); a generic kernel tree's thread 950 of 940;
+# task_newtask: 500 and 501 make threads 503, 504 (CLONE_THREAD: their
+# maker's group, 504's through 501's), 500 a process 700, 600 (of no
+# known group) a thread 601 (left out), and 505 is made anew as a
+# process (the kernel's word over the tree's); sched_process_exec: 900
+# leads its group; the generic kernel tree's name of 950 is its comm
+CLONE_THREAD = 0x10000
+FORK_FLAGS = 0x1200011          # SIGCHLD, CLONE_CHILD_{SETTID,CLEARTID}
+THREAD_FLAGS = 0x3d0f00         # pthread_create()'s, CLONE_THREAD in
+assert THREAD_FLAGS & CLONE_THREAD and not FORK_FLAGS & CLONE_THREAD
+pk.append(packet(ld(2, ld(1, vi(1, 500) + vi(2, 1) + ld(3, '/bin/app')) +
+                    b''.join(ld(2, vi(1, t) + vi(3, 500))
+                             for t in (501, 502, 505)))))
+pk.append(packet(ld(122, ld(2, vi(1, 950) + vi(2, 940) + ld(3, 'kt')))))
+
+
+def newtask(ts, maker, pid, flags):
+    return event(ts, maker, 235, vi(1, pid) + ld(2, 'app') + vi(3, flags))
+
+
+pk.append(packet(bundle(3, newtask(9000, 500, 503, THREAD_FLAGS),
+                        newtask(9100, 501, 504, THREAD_FLAGS),
+                        newtask(9200, 500, 700, FORK_FLAGS),
+                        newtask(9300, 600, 601, THREAD_FLAGS),
+                        newtask(9400, 500, 505, FORK_FLAGS),
+                        event(9500, 900, 237, ld(1, '/bin/true') +
+                              vi(2, 900) + vi(3, 900)),
+                        event(9600, 950, 3, vi(1, 0) +
+                              ld(2, 'named by the tree\n')))))
+expect += [r'\[003\] .* task_newtask: .*pid=504 ',
+           r'kt-950 +\[003\] .* print: +ip=0x0 buf=named by the tree$']
+# two ftrace instances (TraceConfig: linux.ftrace into buffer 0, and one
+# with FtraceConfig.instance_name "second" into buffer 1; TraceStats:
+# sequence 1 writes buffer 0, sequence 7 buffer 1): sequence 7's events
+# go to the .dat buffer "second", on CPU 1 of its own
+def ftrace_ds(target, instance=None):
+    fc = ld(1, 'ftrace/print') + (ld(25, instance) if instance else b'')
+    return ld(2, ld(1, ld(1, 'linux.ftrace') + vi(2, target) +
+                    ld(100, fc)))
+
+
+pk.append(packet(ld(33, ld(1, vi(1, 1024)) + ld(1, vi(1, 1024)) +
+                    ftrace_ds(0) + ftrace_ds(1, 'second'))))
+pk.append(packet(bundle(1, event(9700, 4242, 3, vi(1, 0) +
+                                 ld(2, 'in the second instance\n'))),
+                 seq=7))
+pk.append(packet(ld(35, ld(18, vi(1, 1) + vi(4, 0)) +
+                    ld(18, vi(1, 7) + vi(4, 1)))))
+expect.append(r'^second: +from-tree-4242 +\[001\] .* print: +ip=0x0 '
+              r'buf=in the second instance$')
+tgids = {4242: 4242, 500: 500, 501: 500, 502: 500, 503: 500, 504: 500,
+         505: 505, 700: 700, 900: 900, 950: 940}
 open(sys.argv[1], 'wb').write(b''.join(pk))
-print('\n'.join(expect))
 if len(sys.argv) > 2:
-    open(sys.argv[2], 'wb').write(packet(bundle(
+    open(sys.argv[2], 'w').write(''.join('%d %d\n' % (p, tgids[p])
+                                         for p in sorted(tgids)))
+print('\n'.join(expect))
+if len(sys.argv) > 3:
+    open(sys.argv[3], 'wb').write(packet(bundle(
         0, *[event(10000 + n, 1, 800 + n, vi(1, 1)) for n in range(150)])))

@@ -218,6 +218,7 @@ struct map_ctx {
 	struct dat_meta_text	*procmaps;	/* the PROCMAPS texts */
 	int			nr_procmaps;
 	bool			procmaps_read;
+	char			*saved_tgids;	/* the option's text, or NULL */
 	/* map_name()'s memory: the program's own strings, by address */
 	struct map_name_memo {
 		const char	*key;

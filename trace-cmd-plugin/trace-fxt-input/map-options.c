@@ -95,12 +95,14 @@ int map_options_procmaps(struct map_ctx *ctx)
 	if (ctx->procmaps_read || !ctx->opts->path)
 		return 0;
 	ctx->procmaps_read = true;
-	if (dat_meta_read_procmaps(ctx->opts->path, &m))
+	if (dat_meta_read_options(ctx->opts->path, &m))
 		return 0;	/* the conversion reports a broken file */
 	ctx->procmaps = m.procmaps;
 	ctx->nr_procmaps = m.nr_procmaps;
+	ctx->saved_tgids = m.tgids.text;
 	m.procmaps = NULL;
 	m.nr_procmaps = 0;
+	m.tgids.text = NULL;
 	dat_meta_free(&m);
 	return 0;
 }
@@ -145,6 +147,8 @@ void map_options_free(struct map_ctx *ctx)
 	free(ctx->procmaps);
 	ctx->procmaps = NULL;
 	ctx->nr_procmaps = 0;
+	free(ctx->saved_tgids);
+	ctx->saved_tgids = NULL;
 }
 
 int map_options_write(struct map_ctx *ctx, struct map_buffer *buf,

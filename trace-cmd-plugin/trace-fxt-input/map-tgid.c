@@ -13,7 +13,10 @@
  *    joins its creator's group, else it leads its own), and
  *    sched_process_exec (the task that execs leads its group);
  *  - a --tgids file, in the kernel's saved_tgids format ("pid tgid"
- *    lines), for recordings made with the record-tgid option;
+ *    lines), for recordings made with the record-tgid option, and
+ *    before it the file's saved tgids option (DAT_OPTION_SAVED_TGIDS:
+ *    what trace-fxt convert wrote of a Perfetto trace's process trees
+ *    and task events);
  *  - atrace markers: the pid field of "B|pid|...", "C|pid|...",
  *    "S|pid|..." and "F|pid|..." is the writer's tgid;
  *  - sched_process_fork, with what the above say of the child: a child
@@ -74,38 +77,69 @@ static int map_tgid_set(struct map_ctx *ctx, int pid, int tgid,
 	return 0;
 }
 
-/* "pid tgid" lines; anything else is an error that names its line. */
+/*
+ * One "pid tgid" line (@n of @where) into the groups; a blank one is
+ * none, anything else an error that names it.
+ */
+static int map_tgid_line(struct map_ctx *ctx, const char *line,
+			 const char *where, unsigned int n)
+{
+	int pid, tgid;
+	char extra;
+
+	if (line[strspn(line, " \t\r\n")] == '\0')
+		return 0;
+	if (sscanf(line, "%d %d %c", &pid, &tgid, &extra) != 2 ||
+	    pid < 0 || tgid < 0) {
+		map_set_error(ctx, -EINVAL, "%s:%u: not a \"pid tgid\" line",
+			      where, n);
+		return ctx->err;
+	}
+	return map_tgid_set(ctx, pid, tgid, MAP_TGID_FILE);
+}
+
+/* A --tgids file. */
 static int map_tgid_file(struct map_ctx *ctx, const char *path)
 {
 	FILE *f = fopen(path, "r");
 	char line[128];
 	unsigned int n = 0;
-	int pid, tgid, ret = 0;
-	char extra;
+	int ret = 0;
 
 	if (!f) {
 		map_set_error(ctx, -errno, "cannot read %s: %s", path,
 			      strerror(errno));
 		return ctx->err;
 	}
-	while (ret >= 0 && fgets(line, sizeof(line), f)) {
-		n++;
-		if (line[strspn(line, " \t\r\n")] == '\0')
-			continue;
-		if (sscanf(line, "%d %d %c", &pid, &tgid, &extra) != 2 ||
-		    pid < 0 || tgid < 0) {
-			map_set_error(ctx, -EINVAL, "%s:%u: not a \"pid tgid\" "
-				      "line", path, n);
-			ret = ctx->err;
-			break;
-		}
-		ret = map_tgid_set(ctx, pid, tgid, MAP_TGID_FILE);
-	}
+	while (ret >= 0 && fgets(line, sizeof(line), f))
+		ret = map_tgid_line(ctx, line, path, ++n);
 	if (ret >= 0 && ferror(f)) {
 		map_set_error(ctx, -EIO, "cannot read %s", path);
 		ret = ctx->err;
 	}
 	fclose(f);
+	return ret;
+}
+
+/*
+ * The file's saved tgids option (a converted Perfetto trace's, or a
+ * recorder's that saved the kernel's saved_tgids there).
+ */
+static int map_tgid_option(struct map_ctx *ctx)
+{
+	char *s = ctx->saved_tgids, *eol;
+	unsigned int n = 0;
+	int ret = 0;
+
+	while (s && *s && ret >= 0) {
+		eol = strchr(s, '\n');
+		if (eol)
+			*eol = '\0';
+		ret = map_tgid_line(ctx, s, "the saved tgids option", ++n);
+		if (eol)
+			*eol = '\n';
+		s = eol ? eol + 1 : NULL;
+	}
 	return ret;
 }
 
@@ -403,7 +437,7 @@ static void map_tgid_rewind(struct tracecmd_input *h)
 
 /*
  * Settle every thread's group before the conversion writes anything:
- * the --tgids file, then the records of the events above: those the
+ * the saved tgids option, the --tgids file, then the records of the events above: those the
  * host kept from its own pass when it did, else one pass over the
  * records of the buffers, after which the handles are rewound for the
  * conversion.
@@ -415,6 +449,8 @@ int map_tgid_read(struct map_ctx *ctx, struct tracecmd_input **handles,
 	int i, ret = 0;
 
 	ret = map_tgid_procmaps(ctx);
+	if (ret >= 0)
+		ret = map_tgid_option(ctx);
 	if (ret < 0)
 		return ret;
 	if (ctx->opts->tgids) {

@@ -737,6 +737,9 @@ static int convert_perfetto(struct convert_args *a)
 	if (st.left_out[0])
 		fprintf(stderr, "trace-fxt: left out (no .dat form): %s\n",
 			st.left_out);
+	if (st.instances[0])
+		fprintf(stderr, "trace-fxt: ftrace instances: %s\n",
+			st.instances);
 	return 0;
 }
 
