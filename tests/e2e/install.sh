@@ -13,7 +13,7 @@
 # run, installs nothing and writes nothing into the build tree.  make
 # uninstall removes what it put down.
 . "$(dirname "$0")/lib.sh"
-e2e_plan 26
+e2e_plan 27
 MA=$(gcc -print-multiarch)
 DOC=$BUILD/trace-cmd-plugin/trace-fxt/Documentation
 mapfile -t pages < <(cd "$DOC" && ls trace-fxt*.[1-9])
@@ -90,6 +90,13 @@ check "this user's MIME database knows FXT: m.fxt is $got" \
 	test "$got" = application/x-fxt
 got=$(mime query default application/x-fxt)
 check "  and opens it with the desktop entry ($got)" test "$got" = trace-fxt.desktop
+cp "$TOP/samples/perfetto/sched-syscalls.pftrace.gz" "$TMP/p.pftrace.gz"
+gzip -dc "$TMP/p.pftrace.gz" > "$TMP/p.pftrace"
+got="$(mime query filetype "$TMP/p.pftrace") $(mime query filetype "$TMP/p.pftrace.gz")"
+got="$got, $(mime query default application/x-perfetto-trace)"
+got="$got $(mime query default application/x-compressed-perfetto-trace)"
+check "  and Perfetto's traces, opened with it too: $got" \
+	test "$got" = "application/x-perfetto-trace application/x-compressed-perfetto-trace, trace-fxt.desktop trace-fxt.desktop"
 
 (cd "$home" && find . -type f ! -path './.local/share/mime/*' \
 	! -name mimeinfo.cache) > "$TMP/installed"
