@@ -21,7 +21,7 @@ MODEL=$(dirname "$0")/perfetto-model.py
 TRACY=$(dirname "$0")/tracy-model.py
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 
-e2e_plan 190
+e2e_plan 224
 recordings
 for f in "${RECS[@]}"; do
 	b=$(basename "$f" .dat)
@@ -83,6 +83,11 @@ for f in "${RECS[@]}"; do
 	check "$b --fxt-records: no sched_switch or wakeup in the packets" \
 		bash -c '! python3 "$1" packet-counts "$2" | grep -E "^(switch|waking) "' \
 		_ "$MODEL" "$TMP/$b.sched.fxt"
+	# an event Perfetto keeps as a raw row only: the instant alone
+	check "$b --fxt-records: no event of a \"raw\" row of the table in the packets" \
+		bash -c '! python3 "$1" packet-counts "$2" | grep -wF -f <(
+			awk -F"\t" "\$4 == \"raw\" { sub(/.*:/, \"\", \$1); print \$1 }" "$3")' \
+		_ "$MODEL" "$TMP/$b.sched.fxt" "$TOP/trace-cmd-plugin/trace-fxt-input/map-ftrace.table"
 
 	n_print=$(grep -c ' print: ' "$TMP/$b.ref")
 	check "$b: one log record per trace_marker write ($n_print)" \

@@ -421,8 +421,12 @@ int map_dispatch_write(struct map_ctx *ctx, struct map_buffer *buf,
 		if (ret < 0 || !s)
 			return ret;
 	}
-	/* a packet "instead" of FXT records, unless FXT was asked for */
-	pkt = s->pkt_write && !(s->pkt.instead && ctx->opts->fxt_records);
+	/*
+	 * a packet "instead" of FXT records, or a "raw" one, unless FXT
+	 * was asked for
+	 */
+	pkt = s->pkt_write && !((s->pkt.instead || s->pkt.raw) &&
+				ctx->opts->fxt_records);
 	if (s->write && !(pkt && s->pkt.instead))
 		ret = s->write(ctx, buf, me, rec, thread);
 	if (ret >= 0 && pkt)

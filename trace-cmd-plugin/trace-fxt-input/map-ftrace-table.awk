@@ -9,7 +9,8 @@
 #    a row of map_specials[] (map-dispatch.c), its fields and the
 #    struct map_pkt_def of its message;
 #  - MAP_TABLE_ROWS(ROW): ROW(system, event) for each row the table
-#    gives whole ("table"), for map-dispatch.c to expand;
+#    gives whole ("table", "raw"), for map-dispatch.c to expand; a "raw"
+#    row's struct map_pkt_def says .raw;
 #  - for the tests (test-map-table.c): MAP_TABLE_ALL(ROW), ROW(system,
 #    event, message) for every row, and MAP_TABLE_TYPES_<system>_<event>,
 #    the types its fields are written as ("uint32", ...; NULL for a
@@ -68,8 +69,9 @@ BEGIN {
 	if ($3 in evnum)
 		fail("field " $3 " of FtraceEvent is " evnum[$3] "'s already")
 	evnum[$3] = $1
-	if ($4 != "table" && $4 != "dispatch" && $4 != "read")
-		fail("row \"" $4 "\": \"table\", \"dispatch\" or \"read\"")
+	if ($4 != "table" && $4 != "raw" && $4 != "dispatch" && $4 != "read")
+		fail("row \"" $4 "\": \"table\", \"raw\", \"dispatch\" " \
+		     "or \"read\"")
 
 	# every row, every field written, for the way back
 	ni++
@@ -104,7 +106,8 @@ BEGIN {
 	ev[n] = se[2]
 	msg[n] = $2
 	num[n] = $3
-	whole[n] = $4 == "table"
+	whole[n] = $4 == "table" || $4 == "raw"
+	raw[n] = $4 == "raw"
 	nf[n] = 0
 	for (i = 5; i <= NF; i++)
 		if ($i !~ /^\+/)
@@ -213,7 +216,7 @@ END {
 			printf "%s { %s, %d }", (k > 1 ? "," : ""),
 			       fnum[r, k] ? kind[ftype[r, k]] : "MAP_PKT_NONE",
 			       fnum[r, k]
-		print " }"
+		print " }" (raw[r] ? ", .raw = true" : "")
 	}
 	print ""
 	print "/* For the tests: every row, the types of its fields. */"

@@ -48,6 +48,12 @@ struct map_pkt_def {
 	struct map_pkt_field	f[MAP_SPECIAL_FIELDS];
 	/* the packet replaces .write's records, unless --fxt-records */
 	bool			instead;
+	/*
+	 * Perfetto keeps the event as a raw row only: the packet in the
+	 * default flavor, as a generic event would be; with --fxt-records
+	 * the instant alone says it
+	 */
+	bool			raw;
 	/* the event is left out when its first field is not below this */
 	uint32_t		below;
 };
