@@ -19,7 +19,7 @@
 static const char *const kinds[] = {
 	[MAP_PKT_UINT] = "uint", [MAP_PKT_INT] = "int",
 	[MAP_PKT_STR] = "string", [MAP_PKT_SYM] = "sym",
-	[MAP_PKT_KSTR] = "kstr",
+	[MAP_PKT_KSTR] = "kstr", [MAP_PKT_UINTS] = "uints",
 };
 
 int main(void)

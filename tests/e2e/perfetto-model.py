@@ -275,7 +275,7 @@ TABLE_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)),
 # a field's type in the table -> how the model reads it: text, a symbol's
 # interned id, unsigned, int32, int64
 TABLE_HOW = {'string': 's', 'kstr': 's', 'sym': 'sym', 'uint32': 0,
-             'uint64': 0, 'int32': 1, 'int64': 2}
+             'uint64': 0, 'int32': 1, 'int64': 2, 'uint64s': 'list'}
 
 
 def load_table(path=TABLE_PATH):
@@ -2663,7 +2663,9 @@ def packet_events(m):
                 if num not in d:
                     continue
                 x = last(d, num)
-                if how == 's':
+                if how == 'list':
+                    x = list(d[num])    # a repeated field, each element
+                elif how == 's':
                     x = text(x)
                 elif how == 1:
                     x = s32(x)
@@ -2798,6 +2800,11 @@ def report_events(lines):
                 k, v = k + '_iid', int(v, 16)
             elif typ == 'sym' and v:
                 v = v.split('+0x')[0]     # %pS: the function, its offset
+            elif typ == 'uint64s' and v and v.startswith('ARRAY['):
+                # -R's bytes of the array, little-endian u64s
+                b = bytes(int(x, 16) for x in v[6:-1].split(', ') if x)
+                v = [int.from_bytes(b[i:i + 8], 'little')
+                     for i in range(0, len(b) - 7, 8)]
             elif v is not None and k in PKT_HEX_KEYS:
                 v = int(v, 16)
             elif v is not None and typ not in ('string', 'kstr', 'sym'):
@@ -2986,7 +2993,7 @@ def compare_packets(m, lines, devs=frozenset()):
 
 # map-table-rows' kinds (map-ftrace.c's): how the model reads each
 ROW_KIND_HOW = {'int': (1, 2), 'uint': (0,), 'string': ('s',),
-                'kstr': ('s',), 'sym': ('sym',)}
+                'kstr': ('s',), 'sym': ('sym',), 'uints': ('list',)}
 
 
 def table_check(rows, mapping):

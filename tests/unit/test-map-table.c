@@ -191,6 +191,8 @@ static bool kind_fits(uint8_t kind, const char *type)
 		return !strcmp(type, "sym");
 	case MAP_PKT_KSTR:
 		return !strcmp(type, "kstr");
+	case MAP_PKT_UINTS:
+		return !strcmp(type, "uint64s");
 	}
 	return false;
 }

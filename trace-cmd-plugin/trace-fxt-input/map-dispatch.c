@@ -181,10 +181,9 @@ const struct map_special map_specials[] = {
 	/*
 	 * A slice per syscall on the thread, named from Perfetto's own
 	 * syscall table by SystemInfo's machine (ParseSysEnterEvent/
-	 * ParseSysExitEvent, SyscallTracker::Enter/Exit), with its return
-	 * value.  Not its six arguments: the sys_enter instant at the
-	 * slice's start has them, and they would make the packets twice as
-	 * big (28 of the 69 bytes a syscall's two events take).  Not with
+	 * ParseSysExitEvent, SyscallTracker::Enter/Exit), with its six
+	 * arguments (the nested instant is out of Perfetto's sight) and its
+	 * return value.  Not with
 	 * --fxt-records (.instead, no FXT record to replace): its atrace
 	 * slices are FXT's, which Perfetto would not nest in them
 	 * (map-marker.c).

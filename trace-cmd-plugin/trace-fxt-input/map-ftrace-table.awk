@@ -46,6 +46,7 @@ BEGIN {
 	kind["string"] = "MAP_PKT_STR"
 	kind["sym"] = "MAP_PKT_SYM"
 	kind["kstr"] = "MAP_PKT_KSTR"
+	kind["uint64s"] = "MAP_PKT_UINTS"
 	n = 0
 	most = 0
 }
@@ -86,7 +87,7 @@ BEGIN {
 		if (f !~ /^[a-z_][a-z0-9_]*=[1-9][0-9]*:[a-z0-9]+$/)
 			continue
 		split(f, p, /[=:]/)
-		if (!(p[3] in kind) && p[3] != "uint64s")
+		if (!(p[3] in kind))
 			fail("\"" p[3] "\": int32, int64, uint32, uint64, " \
 			     "uint64s, string, sym or kstr")
 		if (p[2] in used)
@@ -134,7 +135,7 @@ BEGIN {
 		split($i, p, /[=:]/)
 		if (!(p[3] in kind))
 			fail("\"" p[3] "\": int32, int64, uint32, uint64, " \
-			     "string, sym or kstr")
+			     "uint64s, string, sym or kstr")
 		if (p[2] + 0 > 536870911)
 			fail(p[2] " is past protobuf's field numbers")
 		if (p[2] in used)

@@ -30,6 +30,9 @@
 #include "perfetto-dev.h"
 #include "perfetto-proto.h"
 
+/* The most elements of an array field written (sys_enter's args: 6). */
+#define MAP_FTRACE_ELEMS	8
+
 /* @f's value in @rec, sign-extended from its width when signed. */
 static inline bool map_ftrace_value(struct map_buffer *buf,
 				    struct tep_record *rec,
@@ -63,6 +66,35 @@ static void map_ftrace_kstr(struct pb_buf *b, unsigned int proto,
 	    strncmp(s.buffer, "0x", 2))
 		pb_bytes(b, proto, s.buffer, s.len);
 	trace_seq_destroy(&s);
+}
+
+/*
+ * The elements of array field @f of @rec (of 8 bytes or less each), at
+ * most @max, into @v: how many.
+ */
+static unsigned int map_ftrace_elems(struct map_buffer *buf,
+				     struct tep_record *rec,
+				     struct tep_format_field *f, uint64_t *v,
+				     unsigned int max)
+{
+	struct tep_format_field one;
+	unsigned int i, n, elem;
+
+	if (!f || !(f->flags & TEP_FIELD_IS_ARRAY) || f->arraylen <= 0 ||
+	    f->flags & TEP_FIELD_IS_DYNAMIC)
+		return 0;
+	elem = (unsigned int)f->size / (unsigned int)f->arraylen;
+	if (!elem || elem > 8)
+		return 0;
+	n = (unsigned int)f->arraylen < max ? (unsigned int)f->arraylen : max;
+	one = *f;
+	one.size = (int)elem;
+	for (i = 0; i < n; i++) {
+		one.offset = f->offset + (int)(i * elem);
+		if (!map_field_u64(buf, rec, &one, &v[i]))
+			break;
+	}
+	return i;
 }
 
 _Static_assert(MAP_SPECIAL_FIELDS <= 32, "map_event.pkt_devs: a bit a field");
@@ -165,22 +197,35 @@ int map_ftrace_write(struct map_ctx *ctx, struct map_buffer *buf,
 		case MAP_PKT_KSTR:
 			map_ftrace_kstr(e.b, pf->proto, rec, me->sf[i]);
 			break;
+		case MAP_PKT_UINTS: {
+			uint64_t el[MAP_FTRACE_ELEMS];
+			unsigned int k, nel;
+
+			nel = map_ftrace_elems(buf, rec, me->sf[i], el,
+					       MAP_FTRACE_ELEMS);
+			for (k = 0; k < nel; k++)
+				pb_uint(e.b, pf->proto, el[k]);
+			break;
+		}
 		}
 	}
 	return map_pkt_event_end(ctx, &e);
 }
 
 /*
- * raw_syscalls sys_enter and sys_exit: their id, and sys_exit's return
- * value, as map_ftrace_write() writes a row of integers.
+ * raw_syscalls sys_enter and sys_exit: their id, sys_enter's arguments
+ * (a field each, as Perfetto's recorder writes a repeated field) and
+ * sys_exit's return value, as map_ftrace_write() writes a row of
+ * integers.
  */
 int map_ftrace_syscall_write(struct map_ctx *ctx, struct map_buffer *buf,
 			     struct map_event *me, struct tep_record *rec)
 {
 	const struct map_pkt_def *d = &me->special->pkt;
 	bool enter = d->event == PFT_EV_SYS_ENTER;
-	uint32_t protos[2];
-	uint64_t id = 0, vals[2];
+	uint32_t protos[1 + MAP_FTRACE_ELEMS];
+	uint64_t id = 0, vals[1 + MAP_FTRACE_ELEMS];
+	unsigned int k, nel;
 	int n = 0;
 
 	if (map_ftrace_value(buf, rec, me->sf[0], true, &id) &&
@@ -188,24 +233,20 @@ int map_ftrace_syscall_write(struct map_ctx *ctx, struct map_buffer *buf,
 		protos[n] = d->f[0].proto;
 		vals[n++] = id;
 	}
+	if (enter && d->f[1].kind == MAP_PKT_UINTS) {
+		nel = map_ftrace_elems(buf, rec, me->sf[1], vals + n,
+				       MAP_FTRACE_ELEMS);
+		for (k = 0; k < nel; k++)
+			protos[n++] = d->f[1].proto;
+	}
 	if (!enter && d->f[1].kind != MAP_PKT_NONE &&
 	    map_ftrace_value(buf, rec, me->sf[1], d->f[1].kind == MAP_PKT_INT,
 			     &vals[n]))
 		protos[n++] = d->f[1].proto;
 	return map_pkt_varints(ctx, rec->cpu, rec->ts, ctx->rec_pid, d->event,
-			       protos, vals, n);
+			       protos, vals, (unsigned int)n);
 }
 
-/*
- * sched_process_fork (fields child_pid, child_comm, parent_pid) and
- * task_newtask (pid, comm): a process the recording saw start, when the
- * child leads its own thread group (map-tgid.c settled which), its
- * parent the forking task's process: an entry of the process tree, or
- * none when task_newtask's event went into the packets (@started):
- * Perfetto starts the process there itself, and an entry would be a
- * second process of that pid.  Both events fire for one fork,
- * task_newtask first: the second adds nothing.
- */
 static int map_ftrace_fork(struct map_ctx *ctx, struct map_buffer *buf,
 			   struct map_event *me, struct tep_record *rec,
 			   bool started)

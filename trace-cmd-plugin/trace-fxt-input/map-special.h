@@ -31,6 +31,7 @@ enum map_pkt_kind {
 	MAP_PKT_STR,		/* the text */
 	MAP_PKT_SYM,		/* a kernel function: its interning id */
 	MAP_PKT_KSTR,		/* a kernel string's address: its text */
+	MAP_PKT_UINTS,		/* an array's elements, a field each */
 };
 
 struct map_pkt_field {
