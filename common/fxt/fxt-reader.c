@@ -81,10 +81,14 @@ struct fxt_reader {
 	bool			started;
 	bool			have_provider;
 
-	/* mapped or memory input: data/size is all of it */
+	/*
+	 * mapped or memory input: data/size is all of it (inside a frame,
+	 * the frame's: file.data/size the input's)
+	 */
 	const uint8_t		*data;
 	size_t			size;
-	const void		*map;
+	const void		*map;		/* to unmap at close, map_len */
+	size_t			map_len;
 
 	/* stream input: buf holds [base, base + len) of the input */
 	bool			stream;
@@ -2298,6 +2302,7 @@ struct fxt_reader *fxt_reader_open(const char *path, unsigned int flags)
 				return NULL;
 			}
 			r->map = map;
+			r->map_len = len;
 			return r;
 		}
 		file_unmap(map, len);
@@ -2343,8 +2348,9 @@ void fxt_reader_close(struct fxt_reader *r)
 	free(r->warnmsg);
 	for (i = 0; i < FXT_WARN_KINDS; i++)
 		free(r->kind_msg[i]);
+	/* not r->size: a reader closed inside a frame has the frame's */
 	if (r->map)
-		file_unmap(r->map, r->size);
+		file_unmap(r->map, r->map_len);
 	fxt_zin_destroy(r->zin);
 	if (r->own_fd)
 		close(r->fd);

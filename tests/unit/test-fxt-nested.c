@@ -468,12 +468,63 @@ static void test_empty_blob(void)
 	free(buf);
 }
 
+/* Whether /proc/self/maps still maps @path, any part of it. */
+static bool still_mapped(const char *path)
+{
+	char line[4096];
+	FILE *f = fopen("/proc/self/maps", "r");
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, path) != NULL;
+	fclose(f);
+	return found;
+}
+
+/*
+ * A mapped file closed while a frame is being read: the whole mapping
+ * goes, not the frame's length of it (which unmapped a part of the file
+ * only, or, from a frame larger than the file, what lay after it: the
+ * memory of whoever had it, found by fuzz-fxt2dat).
+ */
+static void test_close_inside_frame(void)
+{
+	char path[] = "/tmp/test-fxt-nested-XXXXXX";
+	struct fxt_record rec;
+	struct fxt_reader *r;
+	size_t size;
+	char *buf = write_file(&size, false);
+	int fd = mkstemp(path), ret;
+	bool inside = false;
+
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL_FATAL(write(fd, buf, size), (ssize_t)size);
+	close(fd);
+	r = fxt_reader_open(path, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	while (!inside && (ret = fxt_reader_next(r, &rec)) > 0)
+		inside = rec.nested;
+	printf("\n# closed inside a frame of a %zu-byte mapped file: %s; "
+	       "mapped before close: %s", size, inside ? "yes" : "no",
+	       still_mapped(path) ? "yes" : "no");
+	CU_ASSERT(inside);
+	fxt_reader_close(r);
+	printf(", after: %s", still_mapped(path) ? "yes" : "no");
+	CU_ASSERT(!still_mapped(path));
+	unlink(path);
+	free(buf);
+}
+
 static CU_TestInfo nested_tests[] = {
 	{ "blobs of records read where they are", test_plain },
 	{ "compressed blobs of records read where they are", test_zstd },
 	{ "other readers skip them", test_skipped_by_others },
 	{ "a damaged frame is skipped, the rest read", test_damaged_frame },
 	{ "an empty blob of records is read past", test_empty_blob },
+	{ "a file closed inside a frame is unmapped whole",
+	  test_close_inside_frame },
 	CU_TEST_INFO_NULL,
 };
 
