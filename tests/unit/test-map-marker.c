@@ -96,7 +96,8 @@ static unsigned int atrace_events(const void *buf, size_t len,
 struct sys_ev {
 	uint32_t	event;		/* PFT_EV_SYS_ENTER or _EXIT */
 	int64_t		ts, id;
-	bool		ret;		/* has a return value */
+	/* sys_enter's arguments, or sys_exit's return value: how many */
+	int		vals;
 };
 
 /* The packets' sys_enter and sys_exit events, in order, up to @max. */
@@ -121,8 +122,11 @@ static size_t sys_events(const struct pb_buf *stream, struct sys_ev *out,
 				out[n].ts = pkt_num(&ev, PFT_EVENT_TIMESTAMP);
 				out[n].id = pkt_num(&msg, i ? PFT_SYS_EXIT_ID :
 								PFT_SYS_ENTER_ID);
-				out[n].ret = pkt_get(&msg, PFT_SYS_EXIT_RET,
-						     0, &f);
+				out[n].vals = 0;
+				while (pkt_get(&msg, i ? PFT_SYS_EXIT_RET :
+							 PFT_SYS_ENTER_ARGS,
+					       out[n].vals, &f))
+					out[n].vals++;
 				n++;
 			}
 	}
@@ -186,12 +190,12 @@ static char *write_fixture(void)
 static void test_print_events(void)
 {
 	static const struct sys_ev want[] = {
-		{ PFT_EV_SYS_ENTER, T0, 1, false },
-		{ PFT_EV_SYS_EXIT, T0 + 600, 1, true },
-		{ PFT_EV_SYS_ENTER, T0 + 2000, 1, false },
-		{ PFT_EV_SYS_EXIT, T0 + 2100, 1, true },
-		{ PFT_EV_SYS_ENTER, T0 + 3000, 39, false },
-		{ PFT_EV_SYS_EXIT, T0 + 3100, 39, true },
+		{ PFT_EV_SYS_ENTER, T0, 1, 6 },
+		{ PFT_EV_SYS_EXIT, T0 + 600, 1, 1 },
+		{ PFT_EV_SYS_ENTER, T0 + 2000, 1, 6 },
+		{ PFT_EV_SYS_EXIT, T0 + 2100, 1, 1 },
+		{ PFT_EV_SYS_ENTER, T0 + 3000, 39, 6 },
+		{ PFT_EV_SYS_EXIT, T0 + 3100, 39, 1 },
 	};
 	static const char *const texts[] = {
 		"B|100|in a write\n", "E|100\n", "B|100|outside\n", "E|100\n",
@@ -218,10 +222,12 @@ static void test_print_events(void)
 		       got[i].event == PFT_EV_SYS_ENTER ? "sys_enter" :
 							  "sys_exit ",
 		       (long long)(got[i].ts - (int64_t)T0),
-		       (long long)got[i].id, got[i].ret ? ", its ret" : "");
+		       (long long)got[i].id, got[i].event == PFT_EV_SYS_ENTER ?
+		       (got[i].vals == 6 ? ", its 6 args" : ", not 6 args") :
+		       (got[i].vals == 1 ? ", its ret" : ", no ret"));
 		CU_ASSERT(got[i].event == want[i].event &&
 			  got[i].ts == want[i].ts && got[i].id == want[i].id &&
-			  got[i].ret == want[i].ret);
+			  got[i].vals == want[i].vals);
 	}
 	np = print_events(&stream, got_text, got_ts, 8);
 	CU_ASSERT_EQUAL(np, 4);
