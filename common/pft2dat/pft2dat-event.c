@@ -407,29 +407,15 @@ static int unknown_event(struct pft_ctx *c, uint32_t num)
 static void unknown_said(struct pft_ctx *c)
 {
 	char *out = c->st->unknown, one[48];
-	size_t len = 0, size = sizeof(c->st->unknown), i, n;
-	uint64_t best, key;
-	bool first = true, found;
+	size_t len = 0, size = sizeof(c->st->unknown), i, nk, n;
+	uint64_t *keys = u64_map_keys(&c->unknown, &nk);
 
-	for (key = 0;; key = best, first = false) {
-		found = false;
-		best = 0;
-		/* the smallest field number past the last one said */
-		for (i = 0; i < c->unknown.cap; i++) {
-			uint64_t k = c->unknown.slot[i].key;
-
-			if (!c->unknown.slot[i].val || (!first && k <= key) ||
-			    (found && k >= best))
-				continue;
-			best = k;
-			found = true;
-		}
-		if (!found)
-			break;
+	for (i = 0; i < nk; i++) {
 		n = (size_t)snprintf(one, sizeof(one), "%s%llu x%llu",
-				     len ? ", " : "", (unsigned long long)best,
+				     len ? ", " : "",
+				     (unsigned long long)keys[i],
 				     (unsigned long long)
-				     u64_map_get(&c->unknown, best));
+				     u64_map_get(&c->unknown, keys[i]));
 		/* room for this one and a ", ..." after it */
 		if (len + n + 6 > size) {
 			snprintf(out + len, size - len, ", ...");
@@ -438,6 +424,7 @@ static void unknown_said(struct pft_ctx *c)
 		memcpy(out + len, one, n + 1);
 		len += n;
 	}
+	free(keys);
 }
 
 /* One FtraceEvent of a bundle of CPU @cpu. */

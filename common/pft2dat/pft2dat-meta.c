@@ -281,35 +281,24 @@ static int32_t tgid_of(struct pft_ctx *c, int32_t pid)
 	return 0;
 }
 
-static int cmp_int32(const void *a, const void *b)
-{
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The kernel's saved_tgids text: "pid tgid" lines, in pid order. */
 static int tgids_text(struct pft_ctx *c)
 {
-	int32_t *pids, tgid;
-	size_t i, n = 0;
+	uint64_t *pids;
+	size_t i, n;
 	char line[32];
+	int32_t tgid;
 	int len, ret = 0;
 
-	if (!c->tgids.nr)
-		return 0;
-	pids = malloc(c->tgids.nr * sizeof(*pids));
+	pids = u64_map_keys(&c->tgids, &n);
 	if (!pids)
-		return -ENOMEM;
-	for (i = 0; i < c->tgids.cap; i++)
-		if (c->tgids.slot[i].val)
-			pids[n++] = (int32_t)c->tgids.slot[i].key;
-	qsort(pids, n, sizeof(*pids), cmp_int32);
+		return c->tgids.nr ? -ENOMEM : 0;
 	for (i = 0; i < n && !ret; i++) {
-		tgid = tgid_of(c, pids[i]);
+		tgid = tgid_of(c, (int32_t)pids[i]);
 		if (tgid <= 0)
 			continue;
-		len = snprintf(line, sizeof(line), "%d %d\n", pids[i], tgid);
+		len = snprintf(line, sizeof(line), "%d %d\n", (int32_t)pids[i],
+			       tgid);
 		ret = f2d_text_add(&c->f2d.tgids, line, (size_t)len);
 	}
 	free(pids);
@@ -519,13 +508,6 @@ static void say_instance(struct pft_ctx *c, const char *what,
 		 "%s%s", len ? "; " : "", line);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * The instance whose events trace buffer @tb holds: NULL none, "" when
  * several write it (which sequence is whose is unsaid).
@@ -600,13 +582,9 @@ int pft_meta_instances(struct pft_ctx *c)
 		return 0;
 	}
 	/* in sequence order: the same .dat from the same trace */
-	seqs = malloc((c->seq_tbuf.nr + 1) * sizeof(*seqs));
-	if (!seqs)
+	seqs = u64_map_keys(&c->seq_tbuf, &n);
+	if (!seqs && c->seq_tbuf.nr)
 		return -ENOMEM;
-	for (i = 0; i < c->seq_tbuf.cap; i++)
-		if (c->seq_tbuf.slot[i].val)
-			seqs[n++] = c->seq_tbuf.slot[i].key;
-	qsort(seqs, n, sizeof(*seqs), cmp_u64);
 	for (i = 0; i < n && !ret; i++)
 		ret = seq_instance(c, seqs[i]);
 	free(seqs);

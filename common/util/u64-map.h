@@ -145,6 +145,19 @@ static inline int u64_map_set(struct u64_map *m, uint64_t key, uint64_t val)
 }
 
 /**
+ * u64_map_keys() - the map's keys, in ascending order
+ * @m: the map
+ * @n: how many, set
+ *
+ * For what must come out in the same order from the same input (a map's
+ * slots follow its calls' history).
+ *
+ * Return: a malloc'd array of *@n keys (NULL when the map is empty), or
+ * NULL with *@n 0 and errno ENOMEM.
+ */
+uint64_t *u64_map_keys(const struct u64_map *m, size_t *n);
+
+/**
  * u64_map_free() - free the slots; the map is empty (and zeroed but for
  * its first capacity) again
  * @m: the map

@@ -152,6 +152,41 @@ static void test_order(void)
  * every mask; consecutive keys and page-aligned ones spread over all of a
  * small table's slots.
  */
+/* The keys in ascending order, each once, however they were put. */
+static void test_keys(void)
+{
+	struct u64_map m = { 0 };
+	uint64_t x = 99, *keys, k;
+	size_t n, i, bad = 0;
+
+	keys = u64_map_keys(&m, &n);
+	CU_ASSERT_PTR_NULL(keys);
+	CU_ASSERT_EQUAL(n, 0);
+	for (i = 0; i < 5000; i++) {
+		k = next_key(&x);
+		CU_ASSERT_EQUAL_FATAL(u64_map_set(&m, k, i + 1), 0);
+		/* some twice: one key still */
+		if (i % 7 == 0)
+			CU_ASSERT_EQUAL_FATAL(u64_map_set(&m, k, 1), 0);
+	}
+	CU_ASSERT_EQUAL_FATAL(u64_map_set(&m, 0, 1), 0);
+	CU_ASSERT_EQUAL_FATAL(u64_map_set(&m, UINT64_MAX, 1), 0);
+	keys = u64_map_keys(&m, &n);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(keys);
+	for (i = 1; i < n; i++)
+		bad += keys[i - 1] >= keys[i];
+	printf("\n    %zu keys of %zu, %zu out of order, first %llu, last "
+	       "%llu", n, m.nr, bad, (unsigned long long)keys[0],
+	       (unsigned long long)keys[n - 1]);
+	CU_ASSERT_EQUAL(n, m.nr);
+	CU_ASSERT_EQUAL(n, 5002);
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT_EQUAL(keys[0], 0);
+	CU_ASSERT_EQUAL(keys[n - 1], UINT64_MAX);
+	free(keys);
+	u64_map_free(&m);
+}
+
 static void test_hash(void)
 {
 	unsigned int used[16] = { 0 }, aligned[64] = { 0 }, n = 0, na = 0;
@@ -185,6 +220,7 @@ static CU_TestInfo map_tests[] = {
 	{ "put: 0 for a new key, the value for a known one", test_put },
 	{ "400000 keys against an array of them", test_many },
 	{ "the same calls lay the slots out the same", test_order },
+	{ "the keys, in ascending order, each once", test_keys },
 	{ "the hash: the replaced tables' slots, in range, spread",
 	  test_hash },
 	CU_TEST_INFO_NULL,
