@@ -13,9 +13,8 @@
  * field's type, as its recorder turned them (traced_probes'
  * translation): a dev_t, which it writes as userspace's makedev()
  * (perfetto-dev.h), and a void * when it symbolized kernel addresses
- * (the value is then the
- * symbol's interned id: pft2dat-meta.c gives it an address of its own
- * in the .dat's kallsyms).
+ * (the value is then the symbol's interned id: pft2dat-meta.c gives it
+ * an address of its own in the .dat's kallsyms).
  */
 #include <errno.h>
 #include <sched.h>

@@ -65,6 +65,36 @@ static inline void map_arg_set_64(struct fxt_arg *a, uint64_t v)
 		a->u64 = v;
 	}
 }
+/*
+ * The elements of fixed array @f of @rec (elements of 1 to 8 bytes), at
+ * most @max, into @v: how many (none when the record is too short).
+ */
+static inline unsigned int map_field_elems(struct map_buffer *buf,
+					   struct tep_record *rec,
+					   struct tep_format_field *f,
+					   uint64_t *v, unsigned int max)
+{
+	const unsigned char *p;
+	unsigned int k, n, elem;
+
+	if (!f || !(f->flags & TEP_FIELD_IS_ARRAY) ||
+	    f->flags & TEP_FIELD_IS_DYNAMIC || f->arraylen <= 0 ||
+	    f->offset + f->size > rec->size)
+		return 0;
+	elem = f->elementsize;
+	if (!elem || elem > 8 || elem * (unsigned int)f->arraylen >
+				 (unsigned int)f->size)
+		return 0;
+	n = (unsigned int)f->arraylen < max ? (unsigned int)f->arraylen : max;
+	p = (const unsigned char *)rec->data + f->offset;
+	for (k = 0; k < n; k++, p += elem) {
+		if (buf->native && elem == 8)
+			__builtin_memcpy(&v[k], p, 8);
+		else
+			v[k] = tep_read_number(buf->tep, p, (int)elem);
+	}
+	return n;
+}
 /* A fixed array without a size ("char buf[]"): it runs to the record's end. */
 static inline bool map_field_flexible(const struct tep_format_field *f)
 {

@@ -68,35 +68,6 @@ static void map_ftrace_kstr(struct pb_buf *b, unsigned int proto,
 	trace_seq_destroy(&s);
 }
 
-/*
- * The elements of array field @f of @rec (of 8 bytes or less each), at
- * most @max, into @v: how many.
- */
-static unsigned int map_ftrace_elems(struct map_buffer *buf,
-				     struct tep_record *rec,
-				     struct tep_format_field *f, uint64_t *v,
-				     unsigned int max)
-{
-	struct tep_format_field one;
-	unsigned int i, n, elem;
-
-	if (!f || !(f->flags & TEP_FIELD_IS_ARRAY) || f->arraylen <= 0 ||
-	    f->flags & TEP_FIELD_IS_DYNAMIC)
-		return 0;
-	elem = (unsigned int)f->size / (unsigned int)f->arraylen;
-	if (!elem || elem > 8)
-		return 0;
-	n = (unsigned int)f->arraylen < max ? (unsigned int)f->arraylen : max;
-	one = *f;
-	one.size = (int)elem;
-	for (i = 0; i < n; i++) {
-		one.offset = f->offset + (int)(i * elem);
-		if (!map_field_u64(buf, rec, &one, &v[i]))
-			break;
-	}
-	return i;
-}
-
 _Static_assert(MAP_SPECIAL_FIELDS <= 32, "map_event.pkt_devs: a bit a field");
 
 /*
@@ -201,8 +172,8 @@ int map_ftrace_write(struct map_ctx *ctx, struct map_buffer *buf,
 			uint64_t el[MAP_FTRACE_ELEMS];
 			unsigned int k, nel;
 
-			nel = map_ftrace_elems(buf, rec, me->sf[i], el,
-					       MAP_FTRACE_ELEMS);
+			nel = map_field_elems(buf, rec, me->sf[i], el,
+					      MAP_FTRACE_ELEMS);
 			for (k = 0; k < nel; k++)
 				pb_uint(e.b, pf->proto, el[k]);
 			break;
@@ -234,8 +205,8 @@ int map_ftrace_syscall_write(struct map_ctx *ctx, struct map_buffer *buf,
 		vals[n++] = id;
 	}
 	if (enter && d->f[1].kind == MAP_PKT_UINTS) {
-		nel = map_ftrace_elems(buf, rec, me->sf[1], vals + n,
-				       MAP_FTRACE_ELEMS);
+		nel = map_field_elems(buf, rec, me->sf[1], vals + n,
+				      MAP_FTRACE_ELEMS);
 		for (k = 0; k < nel; k++)
 			protos[n++] = d->f[1].proto;
 	}

@@ -437,10 +437,10 @@ static void map_tgid_rewind(struct tracecmd_input *h)
 
 /*
  * Settle every thread's group before the conversion writes anything:
- * the saved tgids option, the --tgids file, then the records of the events above: those the
- * host kept from its own pass when it did, else one pass over the
- * records of the buffers, after which the handles are rewound for the
- * conversion.
+ * the saved tgids option, the --tgids file, then the records of the
+ * events above: those the host kept from its own pass when it did, else
+ * one pass over the records of the buffers, after which the handles are
+ * rewound for the conversion.
  */
 int map_tgid_read(struct map_ctx *ctx, struct tracecmd_input **handles,
 		  int nr)
