@@ -533,10 +533,16 @@ void f2d_put_str(struct f2d_rec *r, struct f2d_format *f, const char *field,
 		 const char *s, size_t len)
 {
 	struct tep_format_field *fl = tep_find_field(f->event, field);
+
+	if (fl)
+		f2d_put_field_str(r, fl, s, len);
+}
+
+void f2d_put_field_str(struct f2d_rec *r, struct tep_format_field *fl,
+		       const char *s, size_t len)
+{
 	uint8_t *tmp;
 
-	if (!fl)
-		return;
 	if (fl->flags & TEP_FIELD_IS_DYNAMIC || !fl->size) {
 		/* the NUL belongs to the string's bytes */
 		tmp = malloc(len + 1);

@@ -290,6 +290,9 @@ void f2d_put_field_int(struct f2d_rec *r, struct tep_format_field *fl,
 		       uint64_t v);
 void f2d_put_field_bytes(struct f2d_rec *r, struct tep_format_field *fl,
 			 const uint8_t *p, size_t n);
+/* A text of @len bytes; a dynamic or flexible field's ends in a NUL. */
+void f2d_put_field_str(struct f2d_rec *r, struct tep_format_field *fl,
+		       const char *s, size_t len);
 void f2d_put_int(struct f2d_rec *r, struct f2d_format *f, const char *field,
 		 uint64_t v);
 void f2d_put_str(struct f2d_rec *r, struct f2d_format *f, const char *field,
@@ -306,6 +309,13 @@ int f2d_lost(struct f2d_ctx *ctx, int buffer, unsigned int cpu, uint64_t ts,
 	     int64_t count);
 /* Buffer @i (a provider's) into the .dat, if the writer exists yet. */
 int f2d_out_add_buffer(struct f2d_ctx *ctx, unsigned int i);
+/*
+ * The events kept since the @from'th (ctx->nr_keep then) in the order
+ * they are written in (ctx->sorted): a source whose stretches of one CPU
+ * are each in several runs of time sorts each stretch as it ends, so
+ * that f2d_out_finish() finds the CPU's events in order.
+ */
+void f2d_kept_sort(struct f2d_ctx *ctx, size_t from);
 /* Page size that holds an event of @len payload bytes. */
 unsigned int f2d_page_for(size_t len);
 /*

@@ -440,9 +440,8 @@ static int one_event(struct pft_ctx *c, unsigned int cpu,
 	bool have_ts = false;
 	int ret;
 
-	ev = calloc(1, sizeof(*ev));
-	if (!ev)
-		return -ENOMEM;
+	ev = c->ev;
+	pft_ev_clear(ev);
 	ev->cpu = cpu;
 	ev->flags = -1;
 	pb_reader_init(&r, msg->p, msg->len);
@@ -474,7 +473,6 @@ static int one_event(struct pft_ctx *c, unsigned int cpu,
 		ret = pft_record_write(c, ev);
 	else if (ret != -ENOMEM)
 		c->st->dropped++;
-	free(ev);
 	return ret == -ENOMEM ? ret : 0;
 }
 
@@ -485,11 +483,17 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 	struct pb_field first = { 0 };
 	unsigned int cpu = 0;
 	bool have_cpu = false, lost = false;
+	size_t from;
 	int ret;
 
 	if (!c->typed) {
 		c->typed = calloc(pft_nr_events, sizeof(*c->typed));
 		if (!c->typed)
+			return -ENOMEM;
+	}
+	if (!c->ev) {
+		c->ev = malloc(sizeof(*c->ev));
+		if (!c->ev)
 			return -ENOMEM;
 	}
 	/* the CPU and the descriptors first: the events need them */
@@ -537,6 +541,7 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 			return ret;
 	}
 	/* the events, then compact sched, which their renames change */
+	from = c->f2d.nr_keep;
 	c->nr_renames = 0;
 	pb_reader_init(&r, p, len);
 	while ((ret = pb_next(&r, &f)) > 0)
@@ -548,6 +553,8 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 		if (f.id == PFT_BUNDLE_COMPACT_SCHED && f.wt == PB_LEN &&
 		    (ret = pft_sched_compact(c, cpu, f.p, f.len)) < 0)
 			return ret;
+	/* two runs of time, as the bundle's CPU ran: one */
+	f2d_kept_sort(&c->f2d, from);
 	return 0;
 }
 
@@ -562,4 +569,5 @@ void pft_event_free(struct pft_ctx *c)
 		desc_clear(&c->descs[i]);
 	free(c->descs);
 	free(c->typed);
+	free(c->ev);
 }

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "fxt2dat.h"
 #include "pb.h"
@@ -80,11 +81,18 @@ struct pft_ev {
 	int32_t		pid;		/* common_pid */
 	unsigned int	cpu;
 	int		flags;		/* common_flags, -1 unknown */
-	struct pft_val	vals[PFT_MAX_VALS];
 	unsigned int	n;
 	/* a cache slot for its format (see pft_record_write()) */
 	struct pft_fmt	**slot;
+	/* last: what pft_ev_clear() leaves, each value set as it is added */
+	struct pft_val	vals[PFT_MAX_VALS];
 };
+
+/* @ev read afresh: no values, all else zero (the values are 4 KB). */
+static inline void pft_ev_clear(struct pft_ev *ev)
+{
+	memset(ev, 0, offsetof(struct pft_ev, vals));
+}
 
 /* An event's format as chosen, by system and name. */
 struct pft_fmt {
@@ -100,6 +108,13 @@ struct pft_fmt {
 	uint64_t		indexed;
 	/* void * fields the recorder kept as a symbol, not the address */
 	uint64_t		symbolized;
+	/*
+	 * The field the value at each place of the last event was, and
+	 * its bit: events of one name mostly give the same fields in the
+	 * same order (see pft_record_write())
+	 */
+	struct tep_format_field	*at[PFT_MAX_VALS];
+	uint64_t		at_bit[PFT_MAX_VALS];
 };
 
 /* A task_rename of the bundle being read. */
@@ -164,6 +179,8 @@ struct pft_ctx {
 	size_t			nr_strs, cap_strs;
 	struct pft_fmt		*fmts;
 	struct pft_fmt		**typed;	/* by table row */
+	/* the event being read (pft_event_bundle() makes it, once) */
+	struct pft_ev		*ev;
 	/* compact sched's formats */
 	struct pft_fmt		*fmts_switch, *fmts_waking;
 	struct pft_desc		*descs;

@@ -300,26 +300,53 @@ fail:
 	return NULL;
 }
 
-/* One value into the record; the bit of the field it filled, or 0. */
-static uint64_t put_val(struct pft_ctx *c, struct pft_fmt *pf,
-			const struct pft_val *v)
+/*
+ * The field of @pf named as @v, the value at place @at of its event, and
+ * its bit in @pf's fields (0 past 64); NULL when none is.  The last
+ * event's field at that place, when it has that name, else found by it.
+ */
+static struct tep_format_field *field_of(struct pft_fmt *pf, unsigned int at,
+					 const struct pft_val *v,
+					 uint64_t *bit)
 {
-	struct f2d_rec *r = &c->f2d.rec;
-	struct tep_format_field *fl;
+	struct tep_format_field *fl = pf->at[at];
 	char name[64];
-	unsigned int i, k, elem;
-	uint64_t x, mask = 0;
+	unsigned int i;
 
+	if (fl && strnlen(fl->name, v->nlen + 1) == v->nlen &&
+	    !memcmp(fl->name, v->name, v->nlen)) {
+		*bit = pf->at_bit[at];
+		return fl;
+	}
 	if (v->nlen >= sizeof(name))
-		return 0;
+		return NULL;
 	memcpy(name, v->name, v->nlen);
 	name[v->nlen] = '\0';
 	fl = tep_find_field(pf->f->event, name);
 	if (!fl)
-		return 0;
+		return NULL;
+	*bit = 0;
 	for (i = 0; i < pf->f->nr_fields && i < 64; i++)
 		if (pf->f->fields[i] == fl)
-			mask = 1ULL << i;
+			*bit = 1ULL << i;
+	pf->at[at] = fl;
+	pf->at_bit[at] = *bit;
+	return fl;
+}
+
+/* Value @at of @ev into the record; the bit of the field it filled, or 0. */
+static uint64_t put_val(struct pft_ctx *c, struct pft_fmt *pf,
+			const struct pft_ev *ev, unsigned int at)
+{
+	const struct pft_val *v = &ev->vals[at];
+	struct f2d_rec *r = &c->f2d.rec;
+	struct tep_format_field *fl;
+	unsigned int k, elem;
+	uint64_t x, mask = 0;
+
+	fl = field_of(pf, at, v, &mask);
+	if (!fl)
+		return 0;
 	/* given, but for a string pointer's lost address (below) */
 	if (v->kind != PFT_V_STR || fl->flags & (TEP_FIELD_IS_STRING |
 						 TEP_FIELD_IS_ARRAY |
@@ -329,8 +356,7 @@ static uint64_t put_val(struct pft_ctx *c, struct pft_fmt *pf,
 	case PFT_V_STR:
 		if (fl->flags & (TEP_FIELD_IS_STRING | TEP_FIELD_IS_ARRAY |
 				 TEP_FIELD_IS_DYNAMIC)) {
-			f2d_put_str(r, pf->f, name, (const char *)v->p,
-				    v->len);
+			f2d_put_field_str(r, fl, (const char *)v->p, v->len);
 			return mask;
 		}
 		/*
@@ -421,6 +447,13 @@ static int names_of(struct pft_ctx *c, const struct pft_ev *ev)
 	const struct pft_val *comm, *pid;
 	unsigned int i;
 
+	/* most events name no task: no value of theirs ends in "comm" */
+	for (i = 0; i < ev->n; i++)
+		if (ev->vals[i].nlen >= 4 &&
+		    !memcmp(ev->vals[i].name + ev->vals[i].nlen - 4, "comm", 4))
+			break;
+	if (i == ev->n)
+		return 0;
 	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
 		comm = val_named(ev, pairs[i][0]);
 		pid = val_named(ev, pairs[i][1]);
@@ -485,7 +518,7 @@ int pft_record_write(struct pft_ctx *c, struct pft_ev *ev)
 		f2d_put_field_int(&c->f2d.rec, pf->f->c_flags,
 				  (uint64_t)ev->flags);
 	for (i = 0; i < ev->n; i++)
-		filled |= put_val(c, pf, &ev->vals[i]);
+		filled |= put_val(c, pf, ev, i);
 	/*
 	 * A text of dynamic length no value filled: an empty one, where
 	 * its place says (zero would point it at the record's head).

@@ -165,7 +165,7 @@ static int one_switch(struct pft_ctx *c, struct pft_ev *ev, unsigned int cpu,
 
 	if (!cur)
 		return -ENOMEM;
-	memset(ev, 0, sizeof(*ev));
+	pft_ev_clear(ev);
 	ev->system = "sched";
 	ev->slen = 5;
 	ev->name = "sched_switch";
@@ -208,7 +208,7 @@ static int one_waking(struct pft_ctx *c, struct pft_ev *ev, unsigned int cpu,
 
 	if (!cur)
 		return -ENOMEM;
-	memset(ev, 0, sizeof(*ev));
+	pft_ev_clear(ev);
 	ev->system = "sched";
 	ev->slen = 5;
 	ev->name = "sched_waking";
@@ -262,7 +262,7 @@ int pft_sched_compact(struct pft_ctx *c, unsigned int cpu, const uint8_t *p,
 	struct strs s = { 0 };
 	struct pb_reader r;
 	struct pb_field f;
-	struct pft_ev *ev = NULL;
+	struct pft_ev *ev;
 	size_t i = 0, j = 0, nsw, nwk, rn = 0;
 	uint64_t tsw = 0, twk = 0;
 	int k, ret;
@@ -285,11 +285,7 @@ int pft_sched_compact(struct pft_ctx *c, unsigned int cpu, const uint8_t *p,
 	/* waking's flags may be missing (older recorders) */
 	nsw = shortest(cols, SW_TS, SW_COMM);
 	nwk = shortest(cols, WK_TS, WK_COMM);
-	ev = malloc(sizeof(*ev));
-	if (!ev) {
-		ret = -ENOMEM;
-		goto out;
-	}
+	ev = c->ev;
 	if (i < nsw)
 		tsw = cols[SW_TS].v[0];
 	if (j < nwk)
@@ -311,7 +307,6 @@ int pft_sched_compact(struct pft_ctx *c, unsigned int cpu, const uint8_t *p,
 	}
 	renames_until(c, cpu, &rn, UINT64_MAX);
 out:
-	free(ev);
 	for (k = 0; k < NR_COLS; k++)
 		free(cols[k].v);
 	free(s.p);
