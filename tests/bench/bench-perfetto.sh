@@ -59,3 +59,35 @@ for f in $files; do
 		"$(echo "$m / 1024" | bc -l)" "$d0"
 done
 echo "(medians of $runs rounds; the .pftrace's ftrace_event also holds what Perfetto recorded before and after tracefs did)"
+
+# The other way (issue: Perfetto's recordings in trace-cmd and
+# KernelShark): `convert X.pftrace -o X.dat` against the trace
+# processor's whole run on X.pftrace (aim: at most 1.0x), and KernelShark
+# opening X.pftrace through plugin-fxt.so against opening that .dat.
+echo "== Perfetto's own recording read back: convert to .dat, KernelShark"
+conv="" tpw=""
+for r in $(seq "$runs"); do
+	/usr/bin/time -o "$work/t" -f '%e' "$TRACE_FXT" convert -q \
+		"$work/perfetto.pftrace" -o "$work/back.dat" >/dev/null 2>&1 || exit 1
+	conv+=" $(tail -1 "$work/t")"
+	/usr/bin/time -o "$work/t" -f '%e' "$tp" -q "$q" \
+		"$work/perfetto.pftrace" >/dev/null 2>&1
+	tpw+=" $(tail -1 "$work/t")"
+done
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+c=$(median $conv) t=$(median $tpw)
+printf 'convert X.pftrace -o X.dat: %.2f s; trace_processor_shell: %.2f s; ratio %.2fx (aim <= 1.0x; medians of %d)\n' \
+	"$c" "$t" "$(echo "$c / $t" | bc -l)" "$runs"
+loader=$BUILD/tests/bench/bench-kshark-load
+plugin=$BUILD/kernelshark-plugin/plugin-fxt.so
+if [ -x "$loader" ] && [ -e "$plugin" ]; then
+	"$loader" -p "$plugin" -r "$runs" "$work/back.dat" \
+		"$work/perfetto.pftrace" 2>/dev/null | grep ' entries=' |
+		sed "s|$work/||" > "$work/ks"
+	cat "$work/ks"
+	awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); v[NR, kv[1]] = kv[2] } }
+	     END { printf("KernelShark: X.pftrace / its .dat %.2fx best, %.2fx median (aim <= 0.5x)\n",
+			  v[2, "best_ms"] / v[1, "best_ms"], v[2, "median_ms"] / v[1, "median_ms"]) }' "$work/ks"
+else
+	echo "KernelShark: skipped, bench-kshark-load or plugin-fxt.so not built"
+fi
