@@ -645,8 +645,8 @@ static bool head_is_fxt(const uint8_t *head, size_t n)
 	       (!memcmp(head, le, sizeof(le)) || !memcmp(head, be, sizeof(be)));
 }
 
-/* What pft2dat_sniff() is best given. */
-#define HEAD_LEN	16
+/* What pft2dat_sniff() is best given (FXT's magic needs 8). */
+#define HEAD_LEN	PFT2DAT_SNIFF_LEN
 
 /*
  * An FXT file starts with the magic number record, in either byte order;

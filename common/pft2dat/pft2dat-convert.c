@@ -30,19 +30,48 @@
 
 bool pft2dat_sniff(const void *data, size_t n)
 {
-	const uint8_t *p = data, *end = p + n;
-	uint64_t len, tag;
+	const uint8_t *p = data, *end = p + n, *pkt;
+	/* fewer bytes than asked for: the file ends there */
+	bool more = n >= PFT2DAT_SNIFF_LEN;
+	uint64_t len, tag, v;
 
 	if (n < 2 || p[0] != (PFT_TRACE_PACKET << 3 | PB_LEN))
 		return false;
 	p++;
 	if (pb_read_varint(&p, end, &len) || !len)
 		return false;
-	/* the packet's first field: a known wire type, a field number */
-	if (pb_read_varint(&p, end, &tag))
-		return p == end;	/* cut by n, not by the file */
-	return tag >> 3 && ((tag & 7) == PB_VARINT || (tag & 7) == PB_LEN ||
-			    (tag & 7) == PB_FIXED64 || (tag & 7) == PB_FIXED32);
+	/* the first packet's fields, as far as @n goes */
+	pkt = len < (uint64_t)(end - p) ? p + len : end;
+	while (p < pkt) {
+		if (pb_read_varint(&p, pkt, &tag))
+			return pkt == end && more;	/* cut by n */
+		if (!(tag >> 3))
+			return false;
+		switch (tag & 7) {
+		case PB_VARINT:
+			if (pb_read_varint(&p, pkt, &v))
+				return pkt == end && more;
+			break;
+		case PB_FIXED64:
+		case PB_FIXED32:
+			v = (tag & 7) == PB_FIXED64 ? 8 : 4;
+			if (v > (uint64_t)(pkt - p))
+				return pkt == end && more;
+			p += v;
+			break;
+		case PB_LEN:
+			if (pb_read_varint(&p, pkt, &v))
+				return pkt == end && more;
+			if (v > (uint64_t)(pkt - p))
+				return pkt == end && more;
+			p += v;
+			break;
+		default:
+			return false;	/* groups, or no wire type */
+		}
+	}
+	/* a whole packet: what follows it, if anything, is another */
+	return pkt == end || *pkt == (PFT_TRACE_PACKET << 3 | PB_LEN);
 }
 
 const char *pft2dat_formats(void)
@@ -292,7 +321,8 @@ int pft2dat_convert(const char *in, int fd, const struct pft2dat_opts *o,
 	ret = load(in, &data, &len, &mapped, err, errlen);
 	if (ret < 0)
 		return ret;
-	if (!pft2dat_sniff(data, len < 16 ? len : 16)) {
+	if (!pft2dat_sniff(data, len < PFT2DAT_SNIFF_LEN ? len :
+			   PFT2DAT_SNIFF_LEN)) {
 		snprintf(err, errlen, "%s is no Perfetto trace (no packet at "
 			 "its start)", in);
 		ret = -EINVAL;

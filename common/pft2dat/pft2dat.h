@@ -86,13 +86,20 @@ struct pft2dat_stats {
 	char		instances[256];
 };
 
+/* How many first bytes pft2dat_sniff() tells a Perfetto trace by. */
+#define PFT2DAT_SNIFF_LEN	256
+
 /**
  * pft2dat_sniff() - whether bytes start a Perfetto trace
  * @p: the first bytes of a file (after gunzip, if gzip'd)
- * @n: how many (16 or more tell best)
+ * @n: how many: PFT2DAT_SNIFF_LEN, or fewer when that is the whole file
  *
- * A trace starts with Trace.packet (tag 0x0a), a length, and a
- * TracePacket field.
+ * A trace is Trace.packet fields (tag 0x0a, a length, a TracePacket):
+ * the first packet's fields parse, each of a wire type protobuf has, as
+ * far as @n goes, and when the packet ends within @n another starts
+ * there; a file shorter than PFT2DAT_SNIFF_LEN holds that packet whole.
+ * A protobuf stream has no magic number; text that starts with a
+ * newline (0x0a as well) fails within a few bytes.
  *
  * Return: true when they look so.
  */

@@ -32,7 +32,7 @@ TOL=(--tolerate sched_switch:prev=3 --tolerate sched_switch:prev_comm=3
      --tolerate sched_switch:prev_pid=3 --tolerate sched_switch:prev_prio=3
      --tolerate sched_switch:task=3 --tolerate sched_waking:task=2)
 
-e2e_plan 27
+e2e_plan 29
 DATOPT=$(dirname "$0")/dat-option.py
 if $TRACE_FXT convert "$PFT" -o "$TMP/s.dat" 2> "$TMP/sum"; then
 	ok "convert the gzip'd sample ($(grep -o '[0-9]* events from' "$TMP/sum"))"
@@ -194,4 +194,16 @@ $TRACE_FXT convert "$TMP/tiny.pftrace" -o "$TMP/tiny.dat" 2> "$TMP/tiny.err"
 rc=$?
 check "a trace of half a packet: refused or empty, with a reason (exit $rc)" \
 	test $rc -lt 2 -a -s "$TMP/tiny.err"
+
+# Text that starts with a newline, as a trace does with its tag 0x0a:
+# refused as no trace at all, short or long, not converted to nothing.
+printf '\nab' > "$TMP/nab.txt"
+{ printf '\nab\n'; cat "$TOP_SRCDIR/README.md"; } > "$TMP/text.txt"
+for t in nab text; do
+	$TRACE_FXT convert "$TMP/$t.txt" -o "$TMP/$t.dat" 2> "$TMP/$t.err"
+	rc=$?
+	check "text starting with a newline ($(stat -c %s "$TMP/$t.txt") bytes): refused, no .dat (exit $rc: $(head -c 60 "$TMP/$t.err")...)" \
+		bash -c "test $rc = 1 && ! test -e '$TMP/$t.dat' &&
+			 grep -q 'nor a Perfetto trace' '$TMP/$t.err'"
+done
 e2e_exit

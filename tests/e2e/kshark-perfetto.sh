@@ -21,7 +21,7 @@ PLUGIN=$BUILD/kernelshark-plugin/plugin-fxt.so
 KSDAT=$BUILD/tests/unit/test-kshark-dat
 LOADER=$BUILD/tests/bench/bench-kshark-load
 export TRACE_FXT_EVENT_FORMATS=$P/formats
-e2e_plan 8
+e2e_plan 9
 
 for f in "$TRACE_FXT" "$PLUGIN" "$KSDAT" "$LOADER"; do
 	[ -e "$f" ] || { not_ok "$f is built (make test-progs)"; e2e_exit; }
@@ -73,6 +73,15 @@ view "$TMP/bad.pftrace" "a damaged trace"
 rc=$?
 check "a file that only starts as a Perfetto trace: no crash (exit $rc), $(grep -m1 -o 'plugin-fxt: .*' "$TMP/junk.out" || echo 'nothing said')" \
 	test $rc -lt 128
+
+# Text that starts with a newline (0x0a, as a trace's first tag): not
+# taken for a Perfetto trace (kshark_input_check() says no), so
+# KernelShark refuses it instead of showing an empty trace.
+{ printf '\nab\n'; cat "$TOP_SRCDIR/README.md"; } > "$TMP/text.pftrace"
+"$LOADER" -p "$PLUGIN" -r 1 "$TMP/text.pftrace" > "$TMP/text.out" 2>&1
+rc=$?
+check "text starting with a newline, named .pftrace: refused (exit $rc), no entries" \
+	bash -c "test $rc -gt 0 -a $rc -lt 128 && ! grep -q 'entries=' '$TMP/text.out'"
 
 if command -v valgrind > /dev/null; then
 	if valgrind -q --error-exitcode=99 --leak-check=no \

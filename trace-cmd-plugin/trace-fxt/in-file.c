@@ -38,7 +38,7 @@ static bool is_fxt_magic(const unsigned char *p, size_t n)
 /* Whether a compressed file holds a Perfetto trace: its first bytes. */
 static bool zipped_perfetto(int fd, enum fxt_zip kind)
 {
-	unsigned char buf[16];
+	unsigned char buf[PFT2DAT_SNIFF_LEN];
 	struct fxt_zin *z;
 	ssize_t n = 0, got;
 
@@ -60,7 +60,7 @@ int in_file_kind(const char *path, unsigned char *head, size_t size,
 	enum fxt_zip zip;
 	bool pft;
 
-	unsigned char buf[16];
+	unsigned char buf[PFT2DAT_SNIFF_LEN];
 	ssize_t n;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
