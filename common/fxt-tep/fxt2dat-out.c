@@ -448,6 +448,47 @@ static int add_thread_names(struct f2d_ctx *ctx)
 }
 
 /*
+ * The converted threads' groups (ctx->groups) as the kernel's saved_tgids
+ * text: "pid tgid" lines in pid order, each thread of another task's
+ * group and that task.  A thread alone in a group of its own id is left
+ * out: the converter says that of any task nothing else speaks of, and
+ * so does a reader of the .dat.
+ */
+static int groups_tgids(struct f2d_ctx *ctx)
+{
+	struct u64_map all = { 0 };
+	uint64_t *pids = NULL;
+	size_t i, n;
+	char line[32];
+	int len, ret = 0;
+
+	for (i = 0; i < ctx->groups.cap && !ret; i++) {
+		const struct u64_map_slot *sl = &ctx->groups.slot[i];
+
+		if (!sl->val)
+			continue;
+		if (u64_map_set(&all, sl->key, sl->val) ||
+		    (!u64_map_get(&all, sl->val) &&
+		     !u64_map_get(&ctx->groups, sl->val) &&
+		     u64_map_set(&all, sl->val, sl->val)))
+			ret = -ENOMEM;
+	}
+	if (!ret) {
+		pids = u64_map_keys(&all, &n);
+		if (!pids)
+			ret = -ENOMEM;
+	}
+	for (i = 0; !ret && i < n; i++) {
+		len = snprintf(line, sizeof(line), "%d %d\n", (int)pids[i],
+			       (int)u64_map_get(&all, pids[i]));
+		ret = f2d_text_add(&ctx->tgids, line, (size_t)len);
+	}
+	free(pids);
+	u64_map_free(&all);
+	return ret;
+}
+
+/*
  * The .dat's version option: the source's (a converted FXT carries it),
  * then what the conversion numbered otherwise than the FXT, in full.
  */
@@ -526,6 +567,8 @@ int f2d_out_finish(struct f2d_ctx *ctx)
 		ret = add_version(ctx);
 	if (!ret)
 		ret = add_cpustats(ctx);
+	if (!ret && !ctx->tgids.len && ctx->groups.nr)
+		ret = groups_tgids(ctx);
 	if (!ret && ctx->tgids.len)
 		ret = dat_writer_add_option_string(ctx->w,
 						   DAT_OPTION_SAVED_TGIDS,
@@ -545,5 +588,6 @@ void f2d_out_free(struct f2d_ctx *ctx)
 	free(ctx->keep);
 	free(ctx->last_ts);
 	u64_map_free(&ctx->last_at);
+	u64_map_free(&ctx->groups);
 	f2d_text_free(&ctx->arena);
 }

@@ -177,6 +177,12 @@ struct f2d_ctx {
 	 */
 	struct u64_map		names;
 	/*
+	 * converted threads in another task's thread group: thread koid
+	 * -> its thread object's "process" koid, written back as the
+	 * .dat's saved tgids
+	 */
+	struct u64_map		groups;
+	/*
 	 * Other providers' threads (fxt-threads.h), learnt by the dry run
 	 * and numbered before the pass that writes; NULL when a host feeds
 	 * the records (their tids are the pids then).

@@ -14,7 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 
-e2e_plan 38
+e2e_plan 40
 recordings
 total=0
 for f in "${RECS[@]}"; do
@@ -85,4 +85,30 @@ if [ -s "$TMP/$b.back.dat" ]; then
 			-o '$TMP/$b.z.dat' && trace-cmd report -R '$TMP/$b.z.dat' \
 			2>/dev/null | cmp -s - '$TMP/$b.got'"
 fi
+
+# Thread groups only a --tgids file told: the FXT's threads in those
+# processes, and after FXT -> .dat the .dat's saved tgids (option 32)
+# tell .dat -> FXT the same without the file.
+s=$SAMPLES/sched-zstd.dat
+read -r p1 p2 < <(trace-cmd report -R "$s" 2>/dev/null |
+	sed -nE 's/.*next_pid=([0-9]+).*/\1/p' | grep -vx 0 | sort -n |
+	uniq -c | sort -rn | awk 'NR <= 2 { print $2 }' | xargs)
+printf '%s %s\n%s %s\n' "$p1" "$p1" "$p2" "$p1" > "$TMP/g.tgids"
+groups() {
+	$TRACE_FXT dump "$1" | sed -nE \
+		's/.*koid=([0-9]+) obj_type=2 .*process=koid\(([0-9]+)\).*/\1 \2/p' |
+		sort -u
+}
+$TRACE_FXT convert -q "$s" --tgids "$TMP/g.tgids" -o "$TMP/g.fxt" &&
+$TRACE_FXT convert -q "$TMP/g.fxt" -o "$TMP/g.dat" &&
+$TRACE_FXT convert -q "$TMP/g.dat" -o "$TMP/g2.fxt"
+python3 "$TOP/tests/e2e/dat-option.py" "$TMP/g.dat" 32 > "$TMP/g.opt" \
+	2>/dev/null
+check "saved tgids written back: FXT -> .dat's option 32 is the --tgids file ($(tr '\n' ',' < "$TMP/g.opt"))" \
+	cmp -s "$TMP/g.opt" "$TMP/g.tgids"
+groups "$TMP/g.fxt" > "$TMP/g.groups"
+groups "$TMP/g2.fxt" > "$TMP/g2.groups"
+check "thread $p2 in process $p1 again after .dat -> FXT -> .dat -> FXT, no --tgids ($(wc -l < "$TMP/g.groups") threads, each in the same process)" \
+	bash -c "grep -qx '$p2 $p1' '$TMP/g2.groups' &&
+		 cmp -s '$TMP/g.groups' '$TMP/g2.groups'"
 e2e_exit
