@@ -945,7 +945,7 @@ static int load_kobj(struct loader *l, const struct fxt_record *rec)
 	for (i = 0; i < rec->kobj.nargs; i++)
 		if (fxt_str_eq(rec->kobj.args[i].name, TCFXT_ARG_SOURCE) &&
 		    rec->kobj.args[i].type == FXT_ARG_STRING &&
-		    fxt_str_eq(rec->kobj.args[i].str, "event"))
+		    fxt_str_eq(rec->kobj.args[i].str, TCFXT_SOURCE_EVENT))
 			return 0;
 	t = fxt_ks_task_get(d, pid_of(rec->kobj.koid), true);
 	if (!t)

@@ -99,10 +99,14 @@
 #define TCFXT_ARG_IN_WEIGHT	"incoming_weight"
 #define TCFXT_ARG_WEIGHT	"weight"
 /*
- * A thread object with TCFXT_ARG_SOURCE names a task an event revealed,
- * not a saved cmdline of the .dat.
+ * A thread object with TCFXT_ARG_SOURCE names a task that is not a saved
+ * cmdline of the .dat: one an event revealed (TCFXT_SOURCE_EVENT), or
+ * the idle task, pid 0, which the conversion names "swapper" as the
+ * kernel does and trace-cmd shows as <idle> (TCFXT_SOURCE_IDLE).
  */
 #define TCFXT_ARG_SOURCE	"source"
+#define TCFXT_SOURCE_EVENT	"event"
+#define TCFXT_SOURCE_IDLE	"idle"
 /*
  * The record's bytes past its fields, as "ARRAY[xx, ...]", always the
  * last argument.  The '.' keeps it from ever naming a field (fields are

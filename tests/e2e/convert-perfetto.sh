@@ -32,7 +32,7 @@ TOL=(--tolerate sched_switch:prev=3 --tolerate sched_switch:prev_comm=3
      --tolerate sched_switch:prev_pid=3 --tolerate sched_switch:prev_prio=3
      --tolerate sched_switch:task=3 --tolerate sched_waking:task=2)
 
-e2e_plan 29
+e2e_plan 30
 DATOPT=$(dirname "$0")/dat-option.py
 if $TRACE_FXT convert "$PFT" -o "$TMP/s.dat" 2> "$TMP/sum"; then
 	ok "convert the gzip'd sample ($(grep -o '[0-9]* events from' "$TMP/sum"))"
@@ -176,6 +176,17 @@ $TRACE_FXT dump "$TMP/cases.fxt" > "$TMP/cases.fxtdump" 2>&1
 check "hand-made cases: .dat -> FXT takes the saved tgids: threads 504, 950 in processes 500, 940" \
 	bash -c "grep -q 'koid=504 obj_type=2 .*process=koid(500)' '$TMP/cases.fxtdump' &&
 		 grep -q 'koid=950 obj_type=2 .*process=koid(940)' '$TMP/cases.fxtdump'"
+# trace-fxt report as trace-cmd report, where a task renamed itself:
+# sched_switch's plugin registers the old name, and libtraceevent's
+# lookup among two names of one pid depends on every name registered
+# (trace-fxt's report once also registered the idle task's "swapper")
+TRACE_FXT_EVENT_FORMATS=$TMP/fmt $TRACE_FXT report "$TMP/cases.pftrace" \
+	> "$TMP/cases.trep" 2>/dev/null
+$TRACE_FXT report "$TMP/cases.dat" > "$TMP/cases.drep" 2>/dev/null
+trace-cmd report "$TMP/cases.dat" > "$TMP/cases.crep" 2>/dev/null
+check "hand-made cases: trace-fxt report of the .pftrace and of its .dat print trace-cmd report of the .dat ($(grep -c 'first-200' "$TMP/cases.crep") lines of first-200, the renamed task)" \
+	bash -c "cmp '$TMP/cases.crep' '$TMP/cases.trep' &&
+		 cmp '$TMP/cases.crep' '$TMP/cases.drep'"
 trace-cmd dump --options "$TMP/cases.dat" > "$TMP/cases.opt" 2>/dev/null
 check "hand-made cases: options TRACECLOCK [global], UNAME, 4 CPUs" \
 	bash -c "grep -qx '\[global\]' '$TMP/cases.opt' &&

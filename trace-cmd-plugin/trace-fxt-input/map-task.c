@@ -8,7 +8,8 @@
  * the pid's first record.  Names that only events reveal (a comm field of
  * a pid the cmdlines do not know, task_rename) are announced too, with a
  * "source" = "event" argument, because trace-cmd's report columns keep
- * using the cmdlines' name.
+ * using the cmdlines' name; so is the idle task's "swapper", with
+ * "source" = "idle" (tcfxt.h).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -64,7 +65,8 @@ const char *map_task_comm(struct map_buffer *buf, int pid)
  * the group leader (the name the leader's pid has, else this one).
  */
 static int map_announce(struct map_ctx *ctx, struct map_buffer *buf,
-			int pid, const char *name, size_t len, bool from_event)
+			int pid, const char *name, size_t len,
+			const char *source)
 {
 	struct fxt_arg args[2];
 	unsigned int n = 0;
@@ -77,10 +79,10 @@ static int map_announce(struct map_ctx *ctx, struct map_buffer *buf,
 	leader = map_task_get(ctx, tgid);
 	if (!leader)
 		return -ENOMEM;
-	if (from_event) {
+	if (source) {
 		args[n].type = FXT_ARG_STRING;
-		args[n].name = fxt_writer_str(ctx->w, "source");
-		args[n++].str = fxt_writer_str(ctx->w, "event");
+		args[n].name = fxt_writer_str(ctx->w, TCFXT_ARG_SOURCE);
+		args[n++].str = fxt_writer_str(ctx->w, source);
 	}
 	if (tgid == pid || !leader->proc_named) {
 		const char *lname = tgid == pid ? NULL :
@@ -126,7 +128,8 @@ int map_task_thread(struct map_ctx *ctx, struct map_buffer *buf,
 	if (!comm)
 		return 0;
 	t->named = 3;
-	return map_announce(ctx, buf, pid, comm, strlen(comm), false);
+	return map_announce(ctx, buf, pid, comm, strlen(comm),
+			    pid ? NULL : TCFXT_SOURCE_IDLE);
 }
 
 /*
@@ -155,7 +158,7 @@ int map_task_name(struct map_ctx *ctx, struct map_buffer *buf,
 	if (len <= 0)
 		return 0;
 	ctx->tasks[pid].named |= 2;
-	return map_announce(ctx, buf, pid, comm, len, true);
+	return map_announce(ctx, buf, pid, comm, len, TCFXT_SOURCE_EVENT);
 }
 
 /* The name a task last had in the Perfetto packets, as a hash. */
