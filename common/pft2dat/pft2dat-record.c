@@ -399,16 +399,21 @@ static uint64_t put_val(struct pft_ctx *c, struct pft_fmt *pf,
 	return mask;
 }
 
-static const struct pft_val *val_named(const struct pft_ev *ev,
-				       const char *name)
+static const struct pft_val *val_named_n(const struct pft_ev *ev,
+					 const char *name, size_t n)
 {
-	size_t n = strlen(name);
 	unsigned int i;
 
 	for (i = 0; i < ev->n; i++)
 		if (ev->vals[i].nlen == n && !memcmp(ev->vals[i].name, name, n))
 			return &ev->vals[i];
 	return NULL;
+}
+
+static const struct pft_val *val_named(const struct pft_ev *ev,
+				       const char *name)
+{
+	return val_named_n(ev, name, strlen(name));
 }
 
 /* A task renamed in the bundle: compact sched's prev_comm follows. */
@@ -439,11 +444,16 @@ static int rename_add(struct pft_ctx *c, const struct pft_ev *ev,
 /* The comms an event names its tasks by: the cmdlines. */
 static int names_of(struct pft_ctx *c, const struct pft_ev *ev)
 {
-	static const char *const pairs[][2] = {
-		{ "comm", "pid" }, { "next_comm", "next_pid" },
-		{ "prev_comm", "prev_pid" }, { "child_comm", "child_pid" },
-		{ "parent_comm", "parent_pid" }, { "newcomm", "pid" },
+#define PAIR(c, p)	{ c, p, sizeof(c) - 1, sizeof(p) - 1 }
+	static const struct {
+		const char	*comm, *pid;
+		size_t		clen, plen;
+	} pairs[] = {
+		PAIR("comm", "pid"), PAIR("next_comm", "next_pid"),
+		PAIR("prev_comm", "prev_pid"), PAIR("child_comm", "child_pid"),
+		PAIR("parent_comm", "parent_pid"), PAIR("newcomm", "pid"),
 	};
+#undef PAIR
 	const struct pft_val *comm, *pid;
 	unsigned int i;
 
@@ -455,8 +465,8 @@ static int names_of(struct pft_ctx *c, const struct pft_ev *ev)
 	if (i == ev->n)
 		return 0;
 	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
-		comm = val_named(ev, pairs[i][0]);
-		pid = val_named(ev, pairs[i][1]);
+		comm = val_named_n(ev, pairs[i].comm, pairs[i].clen);
+		pid = val_named_n(ev, pairs[i].pid, pairs[i].plen);
 		if (!comm || !pid || comm->kind != PFT_V_STR ||
 		    pid->kind == PFT_V_STR)
 			continue;
