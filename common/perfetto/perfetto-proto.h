@@ -169,6 +169,37 @@ enum {
 	PFT_GENERIC_FIELD_UINT		= 5,	/* uint64 */
 };
 
+/*
+ * A generic event described by its bundle (Perfetto v50+): the event is
+ * FtraceEvent field PFT_DESCRIBED_FIRST or above, its fields numbered by
+ * a DescriptorProto that a bundle's generic_event_descriptors carries
+ * (FtraceEventBundle.GenericEventDescriptor).  The trace processor keeps
+ * the first descriptor of each id for the whole trace, and refuses one
+ * with a field number of PFT_DESCRIBED_MAX_FIELDS or more
+ * (generic_ftrace_tracker.cc, AddDescriptor: kMaxAllowedFields).
+ */
+enum {
+	PFT_BUNDLE_DESCRIPTORS		= 11,	/* GenericEventDescriptor */
+	PFT_DESC_FIELD_ID		= 1,	/* int32 */
+	PFT_DESC_DESCRIPTOR		= 2,	/* DescriptorProto, bytes */
+	PFT_DESC_GROUP			= 3,	/* string */
+	PFT_DPROTO_NAME			= 1,	/* DescriptorProto.name */
+	PFT_DPROTO_FIELD		= 2,	/* FieldDescriptorProto */
+	PFT_FDPROTO_NAME		= 1,
+	PFT_FDPROTO_NUMBER		= 3,
+	PFT_FDPROTO_TYPE		= 5,
+	PFT_DESCRIBED_FIRST		= 65536,
+	PFT_DESCRIBED_MAX_FIELDS	= 32,
+};
+
+/* FieldDescriptorProto.Type, the values the recorder writes. */
+enum {
+	PFT_FD_INT64 = 3, PFT_FD_UINT64 = 4, PFT_FD_INT32 = 5,
+	PFT_FD_FIXED64 = 6, PFT_FD_FIXED32 = 7, PFT_FD_BOOL = 8,
+	PFT_FD_STRING = 9, PFT_FD_BYTES = 12, PFT_FD_UINT32 = 13,
+	PFT_FD_SINT32 = 17, PFT_FD_SINT64 = 18,
+};
+
 /* ProcessTree, its Process. */
 enum {
 	PFT_TREE_PROCESS		= 1,	/* Process, repeated */

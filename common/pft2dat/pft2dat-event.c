@@ -23,27 +23,9 @@
 const struct pft_event_def pft_events[] = { PFT_TABLE_ROWS(PFT_ROW) };
 const unsigned int pft_nr_events = sizeof(pft_events) / sizeof(pft_events[0]);
 
-/* FtraceEventBundle's fields this file reads beyond perfetto-proto.h's. */
+/* FtraceEvent's field this file reads beyond perfetto-proto.h's. */
 enum {
-	BUNDLE_DESCRIPTORS	= 11,	/* GenericEventDescriptor, ... */
-	DESC_FIELD_ID		= 1,	/* int32 */
-	DESC_DESCRIPTOR		= 2,	/* DescriptorProto, bytes */
-	DESC_GROUP		= 3,	/* string */
-	DPROTO_NAME		= 1,	/* DescriptorProto.name */
-	DPROTO_FIELD		= 2,	/* FieldDescriptorProto, many */
-	FDPROTO_NAME		= 1,
-	FDPROTO_NUMBER		= 3,
-	FDPROTO_TYPE		= 5,
 	EVENT_COMMON_FLAGS	= 5,	/* FtraceEvent.common_flags */
-	/* the first field id of a described generic event */
-	PFT_DESCRIBED_FIRST	= 65536,
-};
-
-/* FieldDescriptorProto.Type values the recorder writes. */
-enum {
-	FD_INT64 = 3, FD_UINT64 = 4, FD_INT32 = 5, FD_FIXED64 = 6,
-	FD_FIXED32 = 7, FD_BOOL = 8, FD_STRING = 9, FD_BYTES = 12,
-	FD_UINT32 = 13, FD_SINT32 = 17, FD_SINT64 = 18,
 };
 
 static const struct pft_event_def *row_of(uint32_t num, unsigned int *idx)
@@ -258,11 +240,11 @@ static int desc_read(struct pft_ctx *c, const struct pb_field *msg)
 
 	pb_reader_init(&r, msg->p, msg->len);
 	while ((ret = pb_next(&r, &f)) > 0) {
-		if (f.id == DESC_FIELD_ID && f.wt == PB_VARINT)
+		if (f.id == PFT_DESC_FIELD_ID && f.wt == PB_VARINT)
 			nd.id = (uint32_t)f.v;
-		else if (f.id == DESC_GROUP && f.wt == PB_LEN && !nd.system)
+		else if (f.id == PFT_DESC_GROUP && f.wt == PB_LEN && !nd.system)
 			nd.system = dup_field(&f);
-		else if (f.id == DESC_DESCRIPTOR && f.wt == PB_LEN) {
+		else if (f.id == PFT_DESC_DESCRIPTOR && f.wt == PB_LEN) {
 			proto_f = f;
 			proto = &proto_f;
 		}
@@ -273,11 +255,11 @@ static int desc_read(struct pft_ctx *c, const struct pb_field *msg)
 	while ((ret = pb_next(&dr, &g)) > 0) {
 		void *n;
 
-		if (g.id == DPROTO_NAME && g.wt == PB_LEN && !nd.name) {
+		if (g.id == PFT_DPROTO_NAME && g.wt == PB_LEN && !nd.name) {
 			nd.name = dup_field(&g);
 			continue;
 		}
-		if (g.id != DPROTO_FIELD || g.wt != PB_LEN ||
+		if (g.id != PFT_DPROTO_FIELD || g.wt != PB_LEN ||
 		    nd.nr == PFT_MAX_VALS)
 			continue;
 		n = realloc(nd.fields, (nd.nr + 1) * sizeof(*nd.fields));
@@ -287,12 +269,12 @@ static int desc_read(struct pft_ctx *c, const struct pb_field *msg)
 		memset(&nd.fields[nd.nr], 0, sizeof(nd.fields[0]));
 		pb_reader_init(&fr, g.p, g.len);
 		while ((ret = pb_next(&fr, &h)) > 0) {
-			if (h.id == FDPROTO_NAME && h.wt == PB_LEN &&
+			if (h.id == PFT_FDPROTO_NAME && h.wt == PB_LEN &&
 			    !nd.fields[nd.nr].name)
 				nd.fields[nd.nr].name = dup_field(&h);
-			else if (h.id == FDPROTO_NUMBER && h.wt == PB_VARINT)
+			else if (h.id == PFT_FDPROTO_NUMBER && h.wt == PB_VARINT)
 				nd.fields[nd.nr].num = (uint32_t)h.v;
-			else if (h.id == FDPROTO_TYPE && h.wt == PB_VARINT)
+			else if (h.id == PFT_FDPROTO_TYPE && h.wt == PB_VARINT)
 				nd.fields[nd.nr].type = (uint32_t)h.v;
 		}
 		nd.nr++;
@@ -347,8 +329,8 @@ static int described(struct pft_ctx *c, struct pft_ev *ev,
 		if (i == d->nr)
 			continue;
 		switch (d->fields[i].type) {
-		case FD_STRING:
-		case FD_BYTES:
+		case PFT_FD_STRING:
+		case PFT_FD_BYTES:
 			if (f.wt != PB_LEN)
 				continue;
 			v = val_add(ev, d->fields[i].name,
@@ -356,21 +338,21 @@ static int described(struct pft_ctx *c, struct pft_ev *ev,
 			if (v)
 				val_set(v, &f, false, 0);
 			continue;
-		case FD_SINT32:
-		case FD_SINT64:
+		case PFT_FD_SINT32:
+		case PFT_FD_SINT64:
 			/* zigzag */
 			f.v = (f.v >> 1) ^ -(f.v & 1);
 			/* fall through */
-		case FD_INT32:
-		case FD_INT64:
+		case PFT_FD_INT32:
+		case PFT_FD_INT64:
 			if (f.wt == PB_LEN)
 				continue;
 			v = val_add(ev, d->fields[i].name,
 				    strlen(d->fields[i].name));
 			if (v)
 				val_set(v, &f, true,
-					d->fields[i].type == FD_INT32 ||
-					d->fields[i].type == FD_SINT32 ?
+					d->fields[i].type == PFT_FD_INT32 ||
+					d->fields[i].type == PFT_FD_SINT32 ?
 					32 : 64);
 			continue;
 		default:
@@ -380,9 +362,9 @@ static int described(struct pft_ctx *c, struct pft_ev *ev,
 				    strlen(d->fields[i].name));
 			if (v)
 				val_set(v, &f, false,
-					d->fields[i].type == FD_UINT32 ||
-					d->fields[i].type == FD_FIXED32 ||
-					d->fields[i].type == FD_BOOL ?
+					d->fields[i].type == PFT_FD_UINT32 ||
+					d->fields[i].type == PFT_FD_FIXED32 ||
+					d->fields[i].type == PFT_FD_BOOL ?
 					32 : 64);
 		}
 	}
@@ -508,7 +490,7 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 		} else if (f.id == PFT_BUNDLE_FTRACE_CLOCK &&
 			   f.wt == PB_VARINT && c->pass == 1) {
 			c->ftrace_clock = f.v;
-		} else if (f.id == BUNDLE_DESCRIPTORS && f.wt == PB_LEN &&
+		} else if (f.id == PFT_BUNDLE_DESCRIPTORS && f.wt == PB_LEN &&
 			   c->pass == 2) {
 			ret = desc_read(c, &f);
 			if (ret == -ENOMEM)

@@ -307,6 +307,43 @@ TABLE = load_table()
 # its own
 EV = {event: row[2] for event, row in TABLE.items()}
 EV_PRINT, EV_SCHED_SWITCH, EV_SCHED_WAKING, EV_GENERIC = 3, 4, 20, 327
+# ftrace_event_bundle.proto GenericEventDescriptor: v50+ generic events,
+# FtraceEvent fields from EV_DESCRIBED on, numbered by a DescriptorProto
+EV_DESCRIBED, DESCRIBED_MAX_FIELDS = 65536, 32
+# descriptor.proto FieldDescriptorProto.Type, as ProtoSchemaType
+FD_TYPES = {3: 'int64', 4: 'uint64', 9: 'string', 12: 'bytes'}
+
+
+def generic_descriptor(v):
+    """A GenericEventDescriptor's (field id, event name, {number: (field
+    name, type)}), or None where the trace processor refuses it
+    (generic_ftrace_tracker.cc, AddDescriptor: a field number of
+    kMaxAllowedFields (32) or more, a type past TYPE_SINT64)."""
+    d = pb_msg(v)
+    dp = pb_msg(last(d, 2, b''))
+    fields = {}
+    for fv in dp.get(2, []):
+        f = pb_msg(fv)
+        num, typ = last(f, 3, 0), last(f, 5, 0)
+        if num >= DESCRIBED_MAX_FIELDS or typ > 18:
+            return None
+        fields[num] = (text(last(f, 1, b'')), FD_TYPES.get(typ, typ))
+    return last(d, 1, 0), text(last(dp, 1, b'')), fields
+
+
+def described_args(desc, v):
+    """A described event's fields by name, as ParseGenericFtrace inserts
+    them (InsertFieldIntoArgs: int64 signed, uint64 as it is, strings)."""
+    args = {}
+    for num, _, x in pb_fields(v):
+        if num not in desc[2]:
+            continue
+        name, typ = desc[2][num]
+        args[name] = text(x) if typ == 'string' else \
+            s64(x) if typ == 'int64' else x
+    return args
+
+
 # ftrace_descriptors.cc: the raw table's event names (the table's are
 # their own: Perfetto names an event after the kernel's)
 EV_NAMES = {3: 'print', 4: 'sched_switch', 17: 'sched_wakeup',
@@ -390,6 +427,7 @@ class Packets:
         self.cpu_counters = {}       # (name, cpu) -> [(ts, value)]
         self.cpu_slices = {}         # (track name, cpu) -> [slice]
         self.raw = {}                # ftrace_event rows by name
+        self.described = {}          # generic events' descriptors, by id
         self.prints = []             # generic "print" rows' buf
         self.sys_names = {}          # SyscallTracker's table
         self.in_write = set()        # SyscallTracker::in_sys_write_
@@ -557,6 +595,14 @@ class Packets:
                 raise ValueError('common_flags in an FtraceEvent: every '
                                  'field but timestamp and pid is an event')
             self.push('P', last(e, 1), ('ftrace', cpu, ev, syms))
+        # v50+: the bundle's descriptors, after its events are tokenized
+        # (GenericFtraceTracker::AddDescriptor: the first of an id stays)
+        for v in d.get(11, []):
+            desc = generic_descriptor(v)
+            if desc is None:
+                self.stat('ftrace_generic_descriptor_errors')
+            elif desc[0] not in self.described:
+                self.described[desc[0]] = desc
 
     # ftrace_tokenizer.cc: TokenizeFtraceCompactSched{Switch,Waking}:
     # packed columns walked in step, timestamps delta-encoded
@@ -656,6 +702,17 @@ class Packets:
                         if 3 in a else last(a, 4, last(a, 5))
                 if name == 'print':
                     self.prints.append(args.get('buf'))
+            elif fid >= EV_DESCRIBED:
+                # ParseGenericFtrace: by the descriptor of its id
+                desc = self.described.get(fid)
+                if desc is None:
+                    self.stat('ftrace_generic_descriptor_errors')
+                    continue
+                name = desc[1]
+                self.raw[name] = self.raw.get(name, 0) + 1
+                self.get_thread(pid)
+                if name == 'print':
+                    self.prints.append(described_args(desc, v).get('buf'))
             elif fid != EV_SCHED_SWITCH:
                 name = EV_NAMES.get(fid, 'event %d' % fid)
                 self.raw[name] = self.raw.get(name, 0) + 1
@@ -2590,6 +2647,7 @@ def packet_events(m):
     in each CPU's time order."""
     bycpu = {}
     syms = {}
+    descs = {}
     n = 0
     for pkt in m.stream_packets():
         d = pb_msg(pkt)
@@ -2603,6 +2661,10 @@ def packet_events(m):
         b = pb_msg(last(d, 1))
         cpu = last(b, 1)
         out = bycpu.setdefault(cpu, [])
+        for v in b.get(11, []):
+            desc = generic_descriptor(v)
+            if desc and desc[0] not in descs:
+                descs[desc[0]] = desc
         for ev in b.get(2, []):
             e = pb_msg(ev)
             for f, wt, v in pb_fields(ev):
@@ -2621,6 +2683,7 @@ def packet_events(m):
                                 (s32(vals[1]), s32(vals[2]), s32(vals[3]),
                                  vals[4])))
     events = []
+    m.legacy_generic, m.described_types = set(), {}
     for cpu, evs in bycpu.items():
         evs.sort(key=lambda e: (e[0], e[1]))
         cur = None
@@ -2653,6 +2716,15 @@ def packet_events(m):
                     else:
                         args[name] = text(last(a, 3))
                 events.append((text(last(d, 1, b'')), cpu, ts, args))
+                m.legacy_generic.add(text(last(d, 1, b'')))
+                continue
+            if f >= EV_DESCRIBED and f in descs:
+                # map_ftrace_generic(): described (v50+), as Perfetto's
+                # own recorder writes an event it has no message for
+                events.append((descs[f][1], cpu, ts,
+                               described_args(descs[f], v)))
+                m.described_types.setdefault(descs[f][1], {}).update(
+                    descs[f][2].values())
                 continue
             if f not in PKT_MSGS:
                 events.append(('event %d' % f, cpu, ts, {}))
@@ -2907,6 +2979,19 @@ def dev_fields(formats):
     return out
 
 
+def format_signs(formats):
+    """Of `trace-cmd dump --events`' text: {event: {field: signed}}, its
+    own fields (not common_*), as libtraceevent reads "signed:"."""
+    out, ev = {}, None
+    for line in formats.splitlines():
+        if line.startswith('name: '):
+            ev = out.setdefault(line[6:].strip(), {})
+        m = re.match(r'\s*field:(.*?)(\w+)(\[.*\])?;.*signed:(\d)', line)
+        if m and ev is not None and not m.group(2).startswith('common_'):
+            ev[m.group(2)] = m.group(4) == '1'
+    return out
+
+
 def user_dev(kdev):
     """A kernel dev_t (major above bit 20) as Perfetto's recorder writes
     it, makedev()'s layout (cpu_reader.h
@@ -2916,7 +3001,7 @@ def user_dev(kdev):
             (mnr & 0xffffff00) << 12 | (mnr & 0xff))
 
 
-def compare_packets(m, lines, devs=frozenset()):
+def compare_packets(m, lines, devs=frozenset(), signs=None):
     """Every event of the source the packets carry, field by field; what
     the packets hold besides must be inferred switches (state R, at a
     source switch's time or just before, or where a CPU's first switch's
@@ -2988,6 +3073,31 @@ def compare_packets(m, lines, devs=frozenset()):
              'first switch\'s prev or a task whose switch in it lost began '
              'to run) but %d'
              % (len(extra), len(odd)))
+    if signs is not None:
+        # Perfetto's recorder (proto_translation_table.cc,
+        # ToGenericProtoField): a signed integer int64, any other integer,
+        # pointer or dev_t uint64, text string; the older, legacy event
+        # only for what a descriptor cannot hold (32 fields or more)
+        bad = []
+        for ev, types in sorted(m.described_types.items()):
+            for f, typ in sorted(types.items()):
+                want_t = 'string' if typ == 'string' else \
+                    'int64' if signs.get(ev, {}).get(f) and \
+                    (ev, f) not in devs else 'uint64'
+                if typ != want_t:
+                    bad.append('%s.%s %s, not %s' % (ev, f, typ, want_t))
+        bad += ['%s: legacy' % ev for ev in sorted(m.legacy_generic)
+                if len(signs.get(ev, {})) < DESCRIBED_MAX_FIELDS]
+        for b in bad[:5]:
+            print('# generic: %s' % b)
+        ck.check(not bad, 'packets: the generic events described as '
+                 'Perfetto\'s recorder describes them (%d names: %s), '
+                 'each field typed as its format signs it (%d disagree, '
+                 'legacy ones included)'
+                 % (len(m.described_types),
+                    ', '.join(sorted(m.described_types)[:4]) +
+                    (', ...' if len(m.described_types) > 4 else ''),
+                    len(bad)))
     return ck.failed
 
 
@@ -3063,9 +3173,10 @@ def main():
     if len(sys.argv) in (3, 4) and sys.argv[1] == 'compare-packets':
         m = Model()
         m.tokenize(open(sys.argv[2], 'rb').read())
-        devs = dev_fields(open(sys.argv[3]).read()) \
-            if len(sys.argv) == 4 else set()
-        return compare_packets(m, sys.stdin, devs)
+        fmts = open(sys.argv[3]).read() if len(sys.argv) == 4 else None
+        devs = dev_fields(fmts) if fmts else set()
+        return compare_packets(m, sys.stdin, devs,
+                               format_signs(fmts) if fmts else None)
     if len(sys.argv) == 3 and sys.argv[1] == 'packet-counts':
         m = Model()
         m.tokenize(open(sys.argv[2], 'rb').read())

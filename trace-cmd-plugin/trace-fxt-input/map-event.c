@@ -325,6 +325,7 @@ void map_event_free(struct map_event *me)
 	for (i = 0; me->fields && i < me->nr_fields; i++)
 		free(me->fields[i].elem_names);
 	free(me->fields);
+	free(me->pkt_desc);
 	free(me->fmts_idx);
 	free(me->var_idx);
 	free(me);

@@ -299,30 +299,80 @@ int map_ftrace_rename_write(struct map_ctx *ctx, struct map_buffer *buf,
 }
 
 /*
+ * A GenericEventDescriptor begun in @d for the conversion's next id from
+ * PFT_DESCRIBED_FIRST (returned): the system as group_name, the event's
+ * name; its fields follow (map_desc_field()), then map_desc_end().
+ */
+static uint32_t map_desc_begin(struct map_ctx *ctx, struct pb_buf *d,
+			       size_t *dp, const char *system,
+			       const char *name, size_t len)
+{
+	if (!ctx->next_desc_id)
+		ctx->next_desc_id = PFT_DESCRIBED_FIRST;
+	pb_uint(d, PFT_DESC_FIELD_ID, ctx->next_desc_id);
+	pb_bytes(d, PFT_DESC_GROUP, system, strlen(system));
+	*dp = pb_open(d, PFT_DESC_DESCRIPTOR);
+	pb_bytes(d, PFT_DPROTO_NAME, name, len);
+	return ctx->next_desc_id++;
+}
+
+static void map_desc_field(struct pb_buf *d, const char *name, size_t len,
+			   unsigned int num, uint32_t type)
+{
+	size_t fp = pb_open(d, PFT_DPROTO_FIELD);
+
+	pb_bytes(d, PFT_FDPROTO_NAME, name, len);
+	pb_uint(d, PFT_FDPROTO_NUMBER, num);
+	pb_uint(d, PFT_FDPROTO_TYPE, type);
+	pb_close(d, fp);
+}
+
+static int map_desc_end(struct pb_buf *d, size_t dp)
+{
+	pb_close(d, dp);
+	if (!d->err)
+		return 0;
+	pb_free(d);
+	return -ENOMEM;
+}
+
+/*
  * A trace_marker write that is not atrace's: a generic ftrace event
- * named "print" with its text as "buf", which Perfetto keeps as an
- * ftrace event with that argument (ParseLegacyGenericFtrace) where its
- * UI lists ftrace events.  Not a print event: Perfetto would read its
- * text as atrace's (ParsePrint), close the writer's open slice for a
- * text that begins with "E", and count every other one as a parse
- * failure.
+ * named "print" with its text as "buf" (described once, as any generic
+ * event), which Perfetto keeps as an ftrace event with that argument
+ * (ParseGenericFtrace) where its UI lists ftrace events.  Not a print
+ * event: Perfetto would read its text as atrace's (ParsePrint), close
+ * the writer's open slice for a text that begins with "E", and count
+ * every other one as a parse failure.
  */
 int map_ftrace_print(struct map_ctx *ctx, struct map_buffer *buf,
 		     struct tep_record *rec, const char *text, size_t len)
 {
 	struct map_pkt_ev e;
-	size_t f;
+	struct pb_buf d = { 0 };
+	size_t dp;
 	int ret;
 
-	ret = map_pkt_event(ctx, rec->cpu, rec->ts,
-			    ctx->rec_pid, PFT_EV_GENERIC, &e);
+	(void)buf;
+	if (!ctx->print_desc_id) {
+		ctx->print_desc_id = map_desc_begin(ctx, &d, &dp, "ftrace",
+						    "print", 5);
+		map_desc_field(&d, "buf", 3, 1, PFT_FD_STRING);
+		ret = map_desc_end(&d, dp);
+		if (ret < 0)
+			return ret;
+		ctx->print_desc = d.p;
+		ctx->print_desc_len = d.len;
+	}
+	ret = map_pkt_describe(ctx, rec->cpu, ctx->print_desc_id,
+			       ctx->print_desc, ctx->print_desc_len);
+	if (ret < 0)
+		return ret;
+	ret = map_pkt_event(ctx, rec->cpu, rec->ts, ctx->rec_pid,
+			    ctx->print_desc_id, &e);
 	if (ret <= 0)
 		return ret;
-	pb_bytes(e.b, PFT_GENERIC_EVENT_NAME, "print", 5);
-	f = pb_open(e.b, PFT_GENERIC_FIELD);
-	pb_bytes(e.b, PFT_GENERIC_FIELD_NAME, "buf", 3);
-	pb_bytes(e.b, PFT_GENERIC_FIELD_STR, text, len);
-	pb_close(e.b, f);
+	pb_bytes(e.b, 1, text, len);
 	return map_pkt_event_end(ctx, &e);
 }
 
@@ -348,62 +398,144 @@ int map_ftrace_atrace(struct map_ctx *ctx, struct tep_record *rec,
 }
 
 /*
+ * The FieldDescriptorProto.Type of field @mf in a described event, as
+ * Perfetto's recorder types it (proto_translation_table.cc,
+ * ToGenericProtoField): a string, a signed integer as int64, any other
+ * integer, a pointer, a dev_t as uint64; 0: not written (other arrays:
+ * the nested instant keeps them).
+ */
+static uint32_t map_generic_type(const struct map_field *mf)
+{
+	switch (mf->kind) {
+	case MAP_FIELD_INT:
+		return mf->field->flags & TEP_FIELD_IS_SIGNED && !mf->dev ?
+		       PFT_FD_INT64 : PFT_FD_UINT64;
+	case MAP_FIELD_POINTER:
+		return PFT_FD_UINT64;
+	case MAP_FIELD_STRING:
+		return PFT_FD_STRING;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * @me's GenericEventDescriptor, made once: its written fields numbered
+ * 1, 2, ... in format order.  An event of PFT_DESCRIBED_MAX_FIELDS or
+ * more such fields, which Perfetto's trace processor would refuse to
+ * describe, stays a legacy generic event.
+ */
+static int map_generic_describe(struct map_ctx *ctx, struct map_event *me)
+{
+	struct pb_buf d = { 0 };
+	unsigned int i, n = 0;
+	uint32_t type, id;
+	size_t dp;
+	int ret;
+
+	for (i = 0; i < me->nr_fields; i++)
+		n += map_generic_type(&me->fields[i]) != 0;
+	if (n >= PFT_DESCRIBED_MAX_FIELDS) {
+		me->pkt_id = 1;
+		return 0;
+	}
+	id = map_desc_begin(ctx, &d, &dp, me->event->system, me->name.ptr,
+			    me->name.len);
+	for (i = 0, n = 0; i < me->nr_fields; i++) {
+		type = map_generic_type(&me->fields[i]);
+		if (type)
+			map_desc_field(&d, me->fields[i].name.ptr,
+				       me->fields[i].name.len, ++n, type);
+	}
+	ret = map_desc_end(&d, dp);
+	if (ret < 0)
+		return ret;
+	me->pkt_desc = d.p;
+	me->pkt_desc_len = d.len;
+	me->pkt_id = id;
+	return 0;
+}
+
+/*
  * An event no typed packet says (no row of map-ftrace.table, nor of
- * map-sched.c): Perfetto's generic ftrace event, its name and every
- * integer, pointer and string field by name, which Perfetto lists as an
- * ftrace event with those arguments (ParseLegacyGenericFtrace), as its
- * own recorder writes an event it has no message for.  Other arrays are
- * left out (the nested instant keeps them).  A dev_t is written as that
- * recorder writes it (perfetto-dev.h), in typed events too.
+ * map-sched.c): Perfetto's generic ftrace event, as its own recorder
+ * writes an event it has no message for (v50+): described by the
+ * bundle (map_generic_describe()), every integer, pointer and string
+ * field by its number there, which Perfetto lists as an ftrace event
+ * with those arguments, typed as its own (ParseGenericFtrace).  Other
+ * arrays are left out (the nested instant keeps them).  A dev_t is
+ * written as that recorder writes it (perfetto-dev.h), in typed events
+ * too.  An event too wide to describe is the older GenericFtraceEvent,
+ * its name and fields' names in every event (ParseLegacyGenericFtrace).
  */
 int map_ftrace_generic(struct map_ctx *ctx, struct map_buffer *buf,
 		       struct map_event *me, struct tep_record *rec)
 {
+	bool legacy;
 	struct map_pkt_ev e;
 	const char *s;
-	unsigned int i;
+	unsigned int i, num = 0;
+	uint32_t type;
 	uint64_t v;
 	size_t f;
 	int ret, len;
 
+	if (!me->pkt_id) {
+		ret = map_generic_describe(ctx, me);
+		if (ret < 0)
+			return ret;
+	}
+	legacy = me->pkt_id == 1;
+	if (!legacy) {
+		ret = map_pkt_describe(ctx, rec->cpu, me->pkt_id, me->pkt_desc,
+				       me->pkt_desc_len);
+		if (ret < 0)
+			return ret;
+	}
 	ret = map_pkt_event(ctx, rec->cpu, rec->ts, ctx->rec_pid,
-			    PFT_EV_GENERIC, &e);
+			    legacy ? PFT_EV_GENERIC : me->pkt_id, &e);
 	if (ret <= 0)
 		return ret;
-	pb_bytes(e.b, PFT_GENERIC_EVENT_NAME, me->name.ptr, me->name.len);
+	if (legacy)
+		pb_bytes(e.b, PFT_GENERIC_EVENT_NAME, me->name.ptr,
+			 me->name.len);
 	for (i = 0; i < me->nr_fields; i++) {
 		const struct map_field *mf = &me->fields[i];
 		struct tep_format_field *tf = mf->field;
 
-		switch (mf->kind) {
-		case MAP_FIELD_INT:
-		case MAP_FIELD_POINTER:
-			if (!map_ftrace_value(buf, rec, tf, true, &v))
-				continue;
-			if (mf->dev)
-				v = pft_dev_user(v);
-			f = pb_open(e.b, PFT_GENERIC_FIELD);
-			pb_bytes(e.b, PFT_GENERIC_FIELD_NAME, mf->name.ptr,
-				 mf->name.len);
-			pb_uint(e.b, mf->kind == MAP_FIELD_INT &&
-				     (tf->flags & TEP_FIELD_IS_SIGNED) ?
-				     PFT_GENERIC_FIELD_INT :
-				     PFT_GENERIC_FIELD_UINT, v);
-			pb_close(e.b, f);
-			break;
-		case MAP_FIELD_STRING:
+		type = map_generic_type(mf);
+		if (!type)
+			continue;
+		num++;
+		if (type == PFT_FD_STRING) {
 			len = map_field_str(rec, tf, &s);
 			if (len < 0)
 				continue;
+			if (!legacy) {
+				pb_bytes(e.b, num, s, len);
+				continue;
+			}
 			f = pb_open(e.b, PFT_GENERIC_FIELD);
 			pb_bytes(e.b, PFT_GENERIC_FIELD_NAME, mf->name.ptr,
 				 mf->name.len);
 			pb_bytes(e.b, PFT_GENERIC_FIELD_STR, s, len);
 			pb_close(e.b, f);
-			break;
-		default:
-			break;
+			continue;
 		}
+		if (!map_ftrace_value(buf, rec, tf, true, &v))
+			continue;
+		if (mf->dev)
+			v = pft_dev_user(v);
+		if (!legacy) {
+			pb_uint(e.b, num, v);
+			continue;
+		}
+		f = pb_open(e.b, PFT_GENERIC_FIELD);
+		pb_bytes(e.b, PFT_GENERIC_FIELD_NAME, mf->name.ptr,
+			 mf->name.len);
+		pb_uint(e.b, type == PFT_FD_INT64 ? PFT_GENERIC_FIELD_INT :
+			PFT_GENERIC_FIELD_UINT, v);
+		pb_close(e.b, f);
 	}
 	return map_pkt_event_end(ctx, &e);
 }

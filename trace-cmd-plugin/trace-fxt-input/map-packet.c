@@ -98,6 +98,13 @@ struct map_bundle {
 	bool			any_sw, any_wk;
 	bool			lost;
 	/*
+	 * GenericEventDescriptors for the bundle, each the first time an
+	 * event of its id comes on this CPU (map_pkt_describe()): in the
+	 * bundle of the CPU's first such event, so before any of them
+	 */
+	struct pb_buf		descs;
+	struct map_set		described;
+	/*
 	 * map_pkt_varints()' last timestamp above its low 21 bits and pid,
 	 * as the bytes that follow the timestamp's first three: the same
 	 * for most of a CPU's events in a row (a task's syscalls)
@@ -243,6 +250,10 @@ static int map_bundle_flush(struct map_ctx *ctx, struct map_pkt *p,
 	}
 	if (b->lost)
 		pb_uint(out, PFT_BUNDLE_LOST_EVENTS, 1);
+	if (b->descs.len && pb_room(out, b->descs.len)) {
+		memcpy(out->p + out->len, b->descs.p, b->descs.len);
+		out->len += b->descs.len;
+	}
 	if (b->any_sw || b->any_wk) {
 		cs = pb_open(out, PFT_BUNDLE_COMPACT_SCHED);
 		if (b->any_sw)
@@ -260,7 +271,9 @@ static int map_bundle_flush(struct map_ctx *ctx, struct map_pkt *p,
 	pb_close(out, fe);
 	pb_close(out, pkt);
 
-	b->ev.len = b->comms.len = 0;
+	if (b->descs.err)
+		return -ENOMEM;
+	b->ev.len = b->comms.len = b->descs.len = 0;
 	b->compact_bytes = 0;
 	for (i = 0; i < NR_COLS; i++) {
 		if (b->col[i].err)
@@ -424,6 +437,18 @@ int map_pkt_varints(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 	for (i = 0; i < n; i++)
 		pb_uint(e.b, proto[i], v[i]);
 	return map_pkt_event_end(ctx, &e);
+}
+
+int map_pkt_describe(struct map_ctx *ctx, unsigned int cpu, uint32_t id,
+		     const void *desc, size_t len)
+{
+	struct map_bundle *b;
+	int ret = map_pkt_bundle(ctx, cpu, &b);
+
+	if (ret <= 0 || !map_set_add(&b->described, id))
+		return ret;
+	pb_bytes(&b->descs, PFT_BUNDLE_DESCRIPTORS, desc, len);
+	return b->descs.err;
 }
 
 int map_pkt_event_end(struct map_ctx *ctx, struct map_pkt_ev *e)
@@ -879,6 +904,8 @@ void map_pkt_free(struct map_ctx *ctx)
 
 		pb_free(&b->ev);
 		pb_free(&b->comms);
+		pb_free(&b->descs);
+		map_set_free(&b->described);
 		for (i = 0; i < NR_COLS; i++)
 			pb_free(&b->col[i]);
 		free(b->slot);

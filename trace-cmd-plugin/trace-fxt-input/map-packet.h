@@ -41,6 +41,14 @@ int map_pkt_event(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 int map_pkt_event_end(struct map_ctx *ctx, struct map_pkt_ev *e);
 
 /*
+ * @desc, the GenericEventDescriptor of described events of field @id
+ * (@len bytes), into @cpu's bundle unless this CPU's bundles had it
+ * already: call before the CPU's events of @id.  0, or -ENOMEM.
+ */
+int map_pkt_describe(struct map_ctx *ctx, unsigned int cpu, uint32_t id,
+		     const void *desc, size_t len);
+
+/*
  * The same FtraceEvent when its message holds only @n varint fields
  * (@proto[i] = @v[i], in order): the bytes map_pkt_event(), pb_uint()
  * and map_pkt_event_end() write, each length known before it is written
