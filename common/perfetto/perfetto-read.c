@@ -18,7 +18,11 @@
  * event without a timestamp, a pid or an event, a field besides those
  * and the event (common_flags: the parser takes it for a second event),
  * unequal CompactSched columns, a comm index past the intern table, a
- * nested message that does not parse.
+ * nested message that does not parse; a described generic event (field
+ * PFT_DESCRIBED_FIRST and up) whose descriptor no bundle of its CPU gave
+ * before it or with it, a descriptor of a field number the trace
+ * processor refuses (ftrace/generic_ftrace_tracker.cc, AddDescriptor;
+ * ftrace_parser.cc, ParseGenericFtrace: the event is dropped).
  * A packet of compressed_packets is inflated (perfetto-zip.h, bounded)
  * and the packets inside checked as those of the stream; what Perfetto's
  * tokenizer refuses there (proto_trace_tokenizer.h, Tokenize: bytes that
@@ -57,7 +61,17 @@ struct pft_stream {
 	bool			zhead;	/* the compressed packet itself */
 	struct pb_buf		infl;	/* its packets, inflated */
 	struct pft_totals	t;
+	/*
+	 * the described events' ids a descriptor came for, a bit each from
+	 * PFT_DESCRIBED_FIRST (ids past PFT_DESCRIBED_BITS are not checked),
+	 * per CPU: ids[cpu]
+	 */
+	uint8_t			**ids;
+	unsigned int		nr_ids;
 };
+
+/* How many described ids past PFT_DESCRIBED_FIRST the check follows. */
+#define PFT_DESCRIBED_BITS	65536
 
 struct pft_stream *pft_stream_new(void)
 {
@@ -66,10 +80,15 @@ struct pft_stream *pft_stream_new(void)
 
 void pft_stream_free(struct pft_stream *s)
 {
+	unsigned int i;
+
 	if (!s)
 		return;
 	pb_free(&s->pend);
 	pb_free(&s->infl);
+	for (i = 0; i < s->nr_ids; i++)
+		free(s->ids[i]);
+	free(s->ids);
 	free(s->text);
 	free(s);
 }
@@ -155,9 +174,80 @@ static bool pft_parses(const uint8_t *b, size_t len)
 	return ret == 0;
 }
 
-/* An FtraceEvent: timestamp, pid and exactly one event message. */
-static int pft_event(struct pft_stream *s, const struct pb_field *ev)
+/* The bit of described id @id on @cpu (NULL: not followed), made if @make. */
+static uint8_t *pft_id_bit(struct pft_stream *s, uint64_t cpu, uint64_t id,
+			   bool make, uint8_t *mask)
 {
+	uint64_t k = id - PFT_DESCRIBED_FIRST;
+
+	if (id < PFT_DESCRIBED_FIRST || k >= PFT_DESCRIBED_BITS ||
+	    cpu >= PFT_MAX_CPU)
+		return NULL;
+	if (cpu >= s->nr_ids) {
+		uint8_t **n;
+
+		if (!make)
+			return NULL;
+		n = realloc(s->ids, (cpu + 1) * sizeof(*n));
+		if (!n)
+			return NULL;
+		memset(n + s->nr_ids, 0, (cpu + 1 - s->nr_ids) * sizeof(*n));
+		s->ids = n;
+		s->nr_ids = (unsigned int)cpu + 1;
+	}
+	if (!s->ids[cpu]) {
+		if (!make)
+			return NULL;
+		s->ids[cpu] = calloc(PFT_DESCRIBED_BITS / 8, 1);
+		if (!s->ids[cpu])
+			return NULL;
+	}
+	*mask = (uint8_t)(1u << (k & 7));
+	return &s->ids[cpu][k / 8];
+}
+
+/* A GenericEventDescriptor: its field numbers below the processor's limit. */
+static int pft_descriptor(struct pft_stream *s, uint64_t cpu,
+			  const struct pb_field *d)
+{
+	struct pb_reader r, dr, fr;
+	struct pb_field f, g, h;
+	uint64_t id = 0;
+	uint8_t *bit, mask;
+
+	pb_reader_init(&r, d->p, d->len);
+	while (pb_next(&r, &f) > 0) {
+		if (f.id == PFT_DESC_FIELD_ID && f.wt == PB_VARINT)
+			id = f.v;
+		if (f.id != PFT_DESC_DESCRIPTOR || f.wt != PB_LEN)
+			continue;
+		pb_reader_init(&dr, f.p, f.len);
+		while (pb_next(&dr, &g) > 0) {
+			if (g.id != PFT_DPROTO_FIELD || g.wt != PB_LEN)
+				continue;
+			pb_reader_init(&fr, g.p, g.len);
+			while (pb_next(&fr, &h) > 0)
+				if (h.id == PFT_FDPROTO_NUMBER &&
+				    h.wt == PB_VARINT &&
+				    h.v >= PFT_DESCRIBED_MAX_FIELDS)
+					return pft_fail(s, "a generic event "
+						"descriptor with field %llu: "
+						"Perfetto refuses it (%d or "
+						"more)", (unsigned long long)
+						h.v, PFT_DESCRIBED_MAX_FIELDS);
+		}
+	}
+	bit = pft_id_bit(s, cpu, id, true, &mask);
+	if (bit)
+		*bit |= mask;
+	return 0;
+}
+
+/* An FtraceEvent: timestamp, pid and exactly one event message. */
+static int pft_event(struct pft_stream *s, uint64_t cpu,
+		     const struct pb_field *ev)
+{
+	uint8_t *bit, mask;
 	bool ts = false, pid = false;
 	unsigned int events = 0;
 	struct pb_reader r;
@@ -170,8 +260,18 @@ static int pft_event(struct pft_stream *s, const struct pb_field *ev)
 			ts = true;
 		else if (f.id == PFT_EVENT_PID && f.wt == PB_VARINT)
 			pid = true;
-		else if (f.wt == PB_LEN && pft_parses(f.p, f.len))
+		else if (f.wt == PB_LEN && pft_parses(f.p, f.len)) {
 			events++;
+			bit = pft_id_bit(s, cpu, f.id, false, &mask);
+			if (f.id >= PFT_DESCRIBED_FIRST &&
+			    f.id - PFT_DESCRIBED_FIRST < PFT_DESCRIBED_BITS &&
+			    (!bit || !(*bit & mask)))
+				return pft_fail(s, "FtraceEvent field %u: a "
+						"generic event no descriptor "
+						"of its CPU's bundles came "
+						"for: Perfetto drops it",
+						f.id);
+		}
 		else
 			return pft_fail(s, "FtraceEvent field %u: Perfetto "
 					"takes it for an event", f.id);
@@ -261,6 +361,22 @@ static int pft_bundle(struct pft_stream *s, const struct pb_field *bf)
 	struct pb_field f;
 	int ret;
 
+	/*
+	 * the cpu, then its descriptors: Perfetto takes them in as it
+	 * tokenizes the bundle, before it parses any of its events
+	 */
+	pb_reader_init(&r, bf->p, bf->len);
+	while (pb_next(&r, &f) > 0)
+		if (f.id == PFT_BUNDLE_CPU && f.wt == PB_VARINT) {
+			cpu = f.v;
+			have_cpu = true;
+		}
+	pb_reader_init(&r, bf->p, bf->len);
+	while (have_cpu && pb_next(&r, &f) > 0)
+		if (f.id == PFT_BUNDLE_DESCRIPTORS && f.wt == PB_LEN &&
+		    pft_descriptor(s, cpu, &f))
+			return -EBADMSG;
+	have_cpu = false;
 	pb_reader_init(&r, bf->p, bf->len);
 	while ((ret = pb_next(&r, &f)) > 0) {
 		switch (f.id) {
@@ -269,7 +385,7 @@ static int pft_bundle(struct pft_stream *s, const struct pb_field *bf)
 			have_cpu = true;
 			break;
 		case PFT_BUNDLE_EVENT:
-			if (f.wt != PB_LEN || pft_event(s, &f))
+			if (f.wt != PB_LEN || pft_event(s, cpu, &f))
 				return s->failed ? -EBADMSG :
 				       pft_fail(s, "a bundle's event is no "
 						"message");

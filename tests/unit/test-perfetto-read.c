@@ -44,6 +44,44 @@ static void bundle(struct pb_buf *b, uint64_t cpu, bool flags_field)
 	pb_close(b, pkt);
 }
 
+/*
+ * A bundle of @cpu with a generic event of field @id (its one field,
+ * number 1, a uint64), and, if @desc, a descriptor of @id whose field is
+ * number @num.
+ */
+static void described(struct pb_buf *b, uint64_t cpu, uint32_t id,
+		      bool desc, uint64_t num)
+{
+	size_t pkt, fe, ev, msg, d, dp, fp;
+
+	pkt = pb_open(b, PFT_TRACE_PACKET);
+	fe = pb_open(b, PFT_PACKET_FTRACE_EVENTS);
+	pb_uint(b, PFT_BUNDLE_CPU, cpu);
+	ev = pb_open(b, PFT_BUNDLE_EVENT);
+	pb_uint(b, PFT_EVENT_TIMESTAMP, 1000);
+	pb_uint(b, PFT_EVENT_PID, 7);
+	msg = pb_open(b, id);
+	pb_uint(b, 1, 42);
+	pb_close(b, msg);
+	pb_close(b, ev);
+	if (desc) {
+		d = pb_open(b, PFT_BUNDLE_DESCRIPTORS);
+		pb_uint(b, PFT_DESC_FIELD_ID, id);
+		pb_bytes(b, PFT_DESC_GROUP, "sched", 5);
+		dp = pb_open(b, PFT_DESC_DESCRIPTOR);
+		pb_bytes(b, PFT_DPROTO_NAME, "sched_stat_runtime", 18);
+		fp = pb_open(b, PFT_DPROTO_FIELD);
+		pb_bytes(b, PFT_FDPROTO_NAME, "runtime", 7);
+		pb_uint(b, PFT_FDPROTO_NUMBER, num);
+		pb_uint(b, PFT_FDPROTO_TYPE, PFT_FD_UINT64);
+		pb_close(b, fp);
+		pb_close(b, dp);
+		pb_close(b, d);
+	}
+	pb_close(b, fe);
+	pb_close(b, pkt);
+}
+
 /* FtraceStats of @phase, with a parse error @err if not 0. */
 static void stats(struct pb_buf *b, uint64_t phase, uint64_t err)
 {
@@ -120,16 +158,20 @@ static void test_good(void)
 	stats(&b, PFT_PHASE_END_OF_TRACE, 12);	/* ZERO_DATA_LENGTH: ok */
 	stats(&b, PFT_PHASE_START_OF_TRACE, 0);
 	pb_uint(&b, 2, 5);	/* another field of Trace: skipped */
+	/* a described event, its descriptor in its bundle, then again */
+	described(&b, 1, PFT_DESCRIBED_FIRST, true, 1);
+	described(&b, 1, PFT_DESCRIBED_FIRST, false, 0);
 	for (piece = 1; piece <= b.len; piece++) {
 		CU_ASSERT_EQUAL(feed_all(&b, piece, err, sizeof(err), &t), 0);
-		CU_ASSERT_EQUAL(t.packets, 4);
-		CU_ASSERT_EQUAL(t.bundles, 2);
-		CU_ASSERT_EQUAL(t.events, 1);
+		CU_ASSERT_EQUAL(t.packets, 6);
+		CU_ASSERT_EQUAL(t.bundles, 4);
+		CU_ASSERT_EQUAL(t.events, 3);
 		CU_ASSERT_EQUAL(t.switches, 3);
 		CU_ASSERT_EQUAL(t.other, 1);
 	}
-	printf("\n    %zu bytes of 4 packets, fed 1 to %zu bytes at a time: "
-	       "the same packets, no fault\n", b.len, b.len);
+	printf("\n    %zu bytes of 6 packets (2 with a described generic "
+	       "event), fed 1 to %zu bytes at a time: the same packets, no "
+	       "fault\n", b.len, b.len);
 	pb_free(&b);
 }
 
@@ -201,6 +243,16 @@ static void test_faults(void)
 
 	pb_uint(&b, PFT_TRACE_PACKET, 1);
 	bad("a packet that is a varint", &b, "no message");
+
+	described(&b, 0, PFT_DESCRIBED_FIRST + 3, false, 0);
+	bad("a described event no descriptor came for", &b,
+	    "no descriptor");
+	described(&b, 0, PFT_DESCRIBED_FIRST, true, 1);
+	described(&b, 1, PFT_DESCRIBED_FIRST, false, 0);
+	bad("a described event whose descriptor came for another CPU", &b,
+	    "no descriptor");
+	described(&b, 0, PFT_DESCRIBED_FIRST, true, PFT_DESCRIBED_MAX_FIELDS);
+	bad("a descriptor of field 32", &b, "field 32");
 }
 
 /*
