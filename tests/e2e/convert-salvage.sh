@@ -48,7 +48,7 @@ sparse-zstd.dat	cut		5
 "
 n=$(echo "$CASES" | awk 'NF { n += NF - 2 } END { print n }')
 recordings
-e2e_plan $((4 * n + 4 + ${#RECS[@]} + 2 + 4 + 2))
+e2e_plan $((4 * n + 4 + ${#RECS[@]} + 2 + 4 + 3))
 
 now() { date +%s%N; }
 
@@ -215,4 +215,14 @@ check "--strict refuses a damaged .dat (exit $rc, $(head -c 100 "$TMP/strict.err
 	test $rc -eq 1 -a ! -e "$TMP/strict.fxt"
 check "the $i damaged conversions took at most twice what the originals do ($((damaged / 1000000)) ms, $((undamaged / 1000000)) ms)" \
 	test $damaged -le $((2 * undamaged))
+
+# A fuzzer's find: a v7 file whose options chain leads far past its
+# end was salvaged as a file cut short, its view as large as that
+# offset, which libtracecmd then walked 16 bytes at a time (hours).
+far=$TOP/tests/fuzz/corpus-dat/regress-cut-options-far.dat
+timeout 60 $TRACE_FXT convert "$far" -o "$TMP/far.fxt" 2> "$TMP/far.err"
+rc=$?
+check "an options chain leading past every section: refused at once as damage, not salvaged as a cut (exit $rc: $(head -c 120 "$TMP/far.err"))" \
+	bash -c "test $rc = 1 && ! test -e '$TMP/far.fxt' &&
+		 grep -q 'not a file cut short' '$TMP/far.err'"
 e2e_exit

@@ -321,6 +321,33 @@ add:
  * end: trace-cmd writes the buffers in the order their CPUSTAT options
  * name them, the top one first.
  */
+/*
+ * A cut file's options lie right after the sections before them, the
+ * CPU data of the buffer the file ends in running up to them: an options
+ * chain that leads further past the end of every section is damage, not
+ * a cut.  libtracecmd, reading the view, walks each section header in
+ * the gap (16 bytes at a time), so such a view would take it hours.
+ */
+static int dc_v7_cut_reach(struct dc_cur *c)
+{
+	struct dc_file *f = c->f;
+	uint64_t reach = f->sections_end > f->len ? f->sections_end : f->len;
+	uint64_t end;
+	unsigned int i;
+
+	for (i = 0; i < f->nr_bufs; i++) {
+		end = dc_section_end(f, f->bufs[i].section);
+		if (end > reach)
+			reach = end;
+	}
+	if (f->cut_opt <= reach + f->page_size)
+		return 0;
+	return dc_fail(c, f->len, "the options chain leads to 0x%llx, past "
+		       "the end of every section (0x%llx): damaged, not a "
+		       "file cut short", (unsigned long long)f->cut_opt,
+		       (unsigned long long)reach);
+}
+
 static int dc_v7_cut(struct dc_cur *c)
 {
 	struct dc_file *f = c->f;
@@ -460,7 +487,7 @@ int dc_v7(struct dc_cur *c)
 			return dc_fail(c, 0, "section %u at 0x%llx is beyond "
 				       "the end of the file", i,
 				       (unsigned long long)f->sections[i]);
-	if (f->cut_opt && dc_v7_cut(c))
+	if (f->cut_opt && (dc_v7_cut(c) || dc_v7_cut_reach(c)))
 		return -EBADMSG;
 	return dc_buffers(c);
 }
