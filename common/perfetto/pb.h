@@ -190,8 +190,9 @@ struct pb_reader {
 static inline void pb_reader_init(struct pb_reader *r, const void *data,
 				  size_t len)
 {
+	/* no bytes may come as NULL: NULL + 0 is no pointer in C */
 	r->p = data;
-	r->end = r->p + len;
+	r->end = data ? r->p + len : r->p;
 }
 
 /**

@@ -495,7 +495,8 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 			ret = desc_read(c, &f);
 			if (ret == -ENOMEM)
 				return ret;
-		} else if (f.id == PFT_BUNDLE_EVENT && !first.id) {
+		} else if (f.id == PFT_BUNDLE_EVENT && f.wt == PB_LEN &&
+			   !first.id) {
 			first = f;
 		}
 	}
