@@ -116,7 +116,8 @@ struct fxt_zout *fxt_zout_create(int fd, enum fxt_zip kind)
 	z->kind = kind;
 	z->fd = fd;
 	if (kind == FXT_ZIP_GZIP) {
-		z->gz_level_buf = malloc(ZIO_GZIP_LEVEL_BUF);
+		/* zeroed, as perfetto-zip.c's: the same bytes each run */
+		z->gz_level_buf = calloc(1, ZIO_GZIP_LEVEL_BUF);
 		if (z->gz_level_buf) {
 			isal_deflate_init(&z->gz);
 			z->gz.level = ZIO_GZIP_LEVEL;

@@ -35,7 +35,12 @@ struct pft_zip *pft_zip_new(void)
 
 	if (!z)
 		return NULL;
-	z->level_buf = malloc(PFT_ZIP_LEVEL_BUF);
+	/*
+	 * zeroed, so that nothing the heap held before can reach the
+	 * stream igzip writes (an FXT once differed from one run to the
+	 * next in a packets blob: same packets, other deflated bytes)
+	 */
+	z->level_buf = calloc(1, PFT_ZIP_LEVEL_BUF);
 	if (!z->level_buf) {
 		free(z);
 		return NULL;
