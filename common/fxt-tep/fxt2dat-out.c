@@ -447,20 +447,36 @@ static int add_thread_names(struct f2d_ctx *ctx)
 	return 0;
 }
 
+int f2d_tgids_text(struct f2d_ctx *ctx, const struct u64_map *tgid)
+{
+	uint64_t *pids;
+	size_t i, n;
+	char line[32];
+	int len, ret = 0;
+
+	pids = u64_map_keys(tgid, &n);
+	if (!pids)
+		return tgid->nr ? -ENOMEM : 0;
+	for (i = 0; i < n && !ret; i++) {
+		len = snprintf(line, sizeof(line), "%d %d\n", (int32_t)pids[i],
+			       (int32_t)u64_map_get(tgid, pids[i]));
+		ret = f2d_text_add(&ctx->tgids, line, (size_t)len);
+	}
+	free(pids);
+	return ret;
+}
+
 /*
- * The converted threads' groups (ctx->groups) as the kernel's saved_tgids
- * text: "pid tgid" lines in pid order, each thread of another task's
- * group and that task.  A thread alone in a group of its own id is left
- * out: the converter says that of any task nothing else speaks of, and
- * so does a reader of the .dat.
+ * The converted threads' groups (ctx->groups) as the saved tgids: each
+ * thread of another task's group, and that task.  A thread alone in a
+ * group of its own id is left out: the converter says that of any task
+ * nothing else speaks of, and so does a reader of the .dat.
  */
 static int groups_tgids(struct f2d_ctx *ctx)
 {
 	struct u64_map all = { 0 };
-	uint64_t *pids = NULL;
-	size_t i, n;
-	char line[32];
-	int len, ret = 0;
+	size_t i;
+	int ret = 0;
 
 	for (i = 0; i < ctx->groups.cap && !ret; i++) {
 		const struct u64_map_slot *sl = &ctx->groups.slot[i];
@@ -473,17 +489,8 @@ static int groups_tgids(struct f2d_ctx *ctx)
 		     u64_map_set(&all, sl->val, sl->val)))
 			ret = -ENOMEM;
 	}
-	if (!ret) {
-		pids = u64_map_keys(&all, &n);
-		if (!pids)
-			ret = -ENOMEM;
-	}
-	for (i = 0; !ret && i < n; i++) {
-		len = snprintf(line, sizeof(line), "%d %d\n", (int)pids[i],
-			       (int)u64_map_get(&all, pids[i]));
-		ret = f2d_text_add(&ctx->tgids, line, (size_t)len);
-	}
-	free(pids);
+	if (!ret)
+		ret = f2d_tgids_text(ctx, &all);
 	u64_map_free(&all);
 	return ret;
 }

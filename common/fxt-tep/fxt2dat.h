@@ -322,6 +322,11 @@ int f2d_out_add_buffer(struct f2d_ctx *ctx, unsigned int i);
  * that f2d_out_finish() finds the CPU's events in order.
  */
 void f2d_kept_sort(struct f2d_ctx *ctx, size_t from);
+/*
+ * @tgid (pid -> its thread group) as the kernel's saved_tgids text into
+ * ctx->tgids, the .dat's option: "pid tgid" lines in pid order.
+ */
+int f2d_tgids_text(struct f2d_ctx *ctx, const struct u64_map *tgid);
 /* Page size that holds an event of @len payload bytes. */
 unsigned int f2d_page_for(size_t len);
 /*

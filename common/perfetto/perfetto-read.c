@@ -367,7 +367,7 @@ static int pft_bundle(struct pft_stream *s, const struct pb_field *bf)
 	 */
 	pb_reader_init(&r, bf->p, bf->len);
 	while (pb_next(&r, &f) > 0)
-		if (f.id == PFT_BUNDLE_CPU && f.wt == PB_VARINT) {
+		if (f.id == PFT_BUNDLE_CPU) {
 			cpu = f.v;
 			have_cpu = true;
 		}
@@ -376,14 +376,9 @@ static int pft_bundle(struct pft_stream *s, const struct pb_field *bf)
 		if (f.id == PFT_BUNDLE_DESCRIPTORS && f.wt == PB_LEN &&
 		    pft_descriptor(s, cpu, &f))
 			return -EBADMSG;
-	have_cpu = false;
 	pb_reader_init(&r, bf->p, bf->len);
 	while ((ret = pb_next(&r, &f)) > 0) {
 		switch (f.id) {
-		case PFT_BUNDLE_CPU:
-			cpu = f.v;
-			have_cpu = true;
-			break;
 		case PFT_BUNDLE_EVENT:
 			if (f.wt != PB_LEN || pft_event(s, cpu, &f))
 				return s->failed ? -EBADMSG :

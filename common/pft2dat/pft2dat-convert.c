@@ -33,7 +33,10 @@ bool pft2dat_sniff(const void *data, size_t n)
 	const uint8_t *p = data, *end = p + n, *pkt;
 	/* fewer bytes than asked for: the file ends there */
 	bool more = n >= PFT2DAT_SNIFF_LEN;
-	uint64_t len, tag, v;
+	struct pb_reader r;
+	struct pb_field f;
+	uint64_t len, tag;
+	int ret;
 
 	if (n < 2 || p[0] != (PFT_TRACE_PACKET << 3 | PB_LEN))
 		return false;
@@ -42,36 +45,26 @@ bool pft2dat_sniff(const void *data, size_t n)
 		return false;
 	/* the first packet's fields, as far as @n goes */
 	pkt = len < (uint64_t)(end - p) ? p + len : end;
-	while (p < pkt) {
-		if (pb_read_varint(&p, pkt, &tag))
-			return pkt == end && more;	/* cut by n */
-		if (!(tag >> 3))
-			return false;
-		switch (tag & 7) {
-		case PB_VARINT:
-			if (pb_read_varint(&p, pkt, &v))
-				return pkt == end && more;
-			break;
-		case PB_FIXED64:
-		case PB_FIXED32:
-			v = (tag & 7) == PB_FIXED64 ? 8 : 4;
-			if (v > (uint64_t)(pkt - p))
-				return pkt == end && more;
-			p += v;
-			break;
-		case PB_LEN:
-			if (pb_read_varint(&p, pkt, &v))
-				return pkt == end && more;
-			if (v > (uint64_t)(pkt - p))
-				return pkt == end && more;
-			p += v;
-			break;
-		default:
-			return false;	/* groups, or no wire type */
-		}
+	pb_reader_init(&r, p, (size_t)(pkt - p));
+	while ((ret = pb_next(&r, &f)) > 0)
+		;
+	if (!ret)	/* a whole packet: what follows it is another */
+		return pkt == end || *pkt == (PFT_TRACE_PACKET << 3 | PB_LEN);
+	/* a field that does not parse: cut by @n, or no protobuf at all */
+	p = r.p;
+	if (pb_read_varint(&p, pkt, &tag))
+		return pkt == end && more;
+	if (!(tag >> 3))
+		return false;
+	switch (tag & 7) {
+	case PB_VARINT:
+	case PB_FIXED64:
+	case PB_LEN:
+	case PB_FIXED32:
+		return pkt == end && more;
+	default:
+		return false;	/* groups, or no wire type */
 	}
-	/* a whole packet: what follows it, if anything, is another */
-	return pkt == end || *pkt == (PFT_TRACE_PACKET << 3 | PB_LEN);
 }
 
 const char *pft2dat_formats(void)

@@ -281,27 +281,25 @@ static int32_t tgid_of(struct pft_ctx *c, int32_t pid)
 	return 0;
 }
 
-/* The kernel's saved_tgids text: "pid tgid" lines, in pid order. */
+/* The saved tgids: each task's group, as far as it is known. */
 static int tgids_text(struct pft_ctx *c)
 {
-	uint64_t *pids;
-	size_t i, n;
-	char line[32];
+	struct u64_map known = { 0 };
+	size_t i;
 	int32_t tgid;
-	int len, ret = 0;
+	int ret = 0;
 
-	pids = u64_map_keys(&c->tgids, &n);
-	if (!pids)
-		return c->tgids.nr ? -ENOMEM : 0;
-	for (i = 0; i < n && !ret; i++) {
-		tgid = tgid_of(c, (int32_t)pids[i]);
-		if (tgid <= 0)
+	for (i = 0; i < c->tgids.cap && !ret; i++) {
+		if (!c->tgids.slot[i].val)
 			continue;
-		len = snprintf(line, sizeof(line), "%d %d\n", (int32_t)pids[i],
-			       tgid);
-		ret = f2d_text_add(&c->f2d.tgids, line, (size_t)len);
+		tgid = tgid_of(c, (int32_t)c->tgids.slot[i].key);
+		if (tgid > 0 && u64_map_set(&known, c->tgids.slot[i].key,
+					    (uint64_t)tgid))
+			ret = -ENOMEM;
 	}
-	free(pids);
+	if (!ret)
+		ret = f2d_tgids_text(&c->f2d, &known);
+	u64_map_free(&known);
 	return ret;
 }
 

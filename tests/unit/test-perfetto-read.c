@@ -23,25 +23,45 @@
 #include <stdlib.h>
 #include <zlib.h>
 
-/* A bundle of @cpu, one event (softirq_entry vec 3), common_flags if asked. */
-static void bundle(struct pb_buf *b, uint64_t cpu, bool flags_field)
+/*
+ * A packet's bundle of @cpu opened, with one FtraceEvent at 1000 by pid 7:
+ * event @id of one varint field @num = @v, and common_flags if asked.
+ * The marks to close (bundle_close()) in @pkt and @fe.
+ */
+static void bundle_open(struct pb_buf *b, uint64_t cpu, bool flags_field,
+			uint32_t id, uint32_t num, uint64_t v, size_t *pkt,
+			size_t *fe)
 {
-	size_t pkt, fe, ev, msg;
+	size_t ev, msg;
 
-	pkt = pb_open(b, PFT_TRACE_PACKET);
-	fe = pb_open(b, PFT_PACKET_FTRACE_EVENTS);
+	*pkt = pb_open(b, PFT_TRACE_PACKET);
+	*fe = pb_open(b, PFT_PACKET_FTRACE_EVENTS);
 	pb_uint(b, PFT_BUNDLE_CPU, cpu);
 	ev = pb_open(b, PFT_BUNDLE_EVENT);
 	pb_uint(b, PFT_EVENT_TIMESTAMP, 1000);
 	pb_uint(b, PFT_EVENT_PID, 7);
 	if (flags_field)
 		pb_uint(b, 5, 1);	/* common_flags */
-	msg = pb_open(b, PFT_EV_SOFTIRQ_ENTRY);
-	pb_uint(b, PFT_SOFTIRQ_ENTRY_VEC, 3);
+	msg = pb_open(b, id);
+	pb_uint(b, num, v);
 	pb_close(b, msg);
 	pb_close(b, ev);
+}
+
+static void bundle_close(struct pb_buf *b, size_t pkt, size_t fe)
+{
 	pb_close(b, fe);
 	pb_close(b, pkt);
+}
+
+/* A bundle of @cpu, one event (softirq_entry vec 3), common_flags if asked. */
+static void bundle(struct pb_buf *b, uint64_t cpu, bool flags_field)
+{
+	size_t pkt, fe;
+
+	bundle_open(b, cpu, flags_field, PFT_EV_SOFTIRQ_ENTRY,
+		    PFT_SOFTIRQ_ENTRY_VEC, 3, &pkt, &fe);
+	bundle_close(b, pkt, fe);
 }
 
 /*
@@ -52,18 +72,9 @@ static void bundle(struct pb_buf *b, uint64_t cpu, bool flags_field)
 static void described(struct pb_buf *b, uint64_t cpu, uint32_t id,
 		      bool desc, uint64_t num)
 {
-	size_t pkt, fe, ev, msg, d, dp, fp;
+	size_t pkt, fe, d, dp, fp;
 
-	pkt = pb_open(b, PFT_TRACE_PACKET);
-	fe = pb_open(b, PFT_PACKET_FTRACE_EVENTS);
-	pb_uint(b, PFT_BUNDLE_CPU, cpu);
-	ev = pb_open(b, PFT_BUNDLE_EVENT);
-	pb_uint(b, PFT_EVENT_TIMESTAMP, 1000);
-	pb_uint(b, PFT_EVENT_PID, 7);
-	msg = pb_open(b, id);
-	pb_uint(b, 1, 42);
-	pb_close(b, msg);
-	pb_close(b, ev);
+	bundle_open(b, cpu, false, id, 1, 42, &pkt, &fe);
 	if (desc) {
 		d = pb_open(b, PFT_BUNDLE_DESCRIPTORS);
 		pb_uint(b, PFT_DESC_FIELD_ID, id);
@@ -78,8 +89,7 @@ static void described(struct pb_buf *b, uint64_t cpu, uint32_t id,
 		pb_close(b, dp);
 		pb_close(b, d);
 	}
-	pb_close(b, fe);
-	pb_close(b, pkt);
+	bundle_close(b, pkt, fe);
 }
 
 /* FtraceStats of @phase, with a parse error @err if not 0. */

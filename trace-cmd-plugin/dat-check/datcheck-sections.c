@@ -312,16 +312,6 @@ add:
 }
 
 /*
- * Salvaging a v7 file cut short in its CPU data (or its options after
- * it): the options chain led out of the file at f->cut_opt, and with it
- * the BUFFER options written after each buffer's data.  The sections
- * after those read are walked: each flyrecord section no BUFFER option
- * listed has its CPU list rebuilt (zstd data only: uncompressed pages do
- * not say their CPU).  Its name is lost with the strings at the file's
- * end: trace-cmd writes the buffers in the order their CPUSTAT options
- * name them, the top one first.
- */
-/*
  * A cut file's options lie right after the sections before them, the
  * CPU data of the buffer the file ends in running up to them: an options
  * chain that leads further past the end of every section is damage, not
@@ -348,6 +338,16 @@ static int dc_v7_cut_reach(struct dc_cur *c)
 		       (unsigned long long)reach);
 }
 
+/*
+ * Salvaging a v7 file cut short in its CPU data (or its options after
+ * it): the options chain led out of the file at f->cut_opt, and with it
+ * the BUFFER options written after each buffer's data.  The sections
+ * after those read are walked: each flyrecord section no BUFFER option
+ * listed has its CPU list rebuilt (zstd data only: uncompressed pages do
+ * not say their CPU).  Its name is lost with the strings at the file's
+ * end: trace-cmd writes the buffers in the order their CPUSTAT options
+ * name them, the top one first.
+ */
 static int dc_v7_cut(struct dc_cur *c)
 {
 	struct dc_file *f = c->f;

@@ -458,7 +458,6 @@ static void map_ctx_free(struct map_ctx *ctx)
 	free(ctx->cpus);
 	map_formats_free(ctx);
 	map_pkt_free(ctx);
-	free(ctx->print_desc);
 	map_text_free(ctx);
 	map_options_free(ctx);
 	trace_seq_destroy(&ctx->seq);

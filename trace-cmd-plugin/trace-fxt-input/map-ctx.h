@@ -71,11 +71,13 @@ struct map_event {
 	 */
 	bool			generic;
 	/*
-	 * map_ftrace_generic(): its described events' FtraceEvent field
-	 * (PFT_DESCRIBED_FIRST and up), 0 until its first; 1 when too many
-	 * fields to describe (a legacy generic event then); and their
-	 * GenericEventDescriptor, @pkt_desc_len bytes
+	 * map_ftrace_generic(), map_ftrace_print(): its described events'
+	 * FtraceEvent field (PFT_DESCRIBED_FIRST and up), 0 until its
+	 * first, MAP_PKT_LEGACY when too many fields to describe (a legacy
+	 * generic event then); and their GenericEventDescriptor,
+	 * @pkt_desc_len bytes
 	 */
+#define MAP_PKT_LEGACY		1
 	uint32_t		pkt_id;
 	uint8_t			*pkt_desc;
 	size_t			pkt_desc_len;
@@ -222,14 +224,8 @@ struct map_ctx {
 	struct trace_seq	seq;		/* scratch for .text values */
 	struct map_formats	*fmts;		/* map-formats.c's state */
 	struct map_pkt		*pkt;		/* map-packet.c's state */
-	/*
-	 * map-ftrace.c: the next described generic event's FtraceEvent
-	 * field; map_ftrace_print()'s, and its GenericEventDescriptor
-	 */
+	/* map-ftrace.c: the next described generic event's field */
 	uint32_t		next_desc_id;
-	uint32_t		print_desc_id;
-	uint8_t			*print_desc;
-	size_t			print_desc_len;
 	struct map_eh		*eh;		/* map-eventheader.c's state */
 	struct map_text		*text;		/* map-text.c's cache */
 	struct dat_meta_text	*procmaps;	/* the PROCMAPS texts */

@@ -299,20 +299,20 @@ int map_ftrace_rename_write(struct map_ctx *ctx, struct map_buffer *buf,
 }
 
 /*
- * A GenericEventDescriptor begun in @d for the conversion's next id from
- * PFT_DESCRIBED_FIRST (returned): the system as group_name, the event's
+ * @me's GenericEventDescriptor begun in @d, for the conversion's next id
+ * from PFT_DESCRIBED_FIRST (returned): its system as group_name, its
  * name; its fields follow (map_desc_field()), then map_desc_end().
  */
 static uint32_t map_desc_begin(struct map_ctx *ctx, struct pb_buf *d,
-			       size_t *dp, const char *system,
-			       const char *name, size_t len)
+			       size_t *dp, const struct map_event *me)
 {
 	if (!ctx->next_desc_id)
 		ctx->next_desc_id = PFT_DESCRIBED_FIRST;
 	pb_uint(d, PFT_DESC_FIELD_ID, ctx->next_desc_id);
-	pb_bytes(d, PFT_DESC_GROUP, system, strlen(system));
+	pb_bytes(d, PFT_DESC_GROUP, me->event->system,
+		 strlen(me->event->system));
 	*dp = pb_open(d, PFT_DESC_DESCRIPTOR);
-	pb_bytes(d, PFT_DPROTO_NAME, name, len);
+	pb_bytes(d, PFT_DPROTO_NAME, me->name.ptr, me->name.len);
 	return ctx->next_desc_id++;
 }
 
@@ -327,49 +327,72 @@ static void map_desc_field(struct pb_buf *d, const char *name, size_t len,
 	pb_close(d, fp);
 }
 
-static int map_desc_end(struct pb_buf *d, size_t dp)
+/* The descriptor in @d, id @id, made @me's. */
+static int map_desc_end(struct map_event *me, struct pb_buf *d, size_t dp,
+			uint32_t id)
 {
 	pb_close(d, dp);
-	if (!d->err)
-		return 0;
-	pb_free(d);
-	return -ENOMEM;
+	if (d->err) {
+		pb_free(d);
+		return -ENOMEM;
+	}
+	me->pkt_desc = d->p;
+	me->pkt_desc_len = d->len;
+	me->pkt_id = id;
+	return 0;
+}
+
+/*
+ * An FtraceEvent of @me's generic event opened in @e: its descriptor
+ * first into the CPU's bundle (map_pkt_describe()), or, legacy, the
+ * event's name.  As map_pkt_event() returns.
+ */
+static int map_generic_open(struct map_ctx *ctx, struct map_event *me,
+			    struct tep_record *rec, struct map_pkt_ev *e)
+{
+	bool legacy = me->pkt_id == MAP_PKT_LEGACY;
+	int ret;
+
+	if (!legacy) {
+		ret = map_pkt_describe(ctx, rec->cpu, me->pkt_id, me->pkt_desc,
+				       me->pkt_desc_len);
+		if (ret < 0)
+			return ret;
+	}
+	ret = map_pkt_event(ctx, rec->cpu, rec->ts, ctx->rec_pid,
+			    legacy ? PFT_EV_GENERIC : me->pkt_id, e);
+	if (ret > 0 && legacy)
+		pb_bytes(e->b, PFT_GENERIC_EVENT_NAME, me->name.ptr,
+			 me->name.len);
+	return ret;
 }
 
 /*
  * A trace_marker write that is not atrace's: a generic ftrace event
- * named "print" with its text as "buf" (described once, as any generic
- * event), which Perfetto keeps as an ftrace event with that argument
+ * named "print" with its text as "buf" (@me's described event, of that
+ * one field), which Perfetto keeps as an ftrace event with that argument
  * (ParseGenericFtrace) where its UI lists ftrace events.  Not a print
  * event: Perfetto would read its text as atrace's (ParsePrint), close
  * the writer's open slice for a text that begins with "E", and count
  * every other one as a parse failure.
  */
-int map_ftrace_print(struct map_ctx *ctx, struct map_buffer *buf,
+int map_ftrace_print(struct map_ctx *ctx, struct map_event *me,
 		     struct tep_record *rec, const char *text, size_t len)
 {
 	struct map_pkt_ev e;
 	struct pb_buf d = { 0 };
+	uint32_t id;
 	size_t dp;
 	int ret;
 
-	(void)buf;
-	if (!ctx->print_desc_id) {
-		ctx->print_desc_id = map_desc_begin(ctx, &d, &dp, "ftrace",
-						    "print", 5);
+	if (!me->pkt_id) {
+		id = map_desc_begin(ctx, &d, &dp, me);
 		map_desc_field(&d, "buf", 3, 1, PFT_FD_STRING);
-		ret = map_desc_end(&d, dp);
+		ret = map_desc_end(me, &d, dp, id);
 		if (ret < 0)
 			return ret;
-		ctx->print_desc = d.p;
-		ctx->print_desc_len = d.len;
 	}
-	ret = map_pkt_describe(ctx, rec->cpu, ctx->print_desc_id,
-			       ctx->print_desc, ctx->print_desc_len);
-	if (ret < 0)
-		return ret;
-	ret = map_pkt_event(ctx, rec->cpu, rec->ts, ctx->rec_pid,
-			    ctx->print_desc_id, &e);
+	ret = map_generic_open(ctx, me, rec, &e);
 	if (ret <= 0)
 		return ret;
 	pb_bytes(e.b, 1, text, len);
@@ -431,29 +454,21 @@ static int map_generic_describe(struct map_ctx *ctx, struct map_event *me)
 	unsigned int i, n = 0;
 	uint32_t type, id;
 	size_t dp;
-	int ret;
 
 	for (i = 0; i < me->nr_fields; i++)
 		n += map_generic_type(&me->fields[i]) != 0;
 	if (n >= PFT_DESCRIBED_MAX_FIELDS) {
-		me->pkt_id = 1;
+		me->pkt_id = MAP_PKT_LEGACY;
 		return 0;
 	}
-	id = map_desc_begin(ctx, &d, &dp, me->event->system, me->name.ptr,
-			    me->name.len);
+	id = map_desc_begin(ctx, &d, &dp, me);
 	for (i = 0, n = 0; i < me->nr_fields; i++) {
 		type = map_generic_type(&me->fields[i]);
 		if (type)
 			map_desc_field(&d, me->fields[i].name.ptr,
 				       me->fields[i].name.len, ++n, type);
 	}
-	ret = map_desc_end(&d, dp);
-	if (ret < 0)
-		return ret;
-	me->pkt_desc = d.p;
-	me->pkt_desc_len = d.len;
-	me->pkt_id = id;
-	return 0;
+	return map_desc_end(me, &d, dp, id);
 }
 
 /*
@@ -466,75 +481,60 @@ static int map_generic_describe(struct map_ctx *ctx, struct map_event *me)
  * arrays are left out (the nested instant keeps them).  A dev_t is
  * written as that recorder writes it (perfetto-dev.h), in typed events
  * too.  An event too wide to describe is the older GenericFtraceEvent,
- * its name and fields' names in every event (ParseLegacyGenericFtrace).
+ * its fields by name in every event (ParseLegacyGenericFtrace).
  */
 int map_ftrace_generic(struct map_ctx *ctx, struct map_buffer *buf,
 		       struct map_event *me, struct tep_record *rec)
 {
-	bool legacy;
 	struct map_pkt_ev e;
-	const char *s;
+	const char *s = NULL;
 	unsigned int i, num = 0;
 	uint32_t type;
-	uint64_t v;
+	uint64_t v = 0;
 	size_t f;
-	int ret, len;
+	int ret, len = 0;
 
 	if (!me->pkt_id) {
 		ret = map_generic_describe(ctx, me);
 		if (ret < 0)
 			return ret;
 	}
-	legacy = me->pkt_id == 1;
-	if (!legacy) {
-		ret = map_pkt_describe(ctx, rec->cpu, me->pkt_id, me->pkt_desc,
-				       me->pkt_desc_len);
-		if (ret < 0)
-			return ret;
-	}
-	ret = map_pkt_event(ctx, rec->cpu, rec->ts, ctx->rec_pid,
-			    legacy ? PFT_EV_GENERIC : me->pkt_id, &e);
+	ret = map_generic_open(ctx, me, rec, &e);
 	if (ret <= 0)
 		return ret;
-	if (legacy)
-		pb_bytes(e.b, PFT_GENERIC_EVENT_NAME, me->name.ptr,
-			 me->name.len);
 	for (i = 0; i < me->nr_fields; i++) {
 		const struct map_field *mf = &me->fields[i];
-		struct tep_format_field *tf = mf->field;
 
 		type = map_generic_type(mf);
 		if (!type)
 			continue;
 		num++;
 		if (type == PFT_FD_STRING) {
-			len = map_field_str(rec, tf, &s);
+			len = map_field_str(rec, mf->field, &s);
 			if (len < 0)
 				continue;
-			if (!legacy) {
-				pb_bytes(e.b, num, s, len);
+		} else {
+			if (!map_ftrace_value(buf, rec, mf->field, true, &v))
 				continue;
-			}
-			f = pb_open(e.b, PFT_GENERIC_FIELD);
-			pb_bytes(e.b, PFT_GENERIC_FIELD_NAME, mf->name.ptr,
-				 mf->name.len);
-			pb_bytes(e.b, PFT_GENERIC_FIELD_STR, s, len);
-			pb_close(e.b, f);
-			continue;
+			if (mf->dev)
+				v = pft_dev_user(v);
 		}
-		if (!map_ftrace_value(buf, rec, tf, true, &v))
-			continue;
-		if (mf->dev)
-			v = pft_dev_user(v);
-		if (!legacy) {
-			pb_uint(e.b, num, v);
+		if (me->pkt_id != MAP_PKT_LEGACY) {
+			if (type == PFT_FD_STRING)
+				pb_bytes(e.b, num, s, (size_t)len);
+			else
+				pb_uint(e.b, num, v);
 			continue;
 		}
 		f = pb_open(e.b, PFT_GENERIC_FIELD);
 		pb_bytes(e.b, PFT_GENERIC_FIELD_NAME, mf->name.ptr,
 			 mf->name.len);
-		pb_uint(e.b, type == PFT_FD_INT64 ? PFT_GENERIC_FIELD_INT :
-			PFT_GENERIC_FIELD_UINT, v);
+		if (type == PFT_FD_STRING)
+			pb_bytes(e.b, PFT_GENERIC_FIELD_STR, s, (size_t)len);
+		else
+			pb_uint(e.b, type == PFT_FD_INT64 ?
+				PFT_GENERIC_FIELD_INT : PFT_GENERIC_FIELD_UINT,
+				v);
 		pb_close(e.b, f);
 	}
 	return map_pkt_event_end(ctx, &e);

@@ -19,7 +19,7 @@ int map_ftrace_fork_write(struct map_ctx *ctx, struct map_buffer *buf,
 int map_ftrace_rename_write(struct map_ctx *ctx, struct map_buffer *buf,
 			    struct map_event *me, struct tep_record *rec);
 
-int map_ftrace_print(struct map_ctx *ctx, struct map_buffer *buf,
+int map_ftrace_print(struct map_ctx *ctx, struct map_event *me,
 		     struct tep_record *rec, const char *text, size_t len);
 int map_ftrace_atrace(struct map_ctx *ctx, struct tep_record *rec,
 		      const char *text, size_t len);

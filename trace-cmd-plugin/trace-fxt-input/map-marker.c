@@ -113,7 +113,7 @@ int map_marker_write(struct map_ctx *ctx, struct map_buffer *buf,
 	if (ret < 0)
 		return ret;
 	if (!map_atrace_parse(s, len, &at))
-		return map_ftrace_print(ctx, buf, rec, s, text);
+		return map_ftrace_print(ctx, me, rec, s, text);
 	if (!ctx->opts->fxt_records)
 		return map_ftrace_atrace(ctx, rec, s, len);
 	return atrace_write(ctx, rec, thread, &at);
