@@ -12,6 +12,28 @@
 #include "fxt-ks.h"
 #include "tcfxt.h"
 
+/*
+ * sched_events' wakeup event: the first of these the file has
+ * (fxt-ks-sched.c picks it by wakeup_rank, 1 for the first).
+ */
+static const char *const wakeup_names[] = {
+	"sched_waking", "sched_wakeup_new", "sched_wakeup",
+};
+
+static int wakeup_rank(unsigned int kind, const char *cat, const char *name)
+{
+	unsigned int i;
+
+	if (kind == FXT_KS_WAKEUP)
+		return 0;
+	if (kind != FXT_EVENT_INSTANT || strcmp(cat, "sched"))
+		return -1;
+	for (i = 0; i < sizeof(wakeup_names) / sizeof(*wakeup_names); i++)
+		if (!strcmp(name, wakeup_names[i]))
+			return (int)i + 1;
+	return -1;
+}
+
 static uint32_t hash_bytes(uint32_t h, const char *s, uint32_t len)
 {
 	uint32_t i;
@@ -95,6 +117,7 @@ static int event_add(struct fxt_ks_data *d, uint32_t h, unsigned int kind,
 			(kind == FXT_EVENT_INSTANT &&
 			 !strcmp(ev->category, "sched") &&
 			 !strcmp(ev->name, "sched_switch"));
+	ev->wakeup_rank = (int8_t)wakeup_rank(kind, ev->category, ev->name);
 	ev->hash = h;
 	ev->chain = d->buckets[h % FXT_KS_EVENT_BUCKETS];
 	d->buckets[h % FXT_KS_EVENT_BUCKETS] = (int)d->nevents;

@@ -47,6 +47,9 @@
 
 #define NO_ROW	SIZE_MAX
 
+_Static_assert(sizeof(struct fxt_ks_row) == 32, "a row is 32 bytes");
+_Static_assert(FXT_KS_MAX_CPU <= 4096, "a row's cpu is 13 bits, signed");
+
 /*
  * What an event record's shape says, kept by where its strings are in the
  * map (the same place and length, the same text): whether it is the
@@ -301,7 +304,8 @@ static struct fxt_ks_row *row_add(struct loader *l, int prov, int64_t ts,
 	row->event = (int16_t)event;
 	row->arg = d->nargs;
 	row->nargs = 0;
-	row->drawn_pid = -1;
+	row->sched_pid = -1;
+	row->preempted = 0;
 	row->provider = (uint16_t)prov;
 	return row;
 }
@@ -450,27 +454,40 @@ static int args_store(struct fxt_ks_data *d, struct fxt_ks_row *row,
 	return 0;
 }
 
-/*
- * The pid a context switch is drawn with while the plot part is on: its
- * next_pid, when that is a pid (as KernelShark's sched_events draws a
- * trace.dat stream's sched_switch entries; fxt-ks-sched.c sets the
- * entries', plugin-fxt.c's matrix uses this).
- */
-static void row_set_drawn(struct fxt_ks_row *row, const struct fxt_arg *args,
-			  unsigned int nargs)
+/* Integer argument @name of @args when it is a pid, else -1. */
+static int32_t args_pid(const struct fxt_arg *args, unsigned int nargs,
+			const char *name)
 {
-	const struct fxt_arg *a;
 	int64_t v;
 
-	a = fxt_args_find(args, nargs, "next_pid");
-	if (!a || a->type == FXT_ARG_DOUBLE || a->type == FXT_ARG_STRING ||
-	    a->type >= FXT_ARG_TYPE_COUNT)
+	if (!fxt_arg_int(fxt_args_find(args, nargs, name), &v) ||
+	    v < 0 || v > INT32_MAX)
+		return -1;
+	return (int32_t)v;
+}
+
+/*
+ * What the plot part (fxt-ks-sched.c) draws a context switch or a wakeup
+ * with, read now, while its record is at hand: as KernelShark's
+ * sched_events reads a trace.dat stream's entries, a switch's next_pid
+ * (the task it is drawn as; plugin-fxt.c's matrix too) and prev_state,
+ * a wakeup's pid.  Reading the record again for it once loaded cost as
+ * much as loading (its frame inflated again).
+ */
+static void row_set_sched(struct fxt_ks_row *row,
+			  const struct fxt_ks_event *ev,
+			  const struct fxt_arg *args, unsigned int nargs)
+{
+	int64_t state = 0;
+
+	if (!ev->is_switch) {
+		row->sched_pid = args_pid(args, nargs, "pid");
 		return;
-	v = (int64_t)fxt_arg_bits(a);
-	if (a->type == FXT_ARG_UINT64 && a->u64 > INT64_MAX)
-		return;
-	if (v >= 0 && v <= INT32_MAX)
-		row->drawn_pid = (int32_t)v;
+	}
+	row->sched_pid = args_pid(args, nargs, "next_pid");
+	/* unread, it stays 0, as sched_events leaves it */
+	fxt_arg_int(fxt_args_find(args, nargs, "prev_state"), &state);
+	row->preempted = !(state & FXT_KS_LEFT_MASK);
 }
 
 /*
@@ -712,11 +729,11 @@ static int load_event(struct loader *l, struct fxt_record *rec, int64_t ts)
 	if (!row)
 		return -ENOMEM;
 	/* (@event, not the row's: nothing read back from the row written) */
-	if (d->events[event].is_switch) {
+	if (d->events[event].is_switch || d->events[event].wakeup_rank > 0) {
 		ret = fxt_reader_args(l->r, rec);
 		if (ret < 0)
 			return ret;
-		row_set_drawn(row, ev->args, ev->nargs);
+		row_set_sched(row, &d->events[event], ev->args, ev->nargs);
 	}
 	if (folding(l, prov)) {
 		if (l->reread) {
@@ -825,8 +842,11 @@ static int load_sched(struct loader *l, const struct fxt_record *rec,
 				       wakeup ? str_wakeup : str_switch));
 	if (!row)
 		return -ENOMEM;
+	/* row_set_sched()'s, from the record's own fields */
+	row->sched_pid = in;
 	if (!wakeup)
-		row->drawn_pid = in;
+		row->preempted = !(fxt2dat_prev_state(rec->sched.out_state) &
+				   FXT_KS_LEFT_MASK);
 	/* a wakeup's row may be the idle task's, its argument a thread */
 	if (in < -1)
 		l->thread_rows = true;
@@ -1081,9 +1101,9 @@ static int threads_settle(struct loader *l)
 		if (row->pid < -1)
 			row->pid = fxt_threads_task(l->threads,
 						    FXT_KS_THREAD_IDX(row->pid));
-		if (row->drawn_pid < -1)
-			row->drawn_pid = fxt_threads_task(l->threads,
-					FXT_KS_THREAD_IDX(row->drawn_pid));
+		if (row->sched_pid < -1)
+			row->sched_pid = fxt_threads_task(l->threads,
+					FXT_KS_THREAD_IDX(row->sched_pid));
 		if (fxt_ks_row_reread(row))
 			continue;
 		for (k = 0; k < row->nargs; k++) {

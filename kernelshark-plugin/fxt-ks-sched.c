@@ -6,8 +6,7 @@
  *
  * This does for FXT streams what KernelShark's sched_events plugin does
  * for trace.dat streams alone, through the plugin API any stream offers
- * (kshark_register_event_handler(), kshark_read_record_field_int(), data
- * containers):
+ * (kshark_register_event_handler(), data containers):
  *
  *  - each context switch entry is kept with the pid it switched out and
  *    whether that task was preempted (prev_state R), then drawn as the
@@ -23,11 +22,13 @@
  *                     producer's FXT context switches
  *   wakeups           of a converted file's, the one sched_events picks
  *                     (sched_waking, else sched_wakeup_new, else
- *                     sched_wakeup); every FXT thread wakeup
+ *                     sched_wakeup: wakeup_rank); every FXT thread wakeup
  *
- * An FXT context switch says its outgoing state as an FXT thread state:
- * it is read as the prev_state the converter would write for it
- * (fxt2dat_prev_state()), so a file and the .dat made of it draw alike.
+ * The handlers read no field: the loader kept what they need in each
+ * row as it read the record (fxt-ks.h, fxt_ks_row.sched_pid and
+ * .preempted; an FXT context switch's outgoing state read as the
+ * prev_state the converter would write for it, fxt2dat_prev_state(), so
+ * a file and the .dat made of it draw alike).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -37,18 +38,6 @@
 
 #include "fxt-ks.h"
 #include "fxt-ks-sched.h"
-#include "fxt-tep.h"
-
-/* sched_events' wakeup event: the first of these the file has. */
-static const char *const wakeup_names[] = {
-	"sched_waking", "sched_wakeup_new", "sched_wakeup",
-};
-
-/*
- * prev_state bits that say the task did not leave running, as
- * sched_events tests them (its low byte, but for TASK_REPORT_MAX).
- */
-#define RUNNING_TEST_MASK	0x7f
 
 /* A stream's gathering, and which of the file's events feed it. */
 struct sched_ctx {
@@ -71,62 +60,44 @@ static struct sched_ctx *ctx_of(struct kshark_data_stream *stream)
 	return sd >= 0 && sd < nctxs ? ctxs[sd] : NULL;
 }
 
-/* An FXT context switch, whose prev_state is an FXT thread state? */
-static bool fxt_state(const struct sched_ctx *c, int event)
-{
-	return event >= 0 && (unsigned int)event < c->d->nevents &&
-	       c->d->events[event].kind == FXT_KS_SWITCH;
-}
-
+/*
+ * The row (@rec, plugin-fxt.c) says what to keep: the loader read its
+ * record's next_pid and prev_state (fxt_ks_row.sched_pid, .preempted)
+ * as sched_events reads a trace.dat entry's.
+ */
 static void on_switch(struct kshark_data_stream *stream, void *rec,
 		      struct kshark_entry *entry)
 {
+	const struct fxt_ks_row *row = rec;
 	struct sched_ctx *c = ctx_of(stream);
-	/* @rec is the row (plugin-fxt.c): its next_pid was kept at load */
-	int32_t next = ((const struct fxt_ks_row *)rec)->drawn_pid;
-	int64_t state = 0, field;
+	int64_t field;
 
-	if (!c || next < 0)
+	if (!c || row->sched_pid < 0)
 		return;
-	/* unread, it stays 0, as sched_events leaves it */
-	if (!kshark_read_record_field_int(stream, rec, "prev_state", &state) &&
-	    fxt_state(c, entry->event_id))
-		state = fxt2dat_prev_state((unsigned int)state);
 	field = (uint32_t)entry->pid;
-	if (!(state & RUNNING_TEST_MASK))
+	if (row->preempted)
 		field |= FXT_KS_SCHED_PREEMPTED;
 	if (kshark_data_container_append(c->pub.switches, entry, field) < 0)
 		return;
-	entry->pid = (int32_t)next;
+	entry->pid = row->sched_pid;
 }
 
+/* Its woken pid, read by the loader likewise. */
 static void on_wakeup(struct kshark_data_stream *stream, void *rec,
 		      struct kshark_entry *entry)
 {
+	const struct fxt_ks_row *row = rec;
 	struct sched_ctx *c = ctx_of(stream);
-	int64_t pid;
 
-	if (c && !kshark_read_record_field_int(stream, rec, "pid", &pid))
-		kshark_data_container_append(c->pub.wakeups, entry, pid);
-}
-
-/* Instant "sched/@name" of the file, or -1. */
-static int sched_instant(const struct fxt_ks_data *d, const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < d->nevents; i++)
-		if (d->events[i].kind == FXT_EVENT_INSTANT &&
-		    !strcmp(d->events[i].category, "sched") &&
-		    !strcmp(d->events[i].name, name))
-			return (int)i;
-	return -1;
+	if (c && row->sched_pid >= 0)
+		kshark_data_container_append(c->pub.wakeups, entry,
+					     row->sched_pid);
 }
 
 static bool is_wakeup(const struct fxt_ks_data *d, int chosen,
 		      unsigned int i)
 {
-	return (int)i == chosen || d->events[i].kind == FXT_KS_WAKEUP;
+	return (int)i == chosen || !d->events[i].wakeup_rank;
 }
 
 /* The handler each of @d's events gets, or NULL. */
@@ -138,14 +109,17 @@ static kshark_plugin_event_handler_func handler_of(const struct fxt_ks_data *d,
 	return is_wakeup(d, chosen, i) ? on_wakeup : NULL;
 }
 
+/* The converted wakeup sched_events picks: the first the file has. */
 static int chosen_wakeup(const struct fxt_ks_data *d)
 {
 	unsigned int i;
 	int id = -1;
 
-	for (i = 0; i < sizeof(wakeup_names) / sizeof(*wakeup_names) &&
-	     id < 0; i++)
-		id = sched_instant(d, wakeup_names[i]);
+	for (i = 0; i < d->nevents; i++)
+		if (d->events[i].wakeup_rank > 0 &&
+		    (id < 0 ||
+		     d->events[i].wakeup_rank < d->events[id].wakeup_rank))
+			id = (int)i;
 	return id;
 }
 

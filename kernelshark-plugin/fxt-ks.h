@@ -86,6 +86,13 @@ struct fxt_ks_event {
 	 */
 	bool			is_switch;
 	/*
+	 * A wakeup sched_events may draw: an FXT thread wakeup (0), or a
+	 * converted sched/ wakeup instant, ranked from 1 in the order
+	 * sched_events takes the first the file has (fxt-ks-event.c);
+	 * -1 for other events.
+	 */
+	int8_t			wakeup_rank;
+	/*
 	 * The first argument name and count of the last reread record
 	 * whose names were added to the fields: records of one ftrace
 	 * event have the same, so the rest skip that.
@@ -116,9 +123,18 @@ struct fxt_ks_row {
 	 * every thread is known.
 	 */
 	int32_t		pid;
-	/* The pid a context switch is drawn with (next_pid), else -1. */
-	int32_t		drawn_pid;
-	int16_t		cpu;
+	/*
+	 * What the plot part draws, read while loading so that no record
+	 * is read again for it: a context switch's next_pid (the task it
+	 * is drawn with), a wakeup's woken pid; else -1.
+	 */
+	int32_t		sched_pid;
+	int16_t		cpu : 13;	/* below FXT_KS_MAX_CPU */
+	/*
+	 * A context switch whose task left running: its prev_state has
+	 * none of FXT_KS_LEFT_MASK's bits (sched_events' red box).
+	 */
+	uint16_t	preempted : 1;
 	int16_t		event;
 	/* stored arguments; reread rows: the TCFXT_CONT_SUFFIX records */
 	uint16_t	nargs;
@@ -126,6 +142,12 @@ struct fxt_ks_row {
 };
 
 #define FXT_KS_ROW_REREAD	(1ULL << 63)
+
+/*
+ * The prev_state bits that say a task left the CPU other than running,
+ * as sched_events tests them (the low byte, but TASK_REPORT_MAX).
+ */
+#define FXT_KS_LEFT_MASK	0x7f
 
 /* A row's pid while loading: thread @idx of another producer (< -1). */
 #define FXT_KS_THREAD(idx)	(-2 - (int32_t)(idx))

@@ -584,7 +584,8 @@ static ssize_t fxt_load_matrix(struct kshark_data_stream *stream,
 			(*event_array)[n] = (int16_t)row_event_id(d, row);
 		if (cpu_array)
 			(*cpu_array)[n] = row->cpu;
-		pid = sched && row->drawn_pid >= 0 ? row->drawn_pid : row->pid;
+		pid = sched && d->events[row->event].is_switch &&
+		      row->sched_pid >= 0 ? row->sched_pid : row->pid;
 		stream_add_task(stream, pid, &last);
 		if (pid_array)
 			(*pid_array)[n] = pid;
