@@ -238,7 +238,9 @@ static void run(const uint8_t *data, size_t size, unsigned int flags,
 	touch_cstr(fxt_reader_error(r));
 	o->ret = ret;
 	o->stop = ret < 0 ? offset_of(fxt_reader_error(r)) : size;
-	if (ret == 0 && end < size)
+	/* (a frame cut short at the end of the input: its chunks) */
+	if (ret == 0 && end < size &&
+	    !(nest_end && chunks_to(data, size, end, size)))
 		o->gaps++;
 	o->malformed = fxt_reader_warned(r, FXT_WARN_MALFORMED);
 	/* a first warning exactly when some record had one */
