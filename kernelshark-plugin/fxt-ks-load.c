@@ -51,13 +51,14 @@ _Static_assert(sizeof(struct fxt_ks_row) == 32, "a row is 32 bytes");
 _Static_assert(FXT_KS_MAX_CPU <= 4096, "a row's cpu is 13 bits, signed");
 
 /*
- * What an event record's shape says, kept by where its strings are in the
- * map (the same place and length, the same text): whether it is the
- * converter's metadata or an ftrace event (tcfxt_is_meta(),
- * tcfxt_is_ftrace()) or a continuation (TCFXT_CONT_SUFFIX), and its
- * event id once one of its records has made a row.  A file's events come
- * in a few shapes seen millions of times; strings outside the map
- * (inline in a stream, or empty) are not kept.
+ * What an event record's shape says, kept by where its strings are (the
+ * same place and length, the same text): whether it is the converter's
+ * metadata or an ftrace event (tcfxt_is_meta(), tcfxt_is_ftrace()) or a
+ * continuation (TCFXT_CONT_SUFFIX), and its event id once one of its
+ * records has made a row.  A file's events come in a few shapes seen
+ * millions of times.  Strings in the map keep their text; those of a
+ * frame of nested records (the reader's memory) only while the reader's
+ * text epoch stays the same (fxt_reader_text_epoch()).
  */
 struct shape {
 	const char	*cat;
@@ -66,6 +67,7 @@ struct shape {
 	uint32_t	cat_len;
 	uint32_t	name_len;
 	uint32_t	arg0_len;
+	uint64_t	epoch;		/* 0: every string in the map */
 	uint8_t		kind;
 	uint8_t		arg0_type;
 	bool		meta;
@@ -619,19 +621,25 @@ static struct shape *shape_of(struct loader *l, const struct fxt_event *ev,
 	const char *arg0 = a0 ? a0->name.ptr : NULL;
 	uint32_t arg0_len = a0 ? a0->name.len : 0;
 	uint8_t arg0_type = a0 ? (uint8_t)a0->type : 0;
+	uint64_t epoch = 0;
 	struct shape *s;
 
+	/* an empty string's place is no text's */
+	if (!ev->name.len || !ev->category.len || (a0 && !arg0_len))
+		return NULL;
 	if (!fxt_ks_in_map(l->d, ev->name.ptr) ||
 	    !fxt_ks_in_map(l->d, ev->category.ptr) ||
 	    (a0 && !fxt_ks_in_map(l->d, arg0)))
-		return NULL;
+		epoch = fxt_reader_text_epoch(l->r);
 	s = &l->shapes[(((uintptr_t)ev->name.ptr >> 3) ^
 			((uintptr_t)ev->category.ptr >> 5)) % SHAPES];
 	if (s->name == ev->name.ptr && s->cat == ev->category.ptr &&
 	    s->arg0 == arg0 && s->name_len == ev->name.len &&
 	    s->cat_len == ev->category.len && s->arg0_len == arg0_len &&
-	    s->arg0_type == arg0_type && s->kind == kind)
+	    s->arg0_type == arg0_type && s->kind == kind &&
+	    s->epoch == epoch)
 		return s;
+	s->epoch = epoch;
 	s->cat = ev->category.ptr;
 	s->name = ev->name.ptr;
 	s->arg0 = arg0;

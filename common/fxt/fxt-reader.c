@@ -90,6 +90,12 @@ struct fxt_reader {
 	const void		*map;		/* to unmap at close, map_len */
 	size_t			map_len;
 
+	/*
+	 * Changes whenever memory a record's strings may point into is
+	 * reused (fxt_reader_text_epoch()); never 0.
+	 */
+	uint64_t		text_epoch;
+
 	/* stream input: buf holds [base, base + len) of the input */
 	bool			stream;
 	int			fd;
@@ -863,6 +869,8 @@ static int nest_load(struct fxt_reader *r, uint64_t at)
 		return 0;
 	}
 	r->nest_valid = false;
+	/* the frame's buffer (or the one it is swapped with) is new text */
+	r->text_epoch++;
 	if (pre_take(r, at)) {
 		len = r->nest_len;
 		goto done;
@@ -1035,6 +1043,11 @@ const char *fxt_reader_provider_name(const struct fxt_reader *r, uint32_t id)
 	return p ? (p->name ? p->name : "") : NULL;
 }
 
+uint64_t fxt_reader_text_epoch(const struct fxt_reader *r)
+{
+	return r->text_epoch;
+}
+
 uint64_t fxt_reader_ticks_per_second(const struct fxt_reader *r)
 {
 	return r->cur ? r->cur->ticks : 1000000000ULL;
@@ -1096,6 +1109,8 @@ static int str_set(struct fxt_reader *r, uint32_t index, const uint8_t *s,
 	/* Stream buffers move, frames are inflated over: keep a copy. */
 	if (mem_charge(r, p, len + 1))
 		return r->err;
+	/* (where a freed copy was, another text may be now) */
+	r->text_epoch++;
 	e->own = malloc(len + 1);
 	if (!e->own)
 		return fail(r, -ENOMEM, r->off, "out of memory");
@@ -2101,6 +2116,9 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 again:
 	/* the last record's arguments are no more to be read */
 	r->lazy_p = NULL;
+	/* a stream's buffer slides under what it returned */
+	if (r->stream)
+		r->text_epoch++;
 	if (r->err)
 		return r->err;
 	if (r->nest_pending) {
@@ -2249,6 +2267,7 @@ static struct fxt_reader *reader_new(const char *name, unsigned int flags)
 	r->strict = flags & FXT_READER_STRICT;
 	r->pedantic = r->strict && (flags & FXT_READER_PEDANTIC);
 	r->fd = -1;
+	r->text_epoch = 1;
 	return r;
 }
 

@@ -272,6 +272,23 @@ int fxt_reader_seek(struct fxt_reader *r, uint64_t offset,
 		    uint32_t provider_id);
 
 /**
+ * fxt_reader_text_epoch() - while a string's place says its text
+ * @r: the reader
+ *
+ * A record's strings point into mapped or memory input, whose bytes
+ * never change, or into the reader's own memory: a stream's buffer, a
+ * frame of nested records inflated, the copies of their string tables.
+ * That memory is reused, and a place seen before may then hold another
+ * text.  The epoch changes whenever it may be; while it stays the same,
+ * a string at the place and of the length of one seen before is the
+ * same text (a loader caches what it made of a record's strings by their
+ * places).
+ *
+ * Return: the epoch, never 0.
+ */
+uint64_t fxt_reader_text_epoch(const struct fxt_reader *r);
+
+/**
  * fxt_reader_set_lazy() - decode an event's arguments only when asked
  * @r: a lenient reader (not FXT_READER_STRICT)
  * @lazy: true from the next record on, false to decode every argument

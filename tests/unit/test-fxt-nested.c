@@ -6,7 +6,8 @@
  * through their offsets; records kept together in one frame; invisible
  * to a reader that skips blob types it does not know (Perfetto's and
  * Tracy's importers); a damaged frame skipped with a warning, the others
- * read whole (each frame restates its tables).
+ * read whole (each frame restates its tables); a string's place says its
+ * text while the reader's text epoch stays.
  *
  * The file: a parent with two providers and a few records of its own
  * between the nested ones, the nested stream with enough events, names
@@ -517,6 +518,82 @@ static void test_close_inside_frame(void)
 	free(buf);
 }
 
+/*
+ * fxt_reader_text_epoch(): the strings of a frame's records are the
+ * reader's copies, freed and made again as the frame's string indexes
+ * are set again (9000 words in a few thousand), and frames are inflated
+ * over one another; yet two strings at one place and of one length
+ * under one epoch have the same text.  The reader must not have changed
+ * the epoch at every record either (a loader would gain nothing).
+ */
+#define PLACES	32768
+
+struct place {
+	const char	*p;
+	uint32_t	len;
+	uint64_t	epoch;
+	char		text[24];
+};
+
+/* @s, seen under @epoch: 1 if its place held it before, -1 if not it */
+static int place_check(struct place *t, struct fxt_str s, uint64_t epoch)
+{
+	size_t i = (((uintptr_t)s.ptr >> 3) ^ epoch * 0x9e3779b9u) % PLACES;
+
+	if (!s.len || s.len >= sizeof(t->text))
+		return 0;
+	for (;; i = (i + 1) % PLACES) {
+		struct place *e = &t[i];
+
+		if (!e->p) {
+			*e = (struct place){ s.ptr, s.len, epoch, "" };
+			memcpy(e->text, s.ptr, s.len);
+			return 0;
+		}
+		if (e->p == s.ptr && e->len == s.len && e->epoch == epoch)
+			return memcmp(e->text, s.ptr, s.len) ? -1 : 1;
+	}
+}
+
+static void test_text_epoch(void)
+{
+	static struct place places[PLACES];
+	unsigned int records = 0, same = 0, wrong = 0, epochs = 0;
+	size_t size;
+	char *buf = write_file(&size, true);
+	struct fxt_reader *r = fxt_reader_open_mem(buf, size, "epoch", 0);
+	struct fxt_record rec;
+	uint64_t epoch, last = 0;
+	int ret;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	memset(places, 0, sizeof(places));
+	while ((ret = fxt_reader_next(r, &rec)) > 0) {
+		if (rec.type != FXT_REC_EVENT || !rec.nested ||
+		    rec.event.nargs < 2)
+			continue;
+		epoch = fxt_reader_text_epoch(r);
+		CU_ASSERT_NOT_EQUAL(epoch, 0);
+		epochs += epoch != last;
+		last = epoch;
+		records++;
+		ret = place_check(places, rec.event.name, epoch);
+		same += ret > 0, wrong += ret < 0;
+		ret = place_check(places, rec.event.args[1].str, epoch);
+		same += ret > 0, wrong += ret < 0;
+	}
+	CU_ASSERT_EQUAL(ret, 0);
+	CU_ASSERT_EQUAL(wrong, 0);
+	/* most names come again within an epoch: it lasts */
+	CU_ASSERT(same > records / 2);
+	CU_ASSERT(epochs > 1 && epochs < records / 4);
+	printf("\n  %u nested events, %u epochs: %u strings met again at "
+	       "their place, %u with another text ",
+	       records, epochs, same, wrong);
+	fxt_reader_close(r);
+	free(buf);
+}
+
 static CU_TestInfo nested_tests[] = {
 	{ "blobs of records read where they are", test_plain },
 	{ "compressed blobs of records read where they are", test_zstd },
@@ -525,6 +602,7 @@ static CU_TestInfo nested_tests[] = {
 	{ "an empty blob of records is read past", test_empty_blob },
 	{ "a file closed inside a frame is unmapped whole",
 	  test_close_inside_frame },
+	{ "a string's place and epoch say its text", test_text_epoch },
 	CU_TEST_INFO_NULL,
 };
 
