@@ -646,14 +646,19 @@ static void left_out(struct pft_ctx *c, uint32_t field)
 	/*
 	 * TracePacket's content fields (trace_packet.proto) a recording of
 	 * the linux.* data sources holds; the packets' attributes
-	 * (sequence, trusted uid and pid, flags) are no content.
+	 * (sequence, trusted uid and pid, flags) are no content.  The
+	 * config, its provenance and the service's stats tell which
+	 * buffer an instance's events are in (pft_meta_packet()), but the
+	 * .dat keeps none of them.
 	 */
 	static const struct { uint32_t id; const char *what; } names[] = {
 		{ 9, "process_stats" }, { 11, "track_event" },
-		{ 33, "trace_config" }, { 35, "trace_stats" },
+		{ PFT_PACKET_TRACE_CONFIG, "trace_config" },
+		{ PFT_PACKET_TRACE_STATS, "trace_stats" },
 		{ 6, "clock_snapshot" }, { 60, "track_descriptor" },
 		{ 89, "trace_uuid" }, { 67, "cpu_info" },
-		{ 69, "service_event" }, { 124, "trace_provenance" },
+		{ 69, "service_event" },
+		{ PFT_PACKET_TRACE_PROVENANCE, "trace_provenance" },
 	};
 	unsigned int i;
 	size_t len = strlen(c->st->left_out);
