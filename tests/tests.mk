@@ -274,14 +274,17 @@ perfetto-compare: all $$(TEST_TOOLS)
 
 # Fixtures written by the core's .dat writer (dat-fixture.c their shared
 # steps): perfetto-samples.sh's multi-threaded recording and function_graph
-# calls, convert-arrays.sh's events with integer arrays.
+# calls, convert-arrays.sh's events with integer arrays, convert-samples.sh's
+# event of 33 fields.
 THREADS_DAT_GEN	:= $(O)/tests/e2e/threads-dat-gen
 FUNCGRAPH_DAT_GEN := $(O)/tests/e2e/funcgraph-dat-gen
 ARRAYS_DAT_GEN	:= $(O)/tests/e2e/arrays-dat-gen
-$(THREADS_DAT_GEN) $(FUNCGRAPH_DAT_GEN) $(ARRAYS_DAT_GEN): %: %.o \
-		$(O)/tests/e2e/dat-fixture.o $(DAT_LIB) $(UTIL_LIB)
+WIDE_DAT_GEN	:= $(O)/tests/e2e/wide-event-dat-gen
+$(THREADS_DAT_GEN) $(FUNCGRAPH_DAT_GEN) $(ARRAYS_DAT_GEN) $(WIDE_DAT_GEN): \
+		%: %.o $(O)/tests/e2e/dat-fixture.o $(DAT_LIB) $(UTIL_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/tests/e2e/dat-fixture.o $(DAT_LINK)
-TEST_PROGS	+= $(THREADS_DAT_GEN) $(FUNCGRAPH_DAT_GEN) $(ARRAYS_DAT_GEN)
+TEST_PROGS	+= $(THREADS_DAT_GEN) $(FUNCGRAPH_DAT_GEN) $(ARRAYS_DAT_GEN) \
+		   $(WIDE_DAT_GEN)
 # perfetto-samples.sh's kernel events this machine cannot fire (formats in
 # tests/e2e/kernel-formats/)
 KERNEL_EVENTS_DAT_GEN := $(O)/tests/e2e/kernel-events-dat-gen

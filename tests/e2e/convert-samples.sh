@@ -14,14 +14,15 @@
 # them, and with --fxt-records FXT context switches and wakeups instead;
 # task names (and every name, thread and zone as Tracy's importer reads
 # them, tracy-model.py), logs, atrace slices, counters, lost events, one
-# provider per buffer.
+# provider per buffer.  Last, an event of 33 fields (wide-event-dat-gen.c),
+# more than Perfetto takes a description of: the older generic event.
 . "$(dirname "$0")/lib.sh"
 COMPARE=$(dirname "$0")/compare-report.py
 MODEL=$(dirname "$0")/perfetto-model.py
 TRACY=$(dirname "$0")/tracy-model.py
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 
-e2e_plan 224
+e2e_plan 232
 recordings
 for f in "${RECS[@]}"; do
 	b=$(basename "$f" .dat)
@@ -126,6 +127,33 @@ n=$TMP/net-events.json
 if [ -r "$n" ]; then
 	check "net events: arguments past 15 continue in .cont events" \
 		test "$(jq -s 'map(select(.record == "event" and (.name | endswith(".cont")))) | length' "$n")" -gt 0
+fi
+
+# an event of more fields than Perfetto takes a description of
+# (wide-event-dat-gen.c: 33): the older GenericFtraceEvent, every field
+# named in each event, read as the source printed them; the report and
+# the way back to a .dat as for any event
+w=$TMP/wide
+if "$BUILD/tests/e2e/wide-event-dat-gen" "$w.dat" &&
+   $TRACE_FXT convert -q "$w.dat" -o "$w.fxt"; then
+	ok "wide: an event of 33 fields converts"
+	check "wide: check is clean" $TRACE_FXT check "$w.fxt"
+	trace-cmd report -R "$w.dat" > "$w.ref" 2>/dev/null
+	$TRACE_FXT report --raw "$w.fxt" > "$w.got"
+	check "wide: report --raw equals trace-cmd report -R" \
+		python3 "$COMPARE" "$w.ref" "$w.got"
+	trace-cmd report -R -t "$w.dat" > "$w.reft" 2>/dev/null
+	trace-cmd dump --events "$w.dat" > "$w.formats" 2>/dev/null
+	relay "wide: " python3 "$MODEL" compare-packets "$w.fxt" \
+		"$w.formats" < "$w.reft"
+	check "wide: wide_event is a legacy GenericFtraceEvent in the packets" \
+		grep -qx '# legacy generic events: wide_event' "$TMP/relay.out"
+	$TRACE_FXT convert -q "$w.fxt" -o "$w.back.dat" &&
+		trace-cmd report -R "$w.back.dat" > "$w.back" 2>/dev/null
+	check "wide: its round trip's report -R equals the source's" \
+		diff -q "$w.ref" "$w.back"
+else
+	not_ok "wide: an event of 33 fields converts"
 fi
 
 # atrace markers: B/E slices, C counters, S/F async pairs, as FXT records

@@ -3090,6 +3090,9 @@ def compare_packets(m, lines, devs=frozenset(), signs=None):
                 if len(signs.get(ev, {})) < DESCRIBED_MAX_FIELDS]
         for b in bad[:5]:
             print('# generic: %s' % b)
+        if m.legacy_generic:
+            print('# legacy generic events: %s' %
+                  ', '.join(sorted(m.legacy_generic)))
         ck.check(not bad, 'packets: the generic events described as '
                  'Perfetto\'s recorder describes them (%d names: %s), '
                  'each field typed as its format signs it (%d disagree, '
