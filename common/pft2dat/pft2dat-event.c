@@ -16,7 +16,8 @@
 #include "pft2dat-intern.h"
 
 #define PFT_ROW(n, s, e, ...) \
-	{ n, s, e, (const struct pft_field_def[]) __VA_ARGS__, \
+	{ n, s, sizeof(s) - 1, e, sizeof(e) - 1, \
+	  (const struct pft_field_def[]) __VA_ARGS__, \
 	  sizeof((const struct pft_field_def[]) __VA_ARGS__) / \
 	  sizeof(struct pft_field_def) },
 
@@ -103,9 +104,9 @@ static int typed_event(struct pft_ctx *c, struct pft_ev *ev,
 	int ret;
 
 	ev->system = d->system;
-	ev->slen = strlen(d->system);
+	ev->slen = d->slen;
 	ev->name = d->name;
-	ev->nlen = strlen(d->name);
+	ev->nlen = d->nlen;
 	ev->slot = &c->typed[idx];
 	pb_reader_init(&r, msg->p, msg->len);
 	while ((ret = pb_next(&r, &f)) > 0) {
@@ -123,10 +124,12 @@ static int typed_event(struct pft_ctx *c, struct pft_ev *ev,
 		for (i = 0; i < ev->n; i++)
 			if (ev->vals[i].name == fd->name)
 				v = &ev->vals[i];
-		if (!v)
-			v = val_add(ev, fd->name, strlen(fd->name));
-		if (!v)
-			break;
+		if (!v) {
+			v = val_add(ev, fd->name, fd->nlen);
+			if (!v)
+				break;
+			v->named_by_table = true;
+		}
 		switch (fd->type) {
 		case PFT_T_UINT64S:
 			arr_add(v, &f);
@@ -236,6 +239,7 @@ static int desc_read(struct pft_ctx *c, const struct pb_field *msg)
 	struct pft_desc nd = { 0 }, *d;
 	const struct pb_field *proto = NULL;
 	struct pb_field proto_f;
+	unsigned int i;
 	int ret;
 
 	pb_reader_init(&r, msg->p, msg->len);
@@ -283,6 +287,11 @@ static int desc_read(struct pft_ctx *c, const struct pb_field *msg)
 	}
 	if (ret < 0 || !nd.name)
 		goto bad;
+	/* measured once, not at each event */
+	nd.slen = nd.system ? strlen(nd.system) : 0;
+	nd.nlen = strlen(nd.name);
+	for (i = 0; i < nd.nr; i++)
+		nd.fields[i].nlen = strlen(nd.fields[i].name);
 	d = desc_find(c, nd.id);
 	if (d) {
 		/* the same again (every bundle repeats it): keep the first */
@@ -315,9 +324,9 @@ static int described(struct pft_ctx *c, struct pft_ev *ev,
 	int ret;
 
 	ev->system = d->system;
-	ev->slen = d->system ? strlen(d->system) : 0;
+	ev->slen = d->slen;
 	ev->name = d->name;
-	ev->nlen = strlen(d->name);
+	ev->nlen = d->nlen;
 	ev->slot = &d->fmt;
 	pb_reader_init(&r, msg->p, msg->len);
 	while ((ret = pb_next(&r, &f)) > 0) {
@@ -334,7 +343,7 @@ static int described(struct pft_ctx *c, struct pft_ev *ev,
 			if (f.wt != PB_LEN)
 				continue;
 			v = val_add(ev, d->fields[i].name,
-				    strlen(d->fields[i].name));
+				    d->fields[i].nlen);
 			if (v)
 				val_set(v, &f, false, 0);
 			continue;
@@ -348,7 +357,7 @@ static int described(struct pft_ctx *c, struct pft_ev *ev,
 			if (f.wt == PB_LEN)
 				continue;
 			v = val_add(ev, d->fields[i].name,
-				    strlen(d->fields[i].name));
+				    d->fields[i].nlen);
 			if (v)
 				val_set(v, &f, true,
 					d->fields[i].type == PFT_FD_INT32 ||
@@ -359,7 +368,7 @@ static int described(struct pft_ctx *c, struct pft_ev *ev,
 			if (f.wt == PB_LEN)
 				continue;
 			v = val_add(ev, d->fields[i].name,
-				    strlen(d->fields[i].name));
+				    d->fields[i].nlen);
 			if (v)
 				val_set(v, &f, false,
 					d->fields[i].type == PFT_FD_UINT32 ||

@@ -35,15 +35,18 @@ enum pft_type {
 
 struct pft_field_def {
 	const char	*name;
+	uint32_t	nlen;
 	uint32_t	num;
 	enum pft_type	type;
 };
 
-/* A row of map-ftrace.table, inverted. */
+/* A row of map-ftrace.table, inverted (the lengths: its names'). */
 struct pft_event_def {
 	uint32_t			num;
 	const char			*system;
+	uint32_t			slen;
 	const char			*name;
+	uint32_t			nlen;
 	const struct pft_field_def	*fields;
 	unsigned int			nr_fields;
 };
@@ -62,6 +65,8 @@ enum pft_val_kind {
 struct pft_val {
 	const char		*name;
 	size_t			nlen;
+	/* @name is map-ftrace.table's (a place that keeps its text) */
+	bool			named_by_table;
 	enum pft_val_kind	kind;
 	unsigned int		bits;	/* 32, 64: for a made format */
 	uint64_t		v;
@@ -115,6 +120,24 @@ struct pft_fmt {
 	 */
 	struct tep_format_field	*at[PFT_MAX_VALS];
 	uint64_t		at_bit[PFT_MAX_VALS];
+	/*
+	 * and, for that field: the table's name that found it (NULL for
+	 * a name the packets carry), and what its value becomes
+	 * (enum pft_conv)
+	 */
+	const char		*at_name[PFT_MAX_VALS];
+	uint8_t			at_conv[PFT_MAX_VALS];
+};
+
+/*
+ * A kernel format's integer field that the recorder wrote other than
+ * the kernel holds it: a dev_t (its own encoding), a void * (a symbol's
+ * index or name).
+ */
+enum pft_conv {
+	PFT_CONV_NONE,
+	PFT_CONV_DEV,
+	PFT_CONV_SYM,
 };
 
 /* A task_rename of the bundle being read. */
@@ -143,9 +166,11 @@ struct pft_desc {
 	uint32_t		id;
 	char			*system;
 	char			*name;
+	size_t			slen, nlen;	/* their lengths */
 	unsigned int		nr;
 	struct {
 		char		*name;
+		size_t		nlen;
 		uint32_t	num;
 		uint32_t	type;	/* FieldDescriptorProto.Type */
 	}			*fields;

@@ -313,8 +313,11 @@ static struct tep_format_field *field_of(struct pft_fmt *pf, unsigned int at,
 	char name[64];
 	unsigned int i;
 
-	if (fl && strnlen(fl->name, v->nlen + 1) == v->nlen &&
-	    !memcmp(fl->name, v->name, v->nlen)) {
+	/* the table's name that found it last time: no text to compare */
+	if (fl && ((v->named_by_table && pf->at_name[at] == v->name) ||
+		   (strnlen(fl->name, v->nlen + 1) == v->nlen &&
+		    !memcmp(fl->name, v->name, v->nlen)))) {
+		pf->at_name[at] = v->named_by_table ? v->name : NULL;
 		*bit = pf->at_bit[at];
 		return fl;
 	}
@@ -331,6 +334,11 @@ static struct tep_format_field *field_of(struct pft_fmt *pf, unsigned int at,
 			*bit = 1ULL << i;
 	pf->at[at] = fl;
 	pf->at_bit[at] = *bit;
+	pf->at_name[at] = v->named_by_table ? v->name : NULL;
+	pf->at_conv[at] = !pf->kernel ? PFT_CONV_NONE :
+			  pft_dev_field(fl->type, fl->size) ? PFT_CONV_DEV :
+			  fl->type && !strncmp(fl->type, "void *", 6) ?
+			  PFT_CONV_SYM : PFT_CONV_NONE;
 	return fl;
 }
 
@@ -384,10 +392,9 @@ static uint64_t put_val(struct pft_ctx *c, struct pft_fmt *pf,
 		return mask;
 	default:
 		x = v->v;
-		if (pf->kernel && pft_dev_field(fl->type, fl->size))
+		if (pf->at_conv[at] == PFT_CONV_DEV)
 			x = pft_dev_kernel(x);
-		else if (pf->kernel && fl->type &&
-			 !strncmp(fl->type, "void *", 6) && c->nr_sym_names) {
+		else if (pf->at_conv[at] == PFT_CONV_SYM && c->nr_sym_names) {
 			if (pft_meta_sym_addr(c, x)) {
 				x = pft_meta_sym_addr(c, x);
 				pf->symbolized |= mask;

@@ -157,13 +157,16 @@ function inverse_header(	r, k) {
 	print "#ifndef _PFT_FTRACE_TABLE_H"
 	print "#define _PFT_FTRACE_TABLE_H"
 	print ""
-	print "/* ROW(FtraceEvent field, system, event, { fields }) */"
+	print "/* ROW(FtraceEvent field, system, event, { fields }), a field"
+	print "   { name, its length, its FtraceEvent field, its type } */"
 	print "#define PFT_TABLE_ROWS(ROW)\t\\"
 	for (r = 1; r <= ni; r++) {
 		printf "\tROW(%d, \"%s\", \"%s\", {", inum[r], isys[r], iev[r]
 		for (k = 1; k <= inf[r]; k++)
-			printf "%s { \"%s\", %d, PFT_T_%s }", (k > 1 ? "," : ""),
-			       iname[r, k], inumf[r, k], toupper(itype[r, k])
+			printf "%s { \"%s\", %d, %d, PFT_T_%s }",
+			       (k > 1 ? "," : ""), iname[r, k],
+			       length(iname[r, k]), inumf[r, k],
+			       toupper(itype[r, k])
 		print " })\t\\"
 	}
 	print ""
