@@ -7,6 +7,7 @@
  * an event skipped, never a read past the packet.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,22 +24,40 @@
 
 const struct pft_event_def pft_events[] = { PFT_TABLE_ROWS(PFT_ROW) };
 const unsigned int pft_nr_events = sizeof(pft_events) / sizeof(pft_events[0]);
+_Static_assert(sizeof(pft_events) / sizeof(pft_events[0]) < UINT16_MAX,
+	       "row_of()'s index holds a row in 16 bits");
 
 /* FtraceEvent's field this file reads beyond perfetto-proto.h's. */
 enum {
 	EVENT_COMMON_FLAGS	= 5,	/* FtraceEvent.common_flags */
 };
 
-static const struct pft_event_def *row_of(uint32_t num, unsigned int *idx)
+static const struct pft_event_def *row_of(const struct pft_ctx *c,
+					   uint32_t num, unsigned int *idx)
 {
+	if (num >= c->row_at_len || !c->row_at[num])
+		return NULL;
+	*idx = c->row_at[num] - 1u;
+	return &pft_events[*idx];
+}
+
+/* row_of()'s index of the table's rows (they are a few hundred). */
+static int rows_index(struct pft_ctx *c)
+{
+	uint32_t n = 0;
 	unsigned int i;
 
 	for (i = 0; i < pft_nr_events; i++)
-		if (pft_events[i].num == num) {
-			*idx = i;
-			return &pft_events[i];
-		}
-	return NULL;
+		if (pft_events[i].num >= n)
+			n = pft_events[i].num + 1;
+	c->row_at = calloc(n, sizeof(*c->row_at));
+	if (!c->row_at)
+		return -ENOMEM;
+	c->row_at_len = n;
+	/* the first row of a field, as the search this replaced found */
+	for (i = pft_nr_events; i-- > 0;)
+		c->row_at[pft_events[i].num] = (uint16_t)(i + 1);
+	return 0;
 }
 
 static struct pft_val *val_add(struct pft_ev *ev, const char *name,
@@ -49,7 +68,8 @@ static struct pft_val *val_add(struct pft_ev *ev, const char *name,
 	if (ev->n == PFT_MAX_VALS)
 		return NULL;
 	v = &ev->vals[ev->n++];
-	memset(v, 0, sizeof(*v));
+	/* all but the array, whose first narr are the ones read */
+	memset(v, 0, offsetof(struct pft_val, arr));
 	v->name = name;
 	v->nlen = nlen;
 	return v;
@@ -453,7 +473,7 @@ static int one_event(struct pft_ctx *c, unsigned int cpu,
 	if (!ret) {
 		if (body.id == PFT_EV_GENERIC)
 			ret = legacy_generic(ev, &body);
-		else if ((d = row_of(body.id, &idx)))
+		else if ((d = row_of(c, body.id, &idx)))
 			ret = typed_event(c, ev, d, idx, &body);
 		else if ((desc = desc_find(c, body.id)))
 			ret = described(c, ev, desc, &body);
@@ -479,7 +499,7 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 
 	if (!c->typed) {
 		c->typed = calloc(pft_nr_events, sizeof(*c->typed));
-		if (!c->typed)
+		if (!c->typed || rows_index(c))
 			return -ENOMEM;
 	}
 	if (!c->ev) {
@@ -561,5 +581,6 @@ void pft_event_free(struct pft_ctx *c)
 		desc_clear(&c->descs[i]);
 	free(c->descs);
 	free(c->typed);
+	free(c->row_at);
 	free(c->ev);
 }

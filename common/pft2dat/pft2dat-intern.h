@@ -72,8 +72,9 @@ struct pft_val {
 	uint64_t		v;
 	const uint8_t		*p;	/* PFT_V_STR */
 	size_t			len;
-	uint64_t		arr[PFT_MAX_ARR];
 	unsigned int		narr;
+	/* last: a value is cleared up to it (val_add()) */
+	uint64_t		arr[PFT_MAX_ARR];
 };
 
 /* One ftrace event, read. */
@@ -204,6 +205,9 @@ struct pft_ctx {
 	size_t			nr_strs, cap_strs;
 	struct pft_fmt		*fmts;
 	struct pft_fmt		**typed;	/* by table row */
+	/* table row + 1 by FtraceEvent field (0: none), row_at_len of them */
+	uint16_t		*row_at;
+	uint32_t		row_at_len;
 	/* the event being read (pft_event_bundle() makes it, once) */
 	struct pft_ev		*ev;
 	/* compact sched's formats */
