@@ -247,18 +247,50 @@ static int cmp_keep(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/*
+ * ctx->keep[from, mid) and [mid, nr_keep), each in order, merged in place
+ * through ctx->run; false when out of memory for it.
+ */
+static bool kept_merge(struct f2d_ctx *ctx, size_t from, size_t mid)
+{
+	struct f2d_keep *k = ctx->keep, *a;
+	size_t na = mid - from, i = 0, j = mid, o = from;
+
+	if (na > ctx->cap_run) {
+		a = realloc(ctx->run, na * sizeof(*a));
+		if (!a)
+			return false;
+		ctx->run = a;
+		ctx->cap_run = na;
+	}
+	a = ctx->run;
+	memcpy(a, k + from, na * sizeof(*a));
+	/* the second run's entries only move down, past the ones taken */
+	while (i < na && j < ctx->nr_keep)
+		k[o++] = cmp_keep(&a[i], &k[j]) <= 0 ? a[i++] : k[j++];
+	memcpy(k + o, a + i, (na - i) * sizeof(*a));
+	return true;
+}
+
 void f2d_kept_sort(struct f2d_ctx *ctx, size_t from)
 {
-	size_t i;
+	size_t i, mid;
 
 	if (!ctx->sorted || from >= ctx->nr_keep)
 		return;
 	for (i = from + 1; i < ctx->nr_keep; i++)
 		if (cmp_keep(&ctx->keep[i - 1], &ctx->keep[i]) > 0)
 			break;
-	if (i < ctx->nr_keep)
-		qsort(ctx->keep + from, ctx->nr_keep - from,
-		      sizeof(*ctx->keep), cmp_keep);
+	if (i == ctx->nr_keep)
+		return;
+	/* two runs (a bundle's events, then its compact sched): merged */
+	for (mid = i++; i < ctx->nr_keep; i++)
+		if (cmp_keep(&ctx->keep[i - 1], &ctx->keep[i]) > 0)
+			break;
+	if (i == ctx->nr_keep && kept_merge(ctx, from, mid))
+		return;
+	qsort(ctx->keep + from, ctx->nr_keep - from, sizeof(*ctx->keep),
+	      cmp_keep);
 }
 
 /* One event of a (buffer, CPU) out of time order: sorted by these. */
@@ -593,6 +625,7 @@ void f2d_out_free(struct f2d_ctx *ctx)
 		dat_writer_discard(ctx->w);
 	ctx->w = NULL;
 	free(ctx->keep);
+	free(ctx->run);
 	free(ctx->last_ts);
 	u64_map_free(&ctx->last_at);
 	u64_map_free(&ctx->groups);

@@ -199,6 +199,9 @@ struct f2d_ctx {
 	/* sorted mode: every record, sorted at the end */
 	struct f2d_keep		*keep;
 	size_t			nr_keep, cap_keep;
+	/* f2d_kept_sort()'s room for the first of two runs it merges */
+	struct f2d_keep		*run;
+	size_t			cap_run;
 	struct f2d_text		arena;
 	struct f2d_text		arena_args;	/* encoded args of fxt events */
 	uint8_t			*scratch;
