@@ -174,14 +174,23 @@ static bool pft_parses(const uint8_t *b, size_t len)
 	return ret == 0;
 }
 
-/* The bit of described id @id on @cpu (NULL: not followed), made if @make. */
+/* Whether @id is a described event's id the check follows. */
+static bool pft_followed(uint64_t id)
+{
+	return id >= PFT_DESCRIBED_FIRST &&
+	       id - PFT_DESCRIBED_FIRST < PFT_DESCRIBED_BITS;
+}
+
+/*
+ * The bit of followed id @id on @cpu, made if @make; NULL when it was
+ * not made (or @cpu is past PFT_MAX_CPU).
+ */
 static uint8_t *pft_id_bit(struct pft_stream *s, uint64_t cpu, uint64_t id,
 			   bool make, uint8_t *mask)
 {
 	uint64_t k = id - PFT_DESCRIBED_FIRST;
 
-	if (id < PFT_DESCRIBED_FIRST || k >= PFT_DESCRIBED_BITS ||
-	    cpu >= PFT_MAX_CPU)
+	if (!pft_followed(id) || cpu >= PFT_MAX_CPU)
 		return NULL;
 	if (cpu >= s->nr_ids) {
 		uint8_t **n;
@@ -262,17 +271,16 @@ static int pft_event(struct pft_stream *s, uint64_t cpu,
 			pid = true;
 		else if (f.wt == PB_LEN && pft_parses(f.p, f.len)) {
 			events++;
+			if (!pft_followed(f.id))
+				continue;
 			bit = pft_id_bit(s, cpu, f.id, false, &mask);
-			if (f.id >= PFT_DESCRIBED_FIRST &&
-			    f.id - PFT_DESCRIBED_FIRST < PFT_DESCRIBED_BITS &&
-			    (!bit || !(*bit & mask)))
+			if (!bit || !(*bit & mask))
 				return pft_fail(s, "FtraceEvent field %u: a "
 						"generic event no descriptor "
 						"of its CPU's bundles came "
 						"for: Perfetto drops it",
 						f.id);
-		}
-		else
+		} else
 			return pft_fail(s, "FtraceEvent field %u: Perfetto "
 					"takes it for an event", f.id);
 	}

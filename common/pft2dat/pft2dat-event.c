@@ -54,7 +54,7 @@ static int rows_index(struct pft_ctx *c)
 	if (!c->row_at)
 		return -ENOMEM;
 	c->row_at_len = n;
-	/* the first row of a field, as the search this replaced found */
+	/* of two rows of one field (none now), the first */
 	for (i = pft_nr_events; i-- > 0;)
 		c->row_at[pft_events[i].num] = (uint16_t)(i + 1);
 	return 0;
@@ -499,9 +499,11 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 
 	if (!c->typed) {
 		c->typed = calloc(pft_nr_events, sizeof(*c->typed));
-		if (!c->typed || rows_index(c))
+		if (!c->typed)
 			return -ENOMEM;
 	}
+	if (!c->row_at && rows_index(c))
+		return -ENOMEM;
 	if (!c->ev) {
 		c->ev = malloc(sizeof(*c->ev));
 		if (!c->ev)

@@ -392,14 +392,17 @@ static uint64_t put_val(struct pft_ctx *c, struct pft_fmt *pf,
 		return mask;
 	default:
 		x = v->v;
-		if (pf->at_conv[at] == PFT_CONV_DEV)
+		if (pf->at_conv[at] == PFT_CONV_DEV) {
 			x = pft_dev_kernel(x);
-		else if (pf->at_conv[at] == PFT_CONV_SYM && c->nr_sym_names) {
-			if (pft_meta_sym_addr(c, x)) {
-				x = pft_meta_sym_addr(c, x);
+		} else if (pf->at_conv[at] == PFT_CONV_SYM && c->nr_sym_names) {
+			uint64_t addr = pft_meta_sym_addr(c, x);
+
+			if (addr) {
+				x = addr;
 				pf->symbolized |= mask;
-			} else
+			} else {
 				pf->indexed |= mask;
+			}
 		}
 		f2d_put_field_int(r, fl, x);
 	}

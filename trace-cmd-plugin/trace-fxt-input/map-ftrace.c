@@ -379,6 +379,7 @@ static int map_generic_open(struct map_ctx *ctx, struct map_event *me,
 int map_ftrace_print(struct map_ctx *ctx, struct map_event *me,
 		     struct tep_record *rec, const char *text, size_t len)
 {
+	enum { BUF = 1 };	/* its one field's number */
 	struct map_pkt_ev e;
 	struct pb_buf d = { 0 };
 	uint32_t id;
@@ -387,7 +388,7 @@ int map_ftrace_print(struct map_ctx *ctx, struct map_event *me,
 
 	if (!me->pkt_id) {
 		id = map_desc_begin(ctx, &d, &dp, me);
-		map_desc_field(&d, "buf", 3, 1, PFT_FD_STRING);
+		map_desc_field(&d, "buf", 3, BUF, PFT_FD_STRING);
 		ret = map_desc_end(me, &d, dp, id);
 		if (ret < 0)
 			return ret;
@@ -395,7 +396,7 @@ int map_ftrace_print(struct map_ctx *ctx, struct map_event *me,
 	ret = map_generic_open(ctx, me, rec, &e);
 	if (ret <= 0)
 		return ret;
-	pb_bytes(e.b, 1, text, len);
+	pb_bytes(e.b, BUF, text, len);
 	return map_pkt_event_end(ctx, &e);
 }
 
