@@ -129,6 +129,8 @@ int fxt_ks_tep_text(struct fxt_ks_data *d, const struct fxt_ks_row *row,
 	int ret = -ENOENT;
 
 	*info = *latency = NULL;
+	if (d->pft)
+		return fxt_ks_pft_text(d, row, info, latency);
 	if (!d->tep || ev->missed || ev->kind != FXT_EVENT_INSTANT ||
 	    row->provider >= d->nproviders ||
 	    !d->providers[row->provider].from_trace_fxt)

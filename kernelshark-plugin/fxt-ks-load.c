@@ -43,6 +43,7 @@
 #include "fxt-ks.h"
 #include "fxt-tep.h"
 #include "fxt-threads.h"
+#include "pft2dat.h"
 #include "tcfxt.h"
 
 #define NO_ROW	SIZE_MAX
@@ -306,7 +307,7 @@ static struct fxt_ks_row *row_add(struct loader *l, int prov, int64_t ts,
 	row->event = (int16_t)event;
 	row->arg = d->nargs;
 	row->nargs = 0;
-	row->sched_pid = -1;
+	row->sched_pid = FXT_KS_NO_PID;
 	row->preempted = 0;
 	row->provider = (uint16_t)prov;
 	return row;
@@ -1354,6 +1355,7 @@ void fxt_ks_data_free(struct fxt_ks_data *d)
 	free(d->scratch);
 	if (d->reread)
 		fxt_reader_close(d->reread);
+	pft2dat_view_close(d->pft);
 	pthread_mutex_destroy(&d->lock);
 	memset(d, 0, sizeof(*d));
 }

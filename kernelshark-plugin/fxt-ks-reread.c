@@ -111,6 +111,11 @@ unsigned int fxt_ks_row_args_get(struct fxt_ks_data *d,
 	int n;
 
 	pthread_mutex_lock(&d->lock);
+	if (d->pft) {
+		n = fxt_ks_pft_args(d, row);
+		*args = n > 0 ? d->scratch : NULL;
+		return n > 0 ? (unsigned int)n : 0;
+	}
 	if (!fxt_ks_row_reread(row)) {
 		*args = d->args + row->arg;
 		return row->nargs;

@@ -72,7 +72,7 @@ static void on_switch(struct kshark_data_stream *stream, void *rec,
 	struct sched_ctx *c = ctx_of(stream);
 	int64_t field;
 
-	if (!c || row->sched_pid < 0)
+	if (!c || row->sched_pid == FXT_KS_NO_PID)
 		return;
 	field = (uint32_t)entry->pid;
 	if (row->preempted)
@@ -89,7 +89,7 @@ static void on_wakeup(struct kshark_data_stream *stream, void *rec,
 	const struct fxt_ks_row *row = rec;
 	struct sched_ctx *c = ctx_of(stream);
 
-	if (c && row->sched_pid >= 0)
+	if (c && row->sched_pid != FXT_KS_NO_PID)
 		kshark_data_container_append(c->pub.wakeups, entry,
 					     row->sched_pid);
 }

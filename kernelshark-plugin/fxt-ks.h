@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * fxt-ks.h - an FXT file decoded once into the compact tables that the
- * KernelShark stream interface answers from.
+ * fxt-ks.h - an FXT file (or a Perfetto trace, fxt-ks-pft.c) decoded once
+ * into the compact tables that the KernelShark stream interface answers
+ * from.
  *
  * Loading a file walks every record a single time.  Each timestamped
  * record becomes a row (time, CPU, pid, event id) plus a run of stored
@@ -20,6 +21,8 @@
 
 #include "fxt-format.h"
 #include "u64-map.h"
+
+struct pft2dat_view;
 
 /*
  * Record kinds that get their own event ids: the FXT event types keep
@@ -126,7 +129,7 @@ struct fxt_ks_row {
 	/*
 	 * What the plot part draws, read while loading so that no record
 	 * is read again for it: a context switch's next_pid (the task it
-	 * is drawn with), a wakeup's woken pid; else -1.
+	 * is drawn with), a wakeup's woken pid; else FXT_KS_NO_PID.
 	 */
 	int32_t		sched_pid;
 	int16_t		cpu : 13;	/* below FXT_KS_MAX_CPU */
@@ -142,6 +145,14 @@ struct fxt_ks_row {
 };
 
 #define FXT_KS_ROW_REREAD	(1ULL << 63)
+/*
+ * A row's sched_pid when it has none.  Any other, negative ones too, is
+ * drawn: sched_events reads a record's 32-bit pid into 64 bits, no sign
+ * extended, and so draws every pid a record holds.
+ */
+#define FXT_KS_NO_PID		(-1)
+/* A Perfetto trace's event: the rest is its pft2dat_row.at. */
+#define FXT_KS_ROW_PFT		(1ULL << 62)
 
 /*
  * The prev_state bits that say a task left the CPU other than running,
@@ -268,6 +279,11 @@ struct fxt_ks_data {
 	pthread_mutex_t		lock;
 	struct fxt_ks_arg	*scratch;
 	size_t			scratch_cap;
+	/*
+	 * A Perfetto trace (fxt-ks-pft.c): the view its rows' records are
+	 * built by; NULL for FXT.
+	 */
+	struct pft2dat_view	*pft;
 };
 
 /*
@@ -277,6 +293,26 @@ struct fxt_ks_data {
  */
 int fxt_ks_data_load(struct fxt_ks_data *d, const char *path);
 void fxt_ks_data_free(struct fxt_ks_data *d);
+
+/*
+ * A Perfetto trace decoded into rows, as the .dat `trace-fxt convert`
+ * makes of it (fxt-ks-pft.c); returns as fxt_ks_data_load().
+ */
+int fxt_ks_pft_load(struct fxt_ks_data *d, const char *path);
+/* fxt_ks_tep_text() of a Perfetto trace's row. */
+int fxt_ks_pft_text(struct fxt_ks_data *d, const struct fxt_ks_row *row,
+		    char **info, char **latency);
+/*
+ * The fields of a Perfetto trace's row, from its record, into d->scratch
+ * (under d->lock): how many, or a negative errno.
+ */
+int fxt_ks_pft_args(struct fxt_ks_data *d, const struct fxt_ks_row *row);
+/*
+ * The name of a Perfetto trace's task @pid now, as libtraceevent tells a
+ * .dat's: "<idle>" for 0, "<...>" when unknown.  Not thread safe (the
+ * caller holds what guards the info column).
+ */
+const char *fxt_ks_pft_comm(struct fxt_ks_data *d, int32_t pid);
 
 /* Task name of @pid, NULL when the file never named it. */
 const char *fxt_ks_task_name(const struct fxt_ks_data *d, int32_t pid);
@@ -371,7 +407,8 @@ static inline bool fxt_ks_in_map(const struct fxt_ks_data *d, const void *p)
 {
 	const uint8_t *b = p;
 
-	return b >= d->map && b < d->map + d->map_len;
+	/* a Perfetto trace's rows map no file (fxt-ks-pft.c) */
+	return d->map && b >= d->map && b < d->map + d->map_len;
 }
 
 /* Info column, dump line: malloc'ed strings (NULL on failure). */

@@ -8,7 +8,8 @@ KS_PLUGIN	:= $(O)/kernelshark-plugin/plugin-fxt.so
 # Its sources apart from the libkshark entry points (plugin-fxt.c) and the
 # plot part: the KernelShark fuzzer builds them without libkshark.
 KS_LOAD_SRCS	:= $(addprefix kernelshark-plugin/, fxt-ks-load.c \
-		     fxt-ks-event.c fxt-ks-reread.c fxt-ks-table.c fxt-ks-info.c)
+		     fxt-ks-event.c fxt-ks-reread.c fxt-ks-table.c fxt-ks-info.c \
+		     fxt-ks-pft.c)
 # The plot part: KernelShark's drawing API is C++ (KsPlugins.hpp), and
 # libkshark-plot holds it.
 KS_PLOT_OBJS	:= $(O)/kernelshark-plugin/fxt-ks-sched.o \
@@ -19,7 +20,7 @@ KS_PLUGIN_OBJS	:= $(O)/kernelshark-plugin/plugin-fxt.o \
 		   $(KS_PLOT_OBJS)
 # A converted file's info and latency columns are printed by the code
 # that prints `trace-fxt report`: libfxt-tep.a's report_tep.  A Perfetto
-# trace is converted by libpft2dat.a, as `trace-fxt convert` converts it.
+# trace is read by libpft2dat.a, as `trace-fxt convert` reads it.
 
 # make's own CXX (g++, build-essential's).
 KS_CXXFLAGS	 = -std=gnu++17 -fPIC -fvisibility=hidden -Wall -Wextra \

@@ -3,8 +3,9 @@
  * plugin-fxt.c - plugin-fxt.so, a KernelShark 2.x data readout plugin for
  * Fuchsia Trace Format files: `kernelshark -p plugin-fxt.so trace.fxt`,
  * and the plot plugin that draws their task plots' scheduling boxes.
- * Perfetto's own recordings (trace.pftrace) it opens as the trace.dat
- * `trace-fxt convert` makes of them (stream_open_perfetto()).
+ * Perfetto's own recordings (trace.pftrace) it shows as the trace.dat
+ * `trace-fxt convert` makes of them, read from their packets
+ * (fxt-ks-pft.c).
  *
  * The file is decoded once when the stream opens (fxt-ks-load.c); the
  * generic stream interface below answers from the decoded tables.  An
@@ -25,7 +26,6 @@
 #include "libkshark-tepdata.h"
 
 #include "plugin-fxt.h"
-#include "anon-file.h"
 #include "fxt-ks.h"
 #include "fxt-ks-sched.h"
 #include "fxt-zio.h"
@@ -151,6 +151,15 @@ static char *fxt_get_task(struct kshark_data_stream *stream,
 
 	if (!d)
 		return NULL;
+	if (d->pft) {
+		struct fxt_ks_view *v = stream_view(stream);
+		char *s;
+
+		pthread_mutex_lock(&v->sh->text_lock);
+		s = strdup(fxt_ks_pft_comm(d, pid));
+		pthread_mutex_unlock(&v->sh->text_lock);
+		return s;
+	}
 	/* trace.dat streams call these the same (libtraceevent's names). */
 	if (pid == 0)
 		return strdup("<idle>");
@@ -585,7 +594,7 @@ static ssize_t fxt_load_matrix(struct kshark_data_stream *stream,
 		if (cpu_array)
 			(*cpu_array)[n] = row->cpu;
 		pid = sched && d->events[row->event].is_switch &&
-		      row->sched_pid >= 0 ? row->sched_pid : row->pid;
+		      row->sched_pid != FXT_KS_NO_PID ? row->sched_pid : row->pid;
 		stream_add_task(stream, pid, &last);
 		if (pid_array)
 			(*pid_array)[n] = pid;
@@ -831,66 +840,6 @@ static void streams_remove(int first, int last)
 	}
 }
 
-/*
- * A Perfetto trace is shown as the trace.dat `trace-fxt convert` makes of
- * it: pft2dat_convert() writes that .dat to a file without a name, and
- * @stream becomes a trace.dat stream of KernelShark's own
- * (kshark_tep_init_input(), reading the file by its /proc/self/fd name),
- * every column of every entry then KernelShark's own of the .dat.  Its
- * data format said so, KernelShark treats it as any trace.dat stream
- * from then on: the other ftrace buffers' streams and the default
- * plugins (KsDataStore::_openDataFile()), the advanced filter, closing
- * it (kshark_tep_close_interface()).  The stream keeps the trace's own
- * name (the window's title, a session's file).  The libtracecmd handle
- * holds the .dat open, which is gone with it.
- */
-static int stream_open_perfetto(struct kshark_data_stream *stream)
-{
-	struct pft2dat_opts o = { .formats = pft2dat_formats() };
-	const char *tmp = getenv("TMPDIR");
-	char err[512] = "", *name = stream->file, *path;
-	struct pft2dat_stats st;
-	int fd, ret;
-
-	fd = anon_file_open(tmp && *tmp ? tmp : "/tmp");
-	if (fd < 0) {
-		ret = -errno;
-		fprintf(stderr, "plugin-fxt: %s: no file for its trace.dat: "
-			"%s\n", name, strerror(-ret));
-		return ret;
-	}
-	ret = pft2dat_convert(name, fd, &o, &st, err, sizeof(err));
-	if (ret < 0) {
-		fprintf(stderr, "plugin-fxt: cannot convert %s: %s\n", name,
-			err[0] ? err : strerror(-ret));
-		close(fd);
-		return ret;
-	}
-	if (st.damaged)
-		fprintf(stderr, "plugin-fxt: %s: damaged in %llu place%s, the "
-			"first: %s; every whole packet is shown\n", name,
-			(unsigned long long)st.damaged,
-			st.damaged == 1 ? "" : "s", st.damage);
-	if (asprintf(&path, "/proc/self/fd/%d", fd) < 0) {
-		close(fd);
-		return -ENOMEM;
-	}
-	stream->file = path;
-	snprintf(stream->data_format, sizeof(stream->data_format), "%s",
-		 TEP_DATA_FORMAT_IDENTIFIER);
-	ret = kshark_tep_init_input(stream);
-	stream->file = name;
-	free(path);
-	close(fd);
-	if (ret < 0) {
-		snprintf(stream->data_format, sizeof(stream->data_format),
-			 "%s", PLUGIN_FXT_FORMAT);
-		fprintf(stderr, "plugin-fxt: KernelShark cannot read the "
-			"trace.dat of %s (%d)\n", name, ret);
-	}
-	return ret;
-}
-
 int kshark_input_initializer(struct kshark_data_stream *stream)
 {
 	int ret, sd, first = -1, last = -1;
@@ -900,12 +849,13 @@ int kshark_input_initializer(struct kshark_data_stream *stream)
 	size_t n;
 
 	n = file_head(stream->file, head, sizeof(head));
-	if (!head_is_fxt(head, n) && pft2dat_sniff(head, n))
-		return stream_open_perfetto(stream);
 	sh = calloc(1, sizeof(*sh));
 	if (!sh)
 		return -ENOMEM;
-	ret = fxt_ks_data_load(&sh->d, stream->file);
+	if (!head_is_fxt(head, n) && pft2dat_sniff(head, n))
+		ret = fxt_ks_pft_load(&sh->d, stream->file);
+	else
+		ret = fxt_ks_data_load(&sh->d, stream->file);
 	if (ret) {
 		fprintf(stderr, "plugin-fxt: cannot load %s: %s\n",
 			stream->file, strerror(-ret));

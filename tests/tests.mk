@@ -56,9 +56,9 @@ $(O)/tests/unit/test-kshark-dat: $(O)/tests/unit/test-kshark-dat.o $(UNIT_OBJ) \
 $(O)/tests/unit/test-fxt-ks-load.o: EXTRA_CFLAGS_tests/unit += -Ikernelshark-plugin
 $(O)/tests/unit/test-fxt-ks-load: $(O)/tests/unit/test-fxt-ks-load.o \
 			  $(UNIT_OBJ) $(KS_LOAD_SRCS:%.c=$(O)/%.o) \
-			  $(FXT_TEP_LIB) $(CORE_ARCHIVES)
+			  $(PFT2DAT_LIB) $(FXT_TEP_LIB) $(CORE_ARCHIVES)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(UNIT_OBJ) $(KS_LOAD_SRCS:%.c=$(O)/%.o) \
-		$(FXT_TEP_LINK) -lcunit -lpthread -lm
+		$(PFT2DAT_LINK) -lcunit -lpthread -lm
 
 # plugin_fxt.so's test dlopen()s the plugin and calls it as
 # libtraceevent does.
@@ -195,11 +195,13 @@ $(O)/tests/fuzz/fuzz-pft2dat: tests/fuzz/fuzz-pft2dat.c $(CORE_SRCS) \
 
 # plugin-fxt.so's decoding and text, without libkshark (plugin-fxt.c).
 $(O)/tests/fuzz/fuzz-kshark: tests/fuzz/fuzz-kshark.c $(CORE_SRCS) \
-		$(FXT_TEP_SRCS) $(KS_LOAD_SRCS) kernelshark-plugin/fxt-ks.h
+		$(FXT_TEP_SRCS) $(PFT2DAT_SRCS) $(KS_LOAD_SRCS) \
+		kernelshark-plugin/fxt-ks.h | $(PFT_TABLE_H)
 	@mkdir -p $(@D)
-	$(CLANG) $(FUZZ_CFLAGS) -Ikernelshark-plugin $(FXT_TEP_CFLAGS) -o $@ $< \
-		$(CORE_SRCS) $(FXT_TEP_SRCS) $(KS_LOAD_SRCS) $(CORE_SYS_LIBS) \
-		$(TEP_LIBS) -lm
+	$(CLANG) $(FUZZ_CFLAGS) -Ikernelshark-plugin $(FXT_TEP_CFLAGS) \
+		$(PFT2DAT_CFLAGS) -I$(O)/common/pft2dat -o $@ $< \
+		$(CORE_SRCS) $(FXT_TEP_SRCS) $(PFT2DAT_SRCS) $(KS_LOAD_SRCS) \
+		$(CORE_SYS_LIBS) $(TEP_LIBS) -lm
 
 # The .dat input path whole: the check, libtracecmd, the plugin's mapping.
 DAT_FUZZ_SRCS	= $(DATCHECK_SRCS) $(MAP_SRCS) $(FXT_TEP_SRCS)

@@ -158,6 +158,8 @@ static int one_packet(struct pft_ctx *c, const uint8_t *p, size_t len)
 				continue;
 			}
 			c->in_zip = true;
+			c->zip_p = f.p;
+			c->zip_len = f.len;
 			c->st->packets -= c->pass == 2;
 			ret = walk(c, c->unzip.p, c->unzip.len);
 			c->in_zip = false;
@@ -227,8 +229,8 @@ static int walk(struct pft_ctx *c, const uint8_t *data, size_t len)
 	}
 }
 
-static int load(const char *in, const void **p, size_t *len, bool *mapped,
-		char *err, size_t errlen)
+int pft_input_load(const char *in, const void **p, size_t *len,
+		   bool *mapped, char *err, size_t errlen)
 {
 	unsigned char head[FXT_ZIP_MAGIC_LEN];
 	enum fxt_zip kind;
@@ -270,7 +272,15 @@ static const char *clock_name(uint64_t v)
 	return v < 5 && names[v] ? names[v] : "boot";
 }
 
-static void ctx_free(struct pft_ctx *c)
+void pft_input_free(const void *p, size_t len, bool mapped)
+{
+	if (mapped)
+		munmap((void *)p, len);
+	else
+		file_unmap(p, len);
+}
+
+void pft_ctx_free(struct pft_ctx *c)
 {
 	struct f2d_ctx *x = &c->f2d;
 
@@ -296,11 +306,39 @@ static void ctx_free(struct pft_ctx *c)
 	pb_free(&c->unzip);
 }
 
-int pft2dat_convert(const char *in, int fd, const struct pft2dat_opts *o,
-		    struct pft2dat_stats *st, char *err, size_t errlen)
+int pft_read(struct pft_ctx *c, const void *data, size_t len)
 {
 	static const char version[] = "trace-fxt: converted from a Perfetto "
 				      "trace";
+	int ret;
+
+	c->pass = 1;
+	ret = walk(c, data, len);
+	if (ret < 0)
+		return ret;
+	ret = pft_meta_instances(c);
+	if (ret < 0)
+		return ret;
+	c->f2d.cpus = c->max_cpu + 1;
+	if (c->sys_cpus > c->f2d.cpus)
+		c->f2d.cpus = c->sys_cpus;
+	/* Perfetto's ftrace clock is the boot clock unless a bundle says */
+	ret = f2d_text_add(&c->f2d.clock, clock_name(c->ftrace_clock),
+			   strlen(clock_name(c->ftrace_clock)));
+	if (!ret)
+		ret = f2d_text_add(&c->f2d.version, version,
+				   sizeof(version) - 1);
+	if (ret < 0)
+		return ret;
+	c->pass = 2;
+	c->st->damaged = 0;
+	ret = walk(c, data, len);
+	return ret < 0 ? ret : pft_meta_finish(c);
+}
+
+int pft2dat_convert(const char *in, int fd, const struct pft2dat_opts *o,
+		    struct pft2dat_stats *st, char *err, size_t errlen)
+{
 	struct fxt2dat_opts fo = { .compression = o->compression };
 	struct fxt2dat_stats fst;
 	struct pft_ctx c = { .o = o, .st = st };
@@ -311,7 +349,7 @@ int pft2dat_convert(const char *in, int fd, const struct pft2dat_opts *o,
 
 	memset(st, 0, sizeof(*st));
 	memset(&fst, 0, sizeof(fst));
-	ret = load(in, &data, &len, &mapped, err, errlen);
+	ret = pft_input_load(in, &data, &len, &mapped, err, errlen);
 	if (ret < 0)
 		return ret;
 	if (!pft2dat_sniff(data, len < PFT2DAT_SNIFF_LEN ? len :
@@ -336,29 +374,7 @@ int pft2dat_convert(const char *in, int fd, const struct pft2dat_opts *o,
 		goto out;
 	}
 	tep_set_long_size(c.f2d.tep, 8);
-	c.pass = 1;
-	ret = walk(&c, data, len);
-	if (ret < 0)
-		goto out;
-	ret = pft_meta_instances(&c);
-	if (ret < 0)
-		goto out;
-	c.f2d.cpus = c.max_cpu + 1;
-	if (c.sys_cpus > c.f2d.cpus)
-		c.f2d.cpus = c.sys_cpus;
-	/* Perfetto's ftrace clock is the boot clock unless a bundle says */
-	ret = f2d_text_add(&c.f2d.clock, clock_name(c.ftrace_clock),
-			   strlen(clock_name(c.ftrace_clock)));
-	if (!ret)
-		ret = f2d_text_add(&c.f2d.version, version,
-				   sizeof(version) - 1);
-	if (ret < 0)
-		goto out;
-	c.pass = 2;
-	st->damaged = 0;
-	ret = walk(&c, data, len);
-	if (!ret)
-		ret = pft_meta_finish(&c);
+	ret = pft_read(&c, data, len);
 	if (!ret)
 		ret = f2d_out_finish(&c.f2d);
 	st->events_out = fst.events_out;
@@ -367,11 +383,8 @@ out:
 	if (ret < 0 && !err[0])
 		snprintf(err, errlen, "converting %s failed: %s", in,
 			 strerror(-ret));
-	ctx_free(&c);
+	pft_ctx_free(&c);
 unmap:
-	if (mapped)
-		munmap((void *)data, len);
-	else
-		file_unmap(data, len);
+	pft_input_free(data, len, mapped);
 	return ret;
 }

@@ -473,9 +473,14 @@ static int one_event(struct pft_ctx *c, unsigned int cpu,
 	if (!ret) {
 		if (body.id == PFT_EV_GENERIC)
 			ret = legacy_generic(ev, &body);
-		else if ((d = row_of(c, body.id, &idx)))
-			ret = typed_event(c, ev, d, idx, &body);
-		else if ((desc = desc_find(c, body.id)))
+		else if ((d = row_of(c, body.id, &idx))) {
+			/* a viewer's rows: listed, its values not read */
+			ret = pft_view_listed(c, ev, idx, &body);
+			if (ret > 0)
+				return 0;
+			if (!ret)
+				ret = typed_event(c, ev, d, idx, &body);
+		} else if ((desc = desc_find(c, body.id)))
 			ret = described(c, ev, desc, &body);
 		else
 			ret = unknown_event(c, body.id);
@@ -538,6 +543,11 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 			c->max_cpu = cpu;
 		return 0;
 	}
+	if (c->view) {
+		ret = pft_view_bundle(c, p, len, cpu);
+		if (ret < 0)
+			return ret;
+	}
 	if (lost) {
 		uint64_t ts = 0;
 		struct pb_reader er;
@@ -550,7 +560,8 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 				if (ef.id == PFT_EVENT_TIMESTAMP)
 					ts = ef.v;
 		}
-		ret = f2d_lost(&c->f2d, c->buffer, cpu, ts, -1);
+		ret = pft_view_listing(c) ? pft_view_lost(c, cpu, ts) :
+		      f2d_lost(&c->f2d, c->buffer, cpu, ts, -1);
 		if (ret < 0 && ret != -EAGAIN)
 			return ret;
 	}

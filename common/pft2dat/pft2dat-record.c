@@ -531,6 +531,15 @@ int pft_record_write(struct pft_ctx *c, struct pft_ev *ev)
 		c->st->dropped++;
 		return 0;
 	}
+	if (c->view) {
+		ret = pft_view_row(c, ev, pf->f);
+		if (ret < 0)
+			return ret;
+		if (!pft_view_build(c, ev)) {
+			pf->count++;
+			return names_of(c, ev);
+		}
+	}
 	ret = f2d_rec_begin(&c->f2d, pf->f, ev->pid);
 	if (ret < 0)
 		return ret;

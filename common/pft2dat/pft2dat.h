@@ -138,4 +138,137 @@ const char *pft2dat_formats(void);
 int pft2dat_convert(const char *in, int fd, const struct pft2dat_opts *o,
 		    struct pft2dat_stats *st, char *err, size_t errlen);
 
+/* A Perfetto trace read for a viewer */
+
+struct pft2dat_view;
+struct tep_handle;
+
+/**
+ * struct pft2dat_row - one event of the .dat pft2dat_convert() would write,
+ *	as pft2dat_view_open() lists it (no record built)
+ * @ts: its time, ns
+ * @at: what pft2dat_view_record() rebuilds it by (PFT2DAT_AT_NONE: no
+ *	record, lost events)
+ * @pid: its common_pid
+ * @cpu: its CPU in the .dat
+ * @buffer: its .dat buffer (0: the top one; pft2dat_view_buffer())
+ * @event: its format's id in pft2dat_view_tep(); -1: events were lost on
+ *	@cpu before the next event there (a .dat page's missed events, which
+ *	libtracecmd tells with that event)
+ * @system: its format's system (NULL for lost events), valid during the
+ *	call
+ * @name: its format's name, likewise
+ * @next_pid: a sched_switch's next_pid, else -1
+ * @prev_state: a sched_switch's prev_state, else 0
+ * @woken_pid: the pid field of another sched event that has one, else -1
+ *
+ * Rows come bundle by bundle, each CPU's in time order.
+ */
+struct pft2dat_row {
+	uint64_t	ts;
+	uint64_t	at;
+	int32_t		pid;
+	unsigned int	cpu;
+	unsigned int	buffer;
+	int		event;
+	const char	*system;
+	const char	*name;
+	int32_t		next_pid;
+	int64_t		prev_state;
+	int32_t		woken_pid;
+};
+
+/* The @at of a row that has no record. */
+#define PFT2DAT_AT_NONE		UINT64_MAX
+
+/* Called for each row; a negative errno stops the reading. */
+typedef int (*pft2dat_row_fn)(void *priv, const struct pft2dat_row *row);
+
+/**
+ * pft2dat_view_open() - read a Perfetto trace as pft2dat_convert() does,
+ *	rows instead of a .dat
+ * @in: the trace's path (a regular file; plain, gzip or zstd)
+ * @o: options (@o->compression is not read)
+ * @fn: called with each row
+ * @priv: passed to @fn
+ * @st: what was read (@st->events_out: the rows of events)
+ * @out: the view, to close with pft2dat_view_close()
+ * @err: room for the message of a failure
+ * @errlen: its size
+ *
+ * The trace stays in memory: a row's record is built when asked for
+ * (pft2dat_view_record()), byte for byte the one the .dat would hold.
+ * The tep handle (pft2dat_view_tep()) is prepared as libtracecmd prepares
+ * that .dat's: plugins loaded first, then the formats, kallsyms, printk
+ * formats and saved cmdlines.
+ *
+ * Return: 0, or a negative errno with @err said.
+ */
+int pft2dat_view_open(const char *in, const struct pft2dat_opts *o,
+		      pft2dat_row_fn fn, void *priv, struct pft2dat_stats *st,
+		      struct pft2dat_view **out, char *err, size_t errlen);
+
+/**
+ * pft2dat_view_tep() - the view's libtraceevent handle
+ * @v: the view
+ *
+ * Return: the handle, the view's: its event ids are the rows' @event.
+ */
+struct tep_handle *pft2dat_view_tep(struct pft2dat_view *v);
+
+/**
+ * pft2dat_view_cpus() - the CPU count of each buffer of the .dat
+ * @v: the view
+ *
+ * Return: the count.
+ */
+unsigned int pft2dat_view_cpus(const struct pft2dat_view *v);
+
+/**
+ * pft2dat_view_buffer() - a .dat buffer's name
+ * @v: the view
+ * @i: its index (pft2dat_row.buffer)
+ *
+ * Return: its instance name, "" for the top buffer (0), NULL past the
+ * last one.
+ */
+const char *pft2dat_view_buffer(const struct pft2dat_view *v, unsigned int i);
+
+/**
+ * pft2dat_view_record() - a row's record, as the .dat holds it
+ * @v: the view
+ * @at: the row's pft2dat_row.at
+ * @data: set to its bytes, valid until the next call on @v; followed by
+ *	zeros, as a record read from a page is by the rest of the page
+ * @len: set to their count
+ *
+ * Records of one bundle are built together and kept until another
+ * bundle's is asked for.
+ *
+ * Return: 0, -ENOENT when @at names no record, or another negative errno.
+ */
+int pft2dat_view_record(struct pft2dat_view *v, uint64_t at,
+			const void **data, size_t *len);
+
+/**
+ * pft2dat_view_text() - what KernelShark shows of a row's record
+ * @v: the view
+ * @at: the row's pft2dat_row.at
+ * @info: set to libtraceevent's TEP_PRINT_INFO text of it (malloc'ed,
+ *	NULL when empty)
+ * @latency: set to its TEP_PRINT_LATENCY text, the same way
+ *
+ * One final newline is dropped from each.
+ *
+ * Return: 0, or a negative errno (both NULL then).
+ */
+int pft2dat_view_text(struct pft2dat_view *v, uint64_t at, char **info,
+		      char **latency);
+
+/**
+ * pft2dat_view_close() - free a view
+ * @v: the view, or NULL
+ */
+void pft2dat_view_close(struct pft2dat_view *v);
+
 #endif /* _PFT2DAT_H */

@@ -13,7 +13,12 @@
 # and a damaged trace show what is whole, as convert converts them; a
 # file that only starts as a Perfetto trace loads (its damage said) or
 # is refused, without a crash; valgrind finds no invalid access in the
-# plugin's load of the cut one.
+# plugin's load of the cut one.  The hand-written trace of
+# convert-perfetto.sh's cases (two ftrace instances, a task renamed while
+# it runs, thread groups, generic and described events) shows as its
+# .dat too.  The plugin reads the packets itself and builds a record
+# when it is shown: it writes no .dat, and opens a trace where no
+# temporary file can be made.
 . "$(dirname "$0")/lib.sh"
 P=$SAMPLES/perfetto
 PFT=$P/sched-syscalls.pftrace.gz
@@ -21,7 +26,7 @@ PLUGIN=$BUILD/kernelshark-plugin/plugin-fxt.so
 KSDAT=$BUILD/tests/unit/test-kshark-dat
 LOADER=$BUILD/tests/bench/bench-kshark-load
 export TRACE_FXT_EVENT_FORMATS=$P/formats
-e2e_plan 9
+e2e_plan 11
 
 for f in "$TRACE_FXT" "$PLUGIN" "$KSDAT" "$LOADER"; do
 	[ -e "$f" ] || { not_ok "$f is built (make test-progs)"; e2e_exit; }
@@ -66,6 +71,16 @@ check "  which shows fewer entries than the whole ($(cat "$TMP/cut.pftrace.n") o
 python3 "$(dirname "$0")/pftrace-damage.py" "$TMP/sched.perfetto-trace" \
 	"$TMP/bad.pftrace"
 view "$TMP/bad.pftrace" "a damaged trace"
+
+# Every case convert-perfetto.sh's hand-written trace has.
+python3 "$(dirname "$0")/pftrace-gen.py" "$TMP/cases.pftrace" > /dev/null
+view "$TMP/cases.pftrace" "the hand-written trace (two instances, renames, generic events)"
+
+# No temporary file: none is needed.
+TMPDIR=/nonexistent "$LOADER" -p "$PLUGIN" -r 1 "$TMP/sched.perfetto-trace" \
+	> "$TMP/notmp.out" 2>&1
+check "TMPDIR that does not exist: $(grep -o 'entries=[0-9]*' "$TMP/notmp.out" || echo 'no entries'), as many as with one" \
+	grep -q "entries=$(cat "$TMP/sched.perfetto-trace.n") " "$TMP/notmp.out"
 
 # Only its first bytes are a Perfetto trace's: no crash.
 { printf '\x0a\x08\x08\x01'; head -c 4000 /dev/urandom; } > "$TMP/junk.pftrace"

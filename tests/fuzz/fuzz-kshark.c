@@ -5,6 +5,13 @@
  * (fxt_ks_data_load, which also hands a converted file's formats,
  * kallsyms and printk lines to libtraceevent), then make the info and
  * latency text of every entry, as the table does when it shows them.
+ * An input that starts as a Perfetto trace is read as the plugin reads
+ * one (fxt_ks_pft_load(): its rows listed, each record rebuilt when
+ * shown), its fields and task names asked for too; every other such
+ * input with the kernel formats of the project's Perfetto sample
+ * (samples/perfetto/formats, from the tree's top, where
+ * tests/run-tests.sh runs), the others with formats made from the
+ * packets.
  *
  * The input goes to a memfd that the loader maps by its /proc path.
  * Whatever the bytes, loading must end and free what it took, and a
@@ -18,6 +25,7 @@
 
 #include "fxt-ks.h"
 #include "fuzz-lsan.h"
+#include "pft2dat.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 const char *__lsan_default_suppressions(void);
@@ -30,6 +38,7 @@ const char *__lsan_default_suppressions(void)
 
 static void rows_print(struct fxt_ks_data *d)
 {
+	const struct fxt_ks_arg *args;
 	char *info, *latency;
 	size_t i;
 
@@ -39,6 +48,12 @@ static void rows_print(struct fxt_ks_data *d)
 			free(latency);
 		}
 		free(fxt_ks_info(d, &d->rows[i]));
+		if (!d->pft)
+			continue;
+		fxt_ks_row_args_get(d, &d->rows[i], &args);
+		fxt_ks_row_args_put(d);
+		if (!fxt_ks_pft_comm(d, d->rows[i].pid))
+			abort();
 	}
 }
 
@@ -47,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fxt_ks_data d;
 	char path[64];
 	ssize_t n;
-	int fd;
+	int fd, ret;
 
 	fd = memfd_create("fuzz-kshark", MFD_CLOEXEC);
 	if (fd < 0)
@@ -56,7 +71,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (n != (ssize_t)size)
 		abort();
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	if (!fxt_ks_data_load(&d, path)) {
+	if (pft2dat_sniff(data, size < PFT2DAT_SNIFF_LEN ? size :
+			  PFT2DAT_SNIFF_LEN)) {
+		if (size % 2)
+			setenv(PFT2DAT_FORMATS_ENV, "samples/perfetto/formats",
+			       1);
+		else
+			unsetenv(PFT2DAT_FORMATS_ENV);
+		ret = fxt_ks_pft_load(&d, path);
+	} else {
+		ret = fxt_ks_data_load(&d, path);
+	}
+	if (!ret) {
 		rows_print(&d);
 		fxt_ks_data_free(&d);
 	}

@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fxt-ks-pft.c - a Perfetto trace (.pftrace) decoded into the rows the
+ * stream interface answers from, as the trace.dat `trace-fxt convert`
+ * makes of it: pft2dat reads the trace as for that conversion but lists
+ * each event instead of writing it (pft2dat_view_open()), and builds an
+ * event's record, the .dat's, only when KernelShark shows it
+ * (fxt_ks_pft_text(), fxt_ks_pft_args()).
+ *
+ * A row is an ftrace event of one of the .dat's buffers (a provider each,
+ * so a stream each, as KernelShark opens a .dat's), its event id one per
+ * format, named "system/name" as a .dat's; a task's name is what
+ * libtraceevent says of its pid when asked (fxt_ks_pft_comm()), as for a
+ * .dat: the saved cmdlines, and the names sched_switch's plugin learns
+ * from the records it prints.  Lost events, which a .dat's page tells with the next
+ * event on its CPU, become KernelShark's missed_events marker before that
+ * event, as KernelShark makes it for a .dat.
+ */
+#include <errno.h>
+#include <event-parse.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fxt-ks.h"
+#include "pft2dat.h"
+#include "tcfxt.h"
+
+/* KernelShark's event ids are int16_t: so are the formats' here. */
+#define TEP_IDS		32768
+
+struct pft_loader {
+	struct fxt_ks_data	*d;
+	/* a format's id -> its event index + 1 */
+	int16_t			*event_of;
+	int			missed;		/* lost events' index, or -1 */
+	/* per .dat buffer: its rows and the CPUs they are on */
+	struct pft_buf {
+		size_t		nrows;
+		uint64_t	*cpus_used;
+	}			*bufs;
+	unsigned int		nr_bufs;
+};
+
+static struct fxt_ks_row *row_new(struct fxt_ks_data *d)
+{
+	if (d->nrows == d->rows_cap) {
+		size_t cap = d->rows_cap ? 2 * d->rows_cap : 65536;
+		struct fxt_ks_row *r;
+
+		r = fxt_ks_big_realloc(d->rows, d->rows_cap * sizeof(*r),
+				       cap * sizeof(*r));
+		if (!r)
+			return NULL;
+		d->rows = r;
+		d->rows_cap = cap;
+	}
+	return &d->rows[d->nrows++];
+}
+
+static int event_index(struct pft_loader *l, const struct pft2dat_row *pr)
+{
+	int16_t *at;
+	int i;
+
+	if (pr->event < 0) {
+		if (l->missed < 0)
+			l->missed = fxt_ks_event_get(l->d, FXT_EVENT_INSTANT,
+					fxt_str_make(TCFXT_CAT,
+						     strlen(TCFXT_CAT)),
+					fxt_str_make(TCFXT_LOST_EVENTS,
+						     strlen(TCFXT_LOST_EVENTS)));
+		return l->missed;
+	}
+	if (pr->event >= TEP_IDS || !pr->system || !pr->name)
+		return -EINVAL;
+	at = &l->event_of[pr->event];
+	if (*at)
+		return *at - 1;
+	i = fxt_ks_event_get(l->d, FXT_EVENT_INSTANT,
+			     fxt_str_make(pr->system, strlen(pr->system)),
+			     fxt_str_make(pr->name, strlen(pr->name)));
+	if (i >= 0 && i < INT16_MAX)
+		*at = (int16_t)(i + 1);
+	return i;
+}
+
+static struct pft_buf *buf_of(struct pft_loader *l, unsigned int buffer)
+{
+	if (buffer >= FXT_KS_MAX_PROVIDERS)
+		return NULL;
+	if (buffer >= l->nr_bufs) {
+		struct pft_buf *b = realloc(l->bufs, (buffer + 1) * sizeof(*b));
+
+		if (!b)
+			return NULL;
+		memset(b + l->nr_bufs, 0,
+		       (buffer + 1 - l->nr_bufs) * sizeof(*b));
+		l->bufs = b;
+		l->nr_bufs = buffer + 1;
+	}
+	return &l->bufs[buffer];
+}
+
+static int row_cb(void *priv, const struct pft2dat_row *pr)
+{
+	struct pft_loader *l = priv;
+	struct fxt_ks_data *d = l->d;
+	const struct fxt_ks_event *ev;
+	struct fxt_ks_row *row;
+	struct pft_buf *b;
+	int event;
+
+	if (pr->cpu >= FXT_KS_MAX_CPU)
+		return 0;
+	event = event_index(l, pr);
+	if (event < 0)
+		return event == -EINVAL ? 0 : event;
+	b = buf_of(l, pr->buffer);
+	row = b ? row_new(d) : NULL;
+	if (!row)
+		return -ENOMEM;
+	if (!b->cpus_used) {
+		b->cpus_used = calloc(FXT_KS_CPU_WORDS, sizeof(uint64_t));
+		if (!b->cpus_used)
+			return -ENOMEM;
+	}
+	b->cpus_used[pr->cpu / 64] |= 1ULL << (pr->cpu % 64);
+	b->nrows++;
+	memset(row, 0, sizeof(*row));
+	row->ts = (int64_t)pr->ts;
+	row->arg = pr->at == PFT2DAT_AT_NONE ? 0 : FXT_KS_ROW_PFT | pr->at;
+	row->pid = pr->pid;
+	row->cpu = (int16_t)pr->cpu;
+	row->event = (int16_t)event;
+	row->provider = (uint16_t)pr->buffer;
+	row->sched_pid = FXT_KS_NO_PID;
+	ev = &d->events[event];
+	if (ev->is_switch) {
+		row->sched_pid = pr->next_pid;
+		row->preempted = !(pr->prev_state & FXT_KS_LEFT_MASK);
+	} else if (ev->wakeup_rank > 0) {
+		row->sched_pid = pr->woken_pid;
+	}
+	return 0;
+}
+
+/*
+ * A .dat page's missed events are told with its first event: KernelShark
+ * puts its marker FXT_KS_MISSED_SHIFT before that event, with its pid.
+ * Lost events after a CPU's last event are told by none: no marker.
+ * Rows are in time order; markers move, so they are sorted again.
+ */
+static void missed_place(struct fxt_ks_data *d, int missed)
+{
+	int32_t next_pid[FXT_KS_MAX_CPU];
+	int64_t next_ts[FXT_KS_MAX_CPU];
+	size_t i, n = 0;
+	int cpu;
+
+	if (missed < 0)
+		return;
+	for (cpu = 0; cpu < FXT_KS_MAX_CPU; cpu++)
+		next_ts[cpu] = -1;
+	for (i = d->nrows; i-- > 0;) {
+		struct fxt_ks_row *row = &d->rows[i];
+
+		if (row->event != missed) {
+			next_ts[row->cpu] = row->ts;
+			next_pid[row->cpu] = row->pid;
+			continue;
+		}
+		if (next_ts[row->cpu] < 0) {
+			row->event = -1;	/* dropped below */
+			continue;
+		}
+		row->pid = next_pid[row->cpu];
+		row->ts = next_ts[row->cpu] > FXT_KS_MISSED_SHIFT ?
+			  next_ts[row->cpu] - FXT_KS_MISSED_SHIFT : 0;
+	}
+	for (i = 0; i < d->nrows; i++)
+		if (d->rows[i].event >= 0)
+			d->rows[n++] = d->rows[i];
+	d->nrows = n;
+	d->unsorted = true;
+}
+
+/* Each event's fields, as its format has them (for filters, plugins). */
+static int fields_note(struct fxt_ks_data *d, struct tep_handle *tep,
+		       const int16_t *event_of)
+{
+	struct tep_format_field *f;
+	struct tep_event *e;
+	unsigned int k;
+	int id, ret;
+
+	for (id = 0; id < TEP_IDS; id++) {
+		if (!event_of[id])
+			continue;
+		e = tep_find_event(tep, id);
+		for (f = e ? e->format.fields : NULL, k = 0; f; f = f->next) {
+			ret = fxt_ks_event_field(d, event_of[id] - 1,
+					fxt_str_make(f->name, strlen(f->name)),
+					f->flags & TEP_FIELD_IS_STRING ?
+					FXT_ARG_STRING : FXT_ARG_INT64, k++);
+			if (ret == -ENOMEM)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* The .dat's buffers as providers, each a stream. */
+static int providers_make(struct fxt_ks_data *d, struct pft_loader *l,
+			  struct pft2dat_view *v)
+{
+	unsigned int i, n = 0;
+	const char *name;
+
+	while (n < FXT_KS_MAX_PROVIDERS && pft2dat_view_buffer(v, n))
+		n++;
+	if (!buf_of(l, n ? n - 1 : 0))
+		return -ENOMEM;
+	if (l->nr_bufs > n)
+		n = l->nr_bufs;
+	d->providers = calloc(n, sizeof(*d->providers));
+	if (!d->providers)
+		return -ENOMEM;
+	d->providers_cap = n;
+	for (i = 0; i < n; i++) {
+		struct fxt_ks_provider *p = &d->providers[i];
+
+		name = pft2dat_view_buffer(v, i);
+		p->id = i;
+		p->from_trace_fxt = true;
+		p->name = strdup(i && name ? name : TCFXT_TOP_BUFFER);
+		p->buffer = strdup(i && name ? name : TCFXT_TOP_BUFFER);
+		p->cpus = (int)pft2dat_view_cpus(v);
+		p->nrows = l->bufs[i].nrows;
+		p->cpus_used = l->bufs[i].cpus_used;
+		l->bufs[i].cpus_used = NULL;
+		d->nproviders++;
+		if (!p->name || !p->buffer)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int fxt_ks_pft_load(struct fxt_ks_data *d, const char *path)
+{
+	struct pft2dat_opts o = { .formats = pft2dat_formats() };
+	struct pft_loader l = { .d = d, .missed = -1 };
+	struct pft2dat_stats st;
+	struct pft2dat_view *v = NULL;
+	struct stat sb;
+	char err[512];
+	unsigned int i;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	memset(d->buckets, 0xff, sizeof(d->buckets));
+	pthread_mutex_init(&d->lock, NULL);
+	/* room for a typical trace at once: about 32 bytes an event */
+	if (!stat(path, &sb) && sb.st_size > 0)
+		d->rows_cap = (size_t)sb.st_size / 24 + 1024;
+	d->rows = d->rows_cap ?
+		  fxt_ks_big_alloc(d->rows_cap * sizeof(*d->rows)) : NULL;
+	if (!d->rows)
+		d->rows_cap = 0;
+	l.event_of = calloc(TEP_IDS, sizeof(*l.event_of));
+	ret = l.event_of && fxt_ks_pool_add(d, "", 0) >= 0 ? 0 : -ENOMEM;
+	if (!ret)
+		ret = pft2dat_view_open(path, &o, row_cb, &l, &st, &v, err,
+					sizeof(err));
+	if (ret < 0) {
+		fprintf(stderr, "plugin-fxt: %s\n", err[0] ? err :
+			strerror(-ret));
+		goto out;
+	}
+	d->pft = v;
+	if (st.damaged)
+		fprintf(stderr, "plugin-fxt: %s: damaged in %llu place%s, the "
+			"first: %s; every whole packet is shown\n", path,
+			(unsigned long long)st.damaged,
+			st.damaged == 1 ? "" : "s", st.damage);
+	d->n_cpus = (int)pft2dat_view_cpus(v);
+	if (d->n_cpus < 1)
+		d->n_cpus = 1;
+	ret = fields_note(d, pft2dat_view_tep(v), l.event_of);
+	if (!ret)
+		ret = providers_make(d, &l, v);
+	if (!ret)
+		ret = fxt_ks_events_label(d);
+	if (!ret) {
+		d->unsorted = true;
+		ret = fxt_ks_rows_sort(d);
+	}
+	if (!ret && l.missed >= 0) {
+		missed_place(d, l.missed);
+		ret = fxt_ks_rows_sort(d);
+	}
+out:
+	for (i = 0; i < l.nr_bufs; i++)
+		free(l.bufs[i].cpus_used);
+	free(l.bufs);
+	free(l.event_of);
+	if (ret < 0) {
+		if (!d->pft)
+			pft2dat_view_close(v);
+		fxt_ks_data_free(d);
+	}
+	return ret;
+}
+
+int fxt_ks_pft_text(struct fxt_ks_data *d, const struct fxt_ks_row *row,
+		    char **info, char **latency)
+{
+	*info = *latency = NULL;
+	if (!(row->arg & FXT_KS_ROW_PFT))
+		return -ENOENT;
+	return pft2dat_view_text(d->pft, row->arg & ~FXT_KS_ROW_PFT, info,
+				 latency);
+}
+
+int fxt_ks_pft_args(struct fxt_ks_data *d, const struct fxt_ks_row *row)
+{
+	const struct fxt_ks_event *ev = &d->events[row->event];
+	struct tep_handle *tep = pft2dat_view_tep(d->pft);
+	struct tep_format_field *f;
+	struct tep_record rec = { 0 };
+	struct tep_event *e;
+	unsigned long long val;
+	const void *data;
+	unsigned int i;
+	size_t len;
+	int ret;
+
+	if (!(row->arg & FXT_KS_ROW_PFT))
+		return 0;
+	ret = pft2dat_view_record(d->pft, row->arg & ~FXT_KS_ROW_PFT, &data,
+				  &len);
+	if (ret < 0)
+		return ret;
+	rec.data = (void *)data;
+	rec.size = (int)len;
+	e = tep_find_event_by_record(tep, &rec);
+	if (!e)
+		return -ENOENT;
+	if (d->scratch_cap < ev->nfields) {
+		struct fxt_ks_arg *a = realloc(d->scratch,
+					       ev->nfields * sizeof(*a));
+
+		if (!a)
+			return -ENOMEM;
+		d->scratch = a;
+		d->scratch_cap = ev->nfields;
+	}
+	for (i = 0; i < ev->nfields; i++) {
+		struct fxt_ks_arg *a = &d->scratch[i];
+
+		memset(a, 0, sizeof(*a));
+		a->field = (uint16_t)i;
+		a->type = ev->fields[i].type;
+		f = tep_find_field(e, ev->fields[i].name);
+		if (!f)
+			continue;
+		if (a->type == FXT_ARG_STRING) {
+			int n;
+			const char *s = tep_get_field_raw(NULL, e,
+							   f->name, &rec, &n,
+							   0);
+
+			a->where = FXT_KS_AT_PTR;
+			a->v.u = (uintptr_t)(s ? s : "");
+			a->len = s && n > 0 ? (uint32_t)strnlen(s, n) : 0;
+		} else if (!tep_read_number_field(f, data, &val)) {
+			a->v.u = val;
+		}
+	}
+	return (int)ev->nfields;
+}
+
+const char *fxt_ks_pft_comm(struct fxt_ks_data *d, int32_t pid)
+{
+	return tep_data_comm_from_pid(pft2dat_view_tep(d->pft), pid);
+}
