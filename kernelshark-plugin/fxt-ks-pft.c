@@ -30,8 +30,21 @@
 /* KernelShark's event ids are int16_t: so are the formats' here. */
 #define TEP_IDS		32768
 
+/*
+ * A bundle's rows: one CPU's, of one .dat buffer (@stream), in its time
+ * order once sorted (range_close()).
+ */
+struct pft_range {
+	size_t		start, end;
+	uint32_t	stream;
+};
+
 struct pft_loader {
 	struct fxt_ks_data	*d;
+	/* the rows' bundles, in the order read; the last one open */
+	struct pft_range	*ranges;
+	size_t			nr_ranges, cap_ranges;
+	uint64_t		mark;
 	/* a format's id -> its event index + 1 */
 	int16_t			*event_of;
 	int			missed;		/* lost events' index, or -1 */
@@ -103,6 +116,89 @@ static struct pft_buf *buf_of(struct pft_loader *l, unsigned int buffer)
 	return &l->bufs[buffer];
 }
 
+/* Rows @a < @b: in time, then in the order read (a stable sort's). */
+static bool row_before(const struct fxt_ks_row *a, size_t ia,
+		       const struct fxt_ks_row *b, size_t ib)
+{
+	return a->ts < b->ts || (a->ts == b->ts && ia < ib);
+}
+
+/*
+ * The open bundle's rows in time order: a bundle's events, then its
+ * compact sched, are two runs of time (pft2dat-event.c); merged in place
+ * through @tmp, stable.  More runs (a damaged trace): insertion.
+ */
+static int range_close(struct pft_loader *l)
+{
+	struct fxt_ks_row *r = l->d->rows, *tmp;
+	struct pft_range *g;
+	size_t i, j, k, mid;
+
+	if (!l->nr_ranges)
+		return 0;
+	g = &l->ranges[l->nr_ranges - 1];
+	g->end = l->d->nrows;
+	for (mid = g->start + 1; mid < g->end && r[mid].ts >= r[mid - 1].ts;
+	     mid++)
+		;
+	if (mid >= g->end)
+		return 0;
+	for (i = mid + 1; i < g->end && r[i].ts >= r[i - 1].ts; i++)
+		;
+	if (i < g->end) {
+		for (i = g->start + 1; i < g->end; i++) {
+			struct fxt_ks_row x = r[i];
+
+			for (j = i; j > g->start && r[j - 1].ts > x.ts; j--)
+				r[j] = r[j - 1];
+			r[j] = x;
+		}
+		return 0;
+	}
+	tmp = malloc((mid - g->start) * sizeof(*tmp));
+	if (!tmp)
+		return -ENOMEM;
+	memcpy(tmp, r + g->start, (mid - g->start) * sizeof(*tmp));
+	for (i = 0, j = mid, k = g->start; i < mid - g->start; k++)
+		r[k] = j < g->end && r[j].ts < tmp[i].ts ? r[j++] : tmp[i++];
+	free(tmp);
+	return 0;
+}
+
+/* A row of another bundle than the last one's starts a range. */
+static int range_note(struct pft_loader *l, const struct pft2dat_row *pr)
+{
+	uint32_t stream = pr->buffer << 16 | pr->cpu;
+	uint64_t mark = pr->at >> 24;
+	struct pft_range *g;
+	int ret;
+
+	g = l->nr_ranges ? &l->ranges[l->nr_ranges - 1] : NULL;
+	/* lost events go with the bundle they open: the next row's */
+	if (g && g->stream == stream &&
+	    (pr->at == PFT2DAT_AT_NONE || mark == l->mark))
+		return 0;
+	ret = range_close(l);
+	if (ret < 0)
+		return ret;
+	if (l->nr_ranges == l->cap_ranges) {
+		size_t cap = l->cap_ranges ? 2 * l->cap_ranges : 4096;
+
+		g = realloc(l->ranges, cap * sizeof(*g));
+		if (!g)
+			return -ENOMEM;
+		l->ranges = g;
+		l->cap_ranges = cap;
+	}
+	g = &l->ranges[l->nr_ranges++];
+	g->start = l->d->nrows;
+	g->end = g->start;
+	g->stream = stream;
+	if (pr->at != PFT2DAT_AT_NONE)
+		l->mark = mark;
+	return 0;
+}
+
 static int row_cb(void *priv, const struct pft2dat_row *pr)
 {
 	struct pft_loader *l = priv;
@@ -118,6 +214,8 @@ static int row_cb(void *priv, const struct pft2dat_row *pr)
 	if (event < 0)
 		return event == -EINVAL ? 0 : event;
 	b = buf_of(l, pr->buffer);
+	if (b && range_note(l, pr) < 0)
+		return -ENOMEM;
 	row = b ? row_new(d) : NULL;
 	if (!row)
 		return -ENOMEM;
@@ -143,6 +241,93 @@ static int row_cb(void *priv, const struct pft2dat_row *pr)
 	} else if (ev->wakeup_rank > 0) {
 		row->sched_pid = pr->woken_pid;
 	}
+	return 0;
+}
+
+/* rows_merge() takes one CPU's rows of one buffer at a time, this many */
+#define MERGE_STREAMS	64
+
+/*
+ * The rows in time order, stable: each CPU of each buffer read its
+ * bundles in time order, so its ranges follow one another, and the
+ * rows are those streams merged.  1 when they do not (a damaged trace)
+ * or are too many for this merge, for fxt_ks_rows_sort().
+ */
+static int rows_merge(struct fxt_ks_data *d, struct pft_loader *l)
+{
+	struct head {
+		uint32_t	stream;
+		size_t		range;		/* its current one */
+		size_t		at;		/* its next row, or SIZE_MAX */
+	} heads[MERGE_STREAMS];
+	size_t *next, i, k, n, best_at;
+	unsigned int nh = 0, h, best;
+	struct fxt_ks_row *out;
+	int ret = range_close(l);
+
+	if (ret < 0 || l->nr_ranges < 2)
+		return ret;
+	/* each range's next range of its stream */
+	next = malloc(l->nr_ranges * sizeof(*next));
+	if (!next)
+		return -ENOMEM;
+	for (i = l->nr_ranges; i-- > 0;) {
+		const struct pft_range *g = &l->ranges[i];
+
+		for (h = 0; h < nh && heads[h].stream != g->stream; h++)
+			;
+		if (h == nh) {
+			if (nh == MERGE_STREAMS) {
+				free(next);
+				return 1;
+			}
+			heads[nh].stream = g->stream;
+			heads[nh++].range = SIZE_MAX;
+		}
+		next[i] = heads[h].range;
+		heads[h].range = i;
+		/* a stream's ranges follow one another in time */
+		if (next[i] != SIZE_MAX && g->end > g->start &&
+		    l->ranges[next[i]].end > l->ranges[next[i]].start &&
+		    d->rows[l->ranges[next[i]].start].ts < d->rows[g->end - 1].ts) {
+			free(next);
+			return 1;
+		}
+	}
+	out = fxt_ks_big_alloc(d->rows_cap * sizeof(*out));
+	if (!out) {
+		free(next);
+		return -ENOMEM;
+	}
+	for (h = 0; h < nh; h++)
+		heads[h].at = l->ranges[heads[h].range].start;
+	for (n = 0; n < d->nrows; n++) {
+		best = nh;
+		best_at = SIZE_MAX;
+		for (h = 0; h < nh; h++) {
+			/* past a range's end: the stream's next one */
+			while (heads[h].at != SIZE_MAX &&
+			       heads[h].at == l->ranges[heads[h].range].end) {
+				k = next[heads[h].range];
+				heads[h].range = k;
+				heads[h].at = k == SIZE_MAX ? SIZE_MAX :
+					      l->ranges[k].start;
+			}
+			if (heads[h].at == SIZE_MAX)
+				continue;
+			if (best == nh ||
+			    row_before(&d->rows[heads[h].at], heads[h].at,
+				       &d->rows[best_at], best_at)) {
+				best = h;
+				best_at = heads[h].at;
+			}
+		}
+		out[n] = d->rows[best_at];
+		heads[best].at++;
+	}
+	fxt_ks_big_free(d->rows, d->rows_cap * sizeof(*d->rows));
+	d->rows = out;
+	free(next);
 	return 0;
 }
 
@@ -292,7 +477,9 @@ int fxt_ks_pft_load(struct fxt_ks_data *d, const char *path)
 		ret = providers_make(d, &l, v);
 	if (!ret)
 		ret = fxt_ks_events_label(d);
-	if (!ret) {
+	if (!ret)
+		ret = rows_merge(d, &l);
+	if (ret > 0) {
 		d->unsorted = true;
 		ret = fxt_ks_rows_sort(d);
 	}
@@ -304,6 +491,7 @@ out:
 	for (i = 0; i < l.nr_bufs; i++)
 		free(l.bufs[i].cpus_used);
 	free(l.bufs);
+	free(l.ranges);
 	free(l.event_of);
 	if (ret < 0) {
 		if (!d->pft)

@@ -24,6 +24,7 @@
 #ifndef _PB_H
 #define _PB_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -203,17 +204,87 @@ static inline void pb_reader_init(struct pb_reader *r, const void *data,
  *
  * Return: 0, or -EBADMSG when it runs past @end or past ten bytes.
  */
-int pb_read_varint(const uint8_t **p, const uint8_t *end, uint64_t *v);
+static inline int pb_read_varint(const uint8_t **p, const uint8_t *end,
+				 uint64_t *v)
+{
+	const uint8_t *q = *p;
+	uint64_t x = 0;
+	unsigned int shift;
+
+	/* tags and small numbers, most of a trace's varints: one byte */
+	if (q < end && !(*q & 0x80)) {
+		*v = *q;
+		*p = q + 1;
+		return 0;
+	}
+	for (shift = 0; shift < 7 * PB_VARINT_MAX; shift += 7) {
+		if (q >= end)
+			return -EBADMSG;
+		x |= (uint64_t)(*q & 0x7f) << shift;
+		if (!(*q++ & 0x80)) {
+			*p = q;
+			*v = x;
+			return 0;
+		}
+	}
+	return -EBADMSG;
+}
 
 /**
  * pb_next() - the next field of a message
  * @r: the reader
  * @f: the field read
  *
+ * Inline: a trace's readers call it for each of millions of fields.
+ *
  * Return: 1 for a field, 0 at the message's end, -EBADMSG for bytes
  * that are no field (the reader then stays where it was).
  */
-int pb_next(struct pb_reader *r, struct pb_field *f);
+static inline int pb_next(struct pb_reader *r, struct pb_field *f)
+{
+	const uint8_t *p = r->p;
+	uint64_t tag, v;
+
+	if (p >= r->end)
+		return 0;
+	if (pb_read_varint(&p, r->end, &tag) || tag >> 3 == 0 ||
+	    tag >> 3 > UINT32_MAX)
+		return -EBADMSG;
+	f->id = tag >> 3;
+	f->wt = tag & 7;
+	f->p = NULL;
+	f->len = 0;
+	switch (f->wt) {
+	case PB_VARINT:
+		if (pb_read_varint(&p, r->end, &f->v))
+			return -EBADMSG;
+		break;
+	case PB_FIXED64:
+	case PB_FIXED32: {
+		size_t n = f->wt == PB_FIXED64 ? 8 : 4, i;
+
+		if ((size_t)(r->end - p) < n)
+			return -EBADMSG;
+		for (i = 0, f->v = 0; i < n; i++)
+			f->v |= (uint64_t)p[i] << (8 * i);
+		p += n;
+		break;
+	}
+	case PB_LEN:
+		if (pb_read_varint(&p, r->end, &v) ||
+		    v > (uint64_t)(r->end - p))
+			return -EBADMSG;
+		f->p = p;
+		f->len = v;
+		f->v = v;
+		p += v;
+		break;
+	default:
+		return -EBADMSG;
+	}
+	r->p = p;
+	return 1;
+}
 
 /**
  * pb_packed_count() - how many varints a packed field holds

@@ -267,16 +267,15 @@ void pft_ctx_free(struct pft_ctx *c);
  * pft2dat-view.c: a viewer's reading.  While it lists rows, each
  * bundle's state is kept (pft_view_bundle()), lost events are a row
  * (pft_view_lost()) and so is each event (pft_view_row()), whose record
- * is built only when pft_view_build() says that building it changes what
- * the trace's metadata will hold; while it rebuilds a bundle's records,
- * these do nothing and every record is built.
+ * is built only when building it changes what the trace's metadata will
+ * hold (a printk string, pft2dat-record.c); while it rebuilds a bundle's
+ * records, these do nothing and every record is built.
  */
 int pft_view_bundle(struct pft_ctx *c, const uint8_t *p, size_t len,
 		    unsigned int cpu);
 int pft_view_lost(struct pft_ctx *c, unsigned int cpu, uint64_t ts);
 int pft_view_row(struct pft_ctx *c, const struct pft_ev *ev,
 		 const struct f2d_format *f);
-bool pft_view_build(const struct pft_ctx *c, const struct pft_ev *ev);
 /*
  * A typed event of table row @idx (@ev: its time, pid and CPU read) listed
  * without reading its values, when they change nothing but its record:

@@ -514,6 +514,31 @@ static void groups_of(struct pft_ctx *c, const struct pft_ev *ev)
 	}
 }
 
+/*
+ * Whether writing @ev's record adds to the printk strings: a text the
+ * recorder wrote for a field that holds its address (put_val()).  A
+ * viewer listing events builds only those records (pft2dat-view.c).
+ */
+static bool adds_strings(struct pft_fmt *pf, const struct pft_ev *ev)
+{
+	struct tep_format_field *fl;
+	uint64_t bit;
+	unsigned int i;
+
+	for (i = 0; i < ev->n; i++) {
+		const struct pft_val *v = &ev->vals[i];
+
+		if (v->kind != PFT_V_STR || !v->len)
+			continue;
+		fl = field_of(pf, i, v, &bit);
+		if (fl && !(fl->flags & (TEP_FIELD_IS_STRING |
+					 TEP_FIELD_IS_ARRAY |
+					 TEP_FIELD_IS_DYNAMIC)))
+			return true;
+	}
+	return false;
+}
+
 int pft_record_write(struct pft_ctx *c, struct pft_ev *ev)
 {
 	struct pft_fmt *pf = ev->slot ? *ev->slot : NULL;
@@ -535,7 +560,7 @@ int pft_record_write(struct pft_ctx *c, struct pft_ev *ev)
 		ret = pft_view_row(c, ev, pf->f);
 		if (ret < 0)
 			return ret;
-		if (!pft_view_build(c, ev)) {
+		if (pft_view_listing(c) && !adds_strings(pf, ev)) {
 			pf->count++;
 			return names_of(c, ev);
 		}

@@ -10,7 +10,8 @@
  * it in two ways.  What the trace's metadata will hold (thread names,
  * printk strings, formats, symbols) is kept whole by the first reading,
  * which builds (and drops) only the records whose building adds to it:
- * those with a text value (pft_view_build()).  What a bundle's events
+ * those with a text for a field that holds its address, a printk
+ * string (pft2dat-record.c).  What a bundle's events
  * read from the bundles before them (the sequence's interned symbols,
  * the task compact sched's previous task is, the .dat buffer) is kept per
  * bundle as a mark, and set again before its bundle is read a second
@@ -81,9 +82,8 @@ struct pft2dat_view {
 	 * their record (PLAIN_YES), 0 until asked
 	 */
 	uint8_t			*plain;
-	/* the last row's format, and what of its values a row says */
-	const struct f2d_format	*last_fmt;
-	enum { SAYS_NONE, SAYS_SWITCH, SAYS_PID }	says;
+	/* by format id: what of an event's values its row says (SAYS_*) */
+	uint8_t			*says;
 	/* rebuilding: the bundle whose records are kept (its mark + 1) */
 	bool			rebuilding;
 	size_t			kept_mark;
@@ -99,19 +99,6 @@ struct pft2dat_view {
 bool pft_view_listing(const struct pft_ctx *c)
 {
 	return c->view && !c->view->rebuilding;
-}
-
-bool pft_view_build(const struct pft_ctx *c, const struct pft_ev *ev)
-{
-	unsigned int i;
-
-	if (!pft_view_listing(c))
-		return true;
-	/* a text may become a printk string's address (put_val()) */
-	for (i = 0; i < ev->n; i++)
-		if (ev->vals[i].kind == PFT_V_STR)
-			return true;
-	return false;
 }
 
 int pft_view_bundle(struct pft_ctx *c, const uint8_t *p, size_t len,
@@ -194,6 +181,28 @@ static int64_t int_of(const struct pft_ev *ev, const char *name, int64_t def)
 	return (int64_t)v->v;
 }
 
+/* What a viewer draws scheduling by: sched_events' fields. */
+enum { SAYS_UNKNOWN, SAYS_NONE, SAYS_SWITCH, SAYS_PID };
+
+/* KernelShark's event ids are int16_t, and so are the formats' here */
+#define FORMAT_IDS	32768
+
+static int says_of(struct pft2dat_view *v, const struct f2d_format *f)
+{
+	int says;
+
+	if (f->id >= 0 && f->id < FORMAT_IDS && v->says &&
+	    v->says[f->id] != SAYS_UNKNOWN)
+		return v->says[f->id];
+	says = strcmp(f->system, "sched") ? SAYS_NONE :
+	       !strcmp(f->name, "sched_switch") ? SAYS_SWITCH : SAYS_PID;
+	if (!v->says)
+		v->says = calloc(FORMAT_IDS, 1);
+	if (v->says && f->id >= 0 && f->id < FORMAT_IDS)
+		v->says[f->id] = (uint8_t)says;
+	return says;
+}
+
 int pft_view_row(struct pft_ctx *c, const struct pft_ev *ev,
 		 const struct f2d_format *f)
 {
@@ -204,23 +213,17 @@ int pft_view_row(struct pft_ctx *c, const struct pft_ev *ev,
 		.system = f->system, .name = f->name,
 		.next_pid = -1, .woken_pid = -1,
 	};
-	int ret;
+	int ret, says;
 
 	/* counted alike while listing and rebuilding: the records' keys */
 	ret = place_next(v, &row.at);
 	if (ret < 0 || v->rebuilding)
 		return ret;
-	/* what a viewer draws scheduling by: sched_events' fields */
-	if (f != v->last_fmt) {
-		v->last_fmt = f;
-		v->says = strcmp(f->system, "sched") ? SAYS_NONE :
-			  !strcmp(f->name, "sched_switch") ? SAYS_SWITCH :
-			  SAYS_PID;
-	}
-	if (v->says == SAYS_SWITCH) {
+	says = says_of(v, f);
+	if (says == SAYS_SWITCH) {
 		row.next_pid = (int32_t)int_of(ev, "next_pid", -1);
 		row.prev_state = int_of(ev, "prev_state", 0);
-	} else if (v->says == SAYS_PID) {
+	} else if (says == SAYS_PID) {
 		row.woken_pid = (int32_t)int_of(ev, "pid", -1);
 	}
 	return v->fn(v->priv, &row);
@@ -628,6 +631,7 @@ void pft2dat_view_close(struct pft2dat_view *v)
 		pft_input_free(v->data, v->len, v->mapped);
 	free(v->marks);
 	free(v->plain);
+	free(v->says);
 	free(v->kept);
 	f2d_text_free(&v->bytes);
 	free(v->rec);

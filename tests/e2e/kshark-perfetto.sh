@@ -15,8 +15,8 @@
 # is refused, without a crash; valgrind finds no invalid access in the
 # plugin's load of the cut one.  The hand-written trace of
 # convert-perfetto.sh's cases (two ftrace instances, a task renamed while
-# it runs, thread groups, generic and described events) shows as its
-# .dat too.  The plugin reads the packets itself and builds a record
+# it runs, thread groups, a kernel string written as its text, generic
+# and described events) shows as its .dat too.  The plugin reads the packets itself and builds a record
 # when it is shown: it writes no .dat, and opens a trace where no
 # temporary file can be made.
 . "$(dirname "$0")/lib.sh"
@@ -74,7 +74,7 @@ view "$TMP/bad.pftrace" "a damaged trace"
 
 # Every case convert-perfetto.sh's hand-written trace has.
 python3 "$(dirname "$0")/pftrace-gen.py" "$TMP/cases.pftrace" > /dev/null
-view "$TMP/cases.pftrace" "the hand-written trace (two instances, renames, generic events)"
+view "$TMP/cases.pftrace" "the hand-written trace (two instances, renames, a kernel string, generic events)"
 
 # No temporary file: none is needed.
 TMPDIR=/nonexistent "$LOADER" -p "$PLUGIN" -r 1 "$TMP/sched.perfetto-trace" \

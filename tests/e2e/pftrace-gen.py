@@ -173,6 +173,12 @@ def newtask(ts, maker, pid, flags):
     return event(ts, maker, 235, vi(1, pid) + ld(2, 'app') + vi(3, flags))
 
 
+# a kernel string the recorder wrote as its text (suspend_resume's
+# const char *action, with the kernel's format): an address of the .dat's
+# printk formats that holds it, which libtraceevent prints as the text
+pk.append(packet(bundle(0, event(9650, 4242, 113, ld(1, 'dpm_suspend') +
+                                 vi(2, 2) + vi(3, 1)))))
+expect.append(r'suspend_resume: +action=dpm_suspend val=2 start=1$')
 pk.append(packet(bundle(3, newtask(9000, 500, 503, THREAD_FLAGS),
                         newtask(9100, 501, 504, THREAD_FLAGS),
                         newtask(9200, 500, 700, FORK_FLAGS),

@@ -7,7 +7,8 @@
  * latency text of every entry, as the table does when it shows them.
  * An input that starts as a Perfetto trace is read as the plugin reads
  * one (fxt_ks_pft_load(): its rows listed, each record rebuilt when
- * shown), its fields and task names asked for too; every other such
+ * shown), its rows in time order, its fields and task names asked for
+ * too; every other such
  * input with the kernel formats of the project's Perfetto sample
  * (samples/perfetto/formats, from the tree's top, where
  * tests/run-tests.sh runs), the others with formats made from the
@@ -50,6 +51,9 @@ static void rows_print(struct fxt_ks_data *d)
 		free(fxt_ks_info(d, &d->rows[i]));
 		if (!d->pft)
 			continue;
+		/* KernelShark takes entries in time order */
+		if (i && d->rows[i].ts < d->rows[i - 1].ts)
+			abort();
 		fxt_ks_row_args_get(d, &d->rows[i], &args);
 		fxt_ks_row_args_put(d);
 		if (!fxt_ks_pft_comm(d, d->rows[i].pid))

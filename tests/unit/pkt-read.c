@@ -117,7 +117,7 @@ size_t pkt_column(const struct pb_field *m, uint32_t id, int64_t *v,
 {
 	struct pb_field f = { 0 };
 	const uint8_t *p, *end;
-	uint64_t x;
+	uint64_t x = 0;
 	size_t n = 0;
 
 	if (!pkt_get(m, id, 0, &f) || !f.len)
