@@ -12,9 +12,9 @@
  * format, named "system/name" as a .dat's; a task's name is what
  * libtraceevent says of its pid when asked (fxt_ks_pft_comm()), as for a
  * .dat: the saved cmdlines, and the names sched_switch's plugin learns
- * from the records it prints.  Lost events, which a .dat's page tells with the next
- * event on its CPU, become KernelShark's missed_events marker before that
- * event, as KernelShark makes it for a .dat.
+ * from the records it prints.  Lost events, which a .dat's page tells
+ * with the next event on its CPU, become KernelShark's missed_events
+ * marker before that event, as KernelShark makes it for a .dat.
  */
 #include <errno.h>
 #include <event-parse.h>
@@ -26,9 +26,6 @@
 #include "fxt-ks.h"
 #include "pft2dat.h"
 #include "tcfxt.h"
-
-/* KernelShark's event ids are int16_t: so are the formats' here. */
-#define TEP_IDS		32768
 
 /*
  * A bundle's rows: one CPU's, of one .dat buffer (@stream), in its time
@@ -44,7 +41,7 @@ struct pft_loader {
 	/* the rows' bundles, in the order read; the last one open */
 	struct pft_range	*ranges;
 	size_t			nr_ranges, cap_ranges;
-	uint64_t		mark;
+	size_t			bundle;
 	/* a format's id -> its event index + 1 */
 	int16_t			*event_of;
 	int			missed;		/* lost events' index, or -1 */
@@ -86,7 +83,7 @@ static int event_index(struct pft_loader *l, const struct pft2dat_row *pr)
 						     strlen(TCFXT_LOST_EVENTS)));
 		return l->missed;
 	}
-	if (pr->event >= TEP_IDS || !pr->system || !pr->name)
+	if (!pr->system || !pr->name)
 		return -EINVAL;
 	at = &l->event_of[pr->event];
 	if (*at)
@@ -169,14 +166,11 @@ static int range_close(struct pft_loader *l)
 static int range_note(struct pft_loader *l, const struct pft2dat_row *pr)
 {
 	uint32_t stream = pr->buffer << 16 | pr->cpu;
-	uint64_t mark = pr->at >> 24;
 	struct pft_range *g;
 	int ret;
 
 	g = l->nr_ranges ? &l->ranges[l->nr_ranges - 1] : NULL;
-	/* lost events go with the bundle they open: the next row's */
-	if (g && g->stream == stream &&
-	    (pr->at == PFT2DAT_AT_NONE || mark == l->mark))
+	if (g && g->stream == stream && pr->bundle == l->bundle)
 		return 0;
 	ret = range_close(l);
 	if (ret < 0)
@@ -194,8 +188,7 @@ static int range_note(struct pft_loader *l, const struct pft2dat_row *pr)
 	g->start = l->d->nrows;
 	g->end = g->start;
 	g->stream = stream;
-	if (pr->at != PFT2DAT_AT_NONE)
-		l->mark = mark;
+	l->bundle = pr->bundle;
 	return 0;
 }
 
@@ -380,7 +373,7 @@ static int fields_note(struct fxt_ks_data *d, struct tep_handle *tep,
 	unsigned int k;
 	int id, ret;
 
-	for (id = 0; id < TEP_IDS; id++) {
+	for (id = 0; id < PFT2DAT_EVENT_IDS; id++) {
 		if (!event_of[id])
 			continue;
 		e = tep_find_event(tep, id);
@@ -453,7 +446,7 @@ int fxt_ks_pft_load(struct fxt_ks_data *d, const char *path)
 		  fxt_ks_big_alloc(d->rows_cap * sizeof(*d->rows)) : NULL;
 	if (!d->rows)
 		d->rows_cap = 0;
-	l.event_of = calloc(TEP_IDS, sizeof(*l.event_of));
+	l.event_of = calloc(PFT2DAT_EVENT_IDS, sizeof(*l.event_of));
 	ret = l.event_of && fxt_ks_pool_add(d, "", 0) >= 0 ? 0 : -ENOMEM;
 	if (!ret)
 		ret = pft2dat_view_open(path, &o, row_cb, &l, &st, &v, err,

@@ -153,8 +153,9 @@ static int place_next(struct pft2dat_view *v, uint64_t *at)
 int pft_view_lost(struct pft_ctx *c, unsigned int cpu, uint64_t ts)
 {
 	struct pft2dat_row row = {
-		.ts = ts, .cpu = cpu, .buffer = (unsigned int)c->buffer,
-		.event = -1, .next_pid = -1, .woken_pid = -1,
+		.ts = ts, .bundle = c->view->nr_marks - 1, .cpu = cpu,
+		.buffer = (unsigned int)c->buffer, .event = -1,
+		.next_pid = -1, .woken_pid = -1,
 	};
 
 	row.at = PFT2DAT_AT_NONE;
@@ -184,21 +185,17 @@ static int64_t int_of(const struct pft_ev *ev, const char *name, int64_t def)
 /* What a viewer draws scheduling by: sched_events' fields. */
 enum { SAYS_UNKNOWN, SAYS_NONE, SAYS_SWITCH, SAYS_PID };
 
-/* KernelShark's event ids are int16_t, and so are the formats' here */
-#define FORMAT_IDS	32768
-
 static int says_of(struct pft2dat_view *v, const struct f2d_format *f)
 {
 	int says;
 
-	if (f->id >= 0 && f->id < FORMAT_IDS && v->says &&
-	    v->says[f->id] != SAYS_UNKNOWN)
+	if (v->says && v->says[f->id] != SAYS_UNKNOWN)
 		return v->says[f->id];
 	says = strcmp(f->system, "sched") ? SAYS_NONE :
 	       !strcmp(f->name, "sched_switch") ? SAYS_SWITCH : SAYS_PID;
 	if (!v->says)
-		v->says = calloc(FORMAT_IDS, 1);
-	if (v->says && f->id >= 0 && f->id < FORMAT_IDS)
+		v->says = calloc(PFT2DAT_EVENT_IDS, 1);
+	if (v->says)
 		v->says[f->id] = (uint8_t)says;
 	return says;
 }
@@ -208,7 +205,8 @@ int pft_view_row(struct pft_ctx *c, const struct pft_ev *ev,
 {
 	struct pft2dat_view *v = c->view;
 	struct pft2dat_row row = {
-		.ts = ev->ts, .pid = ev->pid, .cpu = ev->cpu,
+		.ts = ev->ts, .bundle = v->nr_marks - 1, .pid = ev->pid,
+		.cpu = ev->cpu,
 		.buffer = (unsigned int)c->buffer, .event = f->id,
 		.system = f->system, .name = f->name,
 		.next_pid = -1, .woken_pid = -1,
@@ -219,6 +217,9 @@ int pft_view_row(struct pft_ctx *c, const struct pft_ev *ev,
 	ret = place_next(v, &row.at);
 	if (ret < 0 || v->rebuilding)
 		return ret;
+	/* a row of a format with a higher id (pft2dat.h) is none */
+	if (f->id < 0 || f->id >= PFT2DAT_EVENT_IDS)
+		return 0;
 	says = says_of(v, f);
 	if (says == SAYS_SWITCH) {
 		row.next_pid = (int32_t)int_of(ev, "next_pid", -1);

@@ -152,6 +152,8 @@ struct tep_handle;
  * @pid: its common_pid
  * @cpu: its CPU in the .dat
  * @buffer: its .dat buffer (0: the top one; pft2dat_view_buffer())
+ * @bundle: the bundle it was read in, counted from 0 (lost events: the
+ *	bundle they are lost before)
  * @event: its format's id in pft2dat_view_tep(); -1: events were lost on
  *	@cpu before the next event there (a .dat page's missed events, which
  *	libtracecmd tells with that event)
@@ -167,6 +169,7 @@ struct tep_handle;
 struct pft2dat_row {
 	uint64_t	ts;
 	uint64_t	at;
+	size_t		bundle;
 	int32_t		pid;
 	unsigned int	cpu;
 	unsigned int	buffer;
@@ -177,6 +180,14 @@ struct pft2dat_row {
 	int64_t		prev_state;
 	int32_t		woken_pid;
 };
+
+/*
+ * Format ids are below this in rows: KernelShark keeps event ids in an
+ * int16_t (F2D_FIRST_ID numbers the formats pft2dat makes below it), and
+ * a viewer may keep what it knows of each by its id.  An event of a
+ * format with a higher id (a kernel's formats have none) is no row.
+ */
+#define PFT2DAT_EVENT_IDS	32768
 
 /* The @at of a row that has no record. */
 #define PFT2DAT_AT_NONE		UINT64_MAX
