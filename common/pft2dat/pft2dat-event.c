@@ -475,7 +475,8 @@ static int one_event(struct pft_ctx *c, unsigned int cpu,
 			ret = legacy_generic(ev, &body);
 		else if ((d = row_of(c, body.id, &idx))) {
 			/* a viewer's rows: listed, its values not read */
-			ret = pft_view_listed(c, ev, idx, &body);
+			ret = c->listing ?
+			      c->viewer->listed(c, ev, idx, &body) : 0;
 			if (ret > 0)
 				return 0;
 			if (!ret)
@@ -543,8 +544,8 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 			c->max_cpu = cpu;
 		return 0;
 	}
-	if (c->view) {
-		ret = pft_view_bundle(c, p, len, cpu);
+	if (c->viewer) {
+		ret = c->viewer->bundle(c, p, len, cpu);
 		if (ret < 0)
 			return ret;
 	}
@@ -560,7 +561,7 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 				if (ef.id == PFT_EVENT_TIMESTAMP)
 					ts = ef.v;
 		}
-		ret = pft_view_listing(c) ? pft_view_lost(c, cpu, ts) :
+		ret = c->listing ? c->viewer->lost(c, cpu, ts) :
 		      f2d_lost(&c->f2d, c->buffer, cpu, ts, -1);
 		if (ret < 0 && ret != -EAGAIN)
 			return ret;

@@ -243,13 +243,39 @@ struct pft_ctx {
 	struct pft_rename	*renames;
 	size_t			nr_renames, cap_renames;
 	/*
-	 * A viewer's reading (pft2dat_view_open(), pft2dat-view.c), NULL
-	 * for a conversion; and, while c->in_zip, the compressed packets
-	 * field being walked (where a viewer finds its bundles again).
+	 * A viewer's reading (pft2dat_view_open()): what it does in the
+	 * conversion's place, NULL for a conversion; whether it lists the
+	 * events (else it builds a bundle's records again); and, while
+	 * c->in_zip, the compressed packets field being walked (where a
+	 * viewer finds its bundles again).
 	 */
-	struct pft2dat_view	*view;
+	const struct pft_viewer	*viewer;
+	bool			listing;
 	const uint8_t		*zip_p;
 	size_t			zip_len;
+};
+
+/*
+ * A viewer's part in the reading (pft2dat-view.c), called by the files it
+ * calls (through c->viewer, so that no call goes back up): each bundle
+ * read (@bundle: its state kept while listing); while listing, lost
+ * events before a bundle (@lost, a row instead of a mark in the .dat),
+ * each event (@row, whose record is built only when building it changes
+ * what the trace's metadata will hold: a printk string,
+ * pft2dat-record.c), and a typed event of table row @idx (@ev: its time,
+ * pid and CPU read) that may be listed without reading its values
+ * (@listed: 1 when it was, 0 when they must be read, -EBADMSG for a
+ * message that does not parse, -ENOMEM).  While rebuilding, @row counts
+ * the events as listing did and the records are built.
+ */
+struct pft_viewer {
+	int	(*bundle)(struct pft_ctx *c, const uint8_t *p, size_t len,
+			  unsigned int cpu);
+	int	(*lost)(struct pft_ctx *c, unsigned int cpu, uint64_t ts);
+	int	(*row)(struct pft_ctx *c, const struct pft_ev *ev,
+		       const struct f2d_format *f);
+	int	(*listed)(struct pft_ctx *c, struct pft_ev *ev,
+			  unsigned int idx, const struct pb_field *msg);
 };
 
 /*
@@ -262,30 +288,6 @@ int pft_input_load(const char *in, const void **p, size_t *len,
 void pft_input_free(const void *p, size_t len, bool mapped);
 int pft_read(struct pft_ctx *c, const void *data, size_t len);
 void pft_ctx_free(struct pft_ctx *c);
-
-/*
- * pft2dat-view.c: a viewer's reading.  While it lists rows, each
- * bundle's state is kept (pft_view_bundle()), lost events are a row
- * (pft_view_lost()) and so is each event (pft_view_row()), whose record
- * is built only when building it changes what the trace's metadata will
- * hold (a printk string, pft2dat-record.c); while it rebuilds a bundle's
- * records, these do nothing and every record is built.
- */
-int pft_view_bundle(struct pft_ctx *c, const uint8_t *p, size_t len,
-		    unsigned int cpu);
-int pft_view_lost(struct pft_ctx *c, unsigned int cpu, uint64_t ts);
-int pft_view_row(struct pft_ctx *c, const struct pft_ev *ev,
-		 const struct f2d_format *f);
-/*
- * A typed event of table row @idx (@ev: its time, pid and CPU read) listed
- * without reading its values, when they change nothing but its record:
- * 1, or 0 when they must be read; -EBADMSG for a message that does not
- * parse, -ENOMEM.
- */
-int pft_view_listed(struct pft_ctx *c, struct pft_ev *ev, unsigned int idx,
-		    const struct pb_field *msg);
-/* Whether lost events are a row rather than a mark in the .dat. */
-bool pft_view_listing(const struct pft_ctx *c);
 
 /* The table, inverted (pft2dat-event.c). */
 extern const struct pft_event_def pft_events[];

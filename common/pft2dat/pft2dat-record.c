@@ -556,11 +556,11 @@ int pft_record_write(struct pft_ctx *c, struct pft_ev *ev)
 		c->st->dropped++;
 		return 0;
 	}
-	if (c->view) {
-		ret = pft_view_row(c, ev, pf->f);
+	if (c->viewer) {
+		ret = c->viewer->row(c, ev, pf->f);
 		if (ret < 0)
 			return ret;
-		if (pft_view_listing(c) && !adds_strings(pf, ev)) {
+		if (c->listing && !adds_strings(pf, ev)) {
 			pf->count++;
 			return names_of(c, ev);
 		}

@@ -19,6 +19,7 @@
  */
 #include <errno.h>
 #include <event-parse.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,7 +86,6 @@ struct pft2dat_view {
 	/* by format id: what of an event's values its row says (SAYS_*) */
 	uint8_t			*says;
 	/* rebuilding: the bundle whose records are kept (its mark + 1) */
-	bool			rebuilding;
 	size_t			kept_mark;
 	struct pft_kept		*kept;
 	size_t			nr_kept, cap_kept;
@@ -96,20 +96,22 @@ struct pft2dat_view {
 	struct trace_seq	s;
 };
 
-bool pft_view_listing(const struct pft_ctx *c)
+/* The view @c is the context of. */
+static struct pft2dat_view *view_of(struct pft_ctx *c)
 {
-	return c->view && !c->view->rebuilding;
+	return (struct pft2dat_view *)((char *)c -
+				       offsetof(struct pft2dat_view, c));
 }
 
-int pft_view_bundle(struct pft_ctx *c, const uint8_t *p, size_t len,
-		    unsigned int cpu)
+static int view_bundle(struct pft_ctx *c, const uint8_t *p, size_t len,
+		       unsigned int cpu)
 {
-	struct pft2dat_view *v = c->view;
+	struct pft2dat_view *v = view_of(c);
 	struct pft_cpu *run;
 	struct pft_mark *m;
 
 	v->place = 0;
-	if (v->rebuilding)
+	if (!c->listing)
 		return 0;
 	if (v->nr_marks == v->cap_marks) {
 		size_t cap = v->cap_marks ? 2 * v->cap_marks : 1024;
@@ -150,16 +152,16 @@ static int place_next(struct pft2dat_view *v, uint64_t *at)
 	return 0;
 }
 
-int pft_view_lost(struct pft_ctx *c, unsigned int cpu, uint64_t ts)
+static int view_lost(struct pft_ctx *c, unsigned int cpu, uint64_t ts)
 {
+	struct pft2dat_view *v = view_of(c);
 	struct pft2dat_row row = {
-		.ts = ts, .bundle = c->view->nr_marks - 1, .cpu = cpu,
-		.buffer = (unsigned int)c->buffer, .event = -1,
+		.ts = ts, .at = PFT2DAT_AT_NONE, .bundle = v->nr_marks - 1,
+		.cpu = cpu, .buffer = (unsigned int)c->buffer, .event = -1,
 		.next_pid = -1, .woken_pid = -1,
 	};
 
-	row.at = PFT2DAT_AT_NONE;
-	return c->view->fn(c->view->priv, &row);
+	return v->fn(v->priv, &row);
 }
 
 static const struct pft_val *val_of(const struct pft_ev *ev, const char *name)
@@ -200,10 +202,10 @@ static int says_of(struct pft2dat_view *v, const struct f2d_format *f)
 	return says;
 }
 
-int pft_view_row(struct pft_ctx *c, const struct pft_ev *ev,
-		 const struct f2d_format *f)
+static int view_row(struct pft_ctx *c, const struct pft_ev *ev,
+		    const struct f2d_format *f)
 {
-	struct pft2dat_view *v = c->view;
+	struct pft2dat_view *v = view_of(c);
 	struct pft2dat_row row = {
 		.ts = ev->ts, .bundle = v->nr_marks - 1, .pid = ev->pid,
 		.cpu = ev->cpu,
@@ -215,7 +217,7 @@ int pft_view_row(struct pft_ctx *c, const struct pft_ev *ev,
 
 	/* counted alike while listing and rebuilding: the records' keys */
 	ret = place_next(v, &row.at);
-	if (ret < 0 || v->rebuilding)
+	if (ret < 0 || !c->listing)
 		return ret;
 	/* a row of a format with a higher id (pft2dat.h) is none */
 	if (f->id < 0 || f->id >= PFT2DAT_EVENT_IDS)
@@ -258,17 +260,17 @@ static bool row_plain(const struct pft_event_def *d)
 	return true;
 }
 
-int pft_view_listed(struct pft_ctx *c, struct pft_ev *ev, unsigned int idx,
-		    const struct pb_field *msg)
+static int view_listed(struct pft_ctx *c, struct pft_ev *ev,
+		       unsigned int idx, const struct pb_field *msg)
 {
-	struct pft2dat_view *v = c->view;
+	struct pft2dat_view *v = view_of(c);
 	struct pft_fmt *pf = c->typed ? c->typed[idx] : NULL;
 	struct pb_reader r;
 	struct pb_field f;
 	int ret;
 
 	/* the first event of a row chooses its format: read it whole */
-	if (!pft_view_listing(c) || !pf)
+	if (!pf)
 		return 0;
 	if (!v->plain) {
 		v->plain = calloc(pft_nr_events, 1);
@@ -291,7 +293,7 @@ int pft_view_listed(struct pft_ctx *c, struct pft_ev *ev, unsigned int idx,
 		return 1;
 	}
 	ev->n = 0;
-	ret = pft_view_row(c, ev, pf->f);
+	ret = view_row(c, ev, pf->f);
 	if (ret < 0)
 		return ret;
 	pf->count++;
@@ -309,7 +311,7 @@ static int view_sink(struct f2d_ctx *x, int buffer, unsigned int cpu,
 	struct pft_kept *k;
 
 	(void)buffer;
-	if (!v->rebuilding)
+	if (v->c.listing)
 		return 0;
 	if (v->nr_kept == v->cap_kept) {
 		size_t cap = v->cap_kept ? 2 * v->cap_kept : 256;
@@ -328,6 +330,13 @@ static int view_sink(struct f2d_ctx *x, int buffer, unsigned int cpu,
 	k->cpu = cpu;
 	return f2d_text_add(&v->bytes, data, len);
 }
+
+static const struct pft_viewer viewer = {
+	.bundle	= view_bundle,
+	.lost	= view_lost,
+	.row	= view_row,
+	.listed	= view_listed,
+};
 
 /* The libtraceevent handle, set up as libtracecmd's for a .dat. */
 static int tep_prepare(struct pft2dat_view *v)
@@ -397,7 +406,8 @@ int pft2dat_view_open(const char *in, const struct pft2dat_opts *o,
 	c = &v->c;
 	c->o = &v->o;
 	c->st = &v->st;
-	c->view = v;
+	c->viewer = &viewer;
+	c->listing = true;
 	c->f2d.fd = -1;
 	c->f2d.opts = &v->fo;
 	c->f2d.st = &v->fst;
@@ -425,6 +435,7 @@ int pft2dat_view_open(const char *in, const struct pft2dat_opts *o,
 		ret = pft_read(c, v->data, v->len);
 	if (ret < 0)
 		goto fail;
+	c->listing = false;
 	/* the formats are all parsed: the child that tried them ends */
 	f2d_formats_settled(&c->f2d);
 	tep_complete(v);
@@ -499,9 +510,7 @@ static int rebuild(struct pft2dat_view *v, size_t i)
 	*run = m->run;
 	c->buffer = m->buffer;
 	c->in_zip = m->zip_off != 0;
-	v->rebuilding = true;
 	ret = pft_event_bundle(c, p + m->off, m->len);
-	v->rebuilding = false;
 	c->in_zip = false;
 	if (ret < 0)
 		return ret;
