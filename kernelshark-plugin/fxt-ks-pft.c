@@ -497,11 +497,17 @@ out:
 int fxt_ks_pft_text(struct fxt_ks_data *d, const struct fxt_ks_row *row,
 		    char **info, char **latency)
 {
+	int ret;
+
 	*info = *latency = NULL;
 	if (!(row->arg & FXT_KS_ROW_PFT))
 		return -ENOENT;
-	return pft2dat_view_text(d->pft, row->arg & ~FXT_KS_ROW_PFT, info,
-				 latency);
+	/* the view's records, as fxt_ks_row_args_get() reads them */
+	pthread_mutex_lock(&d->lock);
+	ret = pft2dat_view_text(d->pft, row->arg & ~FXT_KS_ROW_PFT, info,
+				latency);
+	pthread_mutex_unlock(&d->lock);
+	return ret;
 }
 
 int fxt_ks_pft_args(struct fxt_ks_data *d, const struct fxt_ks_row *row)

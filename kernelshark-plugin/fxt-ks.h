@@ -299,7 +299,10 @@ void fxt_ks_data_free(struct fxt_ks_data *d);
  * makes of it (fxt-ks-pft.c); returns as fxt_ks_data_load().
  */
 int fxt_ks_pft_load(struct fxt_ks_data *d, const char *path);
-/* fxt_ks_tep_text() of a Perfetto trace's row. */
+/*
+ * fxt_ks_tep_text() of a Perfetto trace's row; takes d->lock, which
+ * guards the view's records (fxt_ks_row_args_get() reads them too).
+ */
 int fxt_ks_pft_text(struct fxt_ks_data *d, const struct fxt_ks_row *row,
 		    char **info, char **latency);
 /*
