@@ -5,17 +5,17 @@
  * event listed as a row instead of written, and its record built again,
  * with the rest of its bundle, when the viewer shows it.
  *
- * Building a record is most of a conversion's cost, and a viewer shows a
- * few hundred of millions.  A record depends on the trace read before
- * it in two ways.  What the trace's metadata will hold (thread names,
- * printk strings, formats, symbols) is kept whole by the first reading,
- * which builds (and drops) only the records whose building adds to it:
- * those with a text for a field that holds its address, a printk
- * string (pft2dat-record.c).  What a bundle's events
- * read from the bundles before them (the sequence's interned symbols,
- * the task compact sched's previous task is, the .dat buffer) is kept per
- * bundle as a mark, and set again before its bundle is read a second
- * time: the records that reading builds are the .dat's, byte for byte.
+ * Building a record is most of a conversion's cost, and a viewer shows
+ * a few hundred records of millions.  A record depends on the trace read
+ * before it in two ways.  What the trace's metadata will hold (thread
+ * names, printk strings, formats, symbols) is kept whole by the first
+ * reading, which builds (and drops) only the records whose building adds
+ * to it: those with a text for a field that holds its address, a printk
+ * string (pft2dat-record.c).  What a bundle's events read from the
+ * bundles before them (the sequence's interned symbols, the task compact
+ * sched's previous task is, the .dat buffer) is kept per bundle as a
+ * mark, and set again before its bundle is read a second time: the
+ * records that reading builds are the .dat's, byte for byte.
  */
 #include <errno.h>
 #include <event-parse.h>
