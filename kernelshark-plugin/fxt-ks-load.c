@@ -465,7 +465,7 @@ static int32_t args_pid(const struct fxt_arg *args, unsigned int nargs,
 
 	if (!fxt_arg_int(fxt_args_find(args, nargs, name), &v) ||
 	    v < 0 || v > INT32_MAX)
-		return -1;
+		return FXT_KS_NO_PID;
 	return (int32_t)v;
 }
 

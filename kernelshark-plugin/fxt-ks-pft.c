@@ -42,6 +42,8 @@ struct pft_loader {
 	struct pft_range	*ranges;
 	size_t			nr_ranges, cap_ranges;
 	size_t			bundle;
+	/* a bundle of more than two runs of time: rows_merge() gives up */
+	bool			unsorted;
 	/* a format's id -> its event index + 1 */
 	int16_t			*event_of;
 	int			missed;		/* lost events' index, or -1 */
@@ -123,7 +125,8 @@ static bool row_before(const struct fxt_ks_row *a, size_t ia,
 /*
  * The open bundle's rows in time order: a bundle's events, then its
  * compact sched, are two runs of time (pft2dat-event.c); merged in place
- * through @tmp, stable.  More runs (a damaged trace): insertion.
+ * through a copy of the first, stable.  More runs (a damaged trace): the
+ * rows are left to fxt_ks_rows_sort() (l->unsorted).
  */
 static int range_close(struct pft_loader *l)
 {
@@ -131,7 +134,7 @@ static int range_close(struct pft_loader *l)
 	struct pft_range *g;
 	size_t i, j, k, mid;
 
-	if (!l->nr_ranges)
+	if (!l->nr_ranges || l->unsorted)
 		return 0;
 	g = &l->ranges[l->nr_ranges - 1];
 	g->end = l->d->nrows;
@@ -143,13 +146,7 @@ static int range_close(struct pft_loader *l)
 	for (i = mid + 1; i < g->end && r[i].ts >= r[i - 1].ts; i++)
 		;
 	if (i < g->end) {
-		for (i = g->start + 1; i < g->end; i++) {
-			struct fxt_ks_row x = r[i];
-
-			for (j = i; j > g->start && r[j - 1].ts > x.ts; j--)
-				r[j] = r[j - 1];
-			r[j] = x;
-		}
+		l->unsorted = true;
 		return 0;
 	}
 	tmp = malloc((mid - g->start) * sizeof(*tmp));
@@ -258,8 +255,10 @@ static int rows_merge(struct fxt_ks_data *d, struct pft_loader *l)
 	struct fxt_ks_row *out;
 	int ret = range_close(l);
 
-	if (ret < 0 || l->nr_ranges < 2)
-		return ret;
+	if (ret < 0 || l->unsorted)
+		return ret < 0 ? ret : 1;
+	if (l->nr_ranges < 2)
+		return 0;
 	/* each range's next range of its stream */
 	next = malloc(l->nr_ranges * sizeof(*next));
 	if (!next)

@@ -375,6 +375,37 @@ int f2d_text_add(struct f2d_text *t, const char *s, size_t len);
 int f2d_text_set(struct f2d_text *t, struct fxt_str s);
 void f2d_text_free(struct f2d_text *t);
 
+/*
+ * report-tep.c: a rebuilt record handed to libtraceevent, as a ring
+ * buffer's page holds it.  @p keeps it, zeros after it (what a damaged
+ * record's text or __data_loc may point at), from one record to the next.
+ */
+struct f2d_pad {
+	uint8_t		*data;
+	size_t		cap;
+	size_t		used;		/* its bytes not zero */
+};
+
+struct trace_seq;
+struct tep_record;
+
+/*
+ * @data (@len bytes, of CPU @cpu at @ts) into @p and @rec; -EINVAL when
+ * not even its common fields can be read safely by @tep's formats,
+ * -ENOMEM.
+ */
+int f2d_pad_record(struct f2d_pad *p, struct tep_handle *tep,
+		   struct tep_record *rec, unsigned int cpu, uint64_t ts,
+		   const void *data, size_t len);
+void f2d_pad_free(struct f2d_pad *p);
+/*
+ * What KernelShark shows of @rec: libtraceevent's TEP_PRINT_INFO and
+ * TEP_PRINT_LATENCY texts, through @s, each malloc'ed with one final
+ * newline dropped, NULL when empty.
+ */
+void f2d_record_texts(struct tep_handle *tep, struct trace_seq *s,
+		      struct tep_record *rec, char **info, char **latency);
+
 /* The conversion's first error and its message (common/util/errmsg.h). */
 #define f2d_error(ctx, e, ...) \
 	errmsg_set(&(ctx)->err, (ctx)->errbuf, (ctx)->errlen, (e), __VA_ARGS__)

@@ -50,9 +50,7 @@ struct report_tep {
 	struct trace_seq	s;
 	report_line_fn		fn;
 	void			*priv;
-	uint8_t			*data;		/* the record, padded */
-	size_t			cap;
-	size_t			used;		/* its bytes not zero */
+	struct f2d_pad		pad;		/* the record printed */
 	struct provider_usecs	*usecs;		/* time column, by provider */
 	size_t			nr_usecs;
 	bool			long_set;
@@ -170,62 +168,65 @@ static bool common_fits(struct tep_event *event, size_t size)
  * one) would make it read elsewhere.  The event's own fields lie in the
  * record (fxt2dat built it from its format).
  */
-static bool record_fits(struct report_tep *t, const void *data, size_t size)
+static bool record_fits(struct tep_handle *tep, const void *data,
+			size_t size)
 {
 	struct tep_format_field *a, *b;
 	struct tep_event *first, *event;
 	unsigned long long id;
 
-	first = tep_get_event(t->tep, 0);
+	first = tep_get_event(tep, 0);
 	if (!data || !size || !first || !common_fits(first, size))
 		return false;
 	a = tep_find_common_field(first, "common_type");
 	if (!a || (a->size != 1 && a->size != 2 && a->size != 4 &&
 		   a->size != 8) || tep_read_number_field(a, data, &id))
 		return false;
-	event = tep_find_event(t->tep, (int)id);
+	event = tep_find_event(tep, (int)id);
 	if (!event || !common_fits(event, size))
 		return false;
 	b = tep_find_common_field(event, "common_type");
 	return b && a->offset == b->offset && a->size == b->size;
 }
 
-/*
- * @data as the ring buffer held it, in t->data: events are 4-byte
- * aligned, sizes included.
- */
-static int record_make(struct report_tep *t, struct tep_record *rec,
-		       unsigned int cpu, uint64_t ts, const void *data,
-		       size_t len)
+int f2d_pad_record(struct f2d_pad *p, struct tep_handle *tep,
+		   struct tep_record *rec, unsigned int cpu, uint64_t ts,
+		   const void *data, size_t len)
 {
 	size_t size = (len + 3) & ~(size_t)3;
 
 	/* not even a common_type: nothing libtraceevent could read */
 	if (!len)
 		return -EINVAL;
-	if (size + RECORD_SLACK > t->cap) {
-		uint8_t *p = realloc(t->data, size + RECORD_SLACK);
+	if (size + RECORD_SLACK > p->cap) {
+		uint8_t *n = realloc(p->data, size + RECORD_SLACK);
 
-		if (!p)
+		if (!n)
 			return -ENOMEM;
-		memset(p + t->cap, 0, size + RECORD_SLACK - t->cap);
-		t->data = p;
-		t->cap = size + RECORD_SLACK;
+		memset(n + p->cap, 0, size + RECORD_SLACK - p->cap);
+		p->data = n;
+		p->cap = size + RECORD_SLACK;
 	}
-	memcpy(t->data, data, len);
+	memcpy(p->data, data, len);
 	/* zero again what the last record wrote past this one */
-	if (t->used > len)
-		memset(t->data + len, 0, t->used - len);
-	t->used = len;
-	if (!record_fits(t, t->data, size))
+	if (p->used > len)
+		memset(p->data + len, 0, p->used - len);
+	p->used = len;
+	if (!record_fits(tep, p->data, size))
 		return -EINVAL;
 	memset(rec, 0, sizeof(*rec));
 	rec->ts = ts;
-	rec->cpu = cpu;
-	rec->size = size;
-	rec->data = t->data;
-	rec->record_size = size;
+	rec->cpu = (int)cpu;
+	rec->size = (int)size;
+	rec->data = p->data;
+	rec->record_size = (int)size;
 	return 0;
+}
+
+void f2d_pad_free(struct f2d_pad *p)
+{
+	free(p->data);
+	memset(p, 0, sizeof(*p));
 }
 
 /*
@@ -243,7 +244,7 @@ static int print_record(struct f2d_ctx *ctx, int buffer, unsigned int cpu,
 	size_t n;
 	int ret;
 
-	ret = record_make(t, &rec, cpu, ts, data, len);
+	ret = f2d_pad_record(&t->pad, t->tep, &rec, cpu, ts, data, len);
 	if (ret < 0)
 		return ret;
 	trace_seq_reset(&t->s);
@@ -485,6 +486,17 @@ static char *seq_take(struct trace_seq *seq)
 	return s;
 }
 
+void f2d_record_texts(struct tep_handle *tep, struct trace_seq *s,
+		      struct tep_record *rec, char **info, char **latency)
+{
+	trace_seq_reset(s);
+	tep_print_event(tep, s, rec, "%s", TEP_PRINT_LATENCY);
+	*latency = seq_take(s);
+	trace_seq_reset(s);
+	tep_print_event(tep, s, rec, "%s", TEP_PRINT_INFO);
+	*info = seq_take(s);
+}
+
 int report_tep_event_text(struct report_tep *t, const struct fxt_event *ev,
 			  uint64_t ts, char **info, char **latency)
 {
@@ -510,16 +522,11 @@ int report_tep_event_text(struct report_tep *t, const struct fxt_event *ev,
 	ret = f2d_ftrace_args(c, ev->args + 1, ev->nargs - 1);
 	if (ret < 0)
 		return ret;
-	ret = record_make(t, &rec, ev->args[0].u32, ts, c->rec.data,
-			  c->rec.len);
+	ret = f2d_pad_record(&t->pad, t->tep, &rec, ev->args[0].u32, ts,
+			     c->rec.data, c->rec.len);
 	if (ret < 0)
 		return ret;
-	trace_seq_reset(&t->s);
-	tep_print_event(t->tep, &t->s, &rec, "%s", TEP_PRINT_LATENCY);
-	*latency = seq_take(&t->s);
-	trace_seq_reset(&t->s);
-	tep_print_event(t->tep, &t->s, &rec, "%s", TEP_PRINT_INFO);
-	*info = seq_take(&t->s);
+	f2d_record_texts(t->tep, &t->s, &rec, info, latency);
 	return 0;
 }
 
@@ -588,7 +595,7 @@ void report_tep_close(struct report_tep *t)
 	tep_unload_plugins(t->plugins, t->tep);
 	fxt2dat_feed_free(&t->ctx);	/* and the tep with it */
 	trace_seq_destroy(&t->s);
-	free(t->data);
+	f2d_pad_free(&t->pad);
 	free(t->usecs);
 	free(t);
 }

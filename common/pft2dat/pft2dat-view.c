@@ -32,14 +32,6 @@
 #define AT_BITS		24
 #define AT_PLACES	(1u << AT_BITS)
 
-/*
- * Zeros after a record handed to libtraceevent: it trusts a text to end
- * in a NUL and a __data_loc field (16-bit offset and length) to point
- * into the record.  The conversion builds both right, from its formats;
- * this is for a format whose offsets say otherwise.
- */
-#define RECORD_SLACK	(2 * 65536 + 16)
-
 /* What a bundle read from the trace before it, and where it is. */
 struct pft_mark {
 	uint64_t	off;		/* in the input, or in its packets */
@@ -91,8 +83,7 @@ struct pft2dat_view {
 	size_t			nr_kept, cap_kept;
 	struct f2d_text		bytes;
 	uint64_t		unzipped;	/* zip_off of c.unzip, or 0 */
-	uint8_t			*rec;		/* the record shown, padded */
-	size_t			rec_cap;
+	struct f2d_pad		pad;		/* the record shown */
 	struct trace_seq	s;
 };
 
@@ -222,6 +213,7 @@ static int view_row(struct pft_ctx *c, const struct pft_ev *ev,
 	/* a row of a format with a higher id (pft2dat.h) is none */
 	if (f->id < 0 || f->id >= PFT2DAT_EVENT_IDS)
 		return 0;
+	v->st.events_out++;
 	says = says_of(v, f);
 	if (says == SAYS_SWITCH) {
 		row.next_pid = (int32_t)int_of(ev, "next_pid", -1);
@@ -292,7 +284,6 @@ static int view_listed(struct pft_ctx *c, struct pft_ev *ev,
 		c->st->dropped++;
 		return 1;
 	}
-	ev->n = 0;
 	ret = view_row(c, ev, pf->f);
 	if (ret < 0)
 		return ret;
@@ -439,7 +430,6 @@ int pft2dat_view_open(const char *in, const struct pft2dat_opts *o,
 	/* the formats are all parsed: the child that tried them ends */
 	f2d_formats_settled(&c->f2d);
 	tep_complete(v);
-	v->st.events_out = v->st.events_in - v->st.dropped;
 	v->st.cpus = c->f2d.cpus;
 	*st = v->st;
 	*out = v;
@@ -552,81 +542,44 @@ static const struct pft_kept *kept_of(struct pft2dat_view *v, uint64_t at,
 	       &v->kept[lo] : NULL;
 }
 
-int pft2dat_view_record(struct pft2dat_view *v, uint64_t at,
-			const void **data, size_t *len)
+/* The record of @at, padded as a page holds it, in @rec. */
+static int record_of(struct pft2dat_view *v, uint64_t at,
+		     struct tep_record *rec)
 {
 	const struct pft_kept *k;
-	size_t size;
 	int err;
 
 	k = kept_of(v, at, &err);
 	if (!k)
 		return err;
-	/* events are 4-byte aligned, sizes included, as a page holds them */
-	size = (k->len + 3) & ~(size_t)3;
-	if (size + RECORD_SLACK > v->rec_cap) {
-		free(v->rec);
-		v->rec = calloc(1, size + RECORD_SLACK);
-		v->rec_cap = v->rec ? size + RECORD_SLACK : 0;
-		if (!v->rec)
-			return -ENOMEM;
-	}
-	memset(v->rec, 0, size + RECORD_SLACK);
-	memcpy(v->rec, v->bytes.s + k->off, k->len);
-	*data = v->rec;
-	*len = k->len;
-	return 0;
+	return f2d_pad_record(&v->pad, v->c.f2d.tep, rec, k->cpu, k->ts,
+			      v->bytes.s + k->off, k->len);
 }
 
-/* @seq's text, one final newline dropped; NULL when empty. */
-static char *seq_take(struct trace_seq *seq)
+int pft2dat_view_record(struct pft2dat_view *v, uint64_t at,
+			const void **data, size_t *len)
 {
-	size_t n;
-	char *s;
+	struct tep_record rec;
+	int ret = record_of(v, at, &rec);
 
-	trace_seq_terminate(seq);
-	if (seq->state != TRACE_SEQ__GOOD)
-		return NULL;
-	n = seq->len;
-	if (n && seq->buffer[n - 1] == '\n')
-		n--;
-	if (!n)
-		return NULL;
-	s = malloc(n + 1);
-	if (!s)
-		return NULL;
-	memcpy(s, seq->buffer, n);
-	s[n] = '\0';
-	return s;
+	if (ret < 0)
+		return ret;
+	*data = rec.data;
+	*len = v->pad.used;
+	return 0;
 }
 
 int pft2dat_view_text(struct pft2dat_view *v, uint64_t at, char **info,
 		      char **latency)
 {
-	struct tep_record rec = { 0 };
-	const struct pft_kept *k;
-	const void *data;
-	size_t len;
+	struct tep_record rec;
 	int ret;
 
 	*info = *latency = NULL;
-	ret = pft2dat_view_record(v, at, &data, &len);
+	ret = record_of(v, at, &rec);
 	if (ret < 0)
 		return ret;
-	k = kept_of(v, at, &ret);
-	if (!k)
-		return ret;
-	rec.ts = k->ts;
-	rec.cpu = (int)k->cpu;
-	rec.size = (int)((len + 3) & ~(size_t)3);
-	rec.record_size = rec.size;
-	rec.data = (void *)data;
-	trace_seq_reset(&v->s);
-	tep_print_event(v->c.f2d.tep, &v->s, &rec, "%s", TEP_PRINT_LATENCY);
-	*latency = seq_take(&v->s);
-	trace_seq_reset(&v->s);
-	tep_print_event(v->c.f2d.tep, &v->s, &rec, "%s", TEP_PRINT_INFO);
-	*info = seq_take(&v->s);
+	f2d_record_texts(v->c.f2d.tep, &v->s, &rec, info, latency);
 	return 0;
 }
 
@@ -644,7 +597,7 @@ void pft2dat_view_close(struct pft2dat_view *v)
 	free(v->says);
 	free(v->kept);
 	f2d_text_free(&v->bytes);
-	free(v->rec);
+	f2d_pad_free(&v->pad);
 	trace_seq_destroy(&v->s);
 	free(v);
 }

@@ -12,6 +12,9 @@
  * a shorter string for Tracy's importer) change no table and must not
  * send a converted file down that path.
  *
+ * A Perfetto trace's rows rebuild their records when asked about: the
+ * fields read from them are the ones the load drew the rows with.
+ *
  * The child process that tries each event format before libtraceevent
  * parses it ends with the load: alive, it would share the process's
  * pages, and each page KernelShark writes afterwards would be copied.
@@ -123,10 +126,58 @@ static void test_no_child_left(void)
 	fxt_ks_data_free(&d);
 }
 
+/*
+ * A Perfetto trace (fxt-ks-pft.c): each context switch's and wakeup's
+ * fields, read from the record its row rebuilds (what KernelShark's
+ * filters and plugins read), say the pid the loader drew it with, and the
+ * rows come in time order; no format-trying child is left either.
+ */
+static void test_perfetto_fields(void)
+{
+	const struct fxt_ks_arg *args, *a;
+	size_t i, sched = 0, agree = 0, late = 0;
+	struct fxt_ks_data d;
+	int field;
+	pid_t left;
+
+	setenv("TRACE_FXT_EVENT_FORMATS", unit_path("samples/perfetto/formats"),
+	       1);
+	CU_ASSERT_EQUAL_FATAL(fxt_ks_pft_load(&d, unit_path(
+		"samples/perfetto/sched-syscalls.pftrace.gz")), 0);
+	left = waitpid(-1, NULL, WNOHANG);
+	for (i = 0; i < d.nrows; i++) {
+		const struct fxt_ks_row *row = &d.rows[i];
+		const struct fxt_ks_event *ev = &d.events[row->event];
+		unsigned int n;
+
+		late += i && row->ts < d.rows[i - 1].ts;
+		if (!ev->is_switch && ev->wakeup_rank <= 0)
+			continue;
+		sched++;
+		field = fxt_ks_field_find(&d, row->event,
+					  ev->is_switch ? "next_pid" : "pid");
+		n = fxt_ks_row_args_get(&d, row, &args);
+		a = fxt_ks_args_field(args, n, field);
+		agree += a && a->v.i == row->sched_pid;
+		fxt_ks_row_args_put(&d);
+	}
+	printf("\n# the Perfetto sample: %zu rows, %zu out of time order; %zu "
+	       "switches and wakeups, %zu whose record's pid field is the "
+	       "drawn pid; waitpid(-1, WNOHANG) = %d\n", d.nrows, late,
+	       sched, agree, (int)left);
+	CU_ASSERT(sched > 1000);
+	CU_ASSERT_EQUAL(agree, sched);
+	CU_ASSERT_EQUAL(late, 0);
+	CU_ASSERT_EQUAL(left, -1);
+	fxt_ks_data_free(&d);
+}
+
 static CU_TestInfo load_tests[] = {
 	{ "a converted file's rows are reread, index-0 records or not",
 	  test_converted_rows_reread },
 	{ "no format-trying child left once loaded", test_no_child_left },
+	{ "a Perfetto trace's fields from its rebuilt records",
+	  test_perfetto_fields },
 	CU_TEST_INFO_NULL,
 };
 
