@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Run every test the tree has and end with the list of what was skipped
-# and one summary line, "tests: N passed, N failed" (CI reads it).
+# Run every test the tree has and end with the list of what was skipped,
+# the list of what failed (each "not ok" line, named by its program or
+# script, so that the tail of a long log says it) and one summary line,
+# "tests: N passed, N failed" (CI reads it).
 #  - unit programs (tests/unit/test-*): CUnit's verbose runner.  Its
 #    "tests" row is read whole: a test that did not run (Ran below Total,
 #    as when its suite's set-up fails) is a failure, and so is a suite
@@ -28,7 +30,8 @@ export TOP_SRCDIR=$top
 # sources are ("tests/unit/test-x"), which TESTS patterns match.
 export BUILD_DIR=${BUILD_DIR:-$top/build}
 passed=0 failed=0
-log=$(mktemp) skips=$(mktemp); trap 'rm -f "$log" "$skips"' EXIT
+log=$(mktemp) skips=$(mktemp) fails=$(mktemp)
+trap 'rm -f "$log" "$skips" "$fails"' EXIT
 
 selected() {
 	local p pats
@@ -44,7 +47,12 @@ selected() {
 }
 fail() {
 	echo "not ok - $*"
+	echo "$*" >> "$fails"
 	failed=$((failed + 1))
+}
+# keep_fails NAME: the "not ok" lines of the last log, named
+keep_fails() {
+	sed -n "s|^not ok - *|$1: |p" "$log" >> "$fails"
 }
 # keep_skips NAME: the "# skip:" lines of the last log, named
 keep_skips() {
@@ -59,6 +67,9 @@ for t in "$BUILD_DIR"/tests/unit/test-*; do
 	"$exe" 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
 	keep_skips "$t"
+	# CUnit's verbose runner: "Test: x ...FAILED", then "1. file:line - why"
+	grep -E '\.\.\.FAILED$|^ +[0-9]+\. [^ ]+:[0-9]+ +- ' "$log" |
+		sed "s|^ *|$t: |" >> "$fails"
 	# Run Summary: Type Total Ran Passed Failed Inactive
 	row=$(awk '$1 == "tests" && NF >= 6 { print $2, $3, $4, $5 }' "$log" | tail -1)
 	if [ -z "$row" ]; then
@@ -106,6 +117,7 @@ for s in tests/e2e/*.sh; do
 	bash "$s" 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
 	keep_skips "$s"
+	keep_fails "$s"
 	p=$(grep -c '^ok - ' "$log"); f=$(grep -c '^not ok - ' "$log")
 	passed=$((passed + p)); failed=$((failed + f))
 	if ! grep -q '^# e2e: .* checks ran' "$log"; then
@@ -124,6 +136,10 @@ if [ -s "$skips" ]; then
 	sed 's/^/  /' "$skips"
 else
 	echo "skipped: nothing"
+fi
+if [ -s "$fails" ]; then
+	echo "failed ($failed):"
+	sed 's/^/  /' "$fails"
 fi
 echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
