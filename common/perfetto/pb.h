@@ -174,11 +174,16 @@ size_t pb_open(struct pb_buf *b, uint32_t field);
  */
 void pb_close(struct pb_buf *b, size_t mark);
 
-/* One field as pb_next() read it. */
+/*
+ * One field as pb_next() read it.  @id and @wt are apart: side by side,
+ * GCC tests "id == N && wt == W" with one 8-byte load of the two 4-byte
+ * stores pb_next() just made, which the CPU cannot forward (a stall of
+ * a fifth of a packet reader's time).
+ */
 struct pb_field {
 	uint32_t		id;
-	enum pb_wire_type	wt;
 	uint64_t		v;	/* varint, fixed64, fixed32 */
+	enum pb_wire_type	wt;
 	const uint8_t		*p;	/* PB_LEN: the bytes */
 	size_t			len;
 };
@@ -204,8 +209,8 @@ static inline void pb_reader_init(struct pb_reader *r, const void *data,
  *
  * Return: 0, or -EBADMSG when it runs past @end or past ten bytes.
  */
-static inline int pb_read_varint(const uint8_t **p, const uint8_t *end,
-				 uint64_t *v)
+static inline __attribute__((always_inline)) int
+pb_read_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
 	const uint8_t *q = *p;
 	uint64_t x = 0;
@@ -235,12 +240,15 @@ static inline int pb_read_varint(const uint8_t **p, const uint8_t *end,
  * @r: the reader
  * @f: the field read
  *
- * Inline: a trace's readers call it for each of millions of fields.
+ * Always inline: a trace's readers call it for each of millions of
+ * fields, and GCC left some of those calls out of line (the field then
+ * goes through memory: a sixth of the diverse pair's listing).
  *
  * Return: 1 for a field, 0 at the message's end, -EBADMSG for bytes
  * that are no field (the reader then stays where it was).
  */
-static inline int pb_next(struct pb_reader *r, struct pb_field *f)
+static inline __attribute__((always_inline)) int
+pb_next(struct pb_reader *r, struct pb_field *f)
 {
 	const uint8_t *p = r->p;
 	uint64_t tag, v;

@@ -667,8 +667,7 @@ static int pft_next_top(struct pft_stream *s, struct pb_field *f)
 	uint64_t tag, v;
 	size_t avail;
 
-	f->p = NULL;
-	f->len = 0;
+	*f = (struct pb_field){ 0 };
 	if (s->head >= s->pend.len)
 		return 0;
 	b = s->pend.p + s->head;

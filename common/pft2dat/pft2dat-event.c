@@ -493,12 +493,17 @@ static int one_event(struct pft_ctx *c, unsigned int cpu,
 	return ret == -ENOMEM ? ret : 0;
 }
 
+/* compact sched fields a bundle's first walk keeps (Perfetto writes one) */
+#define PFT_COMPACT_KEPT	4
+
 int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 {
 	struct pb_reader r;
 	struct pb_field f;
 	struct pb_field first = { 0 };
-	unsigned int cpu = 0;
+	/* the bundle's compact sched, as found by the first walk */
+	struct pb_field compact[PFT_COMPACT_KEPT];
+	unsigned int cpu = 0, nr_compact = 0, i;
 	bool have_cpu = false, lost = false;
 	size_t from;
 	int ret;
@@ -535,6 +540,11 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 		} else if (f.id == PFT_BUNDLE_EVENT && f.wt == PB_LEN &&
 			   !first.id) {
 			first = f;
+		} else if (f.id == PFT_BUNDLE_COMPACT_SCHED &&
+			   f.wt == PB_LEN) {
+			if (nr_compact < PFT_COMPACT_KEPT)
+				compact[nr_compact] = f;
+			nr_compact++;
 		}
 	}
 	if (ret < 0 || !have_cpu || cpu >= PFT_MAX_CPU)
@@ -574,7 +584,12 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 		if (f.id == PFT_BUNDLE_EVENT && f.wt == PB_LEN &&
 		    (ret = one_event(c, cpu, &f)) < 0)
 			return ret;
-	pb_reader_init(&r, p, len);
+	for (i = 0; i < nr_compact && nr_compact <= PFT_COMPACT_KEPT; i++)
+		if ((ret = pft_sched_compact(c, cpu, compact[i].p,
+					     compact[i].len)) < 0)
+			return ret;
+	/* more than were kept (a bundle has one): walked again */
+	pb_reader_init(&r, p, nr_compact > PFT_COMPACT_KEPT ? len : 0);
 	while ((ret = pb_next(&r, &f)) > 0)
 		if (f.id == PFT_BUNDLE_COMPACT_SCHED && f.wt == PB_LEN &&
 		    (ret = pft_sched_compact(c, cpu, f.p, f.len)) < 0)
