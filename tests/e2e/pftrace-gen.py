@@ -107,6 +107,17 @@ expect += [
     r'renamed-200 +\[001\] .* sched_waking: +comm=woken pid=300 prio=110 '
     r'target_cpu=001',
 ]
+# a bundle of five compact sched messages (Perfetto writes one): CPU 2
+# switches to 400, 401, ... 404 in turn, each message with its own comm
+# table; the last switch's previous task is the fourth's next
+five = b''.join(ld(4, ld(5, 'task%d' % k) + packed(1, [7100 + 10 * k]) +
+                   packed(2, [1]) + packed(3, [400 + k]) +
+                   packed(4, [120]) + packed(6, [0]))
+                for k in range(5))
+pk.append(packet(ld(1, vi(1, 2) + five)))
+expect.append(r'task3-403 +\[002\] .* sched_switch: +prev_comm=task3 '
+              r'prev_pid=403 prev_prio=120 prev_state=1 next_comm=task4 '
+              r'next_pid=404 next_prio=120')
 # a described generic event (v50+): sys_enter_pread64, an int32 and a
 # zigzag sint64 among its fields
 desc = descriptor(65536, 'syscalls', 'sys_enter_pread64',
