@@ -20,11 +20,7 @@
  * the arrays are not shared with it (MADV_DONTFORK), and shared again
  * before the heap has them back, as what it then holds may be the
  * child's business.  The chunk's own header and its neighbour's lie
- * outside those pages.  Their pages are huge ones where the kernel has
- * them on request (the advice is a hint): a big trace's rows, and a
- * merge's copy of them, are written once each, in order, hundreds of
- * megabytes of them, a fault each 4 kB otherwise (a fifth of the
- * diverse pair's .pftrace load).
+ * outside those pages.
  */
 static void big_share(void *p, size_t size, bool share)
 {
@@ -35,8 +31,6 @@ static void big_share(void *p, size_t size, bool share)
 	if (p && end > start)
 		madvise((void *)start, end - start,
 			share ? MADV_DOFORK : MADV_DONTFORK);
-	if (p && end > start && !share)
-		madvise((void *)start, end - start, MADV_HUGEPAGE);
 }
 
 void *fxt_ks_big_alloc(size_t size)
