@@ -584,16 +584,21 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 		if (f.id == PFT_BUNDLE_EVENT && f.wt == PB_LEN &&
 		    (ret = one_event(c, cpu, &f)) < 0)
 			return ret;
-	for (i = 0; i < nr_compact && nr_compact <= PFT_COMPACT_KEPT; i++)
-		if ((ret = pft_sched_compact(c, cpu, compact[i].p,
-					     compact[i].len)) < 0)
-			return ret;
-	/* more than were kept (a bundle has one): walked again */
-	pb_reader_init(&r, p, nr_compact > PFT_COMPACT_KEPT ? len : 0);
-	while ((ret = pb_next(&r, &f)) > 0)
-		if (f.id == PFT_BUNDLE_COMPACT_SCHED && f.wt == PB_LEN &&
-		    (ret = pft_sched_compact(c, cpu, f.p, f.len)) < 0)
-			return ret;
+	if (nr_compact <= PFT_COMPACT_KEPT) {
+		for (i = 0; i < nr_compact; i++)
+			if ((ret = pft_sched_compact(c, cpu, compact[i].p,
+						     compact[i].len)) < 0)
+				return ret;
+	} else {
+		/* more than were kept: found by a walk again */
+		pb_reader_init(&r, p, len);
+		while ((ret = pb_next(&r, &f)) > 0)
+			if (f.id == PFT_BUNDLE_COMPACT_SCHED &&
+			    f.wt == PB_LEN &&
+			    (ret = pft_sched_compact(c, cpu, f.p,
+						     f.len)) < 0)
+				return ret;
+	}
 	/* two runs of time, as the bundle's CPU ran: one */
 	f2d_kept_sort(&c->f2d, from);
 	return 0;
