@@ -383,7 +383,7 @@ void f2d_text_free(struct f2d_text *t);
 struct f2d_pad {
 	uint8_t		*data;
 	size_t		cap;
-	size_t		used;		/* its bytes not zero */
+	size_t		used;		/* the record's length; zeros after */
 };
 
 struct trace_seq;
