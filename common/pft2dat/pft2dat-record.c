@@ -451,37 +451,83 @@ static int rename_add(struct pft_ctx *c, const struct pft_ev *ev,
 	return 0;
 }
 
+/*
+ * The names of the values that name a task: a comm and, at the same
+ * index, its pid (newcomm's is "pid"), in the order they are taken.
+ */
+enum { NAME_COMM, NAME_NEXT, NAME_PREV, NAME_CHILD, NAME_PARENT, NAME_NEW,
+       NR_NAMES };
+
+/* @v's index among the comms (@comm) or the pids, or -1. */
+static int name_kind(const struct pft_val *v, bool *comm)
+{
+#define IS(s)	(v->nlen == sizeof(s) - 1 && !memcmp(v->name, s, sizeof(s) - 1))
+	*comm = true;
+	switch (v->nlen) {
+	case 3:
+		*comm = false;
+		return IS("pid") ? NAME_COMM : -1;
+	case 4:
+		return IS("comm") ? NAME_COMM : -1;
+	case 7:
+		return IS("newcomm") ? NAME_NEW : -1;
+	case 8:
+		*comm = false;
+		return IS("next_pid") ? NAME_NEXT : IS("prev_pid") ? NAME_PREV :
+		       -1;
+	case 9:
+		if (IS("child_pid")) {
+			*comm = false;
+			return NAME_CHILD;
+		}
+		return IS("next_comm") ? NAME_NEXT : IS("prev_comm") ?
+		       NAME_PREV : -1;
+	case 10:
+		if (IS("parent_pid")) {
+			*comm = false;
+			return NAME_PARENT;
+		}
+		return IS("child_comm") ? NAME_CHILD : -1;
+	case 11:
+		return IS("parent_comm") ? NAME_PARENT : -1;
+	default:
+		return -1;
+	}
+#undef IS
+}
+
 /* The comms an event names its tasks by: the cmdlines. */
 static int names_of(struct pft_ctx *c, const struct pft_ev *ev)
 {
-#define PAIR(c, p)	{ c, p, sizeof(c) - 1, sizeof(p) - 1 }
-	static const struct {
-		const char	*comm, *pid;
-		size_t		clen, plen;
-	} pairs[] = {
-		PAIR("comm", "pid"), PAIR("next_comm", "next_pid"),
-		PAIR("prev_comm", "prev_pid"), PAIR("child_comm", "child_pid"),
-		PAIR("parent_comm", "parent_pid"), PAIR("newcomm", "pid"),
-	};
-#undef PAIR
-	const struct pft_val *comm, *pid;
-	unsigned int i;
+	const struct pft_val *comm[NR_NAMES] = { 0 }, *pid[NR_NAMES] = { 0 };
+	const struct pft_val *p;
+	unsigned int i, any = 0;
+	bool is_comm;
+	int k;
 
-	/* most events name no task: no value of theirs ends in "comm" */
-	for (i = 0; i < ev->n; i++)
-		if (ev->vals[i].nlen >= 4 &&
-		    !memcmp(ev->vals[i].name + ev->vals[i].nlen - 4, "comm", 4))
-			break;
-	if (i == ev->n)
-		return 0;
-	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
-		comm = val_named_n(ev, pairs[i].comm, pairs[i].clen);
-		pid = val_named_n(ev, pairs[i].pid, pairs[i].plen);
-		if (!comm || !pid || comm->kind != PFT_V_STR ||
-		    pid->kind == PFT_V_STR)
+	/* each name's first value, as a search by name finds it */
+	for (i = 0; i < ev->n; i++) {
+		k = name_kind(&ev->vals[i], &is_comm);
+		if (k < 0)
 			continue;
-		pft_meta_name(c, (int32_t)pid->v, comm->p, comm->len, ev->ts);
-		if (i == 5 && rename_add(c, ev, pid, comm))
+		if (is_comm && !comm[k]) {
+			comm[k] = &ev->vals[i];
+			any++;
+		} else if (!is_comm && !pid[k]) {
+			pid[k] = &ev->vals[i];
+		}
+	}
+	/* most events name no task */
+	if (!any)
+		return 0;
+	for (k = 0; k < NR_NAMES; k++) {
+		p = k == NAME_NEW ? pid[NAME_COMM] : pid[k];
+		if (!comm[k] || !p || comm[k]->kind != PFT_V_STR ||
+		    p->kind == PFT_V_STR)
+			continue;
+		pft_meta_name(c, (int32_t)p->v, comm[k]->p, comm[k]->len,
+			      ev->ts);
+		if (k == NAME_NEW && rename_add(c, ev, p, comm[k]))
 			return -ENOMEM;
 	}
 	return 0;
