@@ -155,24 +155,28 @@ static int view_lost(struct pft_ctx *c, unsigned int cpu, uint64_t ts)
 	return v->fn(v->priv, &row);
 }
 
-static const struct pft_val *val_of(const struct pft_ev *ev, const char *name)
+/*
+ * The integer value named @name (a string literal: its length and its
+ * comparison known when compiled), or @def.
+ */
+#define int_of(ev, name, def)	int_of_n(ev, name, sizeof(name) - 1, def)
+
+static inline __attribute__((always_inline))
+int64_t int_of_n(const struct pft_ev *ev, const char *name, size_t n,
+		 int64_t def)
 {
-	size_t n = strlen(name);
+	const struct pft_val *v;
 	unsigned int i;
 
-	for (i = 0; i < ev->n; i++)
-		if (ev->vals[i].nlen == n && !memcmp(ev->vals[i].name, name, n))
-			return &ev->vals[i];
-	return NULL;
-}
-
-static int64_t int_of(const struct pft_ev *ev, const char *name, int64_t def)
-{
-	const struct pft_val *v = val_of(ev, name);
-
-	if (!v || (v->kind != PFT_V_INT && v->kind != PFT_V_UINT))
-		return def;
-	return (int64_t)v->v;
+	for (i = 0; i < ev->n; i++) {
+		v = &ev->vals[i];
+		if (v->nlen != n || memcmp(v->name, name, n))
+			continue;
+		if (v->kind != PFT_V_INT && v->kind != PFT_V_UINT)
+			return def;
+		return (int64_t)v->v;
+	}
+	return def;
 }
 
 /* What a viewer draws scheduling by: sched_events' fields. */
