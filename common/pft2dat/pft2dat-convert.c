@@ -118,6 +118,69 @@ static void say_cut(struct pft_ctx *c, size_t at, uint64_t missing,
 
 static int walk(struct pft_ctx *c, const uint8_t *data, size_t len);
 
+/*
+ * The most inflated bytes the first pass keeps for the second, so that
+ * a compressed field is inflated once, not twice (zlib was a third of
+ * listing a deflated trace): no more than a plain trace that large
+ * keeps mapped all along.  Past it, fields are inflated again.
+ */
+#define PFT_UNZIP_KEEP		(512u << 20)
+
+/* The compressed field @p, @len: its packets into c->unzip. */
+static int unzip_field(struct pft_ctx *c, const uint8_t *p, size_t len)
+{
+	size_t i = c->zip_seen++;
+
+	if (c->pass == 2 && i < c->nr_zips && c->zips[i].p) {
+		pb_free(&c->unzip);
+		c->unzip = c->zips[i];
+		memset(&c->zips[i], 0, sizeof(c->zips[i]));
+		return 0;
+	}
+	return pft_unzip(p, len, &c->unzip);
+}
+
+/*
+ * After the first pass read c->unzip's packets: kept for the second,
+ * while there is room; else nothing.
+ */
+static void unzip_keep(struct pft_ctx *c)
+{
+	struct pb_buf *z;
+
+	if (c->pass != 1 || c->zips_bytes + c->unzip.len > PFT_UNZIP_KEEP)
+		return;
+	/* an entry per field met, kept or not: this one's is its place */
+	if (c->zip_seen > c->cap_zips) {
+		size_t cap = c->cap_zips ? 2 * c->cap_zips : 64;
+
+		if (cap < c->zip_seen)
+			cap = c->zip_seen;
+		z = realloc(c->zips, cap * sizeof(*z));
+		if (!z)
+			return;
+		c->zips = z;
+		c->cap_zips = cap;
+	}
+	while (c->nr_zips < c->zip_seen - 1)
+		memset(&c->zips[c->nr_zips++], 0, sizeof(*z));
+	c->zips[c->nr_zips++] = c->unzip;
+	c->zips_bytes += c->unzip.len;
+	memset(&c->unzip, 0, sizeof(c->unzip));
+}
+
+/* What the first pass kept and the second did not take, freed. */
+static void unzip_forget(struct pft_ctx *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_zips; i++)
+		pb_free(&c->zips[i]);
+	free(c->zips);
+	c->zips = NULL;
+	c->nr_zips = c->cap_zips = c->zips_bytes = 0;
+}
+
 static int one_packet(struct pft_ctx *c, const uint8_t *p, size_t len)
 {
 	struct pb_reader r;
@@ -150,7 +213,7 @@ static int one_packet(struct pft_ctx *c, const uint8_t *p, size_t len)
 			/* one level: packets inside are not compressed */
 			if (c->in_zip)
 				continue;
-			ret = pft_unzip(f.p, f.len, &c->unzip);
+			ret = unzip_field(c, f.p, f.len);
 			if (ret == -ENOMEM)
 				return ret;
 			if (ret < 0) {
@@ -165,6 +228,7 @@ static int one_packet(struct pft_ctx *c, const uint8_t *p, size_t len)
 			c->in_zip = false;
 			if (ret < 0)
 				return ret;
+			unzip_keep(c);
 			continue;
 		}
 		if (f.id == PFT_PACKET_FTRACE_EVENTS && f.wt == PB_LEN)
@@ -304,6 +368,7 @@ void pft_ctx_free(struct pft_ctx *c)
 	f2d_text_free(&x->arena_args);
 	free(c->cpus);
 	pb_free(&c->unzip);
+	unzip_forget(c);
 }
 
 int pft_read(struct pft_ctx *c, const void *data, size_t len)
@@ -313,6 +378,7 @@ int pft_read(struct pft_ctx *c, const void *data, size_t len)
 	int ret;
 
 	c->pass = 1;
+	c->zip_seen = 0;
 	ret = walk(c, data, len);
 	if (ret < 0)
 		return ret;
@@ -332,7 +398,9 @@ int pft_read(struct pft_ctx *c, const void *data, size_t len)
 		return ret;
 	c->pass = 2;
 	c->st->damaged = 0;
+	c->zip_seen = 0;
 	ret = walk(c, data, len);
+	unzip_forget(c);
 	return ret < 0 ? ret : pft_meta_finish(c);
 }
 

@@ -219,6 +219,15 @@ struct pft_ctx {
 	uint64_t		left_packets[16];
 	struct pb_buf		unzip;
 	bool			in_zip;
+	/*
+	 * The compressed fields the first pass inflated, in the order met,
+	 * kept for the second pass while they total at most
+	 * PFT_UNZIP_KEEP bytes (an empty buffer: not kept); how many
+	 * compressed fields this pass has met
+	 */
+	struct pb_buf		*zips;
+	size_t			nr_zips, cap_zips, zips_bytes;
+	size_t			zip_seen;
 	/* FtraceEvent field -> events of it that no row names */
 	struct u64_map		unknown;
 	/* pid -> the time its name was seen + 1 (the latest name wins) */

@@ -32,7 +32,7 @@ TOL=(--tolerate sched_switch:prev=3 --tolerate sched_switch:prev_comm=3
      --tolerate sched_switch:prev_pid=3 --tolerate sched_switch:prev_prio=3
      --tolerate sched_switch:task=3 --tolerate sched_waking:task=2)
 
-e2e_plan 30
+e2e_plan 32
 DATOPT=$(dirname "$0")/dat-option.py
 if $TRACE_FXT convert "$PFT" -o "$TMP/s.dat" 2> "$TMP/sum"; then
 	ok "convert the gzip'd sample ($(grep -o '[0-9]* events from' "$TMP/sum"))"
@@ -138,6 +138,61 @@ if command -v valgrind > /dev/null; then
 else
 	skip "no valgrind" 2
 fi
+# The sample deflated as Perfetto's compression_type writes it: its
+# packets in three compressed packets.  Whole, it converts as the plain
+# trace; with the second one's stream damaged, as the first and third
+# alone (each compressed packet is inflated once, by the first pass,
+# and found again by its place among them by the second).
+python3 - "$TMP/plain.bin" "$TMP/z3" <<'PY'
+import sys, zlib
+d = open(sys.argv[1], 'rb').read()
+def varint(b, i):
+    r = s = 0
+    while True:
+        x = b[i]; i += 1; r |= (x & 0x7f) << s; s += 7
+        if x < 0x80:
+            return r, i
+def put(v):
+    o = bytearray()
+    while v >= 0x80:
+        o.append(v & 0x7f | 0x80); v >>= 7
+    o.append(v)
+    return bytes(o)
+pk, i = [], 0
+while i < len(d):
+    s = i
+    _, i = varint(d, i)
+    n, i = varint(d, i)
+    i += n
+    pk.append(d[s:i])
+k = len(pk) // 3
+groups = [b''.join(pk[:k]), b''.join(pk[k:2 * k]), b''.join(pk[2 * k:])]
+def packet(raw, bad=False):
+    z = bytearray(zlib.compress(raw))
+    if bad:
+        for j in range(len(z) // 3, len(z) // 3 + 16):
+            z[j] ^= 0x5a
+    body = b'\x92\x03' + put(len(z)) + bytes(z)       # field 50, LEN
+    return b'\x0a' + put(len(body)) + body
+out = {'whole': [packet(g) for g in groups],
+       'bad': [packet(groups[0]), packet(groups[1], True), packet(groups[2])],
+       'ends': [packet(groups[0]), packet(groups[2])]}
+for name, ps in out.items():
+    open(sys.argv[2] + '-' + name + '.pftrace', 'wb').write(b''.join(ps))
+PY
+for z in whole bad ends; do
+	$TRACE_FXT convert -q "$TMP/z3-$z.pftrace" -o "$TMP/z3-$z.dat" \
+		2> "$TMP/z3-$z.err"
+	trace-cmd report "$TMP/z3-$z.dat" > "$TMP/z3-$z.rep" 2>/dev/null
+done
+trace-cmd report "$TMP/plain.dat" > "$TMP/plain.rep" 2>/dev/null
+check "deflated into three compressed packets: trace-cmd report of its .dat is the plain trace's ($(wc -l < "$TMP/plain.rep") lines)" \
+	bash -c "[ -s '$TMP/plain.rep' ] && cmp -s '$TMP/z3-whole.rep' '$TMP/plain.rep'"
+check "the second's stream damaged: said, and the .dat is the first's and third's alone ($(wc -l < "$TMP/z3-ends.rep") lines, $(wc -l < "$TMP/z3-bad.rep") converted)" \
+	bash -c "grep -q 'inflated bytes' '$TMP/z3-bad.err' &&
+		 [ -s '$TMP/z3-ends.rep' ] &&
+		 cmp -s '$TMP/z3-bad.rep' '$TMP/z3-ends.rep'"
+
 # hand-made cases (pftrace-gen.py): compact sched's implicit previous
 # task and its rename, a waking's waker, described and legacy generic
 # events, compressed packets, a dev_t and symbols turned back (symbols
