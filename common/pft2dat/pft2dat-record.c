@@ -461,7 +461,8 @@ enum { NAME_COMM, NAME_NEXT, NAME_PREV, NAME_CHILD, NAME_PARENT, NAME_NEW,
 /* @v's index among the comms (@comm) or the pids, or -1. */
 static int name_kind(const struct pft_val *v, bool *comm)
 {
-#define IS(s)	(v->nlen == sizeof(s) - 1 && !memcmp(v->name, s, sizeof(s) - 1))
+#define IS(s)	(v->nlen == sizeof(s) - 1 && \
+		 !memcmp(v->name, s, sizeof(s) - 1))
 	*comm = true;
 	switch (v->nlen) {
 	case 3:
