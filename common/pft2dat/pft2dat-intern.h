@@ -94,6 +94,24 @@ struct pft_ev {
 	struct pft_val	vals[PFT_MAX_VALS];
 };
 
+/*
+ * The first value of @ev named @name, a string literal: its length and
+ * the comparison are known when compiled, a word or two on the hot path
+ * of every event that names one.  NULL if none is.
+ */
+#define pft_val_named(ev, name)	pft_val_named_n(ev, name, sizeof(name) - 1)
+
+static inline __attribute__((always_inline)) const struct pft_val *
+pft_val_named_n(const struct pft_ev *ev, const char *name, size_t n)
+{
+	unsigned int i;
+
+	for (i = 0; i < ev->n; i++)
+		if (ev->vals[i].nlen == n && !memcmp(ev->vals[i].name, name, n))
+			return &ev->vals[i];
+	return NULL;
+}
+
 /* @ev read afresh: no values, all else zero (the values are 4 KB). */
 static inline void pft_ev_clear(struct pft_ev *ev)
 {

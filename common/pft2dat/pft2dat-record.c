@@ -409,23 +409,6 @@ static uint64_t put_val(struct pft_ctx *c, struct pft_fmt *pf,
 	return mask;
 }
 
-static const struct pft_val *val_named_n(const struct pft_ev *ev,
-					 const char *name, size_t n)
-{
-	unsigned int i;
-
-	for (i = 0; i < ev->n; i++)
-		if (ev->vals[i].nlen == n && !memcmp(ev->vals[i].name, name, n))
-			return &ev->vals[i];
-	return NULL;
-}
-
-static const struct pft_val *val_named(const struct pft_ev *ev,
-				       const char *name)
-{
-	return val_named_n(ev, name, strlen(name));
-}
-
 /* A task renamed in the bundle: compact sched's prev_comm follows. */
 static int rename_add(struct pft_ctx *c, const struct pft_ev *ev,
 		      const struct pft_val *pid, const struct pft_val *comm)
@@ -545,8 +528,8 @@ static void groups_of(struct pft_ctx *c, const struct pft_ev *ev)
 
 	if (ev->nlen == strlen("task_newtask") &&
 	    !memcmp(ev->name, "task_newtask", ev->nlen)) {
-		pid = val_named(ev, "pid");
-		flags = val_named(ev, "clone_flags");
+		pid = pft_val_named(ev, "pid");
+		flags = pft_val_named(ev, "clone_flags");
 		if (!pid || !flags || pid->kind == PFT_V_STR ||
 		    flags->kind == PFT_V_STR)
 			return;
@@ -554,7 +537,7 @@ static void groups_of(struct pft_ctx *c, const struct pft_ev *ev)
 			      -ev->pid : (int32_t)pid->v, PFT_TGID_KERNEL);
 	} else if (ev->nlen == strlen("sched_process_exec") &&
 		   !memcmp(ev->name, "sched_process_exec", ev->nlen)) {
-		pid = val_named(ev, "pid");
+		pid = pft_val_named(ev, "pid");
 		if (pid && pid->kind != PFT_V_STR)
 			pft_meta_tgid(c, (int32_t)pid->v, (int32_t)pid->v,
 				      PFT_TGID_KERNEL);

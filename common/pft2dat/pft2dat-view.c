@@ -155,28 +155,14 @@ static int view_lost(struct pft_ctx *c, unsigned int cpu, uint64_t ts)
 	return v->fn(v->priv, &row);
 }
 
-/*
- * The integer value named @name (a string literal: its length and its
- * comparison known when compiled), or @def.
- */
-#define int_of(ev, name, def)	int_of_n(ev, name, sizeof(name) - 1, def)
+/* The integer value named @name (a string literal), or @def. */
+#define int_of(ev, name, def)	int_or(pft_val_named(ev, name), def)
 
-static inline __attribute__((always_inline))
-int64_t int_of_n(const struct pft_ev *ev, const char *name, size_t n,
-		 int64_t def)
+static inline int64_t int_or(const struct pft_val *v, int64_t def)
 {
-	const struct pft_val *v;
-	unsigned int i;
-
-	for (i = 0; i < ev->n; i++) {
-		v = &ev->vals[i];
-		if (v->nlen != n || memcmp(v->name, name, n))
-			continue;
-		if (v->kind != PFT_V_INT && v->kind != PFT_V_UINT)
-			return def;
-		return (int64_t)v->v;
-	}
-	return def;
+	if (!v || (v->kind != PFT_V_INT && v->kind != PFT_V_UINT))
+		return def;
+	return (int64_t)v->v;
 }
 
 /* What a viewer draws scheduling by: sched_events' fields. */
