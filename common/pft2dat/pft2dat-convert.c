@@ -293,9 +293,11 @@ static int walk(struct pft_ctx *c, const uint8_t *data, size_t len)
 	}
 }
 
-int pft_input_load(const char *in, const void **p, size_t *len,
-		   bool *mapped, char *err, size_t errlen)
+int pft_input_load(struct pft_ctx *c, const char *in, const void **p,
+		   size_t *len, bool *mapped, char *err, size_t errlen)
 {
+	const void *fxt;
+	size_t fxt_len;
 	unsigned char head[FXT_ZIP_MAGIC_LEN];
 	enum fxt_zip kind;
 	void *map;
@@ -319,11 +321,23 @@ int pft_input_load(const char *in, const void **p, size_t *len,
 		*mapped = false;
 	}
 	close(fd);
-	if (ret < 0)
+	if (ret < 0) {
 		snprintf(err, errlen, "cannot read %s: %s", in,
 			 ret == -EBADMSG ? "its compressed stream is damaged" :
 			 strerror(-ret));
-	return ret;
+		return ret;
+	}
+	/* an FXT file: the Perfetto packets it carries */
+	fxt = *p;
+	fxt_len = *len;
+	ret = pft_fxt_packets(c, in, fxt, fxt_len, p, len, err, errlen);
+	if (ret) {
+		pft_input_free(fxt, fxt_len, *mapped);
+		*mapped = true;
+	}
+	if (ret < 0)
+		*p = NULL;
+	return ret < 0 ? ret : 0;
 }
 
 /* FtraceEventBundle.ftrace_clock (FtraceClock) as tracefs names it. */
@@ -350,6 +364,7 @@ void pft_ctx_free(struct pft_ctx *c)
 
 	pft_record_free(c);
 	pft_event_free(c);
+	pft_fxt_free(c);
 	pft_meta_free(c);
 	f2d_out_free(x);
 	f2d_formats_free(x);
@@ -397,7 +412,7 @@ int pft_read(struct pft_ctx *c, const void *data, size_t len)
 	if (ret < 0)
 		return ret;
 	c->pass = 2;
-	c->st->damaged = 0;
+	c->st->damaged = c->fxt_damaged;
 	c->zip_seen = 0;
 	ret = walk(c, data, len);
 	unzip_forget(c);
@@ -417,7 +432,7 @@ int pft2dat_convert(const char *in, int fd, const struct pft2dat_opts *o,
 
 	memset(st, 0, sizeof(*st));
 	memset(&fst, 0, sizeof(fst));
-	ret = pft_input_load(in, &data, &len, &mapped, err, errlen);
+	ret = pft_input_load(&c, in, &data, &len, &mapped, err, errlen);
 	if (ret < 0)
 		return ret;
 	if (!pft2dat_sniff(data, len < PFT2DAT_SNIFF_LEN ? len :

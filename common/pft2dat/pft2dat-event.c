@@ -579,6 +579,7 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 	/* the events, then compact sched, which their renames change */
 	from = c->f2d.nr_keep;
 	c->nr_renames = 0;
+	c->renames_done = 0;
 	pb_reader_init(&r, p, len);
 	while ((ret = pb_next(&r, &f)) > 0)
 		if (f.id == PFT_BUNDLE_EVENT && f.wt == PB_LEN &&
@@ -599,6 +600,8 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 						     f.len)) < 0)
 				return ret;
 	}
+	/* who runs at the bundle's end, for the next one's compact sched */
+	pft_sched_renames(c, cpu, UINT64_MAX);
 	/* two runs of time, as the bundle's CPU ran: one */
 	f2d_kept_sort(&c->f2d, from);
 	return 0;

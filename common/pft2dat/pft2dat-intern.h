@@ -159,10 +159,19 @@ enum pft_conv {
 	PFT_CONV_SYM,
 };
 
-/* A task_rename of the bundle being read. */
+/*
+ * What the bundle being read says of the tasks, for compact sched's
+ * implicit fields: a task_rename (@runs false: @pid's comm is now @comm),
+ * or a full sched_switch (@runs: @pid, @prio and @comm run on the
+ * bundle's CPU from @ts on, as Perfetto's importer takes it:
+ * ftrace_sched_event_tracker.cc, PushSchedSwitch sets the CPU's last pid
+ * and prio that PushSchedSwitchCompact's prev fields are).
+ */
 struct pft_rename {
 	uint64_t	ts;
 	int32_t		pid;
+	int32_t		prio;
+	bool		runs;
 	char		comm[16];
 };
 
@@ -196,8 +205,29 @@ struct pft_desc {
 	struct pft_fmt		*fmt;
 };
 
+/*
+ * What a converted trace.dat's FXT says of its recording (pft2dat-fxt.c):
+ * its event formats as "SYSTEM\0TEXT\0" runs, its kallsyms and printk
+ * lines.  Empty for a Perfetto trace.
+ */
+struct pft_fxt_addr {
+	const char	*name;		/* in its text, not NUL-terminated */
+	size_t		len;
+	uint64_t	addr;
+};
+
+struct pft_fxt_meta {
+	struct f2d_text		formats;
+	struct f2d_text		kallsyms;
+	struct f2d_text		printk;
+	/* the lines above by name, made when first asked */
+	struct pft_fxt_addr	*syms, *strs;
+	size_t			nr_syms, nr_strs;
+};
+
 struct pft_ctx {
 	struct f2d_ctx		f2d;
+	struct pft_fxt_meta	fxt;
 	const struct pft2dat_opts *o;
 	struct pft2dat_stats	*st;
 	/* 1: what the trace is; 2: its events */
@@ -246,6 +276,8 @@ struct pft_ctx {
 	struct pb_buf		*zips;
 	size_t			nr_zips, cap_zips, zips_bytes;
 	size_t			zip_seen;
+	/* an FXT input stopped by damage (pft2dat-fxt.c): said first */
+	unsigned int		fxt_damaged;
 	/* FtraceEvent field -> events of it that no row names */
 	struct u64_map		unknown;
 	/* pid -> the time its name was seen + 1 (the latest name wins) */
@@ -266,9 +298,12 @@ struct pft_ctx {
 	struct u64_map		seq_tbuf;
 	struct u64_map		seq_dat;
 	int			buffer;
-	/* the bundle's task renames, for compact sched's prev_comm */
+	/*
+	 * the bundle's task renames and full switches, for compact sched's
+	 * prev fields; those applied so far
+	 */
 	struct pft_rename	*renames;
-	size_t			nr_renames, cap_renames;
+	size_t			nr_renames, cap_renames, renames_done;
 	/*
 	 * A viewer's reading (pft2dat_view_open()): what it does in the
 	 * conversion's place, NULL for a conversion; whether it lists the
@@ -310,11 +345,37 @@ struct pft_viewer {
  * and out of it; both passes over its packets, the metadata finished
  * (the caller has set c->f2d up, its tep included); the context freed.
  */
-int pft_input_load(const char *in, const void **p, size_t *len,
-		   bool *mapped, char *err, size_t errlen);
+int pft_input_load(struct pft_ctx *c, const char *in, const void **p,
+		   size_t *len, bool *mapped, char *err, size_t errlen);
 void pft_input_free(const void *p, size_t len, bool mapped);
 int pft_read(struct pft_ctx *c, const void *data, size_t len);
 void pft_ctx_free(struct pft_ctx *c);
+
+/*
+ * pft2dat-fxt.c: when @fxt is an FXT file, the Perfetto packets it
+ * carries (its blob records of type 3) in anonymous memory, for
+ * pft_input_free() to unmap; the damage that stopped the reading in
+ * c->st->damage.  Return: 1 with them, 0 when @fxt is no FXT, a negative
+ * errno (-EINVAL: no packets, @err said).
+ */
+int pft_fxt_packets(struct pft_ctx *c, const char *in, const void *fxt,
+		    size_t fxt_len, const void **p, size_t *len, char *err,
+		    size_t errlen);
+
+/*
+ * The format the FXT holds for @name (of @system, any when NULL): its
+ * text, its system in @sys; NULL when it holds none.
+ */
+const char *pft_fxt_format(struct pft_ctx *c, const char *system,
+			   size_t slen, const char *name, size_t nlen,
+			   const char **sys);
+/*
+ * The address the FXT's kallsyms gives symbol @name, or its printk
+ * strings @text; 0 when none.
+ */
+uint64_t pft_fxt_sym_addr(struct pft_ctx *c, const char *name, size_t len);
+uint64_t pft_fxt_str_addr(struct pft_ctx *c, const char *text, size_t len);
+void pft_fxt_free(struct pft_ctx *c);
 
 /* The table, inverted (pft2dat-event.c). */
 extern const struct pft_event_def pft_events[];
@@ -375,6 +436,8 @@ int pft_sched_compact(struct pft_ctx *c, unsigned int cpu,
 		      const uint8_t *p, size_t len);
 /* Who runs on @cpu of the current .dat buffer; NULL: out of memory. */
 struct pft_cpu *pft_sched_cpu(struct pft_ctx *c, unsigned int cpu);
+/* The bundle's renames and full switches up to @ts applied to @cpu's. */
+void pft_sched_renames(struct pft_ctx *c, unsigned int cpu, uint64_t ts);
 
 /* pft2dat-record.c: an event read, written to the .dat. */
 int pft_record_write(struct pft_ctx *c, struct pft_ev *ev);

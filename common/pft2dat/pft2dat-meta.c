@@ -56,12 +56,17 @@ void pft_meta_sequence(struct pft_ctx *c, uint64_t seq, uint64_t flags)
 
 uint64_t pft_meta_sym_addr(struct pft_ctx *c, uint64_t iid)
 {
-	uint64_t i;
+	uint64_t i, addr;
 
 	if (!iid || iid >= 1u << 28)
 		return 0;
 	i = u64_map_get(&c->syms, sym_key(c, iid));
-	return i ? PFT_SYM_BASE + (i << 4) : 0;
+	if (!i)
+		return 0;
+	/* a converted trace.dat's FXT says where the symbol was */
+	addr = pft_fxt_sym_addr(c, c->sym_names[i - 1],
+				strlen(c->sym_names[i - 1]));
+	return addr ? addr : PFT_SYM_BASE + (i << 4);
 }
 
 /* The index + 1 of @p in a list of strings, added if new; 0: no memory. */
@@ -106,6 +111,9 @@ uint64_t pft_meta_str_addr(struct pft_ctx *c, const uint8_t *s, size_t len)
 	len = strnlen((const char *)s, len);
 	if (memchr(s, '\n', len) || memchr(s, '"', len) || len > 1000)
 		return 0;
+	i = pft_fxt_str_addr(c, (const char *)s, len);
+	if (i)
+		return i;
 	i = str_index(&c->strs, &c->nr_strs, &c->cap_strs, s, len);
 	return i ? PFT_STR_BASE + (i << 10) : 0;
 }
@@ -709,8 +717,17 @@ int pft_meta_finish(struct pft_ctx *c)
 	size_t i;
 	int n;
 
+	/* a converted trace.dat's own lines, then those this file makes */
+	if (f2d_text_add(&c->f2d.kallsyms, c->fxt.kallsyms.s ?
+			 c->fxt.kallsyms.s : "", c->fxt.kallsyms.len) ||
+	    f2d_text_add(&c->f2d.printk, c->fxt.printk.s ? c->fxt.printk.s :
+			 "", c->fxt.printk.len))
+		return -ENOMEM;
 	/* in address order, as /proc/kallsyms */
 	for (i = 0; i < c->nr_sym_names; i++) {
+		if (pft_fxt_sym_addr(c, c->sym_names[i],
+				     strlen(c->sym_names[i])))
+			continue;
 		n = snprintf(line, sizeof(line), "%016llx t %.500s\n",
 			     (unsigned long long)
 			     (PFT_SYM_BASE + ((i + 1) << 4)),

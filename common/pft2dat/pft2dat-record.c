@@ -240,6 +240,7 @@ static struct pft_fmt *fmt_choose(struct pft_ctx *c, struct pft_ev *ev)
 {
 	struct pft_fmt *pf;
 	char path[512], *text = NULL, *body;
+	const char *fxt, *fsys = NULL;
 	size_t len;
 	int ret;
 
@@ -256,24 +257,34 @@ static struct pft_fmt *fmt_choose(struct pft_ctx *c, struct pft_ev *ev)
 	pf = calloc(1, sizeof(*pf));
 	if (!pf)
 		return NULL;
+	/* a converted trace.dat's own formats first */
+	fxt = pft_fxt_format(c, ev->system, ev->slen, ev->name, ev->nlen,
+			     &fsys);
 	pf->name = strndup(ev->name, ev->nlen);
 	pf->system = ev->system ? strndup(ev->system, ev->slen) :
-				  system_of(c, ev);
+		     fxt ? strdup(fsys) : system_of(c, ev);
 	if (!pf->name || !pf->system)
 		goto fail;
-	if (c->o->formats) {
+	if (fxt) {
+		text = strdup(fxt);
+		len = text ? strlen(text) : 0;
+	} else if (c->o->formats) {
 		snprintf(path, sizeof(path), "%s/%s/%s/format", c->o->formats,
 			 pf->system, pf->name);
 		text = read_text(path, &len);
 	}
-	if (text && kernel_fits(text, ev)) {
+	/* the recording's own format is its events' whatever they carry */
+	if (text && (fxt || kernel_fits(text, ev))) {
 		ret = f2d_format_add(&c->f2d, pf->system, text, len, false,
 				     &pf->f);
 		if (ret == -ENOMEM)
 			goto fail;
 		if (!ret && pf->f) {
 			pf->kernel = true;
-			c->st->kernel_formats++;
+			if (fxt)
+				c->st->fxt_formats++;
+			else
+				c->st->kernel_formats++;
 		} else {
 			pf->f = NULL;
 		}
@@ -409,12 +420,20 @@ static uint64_t put_val(struct pft_ctx *c, struct pft_fmt *pf,
 	return mask;
 }
 
-/* A task renamed in the bundle: compact sched's prev_comm follows. */
+/*
+ * A task renamed in the bundle, or switched in by a full sched_switch
+ * (@runs): compact sched's prev fields follow.  Kept in time order, as
+ * Perfetto's importer sorts them: a bundle's events need not be (a
+ * converted trace.dat's full switch may follow a later rename).
+ */
 static int rename_add(struct pft_ctx *c, const struct pft_ev *ev,
-		      const struct pft_val *pid, const struct pft_val *comm)
+		      const struct pft_val *pid, const struct pft_val *comm,
+		      bool runs)
 {
+	const struct pft_val *prio = runs ? pft_val_named(ev, "next_prio") :
+				     NULL;
 	struct pft_rename *r;
-	size_t n;
+	size_t n, at;
 
 	if (c->nr_renames == c->cap_renames) {
 		size_t cap = c->cap_renames ? 2 * c->cap_renames : 16;
@@ -425,9 +444,14 @@ static int rename_add(struct pft_ctx *c, const struct pft_ev *ev,
 		c->renames = r;
 		c->cap_renames = cap;
 	}
-	r = &c->renames[c->nr_renames++];
+	for (at = c->nr_renames; at && c->renames[at - 1].ts > ev->ts; at--)
+		;
+	r = &c->renames[at];
+	memmove(r + 1, r, (c->nr_renames++ - at) * sizeof(*r));
 	r->ts = ev->ts;
 	r->pid = (int32_t)pid->v;
+	r->runs = runs;
+	r->prio = prio && prio->kind != PFT_V_STR ? (int32_t)prio->v : 0;
 	n = comm->len < sizeof(r->comm) - 1 ? comm->len : sizeof(r->comm) - 1;
 	memcpy(r->comm, comm->p, n);
 	r->comm[n] = '\0';
@@ -511,7 +535,8 @@ static int names_of(struct pft_ctx *c, const struct pft_ev *ev)
 			continue;
 		pft_meta_name(c, (int32_t)p->v, comm[k]->p, comm[k]->len,
 			      ev->ts);
-		if (k == NAME_NEW && rename_add(c, ev, p, comm[k]))
+		if ((k == NAME_NEW || k == NAME_NEXT) &&
+		    rename_add(c, ev, p, comm[k], k == NAME_NEXT))
 			return -ENOMEM;
 	}
 	return 0;

@@ -229,19 +229,26 @@ static int one_waking(struct pft_ctx *c, struct pft_ev *ev, unsigned int cpu,
 	return pft_record_write(c, ev);
 }
 
-/*
- * The bundle's task renames up to @ts: a task renamed while it runs
- * (exec, prctl) leaves the CPU under its new comm.
- */
-static void renames_until(struct pft_ctx *c, unsigned int cpu, size_t *k,
-			  uint64_t ts)
+void pft_sched_renames(struct pft_ctx *c, unsigned int cpu, uint64_t ts)
 {
 	struct pft_cpu *cur = pft_sched_cpu(c, cpu);
+	const struct pft_rename *r;
 
-	for (; *k < c->nr_renames && c->renames[*k].ts <= ts; (*k)++)
-		if (cur && cur->known && cur->pid == c->renames[*k].pid)
-			memcpy(cur->comm, c->renames[*k].comm,
-			       sizeof(cur->comm));
+	if (!cur)
+		return;
+	for (; c->renames_done < c->nr_renames; c->renames_done++) {
+		r = &c->renames[c->renames_done];
+		if (r->ts > ts)
+			break;
+		if (r->runs) {
+			cur->pid = r->pid;
+			cur->prio = r->prio;
+			cur->known = true;
+		} else if (!cur->known || cur->pid != r->pid) {
+			continue;
+		}
+		memcpy(cur->comm, r->comm, sizeof(cur->comm));
+	}
 }
 
 static size_t shortest(const struct col *cols, int from, int to)
@@ -263,7 +270,7 @@ int pft_sched_compact(struct pft_ctx *c, unsigned int cpu, const uint8_t *p,
 	struct pb_reader r;
 	struct pb_field f;
 	struct pft_ev *ev;
-	size_t i = 0, j = 0, nsw, nwk, rn = 0;
+	size_t i = 0, j = 0, nsw, nwk;
 	uint64_t tsw = 0, twk = 0;
 	int k, ret;
 
@@ -293,11 +300,12 @@ int pft_sched_compact(struct pft_ctx *c, unsigned int cpu, const uint8_t *p,
 	/* in time order: a waking's waker is who runs at its time */
 	while (i < nsw || j < nwk) {
 		if (i < nsw && (j >= nwk || tsw <= twk)) {
-			renames_until(c, cpu, &rn, tsw);
+			pft_sched_renames(c, cpu, tsw);
 			ret = one_switch(c, ev, cpu, cols, &s, i, tsw);
 			if (++i < nsw)
 				tsw += cols[SW_TS].v[i];
 		} else {
+			pft_sched_renames(c, cpu, twk);
 			ret = one_waking(c, ev, cpu, cols, &s, j, twk);
 			if (++j < nwk)
 				twk += cols[WK_TS].v[j];
@@ -305,7 +313,6 @@ int pft_sched_compact(struct pft_ctx *c, unsigned int cpu, const uint8_t *p,
 		if (ret < 0)
 			break;
 	}
-	renames_until(c, cpu, &rn, UINT64_MAX);
 out:
 	for (k = 0; k < NR_COLS; k++)
 		free(cols[k].v);

@@ -399,7 +399,8 @@ int pft2dat_view_open(const char *in, const struct pft2dat_opts *o,
 	c->f2d.info_long_size = 8;
 	c->f2d.sink = view_sink;
 	c->f2d.sink_priv = v;
-	ret = pft_input_load(in, &v->data, &v->len, &v->mapped, err, errlen);
+	ret = pft_input_load(c, in, &v->data, &v->len, &v->mapped, err,
+			     errlen);
 	if (ret < 0) {
 		v->data = NULL;
 		goto fail;

@@ -47,6 +47,7 @@ struct pft2dat_opts {
  * @dropped: ftrace events without a .dat form (their kernel event
  *	unknown, too big for a page)
  * @kernel_formats: formats taken from the kernel's
+ * @fxt_formats: formats taken from the FXT (a converted trace.dat's own)
  * @made_formats: formats made from the packets' fields
  * @cpus: CPUs of the .dat
  * @damaged: stretches of bytes that were no packet, skipped
@@ -74,6 +75,7 @@ struct pft2dat_stats {
 	uint64_t	events_out;
 	uint64_t	dropped;
 	unsigned int	kernel_formats;
+	unsigned int	fxt_formats;
 	unsigned int	made_formats;
 	unsigned int	cpus;
 	uint64_t	damaged;

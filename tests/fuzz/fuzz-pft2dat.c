@@ -5,7 +5,10 @@
  * its resynchronisation after damage, compressed packets, FtraceEvent
  * bundles (typed events by the table, GenericFtraceEvent, events
  * described by generic_event_descriptors), compact sched, the process
- * tree, system info, interned kernel symbols and ftrace stats.
+ * tree, system info, interned kernel symbols and ftrace stats; and an
+ * FXT's packets (`convert --packets`): its records walked for the blob
+ * records of type 3 and the converter's formats, kallsyms and printk
+ * lines, which then write the events and give symbols their addresses.
  *
  * The input goes to a memfd the converter opens by its /proc path; the
  * .dat goes to another memfd.  Whatever the bytes, the conversion must

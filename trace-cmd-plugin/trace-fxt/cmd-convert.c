@@ -62,6 +62,7 @@ struct convert_args {
 	const char	*compression;
 	bool		quiet;
 	bool		strict;		/* refuse damaged CPU data */
+	bool		packets;	/* FXT in: its Perfetto packets */
 };
 
 /* "0,2-5" into a mask of CPUs (>= 256 kept as "any high CPU"). */
@@ -711,14 +712,18 @@ static int convert_perfetto(struct convert_args *a)
 		return 0;
 	fprintf(stderr, "trace-fxt: %s -> %s: %llu events from %llu ftrace "
 		"events of %llu packets (%llu without a .dat form), %u "
-		"CPU%s; formats: %u the kernel's (%s), %u made from the "
-		"packets\n", a->in, a->out,
+		"CPU%s; formats: ", a->in, a->out,
 		(unsigned long long)st.events_out,
 		(unsigned long long)st.events_in,
 		(unsigned long long)st.packets,
 		(unsigned long long)st.dropped, st.cpus,
-		st.cpus == 1 ? "" : "s", st.kernel_formats,
-		o.formats ? o.formats : "none", st.made_formats);
+		st.cpus == 1 ? "" : "s");
+	if (st.fxt_formats)
+		fprintf(stderr, "%u the recording's (the FXT's), ",
+			st.fxt_formats);
+	fprintf(stderr, "%u the kernel's (%s), %u made from the packets\n",
+		st.kernel_formats, o.formats ? o.formats : "none",
+		st.made_formats);
 	if (st.unkept[0])
 		fprintf(stderr, "trace-fxt: kernel fields the recording does "
 			"not keep (zero in the .dat): %s\n", st.unkept);
@@ -759,7 +764,7 @@ static int convert_dat(struct convert_args *a, struct fxt_input_req *req)
 	}
 	/* gzip or zstd: FXT inside, or the FXT reader says why not */
 	if (kind == IN_KIND_FXT)
-		return convert_fxt(a);
+		return a->packets ? convert_perfetto(a) : convert_fxt(a);
 	if (kind == IN_KIND_PERFETTO)
 		return convert_perfetto(a);
 	if (kind != IN_KIND_DAT) {
@@ -853,6 +858,9 @@ static int cmd_convert(int argc, char **argv)
 		case 'S':
 		case 'F':
 			o->fxt_records = true;
+			break;
+		case 'P':
+			a.packets = true;
 			break;
 		case 'q':
 			a.quiet = true;
@@ -976,6 +984,12 @@ static const struct trace_fxt_opt convert_opts[] = {
 		  "states, wakers or process tree" },
 	{ .key = 'F', .name = "fxt-sched", .dirs = TRACE_FXT_TO_FXT,
 	  .help = "the old name of --fxt-records" },
+	{ .key = 'P', .name = "packets", .dirs = TRACE_FXT_TO_DAT,
+	  .def = "the FXT records: every event as the trace.dat held it",
+	  .help = "the .dat of the Perfetto packets the FXT carries (its "
+		  "blob records of type 3), what Perfetto's importer reads "
+		  "of it, as of a Perfetto trace: shows what the packets keep "
+		  "of each event of a converted trace.dat" },
 	{ .key = 'p', .name = "progress", .dirs = TRACE_FXT_TO_FXT,
 	  .help = "print how far the conversion is on standard error" },
 	{ .key = 'q', .letter = true, .name = "quiet",
