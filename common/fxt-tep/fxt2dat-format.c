@@ -328,7 +328,7 @@ static bool parse_survives(struct f2d_ctx *ctx, const char *system,
  * libtraceevent refuses or dies on, or another negative errno.
  */
 static int parse_fields(struct f2d_ctx *ctx, const char *system,
-			const char *text, size_t len)
+			const char *text, size_t len, bool trusted)
 {
 	static const char empty[] = "\nprint fmt: \"\"\n";
 	const char *pf = strstr(text, "\nprint fmt:");
@@ -338,7 +338,7 @@ static int parse_fields(struct f2d_ctx *ctx, const char *system,
 
 	/* the whole text: all there is, or what a printing caller wants */
 	if (!pf || ctx->sink) {
-		if (parse_survives(ctx, system, text, len))
+		if (trusted || parse_survives(ctx, system, text, len))
 			return tep_parse_event(ctx->tep, text, len, system) ?
 			       -EINVAL : 0;
 		if (!pf)
@@ -351,7 +351,7 @@ static int parse_fields(struct f2d_ctx *ctx, const char *system,
 		return -ENOMEM;
 	memcpy(copy, text, head);
 	memcpy(copy + head, empty, sizeof(empty));
-	if (parse_survives(ctx, system, copy, n))
+	if (trusted || parse_survives(ctx, system, copy, n))
 		ret = tep_parse_event(ctx->tep, copy, n, system) ? -EINVAL : 1;
 	else
 		ret = -EINVAL;
@@ -364,7 +364,7 @@ static int parse_fields(struct f2d_ctx *ctx, const char *system,
  * (otherwise the driver does when it creates the writer).
  */
 int f2d_format_add(struct f2d_ctx *ctx, const char *system, const char *text,
-		   size_t len, bool restored, struct f2d_format **out)
+		   size_t len, unsigned int flags, struct f2d_format **out)
 {
 	struct tep_format_field **common;
 	struct f2d_format *f, **list;
@@ -390,7 +390,8 @@ int f2d_format_add(struct f2d_ctx *ctx, const char *system, const char *text,
 			*out = f;
 		return f && f->id == id ? 0 : -EEXIST;
 	}
-	ret = parse_fields(ctx, system, text, len);
+	ret = parse_fields(ctx, system, text, len,
+			   flags & F2D_FORMAT_TRUSTED);
 	if (ret < 0)
 		return ret;
 	no_print = ret == 1;
@@ -406,7 +407,7 @@ int f2d_format_add(struct f2d_ctx *ctx, const char *system, const char *text,
 	ctx->fmt_list = list;
 	f->event = event;
 	f->id = id;
-	f->restored = restored;
+	f->restored = flags & F2D_FORMAT_RESTORED;
 	f->no_print = no_print;
 	f->system = strdup(system);
 	f->name = strdup(event->name);
@@ -466,7 +467,7 @@ struct f2d_format *f2d_format_make(struct f2d_ctx *ctx, const char *system,
 		       body);
 	if (len < 0)
 		return NULL;
-	if (f2d_format_add(ctx, system, text, len, false, &f) < 0)
+	if (f2d_format_add(ctx, system, text, len, F2D_FORMAT_TRUSTED, &f) < 0)
 		f = NULL;
 	free(text);
 	return f;

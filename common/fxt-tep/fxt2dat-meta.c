@@ -131,7 +131,7 @@ int f2d_meta_flush(struct f2d_ctx *ctx)
 		if (!ctx->psystem.len || !ctx->ptext.len)
 			return 0;
 		ret = f2d_format_add(ctx, ctx->psystem.s, ctx->ptext.s,
-				     ctx->ptext.len, true, NULL);
+				     ctx->ptext.len, F2D_FORMAT_RESTORED, NULL);
 		/* a format libtraceevent cannot parse: its events stay fxt */
 		return ret == -EINVAL || ret == -EEXIST ? 0 : ret;
 	case F2D_PEND_KALLSYMS:

@@ -273,12 +273,27 @@ int f2d_sched(struct f2d_ctx *ctx, const struct fxt_record *rec);
 /* fxt2dat-format.c: the formats, and records built by them. */
 struct f2d_format *f2d_format_find(struct f2d_ctx *ctx, const char *system,
 				   size_t slen, const char *name, size_t nlen);
+/* How f2d_format_add() takes a format text. */
+enum f2d_format_flags {
+	/* the input's trace-cmd:event_format: its events rebuilt by it */
+	F2D_FORMAT_RESTORED	= 1 << 0,
+	/*
+	 * made by this program, or read from the kernel's formats (tracefs,
+	 * the folder the user named), not from the input: parsed in this
+	 * process, without the child that survives what a hostile text does
+	 * to libtraceevent (its fork and round trips are most of a small
+	 * trace's load)
+	 */
+	F2D_FORMAT_TRUSTED	= 1 << 1,
+};
+
 /*
- * Parse and keep a format text; hand it to the writer if there is one
- * (otherwise fxt2dat-out.c does when it creates the writer).
+ * Parse and keep a format text (@flags: enum f2d_format_flags); hand it
+ * to the writer if there is one (otherwise fxt2dat-out.c does when it
+ * creates the writer).
  */
 int f2d_format_add(struct f2d_ctx *ctx, const char *system, const char *text,
-		   size_t len, bool restored, struct f2d_format **out);
+		   size_t len, unsigned int flags, struct f2d_format **out);
 /* A generated format of @system/@name (format text after "ID: n\n"). */
 struct f2d_format *f2d_format_make(struct f2d_ctx *ctx, const char *system,
 				   const char *name, const char *body);

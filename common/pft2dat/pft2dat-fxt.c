@@ -195,18 +195,25 @@ const char *pft_fxt_format(struct pft_ctx *c, const char *system,
 			   const char **sys)
 {
 	const struct pft_fxt_meta *m = &c->fxt;
-	const char *p = m->formats.s, *end = p + m->formats.len, *text;
+	const char *p = m->formats.s, *end, *text, *next;
 
-	while (p && p < end) {
+	if (!p)
+		return NULL;
+	/* runs whose NULs are there (one out of memory may lack its last) */
+	for (end = p + m->formats.len; p < end;) {
 		text = p + strnlen(p, (size_t)(end - p)) + 1;
 		if (text >= end)
 			break;
-		if ((!system || (strlen(p) == slen && !memcmp(p, system, slen)))
-		    && format_named(text, name, nlen)) {
+		next = text + strnlen(text, (size_t)(end - text));
+		if (next >= end)
+			break;
+		if ((!system || ((size_t)(text - p) == slen + 1 &&
+				 !memcmp(p, system, slen))) &&
+		    format_named(text, name, nlen)) {
 			*sys = p;
 			return text;
 		}
-		p = text + strnlen(text, (size_t)(end - text)) + 1;
+		p = next + 1;
 	}
 	return NULL;
 }

@@ -275,7 +275,9 @@ static struct pft_fmt *fmt_choose(struct pft_ctx *c, struct pft_ev *ev)
 	}
 	/* the recording's own format is its events' whatever they carry */
 	if (text && (fxt || kernel_fits(text, ev))) {
-		ret = f2d_format_add(&c->f2d, pf->system, text, len, false,
+		/* the kernel's formats are no input; an FXT's are */
+		ret = f2d_format_add(&c->f2d, pf->system, text, len,
+				     fxt ? 0 : F2D_FORMAT_TRUSTED,
 				     &pf->f);
 		if (ret == -ENOMEM)
 			goto fail;

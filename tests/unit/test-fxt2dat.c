@@ -248,16 +248,16 @@ static void test_format_and_builder(void)
 				&len);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx.tep);
-	CU_ASSERT_EQUAL_FATAL(f2d_format_add(&ctx, "sched", text, len, true,
-					     &f), 0);
+	CU_ASSERT_EQUAL_FATAL(f2d_format_add(&ctx, "sched", text, len,
+					     F2D_FORMAT_RESTORED, &f), 0);
 	CU_ASSERT_EQUAL(f->id, 372);
 	CU_ASSERT_EQUAL(f->nr_fields, 7);
 	CU_ASSERT_EQUAL(f->fixed, 64);
 	CU_ASSERT_PTR_EQUAL(f2d_format_find(&ctx, "sched", 5,
 					    "sched_switch", 12), f);
 	/* the same text again (another provider): no error, no copy */
-	CU_ASSERT_EQUAL(f2d_format_add(&ctx, "sched", text, len, true, NULL),
-			0);
+	CU_ASSERT_EQUAL(f2d_format_add(&ctx, "sched", text, len,
+				       F2D_FORMAT_RESTORED, NULL), 0);
 	CU_ASSERT_EQUAL(ctx.nr_fmts, 1);
 
 	CU_ASSERT_EQUAL_FATAL(f2d_rec_begin(&ctx, f, 4242), 0);
@@ -304,14 +304,15 @@ static void test_format_refused(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx.tep);
 	for (i = 0; i < 3; i++) {
 		n = snprintf(text, sizeof(text), head, bad[i][0], bad[i][1]);
-		CU_ASSERT_EQUAL(f2d_format_add(&ctx, "s", text, n, true, NULL),
+		CU_ASSERT_EQUAL(f2d_format_add(&ctx, "s", text, n,
+					       F2D_FORMAT_RESTORED, NULL),
 				-EINVAL);
 	}
 	/* a NUL would hide the rest of the text from libtraceevent */
 	n = snprintf(text, sizeof(text), head, "1000", "8");
 	text[10] = '\0';
-	CU_ASSERT_EQUAL(f2d_format_add(&ctx, "s", text, n, true, NULL),
-			-EINVAL);
+	CU_ASSERT_EQUAL(f2d_format_add(&ctx, "s", text, n,
+				       F2D_FORMAT_RESTORED, NULL), -EINVAL);
 	CU_ASSERT_EQUAL(ctx.nr_fmts, 0);
 	f2d_formats_free(&ctx);
 	tep_free(ctx.tep);
