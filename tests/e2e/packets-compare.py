@@ -121,6 +121,14 @@ def main():
             if k >= len(p) or (p[k][0], p[k][1]) not in want:
                 alone['%s %s only in the source' % (where(cpu), ev[1])] += 1
                 continue
+            # of several at that time, the one equal to it if any (an
+            # inferred switch may share a switch's nanosecond)
+            m = k
+            while m < len(p) and p[m][0] == ev[0]:
+                if (p[m][0], p[m][1]) in want and p[m][3] == ev[3]:
+                    k = m
+                    break
+                m += 1
             for q in p[j:k]:
                 extra(cpu, q)
             q = p[k]
