@@ -5,10 +5,10 @@
  * (perfetto-proto.h, PFT_PACKET_COMPRESSED_PACKETS), as Perfetto's own
  * tracing service writes its traces, and inflated back.
  *
- * Deflating is ISA-L's igzip (fast: the conversion's budget), inflating
- * is zlib's.  The stream has a zlib header, which Perfetto's
+ * Both ways are ISA-L's igzip (fast: the conversion's budget, and a
+ * deflated trace's load).  The stream has a zlib header, which Perfetto's
  * GzipDecompressor detects as it detects gzip's (inflateInit2 with
- * 32 + MAX_WBITS).  What one compressed packet may inflate to is bounded
+ * 32 + MAX_WBITS); the reader takes either.  What one compressed packet may inflate to is bounded
  * (PFT_ZIP_MAX): the writer never packs more, the reader refuses more,
  * so a hostile file cannot make a reader allocate without end.
  */

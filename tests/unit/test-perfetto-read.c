@@ -364,7 +364,7 @@ static void zip(struct pb_buf *b, struct pb_buf *in)
 static void test_zip_faults(void)
 {
 	struct pb_buf in = { 0 }, b = { 0 };
-	size_t pkt;
+	size_t pkt, piece;
 
 	printf("\n");
 	bundle(&in, 0, false);
@@ -375,6 +375,15 @@ static void test_zip_faults(void)
 	bad("a stream cut short", &b, "do not inflate");
 	zlib_packet(&b, &in, 15, 1, 0);
 	bad("a byte after the stream", &b, "do not inflate");
+	/* igzip reads ahead into a bit buffer: any count of bytes */
+	for (piece = 2; piece <= 17; piece++) {
+		char what[64];
+
+		zlib_packet(&b, &in, piece & 1 ? 31 : 15, piece, 0);
+		snprintf(what, sizeof(what), "%zu bytes after a %s stream",
+			 piece, piece & 1 ? "gzip" : "zlib");
+		bad(what, &b, "do not inflate");
+	}
 	pb_free(&in);
 
 	/* a zlib stream of PFT_ZIP_MAX + 1 zero bytes: about 64 KiB */
