@@ -5,7 +5,9 @@
 
 UNIT_SRCS	:= $(wildcard tests/unit/test-*.c)
 UNIT_PROGS	:= $(UNIT_SRCS:%.c=$(O)/%)
-UNIT_LIBS	 = $(CORE_LINK) -lcunit $(JSON_LIBS)
+# zlib: the tests' own gzip and zlib streams, another implementation than
+# the ISA-L the core reads and writes them with
+UNIT_LIBS	 = $(CORE_LINK) -lcunit $(JSON_LIBS) -lz
 UNIT_OBJ	:= $(O)/tests/unit/unit.o
 EXTRA_CFLAGS_tests/unit = $(JSON_CFLAGS) $(TC_CFLAGS) $(FXT_TEP_CFLAGS) \
 			   $(DATCHECK_CFLAGS) $(FXT_INPUT_CFLAGS) \

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <zlib.h>
@@ -205,6 +206,88 @@ static void test_gzip_in_members(void)
 	free(back);
 }
 
+/*
+ * @n bytes of @c written into a pipe a few at a time by a child, so that
+ * the reader's refills end anywhere: its read end.
+ */
+static int trickle(const uint8_t *c, size_t n)
+{
+	int fds[2];
+	size_t off = 0, k;
+	unsigned int seed = 7;
+
+	CU_ASSERT_EQUAL_FATAL(pipe(fds), 0);
+	if (!fork()) {
+		close(fds[0]);
+		while (off < n) {
+			seed = seed * 1103515245u + 12345u;
+			k = 1 + (seed >> 16) % 23;
+			if (k > n - off)
+				k = n - off;
+			if (write(fds[1], c + off, k) != (ssize_t)k)
+				_exit(1);
+			off += k;
+		}
+		_exit(0);
+	}
+	close(fds[1]);
+	return fds[0];
+}
+
+/*
+ * 300 gzip members of 1 to 6,000 bytes each, by zlib, read through a pipe
+ * that brings 1 to 23 bytes a time: igzip reads up to 8 bytes past a
+ * member's end ahead, which the next member must get back, whichever
+ * read brought them.
+ */
+static void test_gzip_members_trickled(void)
+{
+	uint8_t *p = make_data(1024 * 1024), *c = malloc(4 * 1024 * 1024);
+	uint8_t *back = malloc(1024 * 1024 + 10);
+	size_t off = 0, clen = 0, n, got = 0;
+	unsigned int i, seed = 3;
+	struct fxt_zin *z;
+	ssize_t r;
+	int fd;
+
+	CU_ASSERT_FATAL(p && c && back);
+	for (i = 0; i < 300; i++) {
+		z_stream s = { 0 };
+
+		seed = seed * 1103515245u + 12345u;
+		n = 1 + (seed >> 16) % 6000;
+		CU_ASSERT_EQUAL_FATAL(deflateInit2(&s, i % 10, Z_DEFLATED,
+						   16 + MAX_WBITS, 8,
+						   Z_DEFAULT_STRATEGY), Z_OK);
+		s.next_in = p + off;
+		s.avail_in = (uInt)n;
+		s.next_out = c + clen;
+		s.avail_out = (uInt)(4 * 1024 * 1024 - clen);
+		CU_ASSERT_EQUAL(deflate(&s, Z_FINISH), Z_STREAM_END);
+		clen += s.total_out;
+		off += n;
+		deflateEnd(&s);
+	}
+	fd = trickle(c, clen);
+	z = fxt_zin_create(fd, FXT_ZIP_GZIP, NULL, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(z);
+	while ((r = fxt_zin_read(z, back + got, 1024 * 1024 + 10 - got)) > 0)
+		got += (size_t)r;
+	CU_ASSERT_EQUAL(r, 0);
+	CU_ASSERT_EQUAL(got, off);
+	CU_ASSERT(!memcmp(p, back, off));
+	printf("\n    300 members, %zu bytes of gzip, read 1-23 bytes at a "
+	       "time: %zu bytes, %s\n", clen, got,
+	       got == off && !memcmp(p, back, off) ? "equal" : "DIFFER");
+	fxt_zin_destroy(z);
+	close(fd);
+	while (wait(NULL) > 0)
+		;
+	free(p);
+	free(c);
+	free(back);
+}
+
 static void test_zstd_in_frames(void)
 {
 	uint8_t *p = make_data(DATA_LEN), *c, *back = malloc(DATA_LEN + 10);
@@ -304,6 +387,8 @@ static CU_TestInfo zio_tests[] = {
 	  test_zstd_out_by_libzstd },
 	{ "two concatenated gzip members read as one stream",
 	  test_gzip_in_members },
+	{ "300 gzip members through a pipe, a few bytes a read",
+	  test_gzip_members_trickled },
 	{ "two zstd frames read as one stream", test_zstd_in_frames },
 	{ "every cut gzip/zstd stream is reported truncated",
 	  test_truncated },
