@@ -1834,6 +1834,12 @@ def tables_kernel_events(m):
     for name, vals in sorted(m.gcounters.items()):
         print('counter_track %s n=%d first=%s last=%s' % (
             name, len(vals), vals[0][1], vals[-1][1]))
+    # ParseBlockIoStart/Done's track is a counter track with no counters
+    # (ftrace_parser.cc: kBlockTrackBlueprint is a CounterBlueprint): the
+    # trace processor's counter_track lists one a device
+    for name, _ in sorted({k for k in m.gslices
+                           if str(k[0]).startswith('block_io dev')}):
+        print('counter_track %s n=0 (the block_io slices\' track)' % name)
     for (utid, name), vals in sorted(m.thread_counters.items()):
         print('thread_counter tid=%d %s n=%d first=%s' % (
             m.threads[utid]['tid'], name, len(vals), vals[0][1]))
