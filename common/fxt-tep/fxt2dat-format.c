@@ -108,10 +108,12 @@ static int fixed_part(struct tep_format_field **fl, unsigned int *fixed)
  * argument to the ones before it, in time quadratic in their number:
  * minutes for a format of a few megabytes, hog-format.fxt), or than what
  * is left of F2D_PARSE_TOTAL_MS for the whole file: the child is killed
- * and the format taken for one that crashes it.  The child stays and is asked of every
- * format in turn, parsing each as the parent then does, so that its tep
- * stays the parent's; one that died is replaced, forked from the parent
- * as it is then.  (A child a format, forked from a process holding a
+ * and the format taken for one that crashes it.  The child stays and is
+ * asked of every format of the input in turn (F2D_FORMAT_TRUSTED ones,
+ * which are not input, the parent parses alone), parsing each as the
+ * parent then does, so that its tep holds the input's formats the
+ * parent's does; one that died is replaced, forked from the parent as it
+ * is then.  (A child a format, forked from a process holding a
  * KernelShark load's rows, cost more than the rest of the load.)
  * libtraceevent's complaints come from the parent's parse, if it is
  * made; the child's go nowhere.

@@ -335,8 +335,10 @@ int pft_input_load(struct pft_ctx *c, const char *in, const void **p,
 		pft_input_free(fxt, fxt_len, *mapped);
 		*mapped = true;
 	}
-	if (ret < 0)
+	if (ret < 0) {
 		*p = NULL;
+		pft_fxt_free(c);
+	}
 	return ret < 0 ? ret : 0;
 }
 
@@ -468,6 +470,8 @@ out:
 			 strerror(-ret));
 	pft_ctx_free(&c);
 unmap:
+	/* what an FXT input said of its recording (freed once: cleared) */
+	pft_fxt_free(&c);
 	pft_input_free(data, len, mapped);
 	return ret;
 }

@@ -580,6 +580,7 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 	from = c->f2d.nr_keep;
 	c->nr_renames = 0;
 	c->renames_done = 0;
+	c->renames_sorted = true;
 	pb_reader_init(&r, p, len);
 	while ((ret = pb_next(&r, &f)) > 0)
 		if (f.id == PFT_BUNDLE_EVENT && f.wt == PB_LEN &&

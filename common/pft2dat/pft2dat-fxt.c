@@ -7,12 +7,22 @@
  * The packets of a trace.dat converted by trace-fxt are every kernel
  * event as Perfetto reads it; made into a .dat they show what the packets
  * keep of each event.  Records of nested streams are no packets.
+ *
+ * The converter's metadata instants (tcfxt.h: the recording's own event
+ * formats, the kernel symbols and printk strings its events use) are kept
+ * too: the events are then written by the formats the trace.dat had, and
+ * a kernel address Perfetto's packets symbolize is that symbol's.  They
+ * are input: a format goes through the child that survives what its text
+ * does to libtraceevent (fxt2dat-format.c), a system name must be an
+ * identifier, and only kallsyms and printk lines of the form the kernel
+ * writes are used or passed on.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "fxt-format.h"
 #include "fxt-reader.h"
@@ -49,16 +59,40 @@ static int grow(uint8_t **buf, size_t *cap, size_t need)
 	return 0;
 }
 
-/* The metadata instant a .cont continues, if any. */
-enum { META_NONE, META_FORMAT, META_KALLSYMS, META_PRINTK };
+/* The metadata instant being read, and its .cont records. */
+struct meta_run {
+	enum { META_NONE, META_FORMAT, META_KALLSYMS, META_PRINTK } kind;
+	size_t	start;		/* formats: where its run began */
+	size_t	text;		/* formats: where its text begins */
+	bool	bad;		/* formats: dropped whole */
+};
 
-static void meta_done(struct pft_ctx *c, int kind)
+/* A C identifier, as a tracefs system's name is (pft2dat-record.c's). */
+static bool word(const char *s, size_t n)
 {
-	struct pft_fxt_meta *m = &c->fxt;
+	size_t i;
 
-	if (kind == META_FORMAT && m->formats.len &&
-	    m->formats.s[m->formats.len - 1] != '\0')
-		f2d_text_add(&m->formats, "", 1);
+	if (!n || n > 63)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!(s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') ||
+		      (s[i] >= 'A' && s[i] <= 'Z') ||
+		      (i && s[i] >= '0' && s[i] <= '9')))
+			return false;
+	return true;
+}
+
+/*
+ * A format's run ends: "SYSTEM\0TEXT\0" kept, or, without a text or
+ * after a fault, nothing of it (the runs stay in step).
+ */
+static void meta_end(struct pft_fxt_meta *m, struct meta_run *run)
+{
+	if (run->kind == META_FORMAT &&
+	    (run->bad || m->formats.len == run->text ||
+	     f2d_text_add(&m->formats, "", 1)))
+		m->formats.len = run->start;
+	run->kind = META_NONE;
 }
 
 /* The text of a metadata instant, or of its .cont: its last string. */
@@ -74,45 +108,58 @@ static const struct fxt_arg *meta_text(const struct fxt_event *ev)
 
 /*
  * One of the converter's instants: its formats kept as "SYSTEM\0TEXT\0"
- * runs, its kallsyms and printk lines as they are.  Out of memory: left
- * out, the packets' own forms used.
+ * runs, its kallsyms and printk text as it is (pft_fxt_lines() takes the
+ * lines that parse).  Out of memory: left out, the packets' own forms
+ * used.
  */
-static void meta_take(struct pft_ctx *c, struct fxt_reader *r,
-		      struct fxt_record *rec, int *kind)
+static void meta_take(struct pft_fxt_meta *m, struct fxt_reader *r,
+		      struct fxt_record *rec, struct meta_run *run)
 {
 	const struct fxt_event *ev = &rec->event;
-	struct pft_fxt_meta *m = &c->fxt;
 	const struct fxt_arg *t, *sys;
 	struct f2d_text *dst;
 	bool cont = tcfxt_has_suffix(ev->name, TCFXT_CONT_SUFFIX);
 
 	if (!cont) {
-		meta_done(c, *kind);
-		*kind = META_NONE;
+		meta_end(m, run);
 		if (fxt_str_eq(ev->name, TCFXT_EVENT_FORMAT))
-			*kind = META_FORMAT;
+			*run = (struct meta_run){ META_FORMAT,
+						  m->formats.len,
+						  m->formats.len, false };
 		else if (fxt_str_eq(ev->name, TCFXT_KALLSYMS))
-			*kind = META_KALLSYMS;
+			run->kind = META_KALLSYMS;
 		else if (fxt_str_eq(ev->name, TCFXT_PRINTK))
-			*kind = META_PRINTK;
+			run->kind = META_PRINTK;
 	}
-	if (*kind == META_NONE || fxt_reader_args(r, rec) < 0)
+	if (run->kind == META_NONE || run->bad)
 		return;
+	if (fxt_reader_args(r, rec) < 0) {
+		run->bad = true;
+		return;
+	}
 	t = meta_text(ev);
-	dst = *kind == META_FORMAT ? &m->formats :
-	      *kind == META_KALLSYMS ? &m->kallsyms : &m->printk;
-	if (*kind == META_FORMAT && !cont) {
+	if (t && memchr(t->str.ptr, '\0', t->str.len))
+		t = NULL;
+	if (run->kind != META_FORMAT) {
+		dst = run->kind == META_KALLSYMS ? &m->kallsyms : &m->printk;
+		/* a piece lost breaks a line, which then does not parse */
+		if (t)
+			f2d_text_add(dst, t->str.ptr, t->str.len);
+		return;
+	}
+	if (!cont) {
 		sys = fxt_args_find(ev->args, ev->nargs, TCFXT_ARG_SYSTEM);
-		if (!sys || sys->type != FXT_ARG_STRING || !t ||
-		    memchr(sys->str.ptr, '\0', sys->str.len) ||
-		    f2d_text_add(dst, sys->str.ptr, sys->str.len) ||
-		    f2d_text_add(dst, "", 1)) {
-			*kind = META_NONE;
+		if (!sys || sys->type != FXT_ARG_STRING ||
+		    !word(sys->str.ptr, sys->str.len) ||
+		    f2d_text_add(&m->formats, sys->str.ptr, sys->str.len) ||
+		    f2d_text_add(&m->formats, "", 1)) {
+			run->bad = true;
 			return;
 		}
+		run->text = m->formats.len;
 	}
-	if (t && !memchr(t->str.ptr, '\0', t->str.len))
-		f2d_text_add(dst, t->str.ptr, t->str.len);
+	if (!t || f2d_text_add(&m->formats, t->str.ptr, t->str.len))
+		run->bad = true;
 }
 
 /* What a damaged FXT leaves: its packets before the damage, said. */
@@ -128,11 +175,12 @@ int pft_fxt_packets(struct pft_ctx *c, const char *in, const void *fxt,
 		    size_t fxt_len, const void **p, size_t *len, char *err,
 		    size_t errlen)
 {
+	struct meta_run run = { .kind = META_NONE };
+	size_t cap = 0, n = 0, keep, page = (size_t)sysconf(_SC_PAGESIZE);
 	struct fxt_reader *r;
 	struct fxt_record rec;
 	uint8_t *buf = NULL;
-	size_t cap = 0, n = 0, keep;
-	int ret, kind = META_NONE;
+	int ret;
 
 	if (!fxt_sniff(fxt, fxt_len))
 		return 0;
@@ -143,7 +191,7 @@ int pft_fxt_packets(struct pft_ctx *c, const char *in, const void *fxt,
 	while ((ret = fxt_reader_next(r, &rec)) > 0) {
 		if (rec.type == FXT_REC_EVENT &&
 		    fxt_str_eq(rec.event.category, TCFXT_CAT))
-			meta_take(c, r, &rec, &kind);
+			meta_take(&c->fxt, r, &rec, &run);
 		if (rec.nested || rec.type != FXT_REC_BLOB ||
 		    rec.blob.type != FXT_BLOB_PERFETTO || !rec.blob.size)
 			continue;
@@ -153,7 +201,7 @@ int pft_fxt_packets(struct pft_ctx *c, const char *in, const void *fxt,
 		memcpy(buf + n, rec.blob.data, rec.blob.size);
 		n += rec.blob.size;
 	}
-	meta_done(c, kind);
+	meta_end(&c->fxt, &run);
 	if (ret < 0 && ret != -ENOMEM && fxt_reader_error(r))
 		say_fxt_damage(c, r);
 	fxt_reader_close(r);
@@ -169,25 +217,24 @@ int pft_fxt_packets(struct pft_ctx *c, const char *in, const void *fxt,
 		return -EINVAL;
 	}
 	/* pft_input_free() unmaps the length it is given */
-	keep = (n + 4095) & ~(size_t)4095;
-	if (keep < cap && mremap(buf, cap, keep, 0) != MAP_FAILED)
-		cap = keep;
-	else if (keep < cap)
+	if (page < 4096 || (page & (page - 1)))
+		page = 4096;
+	keep = (n + page - 1) & ~(page - 1);
+	if (keep < cap && mremap(buf, cap, keep, 0) == MAP_FAILED)
 		munmap(buf + keep, cap - keep);
 	*p = buf;
 	*len = n;
 	return 1;
 }
 
-/* @text's "name: " line equals @name. */
+/* @text's "name: " line, its first, equals @name. */
 static bool format_named(const char *text, const char *name, size_t nlen)
 {
-	const char *p = strstr(text, "name: ");
-
-	if (!p || (p != text && p[-1] != '\n'))
+	if (strncmp(text, "name: ", 6))
 		return false;
-	p += strlen("name: ");
-	return !strncmp(p, name, nlen) && (p[nlen] == '\n' || !p[nlen]);
+	text += 6;
+	return !strncmp(text, name, nlen) &&
+	       (text[nlen] == '\n' || !text[nlen]);
 }
 
 const char *pft_fxt_format(struct pft_ctx *c, const char *system,
@@ -199,7 +246,7 @@ const char *pft_fxt_format(struct pft_ctx *c, const char *system,
 
 	if (!p)
 		return NULL;
-	/* runs whose NULs are there (one out of memory may lack its last) */
+	/* meta_end() keeps whole runs only; bounded all the same */
 	for (end = p + m->formats.len; p < end;) {
 		text = p + strnlen(p, (size_t)(end - p)) + 1;
 		if (text >= end)
@@ -218,13 +265,112 @@ const char *pft_fxt_format(struct pft_ctx *c, const char *system,
 	return NULL;
 }
 
-void pft_fxt_free(struct pft_ctx *c)
+static int hexval(char ch)
 {
-	free(c->fxt.syms);
-	free(c->fxt.strs);
-	f2d_text_free(&c->fxt.formats);
-	f2d_text_free(&c->fxt.kallsyms);
-	f2d_text_free(&c->fxt.printk);
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	if (ch >= 'A' && ch <= 'F')
+		return ch - 'A' + 10;
+	return -1;
+}
+
+/* 1 to 16 hex digits at *@p, before @end: their value; NULL if none. */
+static const char *hex(const char *p, const char *end, uint64_t *v)
+{
+	const char *q = p;
+
+	*v = 0;
+	while (q < end && q - p < 16 && hexval(*q) >= 0)
+		*v = *v << 4 | (uint64_t)hexval(*q++);
+	return q == p ? NULL : q;
+}
+
+/*
+ * A line [@p, @end) of the form the kernel writes: kallsyms' "ADDR T NAME"
+ * (a "\t[MODULE]" after it), printk_formats' "0xADDR : \"TEXT\"".  Its name
+ * or text in @name, @len.
+ */
+static bool line_parse(const char *p, const char *end, bool printk,
+		       const char **name, size_t *len, uint64_t *addr)
+{
+	const char *q;
+
+	if (printk) {
+		if (end - p < 2 || p[0] != '0' || p[1] != 'x')
+			return false;
+		q = hex(p + 2, end, addr);
+		if (!q || end - q < 5 || memcmp(q, " : \"", 4) ||
+		    end[-1] != '"')
+			return false;
+		*name = q + 4;
+		*len = (size_t)(end - 1 - *name);
+		return *len > 0;
+	}
+	q = hex(p, end, addr);
+	if (!q || end - q < 4 || q[0] != ' ' || q[2] != ' ' ||
+	    !((q[1] >= 'a' && q[1] <= 'z') || (q[1] >= 'A' && q[1] <= 'Z')))
+		return false;
+	*name = q += 3;
+	while (q < end && *q != ' ' && *q != '\t' && *q != '\n')
+		q++;
+	*len = (size_t)(q - *name);
+	if (!*len)
+		return false;
+	/* the module: "\t[NAME]" to the end */
+	if (q == end)
+		return true;
+	return *q == '\t' && end - q >= 3 && q[1] == '[' && end[-1] == ']' &&
+	       !memchr(q + 1, ' ', (size_t)(end - q - 1));
+}
+
+/* Each line of @text that parses, to @fn. */
+static int lines_each(const struct f2d_text *text, bool printk,
+		      int (*fn)(void *priv, const char *line, size_t n,
+				const char *name, size_t len, uint64_t addr),
+		      void *priv)
+{
+	const char *p = text->s, *end, *nl, *name;
+	uint64_t addr;
+	size_t len;
+	int ret;
+
+	if (!p)
+		return 0;
+	for (end = p + text->len; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		if (!line_parse(p, nl, printk, &name, &len, &addr))
+			continue;
+		ret = fn(priv, p, (size_t)(nl - p), name, len, addr);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+struct addrs {
+	struct pft_fxt_addr	*a;
+	size_t			n, cap;
+};
+
+static int addr_put(void *priv, const char *line, size_t n,
+		    const char *name, size_t len, uint64_t addr)
+{
+	struct addrs *x = priv;
+	struct pft_fxt_addr *t;
+
+	if (x->n == x->cap) {
+		x->cap = x->cap ? 2 * x->cap : 256;
+		t = realloc(x->a, x->cap * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		x->a = t;
+	}
+	x->a[x->n++] = (struct pft_fxt_addr){ name, len, addr };
+	return 0;
 }
 
 static int addr_cmp(const void *a, const void *b)
@@ -241,104 +387,83 @@ static int addr_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/*
- * @text's lines as name -> address, sorted: kallsyms' "ADDR T NAME
- * [MODULE]" or printk's "0xADDR : \"TEXT\"".
- */
-static int addr_index(const struct f2d_text *text, bool printk,
-		      struct pft_fxt_addr **out, size_t *nr)
+/* @text's lines by name, sorted, made once (none: an empty index). */
+static void addr_index(const struct f2d_text *text, bool printk,
+		       struct pft_fxt_index *ix)
 {
-	const char *p = text->s, *end = p + text->len, *nl, *q, *e;
-	struct pft_fxt_addr *a = NULL, *t;
-	size_t n = 0, cap = 0;
-	unsigned long long addr;
-	char *after;
+	struct addrs x = { 0 };
 
-	for (; p && p < end; p = nl + 1) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		if (!nl)
-			nl = end;
-		addr = strtoull(p, &after, 16);
-		if (after == p || after >= nl)
-			continue;
-		if (printk) {
-			q = memchr(after, '"', (size_t)(nl - after));
-			e = nl;
-			while (e > q && e[-1] != '"')
-				e--;
-			if (!q || e <= q + 1)
-				continue;
-			q++;
-			e--;
-		} else {
-			/* past the type letter */
-			q = after;
-			while (q < nl && *q == ' ')
-				q++;
-			while (q < nl && *q != ' ')
-				q++;
-			while (q < nl && *q == ' ')
-				q++;
-			for (e = q; e < nl && *e != ' ' && *e != '\t'; e++)
-				;
-			if (e == q)
-				continue;
-		}
-		if (n == cap) {
-			cap = cap ? 2 * cap : 256;
-			t = realloc(a, cap * sizeof(*a));
-			if (!t) {
-				free(a);
-				return -ENOMEM;
-			}
-			a = t;
-		}
-		a[n++] = (struct pft_fxt_addr){ q, (size_t)(e - q), addr };
+	ix->made = true;
+	if (lines_each(text, printk, addr_put, &x)) {
+		free(x.a);
+		return;
 	}
-	if (n)
-		qsort(a, n, sizeof(*a), addr_cmp);
-	*out = a;
-	*nr = n;
-	return 0;
+	if (x.n)
+		qsort(x.a, x.n, sizeof(*x.a), addr_cmp);
+	ix->a = x.a;
+	ix->n = x.n;
 }
 
-static uint64_t addr_find(const struct pft_fxt_addr *a, size_t n,
-			  const char *name, size_t len)
+static uint64_t addr_find(const struct pft_fxt_index *ix, const char *name,
+			  size_t len)
 {
 	struct pft_fxt_addr key = { name, len, 0 };
-	size_t lo = 0, hi = n, mid;
+	size_t lo = 0, hi = ix->n, mid;
 
 	/* the first entry not below @key: the name's lowest address */
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (addr_cmp(&a[mid], &key) < 0)
+		if (addr_cmp(&ix->a[mid], &key) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < n && a[lo].len == len && !memcmp(a[lo].name, name, len) ?
-	       a[lo].addr : 0;
+	return lo < ix->n && ix->a[lo].len == len &&
+	       !memcmp(ix->a[lo].name, name, len) ? ix->a[lo].addr : 0;
 }
 
 uint64_t pft_fxt_sym_addr(struct pft_ctx *c, const char *name, size_t len)
 {
 	struct pft_fxt_meta *m = &c->fxt;
 
-	if (!m->kallsyms.len)
-		return 0;
-	if (!m->syms && addr_index(&m->kallsyms, false, &m->syms,
-				   &m->nr_syms))
-		return 0;
-	return addr_find(m->syms, m->nr_syms, name, len);
+	if (!m->syms.made)
+		addr_index(&m->kallsyms, false, &m->syms);
+	return addr_find(&m->syms, name, len);
 }
 
 uint64_t pft_fxt_str_addr(struct pft_ctx *c, const char *text, size_t len)
 {
 	struct pft_fxt_meta *m = &c->fxt;
 
-	if (!m->printk.len)
-		return 0;
-	if (!m->strs && addr_index(&m->printk, true, &m->strs, &m->nr_strs))
-		return 0;
-	return addr_find(m->strs, m->nr_strs, text, len);
+	if (!m->strs.made)
+		addr_index(&m->printk, true, &m->strs);
+	return addr_find(&m->strs, text, len);
+}
+
+static int line_put(void *priv, const char *line, size_t n,
+		    const char *name, size_t len, uint64_t addr)
+{
+	struct f2d_text *out = priv;
+
+	return f2d_text_add(out, line, n) || f2d_text_add(out, "\n", 1) ?
+	       -ENOMEM : 0;
+}
+
+int pft_fxt_lines(struct pft_ctx *c, struct f2d_text *kallsyms,
+		  struct f2d_text *printk)
+{
+	if (lines_each(&c->fxt.kallsyms, false, line_put, kallsyms) ||
+	    lines_each(&c->fxt.printk, true, line_put, printk))
+		return -ENOMEM;
+	return 0;
+}
+
+void pft_fxt_free(struct pft_ctx *c)
+{
+	free(c->fxt.syms.a);
+	free(c->fxt.strs.a);
+	f2d_text_free(&c->fxt.formats);
+	f2d_text_free(&c->fxt.kallsyms);
+	f2d_text_free(&c->fxt.printk);
+	memset(&c->fxt, 0, sizeof(c->fxt));
 }

@@ -169,6 +169,7 @@ enum pft_conv {
  */
 struct pft_rename {
 	uint64_t	ts;
+	size_t		seq;	/* in the bundle: its order at equal times */
 	int32_t		pid;
 	int32_t		prio;
 	bool		runs;
@@ -211,18 +212,23 @@ struct pft_desc {
  * lines.  Empty for a Perfetto trace.
  */
 struct pft_fxt_addr {
-	const char	*name;		/* in its text, not NUL-terminated */
+	const char	*name;	/* in its line, not NUL-terminated */
 	size_t		len;
 	uint64_t	addr;
+};
+
+/* Lines by name, sorted; made when first asked (@made). */
+struct pft_fxt_index {
+	struct pft_fxt_addr	*a;
+	size_t			n;
+	bool			made;
 };
 
 struct pft_fxt_meta {
 	struct f2d_text		formats;
 	struct f2d_text		kallsyms;
 	struct f2d_text		printk;
-	/* the lines above by name, made when first asked */
-	struct pft_fxt_addr	*syms, *strs;
-	size_t			nr_syms, nr_strs;
+	struct pft_fxt_index	syms, strs;
 };
 
 struct pft_ctx {
@@ -304,6 +310,9 @@ struct pft_ctx {
 	 */
 	struct pft_rename	*renames;
 	size_t			nr_renames, cap_renames, renames_done;
+	bool			renames_sorted;
+	/* pft2dat-sched.c writes a compact event: no task change to keep */
+	bool			in_compact;
 	/*
 	 * A viewer's reading (pft2dat_view_open()): what it does in the
 	 * conversion's place, NULL for a conversion; whether it lists the
@@ -375,6 +384,13 @@ const char *pft_fxt_format(struct pft_ctx *c, const char *system,
  */
 uint64_t pft_fxt_sym_addr(struct pft_ctx *c, const char *name, size_t len);
 uint64_t pft_fxt_str_addr(struct pft_ctx *c, const char *text, size_t len);
+/*
+ * The FXT's kallsyms and printk lines that have the kernel's form
+ * (those that do not are input libtraceevent may misread), added to
+ * @kallsyms and @printk.
+ */
+int pft_fxt_lines(struct pft_ctx *c, struct f2d_text *kallsyms,
+		  struct f2d_text *printk);
 void pft_fxt_free(struct pft_ctx *c);
 
 /* The table, inverted (pft2dat-event.c). */

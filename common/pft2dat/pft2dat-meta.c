@@ -718,10 +718,7 @@ int pft_meta_finish(struct pft_ctx *c)
 	int n;
 
 	/* a converted trace.dat's own lines, then those this file makes */
-	if (f2d_text_add(&c->f2d.kallsyms, c->fxt.kallsyms.s ?
-			 c->fxt.kallsyms.s : "", c->fxt.kallsyms.len) ||
-	    f2d_text_add(&c->f2d.printk, c->fxt.printk.s ? c->fxt.printk.s :
-			 "", c->fxt.printk.len))
+	if (pft_fxt_lines(c, &c->f2d.kallsyms, &c->f2d.printk))
 		return -ENOMEM;
 	/* in address order, as /proc/kallsyms */
 	for (i = 0; i < c->nr_sym_names; i++) {

@@ -273,7 +273,10 @@ static struct pft_fmt *fmt_choose(struct pft_ctx *c, struct pft_ev *ev)
 			 pf->system, pf->name);
 		text = read_text(path, &len);
 	}
-	/* the recording's own format is its events' whatever they carry */
+	/*
+	 * the recording's own format is its events' whatever they carry,
+	 * when libtraceevent (in the child that tries it) takes it
+	 */
 	if (text && (fxt || kernel_fits(text, ev))) {
 		/* the kernel's formats are no input; an FXT's are */
 		ret = f2d_format_add(&c->f2d, pf->system, text, len,
@@ -281,6 +284,13 @@ static struct pft_fmt *fmt_choose(struct pft_ctx *c, struct pft_ev *ev)
 				     &pf->f);
 		if (ret == -ENOMEM)
 			goto fail;
+		/*
+		 * an id another format has: that one comes back (an FXT's
+		 * formats are input, and may say anything)
+		 */
+		if (!ret && pf->f && (strcmp(pf->f->name, pf->name) ||
+				      strcmp(pf->f->system, pf->system)))
+			ret = -EEXIST;
 		if (!ret && pf->f) {
 			pf->kernel = true;
 			if (fxt)
@@ -424,9 +434,10 @@ static uint64_t put_val(struct pft_ctx *c, struct pft_fmt *pf,
 
 /*
  * A task renamed in the bundle, or switched in by a full sched_switch
- * (@runs): compact sched's prev fields follow.  Kept in time order, as
- * Perfetto's importer sorts them: a bundle's events need not be (a
- * converted trace.dat's full switch may follow a later rename).
+ * (@runs): compact sched's prev fields follow.  Applied in time order, as
+ * Perfetto's importer sorts them (pft_sched_renames()): a bundle's events
+ * need not be in it (a converted trace.dat's full switch may follow a
+ * later rename).
  */
 static int rename_add(struct pft_ctx *c, const struct pft_ev *ev,
 		      const struct pft_val *pid, const struct pft_val *comm,
@@ -435,7 +446,7 @@ static int rename_add(struct pft_ctx *c, const struct pft_ev *ev,
 	const struct pft_val *prio = runs ? pft_val_named(ev, "next_prio") :
 				     NULL;
 	struct pft_rename *r;
-	size_t n, at;
+	size_t n;
 
 	if (c->nr_renames == c->cap_renames) {
 		size_t cap = c->cap_renames ? 2 * c->cap_renames : 16;
@@ -446,10 +457,9 @@ static int rename_add(struct pft_ctx *c, const struct pft_ev *ev,
 		c->renames = r;
 		c->cap_renames = cap;
 	}
-	for (at = c->nr_renames; at && c->renames[at - 1].ts > ev->ts; at--)
-		;
-	r = &c->renames[at];
-	memmove(r + 1, r, (c->nr_renames++ - at) * sizeof(*r));
+	r = &c->renames[c->nr_renames];
+	r->seq = c->nr_renames++;
+	c->renames_sorted = false;
 	r->ts = ev->ts;
 	r->pid = (int32_t)pid->v;
 	r->runs = runs;
@@ -537,7 +547,10 @@ static int names_of(struct pft_ctx *c, const struct pft_ev *ev)
 			continue;
 		pft_meta_name(c, (int32_t)p->v, comm[k]->p, comm[k]->len,
 			      ev->ts);
-		if ((k == NAME_NEW || k == NAME_NEXT) &&
+		/* a full switch read, not one compact sched makes */
+		if ((k == NAME_NEW || (k == NAME_NEXT && !c->in_compact &&
+				       ev->nlen == 12 &&
+				       !memcmp(ev->name, "sched_switch", 12))) &&
 		    rename_add(c, ev, p, comm[k], k == NAME_NEXT))
 			return -ENOMEM;
 	}

@@ -229,6 +229,15 @@ static int one_waking(struct pft_ctx *c, struct pft_ev *ev, unsigned int cpu,
 	return pft_record_write(c, ev);
 }
 
+static int rename_cmp(const void *a, const void *b)
+{
+	const struct pft_rename *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
 void pft_sched_renames(struct pft_ctx *c, unsigned int cpu, uint64_t ts)
 {
 	struct pft_cpu *cur = pft_sched_cpu(c, cpu);
@@ -236,6 +245,13 @@ void pft_sched_renames(struct pft_ctx *c, unsigned int cpu, uint64_t ts)
 
 	if (!cur)
 		return;
+	/* once a bundle: its events are all read before */
+	if (!c->renames_sorted && c->nr_renames > c->renames_done) {
+		qsort(c->renames + c->renames_done,
+		      c->nr_renames - c->renames_done, sizeof(*c->renames),
+		      rename_cmp);
+		c->renames_sorted = true;
+	}
 	for (; c->renames_done < c->nr_renames; c->renames_done++) {
 		r = &c->renames[c->renames_done];
 		if (r->ts > ts)
@@ -298,6 +314,7 @@ int pft_sched_compact(struct pft_ctx *c, unsigned int cpu, const uint8_t *p,
 	if (j < nwk)
 		twk = cols[WK_TS].v[0];
 	/* in time order: a waking's waker is who runs at its time */
+	c->in_compact = true;
 	while (i < nsw || j < nwk) {
 		if (i < nsw && (j >= nwk || tsw <= twk)) {
 			pft_sched_renames(c, cpu, tsw);
@@ -313,6 +330,7 @@ int pft_sched_compact(struct pft_ctx *c, unsigned int cpu, const uint8_t *p,
 		if (ret < 0)
 			break;
 	}
+	c->in_compact = false;
 out:
 	for (k = 0; k < NR_COLS; k++)
 		free(cols[k].v);
