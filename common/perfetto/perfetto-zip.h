@@ -8,9 +8,10 @@
  * Both ways are ISA-L's igzip (fast: the conversion's budget, and a
  * deflated trace's load).  The stream has a zlib header, which Perfetto's
  * GzipDecompressor detects as it detects gzip's (inflateInit2 with
- * 32 + MAX_WBITS); the reader takes either.  What one compressed packet may inflate to is bounded
- * (PFT_ZIP_MAX): the writer never packs more, the reader refuses more,
- * so a hostile file cannot make a reader allocate without end.
+ * 32 + MAX_WBITS); the reader takes either.  What one compressed packet
+ * may inflate to is bounded (PFT_ZIP_MAX): the writer never packs more,
+ * the reader refuses more, so a hostile file cannot make a reader
+ * allocate without end.
  */
 #ifndef _PERFETTO_ZIP_H
 #define _PERFETTO_ZIP_H

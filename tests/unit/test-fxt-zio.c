@@ -236,9 +236,8 @@ static int trickle(const uint8_t *c, size_t n)
 
 /*
  * 300 gzip members of 1 to 6,000 bytes each, by zlib, read through a pipe
- * that brings 1 to 23 bytes a time: igzip reads up to 8 bytes past a
- * member's end ahead, which the next member must get back, whichever
- * read brought them.
+ * that brings 1 to 23 bytes a time: each member's end, and the next one's
+ * start, falls anywhere in a read.
  */
 static void test_gzip_members_trickled(void)
 {
