@@ -67,21 +67,6 @@ struct meta_run {
 	bool	bad;		/* formats: dropped whole */
 };
 
-/* A C identifier, as a tracefs system's name is (pft2dat-record.c's). */
-static bool word(const char *s, size_t n)
-{
-	size_t i;
-
-	if (!n || n > 63)
-		return false;
-	for (i = 0; i < n; i++)
-		if (!(s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') ||
-		      (s[i] >= 'A' && s[i] <= 'Z') ||
-		      (i && s[i] >= '0' && s[i] <= '9')))
-			return false;
-	return true;
-}
-
 /*
  * A format's run ends: "SYSTEM\0TEXT\0" kept, or, without a text or
  * after a fault, nothing of it (the runs stay in step).
@@ -150,7 +135,7 @@ static void meta_take(struct pft_fxt_meta *m, struct fxt_reader *r,
 	if (!cont) {
 		sys = fxt_args_find(ev->args, ev->nargs, TCFXT_ARG_SYSTEM);
 		if (!sys || sys->type != FXT_ARG_STRING ||
-		    !word(sys->str.ptr, sys->str.len) ||
+		    !pft_ident(sys->str.ptr, sys->str.len) ||
 		    f2d_text_add(&m->formats, sys->str.ptr, sys->str.len) ||
 		    f2d_text_add(&m->formats, "", 1)) {
 			run->bad = true;

@@ -455,6 +455,13 @@ struct pft_cpu *pft_sched_cpu(struct pft_ctx *c, unsigned int cpu);
 /* The bundle's renames and full switches up to @ts applied to @cpu's. */
 void pft_sched_renames(struct pft_ctx *c, unsigned int cpu, uint64_t ts);
 
+/*
+ * pft2dat-record.c: a C identifier of 1 to 63 characters, as a tracefs
+ * system's, event's and field's names are: what names from the input
+ * must be before they go into a format.
+ */
+bool pft_ident(const char *s, size_t n);
+
 /* pft2dat-record.c: an event read, written to the .dat. */
 int pft_record_write(struct pft_ctx *c, struct pft_ev *ev);
 /* What the formats left unsaid, for the summary. */

@@ -54,7 +54,7 @@ static char *read_text(const char *path, size_t *len)
 	return buf;
 }
 
-static bool ident(const char *s, size_t n)
+bool pft_ident(const char *s, size_t n)
 {
 	size_t i;
 
@@ -133,7 +133,7 @@ static char *made_body(const struct pft_ev *ev)
 		bool comm = false;
 		int n;
 
-		if (!ident(v->name, v->nlen))
+		if (!pft_ident(v->name, v->nlen))
 			continue;
 		switch (v->kind) {
 		case PFT_V_STR:
@@ -251,8 +251,8 @@ static struct pft_fmt *fmt_choose(struct pft_ctx *c, struct pft_ev *ev)
 				     !memcmp(pf->system, ev->system,
 					     ev->slen))))
 			return pf;
-	if (!ident(ev->name, ev->nlen) ||
-	    (ev->system && !ident(ev->system, ev->slen)))
+	if (!pft_ident(ev->name, ev->nlen) ||
+	    (ev->system && !pft_ident(ev->system, ev->slen)))
 		return NULL;
 	pf = calloc(1, sizeof(*pf));
 	if (!pf)
