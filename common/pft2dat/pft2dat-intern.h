@@ -456,11 +456,23 @@ struct pft_cpu *pft_sched_cpu(struct pft_ctx *c, unsigned int cpu);
 void pft_sched_renames(struct pft_ctx *c, unsigned int cpu, uint64_t ts);
 
 /*
- * pft2dat-record.c: a C identifier of 1 to 63 characters, as a tracefs
- * system's, event's and field's names are: what names from the input
- * must be before they go into a format.
+ * A C identifier of 1 to 63 characters, as a tracefs system's, event's
+ * and field's names are: what names from the input must be before they
+ * go into a format.
  */
-bool pft_ident(const char *s, size_t n);
+static inline bool pft_ident(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n || n > 63)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!(s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') ||
+		      (s[i] >= 'A' && s[i] <= 'Z') ||
+		      (i && s[i] >= '0' && s[i] <= '9')))
+			return false;
+	return true;
+}
 
 /* pft2dat-record.c: an event read, written to the .dat. */
 int pft_record_write(struct pft_ctx *c, struct pft_ev *ev);

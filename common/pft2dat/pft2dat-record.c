@@ -54,20 +54,6 @@ static char *read_text(const char *path, size_t *len)
 	return buf;
 }
 
-bool pft_ident(const char *s, size_t n)
-{
-	size_t i;
-
-	if (!n || n > 63)
-		return false;
-	for (i = 0; i < n; i++)
-		if (!(s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') ||
-		      (s[i] >= 'A' && s[i] <= 'Z') ||
-		      (i && s[i] >= '0' && s[i] <= '9')))
-			return false;
-	return true;
-}
-
 /*
  * Whether the kernel's format @text has a field @name of @kind: a
  * "\tfield:TYPE NAME;" or "NAME[N];" line, whose type is text (char
