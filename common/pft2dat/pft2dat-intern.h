@@ -350,8 +350,9 @@ struct pft_viewer {
 };
 
 /*
- * pft2dat-convert.c: the input in memory (mapped, or inflated: @mapped)
- * and out of it; both passes over its packets, the metadata finished
+ * pft2dat-convert.c: the input in memory (mapped, or inflated: @mapped;
+ * of an FXT, the packets it carries, pft_fxt_packets()) and out of it;
+ * both passes over its packets, the metadata finished
  * (the caller has set c->f2d up, its tep included); the context freed.
  */
 int pft_input_load(struct pft_ctx *c, const char *in, const void **p,

@@ -535,8 +535,9 @@ static int names_of(struct pft_ctx *c, const struct pft_ev *ev)
 			      ev->ts);
 		/* a full switch read, not one compact sched makes */
 		if ((k == NAME_NEW || (k == NAME_NEXT && !c->in_compact &&
-				       ev->nlen == 12 &&
-				       !memcmp(ev->name, "sched_switch", 12))) &&
+				       ev->nlen == strlen("sched_switch") &&
+				       !memcmp(ev->name, "sched_switch",
+					       ev->nlen))) &&
 		    rename_add(c, ev, p, comm[k], k == NAME_NEXT))
 			return -ENOMEM;
 	}
