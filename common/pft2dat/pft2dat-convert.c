@@ -365,6 +365,7 @@ void pft_ctx_free(struct pft_ctx *c)
 	struct f2d_ctx *x = &c->f2d;
 
 	pft_record_free(c);
+	pft_res_free(c);
 	pft_event_free(c);
 	pft_fxt_free(c);
 	pft_meta_free(c);

@@ -15,6 +15,7 @@
 #include "perfetto-proto.h"
 #include "pft-ftrace-table.h"
 #include "pft2dat-intern.h"
+#include "tcfxt-residue.h"
 
 #define PFT_ROW(n, s, e, ...) \
 	{ n, s, sizeof(s) - 1, e, sizeof(e) - 1, \
@@ -455,6 +456,9 @@ static int one_event(struct pft_ctx *c, unsigned int cpu,
 	pft_ev_clear(ev);
 	ev->cpu = cpu;
 	ev->flags = -1;
+	ret = pft_res_take(c, TCFXT_RES_KIND_EVENT);
+	if (ret == -ENOMEM)
+		return ret;
 	pb_reader_init(&r, msg->p, msg->len);
 	while ((ret = pb_next(&r, &f)) > 0) {
 		if (f.id == PFT_EVENT_TIMESTAMP && f.wt == PB_VARINT) {
@@ -474,8 +478,11 @@ static int one_event(struct pft_ctx *c, unsigned int cpu,
 		if (body.id == PFT_EV_GENERIC)
 			ret = legacy_generic(ev, &body);
 		else if ((d = row_of(c, body.id, &idx))) {
-			/* a viewer's rows: listed, its values not read */
-			ret = c->listing ?
+			/*
+			 * a viewer's rows: listed, its values not read (not
+			 * an event its residue makes another)
+			 */
+			ret = c->listing && !c->res.cur && !c->res.skip ?
 			      c->viewer->listed(c, ev, idx, &body) : 0;
 			if (ret > 0)
 				return 0;
@@ -500,7 +507,7 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 {
 	struct pb_reader r;
 	struct pb_field f;
-	struct pb_field first = { 0 };
+	struct pb_field first = { 0 }, residue = { 0 };
 	/* the bundle's compact sched, as found by the first walk */
 	struct pb_field compact[PFT_COMPACT_KEPT];
 	unsigned int cpu = 0, nr_compact = 0, i;
@@ -545,6 +552,8 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 			if (nr_compact < PFT_COMPACT_KEPT)
 				compact[nr_compact] = f;
 			nr_compact++;
+		} else if (f.id == TCFXT_BUNDLE_RESIDUE && f.wt == PB_LEN) {
+			residue = f;
 		}
 	}
 	if (ret < 0 || !have_cpu || cpu >= PFT_MAX_CPU)
@@ -552,8 +561,11 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 	if (c->pass == 1) {
 		if (cpu > c->max_cpu)
 			c->max_cpu = cpu;
-		return 0;
+		return residue.id ? pft_res_buffers(c, &residue) : 0;
 	}
+	ret = pft_res_bundle(c, residue.id ? &residue : NULL);
+	if (ret == -ENOMEM)
+		return ret;
 	if (c->viewer) {
 		ret = c->viewer->bundle(c, p, len, cpu);
 		if (ret < 0)

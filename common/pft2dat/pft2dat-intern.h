@@ -231,8 +231,45 @@ struct pft_fxt_meta {
 	struct pft_fxt_index	syms, strs;
 };
 
+/* The .dat buffers the instances may take, the top one included. */
+#define PFT_MAX_BUFFERS	64
+
+/*
+ * A bundle's residue (tcfxt-residue.h), from a `convert --once` FXT: its
+ * decls, read from the bundle (@msg: the Decl message) and, the first
+ * time an entry names one, resolved to a format and fields
+ * (pft_record_residue()); the place of each kind's next entry; the
+ * entry of the event being read.
+ */
+#define PFT_RES_MAX_FIELDS	64
+
+struct pft_res_decl {
+	const uint8_t		*msg;
+	size_t			len;
+	bool			resolved;
+	struct pft_fmt		*pf;		/* NULL: no .dat form */
+	int			buffer;		/* the .dat buffer */
+	unsigned int		nr;
+	struct tep_format_field	*f[PFT_RES_MAX_FIELDS];
+	/* each one's place among pf->f->fields (for a dynamic one), or -1 */
+	int			idx[PFT_RES_MAX_FIELDS];
+};
+
+struct pft_res {
+	bool			on;
+	struct pft_res_decl	*decls;
+	unsigned int		nr_decls, cap_decls;
+	const uint8_t		*p[3], *end[3];
+	/* the event's entry: its decl, NULL for none; a skip */
+	struct pft_res_decl	*cur;
+	bool			skip;
+	const uint8_t		*val[PFT_RES_MAX_FIELDS];
+	uint32_t		val_len[PFT_RES_MAX_FIELDS];
+};
+
 struct pft_ctx {
 	struct f2d_ctx		f2d;
+	struct pft_res		res;
 	struct pft_fxt_meta	fxt;
 	const struct pft2dat_opts *o;
 	struct pft2dat_stats	*st;
@@ -477,6 +514,25 @@ static inline bool pft_ident(const char *s, size_t n)
 
 /* pft2dat-record.c: an event read, written to the .dat. */
 int pft_record_write(struct pft_ctx *c, struct pft_ev *ev);
+/*
+ * The format of event @system:@name (lengths @slen, @nlen) as events of
+ * that name get it; NULL when it has none.
+ */
+struct pft_fmt *pft_record_fmt(struct pft_ctx *c, const char *system,
+			       size_t slen, const char *name, size_t nlen);
+
+/*
+ * pft2dat-residue.c: the bundle's residue (a TCFXT_BUNDLE_RESIDUE field,
+ * or none: @f NULL) read; then, before each event of @kind (enum
+ * tcfxt_res_kind), its entry taken into c->res, which pft_record_write()
+ * applies.  -EBADMSG: a residue that does not parse (the bundle's events
+ * are read without it, c->st->damage says so).
+ */
+int pft_res_bundle(struct pft_ctx *c, const struct pb_field *f);
+/* The first pass: the .dat buffers a residue's decls name, added. */
+int pft_res_buffers(struct pft_ctx *c, const struct pb_field *f);
+int pft_res_take(struct pft_ctx *c, unsigned int kind);
+void pft_res_free(struct pft_ctx *c);
 /* What the formats left unsaid, for the summary. */
 void pft_record_free(struct pft_ctx *c);
 

@@ -497,9 +497,6 @@ static int trace_stats(struct pft_ctx *c, const struct pb_field *m)
 	return 0;
 }
 
-/* The .dat buffers the instances may take, the top one included. */
-#define PFT_MAX_BUFFERS	64
-
 /* "@what@more" into st->instances, once, "; " between. */
 static void say_instance(struct pft_ctx *c, const char *what,
 			 const char *more)

@@ -596,15 +596,63 @@ static bool adds_strings(struct pft_fmt *pf, const struct pft_ev *ev)
 	return false;
 }
 
+struct pft_fmt *pft_record_fmt(struct pft_ctx *c, const char *system,
+			       size_t slen, const char *name, size_t nlen)
+{
+	struct pft_ev *ev = calloc(1, sizeof(*ev));
+	struct pft_fmt *pf;
+
+	/* no values: a format only an FXT or the kernel gives */
+	if (!ev)
+		return NULL;
+	ev->system = system;
+	ev->slen = slen;
+	ev->name = name;
+	ev->nlen = nlen;
+	pf = fmt_choose(c, ev);
+	free(ev);
+	return pf && pf->kernel ? pf : NULL;
+}
+
+/* The bytes of the event's residue entry (c->res.cur) into its record. */
+static uint64_t residue_put(struct pft_ctx *c)
+{
+	const struct pft_res_decl *d = c->res.cur;
+	uint64_t filled = 0;
+	unsigned int i;
+
+	for (i = 0; i < d->nr; i++) {
+		f2d_put_field_bytes(&c->f2d.rec, d->f[i], c->res.val[i],
+				    c->res.val_len[i]);
+		if (d->idx[i] >= 0 && d->idx[i] < 64)
+			filled |= 1ULL << d->idx[i];
+	}
+	return filled;
+}
+
 int pft_record_write(struct pft_ctx *c, struct pft_ev *ev)
 {
 	struct pft_fmt *pf = ev->slot ? *ev->slot : NULL;
+	const struct pft_res_decl *rd = c->res.cur;
+	int buffer = c->buffer;
 	uint64_t filled = 0;
 	unsigned int i;
 	int ret;
 
 	groups_of(c, ev);
-	if (!pf) {
+	/*
+	 * a packet event that is no .dat event, inferred by the converter:
+	 * what it says of the tasks stays
+	 */
+	if (c->res.skip) {
+		c->res.skip = false;
+		return names_of(c, ev);
+	}
+	if (rd) {
+		/* the .dat's own event, which the packet may name otherwise */
+		pf = rd->pf;
+		buffer = rd->buffer;
+	} else if (!pf) {
 		pf = fmt_choose(c, ev);
 		if (ev->slot)
 			*ev->slot = pf;
@@ -630,6 +678,8 @@ int pft_record_write(struct pft_ctx *c, struct pft_ev *ev)
 				  (uint64_t)ev->flags);
 	for (i = 0; i < ev->n; i++)
 		filled |= put_val(c, pf, ev, i);
+	if (rd)
+		filled |= residue_put(c);
 	/*
 	 * A text of dynamic length no value filled: an empty one, where
 	 * its place says (zero would point it at the record's head).
@@ -642,7 +692,7 @@ int pft_record_write(struct pft_ctx *c, struct pft_ev *ev)
 			f2d_put_field_bytes(&c->f2d.rec, fl,
 					    (const uint8_t *)"", 1);
 	}
-	ret = f2d_emit(&c->f2d, c->buffer, ev->cpu, ev->ts, c->f2d.rec.data,
+	ret = f2d_emit(&c->f2d, buffer, ev->cpu, ev->ts, c->f2d.rec.data,
 		       c->f2d.rec.len);
 	if (ret == -EAGAIN) {
 		/* no room for it in the .dat (a CPU past the count) */

@@ -17,6 +17,7 @@
 
 #include "perfetto-proto.h"
 #include "pft2dat-intern.h"
+#include "tcfxt-residue.h"
 
 enum { SW_TS, SW_STATE, SW_PID, SW_PRIO, SW_COMM, WK_TS, WK_PID,
        WK_CPU, WK_PRIO, WK_COMM, WK_FLAGS, NR_COLS };
@@ -185,7 +186,9 @@ static int one_switch(struct pft_ctx *c, struct pft_ev *ev, unsigned int cpu,
 	put_int(ev, "next_pid", (int32_t)cols[SW_PID].v[i]);
 	put_int(ev, "next_prio", (int32_t)cols[SW_PRIO].v[i]);
 	c->st->events_in++;
-	ret = pft_record_write(c, ev);
+	ret = pft_res_take(c, TCFXT_RES_KIND_SWITCH);
+	if (ret != -ENOMEM)
+		ret = pft_record_write(c, ev);
 	/* the CPU runs the next task now */
 	cur->pid = (int32_t)cols[SW_PID].v[i];
 	cur->prio = (int32_t)cols[SW_PRIO].v[i];
@@ -205,6 +208,7 @@ static int one_waking(struct pft_ctx *c, struct pft_ev *ev, unsigned int cpu,
 	struct pft_cpu *cur = pft_sched_cpu(c, cpu);
 	const uint8_t *comm;
 	size_t len;
+	int ret;
 
 	if (!cur)
 		return -ENOMEM;
@@ -226,7 +230,8 @@ static int one_waking(struct pft_ctx *c, struct pft_ev *ev, unsigned int cpu,
 	put_int(ev, "target_cpu", (int32_t)cols[WK_CPU].v[j]);
 	c->st->events_in++;
 	pft_meta_name(c, (int32_t)cols[WK_PID].v[j], comm, len, ts);
-	return pft_record_write(c, ev);
+	ret = pft_res_take(c, TCFXT_RES_KIND_WAKING);
+	return ret == -ENOMEM ? ret : pft_record_write(c, ev);
 }
 
 static int rename_cmp(const void *a, const void *b)

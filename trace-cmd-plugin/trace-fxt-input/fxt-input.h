@@ -84,6 +84,12 @@ struct fxt_input_opts {
 	 * once in the packets, the instants in nested records
 	 */
 	bool		fxt_records;
+	/*
+	 * Each event once, in the packets, with what they do not carry of
+	 * its record in their bundle's residue (tcfxt-residue.h); no
+	 * instants.  Not with fxt_records.
+	 */
+	bool		once;
 	/* who reads the CPU data: enum fxt_input_reader */
 	unsigned int	reader;
 	/*

@@ -29,6 +29,7 @@
 #include "map-options.h"
 #include "map-pages.h"
 #include "map-packet.h"
+#include "map-residue.h"
 #include "map-task.h"
 #include "map-text.h"
 #include "map-tgid.h"
@@ -458,6 +459,7 @@ static void map_ctx_free(struct map_ctx *ctx)
 	free(ctx->cpus);
 	map_formats_free(ctx);
 	map_pkt_free(ctx);
+	map_res_free(ctx);
 	map_text_free(ctx);
 	map_options_free(ctx);
 	trace_seq_destroy(&ctx->seq);

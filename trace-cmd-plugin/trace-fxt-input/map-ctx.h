@@ -46,6 +46,8 @@ struct map_field {
 	bool			sym_field;	/* may point at a kernel symbol */
 	bool			printk_field;	/* may point at a printk string */
 	bool			dev;		/* a dev_t (perfetto-dev.h) */
+	/* map-ftrace.c: a generic event of its event carries it */
+	bool			in_generic;
 };
 
 struct map_special;
@@ -97,6 +99,13 @@ struct map_event {
 	bool			fmts_ready;
 	unsigned int		*fmts_idx;	/* those fields, in order */
 	unsigned int		nr_fmts;
+	/* map-residue.c: its decl of each form (map_res_form), + 1 */
+	uint32_t		res_decl[3];
+	/*
+	 * its packets hold what a field says, not its bytes (map-marker.c:
+	 * a print's text without its newline): the residue keeps them all
+	 */
+	bool			pkt_text_only;
 };
 
 /* Per buffer: one FXT provider. */
@@ -121,6 +130,7 @@ struct map_buffer {
 
 struct map_formats;
 struct map_pkt;
+struct map_res;
 struct map_eh;
 struct map_text;
 struct map_text_ref;
@@ -224,6 +234,7 @@ struct map_ctx {
 	struct trace_seq	seq;		/* scratch for .text values */
 	struct map_formats	*fmts;		/* map-formats.c's state */
 	struct map_pkt		*pkt;		/* map-packet.c's state */
+	struct map_res		*res;		/* map-residue.c's (--once) */
 	/* map-ftrace.c: the next described generic event's field */
 	uint32_t		next_desc_id;
 	struct map_eh		*eh;		/* map-eventheader.c's state */

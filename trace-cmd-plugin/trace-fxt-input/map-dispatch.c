@@ -33,6 +33,7 @@
 #include "map-ftrace.h"
 #include "map-ftrace-table.h"
 #include "map-marker.h"
+#include "map-residue.h"
 #include "map-sched.h"
 #include "map-special.h"
 #include "map-task.h"
@@ -393,9 +394,15 @@ static bool map_dispatch_restated(struct map_ctx *ctx,
 	return false;
 }
 
+static int map_dispatch_derive(struct map_ctx *ctx, struct map_buffer *buf,
+			       struct map_event *me, struct tep_record *rec,
+			       const struct fxt_thread *thread, bool gen);
+
 /*
  * @rec as its instant event on @thread, then, unless another buffer just
  * gave the same record, what its row of map_specials[] derives from it.
+ * With --once no instant: the packet events and the residue say it
+ * (map-residue.h).
  */
 int map_dispatch_write(struct map_ctx *ctx, struct map_buffer *buf,
 		       struct map_event *me, struct tep_record *rec,
@@ -406,15 +413,42 @@ int map_dispatch_write(struct map_ctx *ctx, struct map_buffer *buf,
 				    ctx->seen_waking) ||
 		    (s && map_sched_wakeup_new_own(ctx, buf, me, rec))) &&
 		   !ctx->opts->fxt_records;
-	bool pkt;
 	int ret;
 
+	if (map_res_on(ctx)) {
+		/*
+		 * no instant: its packet event and residue, which its
+		 * handlers write (a restated record's, its generic event)
+		 */
+		map_res_begin(ctx, buf, me, rec);
+		map_sched_seen(ctx, rec, (int)thread->tid);
+		ret = map_dispatch_restated(ctx, buf, me, rec) ? 0 :
+		      map_dispatch_derive(ctx, buf, me, rec, thread, gen);
+		if (ret >= 0 && map_res_pending(ctx))
+			ret = map_ftrace_generic(ctx, buf, me, rec);
+		return ret < 0 ? ret : map_res_end(ctx);
+	}
 	ret = map_event_write(ctx, buf, me, rec, thread);
 	if (!ctx->opts->fxt_records)
 		map_sched_seen(ctx, rec, (int)thread->tid);
 	if (ret < 0 || (!s && !gen) ||
 	    map_dispatch_restated(ctx, buf, me, rec))
 		return ret;
+	return map_dispatch_derive(ctx, buf, me, rec, thread, gen);
+}
+
+/*
+ * What @me's row derives from @rec (@gen: its generic packet event too);
+ * @me has a row, or @gen.
+ */
+static int map_dispatch_derive(struct map_ctx *ctx, struct map_buffer *buf,
+			       struct map_event *me, struct tep_record *rec,
+			       const struct fxt_thread *thread, bool gen)
+{
+	const struct map_special *s = me->special;
+	bool pkt;
+	int ret = 0;
+
 	if (gen) {
 		ret = map_ftrace_generic(ctx, buf, me, rec);
 		if (ret < 0 || !s)

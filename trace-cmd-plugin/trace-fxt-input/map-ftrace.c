@@ -456,8 +456,10 @@ static int map_generic_describe(struct map_ctx *ctx, struct map_event *me)
 	uint32_t type, id;
 	size_t dp;
 
-	for (i = 0; i < me->nr_fields; i++)
-		n += map_generic_type(&me->fields[i]) != 0;
+	for (i = 0; i < me->nr_fields; i++) {
+		me->fields[i].in_generic = map_generic_type(&me->fields[i]);
+		n += me->fields[i].in_generic;
+	}
 	if (n >= PFT_DESCRIBED_MAX_FIELDS) {
 		me->pkt_id = MAP_PKT_LEGACY;
 		return 0;

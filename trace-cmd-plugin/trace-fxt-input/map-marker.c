@@ -105,6 +105,7 @@ int map_marker_write(struct map_ctx *ctx, struct map_buffer *buf,
 	const char *s;
 	int len, text, ret;
 
+	me->pkt_text_only = true;
 	len = map_field_str(rec, f, &s);
 	if (len < 0)
 		return 0;

@@ -43,6 +43,7 @@
 #include "map-set.h"
 #include "perfetto-proto.h"
 #include "map-zip.h"
+#include "map-residue.h"
 
 /* A bundle this large is written out; a packet may span blob records. */
 #define MAP_BUNDLE_BYTES	(64 * 1024)
@@ -219,7 +220,7 @@ static int map_bundle_flush(struct map_ctx *ctx, struct map_pkt *p,
 	struct map_bundle *b = &p->b[cpu];
 	struct pb_buf *out = &p->out;
 	size_t pkt, fe, cs;
-	int i;
+	int i, ret;
 
 	if (!b->ev.len && !b->any_sw && !b->any_wk && !b->lost)
 		return 0;
@@ -244,6 +245,10 @@ static int map_bundle_flush(struct map_ctx *ctx, struct map_pkt *p,
 	}
 	fe = pb_open(out, PFT_PACKET_FTRACE_EVENTS);
 	pb_uint(out, PFT_BUNDLE_CPU, cpu);
+	/* before the events: a reader has it when it meets them */
+	ret = map_res_flush(ctx, cpu, out);
+	if (ret < 0)
+		return ret;
 	if (b->ev.len && pb_room(out, b->ev.len)) {
 		memcpy(out->p + out->len, b->ev.p, b->ev.len);
 		out->len += b->ev.len;
@@ -326,6 +331,9 @@ int map_pkt_event(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 	int ret = map_pkt_bundle(ctx, cpu, &b);
 
 	if (ret <= 0)
+		return ret;
+	ret = map_res_note(ctx, cpu, TCFXT_RES_KIND_EVENT, event);
+	if (ret < 0)
 		return ret;
 	e->b = &b->ev;
 	e->cpu = cpu;
@@ -428,6 +436,9 @@ int map_pkt_varints(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 				  proto, v, n);
 	if (end) {
 		b->ev.len = end - b->ev.p;
+		ret = map_res_note(ctx, cpu, TCFXT_RES_KIND_EVENT, event);
+		if (ret < 0)
+			return ret;
 		return map_bundle_check(ctx, ctx->pkt, cpu);
 	}
 	/* a long one: written again over it, the general way */
@@ -538,6 +549,9 @@ int map_pkt_switch(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 	ret = map_pkt_compact(ctx, cpu, comm, len, &b, &idx);
 	if (ret <= 0)
 		return ret;
+	ret = map_res_note(ctx, cpu, TCFXT_RES_KIND_SWITCH, 0);
+	if (ret < 0)
+		return ret;
 	/* a time before the last one wraps: the reader adds it back */
 	pb_varint(&b->col[COL_SW_TS], b->any_sw ? ts - b->sw_ts : ts);
 	pb_varint(&b->col[COL_SW_STATE], (uint64_t)prev_state);
@@ -560,6 +574,9 @@ int map_pkt_waking(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 
 	ret = map_pkt_compact(ctx, cpu, comm, len, &b, &idx);
 	if (ret <= 0)
+		return ret;
+	ret = map_res_note(ctx, cpu, TCFXT_RES_KIND_WAKING, 0);
+	if (ret < 0)
 		return ret;
 	pb_varint(&b->col[COL_WK_TS], b->any_wk ? ts - b->wk_ts : ts);
 	pb_varint(&b->col[COL_WK_PID], (uint64_t)(int64_t)pid);

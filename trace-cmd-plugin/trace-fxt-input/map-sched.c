@@ -43,6 +43,7 @@
 #include "map-field.h"
 #include "map-name.h"
 #include "map-packet.h"
+#include "map-residue.h"
 #include "map-sched.h"
 #include "map-special.h"
 #include "map-task.h"
@@ -215,6 +216,7 @@ static int map_switch_leave(struct map_ctx *ctx, uint64_t pid,
 	struct map_cpu *o;
 	char idle[32];
 	unsigned int ocpu;
+	int ret;
 
 	if (!pid || !t || t->cpu < 0 || t->cpu == (int32_t)cpu)
 		return 0;
@@ -229,7 +231,10 @@ static int map_switch_leave(struct map_ctx *ctx, uint64_t pid,
 	o->cur = 0;
 	o->cur_ts = ts;
 	snprintf(idle, sizeof(idle), "swapper/%u", ocpu);
-	return map_pkt_switch(ctx, ocpu, ts, 0, 0, 120, idle, strlen(idle));
+	map_res_inferred(ctx, true);
+	ret = map_pkt_switch(ctx, ocpu, ts, 0, 0, 120, idle, strlen(idle));
+	map_res_inferred(ctx, false);
+	return ret;
 }
 
 void map_sched_seen(struct map_ctx *ctx, const struct tep_record *rec,
@@ -274,7 +279,9 @@ static int map_switch_first(struct map_ctx *ctx, const struct map_switch *sw,
 	if (!sw->prev || c->seen != (int32_t)sw->prev || c->seen_ts >= sw->ts)
 		return 0;
 	in.plen = snprintf(idle, sizeof(idle), "swapper/%u", sw->cpu);
+	map_res_inferred(ctx, true);
 	ret = map_switch_full(ctx, &in);
+	map_res_inferred(ctx, false);
 	if (ret < 0)
 		return ret;
 	c->cur = sw->prev;
@@ -346,10 +353,12 @@ static int map_switch_pkt(struct map_ctx *ctx, const struct map_switch *sw)
 			return ret;
 	}
 	if (c->cur >= 0 && c->cur != (int32_t)sw->prev) {
+		map_res_inferred(ctx, true);
 		ret = map_pkt_switch(ctx, sw->cpu,
 				     map_switch_lost_in(c, sw->prev, sw->ts),
 				     0, sw->prev, sw->pprio, sw->pcomm,
 				     sw->plen);
+		map_res_inferred(ctx, false);
 		if (ret < 0)
 			return ret;
 		c->cur = sw->prev;

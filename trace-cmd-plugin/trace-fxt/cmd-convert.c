@@ -859,6 +859,9 @@ static int cmd_convert(int argc, char **argv)
 		case 'F':
 			o->fxt_records = true;
 			break;
+		case 'O':
+			o->once = true;
+			break;
 		case 'P':
 			a.packets = true;
 			break;
@@ -984,6 +987,12 @@ static const struct trace_fxt_opt convert_opts[] = {
 		  "states, wakers or process tree" },
 	{ .key = 'F', .name = "fxt-sched", .dirs = TRACE_FXT_TO_FXT,
 	  .help = "the old name of --fxt-records" },
+	{ .key = 'O', .name = "once", .dirs = TRACE_FXT_TO_FXT,
+	  .help = "each event once, in the packets, which then also hold "
+		  "what they do not carry of its record (a field of this "
+		  "project's own in each bundle, which Perfetto skips); no "
+		  "instants.  Experimental: read back by convert --packets "
+		  "only, not yet by report, check or KernelShark" },
 	{ .key = 'P', .name = "packets", .dirs = TRACE_FXT_TO_DAT,
 	  .def = "the FXT records: every event as the trace.dat held it",
 	  .help = "the .dat of the Perfetto packets the FXT carries (its "

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * tcfxt-residue.h - what a bundle of a `convert --once` FXT keeps of its
+ * .dat events beyond what Perfetto's messages carry: the residue, a
+ * field of trace-fxt's own in the FtraceEventBundle, which Perfetto's
+ * importer skips as it skips every field it does not know
+ * (protozero's decoders read the fields they name).
+ *
+ * The residue is a message of its own:
+ *   decl (1, repeated): an event form of the bundle, numbered from 0 in
+ *       order: its system (1), name (2), .dat buffer (3, "" the top one)
+ *       and the names of the fields its entries hold (4, repeated);
+ *   events (2), switches (3), wakings (4): one entry for each of the
+ *       bundle's FtraceEvents, compact switches and compact wakings, in
+ *       their order there.
+ * An entry is a varint, 0 for a packet event that is no .dat event (a
+ * switch the converter inferred), else its decl's number + 1; then, for
+ * each field the decl names, its bytes as the .dat record holds them: a
+ * fixed field its size, a dynamic one (__data_loc, __rel_loc) or a
+ * flexible array a varint length and its data.  A decl names the common fields but common_type
+ * and common_pid, and those its packet does not carry; its event is the
+ * .dat's even where the packet names another (sched_wakeup_new written
+ * as sched_waking).  So the packet's values, written by the recording's
+ * own formats (the FXT's trace-cmd:event_format), and the residue's
+ * bytes make the .dat's record again.
+ */
+#ifndef _TCFXT_RESIDUE_H
+#define _TCFXT_RESIDUE_H
+
+/*
+ * FtraceEventBundle's field of the residue: far above Perfetto's own
+ * numbers, below protobuf's largest (2^29 - 1).
+ */
+#define TCFXT_BUNDLE_RESIDUE	536870001
+
+enum {
+	TCFXT_RES_DECL		= 1,
+	TCFXT_RES_EVENTS	= 2,
+	TCFXT_RES_SWITCHES	= 3,
+	TCFXT_RES_WAKINGS	= 4,
+};
+
+enum {
+	TCFXT_DECL_SYSTEM	= 1,
+	TCFXT_DECL_NAME		= 2,
+	TCFXT_DECL_BUFFER	= 3,
+	TCFXT_DECL_FIELD	= 4,
+};
+
+/* The entries of a bundle: by the kind of packet event they go with. */
+enum tcfxt_res_kind {
+	TCFXT_RES_KIND_EVENT,
+	TCFXT_RES_KIND_SWITCH,
+	TCFXT_RES_KIND_WAKING,
+	TCFXT_RES_NR_KINDS
+};
+
+#endif /* _TCFXT_RESIDUE_H */

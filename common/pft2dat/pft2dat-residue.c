@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pft2dat-residue.c - a `convert --once` FXT's residue (tcfxt-residue.h):
+ * each bundle's decls and entries, read as its events are, so that
+ * pft_record_write() makes each .dat record again from its packet event
+ * and its entry's bytes.  A residue is input like the rest: an entry
+ * that does not parse ends the bundle's residue, said as damage, and
+ * the events go on as their packets say.
+ */
+#include <errno.h>
+#include <event-parse.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pft2dat-intern.h"
+#include "tcfxt-residue.h"
+
+static int res_bad(struct pft_ctx *c, const char *what)
+{
+	c->res.on = false;
+	c->res.cur = NULL;
+	c->st->damaged++;
+	if (!c->st->damage[0])
+		snprintf(c->st->damage, sizeof(c->st->damage),
+			 "a bundle's residue: %s", what);
+	return -EBADMSG;
+}
+
+int pft_res_bundle(struct pft_ctx *c, const struct pb_field *f)
+{
+	struct pft_res *r = &c->res;
+	struct pb_reader rd;
+	struct pb_field x;
+	int ret, k;
+
+	r->on = false;
+	r->cur = NULL;
+	r->skip = false;
+	r->nr_decls = 0;
+	for (k = 0; k < TCFXT_RES_NR_KINDS; k++)
+		r->p[k] = r->end[k] = NULL;
+	if (!f)
+		return 0;
+	pb_reader_init(&rd, f->p, f->len);
+	while ((ret = pb_next(&rd, &x)) > 0) {
+		if (x.wt != PB_LEN)
+			continue;
+		if (x.id == TCFXT_RES_DECL) {
+			if (r->nr_decls == r->cap_decls) {
+				unsigned int cap = r->cap_decls ?
+						   2 * r->cap_decls : 16;
+				void *p = realloc(r->decls,
+						  cap * sizeof(*r->decls));
+
+				if (!p)
+					return -ENOMEM;
+				r->decls = p;
+				r->cap_decls = cap;
+			}
+			memset(&r->decls[r->nr_decls], 0, sizeof(*r->decls));
+			r->decls[r->nr_decls].msg = x.p;
+			r->decls[r->nr_decls++].len = x.len;
+		} else if (x.id >= TCFXT_RES_EVENTS &&
+			   x.id < TCFXT_RES_EVENTS + TCFXT_RES_NR_KINDS) {
+			k = x.id - TCFXT_RES_EVENTS;
+			r->p[k] = x.p;
+			r->end[k] = x.p + x.len;
+		}
+	}
+	if (ret < 0)
+		return res_bad(c, "does not parse");
+	r->on = true;
+	return 0;
+}
+
+/* @d's format and fields found, once per bundle. */
+static int decl_resolve(struct pft_ctx *c, struct pft_res_decl *d)
+{
+	const uint8_t *sys = NULL, *name = NULL, *buf = NULL;
+	size_t slen = 0, nlen = 0, blen = 0;
+	struct pb_reader rd;
+	struct pb_field x;
+	struct tep_event *e;
+	char fname[64];
+	unsigned int i;
+	int ret;
+
+	d->resolved = true;
+	d->buffer = 0;
+	pb_reader_init(&rd, d->msg, d->len);
+	while ((ret = pb_next(&rd, &x)) > 0)
+		if (x.wt == PB_LEN && x.id == TCFXT_DECL_SYSTEM) {
+			sys = x.p;
+			slen = x.len;
+		} else if (x.wt == PB_LEN && x.id == TCFXT_DECL_NAME) {
+			name = x.p;
+			nlen = x.len;
+		} else if (x.wt == PB_LEN && x.id == TCFXT_DECL_BUFFER) {
+			buf = x.p;
+			blen = x.len;
+		}
+	if (ret < 0 || !sys || !name)
+		return -EBADMSG;
+	d->pf = pft_record_fmt(c, (const char *)sys, slen,
+			       (const char *)name, nlen);
+	if (!d->pf || !d->pf->f)
+		return -EBADMSG;
+	e = d->pf->f->event;
+	if (blen) {
+		char bname[256];
+
+		if (blen >= sizeof(bname) || !pft_ident((const char *)buf,
+							blen))
+			return -EBADMSG;
+		memcpy(bname, buf, blen);
+		bname[blen] = 0;
+		/* named in the first pass (pft_res_buffers()) */
+		ret = f2d_buffer_named(&c->f2d, bname, PFT_MAX_BUFFERS);
+		if (ret < 0)
+			return ret == -ENOMEM ? ret : -EBADMSG;
+		d->buffer = ret;
+	}
+	pb_reader_init(&rd, d->msg, d->len);
+	d->nr = 0;
+	while ((ret = pb_next(&rd, &x)) > 0) {
+		if (x.wt != PB_LEN || x.id != TCFXT_DECL_FIELD)
+			continue;
+		if (d->nr == PFT_RES_MAX_FIELDS || x.len >= sizeof(fname))
+			return -EBADMSG;
+		memcpy(fname, x.p, x.len);
+		fname[x.len] = 0;
+		d->f[d->nr] = tep_find_any_field(e, fname);
+		if (!d->f[d->nr])
+			return -EBADMSG;
+		d->idx[d->nr] = -1;
+		for (i = 0; i < d->pf->f->nr_fields; i++)
+			if (d->pf->f->fields[i] == d->f[d->nr])
+				d->idx[d->nr] = (int)i;
+		d->nr++;
+	}
+	return ret < 0 ? -EBADMSG : 0;
+}
+
+int pft_res_take(struct pft_ctx *c, unsigned int kind)
+{
+	struct pft_res *r = &c->res;
+	struct pft_res_decl *d;
+	const uint8_t *p, *end;
+	uint64_t v;
+	unsigned int i;
+	int ret;
+
+	r->cur = NULL;
+	r->skip = false;
+	if (!r->on || kind >= TCFXT_RES_NR_KINDS)
+		return 0;
+	p = r->p[kind];
+	end = r->end[kind];
+	if (!p || p >= end)
+		return res_bad(c, "fewer entries than events");
+	if (pb_read_varint(&p, end, &v) < 0 || v > r->nr_decls)
+		return res_bad(c, "an entry that names no decl");
+	if (!v) {
+		r->p[kind] = p;
+		r->skip = true;
+		return 0;
+	}
+	d = &r->decls[v - 1];
+	if (!d->resolved) {
+		ret = decl_resolve(c, d);
+		if (ret == -ENOMEM)
+			return ret;
+		if (ret < 0)
+			d->pf = NULL;
+	}
+	if (!d->pf)
+		return res_bad(c, "a decl of no known format");
+	for (i = 0; i < d->nr; i++) {
+		struct tep_format_field *fl = d->f[i];
+		uint64_t len = fl->size;
+
+		if ((fl->flags & TEP_FIELD_IS_DYNAMIC || !fl->size) &&
+		    pb_read_varint(&p, end, &len) < 0)
+			return res_bad(c, "a length past its end");
+		if (len > (uint64_t)(end - p))
+			return res_bad(c, "an entry past its end");
+		r->val[i] = p;
+		r->val_len[i] = (uint32_t)len;
+		p += len;
+	}
+	r->p[kind] = p;
+	r->cur = d;
+	return 0;
+}
+
+int pft_res_buffers(struct pft_ctx *c, const struct pb_field *f)
+{
+	struct pb_reader rd, rdd;
+	struct pb_field x, y;
+	char bname[256];
+	int ret;
+
+	pb_reader_init(&rd, f->p, f->len);
+	while (pb_next(&rd, &x) > 0) {
+		if (x.wt != PB_LEN || x.id != TCFXT_RES_DECL)
+			continue;
+		pb_reader_init(&rdd, x.p, x.len);
+		while (pb_next(&rdd, &y) > 0) {
+			if (y.wt != PB_LEN || y.id != TCFXT_DECL_BUFFER ||
+			    !y.len || y.len >= sizeof(bname) ||
+			    !pft_ident((const char *)y.p, y.len))
+				continue;
+			memcpy(bname, y.p, y.len);
+			bname[y.len] = 0;
+			ret = f2d_buffer_named(&c->f2d, bname,
+					       PFT_MAX_BUFFERS);
+			if (ret == -ENOMEM)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+void pft_res_free(struct pft_ctx *c)
+{
+	free(c->res.decls);
+	memset(&c->res, 0, sizeof(c->res));
+}

@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * map-residue.c - the residue of `convert --once` (map-residue.h,
+ * tcfxt-residue.h): per CPU, the entries of the bundle being made and
+ * the decls they use; each decl made once per event and form.
+ *
+ * What a packet carries of its record, by the form of its event:
+ *  - a typed event (its row of map_specials[]: map-ftrace.table's or
+ *    map-sched.c's full switch and waking) the row's fields;
+ *  - a generic event the fields Perfetto's recorder would describe
+ *    (map_ftrace_generic_field());
+ *  - a compact switch the row's but prev_prio, which Perfetto's importer
+ *    takes from the CPU's last switch, as it does prev_pid and prev_comm
+ *    (map-sched.c writes a switch first where those would be wrong);
+ *  - a compact waking the row's;
+ *  - a print event nothing (its packet holds the text as atrace reads
+ *    it, map-marker.c);
+ *  - in none a byte array that is no string.
+ * The residue holds the rest, and the common fields but common_type and
+ * common_pid, which the packet event has.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <trace-cmd.h>
+
+#include "map-ctx.h"
+#include "map-field.h"
+#include "map-residue.h"
+#include "tcfxt.h"
+#include "pb.h"
+#include "perfetto-proto.h"
+
+
+struct map_res_decl {
+	struct pb_buf		msg;	/* its Decl message, made once */
+	struct tep_format_field	**f;
+	unsigned int		nr;
+};
+
+struct map_res_cpu {
+	struct pb_buf	kind[TCFXT_RES_NR_KINDS];
+	struct pb_buf	decls;
+	/* the decls of the bundle: global number, in bundle order */
+	uint32_t	*ids;
+	unsigned int	nr_ids, cap_ids;
+};
+
+struct map_res {
+	struct map_res_decl	*decls;
+	unsigned int		nr_decls, cap_decls;
+	struct map_res_cpu	*cpus;
+	unsigned int		nr_cpus;
+	/* the record being mapped, until its packet event is noted */
+	struct map_buffer	*buf;
+	struct map_event	*me;
+	struct tep_record	*rec;
+	bool			pending;
+	unsigned int		inferred;
+};
+
+bool map_res_on(const struct map_ctx *ctx)
+{
+	return ctx->opts->once && !ctx->opts->fxt_records;
+}
+
+static struct map_res *res_get(struct map_ctx *ctx)
+{
+	if (!ctx->res)
+		ctx->res = calloc(1, sizeof(*ctx->res));
+	return ctx->res;
+}
+
+void map_res_begin(struct map_ctx *ctx, struct map_buffer *buf,
+		   struct map_event *me, struct tep_record *rec)
+{
+	struct map_res *r = res_get(ctx);
+
+	if (!r)
+		return;
+	r->buf = buf;
+	r->me = me;
+	r->rec = rec;
+	r->pending = true;
+}
+
+void map_res_inferred(struct map_ctx *ctx, bool on)
+{
+	struct map_res *r = ctx->res;
+
+	if (!r)
+		return;
+	if (on)
+		r->inferred++;
+	else if (r->inferred)
+		r->inferred--;
+}
+
+bool map_res_pending(const struct map_ctx *ctx)
+{
+	return ctx->res && ctx->res->pending;
+}
+
+int map_res_end(struct map_ctx *ctx)
+{
+	struct map_res *r = ctx->res;
+
+	if (!r)
+		return -ENOMEM;
+	if (r->pending) {
+		map_set_error(ctx, -ERANGE, "--once: the %s event at %llu on "
+			      "CPU %d has no place in Perfetto's packets",
+			      r->me->event->name,
+			      (unsigned long long)r->rec->ts, r->rec->cpu);
+		return -ERANGE;
+	}
+	r->me = NULL;
+	r->rec = NULL;
+	return 0;
+}
+
+/* Whether @fl is one of @fields (@n of them, NULLs among them). */
+static bool field_among(struct tep_format_field *fl,
+			struct tep_format_field *const *fields, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (fields[i] == fl)
+			return true;
+	return false;
+}
+
+/* Whether @me's packet of @form carries field @fl. */
+static bool form_carries(struct map_event *me, enum map_res_form form,
+			 struct tep_format_field *fl)
+{
+	unsigned int i;
+
+	if (me->pkt_text_only)
+		return false;
+	/*
+	 * a byte array that is no string (an address), or one of a length
+	 * the format does not number ("[sizeof(struct sockaddr_in6)]"): a
+	 * message's integer holds part of it at most
+	 */
+	if (fl->flags & TEP_FIELD_IS_ARRAY &&
+	    !(fl->flags & TEP_FIELD_IS_STRING) &&
+	    (!fl->arraylen || fl->size / fl->arraylen == 1))
+		return false;
+	switch (form) {
+	case MAP_RES_GENERIC:
+		for (i = 0; i < me->nr_fields; i++)
+			if (me->fields[i].field == fl)
+				return me->fields[i].in_generic;
+		return false;
+	case MAP_RES_COMPACT_SWITCH:
+		if (fl == me->sf[2])	/* prev_prio: see above */
+			return false;
+		/* fall through */
+	default:
+		return field_among(fl, me->sf, MAP_SPECIAL_FIELDS);
+	}
+}
+
+static int decl_add_field(struct map_res_decl *d, struct tep_format_field *fl)
+{
+	struct tep_format_field **f;
+
+	f = realloc(d->f, (d->nr + 1) * sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	d->f = f;
+	d->f[d->nr++] = fl;
+	pb_bytes(&d->msg, TCFXT_DECL_FIELD, fl->name, strlen(fl->name));
+	return 0;
+}
+
+/* Decl @d of @me in @buf, @form. */
+static int decl_make(struct map_res_decl *d, struct map_buffer *buf,
+		     struct map_event *me, enum map_res_form form)
+{
+	struct tep_event *e = me->event;
+	const char *bname = strcmp(buf->name, TCFXT_TOP_BUFFER) ? buf->name : "";
+	struct tep_format_field *fl;
+	int ret = 0;
+
+	pb_bytes(&d->msg, TCFXT_DECL_SYSTEM, e->system, strlen(e->system));
+	pb_bytes(&d->msg, TCFXT_DECL_NAME, e->name, strlen(e->name));
+	pb_bytes(&d->msg, TCFXT_DECL_BUFFER, bname, strlen(bname));
+	for (fl = e->format.common_fields; fl && ret >= 0; fl = fl->next)
+		if (strcmp(fl->name, "common_type") &&
+		    strcmp(fl->name, "common_pid"))
+			ret = decl_add_field(d, fl);
+	for (fl = e->format.fields; fl && ret >= 0; fl = fl->next)
+		if (!form_carries(me, form, fl))
+			ret = decl_add_field(d, fl);
+	return ret < 0 ? ret : d->msg.err;
+}
+
+/* The global number of the decl of the record being mapped, @form. */
+static int decl_of(struct map_res *r, enum map_res_form form, uint32_t *id)
+{
+	uint32_t *memo = &r->me->res_decl[form];
+
+	if (!*memo) {
+		struct map_res_decl *d;
+		int ret;
+
+		if (r->nr_decls == r->cap_decls) {
+			unsigned int cap = r->cap_decls ? 2 * r->cap_decls : 64;
+			void *p = realloc(r->decls, cap * sizeof(*r->decls));
+
+			if (!p)
+				return -ENOMEM;
+			r->decls = p;
+			r->cap_decls = cap;
+		}
+		d = &r->decls[r->nr_decls];
+		memset(d, 0, sizeof(*d));
+		ret = decl_make(d, r->buf, r->me, form);
+		if (ret < 0) {
+			pb_free(&d->msg);
+			free(d->f);
+			return ret;
+		}
+		*memo = ++r->nr_decls;
+	}
+	*id = *memo - 1;
+	return 0;
+}
+
+static struct map_res_cpu *cpu_get(struct map_res *r, unsigned int cpu)
+{
+	if (cpu >= r->nr_cpus) {
+		unsigned int n = cpu + 1 > 2 * r->nr_cpus ? cpu + 1 :
+							    2 * r->nr_cpus;
+		struct map_res_cpu *c = realloc(r->cpus, n * sizeof(*c));
+
+		if (!c)
+			return NULL;
+		memset(c + r->nr_cpus, 0, (n - r->nr_cpus) * sizeof(*c));
+		r->cpus = c;
+		r->nr_cpus = n;
+	}
+	return &r->cpus[cpu];
+}
+
+/* The bundle's number of decl @id, declared in it the first time. */
+static int bundle_decl(struct map_res *r, struct map_res_cpu *c, uint32_t id,
+		       uint32_t *local)
+{
+	unsigned int i;
+
+	/* the last ones first: a CPU's events come in runs */
+	for (i = c->nr_ids; i-- > 0;)
+		if (c->ids[i] == id) {
+			*local = i;
+			return 0;
+		}
+	if (c->nr_ids == c->cap_ids) {
+		unsigned int cap = c->cap_ids ? 2 * c->cap_ids : 16;
+		uint32_t *p = realloc(c->ids, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		c->ids = p;
+		c->cap_ids = cap;
+	}
+	c->ids[c->nr_ids] = id;
+	*local = c->nr_ids++;
+	pb_bytes(&c->decls, TCFXT_RES_DECL, r->decls[id].msg.p,
+		 r->decls[id].msg.len);
+	return c->decls.err;
+}
+
+/* @fl's bytes in @rec into @out, as an entry holds them. */
+static void entry_field(struct pb_buf *out, struct tep_record *rec,
+			struct tep_format_field *fl)
+{
+	unsigned int off, len;
+
+	if (fl->flags & TEP_FIELD_IS_DYNAMIC || !fl->size) {
+		/* a flexible array too: to the record's end */
+		if (!map_field_span(rec, fl, &off, &len))
+			off = len = 0;
+		pb_varint(out, len);
+	} else {
+		off = fl->offset;
+		len = fl->size;
+		if (off + len > (unsigned int)rec->size) {
+			/* a short record: what it holds, zeros past it */
+			if (!pb_room(out, len))
+				return;
+			memset(out->p + out->len, 0, len);
+			if (off < (unsigned int)rec->size)
+				memcpy(out->p + out->len,
+				       (const char *)rec->data + off,
+				       rec->size - off);
+			out->len += len;
+			return;
+		}
+	}
+	if (len && pb_room(out, len)) {
+		memcpy(out->p + out->len, (const char *)rec->data + off, len);
+		out->len += len;
+	}
+}
+
+int map_res_note(struct map_ctx *ctx, unsigned int cpu,
+		 enum tcfxt_res_kind kind, uint32_t event)
+{
+	struct map_res *r = ctx->res;
+	struct map_res_cpu *c;
+	enum map_res_form form;
+	struct map_res_decl *d;
+	struct pb_buf *out;
+	uint32_t id, local;
+	unsigned int i;
+	int ret;
+
+	if (!r || !map_res_on(ctx))
+		return 0;
+	c = cpu_get(r, cpu);
+	if (!c)
+		return -ENOMEM;
+	out = &c->kind[kind];
+	if (!r->pending || r->inferred || !r->me) {
+		pb_varint(out, 0);
+		return out->err;
+	}
+	if (kind == TCFXT_RES_KIND_SWITCH)
+		form = MAP_RES_COMPACT_SWITCH;
+	else if (kind == TCFXT_RES_KIND_EVENT &&
+		 (event == r->me->pkt_id || event == PFT_EV_GENERIC))
+		form = MAP_RES_GENERIC;
+	else
+		form = MAP_RES_ROW;
+	ret = decl_of(r, form, &id);
+	if (ret >= 0)
+		ret = bundle_decl(r, c, id, &local);
+	if (ret < 0)
+		return ret;
+	r->pending = false;
+	ctx->events_out++;
+	pb_varint(out, (uint64_t)local + 1);
+	d = &r->decls[id];
+	for (i = 0; i < d->nr; i++)
+		entry_field(out, r->rec, d->f[i]);
+	return out->err;
+}
+
+int map_res_flush(struct map_ctx *ctx, unsigned int cpu, struct pb_buf *out)
+{
+	static const uint32_t num[TCFXT_RES_NR_KINDS] = {
+		[TCFXT_RES_KIND_EVENT]	= TCFXT_RES_EVENTS,
+		[TCFXT_RES_KIND_SWITCH]	= TCFXT_RES_SWITCHES,
+		[TCFXT_RES_KIND_WAKING]	= TCFXT_RES_WAKINGS,
+	};
+	struct map_res *r = ctx->res;
+	struct map_res_cpu *c;
+	size_t m;
+	int k;
+
+	if (!r || !map_res_on(ctx) || cpu >= r->nr_cpus)
+		return 0;
+	c = &r->cpus[cpu];
+	m = pb_open(out, TCFXT_BUNDLE_RESIDUE);
+	if (c->decls.len && pb_room(out, c->decls.len)) {
+		memcpy(out->p + out->len, c->decls.p, c->decls.len);
+		out->len += c->decls.len;
+	}
+	for (k = 0; k < TCFXT_RES_NR_KINDS; k++) {
+		if (c->kind[k].err)
+			return c->kind[k].err;
+		if (c->kind[k].len)
+			pb_bytes(out, num[k], c->kind[k].p, c->kind[k].len);
+		c->kind[k].len = 0;
+	}
+	pb_close(out, m);
+	if (c->decls.err)
+		return c->decls.err;
+	c->decls.len = 0;
+	c->nr_ids = 0;
+	return out->err;
+}
+
+void map_res_free(struct map_ctx *ctx)
+{
+	struct map_res *r = ctx->res;
+	unsigned int i;
+	int k;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nr_decls; i++) {
+		pb_free(&r->decls[i].msg);
+		free(r->decls[i].f);
+	}
+	for (i = 0; i < r->nr_cpus; i++) {
+		for (k = 0; k < TCFXT_RES_NR_KINDS; k++)
+			pb_free(&r->cpus[i].kind[k]);
+		pb_free(&r->cpus[i].decls);
+		free(r->cpus[i].ids);
+	}
+	free(r->decls);
+	free(r->cpus);
+	free(r);
+	ctx->res = NULL;
+}

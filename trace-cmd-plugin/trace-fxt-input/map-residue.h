@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * map-residue.h - `convert --once`: each .dat event once in the file, as
+ * its Perfetto packet event and, in the bundle's residue
+ * (tcfxt-residue.h), the bytes of the record that packet does not carry;
+ * no instant.
+ *
+ * map_dispatch_write() opens each record (map_res_begin()), the packet
+ * writer notes each event it adds to a bundle (map_res_note()): the first
+ * the record's handlers add that is not inferred (map_res_inferred()) is
+ * the record's, any other is no .dat event.  A record whose handlers add
+ * none is written as a generic event (map_res_pending()).
+ */
+#ifndef _MAP_RESIDUE_H
+#define _MAP_RESIDUE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tcfxt-residue.h"
+
+struct map_ctx;
+struct map_buffer;
+struct map_event;
+struct pb_buf;
+struct tep_record;
+
+/* What a packet event of a record carries of it (map-residue.c). */
+enum map_res_form {
+	MAP_RES_ROW,		/* its row's fields (typed, full sched) */
+	MAP_RES_GENERIC,	/* the fields a generic event describes */
+	MAP_RES_COMPACT_SWITCH,	/* its row's but prev_prio */
+	MAP_RES_NR_FORMS
+};
+
+/* Whether the conversion writes each event once (--once). */
+bool map_res_on(const struct map_ctx *ctx);
+
+/* @rec of @me in @buf is being mapped: its packet event still to come. */
+void map_res_begin(struct map_ctx *ctx, struct map_buffer *buf,
+		   struct map_event *me, struct tep_record *rec);
+
+/* Whether the record's handlers have added no packet event of it yet. */
+bool map_res_pending(const struct map_ctx *ctx);
+
+/*
+ * The record is done (its caller wrote a generic event for it when its
+ * handlers added none): -ERANGE (said) when it has no packet event still
+ * (a CPU past Perfetto's limit).
+ */
+int map_res_end(struct map_ctx *ctx);
+
+/*
+ * The packet events added from map_res_inferred(ctx, true) to
+ * map_res_inferred(ctx, false) are the converter's inferences, no .dat
+ * event (calls nest).
+ */
+void map_res_inferred(struct map_ctx *ctx, bool on);
+
+/*
+ * A packet event of @kind added to @cpu's bundle: FtraceEvent field
+ * @event for TCFXT_RES_KIND_EVENT.  Its residue entry noted.
+ */
+int map_res_note(struct map_ctx *ctx, unsigned int cpu,
+		 enum tcfxt_res_kind kind, uint32_t event);
+
+/* @cpu's bundle written: its residue field into @out, then emptied. */
+int map_res_flush(struct map_ctx *ctx, unsigned int cpu, struct pb_buf *out);
+
+void map_res_free(struct map_ctx *ctx);
+
+#endif /* _MAP_RESIDUE_H */
