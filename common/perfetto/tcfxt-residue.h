@@ -14,13 +14,17 @@
  *       bundle's FtraceEvents, compact switches and compact wakings, in
  *       their order there.
  * An entry is a varint, 0 for a packet event that is no .dat event (a
- * switch the converter inferred), else its decl's number + 1; then, for
- * each field the decl names, its bytes as the .dat record holds them: a
+ * switch the converter inferred), else its decl's number + 1 shifted
+ * left by two, or'd with TCFXT_RES_LOST_BEFORE and TCFXT_RES_LOST_AFTER
+ * when the CPU lost events just before or after the record (a varint
+ * each follows, the count + 1, 0 unknown: the bundle's lost_events flag
+ * says only that some were); then, for each field the decl names, its bytes as the .dat record holds them: a
  * fixed field its size, a dynamic one (__data_loc, __rel_loc) or a
- * flexible array a varint length and its data.  A decl names the common fields but common_type
- * and common_pid, and those its packet does not carry; its event is the
- * .dat's even where the packet names another (sched_wakeup_new written
- * as sched_waking).  So the packet's values, written by the recording's
+ * flexible array a varint length and its data.  A decl names the common
+ * fields but common_type and common_pid, and those its packet does not
+ * carry, at most TCFXT_RES_MAX_FIELDS in all; its event is the .dat's
+ * even where the packet names another (sched_wakeup_new written as
+ * sched_waking).  So the packet's values, written by the recording's
  * own formats (the FXT's trace-cmd:event_format), and the residue's
  * bytes make the .dat's record again.
  */
@@ -32,6 +36,14 @@
  * numbers, below protobuf's largest (2^29 - 1).
  */
 #define TCFXT_BUNDLE_RESIDUE	536870001
+
+/* An entry's header: lost events before and after its record. */
+#define TCFXT_RES_LOST_BEFORE	1
+#define TCFXT_RES_LOST_AFTER	2
+#define TCFXT_RES_DECL_SHIFT	2
+
+/* The most fields a decl names: what a reader sets room aside for. */
+#define TCFXT_RES_MAX_FIELDS	64
 
 enum {
 	TCFXT_RES_DECL		= 1,

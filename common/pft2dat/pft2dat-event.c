@@ -15,7 +15,6 @@
 #include "perfetto-proto.h"
 #include "pft-ftrace-table.h"
 #include "pft2dat-intern.h"
-#include "tcfxt-residue.h"
 
 #define PFT_ROW(n, s, e, ...) \
 	{ n, s, sizeof(s) - 1, e, sizeof(e) - 1, \
@@ -571,7 +570,8 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 		if (ret < 0)
 			return ret;
 	}
-	if (lost) {
+	/* a residue says where and how many, record by record */
+	if (lost && !residue.id) {
 		uint64_t ts = 0;
 		struct pb_reader er;
 		struct pb_field ef;

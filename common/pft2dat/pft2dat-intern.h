@@ -19,6 +19,7 @@
 #include "fxt2dat.h"
 #include "pb.h"
 #include "pft2dat.h"
+#include "tcfxt-residue.h"
 #include "u64-map.h"
 
 /* How a field of the table is written in its message. */
@@ -238,11 +239,9 @@ struct pft_fxt_meta {
  * A bundle's residue (tcfxt-residue.h), from a `convert --once` FXT: its
  * decls, read from the bundle (@msg: the Decl message) and, the first
  * time an entry names one, resolved to a format and fields
- * (pft_record_residue()); the place of each kind's next entry; the
- * entry of the event being read.
+ * (pft_res_take()); the place of each kind's next entry; the entry of
+ * the event being read.
  */
-#define PFT_RES_MAX_FIELDS	64
-
 struct pft_res_decl {
 	const uint8_t		*msg;
 	size_t			len;
@@ -250,21 +249,26 @@ struct pft_res_decl {
 	struct pft_fmt		*pf;		/* NULL: no .dat form */
 	int			buffer;		/* the .dat buffer */
 	unsigned int		nr;
-	struct tep_format_field	*f[PFT_RES_MAX_FIELDS];
+	struct tep_format_field	*f[TCFXT_RES_MAX_FIELDS];
 	/* each one's place among pf->f->fields (for a dynamic one), or -1 */
-	int			idx[PFT_RES_MAX_FIELDS];
+	int			idx[TCFXT_RES_MAX_FIELDS];
 };
 
 struct pft_res {
 	bool			on;
 	struct pft_res_decl	*decls;
 	unsigned int		nr_decls, cap_decls;
-	const uint8_t		*p[3], *end[3];
-	/* the event's entry: its decl, NULL for none; a skip */
+	const uint8_t		*p[TCFXT_RES_NR_KINDS];
+	const uint8_t		*end[TCFXT_RES_NR_KINDS];
+	/*
+	 * the event's entry: its decl, NULL for none; a skip; the events
+	 * its CPU lost before and after it (0: none, -1 unknown)
+	 */
 	struct pft_res_decl	*cur;
 	bool			skip;
-	const uint8_t		*val[PFT_RES_MAX_FIELDS];
-	uint32_t		val_len[PFT_RES_MAX_FIELDS];
+	int64_t			lost[2];
+	const uint8_t		*val[TCFXT_RES_MAX_FIELDS];
+	uint32_t		val_len[TCFXT_RES_MAX_FIELDS];
 };
 
 struct pft_ctx {

@@ -652,6 +652,12 @@ int pft_record_write(struct pft_ctx *c, struct pft_ev *ev)
 		/* the .dat's own event, which the packet may name otherwise */
 		pf = rd->pf;
 		buffer = rd->buffer;
+		if (c->res.lost[0]) {
+			ret = f2d_lost(&c->f2d, buffer, ev->cpu, ev->ts,
+				       c->res.lost[0]);
+			if (ret < 0 && ret != -EAGAIN)
+				return ret;
+		}
 	} else if (!pf) {
 		pf = fmt_choose(c, ev);
 		if (ev->slot)
@@ -702,6 +708,12 @@ int pft_record_write(struct pft_ctx *c, struct pft_ev *ev)
 	}
 	if (ret < 0)
 		return ret;
+	if (rd && c->res.lost[1]) {
+		ret = f2d_lost(&c->f2d, buffer, ev->cpu, ev->ts,
+			       c->res.lost[1]);
+		if (ret < 0 && ret != -EAGAIN)
+			return ret;
+	}
 	pf->count++;
 	return names_of(c, ev);
 }

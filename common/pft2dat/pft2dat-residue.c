@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "pft2dat-intern.h"
-#include "tcfxt-residue.h"
 
 static int res_bad(struct pft_ctx *c, const char *what)
 {
@@ -25,6 +24,22 @@ static int res_bad(struct pft_ctx *c, const char *what)
 		snprintf(c->st->damage, sizeof(c->st->damage),
 			 "a bundle's residue: %s", what);
 	return -EBADMSG;
+}
+
+/*
+ * The index of the .dat buffer a decl names (@len bytes at @p), added
+ * if new, as a Perfetto trace's instance names one (any text without a
+ * NUL); -EINVAL, -ENOSPC, -ENOMEM.
+ */
+static int buffer_named(struct pft_ctx *c, const uint8_t *p, size_t len)
+{
+	char name[256];
+
+	if (!len || len >= sizeof(name) || memchr(p, 0, len))
+		return -EINVAL;
+	memcpy(name, p, len);
+	name[len] = '\0';
+	return f2d_buffer_named(&c->f2d, name, PFT_MAX_BUFFERS);
 }
 
 int pft_res_bundle(struct pft_ctx *c, const struct pb_field *f)
@@ -108,15 +123,8 @@ static int decl_resolve(struct pft_ctx *c, struct pft_res_decl *d)
 		return -EBADMSG;
 	e = d->pf->f->event;
 	if (blen) {
-		char bname[256];
-
-		if (blen >= sizeof(bname) || !pft_ident((const char *)buf,
-							blen))
-			return -EBADMSG;
-		memcpy(bname, buf, blen);
-		bname[blen] = 0;
 		/* named in the first pass (pft_res_buffers()) */
-		ret = f2d_buffer_named(&c->f2d, bname, PFT_MAX_BUFFERS);
+		ret = buffer_named(c, buf, blen);
 		if (ret < 0)
 			return ret == -ENOMEM ? ret : -EBADMSG;
 		d->buffer = ret;
@@ -126,7 +134,7 @@ static int decl_resolve(struct pft_ctx *c, struct pft_res_decl *d)
 	while ((ret = pb_next(&rd, &x)) > 0) {
 		if (x.wt != PB_LEN || x.id != TCFXT_DECL_FIELD)
 			continue;
-		if (d->nr == PFT_RES_MAX_FIELDS || x.len >= sizeof(fname))
+		if (d->nr == TCFXT_RES_MAX_FIELDS || x.len >= sizeof(fname))
 			return -EBADMSG;
 		memcpy(fname, x.p, x.len);
 		fname[x.len] = 0;
@@ -153,20 +161,32 @@ int pft_res_take(struct pft_ctx *c, unsigned int kind)
 
 	r->cur = NULL;
 	r->skip = false;
+	r->lost[0] = r->lost[1] = 0;
 	if (!r->on || kind >= TCFXT_RES_NR_KINDS)
 		return 0;
 	p = r->p[kind];
 	end = r->end[kind];
 	if (!p || p >= end)
 		return res_bad(c, "fewer entries than events");
-	if (pb_read_varint(&p, end, &v) < 0 || v > r->nr_decls)
+	if (pb_read_varint(&p, end, &v) < 0 ||
+	    v >> TCFXT_RES_DECL_SHIFT > r->nr_decls ||
+	    (v && !(v >> TCFXT_RES_DECL_SHIFT)))
 		return res_bad(c, "an entry that names no decl");
 	if (!v) {
 		r->p[kind] = p;
 		r->skip = true;
 		return 0;
 	}
-	d = &r->decls[v - 1];
+	for (i = 0; i < 2; i++) {
+		uint64_t n;
+
+		if (!(v & (TCFXT_RES_LOST_BEFORE << i)))
+			continue;
+		if (pb_read_varint(&p, end, &n) < 0)
+			return res_bad(c, "a lost count past its end");
+		r->lost[i] = n && n <= INT64_MAX ? (int64_t)n - 1 : -1;
+	}
+	d = &r->decls[(v >> TCFXT_RES_DECL_SHIFT) - 1];
 	if (!d->resolved) {
 		ret = decl_resolve(c, d);
 		if (ret == -ENOMEM)
@@ -198,26 +218,16 @@ int pft_res_buffers(struct pft_ctx *c, const struct pb_field *f)
 {
 	struct pb_reader rd, rdd;
 	struct pb_field x, y;
-	char bname[256];
-	int ret;
 
 	pb_reader_init(&rd, f->p, f->len);
 	while (pb_next(&rd, &x) > 0) {
 		if (x.wt != PB_LEN || x.id != TCFXT_RES_DECL)
 			continue;
 		pb_reader_init(&rdd, x.p, x.len);
-		while (pb_next(&rdd, &y) > 0) {
-			if (y.wt != PB_LEN || y.id != TCFXT_DECL_BUFFER ||
-			    !y.len || y.len >= sizeof(bname) ||
-			    !pft_ident((const char *)y.p, y.len))
-				continue;
-			memcpy(bname, y.p, y.len);
-			bname[y.len] = 0;
-			ret = f2d_buffer_named(&c->f2d, bname,
-					       PFT_MAX_BUFFERS);
-			if (ret == -ENOMEM)
-				return ret;
-		}
+		while (pb_next(&rdd, &y) > 0)
+			if (y.wt == PB_LEN && y.id == TCFXT_DECL_BUFFER &&
+			    y.len && buffer_named(c, y.p, y.len) == -ENOMEM)
+				return -ENOMEM;
 	}
 	return 0;
 }

@@ -17,7 +17,6 @@
 
 #include "perfetto-proto.h"
 #include "pft2dat-intern.h"
-#include "tcfxt-residue.h"
 
 enum { SW_TS, SW_STATE, SW_PID, SW_PRIO, SW_COMM, WK_TS, WK_PID,
        WK_CPU, WK_PRIO, WK_COMM, WK_FLAGS, NR_COLS };

@@ -87,7 +87,7 @@ struct fxt_input_opts {
 	/*
 	 * Each event once, in the packets, with what they do not carry of
 	 * its record in their bundle's residue (tcfxt-residue.h); no
-	 * instants.  Not with fxt_records.
+	 * instants.  Not with fxt_records (the host refuses both).
 	 */
 	bool		once;
 	/* who reads the CPU data: enum fxt_input_reader */

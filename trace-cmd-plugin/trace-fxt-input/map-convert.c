@@ -153,6 +153,11 @@ static int map_lost(struct map_ctx *ctx, struct map_buffer *buf,
 		return ret;
 	/* Perfetto's data-loss entry of that CPU, on its Info page */
 	map_pkt_lost(ctx, cpu);
+	if (map_res_on(ctx)) {
+		ret = map_res_lost(ctx, cpu, damaged ? -1 : count, last);
+		if (ret < 0)
+			return ret;
+	}
 	ret = fxt_write_provider_event(ctx->iw, buf->provider_id,
 				       FXT_PROVIDER_EVENT_BUFFER_FULL);
 	if (ret < 0)

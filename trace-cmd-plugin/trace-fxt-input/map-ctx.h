@@ -19,6 +19,7 @@
 #include "errmsg.h"
 #include "fxt-input.h"
 #include "fxt-writer.h"
+#include "map-residue.h"
 #include "tcfxt.h"
 
 struct dat_meta_text;
@@ -99,8 +100,8 @@ struct map_event {
 	bool			fmts_ready;
 	unsigned int		*fmts_idx;	/* those fields, in order */
 	unsigned int		nr_fmts;
-	/* map-residue.c: its decl of each form (map_res_form), + 1 */
-	uint32_t		res_decl[3];
+	/* map-residue.c: its decl of each form, + 1 */
+	uint32_t		res_decl[MAP_RES_NR_FORMS];
 	/*
 	 * its packets hold what a field says, not its bytes (map-marker.c:
 	 * a print's text without its newline): the residue keeps them all

@@ -8,14 +8,14 @@
  *  - a typed event (its row of map_specials[]: map-ftrace.table's or
  *    map-sched.c's full switch and waking) the row's fields;
  *  - a generic event the fields Perfetto's recorder would describe
- *    (map_ftrace_generic_field());
+ *    (map_field.in_generic, set by map-ftrace.c);
  *  - a compact switch the row's but prev_prio, which Perfetto's importer
  *    takes from the CPU's last switch, as it does prev_pid and prev_comm
  *    (map-sched.c writes a switch first where those would be wrong);
  *  - a compact waking the row's;
  *  - a print event nothing (its packet holds the text as atrace reads
  *    it, map-marker.c);
- *  - in none a byte array that is no string.
+ *  - in none a byte array that is no C string.
  * The residue holds the rest, and the common fields but common_type and
  * common_pid, which the packet event has.
  */
@@ -32,7 +32,6 @@
 #include "pb.h"
 #include "perfetto-proto.h"
 
-
 struct map_res_decl {
 	struct pb_buf		msg;	/* its Decl message, made once */
 	struct tep_format_field	**f;
@@ -45,6 +44,12 @@ struct map_res_cpu {
 	/* the decls of the bundle: global number, in bundle order */
 	uint32_t	*ids;
 	unsigned int	nr_ids, cap_ids;
+	/*
+	 * events lost before and after the CPU's next record
+	 * (map_res_lost()), each count + 1, 0 unknown
+	 */
+	bool		lost[2];
+	uint64_t	lost_count[2];
 };
 
 struct map_res {
@@ -60,9 +65,11 @@ struct map_res {
 	unsigned int		inferred;
 };
 
+static struct map_res_cpu *cpu_get(struct map_res *r, unsigned int cpu);
+
 bool map_res_on(const struct map_ctx *ctx)
 {
-	return ctx->opts->once && !ctx->opts->fxt_records;
+	return ctx->opts->once;
 }
 
 static struct map_res *res_get(struct map_ctx *ctx)
@@ -83,6 +90,19 @@ void map_res_begin(struct map_ctx *ctx, struct map_buffer *buf,
 	r->me = me;
 	r->rec = rec;
 	r->pending = true;
+}
+
+int map_res_lost(struct map_ctx *ctx, unsigned int cpu, int64_t count,
+		 bool after)
+{
+	struct map_res *r = res_get(ctx);
+	struct map_res_cpu *c = r ? cpu_get(r, cpu) : NULL;
+
+	if (!c)
+		return -ENOMEM;
+	c->lost[after] = true;
+	c->lost_count[after] = count > 0 ? (uint64_t)count + 1 : 0;
+	return 0;
 }
 
 void map_res_inferred(struct map_ctx *ctx, bool on)
@@ -141,12 +161,12 @@ static bool form_carries(struct map_event *me, enum map_res_form form,
 	if (me->pkt_text_only)
 		return false;
 	/*
-	 * a byte array that is no string (an address), or one of a length
-	 * the format does not number ("[sizeof(struct sockaddr_in6)]"): a
-	 * message's integer holds part of it at most
+	 * a byte array that is no C string (an address, "__u8 saddr[4]",
+	 * which libtraceevent flags a string too), or an array whose length
+	 * the format does not number: a packet holds it up to its first
+	 * NUL, or in part in an integer
 	 */
-	if (fl->flags & TEP_FIELD_IS_ARRAY &&
-	    !(fl->flags & TEP_FIELD_IS_STRING) &&
+	if (fl->flags & TEP_FIELD_IS_ARRAY && !strstr(fl->type, "char") &&
 	    (!fl->arraylen || fl->size / fl->arraylen == 1))
 		return false;
 	switch (form) {
@@ -168,6 +188,8 @@ static int decl_add_field(struct map_res_decl *d, struct tep_format_field *fl)
 {
 	struct tep_format_field **f;
 
+	if (d->nr == TCFXT_RES_MAX_FIELDS)
+		return -E2BIG;
 	f = realloc(d->f, (d->nr + 1) * sizeof(*f));
 	if (!f)
 		return -ENOMEM;
@@ -200,8 +222,9 @@ static int decl_make(struct map_res_decl *d, struct map_buffer *buf,
 }
 
 /* The global number of the decl of the record being mapped, @form. */
-static int decl_of(struct map_res *r, enum map_res_form form, uint32_t *id)
+static int decl_of(struct map_ctx *ctx, enum map_res_form form, uint32_t *id)
 {
+	struct map_res *r = ctx->res;
 	uint32_t *memo = &r->me->res_decl[form];
 
 	if (!*memo) {
@@ -220,6 +243,10 @@ static int decl_of(struct map_res *r, enum map_res_form form, uint32_t *id)
 		d = &r->decls[r->nr_decls];
 		memset(d, 0, sizeof(*d));
 		ret = decl_make(d, r->buf, r->me, form);
+		if (ret == -E2BIG)
+			map_set_error(ctx, ret, "--once: the %s event has more "
+				      "than %d fields its packet does not carry",
+				      r->me->event->name, TCFXT_RES_MAX_FIELDS);
 		if (ret < 0) {
 			pb_free(&d->msg);
 			free(d->f);
@@ -337,14 +364,20 @@ int map_res_note(struct map_ctx *ctx, unsigned int cpu,
 		form = MAP_RES_GENERIC;
 	else
 		form = MAP_RES_ROW;
-	ret = decl_of(r, form, &id);
+	ret = decl_of(ctx, form, &id);
 	if (ret >= 0)
 		ret = bundle_decl(r, c, id, &local);
 	if (ret < 0)
 		return ret;
 	r->pending = false;
 	ctx->events_out++;
-	pb_varint(out, (uint64_t)local + 1);
+	pb_varint(out, ((uint64_t)local + 1) << TCFXT_RES_DECL_SHIFT |
+		  (c->lost[0] ? TCFXT_RES_LOST_BEFORE : 0) |
+		  (c->lost[1] ? TCFXT_RES_LOST_AFTER : 0));
+	for (i = 0; i < 2; i++)
+		if (c->lost[i])
+			pb_varint(out, c->lost_count[i]);
+	c->lost[0] = c->lost[1] = false;
 	d = &r->decls[id];
 	for (i = 0; i < d->nr; i++)
 		entry_field(out, r->rec, d->f[i]);

@@ -51,6 +51,13 @@ bool map_res_pending(const struct map_ctx *ctx);
 int map_res_end(struct map_ctx *ctx);
 
 /*
+ * @cpu lost @count events (-1 or 0: unknown how many) before its next
+ * record mapped, or (@after) after it: that record's entry says so.
+ */
+int map_res_lost(struct map_ctx *ctx, unsigned int cpu, int64_t count,
+		 bool after);
+
+/*
  * The packet events added from map_res_inferred(ctx, true) to
  * map_res_inferred(ctx, false) are the converter's inferences, no .dat
  * event (calls nest).

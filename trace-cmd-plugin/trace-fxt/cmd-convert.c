@@ -887,6 +887,10 @@ static int cmd_convert(int argc, char **argv)
 	if (optind != argc - 1)
 		return trace_fxt_usage(&trace_fxt_convert, optind == argc ?
 				       "no input file" : "one input file only");
+	if (o->once && o->fxt_records)
+		return trace_fxt_usage(&trace_fxt_convert, "--once writes the "
+				       "events as packets, --fxt-records as FXT "
+				       "records: one or the other");
 	a.in = argv[optind];
 	a.path = in_file_seekable(a.in, copy, sizeof(copy), &fd);
 	if (!a.path) {
@@ -988,11 +992,13 @@ static const struct trace_fxt_opt convert_opts[] = {
 	{ .key = 'F', .name = "fxt-sched", .dirs = TRACE_FXT_TO_FXT,
 	  .help = "the old name of --fxt-records" },
 	{ .key = 'O', .name = "once", .dirs = TRACE_FXT_TO_FXT,
+	  .def = "each event also an FXT instant, in nested records",
 	  .help = "each event once, in the packets, which then also hold "
 		  "what they do not carry of its record (a field of this "
 		  "project's own in each bundle, which Perfetto skips); no "
-		  "instants.  Experimental: read back by convert --packets "
-		  "only, not yet by report, check or KernelShark" },
+		  "instants.  Experimental: only the packets option of "
+		  "convert reads it back, not yet report, check or "
+		  "KernelShark" },
 	{ .key = 'P', .name = "packets", .dirs = TRACE_FXT_TO_DAT,
 	  .def = "the FXT records: every event as the trace.dat held it",
 	  .help = "the .dat of the Perfetto packets the FXT carries (its "
