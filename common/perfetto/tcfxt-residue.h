@@ -12,7 +12,13 @@
  *       and the names of the fields its entries hold (4, repeated);
  *   events (2), switches (3), wakings (4): one entry for each of the
  *       bundle's FtraceEvents, compact switches and compact wakings, in
- *       their order there.
+ *       their order there;
+ *   copies (5): the records of the bundle's CPU that have no packet event
+ *       (another buffer's restated: the kernel wrote one event into two
+ *       ring buffers; those the default FXT writes no packet of either):
+ *       each an entry's header naming a decl of no fields (its event and
+ *       buffer), then its time and its record's length and bytes, all
+ *       varints but the bytes.
  * An entry is a varint, 0 for a packet event that is no .dat event (a
  * switch the converter inferred), else its decl's number + 1 shifted
  * left by two, or'd with TCFXT_RES_LOST_BEFORE and TCFXT_RES_LOST_AFTER
@@ -50,6 +56,7 @@ enum {
 	TCFXT_RES_EVENTS	= 2,
 	TCFXT_RES_SWITCHES	= 3,
 	TCFXT_RES_WAKINGS	= 4,
+	TCFXT_RES_COPIES	= 5,
 };
 
 enum {
@@ -59,11 +66,15 @@ enum {
 	TCFXT_DECL_FIELD	= 4,
 };
 
-/* The entries of a bundle: by the kind of packet event they go with. */
+/*
+ * The entries of a bundle: by the kind of packet event they go with, and
+ * the copies, in the order of their fields (TCFXT_RES_EVENTS + kind).
+ */
 enum tcfxt_res_kind {
 	TCFXT_RES_KIND_EVENT,
 	TCFXT_RES_KIND_SWITCH,
 	TCFXT_RES_KIND_WAKING,
+	TCFXT_RES_KIND_COPY,
 	TCFXT_RES_NR_KINDS
 };
 

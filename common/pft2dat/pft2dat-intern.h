@@ -258,6 +258,7 @@ struct pft_res {
 	bool			on;
 	struct pft_res_decl	*decls;
 	unsigned int		nr_decls, cap_decls;
+	/* by enum tcfxt_res_kind */
 	const uint8_t		*p[TCFXT_RES_NR_KINDS];
 	const uint8_t		*end[TCFXT_RES_NR_KINDS];
 	/*
@@ -524,6 +525,12 @@ int pft_record_write(struct pft_ctx *c, struct pft_ev *ev);
  */
 struct pft_fmt *pft_record_fmt(struct pft_ctx *c, const char *system,
 			       size_t slen, const char *name, size_t nlen);
+/*
+ * The events @cpu of @buffer lost before (@after false) or after the
+ * record at @ts, as its residue entry says (c->res.lost), into the .dat.
+ */
+int pft_record_lost(struct pft_ctx *c, int buffer, unsigned int cpu,
+		    uint64_t ts, bool after);
 
 /*
  * pft2dat-residue.c: the bundle's residue (a TCFXT_BUNDLE_RESIDUE field,
@@ -536,6 +543,11 @@ int pft_res_bundle(struct pft_ctx *c, const struct pb_field *f);
 /* The first pass: the .dat buffers a residue's decls name, added. */
 int pft_res_buffers(struct pft_ctx *c, const struct pb_field *f);
 int pft_res_take(struct pft_ctx *c, unsigned int kind);
+/*
+ * After the bundle's events: the records its residue keeps whole (the
+ * copies of records another buffer held), written to the .dat.
+ */
+int pft_res_copies(struct pft_ctx *c, unsigned int cpu);
 void pft_res_free(struct pft_ctx *c);
 /* What the formats left unsaid, for the summary. */
 void pft_record_free(struct pft_ctx *c);

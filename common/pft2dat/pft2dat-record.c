@@ -614,6 +614,17 @@ struct pft_fmt *pft_record_fmt(struct pft_ctx *c, const char *system,
 	return pf && pf->kernel ? pf : NULL;
 }
 
+int pft_record_lost(struct pft_ctx *c, int buffer, unsigned int cpu,
+		    uint64_t ts, bool after)
+{
+	int ret;
+
+	if (!c->res.lost[after])
+		return 0;
+	ret = f2d_lost(&c->f2d, buffer, cpu, ts, c->res.lost[after]);
+	return ret == -EAGAIN ? 0 : ret;
+}
+
 /* The bytes of the event's residue entry (c->res.cur) into its record. */
 static uint64_t residue_put(struct pft_ctx *c)
 {
@@ -652,12 +663,9 @@ int pft_record_write(struct pft_ctx *c, struct pft_ev *ev)
 		/* the .dat's own event, which the packet may name otherwise */
 		pf = rd->pf;
 		buffer = rd->buffer;
-		if (c->res.lost[0]) {
-			ret = f2d_lost(&c->f2d, buffer, ev->cpu, ev->ts,
-				       c->res.lost[0]);
-			if (ret < 0 && ret != -EAGAIN)
-				return ret;
-		}
+		ret = pft_record_lost(c, buffer, ev->cpu, ev->ts, false);
+		if (ret < 0)
+			return ret;
 	} else if (!pf) {
 		pf = fmt_choose(c, ev);
 		if (ev->slot)
@@ -708,10 +716,9 @@ int pft_record_write(struct pft_ctx *c, struct pft_ev *ev)
 	}
 	if (ret < 0)
 		return ret;
-	if (rd && c->res.lost[1]) {
-		ret = f2d_lost(&c->f2d, buffer, ev->cpu, ev->ts,
-			       c->res.lost[1]);
-		if (ret < 0 && ret != -EAGAIN)
+	if (rd) {
+		ret = pft_record_lost(c, buffer, ev->cpu, ev->ts, true);
+		if (ret < 0)
 			return ret;
 	}
 	pf->count++;

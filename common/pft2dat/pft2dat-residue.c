@@ -150,52 +150,72 @@ static int decl_resolve(struct pft_ctx *c, struct pft_res_decl *d)
 	return ret < 0 ? -EBADMSG : 0;
 }
 
+/*
+ * An entry's header at *@p: its decl, resolved, in *@d (NULL: no .dat
+ * event), the events lost around its record in c->res.lost; *@p moved
+ * past it.  -EBADMSG (said) for one that does not parse, -ENOMEM.
+ */
+static int entry_head(struct pft_ctx *c, const uint8_t **p,
+		      const uint8_t *end, struct pft_res_decl **d)
+{
+	struct pft_res *r = &c->res;
+	uint64_t v, n;
+	int i, ret;
+
+	*d = NULL;
+	r->lost[0] = r->lost[1] = 0;
+	if (*p >= end)
+		return res_bad(c, "fewer entries than events");
+	if (pb_read_varint(p, end, &v) < 0 ||
+	    v >> TCFXT_RES_DECL_SHIFT > r->nr_decls ||
+	    (v && !(v >> TCFXT_RES_DECL_SHIFT)))
+		return res_bad(c, "an entry that names no decl");
+	if (!v)
+		return 0;
+	for (i = 0; i < 2; i++) {
+		if (!(v & (TCFXT_RES_LOST_BEFORE << i)))
+			continue;
+		if (pb_read_varint(p, end, &n) < 0)
+			return res_bad(c, "a lost count past its end");
+		r->lost[i] = n && n <= INT64_MAX ? (int64_t)n - 1 : -1;
+	}
+	*d = &r->decls[(v >> TCFXT_RES_DECL_SHIFT) - 1];
+	if (!(*d)->resolved) {
+		ret = decl_resolve(c, *d);
+		if (ret == -ENOMEM)
+			return ret;
+		if (ret < 0)
+			(*d)->pf = NULL;
+	}
+	if (!(*d)->pf)
+		return res_bad(c, "a decl of no known format");
+	return 0;
+}
+
 int pft_res_take(struct pft_ctx *c, unsigned int kind)
 {
 	struct pft_res *r = &c->res;
 	struct pft_res_decl *d;
 	const uint8_t *p, *end;
-	uint64_t v;
 	unsigned int i;
 	int ret;
 
 	r->cur = NULL;
 	r->skip = false;
 	r->lost[0] = r->lost[1] = 0;
-	if (!r->on || kind >= TCFXT_RES_NR_KINDS)
+	if (!r->on || kind >= TCFXT_RES_KIND_COPY)
 		return 0;
 	p = r->p[kind];
 	end = r->end[kind];
-	if (!p || p >= end)
-		return res_bad(c, "fewer entries than events");
-	if (pb_read_varint(&p, end, &v) < 0 ||
-	    v >> TCFXT_RES_DECL_SHIFT > r->nr_decls ||
-	    (v && !(v >> TCFXT_RES_DECL_SHIFT)))
-		return res_bad(c, "an entry that names no decl");
-	if (!v) {
+	ret = p ? entry_head(c, &p, end, &d) :
+		  res_bad(c, "fewer entries than events");
+	if (ret < 0)
+		return ret;
+	if (!d) {
 		r->p[kind] = p;
 		r->skip = true;
 		return 0;
 	}
-	for (i = 0; i < 2; i++) {
-		uint64_t n;
-
-		if (!(v & (TCFXT_RES_LOST_BEFORE << i)))
-			continue;
-		if (pb_read_varint(&p, end, &n) < 0)
-			return res_bad(c, "a lost count past its end");
-		r->lost[i] = n && n <= INT64_MAX ? (int64_t)n - 1 : -1;
-	}
-	d = &r->decls[(v >> TCFXT_RES_DECL_SHIFT) - 1];
-	if (!d->resolved) {
-		ret = decl_resolve(c, d);
-		if (ret == -ENOMEM)
-			return ret;
-		if (ret < 0)
-			d->pf = NULL;
-	}
-	if (!d->pf)
-		return res_bad(c, "a decl of no known format");
 	for (i = 0; i < d->nr; i++) {
 		struct tep_format_field *fl = d->f[i];
 		uint64_t len = fl->size;
@@ -211,6 +231,81 @@ int pft_res_take(struct pft_ctx *c, unsigned int kind)
 	}
 	r->p[kind] = p;
 	r->cur = d;
+	return 0;
+}
+
+/*
+ * Copy @raw (@len bytes) of @d's event into the .dat at @ts: its bytes
+ * as they were, its event's id the .dat's, a dynamic field that points
+ * past the record made empty (a reader of the .dat would read there).
+ */
+static int copy_write(struct pft_ctx *c, const struct pft_res_decl *d,
+		      unsigned int cpu, uint64_t ts, const uint8_t *raw,
+		      size_t len)
+{
+	struct f2d_format *f = d->pf->f;
+	struct f2d_rec *rec = &c->f2d.rec;
+	struct tep_format_field *fl;
+	unsigned long long v;
+	size_t off, n;
+	unsigned int i;
+	int ret;
+
+	ret = f2d_rec_begin(&c->f2d, f, 0);
+	if (ret < 0)
+		return ret;
+	if (len > rec->len && !f2d_rec_room(rec, len - rec->len))
+		return -ENOMEM;
+	memcpy(rec->data, raw, len);
+	f2d_put_field_int(rec, f->c_type, (uint64_t)f->id);
+	for (i = 0; i < f->nr_fields; i++) {
+		fl = f->fields[i];
+		if (!(fl->flags & TEP_FIELD_IS_DYNAMIC))
+			continue;
+		v = tep_read_number(f->event->tep, rec->data + fl->offset,
+				    fl->size);
+		off = v & 0xffff;
+		n = v >> 16 & 0xffff;
+		if (fl->flags & TEP_FIELD_IS_RELATIVE)
+			off += fl->offset + fl->size;
+		if (off + n > rec->len)
+			f2d_put_field_bytes(rec, fl, (const uint8_t *)"", 1);
+	}
+	ret = pft_record_lost(c, d->buffer, cpu, ts, false);
+	if (ret < 0)
+		return ret;
+	ret = f2d_emit(&c->f2d, d->buffer, cpu, ts, rec->data, rec->len);
+	if (ret == -EAGAIN) {
+		c->f2d.need_rerun = false;
+		c->st->dropped++;
+		return 0;
+	}
+	return ret < 0 ? ret : pft_record_lost(c, d->buffer, cpu, ts, true);
+}
+
+int pft_res_copies(struct pft_ctx *c, unsigned int cpu)
+{
+	struct pft_res *r = &c->res;
+	const uint8_t *p = r->p[TCFXT_RES_KIND_COPY];
+	const uint8_t *end = r->end[TCFXT_RES_KIND_COPY];
+	struct pft_res_decl *d;
+	uint64_t ts, len;
+	int ret;
+
+	while (r->on && p && p < end) {
+		ret = entry_head(c, &p, end, &d);
+		if (ret < 0)
+			return ret == -ENOMEM ? ret : 0;
+		if (!d || pb_read_varint(&p, end, &ts) < 0 ||
+		    pb_read_varint(&p, end, &len) < 0 ||
+		    len > (uint64_t)(end - p))
+			return res_bad(c, "a copy past its end") == -ENOMEM ?
+			       -ENOMEM : 0;
+		ret = copy_write(c, d, cpu, ts, p, (size_t)len);
+		if (ret < 0)
+			return ret;
+		p += len;
+	}
 	return 0;
 }
 

@@ -3,8 +3,13 @@
 #
 # `convert --once`: each event once, in the Perfetto packets, with what
 # they do not carry of its record in the bundle's residue, and no FXT
-# instant.  For each of the project's recordings: the file is smaller
-# than the default conversion, and `convert --packets` of it makes a
+# instant.  For each of the project's recordings, and one of EventHeader
+# user_events (samples/eventheader-dat): the file is smaller
+# than the default conversion, Perfetto's importer (as perfetto-model.py
+# models it) makes every table of it as of the default conversion (the
+# residue is a field it skips; a record another buffer restates is a
+# copy in the residue, not a second event), and `convert --packets` of it
+# makes a
 # .dat whose every event Debian's `trace-cmd report -R -l -t` prints as
 # it prints the recording's: the same events in the same order, at the
 # same nanosecond, with the same pid, CPU, latency flags and preempt
@@ -17,6 +22,7 @@
 # the pid (the .dat's saved cmdlines, which the FXT's threads hold and
 # --packets does not read).
 . "$(dirname "$0")/lib.sh"
+MODEL=$(dirname "$0")/perfetto-model.py
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 unset TRACE_FXT_EVENT_FORMATS
 
@@ -29,10 +35,10 @@ events() {
 		s/ (\d+)\.(\d{9}):/ $1$2:/; s/ +//g'
 }
 
-recordings
-e2e_plan $((2 * ${#RECS[@]} + 1))
-for dat in "${RECS[@]}"; do
-	n=${dat##*/}
+# once_checks DAT: the three checks of one recording
+once_checks() {
+	local dat=$1 n=${1##*/} once twice nd
+
 	if ! $TRACE_FXT convert -q --once "$dat" -o "$TMP/$n.fxt" \
 		2> "$TMP/err" ||
 	   ! $TRACE_FXT convert -q "$dat" -o "$TMP/$n.twice.fxt" ||
@@ -41,7 +47,8 @@ for dat in "${RECS[@]}"; do
 		cat "$TMP/err"
 		not_ok "$n: --once and back"
 		not_ok "$n: --once is smaller"
-		continue
+		not_ok "$n: Perfetto's tables of --once"
+		return
 	fi
 	events "$dat" > "$TMP/src"
 	events "$TMP/$n.dat" > "$TMP/back"
@@ -52,11 +59,31 @@ for dat in "${RECS[@]}"; do
 		diff "$TMP/src" "$TMP/back" | head -10 | sed 's/^/#   /'
 		not_ok "$n: --once and back: $nd lines differ"
 	fi
+	python3 "$MODEL" tables "$TMP/$n.twice.fxt" > "$TMP/twice.m"
+	python3 "$MODEL" tables "$TMP/$n.fxt" > "$TMP/once.m"
+	check "$n: Perfetto's tables of --once are the default's ($(wc -l < "$TMP/once.m") rows: perfetto-model.py)" \
+		cmp -s "$TMP/twice.m" "$TMP/once.m"
 	once=$(stat -c %s "$TMP/$n.fxt")
 	twice=$(stat -c %s "$TMP/$n.twice.fxt")
 	check "$n: --once is smaller: $once bytes, the default $twice" \
 		test "$once" -lt "$twice"
+}
+
+recordings
+e2e_plan $((3 * ${#RECS[@]} + 4))
+for dat in "${RECS[@]}"; do
+	once_checks "$dat"
 done
+# EventHeader user_events, which have no packet event: copies
+if "$BUILD/samples/eventheader-vectors" "$TMP/eh.vec" > /dev/null &&
+   "$BUILD/samples/eventheader-dat" "$TMP/eh.vec" \
+	"$TOP/samples/eventheader-formats" "$TMP/eventheader.dat" > /dev/null; then
+	once_checks "$TMP/eventheader.dat"
+else
+	not_ok "samples/eventheader-dat writes a recording of EventHeader events"
+	not_ok "(and so the other two checks)"
+	not_ok "(of it)"
+fi
 
 $TRACE_FXT convert -q --once --fxt-records "${RECS[0]}" -o "$TMP/x.fxt" \
 	2> "$TMP/err"

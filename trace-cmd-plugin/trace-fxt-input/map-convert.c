@@ -154,7 +154,8 @@ static int map_lost(struct map_ctx *ctx, struct map_buffer *buf,
 	/* Perfetto's data-loss entry of that CPU, on its Info page */
 	map_pkt_lost(ctx, cpu);
 	if (map_res_on(ctx)) {
-		ret = map_res_lost(ctx, cpu, damaged ? -1 : count, last);
+		ret = map_res_lost(ctx, buf, cpu, damaged ? -1 : count,
+				   last);
 		if (ret < 0)
 			return ret;
 	}

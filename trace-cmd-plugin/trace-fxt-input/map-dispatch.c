@@ -418,15 +418,19 @@ int map_dispatch_write(struct map_ctx *ctx, struct map_buffer *buf,
 	if (map_res_on(ctx)) {
 		/*
 		 * no instant: its packet event and residue, which its
-		 * handlers write (a restated record's, its generic event)
+		 * handlers write; a copy in the residue for a restated
+		 * record, or one they gave no packet event (Perfetto then
+		 * reads what it reads of the default FXT)
 		 */
-		map_res_begin(ctx, buf, me, rec);
+		ret = map_res_begin(ctx, buf, me, rec);
+		if (ret < 0)
+			return ret;
 		map_sched_seen(ctx, rec, (int)thread->tid);
 		ret = map_dispatch_restated(ctx, buf, me, rec) ? 0 :
 		      map_dispatch_derive(ctx, buf, me, rec, thread, gen);
 		if (ret >= 0 && map_res_pending(ctx))
-			ret = map_ftrace_generic(ctx, buf, me, rec);
-		return ret < 0 ? ret : map_res_end(ctx);
+			ret = map_res_copy(ctx);
+		return ret;
 	}
 	ret = map_event_write(ctx, buf, me, rec, thread);
 	if (!ctx->opts->fxt_records)

@@ -222,7 +222,8 @@ static int map_bundle_flush(struct map_ctx *ctx, struct map_pkt *p,
 	size_t pkt, fe, cs;
 	int i, ret;
 
-	if (!b->ev.len && !b->any_sw && !b->any_wk && !b->lost)
+	if (!b->ev.len && !b->any_sw && !b->any_wk && !b->lost &&
+	    !map_res_held(ctx, cpu))
 		return 0;
 	if (b->ev.err || b->comms.err)
 		return -ENOMEM;

@@ -15,7 +15,9 @@
  *  - a compact waking the row's;
  *  - a print event nothing (its packet holds the text as atrace reads
  *    it, map-marker.c);
- *  - in none a byte array that is no C string.
+ *  - in none a byte array that is no C string;
+ *  - a copy (map_res_copy()) has no packet: its entry holds the record
+ *    whole.
  * The residue holds the rest, and the common fields but common_type and
  * common_pid, which the packet event has.
  */
@@ -45,11 +47,12 @@ struct map_res_cpu {
 	uint32_t	*ids;
 	unsigned int	nr_ids, cap_ids;
 	/*
-	 * events lost before and after the CPU's next record
-	 * (map_res_lost()), each count + 1, 0 unknown
+	 * events lost before and after the CPU's next record of buffer
+	 * lost_buf[] (map_res_lost()), each count + 1, 0 unknown
 	 */
 	bool		lost[2];
 	uint64_t	lost_count[2];
+	struct map_buffer *lost_buf[2];
 };
 
 struct map_res {
@@ -79,21 +82,22 @@ static struct map_res *res_get(struct map_ctx *ctx)
 	return ctx->res;
 }
 
-void map_res_begin(struct map_ctx *ctx, struct map_buffer *buf,
-		   struct map_event *me, struct tep_record *rec)
+int map_res_begin(struct map_ctx *ctx, struct map_buffer *buf,
+		  struct map_event *me, struct tep_record *rec)
 {
 	struct map_res *r = res_get(ctx);
 
 	if (!r)
-		return;
+		return -ENOMEM;
 	r->buf = buf;
 	r->me = me;
 	r->rec = rec;
 	r->pending = true;
+	return 0;
 }
 
-int map_res_lost(struct map_ctx *ctx, unsigned int cpu, int64_t count,
-		 bool after)
+int map_res_lost(struct map_ctx *ctx, struct map_buffer *buf,
+		 unsigned int cpu, int64_t count, bool after)
 {
 	struct map_res *r = res_get(ctx);
 	struct map_res_cpu *c = r ? cpu_get(r, cpu) : NULL;
@@ -102,6 +106,7 @@ int map_res_lost(struct map_ctx *ctx, unsigned int cpu, int64_t count,
 		return -ENOMEM;
 	c->lost[after] = true;
 	c->lost_count[after] = count > 0 ? (uint64_t)count + 1 : 0;
+	c->lost_buf[after] = buf;
 	return 0;
 }
 
@@ -122,24 +127,6 @@ bool map_res_pending(const struct map_ctx *ctx)
 	return ctx->res && ctx->res->pending;
 }
 
-int map_res_end(struct map_ctx *ctx)
-{
-	struct map_res *r = ctx->res;
-
-	if (!r)
-		return -ENOMEM;
-	if (r->pending) {
-		map_set_error(ctx, -ERANGE, "--once: the %s event at %llu on "
-			      "CPU %d has no place in Perfetto's packets",
-			      r->me->event->name,
-			      (unsigned long long)r->rec->ts, r->rec->cpu);
-		return -ERANGE;
-	}
-	r->me = NULL;
-	r->rec = NULL;
-	return 0;
-}
-
 /* Whether @fl is one of @fields (@n of them, NULLs among them). */
 static bool field_among(struct tep_format_field *fl,
 			struct tep_format_field *const *fields, unsigned int n)
@@ -158,6 +145,8 @@ static bool form_carries(struct map_event *me, enum map_res_form form,
 {
 	unsigned int i;
 
+	if (form == MAP_RES_COPY)
+		return true;
 	if (me->pkt_text_only)
 		return false;
 	/*
@@ -212,7 +201,7 @@ static int decl_make(struct map_res_decl *d, struct map_buffer *buf,
 	pb_bytes(&d->msg, TCFXT_DECL_NAME, e->name, strlen(e->name));
 	pb_bytes(&d->msg, TCFXT_DECL_BUFFER, bname, strlen(bname));
 	for (fl = e->format.common_fields; fl && ret >= 0; fl = fl->next)
-		if (strcmp(fl->name, "common_type") &&
+		if (form != MAP_RES_COPY && strcmp(fl->name, "common_type") &&
 		    strcmp(fl->name, "common_pid"))
 			ret = decl_add_field(d, fl);
 	for (fl = e->format.fields; fl && ret >= 0; fl = fl->next)
@@ -335,10 +324,34 @@ static void entry_field(struct pb_buf *out, struct tep_record *rec,
 	}
 }
 
+/*
+ * An entry's header into @out: decl @local of @c's bundle, and the
+ * events its CPU lost before and after the record, if of its buffer.
+ * The record has its entry now.
+ */
+static void entry_head(struct map_res *r, struct map_res_cpu *c,
+		       struct pb_buf *out, uint32_t local)
+{
+	bool lost[2];
+	int i;
+
+	for (i = 0; i < 2; i++)
+		lost[i] = c->lost[i] && c->lost_buf[i] == r->buf;
+	pb_varint(out, ((uint64_t)local + 1) << TCFXT_RES_DECL_SHIFT |
+		  (lost[0] ? TCFXT_RES_LOST_BEFORE : 0) |
+		  (lost[1] ? TCFXT_RES_LOST_AFTER : 0));
+	for (i = 0; i < 2; i++)
+		if (lost[i]) {
+			pb_varint(out, c->lost_count[i]);
+			c->lost[i] = false;
+		}
+	r->pending = false;
+}
+
 int map_res_note(struct map_ctx *ctx, unsigned int cpu,
 		 enum tcfxt_res_kind kind, uint32_t event)
 {
-	struct map_res *r = ctx->res;
+	struct map_res *r;
 	struct map_res_cpu *c;
 	enum map_res_form form;
 	struct map_res_decl *d;
@@ -347,13 +360,15 @@ int map_res_note(struct map_ctx *ctx, unsigned int cpu,
 	unsigned int i;
 	int ret;
 
-	if (!r || !map_res_on(ctx))
+	if (!map_res_on(ctx))
 		return 0;
-	c = cpu_get(r, cpu);
+	/* every packet event has its entry, a record being mapped or not */
+	r = res_get(ctx);
+	c = r ? cpu_get(r, cpu) : NULL;
 	if (!c)
 		return -ENOMEM;
 	out = &c->kind[kind];
-	if (!r->pending || r->inferred || !r->me) {
+	if (!r->pending || r->inferred) {
 		pb_varint(out, 0);
 		return out->err;
 	}
@@ -369,28 +384,64 @@ int map_res_note(struct map_ctx *ctx, unsigned int cpu,
 		ret = bundle_decl(r, c, id, &local);
 	if (ret < 0)
 		return ret;
-	r->pending = false;
 	ctx->events_out++;
-	pb_varint(out, ((uint64_t)local + 1) << TCFXT_RES_DECL_SHIFT |
-		  (c->lost[0] ? TCFXT_RES_LOST_BEFORE : 0) |
-		  (c->lost[1] ? TCFXT_RES_LOST_AFTER : 0));
-	for (i = 0; i < 2; i++)
-		if (c->lost[i])
-			pb_varint(out, c->lost_count[i]);
-	c->lost[0] = c->lost[1] = false;
+	entry_head(r, c, out, local);
 	d = &r->decls[id];
 	for (i = 0; i < d->nr; i++)
 		entry_field(out, r->rec, d->f[i]);
 	return out->err;
 }
 
+int map_res_copy(struct map_ctx *ctx)
+{
+	struct map_res *r = ctx->res;
+	struct tep_record *rec = r ? r->rec : NULL;
+	struct map_res_cpu *c;
+	struct pb_buf *out;
+	uint32_t id, local;
+	int ret;
+
+	if (!rec)
+		return -ENOMEM;
+	/* in the bundles of its CPU, which Perfetto's limit bounds */
+	if (rec->cpu >= PFT_MAX_CPU) {
+		map_set_error(ctx, -ERANGE, "--once: the %s event at %llu is "
+			      "on CPU %d, past Perfetto's %d: convert without "
+			      "--once", r->me->event->name,
+			      (unsigned long long)rec->ts, rec->cpu,
+			      PFT_MAX_CPU);
+		return -ERANGE;
+	}
+	c = cpu_get(r, rec->cpu);
+	if (!c)
+		return -ENOMEM;
+	ret = decl_of(ctx, MAP_RES_COPY, &id);
+	if (ret >= 0)
+		ret = bundle_decl(r, c, id, &local);
+	if (ret < 0)
+		return ret;
+	ctx->events_out++;
+	out = &c->kind[TCFXT_RES_KIND_COPY];
+	entry_head(r, c, out, local);
+	pb_varint(out, rec->ts);
+	pb_varint(out, (uint64_t)rec->size);
+	if (rec->size > 0 && pb_room(out, rec->size)) {
+		memcpy(out->p + out->len, rec->data, rec->size);
+		out->len += rec->size;
+	}
+	return out->err;
+}
+
+bool map_res_held(const struct map_ctx *ctx, unsigned int cpu)
+{
+	const struct map_res *r = ctx->res;
+
+	return r && cpu < r->nr_cpus &&
+	       r->cpus[cpu].kind[TCFXT_RES_KIND_COPY].len;
+}
+
 int map_res_flush(struct map_ctx *ctx, unsigned int cpu, struct pb_buf *out)
 {
-	static const uint32_t num[TCFXT_RES_NR_KINDS] = {
-		[TCFXT_RES_KIND_EVENT]	= TCFXT_RES_EVENTS,
-		[TCFXT_RES_KIND_SWITCH]	= TCFXT_RES_SWITCHES,
-		[TCFXT_RES_KIND_WAKING]	= TCFXT_RES_WAKINGS,
-	};
 	struct map_res *r = ctx->res;
 	struct map_res_cpu *c;
 	size_t m;
@@ -408,7 +459,8 @@ int map_res_flush(struct map_ctx *ctx, unsigned int cpu, struct pb_buf *out)
 		if (c->kind[k].err)
 			return c->kind[k].err;
 		if (c->kind[k].len)
-			pb_bytes(out, num[k], c->kind[k].p, c->kind[k].len);
+			pb_bytes(out, TCFXT_RES_EVENTS + k, c->kind[k].p,
+				 c->kind[k].len);
 		c->kind[k].len = 0;
 	}
 	pb_close(out, m);

@@ -9,7 +9,10 @@
  * writer notes each event it adds to a bundle (map_res_note()): the first
  * the record's handlers add that is not inferred (map_res_inferred()) is
  * the record's, any other is no .dat event.  A record whose handlers add
- * none is written as a generic event (map_res_pending()).
+ * none (an EventHeader event, whose FXT event Perfetto shows; a softirq
+ * Perfetto has no name for), or that restates another buffer's, is kept
+ * whole as a copy (map_res_copy()): Perfetto reads of the file what it
+ * reads of the default one.
  */
 #ifndef _MAP_RESIDUE_H
 #define _MAP_RESIDUE_H
@@ -30,32 +33,39 @@ enum map_res_form {
 	MAP_RES_ROW,		/* its row's fields (typed, full sched) */
 	MAP_RES_GENERIC,	/* the fields a generic event describes */
 	MAP_RES_COMPACT_SWITCH,	/* its row's but prev_prio */
+	MAP_RES_COPY,		/* none: a copy's record is whole */
 	MAP_RES_NR_FORMS
 };
 
 /* Whether the conversion writes each event once (--once). */
 bool map_res_on(const struct map_ctx *ctx);
 
-/* @rec of @me in @buf is being mapped: its packet event still to come. */
-void map_res_begin(struct map_ctx *ctx, struct map_buffer *buf,
-		   struct map_event *me, struct tep_record *rec);
-
-/* Whether the record's handlers have added no packet event of it yet. */
-bool map_res_pending(const struct map_ctx *ctx);
-
 /*
- * The record is done (its caller wrote a generic event for it when its
- * handlers added none): -ERANGE (said) when it has no packet event still
- * (a CPU past Perfetto's limit).
+ * @rec of @me in @buf is being mapped: its packet event still to come.
+ * -ENOMEM: the residue cannot be kept.
  */
-int map_res_end(struct map_ctx *ctx);
+int map_res_begin(struct map_ctx *ctx, struct map_buffer *buf,
+		  struct map_event *me, struct tep_record *rec);
+
+/* Whether the record's handlers have added no packet event of it. */
+bool map_res_pending(const struct map_ctx *ctx);
 
 /*
  * @cpu lost @count events (-1 or 0: unknown how many) before its next
  * record mapped, or (@after) after it: that record's entry says so.
  */
-int map_res_lost(struct map_ctx *ctx, unsigned int cpu, int64_t count,
-		 bool after);
+int map_res_lost(struct map_ctx *ctx, struct map_buffer *buf,
+		 unsigned int cpu, int64_t count, bool after);
+
+/*
+ * The record being mapped, kept whole as a copy in its CPU's residue, no
+ * packet event.  -ERANGE (said) for a CPU past Perfetto's limit, whose
+ * bundles cannot be.
+ */
+int map_res_copy(struct map_ctx *ctx);
+
+/* Whether @cpu's bundle has copies to write, its packets or not. */
+bool map_res_held(const struct map_ctx *ctx, unsigned int cpu);
 
 /*
  * The packet events added from map_res_inferred(ctx, true) to
