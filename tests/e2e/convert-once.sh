@@ -70,7 +70,7 @@ once_checks() {
 }
 
 recordings
-e2e_plan $((3 * ${#RECS[@]} + 4))
+e2e_plan $((3 * ${#RECS[@]} + 6))
 for dat in "${RECS[@]}"; do
 	once_checks "$dat"
 done
@@ -84,6 +84,17 @@ else
 	not_ok "(and so the other two checks)"
 	not_ok "(of it)"
 fi
+
+# inside gzip or zstd: the same file, read back to the same .dat
+sc=$TOP/samples/syscalls.dat
+$TRACE_FXT convert -q --once "$sc" -o "$TMP/sc.fxt" &&
+	$TRACE_FXT convert -q --packets "$TMP/sc.fxt" -o "$TMP/sc.dat"
+for z in gz zst; do
+	check "--once -o X.fxt.$z: convert --packets of it is the plain file's .dat, byte for byte" \
+		bash -c '"$1" convert -q --once "$2" -o "$3.fxt.$4" &&
+			 "$1" convert -q --packets "$3.fxt.$4" -o "$3.$4.dat" &&
+			 cmp -s "$3.$4.dat" "$3.dat"' _ "$TRACE_FXT" "$sc" "$TMP/sc" $z
+done
 
 $TRACE_FXT convert -q --once --fxt-records "${RECS[0]}" -o "$TMP/x.fxt" \
 	2> "$TMP/err"
