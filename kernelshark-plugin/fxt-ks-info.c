@@ -96,8 +96,11 @@ char *fxt_ks_info(struct fxt_ks_data *d, const struct fxt_ks_row *row)
 		/* As trace.dat streams say it; -1: the count is unknown. */
 		int field = fxt_ks_field_find(d, row->event, "count");
 		const struct fxt_ks_arg *n = fxt_ks_args_field(a, nargs, field);
+		int64_t count = n ? n->v.i : -1;
 
-		fprintf(f, "missed_events=%" PRId64, n ? n->v.i : -1);
+		if (row->arg & FXT_KS_ROW_PFT_LOST)
+			count = (int64_t)(row->arg & ~FXT_KS_ROW_PFT_LOST) - 1;
+		fprintf(f, "missed_events=%" PRId64, count);
 		nargs = 0;
 	}
 	for (i = 0; i < nargs; i++) {

@@ -218,7 +218,9 @@ static int row_cb(void *priv, const struct pft2dat_row *pr)
 	b->nrows++;
 	memset(row, 0, sizeof(*row));
 	row->ts = (int64_t)pr->ts;
-	row->arg = pr->at == PFT2DAT_AT_NONE ? 0 : FXT_KS_ROW_PFT | pr->at;
+	row->arg = pr->event < 0 ? FXT_KS_ROW_PFT_LOST |
+				   (uint64_t)(pr->lost < 0 ? 0 : pr->lost + 1) :
+		   pr->at == PFT2DAT_AT_NONE ? 0 : FXT_KS_ROW_PFT | pr->at;
 	row->pid = pr->pid;
 	row->cpu = (int16_t)pr->cpu;
 	row->event = (int16_t)event;

@@ -153,6 +153,8 @@ struct fxt_ks_row {
 #define FXT_KS_NO_PID		(-1)
 /* A Perfetto trace's event: the rest is its pft2dat_row.at. */
 #define FXT_KS_ROW_PFT		(1ULL << 62)
+/* A Perfetto trace's lost events: the rest is their count + 1, 0 unknown. */
+#define FXT_KS_ROW_PFT_LOST	(1ULL << 61)
 
 /*
  * The prev_state bits that say a task left the CPU other than running,

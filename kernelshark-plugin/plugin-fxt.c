@@ -3,9 +3,10 @@
  * plugin-fxt.c - plugin-fxt.so, a KernelShark 2.x data readout plugin for
  * Fuchsia Trace Format files: `kernelshark -p plugin-fxt.so trace.fxt`,
  * and the plot plugin that draws their task plots' scheduling boxes.
- * Perfetto's own recordings (trace.pftrace) it shows as the trace.dat
- * `trace-fxt convert` makes of them, read from their packets
- * (fxt-ks-pft.c).
+ * Perfetto's own recordings (trace.pftrace), and the FXT files of
+ * `trace-fxt convert --once`, whose events are their packets alone, it
+ * shows as the trace.dat `trace-fxt convert` makes of them, read from
+ * their packets (fxt-ks-pft.c).
  *
  * The file is decoded once when the stream opens (fxt-ks-load.c); the
  * generic stream interface below answers from the decoded tables.  An
@@ -852,7 +853,9 @@ int kshark_input_initializer(struct kshark_data_stream *stream)
 	sh = calloc(1, sizeof(*sh));
 	if (!sh)
 		return -ENOMEM;
-	if (!head_is_fxt(head, n) && pft2dat_sniff(head, n))
+	/* an FXT of convert --once: its events are its packets' */
+	if ((!head_is_fxt(head, n) && pft2dat_sniff(head, n)) ||
+	    pft2dat_fxt_once(stream->file))
 		ret = fxt_ks_pft_load(&sh->d, stream->file);
 	else
 		ret = fxt_ks_data_load(&sh->d, stream->file);

@@ -49,6 +49,14 @@
  * payload, ARRAY[...] of wider elements), so a rebuilt record keeps it.
  */
 #define TCFXT_INFO_BIG_ENDIAN	"big_endian"
+/*
+ * TCFXT_EVENTS_PACKETS when the file holds each event in its Perfetto
+ * packets alone (`convert --once`: no instant of it, what the packets do
+ * not carry in their residue, tcfxt-residue.h), absent when the events
+ * are FXT records too: a reader then reads the events from the packets.
+ */
+#define TCFXT_INFO_EVENTS	"events"
+#define TCFXT_EVENTS_PACKETS	"packets"
 /* The top buffer's name (its provider's too); instances keep theirs. */
 #define TCFXT_TOP_BUFFER	"top"
 

@@ -406,10 +406,13 @@ int pft_read(struct pft_ctx *c, const void *data, size_t len)
 	c->f2d.cpus = c->max_cpu + 1;
 	if (c->sys_cpus > c->f2d.cpus)
 		c->f2d.cpus = c->sys_cpus;
+	/* a converted trace.dat's FXT: the .dat's own clock, names... */
+	ret = pft_fxt_apply(c);
 	/* Perfetto's ftrace clock is the boot clock unless a bundle says */
-	ret = f2d_text_add(&c->f2d.clock, clock_name(c->ftrace_clock),
-			   strlen(clock_name(c->ftrace_clock)));
-	if (!ret)
+	if (!ret && !c->f2d.clock.len)
+		ret = f2d_text_add(&c->f2d.clock, clock_name(c->ftrace_clock),
+				   strlen(clock_name(c->ftrace_clock)));
+	if (!ret && !c->f2d.version.len)
 		ret = f2d_text_add(&c->f2d.version, version,
 				   sizeof(version) - 1);
 	if (ret < 0)

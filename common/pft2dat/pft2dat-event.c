@@ -583,7 +583,7 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 				if (ef.id == PFT_EVENT_TIMESTAMP)
 					ts = ef.v;
 		}
-		ret = c->listing ? c->viewer->lost(c, cpu, ts) :
+		ret = c->listing ? c->viewer->lost(c, c->buffer, cpu, ts, -1) :
 		      f2d_lost(&c->f2d, c->buffer, cpu, ts, -1);
 		if (ret < 0 && ret != -EAGAIN)
 			return ret;
@@ -615,12 +615,9 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 	}
 	/* who runs at the bundle's end, for the next one's compact sched */
 	pft_sched_renames(c, cpu, UINT64_MAX);
-	/* a viewer lists packet events: copies are not yet among them */
-	if (!c->viewer) {
-		ret = pft_res_copies(c, cpu);
-		if (ret < 0)
-			return ret;
-	}
+	ret = pft_res_copies(c, cpu);
+	if (ret < 0)
+		return ret;
 	/* two runs of time, as the bundle's CPU ran: one */
 	f2d_kept_sort(&c->f2d, from);
 	return 0;

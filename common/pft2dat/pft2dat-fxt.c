@@ -26,6 +26,7 @@
 
 #include "fxt-format.h"
 #include "fxt-reader.h"
+#include "perfetto-proto.h"
 #include "pft2dat-intern.h"
 #include "tcfxt.h"
 
@@ -92,6 +93,97 @@ static const struct fxt_arg *meta_text(const struct fxt_event *ev)
 }
 
 /*
+ * A text of file_info (@name), or CPUSTAT's (@name NULL: its last
+ * string), the first time one is given: the .dat's own.  A NUL in it
+ * would cut it short in the .dat; out of memory: the packets' is kept.
+ */
+static void info_text(struct f2d_text *t, const struct fxt_event *ev,
+		      const char *name)
+{
+	const struct fxt_arg *a = name ? fxt_args_find(ev->args, ev->nargs,
+						       name) : meta_text(ev);
+
+	if (!t->len && a && a->type == FXT_ARG_STRING && a->str.len &&
+	    !memchr(a->str.ptr, '\0', a->str.len))
+		f2d_text_set(t, a->str);
+}
+
+/*
+ * file_info (each buffer's: the first text of each kind, the most CPUs)
+ * and CPUSTAT: the FXT is a converted trace.dat's.
+ */
+static void info_take(struct pft_fxt_meta *m, struct fxt_reader *r,
+		      struct fxt_record *rec)
+{
+	const struct fxt_event *ev = &rec->event;
+	const struct fxt_arg *a;
+	int64_t cpus;
+
+	if (fxt_reader_args(r, rec) < 0)
+		return;
+	if (fxt_str_eq(ev->name, TCFXT_CPUSTATS)) {
+		info_text(&m->cpustats, ev, NULL);
+		return;
+	}
+	m->converted = true;
+	a = fxt_args_find(ev->args, ev->nargs, TCFXT_INFO_EVENTS);
+	if (a && a->type == FXT_ARG_STRING &&
+	    fxt_str_eq(a->str, TCFXT_EVENTS_PACKETS))
+		m->once = true;
+	if (fxt_arg_int(fxt_args_find(ev->args, ev->nargs, TCFXT_INFO_CPUS),
+			&cpus) && cpus > m->cpus && cpus <= PFT_MAX_CPU)
+		m->cpus = (unsigned int)cpus;
+	info_text(&m->clock, ev, TCFXT_INFO_CLOCK);
+	info_text(&m->uname, ev, TCFXT_INFO_UNAME);
+	info_text(&m->version, ev, TCFXT_INFO_VERSION);
+}
+
+/*
+ * A thread object that is no task an event revealed (TCFXT_ARG_SOURCE):
+ * a saved cmdline of the .dat, and its thread group.  A name a cmdlines
+ * line could not hold (a NUL, a newline) is none.
+ */
+static int thread_take(struct pft_fxt_meta *m, const struct fxt_record *rec)
+{
+	const struct fxt_str *name = &rec->kobj.name;
+	struct pft_fxt_thread *t;
+	uint64_t tgid = 0;
+	unsigned int i;
+
+	if (rec->kobj.obj_type != FXT_OBJ_THREAD || !rec->kobj.koid ||
+	    rec->kobj.koid > INT32_MAX || !name->len ||
+	    memchr(name->ptr, '\0', name->len) ||
+	    memchr(name->ptr, '\n', name->len))
+		return 0;
+	for (i = 0; i < rec->kobj.nargs; i++) {
+		const struct fxt_arg *a = &rec->kobj.args[i];
+
+		if (fxt_str_eq(a->name, TCFXT_ARG_SOURCE))
+			return 0;
+		if (a->type == FXT_ARG_KOID &&
+		    fxt_str_eq(a->name, FXT_ARG_NAME_PROCESS) &&
+		    a->koid != rec->kobj.koid && a->koid <= INT32_MAX)
+			tgid = a->koid;
+	}
+	if (m->nr_threads == m->cap_threads) {
+		size_t cap = m->cap_threads ? 2 * m->cap_threads : 256;
+
+		t = realloc(m->threads, cap * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		m->threads = t;
+		m->cap_threads = cap;
+	}
+	t = &m->threads[m->nr_threads];
+	*t = (struct pft_fxt_thread){ rec->kobj.koid, tgid, m->names.len,
+				      name->len };
+	if (f2d_text_add(&m->names, name->ptr, name->len))
+		return -ENOMEM;
+	m->nr_threads++;
+	return 0;
+}
+
+/*
  * One of the converter's instants: its formats kept as "SYSTEM\0TEXT\0"
  * runs, its kallsyms and printk text as it is (pft_fxt_lines() takes the
  * lines that parse).  Out of memory: left out, the packets' own forms
@@ -107,6 +199,11 @@ static void meta_take(struct pft_fxt_meta *m, struct fxt_reader *r,
 
 	if (!cont) {
 		meta_end(m, run);
+		if (fxt_str_eq(ev->name, TCFXT_FILE_INFO) ||
+		    fxt_str_eq(ev->name, TCFXT_CPUSTATS)) {
+			info_take(m, r, rec);
+			return;
+		}
 		if (fxt_str_eq(ev->name, TCFXT_EVENT_FORMAT))
 			*run = (struct meta_run){ META_FORMAT,
 						  m->formats.len,
@@ -177,6 +274,9 @@ int pft_fxt_packets(struct pft_ctx *c, const char *in, const void *fxt,
 		if (rec.type == FXT_REC_EVENT &&
 		    fxt_str_eq(rec.event.category, TCFXT_CAT))
 			meta_take(&c->fxt, r, &rec, &run);
+		if (rec.type == FXT_REC_KERNEL_OBJ &&
+		    (ret = thread_take(&c->fxt, &rec)) < 0)
+			break;
 		if (rec.nested || rec.type != FXT_REC_BLOB ||
 		    rec.blob.type != FXT_BLOB_PERFETTO || !rec.blob.size)
 			continue;
@@ -210,6 +310,40 @@ int pft_fxt_packets(struct pft_ctx *c, const char *in, const void *fxt,
 	*p = buf;
 	*len = n;
 	return 1;
+}
+
+/*
+ * The records pft2dat_fxt_once() reads at most before the first event: a
+ * converted file's are its metadata and strings, a few dozen.
+ */
+#define ONCE_LOOK	4096
+
+bool pft2dat_fxt_once(const char *path)
+{
+	struct fxt_reader *r = fxt_reader_open(path, 0);
+	const struct fxt_event *ev = NULL;
+	const struct fxt_arg *a;
+	struct fxt_record rec;
+	unsigned int n;
+	bool once = false;
+
+	if (!r)
+		return false;
+	fxt_reader_set_lazy(r, true);
+	for (n = 0; n < ONCE_LOOK && fxt_reader_next(r, &rec) > 0; n++) {
+		if (rec.type != FXT_REC_EVENT)
+			continue;
+		ev = &rec.event;
+		break;
+	}
+	if (ev && fxt_str_eq(ev->category, TCFXT_CAT) &&
+	    fxt_str_eq(ev->name, TCFXT_FILE_INFO) && !fxt_reader_args(r, &rec)) {
+		a = fxt_args_find(ev->args, ev->nargs, TCFXT_INFO_EVENTS);
+		once = a && a->type == FXT_ARG_STRING &&
+		       fxt_str_eq(a->str, TCFXT_EVENTS_PACKETS);
+	}
+	fxt_reader_close(r);
+	return once;
 }
 
 /* @text's "name: " line, its first, equals @name. */
@@ -443,12 +577,54 @@ int pft_fxt_lines(struct pft_ctx *c, struct f2d_text *kallsyms,
 	return 0;
 }
 
+/* @from, when it holds a text, as @to's. */
+static int text_replace(struct f2d_text *to, const struct f2d_text *from)
+{
+	if (!from->len)
+		return 0;
+	to->len = 0;
+	return f2d_text_add(to, from->s, from->len) ? -ENOMEM : 0;
+}
+
+int pft_fxt_apply(struct pft_ctx *c)
+{
+	const struct pft_fxt_meta *m = &c->fxt;
+	struct f2d_ctx *x = &c->f2d;
+	size_t i;
+
+	if (!m->converted)
+		return 0;
+	/* of one pid, the last object's name, as fxt2dat takes it */
+	for (i = 0; i < m->nr_threads; i++) {
+		const struct pft_fxt_thread *t = &m->threads[i];
+
+		if (f2d_name_set(x, t->pid, fxt_str_make(m->names.s + t->off,
+							 t->len)) ||
+		    (t->tgid && u64_map_set(&x->groups, t->pid, t->tgid)))
+			return -ENOMEM;
+	}
+	if (m->cpus > x->cpus)
+		x->cpus = m->cpus;
+	if (text_replace(&x->clock, &m->clock) ||
+	    text_replace(&x->uname, &m->uname) ||
+	    text_replace(&x->version, &m->version) ||
+	    text_replace(&x->cpustats, &m->cpustats))
+		return -ENOMEM;
+	return 0;
+}
+
 void pft_fxt_free(struct pft_ctx *c)
 {
 	free(c->fxt.syms.a);
 	free(c->fxt.strs.a);
+	free(c->fxt.threads);
 	f2d_text_free(&c->fxt.formats);
 	f2d_text_free(&c->fxt.kallsyms);
 	f2d_text_free(&c->fxt.printk);
+	f2d_text_free(&c->fxt.clock);
+	f2d_text_free(&c->fxt.uname);
+	f2d_text_free(&c->fxt.version);
+	f2d_text_free(&c->fxt.cpustats);
+	f2d_text_free(&c->fxt.names);
 	memset(&c->fxt, 0, sizeof(c->fxt));
 }

@@ -225,11 +225,31 @@ struct pft_fxt_index {
 	bool			made;
 };
 
+/* A thread object of the FXT that names a saved cmdline. */
+struct pft_fxt_thread {
+	uint64_t	pid;
+	uint64_t	tgid;		/* its process's koid; 0: its own */
+	size_t		off, len;	/* its name in pft_fxt_meta.names */
+};
+
+/*
+ * And, when it has the converter's file_info (@converted), what the
+ * .dat's headers held: they are the .dat's again (pft_fxt_apply()), in
+ * place of what the packets would make of them.  @once: its events are
+ * in the packets alone (tcfxt.h, TCFXT_INFO_EVENTS).
+ */
 struct pft_fxt_meta {
 	struct f2d_text		formats;
 	struct f2d_text		kallsyms;
 	struct f2d_text		printk;
 	struct pft_fxt_index	syms, strs;
+	bool			converted;
+	bool			once;
+	unsigned int		cpus;
+	struct f2d_text		clock, uname, version, cpustats;
+	struct pft_fxt_thread	*threads;
+	size_t			nr_threads, cap_threads;
+	struct f2d_text		names;
 };
 
 /* The .dat buffers the instances may take, the top one included. */
@@ -372,8 +392,9 @@ struct pft_ctx {
  * A viewer's part in the reading (pft2dat-view.c), called by the files it
  * calls (through c->viewer, so that no call goes back up): each bundle
  * read (@bundle: its state kept while listing); while listing, lost
- * events before a bundle (@lost, a row instead of a mark in the .dat),
- * each event (@row, whose record is built only when building it changes
+ * events (@count, -1 unknown) on @cpu of .dat buffer @buffer before
+ * the next event there (@lost, a row instead of a mark in the .dat), each event of @buffer
+ * (@row, whose record is built only when building it changes
  * what the trace's metadata will hold: a printk string,
  * pft2dat-record.c), and a typed event of table row @idx (@ev: its time,
  * pid and CPU read) that may be listed without reading its values
@@ -384,9 +405,10 @@ struct pft_ctx {
 struct pft_viewer {
 	int	(*bundle)(struct pft_ctx *c, const uint8_t *p, size_t len,
 			  unsigned int cpu);
-	int	(*lost)(struct pft_ctx *c, unsigned int cpu, uint64_t ts);
+	int	(*lost)(struct pft_ctx *c, int buffer, unsigned int cpu,
+			uint64_t ts, int64_t count);
 	int	(*row)(struct pft_ctx *c, const struct pft_ev *ev,
-		       const struct f2d_format *f);
+		       const struct f2d_format *f, int buffer);
 	int	(*listed)(struct pft_ctx *c, struct pft_ev *ev,
 			  unsigned int idx, const struct pb_field *msg);
 };
@@ -434,6 +456,13 @@ uint64_t pft_fxt_str_addr(struct pft_ctx *c, const char *text, size_t len);
  */
 int pft_fxt_lines(struct pft_ctx *c, struct f2d_text *kallsyms,
 		  struct f2d_text *printk);
+/*
+ * After the first pass, of a converted trace.dat's FXT: its file_info,
+ * CPUSTAT and saved cmdlines the .dat's, thread groups its saved tgids
+ * (as fxt2dat makes them of the same FXT), in place of what the packets
+ * say.  Return: 0, or -ENOMEM.
+ */
+int pft_fxt_apply(struct pft_ctx *c);
 void pft_fxt_free(struct pft_ctx *c);
 
 /* The table, inverted (pft2dat-event.c). */

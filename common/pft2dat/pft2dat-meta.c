@@ -125,7 +125,8 @@ void pft_meta_name(struct pft_ctx *c, int32_t pid, const uint8_t *s,
 	uint64_t seen;
 
 	len = strnlen((const char *)s, len);
-	if (pid <= 0 || !len)
+	/* a converted trace.dat's names are its saved cmdlines alone */
+	if (pid <= 0 || !len || c->fxt.converted)
 		return;
 	seen = u64_map_get(&c->name_ts, (uint64_t)pid);
 	if (seen && ts + 1 < seen)
@@ -258,7 +259,8 @@ void pft_meta_tgid(struct pft_ctx *c, int32_t pid, int32_t tgid,
 {
 	uint64_t had, v;
 
-	if (pid <= 0 || !tgid || tgid == INT32_MIN)
+	/* and its thread groups its FXT's (pft_fxt_apply()) */
+	if (pid <= 0 || !tgid || tgid == INT32_MIN || c->fxt.converted)
 		return;
 	had = u64_map_get(&c->tgids, (uint64_t)pid);
 	if (had >> TGID_SRC_SHIFT > src)

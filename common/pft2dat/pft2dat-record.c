@@ -621,6 +621,9 @@ int pft_record_lost(struct pft_ctx *c, int buffer, unsigned int cpu,
 
 	if (!c->res.lost[after])
 		return 0;
+	if (c->viewer && c->listing)
+		return c->viewer->lost(c, buffer, cpu, ts,
+				       c->res.lost[after]);
 	ret = f2d_lost(&c->f2d, buffer, cpu, ts, c->res.lost[after]);
 	return ret == -EAGAIN ? 0 : ret;
 }
@@ -676,7 +679,7 @@ int pft_record_write(struct pft_ctx *c, struct pft_ev *ev)
 		return 0;
 	}
 	if (c->viewer) {
-		ret = c->viewer->row(c, ev, pf->f);
+		ret = c->viewer->row(c, ev, pf->f, buffer);
 		if (ret < 0)
 			return ret;
 		if (c->listing && !adds_strings(pf, ev)) {
@@ -692,8 +695,13 @@ int pft_record_write(struct pft_ctx *c, struct pft_ev *ev)
 				  (uint64_t)ev->flags);
 	for (i = 0; i < ev->n; i++)
 		filled |= put_val(c, pf, ev, i);
-	if (rd)
-		filled |= residue_put(c);
+	if (rd) {
+		uint64_t kept = residue_put(c);
+
+		/* given: what the packets lack, the residue holds */
+		pf->given |= kept;
+		filled |= kept;
+	}
 	/*
 	 * A text of dynamic length no value filled: an empty one, where
 	 * its place says (zero would point it at the record's head).

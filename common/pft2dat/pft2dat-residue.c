@@ -235,6 +235,51 @@ int pft_res_take(struct pft_ctx *c, unsigned int kind)
 }
 
 /*
+ * A copy (its record built in c->f2d.rec) as a viewer's row: its pid, and
+ * the fields a viewer draws scheduling by, as an event read gives them.
+ */
+static int copy_row(struct pft_ctx *c, const struct pft_res_decl *d,
+		    unsigned int cpu, uint64_t ts)
+{
+	static const char *const drawn[] = { "next_pid", "prev_state", "pid" };
+	const struct f2d_rec *rec = &c->f2d.rec;
+	struct f2d_format *f = d->pf->f;
+	struct tep_format_field *fl;
+	struct pft_ev *ev = c->ev;
+	struct pft_val *v;
+	unsigned int i;
+
+	if (!ev)
+		return -ENOMEM;
+	pft_ev_clear(ev);
+	ev->ts = ts;
+	ev->cpu = cpu;
+	ev->name = f->name;
+	ev->nlen = strlen(f->name);
+	if (f->c_pid && f->c_pid->offset + f->c_pid->size <= (int)rec->len)
+		ev->pid = (int32_t)tep_read_number(f->event->tep, rec->data +
+						   f->c_pid->offset, 4);
+	for (i = 0; i < sizeof(drawn) / sizeof(drawn[0]); i++) {
+		fl = tep_find_field(f->event, drawn[i]);
+		if (!fl || fl->size > 8 || fl->flags & TEP_FIELD_IS_ARRAY ||
+		    fl->offset + fl->size > (int)rec->len)
+			continue;
+		v = &ev->vals[ev->n++];
+		memset(v, 0, offsetof(struct pft_val, arr));
+		v->name = drawn[i];
+		v->nlen = strlen(drawn[i]);
+		v->kind = PFT_V_INT;
+		v->v = tep_read_number(f->event->tep, rec->data + fl->offset,
+				       fl->size);
+		/* a signed field of fewer bytes, its sign kept */
+		if (fl->flags & TEP_FIELD_IS_SIGNED && fl->size < 8 &&
+		    v->v >> (fl->size * 8 - 1) & 1)
+			v->v |= ~0ULL << (fl->size * 8);
+	}
+	return c->viewer->row(c, ev, f, d->buffer);
+}
+
+/*
  * Copy @raw (@len bytes) of @d's event into the .dat at @ts: its bytes
  * as they were, its event's id the .dat's, a dynamic field that points
  * past the record made empty (a reader of the .dat would read there).
@@ -257,6 +302,8 @@ static int copy_write(struct pft_ctx *c, const struct pft_res_decl *d,
 	if (len > rec->len && !f2d_rec_room(rec, len - rec->len))
 		return -ENOMEM;
 	memcpy(rec->data, raw, len);
+	/* a copy gives every field */
+	d->pf->given = ~0ULL;
 	f2d_put_field_int(rec, f->c_type, (uint64_t)f->id);
 	for (i = 0; i < f->nr_fields; i++) {
 		fl = f->fields[i];
@@ -274,6 +321,13 @@ static int copy_write(struct pft_ctx *c, const struct pft_res_decl *d,
 	ret = pft_record_lost(c, d->buffer, cpu, ts, false);
 	if (ret < 0)
 		return ret;
+	if (c->viewer) {
+		ret = copy_row(c, d, cpu, ts);
+		/* a copy adds nothing to the metadata: listed, not built */
+		if (ret < 0 || c->listing)
+			return ret < 0 ? ret :
+			       pft_record_lost(c, d->buffer, cpu, ts, true);
+	}
 	ret = f2d_emit(&c->f2d, d->buffer, cpu, ts, rec->data, rec->len);
 	if (ret == -EAGAIN) {
 		c->f2d.need_rerun = false;

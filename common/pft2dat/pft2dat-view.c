@@ -143,12 +143,14 @@ static int place_next(struct pft2dat_view *v, uint64_t *at)
 	return 0;
 }
 
-static int view_lost(struct pft_ctx *c, unsigned int cpu, uint64_t ts)
+static int view_lost(struct pft_ctx *c, int buffer, unsigned int cpu,
+		     uint64_t ts, int64_t count)
 {
 	struct pft2dat_view *v = view_of(c);
 	struct pft2dat_row row = {
 		.ts = ts, .at = PFT2DAT_AT_NONE, .bundle = v->nr_marks - 1,
-		.cpu = cpu, .buffer = (unsigned int)c->buffer, .event = -1,
+		.cpu = cpu, .buffer = (unsigned int)buffer, .event = -1,
+		.lost = count < 0 ? -1 : count,
 		.next_pid = -1, .woken_pid = -1,
 	};
 
@@ -184,13 +186,13 @@ static int says_of(struct pft2dat_view *v, const struct f2d_format *f)
 }
 
 static int view_row(struct pft_ctx *c, const struct pft_ev *ev,
-		    const struct f2d_format *f)
+		    const struct f2d_format *f, int buffer)
 {
 	struct pft2dat_view *v = view_of(c);
 	struct pft2dat_row row = {
 		.ts = ev->ts, .bundle = v->nr_marks - 1, .pid = ev->pid,
 		.cpu = ev->cpu,
-		.buffer = (unsigned int)c->buffer, .event = f->id,
+		.buffer = (unsigned int)buffer, .event = f->id,
 		.system = f->system, .name = f->name,
 		.next_pid = -1, .woken_pid = -1,
 	};
@@ -274,7 +276,7 @@ static int view_listed(struct pft_ctx *c, struct pft_ev *ev,
 		c->st->dropped++;
 		return 1;
 	}
-	ret = view_row(c, ev, pf->f);
+	ret = view_row(c, ev, pf->f, c->buffer);
 	if (ret < 0)
 		return ret;
 	pf->count++;

@@ -107,6 +107,20 @@ struct pft2dat_stats {
  */
 bool pft2dat_sniff(const void *p, size_t n);
 
+/**
+ * pft2dat_fxt_once() - whether a file is an FXT whose events are its
+ *	Perfetto packets alone (`trace-fxt convert --once`)
+ * @path: the file (plain, gzip or zstd)
+ *
+ * Its first event, the converter's file_info, says so (tcfxt.h,
+ * TCFXT_INFO_EVENTS).  Such a file's events are read as those of a
+ * Perfetto trace, by pft2dat_convert() and pft2dat_view_open(): its FXT
+ * records hold none of them.
+ *
+ * Return: true when it is.
+ */
+bool pft2dat_fxt_once(const char *path);
+
 /* Names the folder of the kernel's event formats pft2dat_formats() takes. */
 #define PFT2DAT_FORMATS_ENV	"TRACE_FXT_EVENT_FORMATS"
 
@@ -165,6 +179,8 @@ struct tep_handle;
  * @next_pid: a sched_switch's next_pid, else -1
  * @prev_state: a sched_switch's prev_state, else 0
  * @woken_pid: the pid field of another sched event that has one, else -1
+ * @lost: lost events' count (@event -1), -1 when unknown (a Perfetto
+ *	bundle's lost_events says none), else 0
  *
  * Rows come bundle by bundle, each CPU's in time order.
  */
@@ -181,6 +197,7 @@ struct pft2dat_row {
 	int32_t		next_pid;
 	int64_t		prev_state;
 	int32_t		woken_pid;
+	int64_t		lost;
 };
 
 /*

@@ -4,61 +4,80 @@
 # `convert --once`: each event once, in the Perfetto packets, with what
 # they do not carry of its record in the bundle's residue, and no FXT
 # instant.  For each of the project's recordings, and one of EventHeader
-# user_events (samples/eventheader-dat): the file is smaller
-# than the default conversion, Perfetto's importer (as perfetto-model.py
-# models it) makes every table of it as of the default conversion (the
-# residue is a field it skips; a record another buffer restates is a
-# copy in the residue, not a second event), and `convert --packets` of it
-# makes a
-# .dat whose every event Debian's `trace-cmd report -R -l -t` prints as
-# it prints the recording's: the same events in the same order, at the
-# same nanosecond, with the same pid, CPU, latency flags and preempt
-# count and every field, and each CPU's lost events where and as many
-# as the recording says; none of the fields convert-packets.sh lists as
-# lost.  Without the residue the flags and those fields differ, and the
-# switches the converter inferred come out as events.
+# user_events (samples/eventheader-dat):
+# - the file is smaller than the default conversion;
+# - Perfetto's importer (as perfetto-model.py models it) makes every
+#   table of it as of the default conversion (the residue is a field it
+#   skips; a record another buffer restates is a copy in the residue, not
+#   a second event);
+# - `convert` of it, which knows such a file by its file_info and reads
+#   its packets, makes a .dat that Debian's `trace-cmd report -R -l -t`
+#   and `trace-cmd report -l -t` print byte for byte as they print the
+#   recording: the same events in the same order, at the same time, with
+#   the same task names (the saved cmdlines, from the FXT's threads), pid,
+#   CPU, latency flags, preempt count and every field, each CPU's lost
+#   events where and as many as the recording says;
+# - that .dat's options and saved cmdlines (uname, version, clock,
+#   CPUSTAT, thread groups) are the default round trip's;
+# - `trace-fxt report` prints it as it prints the default conversion.
+# Without the residue the flags and fields differ and the switches the
+# converter inferred come out as events; without the file_info's word,
+# convert reads its FXT records and finds no event.
 #
-# Not compared yet, said as what is left: the task name printed before
-# the pid (the .dat's saved cmdlines, which the FXT's threads hold and
-# --packets does not read).
+# Then: `check` reads its events as convert does; KernelShark (libkshark,
+# plugin-fxt.so, tests/unit/test-kshark-dat) shows a --once .fxt as it
+# shows the recording, every column and task plot, lost events with their
+# count, a second buffer, EventHeader events (copies); compressed files
+# read back the same.
 . "$(dirname "$0")/lib.sh"
 MODEL=$(dirname "$0")/perfetto-model.py
+KSDAT=$BUILD/tests/unit/test-kshark-dat
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 unset TRACE_FXT_EVENT_FORMATS
 
-# report -R -l -t without the task name before the pid and the width
-# the timestamp's digits take
-# (a comm may hold ':' and '-': the first "-PID CPU" ends it)
-events() {
-	trace-cmd report -R -l -t "$1" 2>/dev/null | perl -pe '
-		s/^\s*(\S+:\s+)?.*?-(\d+)\s+(\d+)/$1$2 $3/;
-		s/ (\d+)\.(\d{9}):/ $1$2:/; s/ +//g'
+# what `trace-cmd dump` says of a .dat's options and cmdlines, but where
+# its sections are
+meta() {
+	trace-cmd dump --options --cmd-lines "$1" 2>&1 |
+		grep -v -e 'Tracing meta data in file' -e '@'
 }
 
-# once_checks DAT: the three checks of one recording
+# lines DIFF TEXT A B: how many lines of A and B differ
+lines() {
+	diff "$1" "$2" | grep -c '^[<>]'
+}
+
+# once_checks DAT: the six checks of one recording
 once_checks() {
-	local dat=$1 n=${1##*/} once twice nd
+	local dat=$1 n=${1##*/} once twice nd nf
 
 	if ! $TRACE_FXT convert -q --once "$dat" -o "$TMP/$n.fxt" \
 		2> "$TMP/err" ||
 	   ! $TRACE_FXT convert -q "$dat" -o "$TMP/$n.twice.fxt" ||
-	   ! $TRACE_FXT convert --packets "$TMP/$n.fxt" -o "$TMP/$n.dat" \
+	   ! $TRACE_FXT convert -q "$TMP/$n.twice.fxt" -o "$TMP/$n.twice.dat" ||
+	   ! $TRACE_FXT convert -q "$TMP/$n.fxt" -o "$TMP/$n.dat" \
 		2> "$TMP/err"; then
 		cat "$TMP/err"
-		not_ok "$n: --once and back"
-		not_ok "$n: --once is smaller"
-		not_ok "$n: Perfetto's tables of --once"
+		for c in "and back" "and back, formatted" "tables" "smaller" \
+			 "options" "report"; do
+			not_ok "$n: --once: $c"
+		done
 		return
 	fi
-	events "$dat" > "$TMP/src"
-	events "$TMP/$n.dat" > "$TMP/back"
-	nd=$(diff "$TMP/src" "$TMP/back" | grep -c '^[<>]')
+	trace-cmd report -R -l -t "$dat" > "$TMP/src" 2>&1
+	trace-cmd report -R -l -t "$TMP/$n.dat" > "$TMP/back" 2>&1
+	nd=$(lines "$TMP/src" "$TMP/back")
 	if [ "$nd" -eq 0 ] && [ "$(wc -l < "$TMP/src")" -gt 1 ]; then
-		ok "$n: --once and back by its packets and residue: $(($(wc -l < "$TMP/src") - 1)) events as trace-cmd report -R -l -t prints the recording's"
+		ok "$n: --once and back by its packets and residue: $(($(wc -l < "$TMP/src") - 1)) events as trace-cmd report -R -l -t prints the recording's, byte for byte"
 	else
 		diff "$TMP/src" "$TMP/back" | head -10 | sed 's/^/#   /'
 		not_ok "$n: --once and back: $nd lines differ"
 	fi
+	trace-cmd report -l -t "$dat" > "$TMP/src" 2>&1
+	trace-cmd report -l -t "$TMP/$n.dat" > "$TMP/back" 2>&1
+	nf=$(lines "$TMP/src" "$TMP/back")
+	check "$n: and as trace-cmd report -l -t prints them (print formats, symbols): $nf lines differ" \
+		test "$nf" -eq 0
 	python3 "$MODEL" tables "$TMP/$n.twice.fxt" > "$TMP/twice.m"
 	python3 "$MODEL" tables "$TMP/$n.fxt" > "$TMP/once.m"
 	check "$n: Perfetto's tables of --once are the default's ($(wc -l < "$TMP/once.m") rows: perfetto-model.py)" \
@@ -67,10 +86,18 @@ once_checks() {
 	twice=$(stat -c %s "$TMP/$n.twice.fxt")
 	check "$n: --once is smaller: $once bytes, the default $twice" \
 		test "$once" -lt "$twice"
+	meta "$TMP/$n.twice.dat" > "$TMP/twice.o"
+	meta "$TMP/$n.dat" > "$TMP/once.o"
+	check "$n: its .dat's options and saved cmdlines are the default round trip's ($(grep -c '^\[Saved\|Option' "$TMP/once.o") options, $(wc -l < "$TMP/once.o") lines)" \
+		cmp -s "$TMP/twice.o" "$TMP/once.o"
+	$TRACE_FXT report "$TMP/$n.twice.fxt" > "$TMP/twice.r" 2>&1
+	$TRACE_FXT report "$TMP/$n.fxt" > "$TMP/once.r" 2>&1
+	check "$n: trace-fxt report prints it as the default conversion ($(wc -l < "$TMP/once.r") lines)" \
+		cmp -s "$TMP/twice.r" "$TMP/once.r"
 }
 
 recordings
-e2e_plan $((3 * ${#RECS[@]} + 6))
+e2e_plan $((6 * ${#RECS[@]} + 16))
 for dat in "${RECS[@]}"; do
 	once_checks "$dat"
 done
@@ -80,21 +107,50 @@ if "$BUILD/samples/eventheader-vectors" "$TMP/eh.vec" > /dev/null &&
 	"$TOP/samples/eventheader-formats" "$TMP/eventheader.dat" > /dev/null; then
 	once_checks "$TMP/eventheader.dat"
 else
-	not_ok "samples/eventheader-dat writes a recording of EventHeader events"
-	not_ok "(and so the other two checks)"
-	not_ok "(of it)"
+	for c in 1 2 3 4 5 6; do
+		not_ok "samples/eventheader-dat writes a recording of EventHeader events ($c)"
+	done
 fi
 
-# inside gzip or zstd: the same file, read back to the same .dat
+# inside gzip or zstd: the same file, known as --once's inside, read
+# back to the same .dat and report
 sc=$TOP/samples/syscalls.dat
 $TRACE_FXT convert -q --once "$sc" -o "$TMP/sc.fxt" &&
-	$TRACE_FXT convert -q --packets "$TMP/sc.fxt" -o "$TMP/sc.dat"
+	$TRACE_FXT convert -q "$TMP/sc.fxt" -o "$TMP/sc.dat"
 for z in gz zst; do
-	check "--once -o X.fxt.$z: convert --packets of it is the plain file's .dat, byte for byte" \
+	check "--once -o X.fxt.$z: convert of it is the plain file's .dat, byte for byte" \
 		bash -c '"$1" convert -q --once "$2" -o "$3.fxt.$4" &&
-			 "$1" convert -q --packets "$3.fxt.$4" -o "$3.$4.dat" &&
+			 "$1" convert -q "$3.fxt.$4" -o "$3.$4.dat" &&
 			 cmp -s "$3.$4.dat" "$3.dat"' _ "$TRACE_FXT" "$sc" "$TMP/sc" $z
 done
+$TRACE_FXT report "$TMP/sc.fxt" > "$TMP/sc.r" 2>&1
+$TRACE_FXT report "$TMP/sc.fxt.zst" > "$TMP/sc.zst.r" 2>&1
+check "trace-fxt report of the .fxt.zst is the plain file's ($(wc -l < "$TMP/sc.r") lines)" \
+	cmp -s "$TMP/sc.r" "$TMP/sc.zst.r"
+
+# check: the FXT, then its events as convert reads them
+$TRACE_FXT check "$TMP/sc.fxt" > "$TMP/check" 2>&1
+rc=$?
+check "check reads a --once file's events from its packets: $(tail -1 "$TMP/check")" \
+	grep -q 'ok (its events, in its packets): .* 9528 of them with a .dat form' "$TMP/check"
+
+# KernelShark: every column of every entry, every task plot, as of the
+# recording itself (test-kshark-dat; a given .dat is compared with the
+# .fxt convert makes of it, here with --once)
+ks_view() {
+	KSHARK_CONVERT_OPTS=--once ks_same "$1" "KernelShark shows ${1##*/}'s --once .fxt as the recording ($2)"
+}
+if [ -x "$KSDAT" ]; then
+	ks_view "$sc" "syscalls"
+	ks_view "$TOP/samples/lost-events.dat" "lost events, with their counts"
+	ks_view "$TOP/samples/two-buffers.dat" "a second buffer, its records restated: copies"
+	ks_view "$TMP/eventheader.dat" "EventHeader events: copies"
+	KSHARK_FXT_SUFFIX=.fxt.zst ks_view "$TOP/samples/threads.dat" ".fxt.zst"
+else
+	for c in 1 2 3 4 5; do
+		not_ok "tests/unit/test-kshark-dat is built (make test-progs) ($c)"
+	done
+fi
 
 $TRACE_FXT convert -q --once --fxt-records "${RECS[0]}" -o "$TMP/x.fxt" \
 	2> "$TMP/err"

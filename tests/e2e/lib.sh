@@ -120,6 +120,27 @@ relay() {
 		not_ok "$prefix${*##*/}: exit $rc after its checks"
 	fi
 }
+# ks_same FILE WHAT: KernelShark's view of FILE and its twin the same,
+# as tests/unit/test-kshark-dat compares them (a .dat against the .fxt
+# convert makes of it, $KSHARK_CONVERT_OPTS its options; a Perfetto
+# trace, or any other file, through plugin-fxt.so against the .dat
+# convert makes of it): every count of a difference 0.  KS_N: how many
+# entries were compared (0 when it failed).
+ks_same() {
+	local base=${1##*/}
+	local zero='differences in time/cpu/pid 0, event 0, task 0, latency 0, info 0 \(of ([1-9][0-9]*) entries compared\); drawn pid 0 \(0 after drawing\), task plots. boxes 0$'
+
+	"$BUILD/tests/unit/test-kshark-dat" "$1" > "$TMP/$base.ks.log" 2>&1
+	KS_N=$(sed -nE "s|^# $base: $zero|\1|p" "$TMP/$base.ks.log")
+	if [ -n "$KS_N" ] && grep -q '^# unit: .* 0 failed, 0 suites failed' \
+		"$TMP/$base.ks.log"; then
+		ok "$2: $KS_N entries, every column and task plot as KernelShark shows its twin"
+	else
+		grep -E '^# |^  ' "$TMP/$base.ks.log" | head -20 | sed 's/^/#   /'
+		not_ok "$2: every column and task plot as KernelShark shows its twin"
+		KS_N=0
+	fi
+}
 # failed_cleanly WHAT PATTERN: a command that was to fail said why on
 # stderr ($TMP/stderr matches PATTERN) and left nothing in $TMP/out;
 # else says which it did not (not_ok) and returns 1

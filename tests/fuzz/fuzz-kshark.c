@@ -5,8 +5,8 @@
  * (fxt_ks_data_load, which also hands a converted file's formats,
  * kallsyms and printk lines to libtraceevent), then make the info and
  * latency text of every entry, as the table does when it shows them.
- * An input that starts as a Perfetto trace is read as the plugin reads
- * one (fxt_ks_pft_load(): its rows listed, each record rebuilt when
+ * An input that starts as a Perfetto trace, or an FXT of `convert --once`,
+ * is read as the plugin reads one (fxt_ks_pft_load(): its rows listed, each record rebuilt when
  * shown), its rows in time order, its fields and task names asked for
  * too; every other such
  * input with the kernel formats of the project's Perfetto sample
@@ -75,8 +75,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (n != (ssize_t)size)
 		abort();
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	/* as plugin-fxt.c: a --once FXT's events are its packets' too */
 	if (pft2dat_sniff(data, size < PFT2DAT_SNIFF_LEN ? size :
-			  PFT2DAT_SNIFF_LEN)) {
+			  PFT2DAT_SNIFF_LEN) || pft2dat_fxt_once(path)) {
 		if (size % 2)
 			setenv(PFT2DAT_FORMATS_ENV, "samples/perfetto/formats",
 			       1);

@@ -23,7 +23,10 @@
  * is compared, the shared ones (../shared/samples/, every .dat) when they
  * are there, and the recording $KSHARK_DAT names (make bench's, say).
  * Given .dat files as arguments, it compares those instead;
- * KSHARK_FXT_SUFFIX=.fxt.gz or .fxt.zst converts to compressed FXT.  A .dat with several
+ * KSHARK_FXT_SUFFIX=.fxt.gz or .fxt.zst converts to compressed FXT,
+ * KSHARK_CONVERT_OPTS=--once to the FXT whose events are its packets
+ * alone (which the plugin reads as it reads a Perfetto trace).  A .dat
+ * with several
  * ftrace buffers is opened as KernelShark opens them all (a stream per
  * buffer, kshark_tep_init_all_buffers); the .fxt must open as the same
  * streams (names, CPU counts), compared stream by stream.  Entries are
@@ -178,11 +181,14 @@ static int suite_clean(void)
 
 /*
  * Convert @dat to @fxt (or back); false (after saying why) when the
- * converter cannot.
+ * converter cannot.  $KSHARK_CONVERT_OPTS (say --once) are convert's
+ * options towards FXT.
  */
 static bool convert(const char *dat, const char *fxt)
 {
-	char tool[4096], cmd[3 * 4096 + 64];
+	const char *opts = getenv("KSHARK_CONVERT_OPTS");
+	char tool[4096], cmd[4 * 4096 + 64];
+	size_t n = strlen(fxt);
 
 	snprintf(tool, sizeof(tool), "%s",
 		 unit_build_path("trace-cmd-plugin/trace-fxt/trace-fxt"));
@@ -190,8 +196,10 @@ static bool convert(const char *dat, const char *fxt)
 		CU_FAIL("trace-fxt is not built");
 		return false;
 	}
-	snprintf(cmd, sizeof(cmd), "'%s' convert -q '%s' -o '%s' >/dev/null",
-		 tool, dat, fxt);
+	if (!opts || (n > 4 && !strcmp(fxt + n - 4, ".dat")))
+		opts = "";
+	snprintf(cmd, sizeof(cmd), "'%s' convert -q %s '%s' -o '%s' >/dev/null",
+		 tool, opts, dat, fxt);
 	if (system(cmd)) {
 		printf("\n%s: trace-fxt convert failed\n", dat);
 		CU_FAIL("trace-fxt convert");

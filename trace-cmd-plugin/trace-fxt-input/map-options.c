@@ -24,6 +24,7 @@
 #include "fxt-input.h"
 #include "map-ctx.h"
 #include "map-options.h"
+#include "map-residue.h"
 #include "tcfxt.h"
 
 static void opt_str(struct map_ctx *ctx, struct fxt_arg *a, unsigned int *n,
@@ -31,7 +32,8 @@ static void opt_str(struct map_ctx *ctx, struct fxt_arg *a, unsigned int *n,
 {
 	size_t len;
 
-	if (!val)
+	/* file_info's fifteen, all said, fill an event: never past it */
+	if (!val || *n >= FXT_MAX_ARGS)
 		return;
 	len = strlen(val);
 	while (len && val[len - 1] == '\n')
@@ -45,6 +47,8 @@ static void opt_str(struct map_ctx *ctx, struct fxt_arg *a, unsigned int *n,
 static void opt_u64(struct map_ctx *ctx, struct fxt_arg *a, unsigned int *n,
 		    const char *name, uint64_t val)
 {
+	if (*n >= FXT_MAX_ARGS)
+		return;
 	a[*n].type = FXT_ARG_UINT64;
 	a[*n].name = fxt_writer_str(ctx->w, name);
 	a[*n].u64 = val;
@@ -171,6 +175,8 @@ int map_options_write(struct map_ctx *ctx, struct map_buffer *buf,
 	if (ret < 0)
 		return ret;
 	opt_str(ctx, a, &n, TCFXT_INFO_BUFFER, buf->name);
+	if (map_res_on(ctx))
+		opt_str(ctx, a, &n, TCFXT_INFO_EVENTS, TCFXT_EVENTS_PACKETS);
 	opt_str(ctx, a, &n, TCFXT_INFO_UNAME, tracecmd_get_uname(h));
 	opt_str(ctx, a, &n, TCFXT_INFO_VERSION, tracecmd_get_version(h));
 	opt_str(ctx, a, &n, TCFXT_INFO_CLOCK, tracecmd_get_trace_clock(h));

@@ -105,14 +105,16 @@ static int check_dat(const char *path)
 }
 
 /*
- * A Perfetto trace at @path: its packets read as convert reads them, the
+ * A Perfetto trace at @path (@what: "Perfetto trace", or what of an FXT
+ * file holds its events): its packets read as convert reads them, the
  * .dat written to an unnamed file that is dropped.  Faults: damage (bytes
  * that are no packet, a cut), a trace that does not convert.  Warnings:
  * ftrace events with no .dat form (typed events no row of
  * map-ftrace.table reads, events too damaged to read).  The kernel's
  * formats are looked for as convert looks for them.
  */
-static int check_perfetto(const char *path, bool pedantic)
+static int check_perfetto(const char *path, bool pedantic,
+			  const char *what)
 {
 	struct pft2dat_opts o = { .formats = pft2dat_formats() };
 	const char *tmp = getenv("TMPDIR");
@@ -129,14 +131,14 @@ static int check_perfetto(const char *path, bool pedantic)
 	ret = pft2dat_convert(path, fd, &o, &st, err, sizeof(err));
 	close(fd);
 	if (ret < 0) {
-		fprintf(stderr, "%s: %s\n%s: FAILED (Perfetto trace)\n", path,
-			err[0] ? err : strerror(-ret), path);
+		fprintf(stderr, "%s: %s\n%s: FAILED (%s)\n", path,
+			err[0] ? err : strerror(-ret), path, what);
 		return 1;
 	}
 	if (st.damaged) {
-		fprintf(stderr, "%s: %s\n%s: DAMAGED (Perfetto trace) in %llu "
+		fprintf(stderr, "%s: %s\n%s: DAMAGED (%s) in %llu "
 			"place%s; convert converts every whole packet\n", path,
-			st.damage, path, (unsigned long long)st.damaged,
+			st.damage, path, what, (unsigned long long)st.damaged,
 			st.damaged == 1 ? "" : "s");
 		return 1;
 	}
@@ -148,12 +150,12 @@ static int check_perfetto(const char *path, bool pedantic)
 			"map-ftrace.table reads (FtraceEvent's field x events): " :
 			"", st.unknown);
 	if (st.dropped && pedantic) {
-		fprintf(stderr, "%s: FAILED (Perfetto trace): a warning, with "
-			"--pedantic\n", path);
+		fprintf(stderr, "%s: FAILED (%s): a warning, with "
+			"--pedantic\n", path, what);
 		return 1;
 	}
-	printf("%s: ok (Perfetto trace): %llu packet%s, %llu ftrace events, "
-	       "%llu of them with a .dat form, %u CPU%s%s\n", path,
+	printf("%s: ok (%s): %llu packet%s, %llu ftrace events, "
+	       "%llu of them with a .dat form, %u CPU%s%s\n", path, what,
 	       (unsigned long long)st.packets, st.packets == 1 ? "" : "s",
 	       (unsigned long long)st.events_in,
 	       (unsigned long long)st.events_out, st.cpus,
@@ -189,7 +191,8 @@ static int cmd_check(int argc, char **argv)
 	if (in_file_is_dat(path))
 		return check_dat(path);
 	if (in_file_is_perfetto(path))
-		return check_perfetto(path, flags & FXT_READER_PEDANTIC);
+		return check_perfetto(path, flags & FXT_READER_PEDANTIC,
+				      "Perfetto trace");
 	r = fxt_reader_open(path, flags);
 	if (!r) {
 		trace_fxt_err("%s: %s", path, strerror(errno));
@@ -254,6 +257,10 @@ static int cmd_check(int argc, char **argv)
 		       fxt_reader_warned_records(r) == 1 ? "" : "s");
 	printf("\n");
 	fxt_reader_close(r);
+	/* a --once file's events: its packets, read as convert reads them */
+	if (pft2dat_fxt_once(path))
+		return check_perfetto(path, flags & FXT_READER_PEDANTIC,
+				      "its events, in its packets");
 	return 0;
 }
 
@@ -271,6 +278,9 @@ static const struct trace_fxt_example check_examples[] = {
 	{ "check trace.dat",
 	  "the .dat's first fault, or the damaged stretches of its CPU data "
 	  "that convert skips" },
+	{ "check trace-once.fxt",
+	  "an FXT file, and of one written by convert --once, its events as "
+	  "convert reads them from its packets" },
 	{ "check trace.pftrace",
 	  "a Perfetto trace's packets as convert reads them: damage, and the "
 	  "ftrace events with no .dat form" },

@@ -762,9 +762,13 @@ static int convert_dat(struct convert_args *a, struct fxt_input_req *req)
 		trace_fxt_err("cannot read %s: %s", a->in, strerror(-kind));
 		return 1;
 	}
-	/* gzip or zstd: FXT inside, or the FXT reader says why not */
+	/*
+	 * gzip or zstd: FXT inside, or the FXT reader says why not; the
+	 * events of a --once file are in its packets alone
+	 */
 	if (kind == IN_KIND_FXT)
-		return a->packets ? convert_perfetto(a) : convert_fxt(a);
+		return a->packets || pft2dat_fxt_once(a->path) ?
+		       convert_perfetto(a) : convert_fxt(a);
 	if (kind == IN_KIND_PERFETTO)
 		return convert_perfetto(a);
 	if (kind != IN_KIND_DAT) {
@@ -996,9 +1000,10 @@ static const struct trace_fxt_opt convert_opts[] = {
 	  .help = "each event once, in the packets, which then also hold "
 		  "what they do not carry of its record (a field of this "
 		  "project's own in each bundle, which Perfetto skips); no "
-		  "instants.  Experimental: only the packets option of "
-		  "convert reads it back, not yet report, check or "
-		  "KernelShark" },
+		  "instants.  Experimental: every reader here reads its "
+		  "events from the packets (convert back, report, check, "
+		  "KernelShark), KernelShark more slowly than the "
+		  "default" },
 	{ .key = 'P', .name = "packets", .dirs = TRACE_FXT_TO_DAT,
 	  .def = "the FXT records: every event as the trace.dat held it",
 	  .help = "the .dat of the Perfetto packets the FXT carries (its "

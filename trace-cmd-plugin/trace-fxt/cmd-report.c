@@ -50,6 +50,7 @@
 #include "fxt-tep.h"
 #include "fxt-threads.h"
 #include "in-file.h"
+#include "pft2dat.h"
 #include "trace-fxt.h"
 #include "tcfxt.h"
 #include "u64-map.h"
@@ -930,6 +931,13 @@ static void report_free(struct report *r)
 	free(r->line);
 }
 
+/* Whether @in of @kind holds its events as Perfetto packets alone. */
+static bool in_packets(int kind, const char *in)
+{
+	return kind == IN_KIND_PERFETTO ||
+	       (kind == IN_KIND_FXT && pft2dat_fxt_once(in));
+}
+
 /*
  * What is read of @in: FXT as it is; a trace.dat (a regular file: a
  * pipe's first bytes are not sniffed) converted first, by convert itself
@@ -944,11 +952,12 @@ static const char *report_input(const char *in, char *buf, size_t size,
 
 	*fd = -1;
 	/*
-	 * A Perfetto trace (a regular file): to a trace.dat first, as
-	 * convert makes it, and that to FXT.
+	 * A Perfetto trace, or an FXT whose events are in its packets alone
+	 * (a regular file): to a trace.dat first, as convert makes it, and
+	 * that to FXT.
 	 */
 	if (!stat(in, &st) && S_ISREG(st.st_mode) &&
-	    in_file_kind(in, NULL, 0, NULL) == IN_KIND_PERFETTO) {
+	    in_packets(in_file_kind(in, NULL, 0, NULL), in)) {
 		dat = trace_fxt_convert_anon("report", in, "none");
 		if (dat < 0)
 			return NULL;
