@@ -19,6 +19,7 @@
 #include "errmsg.h"
 #include "fxt-input.h"
 #include "fxt-writer.h"
+#include "fxt-zio.h"
 #include "map-residue.h"
 #include "tcfxt.h"
 
@@ -295,6 +296,19 @@ static inline struct fxt_writer *map_w(struct map_ctx *ctx)
 		ctx->wcur = ctx->cur;
 	}
 	return ctx->w;
+}
+
+/*
+ * Whether the Perfetto packets are deflated inside the file: not when
+ * zstd compresses the whole file, which finds more in them raw, for
+ * about the time deflating them took (and a reader then inflates
+ * nothing: KernelShark opens a --once file of them sooner).  The nested
+ * records stay zstd frames there.  igzip's fast level finds less in raw
+ * packets than deflating them does: a .fxt.gz keeps them deflated.
+ */
+static inline bool map_packets_deflated(const struct fxt_input_opts *o)
+{
+	return o->compress != FXT_ZIP_ZSTD;
 }
 
 #endif /* _MAP_CTX_H */

@@ -180,7 +180,8 @@ static int map_pkt_write_out(struct map_ctx *ctx, struct map_pkt *p)
 		return 0;
 	if (!p->zip) {
 		p->zip = map_zip_new(ctx->w, fxt_writer_str(ctx->w,
-							TCFXT_BLOB_PERFETTO));
+							TCFXT_BLOB_PERFETTO),
+				     map_packets_deflated(ctx->opts));
 		if (!p->zip)
 			return -ENOMEM;
 	}

@@ -3,7 +3,8 @@
  * map-zip.c - the Perfetto packets compressed on a thread of their own
  * (map-zip.h).  One batch at a time: the mapping fills the next one
  * while the thread deflates this one, and waits only when it hands over
- * a batch before the thread is done with the one before.
+ * a batch before the thread is done with the one before.  Packets kept
+ * raw are written as they are handed over, with no thread.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -16,7 +17,7 @@
 struct map_zip {
 	struct fxt_writer	*w;
 	struct fxt_str		name;
-	struct pft_zip		*zip;
+	struct pft_zip		*zip;		/* NULL: packets kept raw */
 	struct pb_buf		in;		/* the batch, as handed over */
 	struct pb_buf		out;		/* it compressed */
 	const struct pb_buf	*ready;		/* what to write: out or in */
@@ -38,7 +39,8 @@ static void map_zip_work(void *arg)
 	z->ready = &z->out;
 }
 
-struct map_zip *map_zip_new(struct fxt_writer *w, struct fxt_str name)
+struct map_zip *map_zip_new(struct fxt_writer *w, struct fxt_str name,
+			    bool deflate)
 {
 	struct map_zip *z = calloc(1, sizeof(*z));
 
@@ -46,6 +48,8 @@ struct map_zip *map_zip_new(struct fxt_writer *w, struct fxt_str name)
 		return NULL;
 	z->w = w;
 	z->name = name;
+	if (!deflate)
+		return z;
 	z->zip = pft_zip_new();
 	if (!z->zip || worker_start(&z->worker, map_zip_work, z)) {
 		pft_zip_free(z->zip);
@@ -61,6 +65,8 @@ static int map_zip_flush(struct map_zip *z)
 	const struct pb_buf *r;
 	int ret;
 
+	if (!z->zip)
+		return 0;
 	worker_wait(&z->worker);
 	r = z->ready;
 	z->ready = NULL;
@@ -76,8 +82,15 @@ static int map_zip_flush(struct map_zip *z)
 int map_zip_put(struct map_zip *z, struct pb_buf *packets)
 {
 	struct pb_buf t;
-	int ret = map_zip_flush(z);
+	int ret;
 
+	if (!z->zip) {
+		ret = fxt_write_blob(z->w, z->name, FXT_BLOB_PERFETTO,
+				     packets->p, packets->len);
+		packets->len = 0;
+		return ret;
+	}
+	ret = map_zip_flush(z);
 	if (ret)
 		return ret;
 	t = z->in;
@@ -97,7 +110,8 @@ void map_zip_free(struct map_zip *z)
 {
 	if (!z)
 		return;
-	worker_stop(&z->worker);
+	if (z->zip)
+		worker_stop(&z->worker);
 	pft_zip_free(z->zip);
 	pb_free(&z->in);
 	pb_free(&z->out);

@@ -14,6 +14,8 @@
 #ifndef _MAP_ZIP_H
 #define _MAP_ZIP_H
 
+#include <stdbool.h>
+
 #include "fxt-writer.h"
 #include "pb.h"
 
@@ -23,10 +25,13 @@ struct map_zip;
  * map_zip_new() - a compressing thread for @w's blob records named @name
  * @w: the writer, used only on the caller's thread
  * @name: the blob records' name
+ * @deflate: false: each batch written raw as it is handed over, no
+ *	     thread
  *
  * Return: the compressor, or NULL when out of memory or threads.
  */
-struct map_zip *map_zip_new(struct fxt_writer *w, struct fxt_str name);
+struct map_zip *map_zip_new(struct fxt_writer *w, struct fxt_str name,
+			    bool deflate);
 
 /**
  * map_zip_put() - hand a batch of packets over
