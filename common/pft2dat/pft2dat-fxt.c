@@ -18,6 +18,7 @@
  * writes are used or passed on.
  */
 #include <errno.h>
+#include <event-parse.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +131,9 @@ static void info_take(struct pft_fxt_meta *m, struct fxt_reader *r,
 	if (a && a->type == FXT_ARG_STRING &&
 	    fxt_str_eq(a->str, TCFXT_EVENTS_PACKETS))
 		m->once = true;
+	if (fxt_arg_int(fxt_args_find(ev->args, ev->nargs,
+				      TCFXT_INFO_BIG_ENDIAN), &cpus) && cpus)
+		m->big = true;
 	if (fxt_arg_int(fxt_args_find(ev->args, ev->nargs, TCFXT_INFO_CPUS),
 			&cpus) && cpus > m->cpus && cpus <= PFT_MAX_CPU)
 		m->cpus = (unsigned int)cpus;
@@ -232,7 +236,7 @@ static void meta_take(struct pft_fxt_meta *m, struct fxt_reader *r,
 	if (!cont) {
 		sys = fxt_args_find(ev->args, ev->nargs, TCFXT_ARG_SYSTEM);
 		if (!sys || sys->type != FXT_ARG_STRING ||
-		    !pft_ident(sys->str.ptr, sys->str.len) ||
+		    !pft_event_ident(sys->str.ptr, sys->str.len) ||
 		    f2d_text_add(&m->formats, sys->str.ptr, sys->str.len) ||
 		    f2d_text_add(&m->formats, "", 1)) {
 			run->bad = true;
@@ -605,6 +609,11 @@ int pft_fxt_apply(struct pft_ctx *c)
 	}
 	if (m->cpus > x->cpus)
 		x->cpus = m->cpus;
+	/* its records' bytes in the residue are in the .dat's order */
+	if (m->big) {
+		x->info_big = true;
+		tep_set_file_bigendian(x->tep, TEP_BIG_ENDIAN);
+	}
 	if (text_replace(&x->clock, &m->clock) ||
 	    text_replace(&x->uname, &m->uname) ||
 	    text_replace(&x->version, &m->version) ||

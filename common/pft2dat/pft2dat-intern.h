@@ -236,7 +236,9 @@ struct pft_fxt_thread {
  * And, when it has the converter's file_info (@converted), what the
  * .dat's headers held: they are the .dat's again (pft_fxt_apply()), in
  * place of what the packets would make of them.  @once: its events are
- * in the packets alone (tcfxt.h, TCFXT_INFO_EVENTS).
+ * in the packets alone (tcfxt.h, TCFXT_INFO_EVENTS).  @big: the .dat
+ * was big endian (TCFXT_INFO_BIG_ENDIAN): the bytes the residue keeps
+ * of its records are, and so is the .dat made again.
  */
 struct pft_fxt_meta {
 	struct f2d_text		formats;
@@ -245,6 +247,7 @@ struct pft_fxt_meta {
 	struct pft_fxt_index	syms, strs;
 	bool			converted;
 	bool			once;
+	bool			big;
 	unsigned int		cpus;
 	struct f2d_text		clock, uname, version, cpustats;
 	struct pft_fxt_thread	*threads;
@@ -528,15 +531,14 @@ struct pft_cpu *pft_sched_cpu(struct pft_ctx *c, unsigned int cpu);
 void pft_sched_renames(struct pft_ctx *c, unsigned int cpu, uint64_t ts);
 
 /*
- * A C identifier of 1 to 63 characters, as a tracefs system's, event's
- * and field's names are: what names from the input must be before they
- * go into a format.
+ * A C identifier of 1 to @max characters: what names from the input must
+ * be before they go into a format.
  */
-static inline bool pft_ident(const char *s, size_t n)
+static inline bool pft_ident_max(const char *s, size_t n, size_t max)
 {
 	size_t i;
 
-	if (!n || n > 63)
+	if (!n || n > max)
 		return false;
 	for (i = 0; i < n; i++)
 		if (!(s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') ||
@@ -544,6 +546,22 @@ static inline bool pft_ident(const char *s, size_t n)
 		      (i && s[i] >= '0' && s[i] <= '9')))
 			return false;
 	return true;
+}
+
+/* A field's name: at most 63 characters, as a made format's lines hold. */
+static inline bool pft_ident(const char *s, size_t n)
+{
+	return pft_ident_max(s, n, 63);
+}
+
+/*
+ * A system's or event's name: a tracefs directory's, up to NAME_MAX (a
+ * user_events event of EventHeader, its provider's name in it, may pass
+ * a hundred).
+ */
+static inline bool pft_event_ident(const char *s, size_t n)
+{
+	return pft_ident_max(s, n, 255);
 }
 
 /* pft2dat-record.c: an event read, written to the .dat. */

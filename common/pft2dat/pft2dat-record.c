@@ -237,8 +237,8 @@ static struct pft_fmt *fmt_choose(struct pft_ctx *c, struct pft_ev *ev)
 				     !memcmp(pf->system, ev->system,
 					     ev->slen))))
 			return pf;
-	if (!pft_ident(ev->name, ev->nlen) ||
-	    (ev->system && !pft_ident(ev->system, ev->slen)))
+	if (!pft_event_ident(ev->name, ev->nlen) ||
+	    (ev->system && !pft_event_ident(ev->system, ev->slen)))
 		return NULL;
 	pf = calloc(1, sizeof(*pf));
 	if (!pf)

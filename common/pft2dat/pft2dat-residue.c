@@ -355,6 +355,7 @@ int pft_res_copies(struct pft_ctx *c, unsigned int cpu)
 		    len > (uint64_t)(end - p))
 			return res_bad(c, "a copy past its end") == -ENOMEM ?
 			       -ENOMEM : 0;
+		c->st->events_in++;
 		ret = copy_write(c, d, cpu, ts, p, (size_t)len);
 		if (ret < 0)
 			return ret;

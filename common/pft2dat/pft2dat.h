@@ -42,7 +42,8 @@ struct pft2dat_opts {
 /**
  * struct pft2dat_stats - what pft2dat_convert() did
  * @packets: TracePackets read (those inside compressed ones included)
- * @events_in: ftrace events read (compact ones included)
+ * @events_in: ftrace events read (compact ones included, and the
+ *	records a `convert --once` file keeps whole, its copies)
  * @events_out: events written to the .dat
  * @dropped: ftrace events without a .dat form (their kernel event
  *	unknown, too big for a page)

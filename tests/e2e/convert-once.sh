@@ -97,7 +97,7 @@ once_checks() {
 }
 
 recordings
-e2e_plan $((6 * ${#RECS[@]} + 16))
+e2e_plan $((6 * ${#RECS[@]} + 31))
 for dat in "${RECS[@]}"; do
 	once_checks "$dat"
 done
@@ -110,6 +110,36 @@ else
 	for c in 1 2 3 4 5 6; do
 		not_ok "samples/eventheader-dat writes a recording of EventHeader events ($c)"
 	done
+fi
+# a big-endian recording (byte-order.sh's twin of syscalls.dat): the
+# residue keeps its records' bytes in its order, and so the .dat made
+# again is big endian too
+if $TRACE_FXT convert -q "$TOP/samples/syscalls.dat" -o "$TMP/sc-le.fxt" &&
+   "$BUILD/tests/e2e/dat-be-gen" "$TMP/sc-le.fxt" "$TMP/syscalls-be.dat" \
+	> /dev/null; then
+	once_checks "$TMP/syscalls-be.dat"
+	check "syscalls-be.dat: the .dat made again of --once is big endian, as the recording" \
+		test "$(od -A n -t x1 -j 12 -N 1 "$TMP/syscalls-be.dat.dat")" = " 01"
+else
+	for c in 1 2 3 4 5 6 7; do
+		not_ok "tests/e2e/dat-be-gen writes a big-endian twin of syscalls.dat ($c)"
+	done
+fi
+# and of LinuxTracepoints' vectors, an event's name of 200 characters
+# among them (a user_events provider's, which is no 63-character name)
+if shared_sample eventheader/EventHeaderInterceptorLE64.dat 7; then
+	if "$BUILD/samples/eventheader-dat" "$SHARED" \
+		"$TOP/samples/eventheader-formats" "$TMP/eh-vectors.dat" \
+		> /dev/null; then
+		once_checks "$TMP/eh-vectors.dat"
+		$TRACE_FXT check "$TMP/eh-vectors.dat.fxt" > "$TMP/check" 2>&1
+		check "eh-vectors.dat: check finds its --once file clean: $(tail -1 "$TMP/check")" \
+			grep -q 'ok (its events, in its packets)' "$TMP/check"
+	else
+		for c in 1 2 3 4 5 6 7; do
+			not_ok "samples/eventheader-dat writes LinuxTracepoints' vectors as a recording ($c)"
+		done
+	fi
 fi
 
 # inside gzip or zstd: the same file, known as --once's inside, read
@@ -138,16 +168,17 @@ check "check reads a --once file's events from its packets: $(tail -1 "$TMP/chec
 # recording itself (test-kshark-dat; a given .dat is compared with the
 # .fxt convert makes of it, here with --once)
 ks_view() {
-	KSHARK_CONVERT_OPTS=--once ks_same "$1" "KernelShark shows ${1##*/}'s --once .fxt as the recording ($2)"
+	KSHARK_CONVERT_OPTS=--once kshark_same "$1" "KernelShark shows ${1##*/}'s --once .fxt as the recording ($2)"
 }
 if [ -x "$KSDAT" ]; then
 	ks_view "$sc" "syscalls"
 	ks_view "$TOP/samples/lost-events.dat" "lost events, with their counts"
 	ks_view "$TOP/samples/two-buffers.dat" "a second buffer, its records restated: copies"
 	ks_view "$TMP/eventheader.dat" "EventHeader events: copies"
+	ks_view "$TMP/syscalls-be.dat" "big endian"
 	KSHARK_FXT_SUFFIX=.fxt.zst ks_view "$TOP/samples/threads.dat" ".fxt.zst"
 else
-	for c in 1 2 3 4 5; do
+	for c in 1 2 3 4 5 6; do
 		not_ok "tests/unit/test-kshark-dat is built (make test-progs) ($c)"
 	done
 fi

@@ -35,7 +35,7 @@ done
 # view FILE WHAT: KernelShark's view of FILE through the plugin against
 # its view of the .dat convert makes of FILE; says how many entries.
 view() {
-	ks_same "$1" "$2"
+	kshark_same "$1" "$2"
 	echo "$KS_N" > "$TMP/${1##*/}.n"
 }
 

@@ -120,13 +120,13 @@ relay() {
 		not_ok "$prefix${*##*/}: exit $rc after its checks"
 	fi
 }
-# ks_same FILE WHAT: KernelShark's view of FILE and its twin the same,
+# kshark_same FILE WHAT: KernelShark's view of FILE and its twin the same,
 # as tests/unit/test-kshark-dat compares them (a .dat against the .fxt
 # convert makes of it, $KSHARK_CONVERT_OPTS its options; a Perfetto
 # trace, or any other file, through plugin-fxt.so against the .dat
 # convert makes of it): every count of a difference 0.  KS_N: how many
 # entries were compared (0 when it failed).
-ks_same() {
+kshark_same() {
 	local base=${1##*/}
 	local zero='differences in time/cpu/pid 0, event 0, task 0, latency 0, info 0 \(of ([1-9][0-9]*) entries compared\); drawn pid 0 \(0 after drawing\), task plots. boxes 0$'
 

@@ -909,11 +909,12 @@ static int cmd_convert(int argc, char **argv)
 }
 
 int trace_fxt_convert_anon(const char *who, const char *path,
-			   const char *compression)
+			   const char *compression, bool once)
 {
 	const char *tmp = getenv("TMPDIR");
 	char *argv[] = { "convert", "-q", "--compression", (char *)compression,
-			 "-o", "-", (char *)path, NULL };
+			 "-o", "-", (char *)path, once ? "--once" : NULL,
+			 NULL };
 	int fd, saved, ret;
 
 	fd = anon_file_open(tmp && *tmp ? tmp : "/tmp");
@@ -931,7 +932,7 @@ int trace_fxt_convert_anon(const char *who, const char *path,
 	}
 	/* its argv may be where the last run's was: a new command line */
 	trace_fxt_getopt_reset();
-	ret = trace_fxt_convert.run(sizeof(argv) / sizeof(*argv) - 1, argv);
+	ret = trace_fxt_convert.run(once ? 8 : 7, argv);
 	dup2(saved, STDOUT_FILENO);
 	close(saved);
 	if (ret) {

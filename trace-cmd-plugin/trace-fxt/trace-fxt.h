@@ -78,12 +78,13 @@ struct trace_fxt_cmd {
 extern const struct trace_fxt_cmd trace_fxt_convert;
 /*
  * cmd-convert.c: the .dat @path converted by convert itself (quietly,
- * its damage said) to FXT compressed as @compression, into an unnamed
- * file: its descriptor, or -1 with what went wrong said (@who is the
- * command asking).
+ * its damage said) to FXT compressed as @compression, with --once when
+ * @once (for Perfetto alone: what it reads, in half the bytes), into an
+ * unnamed file: its descriptor, or -1 with what went wrong said (@who
+ * is the command asking).
  */
 int trace_fxt_convert_anon(const char *who, const char *path,
-			   const char *compression);
+			   const char *compression, bool once);
 extern const struct trace_fxt_cmd trace_fxt_report;
 extern const struct trace_fxt_cmd trace_fxt_dump;
 extern const struct trace_fxt_cmd trace_fxt_check;
