@@ -573,11 +573,14 @@ int pft_record_write(struct pft_ctx *c, struct pft_ev *ev);
 struct pft_fmt *pft_record_fmt(struct pft_ctx *c, const char *system,
 			       size_t slen, const char *name, size_t nlen);
 /*
- * The events @cpu of @buffer lost before (@after false) or after the
- * record at @ts, as its residue entry says (c->res.lost), into the .dat.
+ * The events @cpu of @buffer lost around the record at @ts, as its
+ * residue entry says (c->res.lost), into the .dat before the record: a
+ * .dat says a loss with the record after it, and a loss after a CPU's
+ * last record has none but that one (where the default FXT's way back,
+ * fxt2dat, puts it too).
  */
 int pft_record_lost(struct pft_ctx *c, int buffer, unsigned int cpu,
-		    uint64_t ts, bool after);
+		    uint64_t ts);
 
 /*
  * pft2dat-residue.c: the bundle's residue (a TCFXT_BUNDLE_RESIDUE field,

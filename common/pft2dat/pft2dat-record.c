@@ -615,17 +615,24 @@ struct pft_fmt *pft_record_fmt(struct pft_ctx *c, const char *system,
 }
 
 int pft_record_lost(struct pft_ctx *c, int buffer, unsigned int cpu,
-		    uint64_t ts, bool after)
+		    uint64_t ts)
 {
+	unsigned int i;
 	int ret;
 
-	if (!c->res.lost[after])
-		return 0;
-	if (c->viewer && c->listing)
-		return c->viewer->lost(c, buffer, cpu, ts,
-				       c->res.lost[after]);
-	ret = f2d_lost(&c->f2d, buffer, cpu, ts, c->res.lost[after]);
-	return ret == -EAGAIN ? 0 : ret;
+	for (i = 0; i < 2; i++) {
+		if (!c->res.lost[i])
+			continue;
+		if (c->viewer && c->listing)
+			ret = c->viewer->lost(c, buffer, cpu, ts,
+					      c->res.lost[i]);
+		else
+			ret = f2d_lost(&c->f2d, buffer, cpu, ts,
+				       c->res.lost[i]);
+		if (ret < 0 && ret != -EAGAIN)
+			return ret;
+	}
+	return 0;
 }
 
 /* The bytes of the event's residue entry (c->res.cur) into its record. */
@@ -666,7 +673,7 @@ int pft_record_write(struct pft_ctx *c, struct pft_ev *ev)
 		/* the .dat's own event, which the packet may name otherwise */
 		pf = rd->pf;
 		buffer = rd->buffer;
-		ret = pft_record_lost(c, buffer, ev->cpu, ev->ts, false);
+		ret = pft_record_lost(c, buffer, ev->cpu, ev->ts);
 		if (ret < 0)
 			return ret;
 	} else if (!pf) {
@@ -724,11 +731,6 @@ int pft_record_write(struct pft_ctx *c, struct pft_ev *ev)
 	}
 	if (ret < 0)
 		return ret;
-	if (rd) {
-		ret = pft_record_lost(c, buffer, ev->cpu, ev->ts, true);
-		if (ret < 0)
-			return ret;
-	}
 	pf->count++;
 	return names_of(c, ev);
 }

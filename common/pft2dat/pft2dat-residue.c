@@ -318,15 +318,14 @@ static int copy_write(struct pft_ctx *c, const struct pft_res_decl *d,
 		if (off + n > rec->len)
 			f2d_put_field_bytes(rec, fl, (const uint8_t *)"", 1);
 	}
-	ret = pft_record_lost(c, d->buffer, cpu, ts, false);
+	ret = pft_record_lost(c, d->buffer, cpu, ts);
 	if (ret < 0)
 		return ret;
 	if (c->viewer) {
 		ret = copy_row(c, d, cpu, ts);
 		/* a copy adds nothing to the metadata: listed, not built */
 		if (ret < 0 || c->listing)
-			return ret < 0 ? ret :
-			       pft_record_lost(c, d->buffer, cpu, ts, true);
+			return ret;
 	}
 	ret = f2d_emit(&c->f2d, d->buffer, cpu, ts, rec->data, rec->len);
 	if (ret == -EAGAIN) {
@@ -334,7 +333,7 @@ static int copy_write(struct pft_ctx *c, const struct pft_res_decl *d,
 		c->st->dropped++;
 		return 0;
 	}
-	return ret < 0 ? ret : pft_record_lost(c, d->buffer, cpu, ts, true);
+	return ret;
 }
 
 int pft_res_copies(struct pft_ctx *c, unsigned int cpu)

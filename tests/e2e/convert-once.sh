@@ -97,7 +97,7 @@ once_checks() {
 }
 
 recordings
-e2e_plan $((6 * ${#RECS[@]} + 31))
+e2e_plan $((6 * ${#RECS[@]} + 34))
 for dat in "${RECS[@]}"; do
 	once_checks "$dat"
 done
@@ -141,6 +141,25 @@ if shared_sample eventheader/EventHeaderInterceptorLE64.dat 7; then
 		done
 	fi
 fi
+
+# damaged recordings (dat-damage.py, as convert-salvage.sh damages
+# them): what is read around the damage, and the damage as lost events
+# where the default conversion's way back puts them (one after a CPU's
+# last record: on that record)
+for d in "two-buffers.dat flip 1" "sched-zstd.dat chunk-flip 5" \
+	 "two-buffers.dat zero 7"; do
+	set -- $d
+	python3 "$TOP/tests/e2e/dat-damage.py" make "$TOP/samples/$1" \
+		"$TMP/dmg.dat" "$2" "$3"
+	$TRACE_FXT convert -q "$TMP/dmg.dat" -o "$TMP/dmg.fxt" 2> /dev/null
+	$TRACE_FXT convert -q --once "$TMP/dmg.dat" -o "$TMP/dmg.once.fxt" \
+		2> /dev/null
+	$TRACE_FXT report "$TMP/dmg.fxt" > "$TMP/dmg.r" 2>&1
+	$TRACE_FXT report "$TMP/dmg.once.fxt" > "$TMP/dmg.once.r" 2>&1
+	check "$d: trace-fxt report of --once prints the default conversion's $(wc -l < "$TMP/dmg.r") lines, $(grep -c 'EVENTS DROPPED' "$TMP/dmg.r") of them dropped events" \
+		bash -c "grep -q 'EVENTS DROPPED' '$TMP/dmg.r' &&
+			 cmp -s '$TMP/dmg.r' '$TMP/dmg.once.r'"
+done
 
 # inside gzip or zstd: the same file, known as --once's inside, read
 # back to the same .dat and report
