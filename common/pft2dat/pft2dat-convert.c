@@ -412,7 +412,8 @@ int pft_read(struct pft_ctx *c, const void *data, size_t len)
 	if (!ret && !c->f2d.clock.len)
 		ret = f2d_text_add(&c->f2d.clock, clock_name(c->ftrace_clock),
 				   strlen(clock_name(c->ftrace_clock)));
-	if (!ret && !c->f2d.version.len)
+	/* a converted trace.dat's says none when the .dat had none */
+	if (!ret && !c->f2d.version.len && !c->fxt.converted)
 		ret = f2d_text_add(&c->f2d.version, version,
 				   sizeof(version) - 1);
 	if (ret < 0)

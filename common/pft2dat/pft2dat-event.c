@@ -561,7 +561,9 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 			if (nr_compact < PFT_COMPACT_KEPT)
 				compact[nr_compact] = f;
 			nr_compact++;
-		} else if (f.id == TCFXT_BUNDLE_RESIDUE && f.wt == PB_LEN) {
+		} else if (f.id == TCFXT_BUNDLE_RESIDUE && f.wt == PB_LEN &&
+			   !c->o->packets_only) {
+			/* Perfetto's reading (packets_only) skips it */
 			residue = f;
 		}
 	}

@@ -53,7 +53,11 @@ struct pft_event_def {
 };
 
 /* The most fields one event gives, and of an array. */
-#define PFT_MAX_VALS	32
+/*
+ * (a legacy generic event's: Perfetto describes events of fewer than 32
+ * fields; a --once writer keeps the fields past these in the residue)
+ */
+#define PFT_MAX_VALS	TCFXT_RES_MAX_FIELDS
 #define PFT_MAX_ARR	8
 
 enum pft_val_kind {
@@ -113,7 +117,7 @@ pft_val_named_n(const struct pft_ev *ev, const char *name, size_t n)
 	return NULL;
 }
 
-/* @ev read afresh: no values, all else zero (the values are 4 KB). */
+/* @ev read afresh: no values, all else zero (the values are 8 KB). */
 static inline void pft_ev_clear(struct pft_ev *ev)
 {
 	memset(ev, 0, offsetof(struct pft_ev, vals));

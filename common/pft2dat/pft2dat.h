@@ -33,10 +33,14 @@
  * @formats: the folder of the kernel's event formats
  *	(SYSTEM/EVENT/format, as tracefs's events/); NULL: none, every
  *	format is made from the packets
+ * @packets_only: of an FXT, the packets as Perfetto reads them: the
+ *	residue of a `convert --once` file (what its packets do not carry
+ *	of each record, tcfxt-residue.h) left out
  */
 struct pft2dat_opts {
 	const char	*compression;
 	const char	*formats;
+	bool		packets_only;
 };
 
 /**

@@ -97,7 +97,7 @@ once_checks() {
 }
 
 recordings
-e2e_plan $((6 * ${#RECS[@]} + 34))
+e2e_plan $((6 * ${#RECS[@]} + 42))
 for dat in "${RECS[@]}"; do
 	once_checks "$dat"
 done
@@ -141,6 +141,33 @@ if shared_sample eventheader/EventHeaderInterceptorLE64.dat 7; then
 		done
 	fi
 fi
+
+# an event of 33 fields (wide-event-dat-gen.c): a legacy generic event,
+# every field read back, the 33rd too
+if "$BUILD/tests/e2e/wide-event-dat-gen" "$TMP/wide.dat"; then
+	once_checks "$TMP/wide.dat"
+else
+	for c in 1 2 3 4 5 6; do
+		not_ok "wide-event-dat-gen writes an event of 33 fields ($c)"
+	done
+fi
+
+# --packets of a --once file: what Perfetto reads of it, the residue
+# left out, which is what it reads of the default file
+for s in syscalls two-buffers; do
+	$TRACE_FXT convert -q --once "$TOP/samples/$s.dat" -o "$TMP/p.once.fxt"
+	$TRACE_FXT convert -q "$TOP/samples/$s.dat" -o "$TMP/p.def.fxt"
+	$TRACE_FXT convert -q --packets "$TMP/p.once.fxt" -o "$TMP/p.once.dat" \
+		2> /dev/null
+	$TRACE_FXT convert -q --packets "$TMP/p.def.fxt" -o "$TMP/p.def.dat" \
+		2> /dev/null
+	trace-cmd report -R "$TMP/p.def.dat" > "$TMP/p.def.r" 2>&1
+	trace-cmd report -R "$TMP/p.once.dat" > "$TMP/p.once.r" 2>&1
+	trace-cmd report -R "$TOP/samples/$s.dat" > "$TMP/p.src.r" 2>&1
+	check "$s.dat: --packets of --once is what Perfetto reads, the default file's --packets ($(wc -l < "$TMP/p.once.r") lines; the recording differs in $(diff "$TMP/p.src.r" "$TMP/p.once.r" | grep -c '^>'))" \
+		bash -c "cmp -s '$TMP/p.def.r' '$TMP/p.once.r' &&
+			 ! cmp -s '$TMP/p.src.r' '$TMP/p.once.r'"
+done
 
 # damaged recordings (dat-damage.py, as convert-salvage.sh damages
 # them): what is read around the damage, and the damage as lost events

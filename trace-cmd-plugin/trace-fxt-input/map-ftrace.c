@@ -29,6 +29,7 @@
 #include "pb.h"
 #include "perfetto-dev.h"
 #include "perfetto-proto.h"
+#include "tcfxt-residue.h"
 
 /* The most elements of an array field written (sys_enter's args: 6). */
 #define MAP_FTRACE_ELEMS	8
@@ -456,8 +457,10 @@ static int map_generic_describe(struct map_ctx *ctx, struct map_event *me)
 	uint32_t type, id;
 	size_t dp;
 
+	/* what a reader takes of a packet event, the residue the rest */
 	for (i = 0; i < me->nr_fields; i++) {
-		me->fields[i].in_generic = map_generic_type(&me->fields[i]);
+		me->fields[i].in_generic = n < TCFXT_RES_MAX_FIELDS &&
+					   map_generic_type(&me->fields[i]);
 		n += me->fields[i].in_generic;
 	}
 	if (n >= PFT_DESCRIBED_MAX_FIELDS) {

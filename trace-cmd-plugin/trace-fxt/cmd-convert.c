@@ -669,17 +669,23 @@ static int convert_commit(struct convert_args *a, struct fxt_input_req *req,
 
 /*
  * A Perfetto trace to a .dat, the kernel's event formats where
- * pft2dat_formats() finds them.
+ * pft2dat_formats() finds them; or FXT (@fxt), its packets read as one:
+ * with --packets as Perfetto reads them, else (a file whose events are
+ * its packets) with what the file keeps beside them.
  */
-static int convert_perfetto(struct convert_args *a)
+static int convert_perfetto(struct convert_args *a, bool fxt)
 {
-	struct pft2dat_opts o = { .compression = a->compression };
+	struct pft2dat_opts o = {
+		.compression = a->compression,
+		.packets_only = a->packets,
+	};
 	struct pft2dat_stats st;
 	struct out_file *out;
 	char err[512] = "";
 	int ret;
 
 	if (trace_fxt_opt_check_dir(&trace_fxt_convert, TRACE_FXT_TO_DAT,
+				    fxt ? "the input is FXT, converted whole" :
 				    "the input is a Perfetto trace, converted "
 				    "whole"))
 		return 2;
@@ -768,9 +774,9 @@ static int convert_dat(struct convert_args *a, struct fxt_input_req *req)
 	 */
 	if (kind == IN_KIND_FXT)
 		return a->packets || pft2dat_fxt_once(a->path) ?
-		       convert_perfetto(a) : convert_fxt(a);
+		       convert_perfetto(a, true) : convert_fxt(a);
 	if (kind == IN_KIND_PERFETTO)
-		return convert_perfetto(a);
+		return convert_perfetto(a, false);
 	if (kind != IN_KIND_DAT) {
 		say_refused(a->in, head, len);
 		return 1;
