@@ -108,15 +108,15 @@ for le in "${RECS[@]}"; do
 	case $k in
 	sched-v6)
 		# trace-cmd's own v6 of the big-endian v7: it keeps the order
-		"$TRACE_FXT" convert -q "$BUILT_SAMPLES/sched.dat" -o "$TMP/$k.v7.fxt" &&
+		"$TRACE_FXT" convert -q --instants "$BUILT_SAMPLES/sched.dat" -o "$TMP/$k.v7.fxt" &&
 		"$BEGEN" "$TMP/$k.v7.fxt" "$TMP/$k.v7-be.dat" > /dev/null &&
 		trace-cmd convert -i "$TMP/$k.v7-be.dat" -o "$be" \
 			--file-version 6 > "$TMP/$k.log" 2>&1 ;;
 	sched-zstd)
-		"$TRACE_FXT" convert -q "$le" -o "$TMP/$k.le.fxt" &&
+		"$TRACE_FXT" convert -q --instants "$le" -o "$TMP/$k.le.fxt" &&
 		"$BEGEN" -z "$TMP/$k.le.fxt" "$be" > /dev/null ;;
 	*)
-		"$TRACE_FXT" convert -q "$le" -o "$TMP/$k.le.fxt" &&
+		"$TRACE_FXT" convert -q --instants "$le" -o "$TMP/$k.le.fxt" &&
 		"$BEGEN" "$TMP/$k.le.fxt" "$be" > /dev/null ;;
 	esac || { not_ok "$k: its big-endian twin is made"; continue; }
 	trip "$k" "$le" "$be"

@@ -88,8 +88,8 @@ done
 # larger than what the decompressor takes with the first bytes read
 # (fxt-zio.h, FXT_ZIN_HEAD_MAX): read on, not refused
 big=$SAMPLES/sched-zstd.dat
-"$TRACE_FXT" convert -q "$big" -o "$TMP/big.fxt"
-"$TRACE_FXT" convert -q "$big" -o "$TMP/big.fxt.gz"
+"$TRACE_FXT" convert -q --instants "$big" -o "$TMP/big.fxt"
+"$TRACE_FXT" convert -q --instants "$big" -o "$TMP/big.fxt.gz"
 check "a .fxt.gz of $(stat -c %s "$TMP/big.fxt.gz" 2>/dev/null) bytes (over 256 KiB) reports as its plain file" \
 	bash -c "[ \$(stat -c %s '$TMP/big.fxt.gz') -gt 262144 ] &&
 		 cmp <('$TRACE_FXT' report '$TMP/big.fxt.gz') \

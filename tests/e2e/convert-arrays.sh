@@ -20,7 +20,7 @@ if ! "$GEN" "$TMP/a.dat"; then
 	e2e_exit
 fi
 check "convert of the array fixture succeeds" \
-	"$TRACE_FXT" convert -q "$TMP/a.dat" -o "$TMP/a.fxt"
+	"$TRACE_FXT" convert -q --instants "$TMP/a.dat" -o "$TMP/a.fxt"
 "$TRACE_FXT" dump "$TMP/a.fxt" > "$TMP/dump" 2>&1
 
 # sys_enter #1: args = { 1, 0x7ffd12345679, -100, 0, 1 << 32 | 1, 0x1000 }

@@ -34,7 +34,7 @@ done
 convert_checked() {
 	local n=$1
 	check "$n: trace-fxt convert succeeds" \
-		"$TRACE_FXT" convert -q "$TMP/$n.dat" -o "$TMP/$n.fxt"
+		"$TRACE_FXT" convert -q --instants "$TMP/$n.dat" -o "$TMP/$n.fxt"
 	check "$n: trace-fxt check is clean" "$TRACE_FXT" check "$TMP/$n.fxt"
 	"$TRACE_FXT" dump --json "$TMP/$n.fxt" >"$TMP/$n.json"
 	trace-cmd report -R "$TMP/$n.dat" >"$TMP/$n.ref" 2>/dev/null

@@ -53,7 +53,7 @@ once_checks() {
 
 	if ! $TRACE_FXT convert -q --once "$dat" -o "$TMP/$n.fxt" \
 		2> "$TMP/err" ||
-	   ! $TRACE_FXT convert -q "$dat" -o "$TMP/$n.twice.fxt" ||
+	   ! $TRACE_FXT convert -q --instants "$dat" -o "$TMP/$n.twice.fxt" ||
 	   ! $TRACE_FXT convert -q "$TMP/$n.twice.fxt" -o "$TMP/$n.twice.dat" ||
 	   ! $TRACE_FXT convert -q "$TMP/$n.fxt" -o "$TMP/$n.dat" \
 		2> "$TMP/err"; then
@@ -114,7 +114,8 @@ fi
 # a big-endian recording (byte-order.sh's twin of syscalls.dat): the
 # residue keeps its records' bytes in its order, and so the .dat made
 # again is big endian too
-if $TRACE_FXT convert -q "$TOP/samples/syscalls.dat" -o "$TMP/sc-le.fxt" &&
+if $TRACE_FXT convert -q --instants "$TOP/samples/syscalls.dat" \
+	-o "$TMP/sc-le.fxt" &&
    "$BUILD/tests/e2e/dat-be-gen" "$TMP/sc-le.fxt" "$TMP/syscalls-be.dat" \
 	> /dev/null; then
 	once_checks "$TMP/syscalls-be.dat"
@@ -156,7 +157,7 @@ fi
 # left out, which is what it reads of the default file
 for s in syscalls two-buffers; do
 	$TRACE_FXT convert -q --once "$TOP/samples/$s.dat" -o "$TMP/p.once.fxt"
-	$TRACE_FXT convert -q "$TOP/samples/$s.dat" -o "$TMP/p.def.fxt"
+	$TRACE_FXT convert -q --instants "$TOP/samples/$s.dat" -o "$TMP/p.def.fxt"
 	$TRACE_FXT convert -q --packets "$TMP/p.once.fxt" -o "$TMP/p.once.dat" \
 		2> /dev/null
 	$TRACE_FXT convert -q --packets "$TMP/p.def.fxt" -o "$TMP/p.def.dat" \
@@ -178,7 +179,8 @@ for d in "two-buffers.dat flip 1" "sched-zstd.dat chunk-flip 5" \
 	set -- $d
 	python3 "$TOP/tests/e2e/dat-damage.py" make "$TOP/samples/$1" \
 		"$TMP/dmg.dat" "$2" "$3"
-	$TRACE_FXT convert -q "$TMP/dmg.dat" -o "$TMP/dmg.fxt" 2> /dev/null
+	$TRACE_FXT convert -q --instants "$TMP/dmg.dat" -o "$TMP/dmg.fxt" \
+		2> /dev/null
 	$TRACE_FXT convert -q --once "$TMP/dmg.dat" -o "$TMP/dmg.once.fxt" \
 		2> /dev/null
 	$TRACE_FXT report "$TMP/dmg.fxt" > "$TMP/dmg.r" 2>&1

@@ -54,7 +54,7 @@ now() { date +%s%N; }
 
 # the core's own writer: big endian, zstd (its CPU data's size counts
 # the chunk count, trace-cmd's does not), and little endian from FXT
-$TRACE_FXT convert -q "$SAMPLES/sched-zstd.dat" -o "$TMP/le.fxt"
+$TRACE_FXT convert -q --instants "$SAMPLES/sched-zstd.dat" -o "$TMP/le.fxt"
 "$BUILD/tests/e2e/dat-be-gen" -z "$TMP/le.fxt" "$TMP/be-zstd.dat" \
 	> /dev/null
 $TRACE_FXT convert -q --compression zstd "$TMP/le.fxt" -o "$TMP/le-zstd.dat"

@@ -30,7 +30,7 @@ for f in "${RECS[@]}"; do
 	ver=$(trace-cmd dump --summary "$f" 2>/dev/null |
 	      awk '/\[Version\]/ { v = $1 } /\[Compression algorithm\]/ { c = $1 }
 		   END { print "v" v (c ? " " c : "") }')
-	if ! $TRACE_FXT convert -q "$f" -o "$fxt"; then
+	if ! $TRACE_FXT convert -q --instants "$f" -o "$fxt"; then
 		not_ok "convert $b ($ver)"
 		continue
 	fi

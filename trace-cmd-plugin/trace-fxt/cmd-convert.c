@@ -824,6 +824,7 @@ static int cmd_convert(int argc, char **argv)
 		.out_fd = -1,
 	};
 	struct fxt_input_opts *o = &req.opts;
+	bool instants = false;
 	char copy[64];
 	int c, fd, ret;
 
@@ -872,6 +873,9 @@ static int cmd_convert(int argc, char **argv)
 		case 'O':
 			o->once = true;
 			break;
+		case 'I':
+			instants = true;
+			break;
 		case 'P':
 			a.packets = true;
 			break;
@@ -897,10 +901,11 @@ static int cmd_convert(int argc, char **argv)
 	if (optind != argc - 1)
 		return trace_fxt_usage(&trace_fxt_convert, optind == argc ?
 				       "no input file" : "one input file only");
-	if (o->once && o->fxt_records)
-		return trace_fxt_usage(&trace_fxt_convert, "--once writes the "
-				       "events as packets, --fxt-records as FXT "
-				       "records: one or the other");
+	if (o->once + instants + o->fxt_records > 1)
+		return trace_fxt_usage(&trace_fxt_convert, "--once writes each "
+				       "event once, in the packets, --instants "
+				       "as an FXT instant too, --fxt-records as "
+				       "FXT records: one of them");
 	a.in = argv[optind];
 	a.path = in_file_seekable(a.in, copy, sizeof(copy), &fd);
 	if (!a.path) {
@@ -1002,6 +1007,12 @@ static const struct trace_fxt_opt convert_opts[] = {
 		  "states, wakers or process tree" },
 	{ .key = 'F', .name = "fxt-sched", .dirs = TRACE_FXT_TO_FXT,
 	  .help = "the old name of --fxt-records" },
+	{ .key = 'I', .name = "instants", .dirs = TRACE_FXT_TO_FXT,
+	  .help = "the default, said: each event also an FXT instant with "
+		  "every field, in records nested in blobs Perfetto skips, "
+		  "which report reads as they are and KernelShark opens "
+		  "sooner than --once's packets; for the scripts that need "
+		  "them when --once becomes the default" },
 	{ .key = 'O', .name = "once", .dirs = TRACE_FXT_TO_FXT,
 	  .def = "each event also an FXT instant, in nested records",
 	  .help = "each event once, in the packets, which then also hold "
