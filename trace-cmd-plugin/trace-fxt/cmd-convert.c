@@ -920,12 +920,11 @@ static int cmd_convert(int argc, char **argv)
 }
 
 int trace_fxt_convert_anon(const char *who, const char *path,
-			   const char *compression, bool once)
+			   const char *compression, const char *flavor)
 {
 	const char *tmp = getenv("TMPDIR");
 	char *argv[] = { "convert", "-q", "--compression", (char *)compression,
-			 "-o", "-", (char *)path, once ? "--once" : NULL,
-			 NULL };
+			 "-o", "-", (char *)path, (char *)flavor, NULL };
 	int fd, saved, ret;
 
 	fd = anon_file_open(tmp && *tmp ? tmp : "/tmp");
@@ -943,7 +942,7 @@ int trace_fxt_convert_anon(const char *who, const char *path,
 	}
 	/* its argv may be where the last run's was: a new command line */
 	trace_fxt_getopt_reset();
-	ret = trace_fxt_convert.run(once ? 8 : 7, argv);
+	ret = trace_fxt_convert.run(flavor ? 8 : 7, argv);
 	dup2(saved, STDOUT_FILENO);
 	close(saved);
 	if (ret) {

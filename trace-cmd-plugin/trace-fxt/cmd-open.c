@@ -170,7 +170,8 @@ static int open_perfetto(struct open_args *a, int kind)
 		fprintf(stderr, "trace-fxt: converting %s for Perfetto's UI\n",
 			a->in);
 		/* each event once: what Perfetto reads, half the bytes */
-		so.fd = trace_fxt_convert_anon("open", a->path, "gzip", true);
+		so.fd = trace_fxt_convert_anon("open", a->path, "gzip",
+					       TRACE_FXT_ONCE);
 	} else {
 		so.fd = open(a->path, O_RDONLY | O_CLOEXEC);
 		if (so.fd < 0)
@@ -290,7 +291,8 @@ static int open_salvaged(struct open_args *a, ssize_t nr, uint64_t bytes,
 		"data, %llu bytes): KernelShark opens its conversion, which "
 		"skips them, instead of the .dat\n", a->in, nr,
 		nr == 1 ? "" : "es", (unsigned long long)bytes);
-	fd = trace_fxt_convert_anon("open", a->path, "none", false);
+	fd = trace_fxt_convert_anon("open", a->path, "none",
+				    TRACE_FXT_INSTANTS);
 	if (fd < 0)
 		return -1;
 	/* kernelshark is exec'd in this process: the fd stays open */

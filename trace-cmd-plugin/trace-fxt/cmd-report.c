@@ -958,11 +958,12 @@ static const char *report_input(const char *in, char *buf, size_t size,
 	 */
 	if (!stat(in, &st) && S_ISREG(st.st_mode) &&
 	    in_packets(in_file_kind(in, NULL, 0, NULL), in)) {
-		dat = trace_fxt_convert_anon("report", in, "none", false);
+		dat = trace_fxt_convert_anon("report", in, "none", NULL);
 		if (dat < 0)
 			return NULL;
 		snprintf(buf, size, "/proc/self/fd/%d", dat);
-		*fd = trace_fxt_convert_anon("report", buf, "none", false);
+		*fd = trace_fxt_convert_anon("report", buf, "none",
+					     TRACE_FXT_INSTANTS);
 		close(dat);
 		if (*fd < 0)
 			return NULL;
@@ -971,7 +972,8 @@ static const char *report_input(const char *in, char *buf, size_t size,
 	}
 	if (!in_file_is_dat(in))
 		return in;
-	*fd = trace_fxt_convert_anon("report", in, "none", false);
+	*fd = trace_fxt_convert_anon("report", in, "none",
+				     TRACE_FXT_INSTANTS);
 	if (*fd < 0)
 		return NULL;
 	snprintf(buf, size, "/proc/self/fd/%d", *fd);

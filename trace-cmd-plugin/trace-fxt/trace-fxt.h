@@ -77,14 +77,17 @@ struct trace_fxt_cmd {
 /* cmd-*.c: the subcommands, listed by trace-fxt.c */
 extern const struct trace_fxt_cmd trace_fxt_convert;
 /*
- * cmd-convert.c: the .dat @path converted by convert itself (quietly,
- * its damage said) to FXT compressed as @compression, with --once when
- * @once (for Perfetto alone: what it reads, in half the bytes), into an
- * unnamed file: its descriptor, or -1 with what went wrong said (@who
- * is the command asking).
+ * cmd-convert.c: @path converted by convert itself (quietly, its damage
+ * said), compressed as @compression, into an unnamed file: its
+ * descriptor, or -1 with what went wrong said (@who is the command
+ * asking).  A .dat to FXT of @flavor (TRACE_FXT_INSTANTS: what report
+ * reads, what KernelShark opens sooner; TRACE_FXT_ONCE: what Perfetto
+ * reads, in half the bytes); a trace to a .dat takes none (NULL).
  */
+#define TRACE_FXT_INSTANTS	"--instants"
+#define TRACE_FXT_ONCE		"--once"
 int trace_fxt_convert_anon(const char *who, const char *path,
-			   const char *compression, bool once);
+			   const char *compression, const char *flavor);
 extern const struct trace_fxt_cmd trace_fxt_report;
 extern const struct trace_fxt_cmd trace_fxt_dump;
 extern const struct trace_fxt_cmd trace_fxt_check;
