@@ -24,13 +24,13 @@ export -f records
 export TRACE_FXT
 
 in=$SAMPLES/two-buffers.dat
-"$TRACE_FXT" convert -q "$in" -o "$TMP/plain.fxt" ||
+"$TRACE_FXT" convert -q --instants "$in" -o "$TMP/plain.fxt" ||
 	not_ok "convert $in to plain FXT"
 
 for kind in gz zst; do
 	out=$TMP/t.fxt.$kind
 	check "convert -o *.fxt.$kind succeeds" \
-		"$TRACE_FXT" convert -q "$in" -o "$out"
+		"$TRACE_FXT" convert -q --instants "$in" -o "$out"
 	if [ $kind = gz ]; then
 		check "gzip -t accepts the .gz" gzip -t "$out"
 		check "gunzip of the .gz is the plain conversion, byte for byte" \

@@ -81,7 +81,7 @@ run_set() {
 	for v in eh:"" eh-instance:-b; do
 		b=$l.${v%%:*}
 		if ! "$GEN" ${v#*:} "$VEC" "$FORMATS" "$TMP/$b.dat" > /dev/null ||
-		   ! "$TRACE_FXT" convert -q "$TMP/$b.dat" -o "$TMP/$b.fxt" ||
+		   ! "$TRACE_FXT" convert -q --instants "$TMP/$b.dat" -o "$TMP/$b.fxt" ||
 		   ! "$TRACE_FXT" convert -q "$TMP/$b.fxt" -o "$TMP/$b.back.dat"; then
 			not_ok "$b: fixture made, converted to FXT and back"
 			continue
