@@ -44,7 +44,10 @@ static int suite_clean(void)
 	return system(cmd) ? -1 : 0;
 }
 
-/* samples/@name converted into the test's folder: its path, or NULL. */
+/*
+ * samples/@name converted into the test's folder, each event an FXT
+ * instant (the records this load keeps rows of): its path, or NULL.
+ */
 static const char *convert(const char *name)
 {
 	static char fxt[512];
@@ -57,8 +60,8 @@ static const char *convert(const char *name)
 		return NULL;
 	}
 	snprintf(fxt, sizeof(fxt), "%s/%s.fxt", dir, name);
-	snprintf(cmd, sizeof(cmd), "'%s' convert -q '%s' -o '%s' >/dev/null",
-		 tool, unit_sample_path(name), fxt);
+	snprintf(cmd, sizeof(cmd), "'%s' convert -q --instants '%s' -o '%s' "
+		 ">/dev/null", tool, unit_sample_path(name), fxt);
 	if (system(cmd)) {
 		CU_FAIL("trace-fxt convert");
 		return NULL;
