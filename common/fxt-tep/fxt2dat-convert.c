@@ -86,44 +86,23 @@ static int event_record(struct f2d_ctx *ctx, const struct fxt_record *rec)
 /*
  * A converted thread's object: its "process", when another task's, is the
  * thread group the .dat's saved tgids say (what the conversion's groups
- * came from, read back).
+ * came from, read back); its name, when no event revealed it, a saved
+ * cmdline (tcfxt.h).
  */
-static int kobj_group(struct f2d_ctx *ctx, const struct fxt_record *rec)
-{
-	const struct fxt_arg *a;
-	unsigned int i;
-
-	for (i = 0; i < rec->kobj.nargs; i++) {
-		a = &rec->kobj.args[i];
-		if (a->type != FXT_ARG_KOID ||
-		    !fxt_str_eq(a->name, FXT_ARG_NAME_PROCESS))
-			continue;
-		if (a->koid == rec->kobj.koid || !a->koid ||
-		    a->koid > INT32_MAX || !rec->kobj.koid ||
-		    rec->kobj.koid > INT32_MAX)
-			return 0;
-		return u64_map_set(&ctx->groups, rec->kobj.koid, a->koid) ?
-		       -ENOMEM : 0;
-	}
-	return 0;
-}
-
 static int kobj_record(struct f2d_ctx *ctx, const struct fxt_record *rec)
 {
-	unsigned int i;
-	int ret;
+	uint64_t group;
 
 	/* other producers' threads are named in ctx->threads (dry run) */
 	if (rec->kobj.obj_type != FXT_OBJ_THREAD ||
 	    (!ctx->cur->ftrace && ctx->threads))
 		return 0;
-	ret = kobj_group(ctx, rec);
-	if (ret < 0)
-		return ret;
-	/* names only events revealed are not saved cmdlines */
-	for (i = 0; i < rec->kobj.nargs; i++)
-		if (fxt_str_eq(rec->kobj.args[i].name, TCFXT_ARG_SOURCE))
-			return 0;
+	group = tcfxt_thread_group(rec->kobj.koid, rec->kobj.args,
+				   rec->kobj.nargs);
+	if (group && u64_map_set(&ctx->groups, rec->kobj.koid, group))
+		return -ENOMEM;
+	if (!tcfxt_thread_saved(rec->kobj.args, rec->kobj.nargs))
+		return 0;
 	return f2d_name_set(ctx, rec->kobj.koid, rec->kobj.name);
 }
 

@@ -174,6 +174,51 @@ static inline bool tcfxt_has_suffix(struct fxt_str s, const char *suffix)
 }
 
 /**
+ * tcfxt_thread_saved() - whether a converted file's thread object names
+ *	a saved cmdline of its .dat (no TCFXT_ARG_SOURCE argument)
+ * @args: the kernel object's arguments
+ * @nargs: how many
+ */
+static inline bool tcfxt_thread_saved(const struct fxt_arg *args,
+				      unsigned int nargs)
+{
+	unsigned int i;
+
+	for (i = 0; i < nargs; i++)
+		if (fxt_str_eq(args[i].name, TCFXT_ARG_SOURCE))
+			return false;
+	return true;
+}
+
+/**
+ * tcfxt_thread_group() - the thread group a converted file's thread
+ *	object @koid says it is in: its first "process" koid argument, when
+ *	that is another task's (a pid); 0 when none is
+ * @koid: the thread's koid, its pid
+ * @args: its arguments
+ * @nargs: how many
+ *
+ * Every reader that rebuilds the .dat's saved tgids takes them so.
+ */
+static inline uint64_t tcfxt_thread_group(uint64_t koid,
+					  const struct fxt_arg *args,
+					  unsigned int nargs)
+{
+	unsigned int i;
+
+	for (i = 0; i < nargs; i++) {
+		if (args[i].type != FXT_ARG_KOID ||
+		    !fxt_str_eq(args[i].name, FXT_ARG_NAME_PROCESS))
+			continue;
+		if (args[i].koid == koid || !args[i].koid ||
+		    args[i].koid > INT32_MAX || !koid || koid > INT32_MAX)
+			return 0;
+		return args[i].koid;
+	}
+	return 0;
+}
+
+/**
  * tcfxt_is_meta() - whether an event's category is the converter's own
  * @category: the event's category
  */

@@ -109,6 +109,16 @@ static void info_text(struct f2d_text *t, const struct fxt_event *ev,
 		f2d_text_set(t, a->str);
 }
 
+/* Whether file_info @ev says its file's events are its packets alone. */
+static bool info_once(const struct fxt_event *ev)
+{
+	const struct fxt_arg *a = fxt_args_find(ev->args, ev->nargs,
+						TCFXT_INFO_EVENTS);
+
+	return a && a->type == FXT_ARG_STRING &&
+	       fxt_str_eq(a->str, TCFXT_EVENTS_PACKETS);
+}
+
 /*
  * file_info (each buffer's: the first text of each kind, the most CPUs)
  * and CPUSTAT: the FXT is a converted trace.dat's.
@@ -117,7 +127,6 @@ static void info_take(struct pft_fxt_meta *m, struct fxt_reader *r,
 		      struct fxt_record *rec)
 {
 	const struct fxt_event *ev = &rec->event;
-	const struct fxt_arg *a;
 	int64_t cpus;
 
 	if (fxt_reader_args(r, rec) < 0)
@@ -127,10 +136,7 @@ static void info_take(struct pft_fxt_meta *m, struct fxt_reader *r,
 		return;
 	}
 	m->converted = true;
-	a = fxt_args_find(ev->args, ev->nargs, TCFXT_INFO_EVENTS);
-	if (a && a->type == FXT_ARG_STRING &&
-	    fxt_str_eq(a->str, TCFXT_EVENTS_PACKETS))
-		m->once = true;
+	m->once |= info_once(ev);
 	if (fxt_arg_int(fxt_args_find(ev->args, ev->nargs,
 				      TCFXT_INFO_BIG_ENDIAN), &cpus) && cpus)
 		m->big = true;
@@ -143,32 +149,23 @@ static void info_take(struct pft_fxt_meta *m, struct fxt_reader *r,
 }
 
 /*
- * A thread object that is no task an event revealed (TCFXT_ARG_SOURCE):
- * a saved cmdline of the .dat, and its thread group.  A name a cmdlines
- * line could not hold (a NUL, a newline) is none.
+ * A thread object: its thread group, and, when no event revealed it, its
+ * name a saved cmdline of the .dat (tcfxt.h says which, as for fxt2dat).
+ * A name a cmdlines line could not hold (a NUL, a newline) is none.
  */
 static int thread_take(struct pft_fxt_meta *m, const struct fxt_record *rec)
 {
 	const struct fxt_str *name = &rec->kobj.name;
+	const struct fxt_arg *args = rec->kobj.args;
 	struct pft_fxt_thread *t;
-	uint64_t tgid = 0;
-	unsigned int i;
 
 	if (rec->kobj.obj_type != FXT_OBJ_THREAD || !rec->kobj.koid ||
-	    rec->kobj.koid > INT32_MAX || !name->len ||
+	    rec->kobj.koid > INT32_MAX)
+		return 0;
+	if (!tcfxt_thread_saved(args, rec->kobj.nargs) || !name->len ||
 	    memchr(name->ptr, '\0', name->len) ||
 	    memchr(name->ptr, '\n', name->len))
-		return 0;
-	for (i = 0; i < rec->kobj.nargs; i++) {
-		const struct fxt_arg *a = &rec->kobj.args[i];
-
-		if (fxt_str_eq(a->name, TCFXT_ARG_SOURCE))
-			return 0;
-		if (a->type == FXT_ARG_KOID &&
-		    fxt_str_eq(a->name, FXT_ARG_NAME_PROCESS) &&
-		    a->koid != rec->kobj.koid && a->koid <= INT32_MAX)
-			tgid = a->koid;
-	}
+		name = NULL;
 	if (m->nr_threads == m->cap_threads) {
 		size_t cap = m->cap_threads ? 2 * m->cap_threads : 256;
 
@@ -179,9 +176,14 @@ static int thread_take(struct pft_fxt_meta *m, const struct fxt_record *rec)
 		m->cap_threads = cap;
 	}
 	t = &m->threads[m->nr_threads];
-	*t = (struct pft_fxt_thread){ rec->kobj.koid, tgid, m->names.len,
-				      name->len };
-	if (f2d_text_add(&m->names, name->ptr, name->len))
+	*t = (struct pft_fxt_thread){
+		.pid = rec->kobj.koid,
+		.tgid = tcfxt_thread_group(rec->kobj.koid, args,
+					   rec->kobj.nargs),
+		.off = m->names.len,
+		.len = name ? name->len : 0,
+	};
+	if (name && f2d_text_add(&m->names, name->ptr, name->len))
 		return -ENOMEM;
 	m->nr_threads++;
 	return 0;
@@ -326,7 +328,6 @@ bool pft2dat_fxt_once(const char *path)
 {
 	struct fxt_reader *r = fxt_reader_open(path, 0);
 	const struct fxt_event *ev = NULL;
-	const struct fxt_arg *a;
 	struct fxt_record rec;
 	unsigned int n;
 	bool once = false;
@@ -341,11 +342,8 @@ bool pft2dat_fxt_once(const char *path)
 		break;
 	}
 	if (ev && fxt_str_eq(ev->category, TCFXT_CAT) &&
-	    fxt_str_eq(ev->name, TCFXT_FILE_INFO) && !fxt_reader_args(r, &rec)) {
-		a = fxt_args_find(ev->args, ev->nargs, TCFXT_INFO_EVENTS);
-		once = a && a->type == FXT_ARG_STRING &&
-		       fxt_str_eq(a->str, TCFXT_EVENTS_PACKETS);
-	}
+	    fxt_str_eq(ev->name, TCFXT_FILE_INFO) && !fxt_reader_args(r, &rec))
+		once = info_once(ev);
 	fxt_reader_close(r);
 	return once;
 }
@@ -602,8 +600,9 @@ int pft_fxt_apply(struct pft_ctx *c)
 	for (i = 0; i < m->nr_threads; i++) {
 		const struct pft_fxt_thread *t = &m->threads[i];
 
-		if (f2d_name_set(x, t->pid, fxt_str_make(m->names.s + t->off,
-							 t->len)) ||
+		if ((t->len && f2d_name_set(x, t->pid,
+					    fxt_str_make(m->names.s + t->off,
+							 t->len))) ||
 		    (t->tgid && u64_map_set(&x->groups, t->pid, t->tgid)))
 			return -ENOMEM;
 	}

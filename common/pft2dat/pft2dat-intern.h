@@ -229,11 +229,11 @@ struct pft_fxt_index {
 	bool			made;
 };
 
-/* A thread object of the FXT that names a saved cmdline. */
+/* A thread object of the FXT: its group, the saved cmdline it names. */
 struct pft_fxt_thread {
 	uint64_t	pid;
 	uint64_t	tgid;		/* its process's koid; 0: its own */
-	size_t		off, len;	/* its name in pft_fxt_meta.names */
+	size_t		off, len;	/* its name in pft_fxt_meta.names, or 0 */
 };
 
 /*
@@ -279,6 +279,8 @@ struct pft_res_decl {
 	struct tep_format_field	*f[TCFXT_RES_MAX_FIELDS];
 	/* each one's place among pf->f->fields (for a dynamic one), or -1 */
 	int			idx[TCFXT_RES_MAX_FIELDS];
+	/* the fields a viewer draws scheduling by, of a copy (or NULL) */
+	struct tep_format_field	*drawn[3];
 };
 
 struct pft_res {

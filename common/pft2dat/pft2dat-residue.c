@@ -89,6 +89,12 @@ int pft_res_bundle(struct pft_ctx *c, const struct pb_field *f)
 	return 0;
 }
 
+/*
+ * What a viewer draws scheduling by (pft2dat-view.c), which a copy's row
+ * gives from its record: d->drawn[] in this order.
+ */
+static const char *const drawn[] = { "next_pid", "prev_state", "pid" };
+
 /* @d's format and fields found, once per bundle. */
 static int decl_resolve(struct pft_ctx *c, struct pft_res_decl *d)
 {
@@ -122,6 +128,12 @@ static int decl_resolve(struct pft_ctx *c, struct pft_res_decl *d)
 	if (!d->pf || !d->pf->f)
 		return -EBADMSG;
 	e = d->pf->f->event;
+	for (i = 0; i < sizeof(drawn) / sizeof(drawn[0]); i++) {
+		d->drawn[i] = tep_find_field(e, drawn[i]);
+		if (d->drawn[i] && (d->drawn[i]->size > 8 ||
+				    d->drawn[i]->flags & TEP_FIELD_IS_ARRAY))
+			d->drawn[i] = NULL;
+	}
 	if (blen) {
 		/* named in the first pass (pft_res_buffers()) */
 		ret = buffer_named(c, buf, blen);
@@ -241,7 +253,6 @@ int pft_res_take(struct pft_ctx *c, unsigned int kind)
 static int copy_row(struct pft_ctx *c, const struct pft_res_decl *d,
 		    unsigned int cpu, uint64_t ts)
 {
-	static const char *const drawn[] = { "next_pid", "prev_state", "pid" };
 	const struct f2d_rec *rec = &c->f2d.rec;
 	struct f2d_format *f = d->pf->f;
 	struct tep_format_field *fl;
@@ -260,9 +271,8 @@ static int copy_row(struct pft_ctx *c, const struct pft_res_decl *d,
 		ev->pid = (int32_t)tep_read_number(f->event->tep, rec->data +
 						   f->c_pid->offset, 4);
 	for (i = 0; i < sizeof(drawn) / sizeof(drawn[0]); i++) {
-		fl = tep_find_field(f->event, drawn[i]);
-		if (!fl || fl->size > 8 || fl->flags & TEP_FIELD_IS_ARRAY ||
-		    fl->offset + fl->size > (int)rec->len)
+		fl = d->drawn[i];
+		if (!fl || fl->offset + fl->size > (int)rec->len)
 			continue;
 		v = &ev->vals[ev->n++];
 		memset(v, 0, offsetof(struct pft_val, arr));

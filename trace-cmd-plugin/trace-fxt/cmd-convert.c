@@ -925,8 +925,10 @@ int trace_fxt_convert_anon(const char *who, const char *path,
 	const char *tmp = getenv("TMPDIR");
 	char *argv[] = { "convert", "-q", "--compression", (char *)compression,
 			 "-o", "-", (char *)path, (char *)flavor, NULL };
-	int fd, saved, ret;
+	int fd, saved, ret, argc = 0;
 
+	while (argv[argc])
+		argc++;
 	fd = anon_file_open(tmp && *tmp ? tmp : "/tmp");
 	if (fd < 0) {
 		trace_fxt_err("%s: no temporary file for the conversion: %s",
@@ -942,7 +944,7 @@ int trace_fxt_convert_anon(const char *who, const char *path,
 	}
 	/* its argv may be where the last run's was: a new command line */
 	trace_fxt_getopt_reset();
-	ret = trace_fxt_convert.run(flavor ? 8 : 7, argv);
+	ret = trace_fxt_convert.run(argc, argv);
 	dup2(saved, STDOUT_FILENO);
 	close(saved);
 	if (ret) {
