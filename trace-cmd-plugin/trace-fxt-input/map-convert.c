@@ -249,6 +249,8 @@ static int map_record_one(struct map_iter *it, struct tracecmd_input *h,
 	if (!buf)
 		return 0;
 	ret = map_provider(ctx, buf);
+	if (ret >= 0)
+		ret = map_pkt_record(ctx, rec->cpu, rec->ts);
 	if (ret < 0)
 		goto fail;
 	if (rec->missed_events || due->before) {

@@ -114,6 +114,7 @@ struct map_bundle {
 	int32_t			last_pid;
 	uint8_t			last_len;
 	uint8_t			last_bytes[MAP_LAST_BYTES];
+	uint64_t		rec_ts;		/* the CPU's last record's */
 };
 
 /* A process the recording saw created: an entry of the process tree. */
@@ -619,6 +620,19 @@ uint64_t map_pkt_symbol(struct map_ctx *ctx, struct tep_handle *tep,
 		pb_close(&p->syms, m);
 	}
 	return iid;
+}
+
+int map_pkt_record(struct map_ctx *ctx, unsigned int cpu, uint64_t ts)
+{
+	struct map_bundle *b;
+	uint64_t last;
+	int ret = map_pkt_bundle(ctx, cpu, &b);
+
+	if (ret <= 0)
+		return ret;
+	last = b->rec_ts;
+	b->rec_ts = ts;
+	return ts < last ? map_bundle_flush(ctx, ctx->pkt, cpu) : 0;
 }
 
 void map_pkt_lost(struct map_ctx *ctx, unsigned int cpu)

@@ -69,6 +69,16 @@ int map_pkt_waking(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 		   int32_t pid, int32_t target_cpu, int32_t prio,
 		   const char *comm, size_t len, uint32_t common_flags);
 
+/*
+ * A record of @cpu at @ts is next.  One before the CPU's last record
+ * (a damaged recording's time leaps back) starts a new bundle: this
+ * converter follows the task each CPU runs in the records' order, and
+ * the FXT's own reader (pft2dat) follows compact sched's implicit tasks
+ * and a bundle's full switches in time order within a bundle, in file
+ * order across bundles.  0, or -ENOMEM.
+ */
+int map_pkt_record(struct map_ctx *ctx, unsigned int cpu, uint64_t ts);
+
 /* Whether @cpu's events can be packets at all (Perfetto's CPU limit). */
 bool map_pkt_cpu_ok(unsigned int cpu);
 
