@@ -3,10 +3,10 @@
  * plugin-fxt.c - plugin-fxt.so, a KernelShark 2.x data readout plugin for
  * Fuchsia Trace Format files: `kernelshark -p plugin-fxt.so trace.fxt`,
  * and the plot plugin that draws their task plots' scheduling boxes.
- * Perfetto's own recordings (trace.pftrace), and the FXT files of
- * `trace-fxt convert --once`, whose events are their packets alone, it
- * shows as the trace.dat `trace-fxt convert` makes of them, read from
- * their packets (fxt-ks-pft.c).
+ * Perfetto's own recordings (trace.pftrace), and the FXT files
+ * `trace-fxt convert` writes by default, whose events are their packets
+ * alone, it shows as the trace.dat `trace-fxt convert` makes of them,
+ * read from their packets (fxt-ks-pft.c).
  *
  * The file is decoded once when the stream opens (fxt-ks-load.c); the
  * generic stream interface below answers from the decoded tables.  An

@@ -99,7 +99,7 @@ check "--compression gzip writes gzip whatever the name" \
 	bash -c "'$TRACE_FXT' convert -q --compression gzip '$in' -o '$TMP/x.fxt' &&
 		 gzip -t '$TMP/x.fxt'"
 check "--compression none writes plain FXT to a .gz name" \
-	bash -c "'$TRACE_FXT' convert -q --compression none '$in' -o '$TMP/y.fxt.gz' &&
+	bash -c "'$TRACE_FXT' convert -q --instants --compression none '$in' -o '$TMP/y.fxt.gz' &&
 		 cmp '$TMP/y.fxt.gz' '$TMP/plain.fxt'"
 check "a gzip'd FXT read from a pipe (dump /dev/stdin)" \
 	bash -c "gzip -dc '$TMP/t.fxt.gz' | gzip -1 | '$TRACE_FXT' dump /dev/stdin |

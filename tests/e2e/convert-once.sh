@@ -97,7 +97,7 @@ once_checks() {
 }
 
 recordings
-e2e_plan $((6 * ${#RECS[@]} + 43))
+e2e_plan $((6 * ${#RECS[@]} + 47))
 for dat in "${RECS[@]}"; do
 	once_checks "$dat"
 done
@@ -152,6 +152,38 @@ else
 		not_ok "wide-event-dat-gen writes an event of 33 fields ($c)"
 	done
 fi
+
+# what --once cannot hold: a recording of more CPUs than Perfetto's
+# packets have (1101, the events on CPU 1100), and an event of more
+# fields than the residue may have to hold (97): the default conversion
+# writes instants then, says so, and reads back as the recording;
+# --once asked for refuses the first, converts the second
+fallback() {	# WHAT U32S CPU ONCE-RC
+	local f=$TMP/fb
+	"$BUILD/tests/e2e/wide-event-dat-gen" "$f.dat" "$2" "$3"
+	$TRACE_FXT convert "$f.dat" -o "$f.fxt" 2> "$f.err"
+	rc=$?
+	$TRACE_FXT convert -q "$f.fxt" -o "$f.back.dat"
+	trace-cmd report -R "$f.dat" > "$f.r" 2>&1
+	trace-cmd report -R "$f.back.dat" > "$f.back.r" 2>&1
+	check "$1: the default conversion says it writes instants (exit $rc: $(grep -o 'as with --instants: .*' "$f.err" | cut -c1-60)) and reads back as the recording ($(grep -c wide_event "$f.r") events)" \
+		bash -c "[ $rc = 0 ] && grep -q 'as with --instants' '$f.err' &&
+			 grep -q wide_event '$f.r' && cmp -s '$f.r' '$f.back.r' &&
+			 ! '$TRACE_FXT' dump '$f.fxt' | grep -q 'events=.packets'"
+	$TRACE_FXT convert -q --once "$f.dat" -o "$f.once.fxt" 2> "$f.once.err"
+	rc=$?
+	if [ "$4" = 0 ]; then
+		$TRACE_FXT convert -q "$f.once.fxt" -o "$f.once.dat"
+		trace-cmd report -R "$f.once.dat" > "$f.once.r" 2>&1
+		check "$1: --once converts it, each event once (exit $rc), and reads back as the recording" \
+			bash -c "[ $rc = 0 ] && cmp -s '$f.r' '$f.once.r'"
+	else
+		check "$1: --once refuses it, naming --instants (exit $rc: $(cut -c1-80 "$f.once.err"))" \
+			bash -c "[ $rc = $4 ] && grep -q 'convert with --instants' '$f.once.err'"
+	fi
+}
+fallback "1101 CPUs" 16 1100 1
+fallback "an event of 97 fields" 80 0 0
 
 # --packets of a --once file: what Perfetto reads of it, the residue
 # left out, which is what it reads of the default file

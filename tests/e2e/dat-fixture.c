@@ -18,6 +18,7 @@ static const char *fixture_path;
 static struct dat_writer *fixture_w;
 static int fixture_fd = -1;
 static uint64_t fixture_now = 1000000000ull;
+unsigned int fixture_cpus = 2;
 
 const char fixture_print_format[] =
 	"name: print\n"
@@ -37,7 +38,9 @@ void fixture_die(const char *what, int err)
 
 struct dat_writer *fixture_open(const char *prog, const char *path)
 {
-	struct dat_writer_opts o = { .compression = "none", .cpus = 2 };
+	struct dat_writer_opts o = {
+		.compression = "none", .cpus = fixture_cpus,
+	};
 
 	fixture_prog = prog;
 	fixture_path = path;

@@ -22,6 +22,8 @@
 /* A kernel's ftrace/print (trace_marker) format: ip, then buf[]. */
 extern const char fixture_print_format[];
 
+/* The CPUs of the files fixture_open() creates after: 2 unless set. */
+extern unsigned int fixture_cpus;
 /* Create PATH (the generator's name PROG for messages) and its writer. */
 struct dat_writer *fixture_open(const char *prog, const char *path);
 /* Declare an event format of SYSTEM; returns its id. */

@@ -90,6 +90,12 @@ struct fxt_input_opts {
 	 * instants.  Not with fxt_records (the host refuses both).
 	 */
 	bool		once;
+	/*
+	 * once was asked for: a recording it cannot hold (map_res_fits())
+	 * fails.  Else such a recording's events are instants too, said in
+	 * the result's note.
+	 */
+	bool		once_asked;
 	/* who reads the CPU data: enum fxt_input_reader */
 	unsigned int	reader;
 	/*
@@ -117,6 +123,7 @@ struct fxt_input_result {
 	int		status;		/* 0 or a negative errno */
 	char		plugin[512];	/* path of the plugin that ran */
 	char		error[512];	/* why it failed, for the user */
+	char		note[512];	/* what the user should know, or "" */
 	uint64_t	records_in;	/* ftrace records read */
 	uint64_t	events_out;	/* ftrace records written */
 	uint64_t	bytes_out;

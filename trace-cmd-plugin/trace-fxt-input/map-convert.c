@@ -546,6 +546,17 @@ int map_convert(struct tracecmd_input *handle, int fd,
 		map_set_error(&ctx, -ENOENT, "no buffer matches the selection");
 		goto out;
 	}
+	/* by default, the instants of a recording --once cannot hold */
+	ctx.once = opts->once;
+	if (ctx.once && !opts->once_asked) {
+		char why[256];
+
+		if (!map_res_fits(&ctx, why, sizeof(why))) {
+			ctx.once = false;
+			snprintf(res->note, sizeof(res->note), "each event also "
+				 "an FXT instant, as with --instants: %s", why);
+		}
+	}
 
 	ctx.w = fxt_writer_create_fd(fd, map_writer_flags(opts));
 	if (!ctx.w || map_nest_start(&ctx)) {

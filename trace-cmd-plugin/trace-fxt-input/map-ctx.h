@@ -237,6 +237,7 @@ struct map_ctx {
 	struct map_formats	*fmts;		/* map-formats.c's state */
 	struct map_pkt		*pkt;		/* map-packet.c's state */
 	struct map_res		*res;		/* map-residue.c's (--once) */
+	bool			once;		/* map_res_on() */
 	/* map-ftrace.c: the next described generic event's field */
 	uint32_t		next_desc_id;
 	struct map_eh		*eh;		/* map-eventheader.c's state */
@@ -302,7 +303,7 @@ static inline struct fxt_writer *map_w(struct map_ctx *ctx)
  * Whether the Perfetto packets are deflated inside the file: not when
  * zstd compresses the whole file, which finds more in them raw, for
  * about the time deflating them took (and a reader then inflates
- * nothing: KernelShark opens a --once file of them sooner).  The nested
+ * nothing: KernelShark opens such a file of them sooner).  The nested
  * records stay zstd frames there.  igzip's fast level finds less in raw
  * packets than deflating them does: a .fxt.gz keeps them deflated.
  */

@@ -401,8 +401,8 @@ static int map_dispatch_derive(struct map_ctx *ctx, struct map_buffer *buf,
 /*
  * @rec as its instant event on @thread, then, unless another buffer just
  * gave the same record, what its row of map_specials[] derives from it.
- * With --once no instant: the packet events and the residue say it
- * (map-residue.h).
+ * By default (--once) no instant: the packet events and the residue say
+ * it (map-residue.h); with --instants or --fxt-records the instant too.
  */
 int map_dispatch_write(struct map_ctx *ctx, struct map_buffer *buf,
 		       struct map_event *me, struct tep_record *rec,

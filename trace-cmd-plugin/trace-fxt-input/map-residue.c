@@ -22,6 +22,7 @@
  * common_pid, which the packet event has.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,7 +73,42 @@ static struct map_res_cpu *cpu_get(struct map_res *r, unsigned int cpu);
 
 bool map_res_on(const struct map_ctx *ctx)
 {
-	return ctx->opts->once;
+	return ctx->once;
+}
+
+bool map_res_fits(const struct map_ctx *ctx, char *why, size_t len)
+{
+	struct tep_event **ev;
+	int i, cpus;
+
+	for (i = 0; i < ctx->nr_bufs; i++) {
+		const struct map_buffer *b = &ctx->bufs[i];
+
+		cpus = tracecmd_cpus(b->handle);
+		if (cpus > PFT_MAX_CPU) {
+			snprintf(why, len, "buffer %s has %d CPUs, Perfetto's "
+				 "packets %d", b->name, cpus, PFT_MAX_CPU);
+			return false;
+		}
+		/*
+		 * more fields than a decl names may be left to one; which
+		 * a packet carries is known only at the event's first record
+		 * (decl_make()), so any such event counts
+		 */
+		ev = tep_list_events(b->tep, TEP_EVENT_SORT_ID);
+		for (; ev && *ev; ev++) {
+			if ((*ev)->format.nr_fields <= TCFXT_RES_MAX_FIELDS)
+				continue;
+			snprintf(why, len, "the %s event has %d fields, more "
+				 "than the packets' residue may have to hold "
+				 "(%d; --once converts it when its packet "
+				 "carries enough of them)", (*ev)->name,
+				 (*ev)->format.nr_fields,
+				 TCFXT_RES_MAX_FIELDS);
+			return false;
+		}
+	}
+	return true;
 }
 
 static struct map_res *res_get(struct map_ctx *ctx)
@@ -234,7 +270,8 @@ static int decl_of(struct map_ctx *ctx, enum map_res_form form, uint32_t *id)
 		ret = decl_make(d, r->buf, r->me, form);
 		if (ret == -E2BIG)
 			map_set_error(ctx, ret, "--once: the %s event has more "
-				      "than %d fields its packet does not carry",
+				      "than %d fields its packet does not carry: "
+				      "convert with --instants",
 				      r->me->event->name, TCFXT_RES_MAX_FIELDS);
 		if (ret < 0) {
 			pb_free(&d->msg);
@@ -406,8 +443,8 @@ int map_res_copy(struct map_ctx *ctx)
 	/* in the bundles of its CPU, which Perfetto's limit bounds */
 	if (rec->cpu >= PFT_MAX_CPU) {
 		map_set_error(ctx, -ERANGE, "--once: the %s event at %llu is "
-			      "on CPU %d, past Perfetto's %d: convert without "
-			      "--once", r->me->event->name,
+			      "on CPU %d, past Perfetto's %d: convert with "
+			      "--instants", r->me->event->name,
 			      (unsigned long long)rec->ts, rec->cpu,
 			      PFT_MAX_CPU);
 		return -ERANGE;

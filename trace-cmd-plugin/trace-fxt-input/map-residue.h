@@ -41,6 +41,13 @@ enum map_res_form {
 bool map_res_on(const struct map_ctx *ctx);
 
 /*
+ * Whether every record of the buffers added can be once: their CPUs
+ * within Perfetto's (bundles), their events' fields within what a
+ * residue entry holds.  False with the reason in @why (@len bytes).
+ */
+bool map_res_fits(const struct map_ctx *ctx, char *why, size_t len);
+
+/*
  * @rec of @me in @buf is being mapped: its packet event still to come.
  * -ENOMEM: the residue cannot be kept.
  */

@@ -278,9 +278,9 @@ static const struct trace_fxt_example check_examples[] = {
 	{ "check trace.dat",
 	  "the .dat's first fault, or the damaged stretches of its CPU data "
 	  "that convert skips" },
-	{ "check trace-once.fxt",
-	  "an FXT file, and of one written by convert --once, its events as "
-	  "convert reads them from its packets" },
+	{ "check converted.fxt",
+	  "of a file trace-fxt converted (each event once), also its events "
+	  "as convert reads them from its packets" },
 	{ "check trace.pftrace",
 	  "a Perfetto trace's packets as convert reads them: damage, and the "
 	  "ftrace events with no .dat form" },

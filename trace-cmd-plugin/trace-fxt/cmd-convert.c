@@ -654,6 +654,8 @@ static int convert_commit(struct convert_args *a, struct fxt_input_req *req,
 			(unsigned long long)req->res.records_in,
 			req->res.providers, req->res.providers == 1 ? "" : "s",
 			(unsigned long long)req->res.bytes_out);
+	if (req->res.note[0] && !a->quiet)
+		trace_fxt_err("%s: %s", a->in, req->res.note);
 	/* what was lost is said even with -q */
 	if (damage->damaged)
 		trace_fxt_err("%s: %llu damaged stretch%s of the CPU data "
@@ -871,7 +873,7 @@ static int cmd_convert(int argc, char **argv)
 			o->fxt_records = true;
 			break;
 		case 'O':
-			o->once = true;
+			o->once_asked = true;
 			break;
 		case 'I':
 			instants = true;
@@ -901,11 +903,13 @@ static int cmd_convert(int argc, char **argv)
 	if (optind != argc - 1)
 		return trace_fxt_usage(&trace_fxt_convert, optind == argc ?
 				       "no input file" : "one input file only");
-	if (o->once + instants + o->fxt_records > 1)
+	if (o->once_asked + instants + o->fxt_records > 1)
 		return trace_fxt_usage(&trace_fxt_convert, "--once writes each "
 				       "event once, in the packets, --instants "
 				       "as an FXT instant too, --fxt-records as "
 				       "FXT records: one of them");
+	/* each event once unless told otherwise */
+	o->once = !instants && !o->fxt_records;
 	a.in = argv[optind];
 	a.path = in_file_seekable(a.in, copy, sizeof(copy), &fd);
 	if (!a.path) {
@@ -995,10 +999,10 @@ static const struct trace_fxt_opt convert_opts[] = {
 	  .help = "each thread's process from 'pid tgid' lines, as the "
 		  "kernel's saved_tgids lists them" },
 	{ .key = 'S', .name = "fxt-records", .dirs = TRACE_FXT_TO_FXT,
-	  .def = "each event once in Perfetto's own ftrace packets (FXT "
-		 "blob records of type 3); every event's FXT instant, for "
-		 "this project's readers, in blob records Perfetto and "
-		 "Tracy skip",
+	  .def = "each event once, in Perfetto's own ftrace packets (FXT "
+		 "blob records of type 3) and what they do not carry of its "
+		 "record in a field of this project's own, which Perfetto "
+		 "skips",
 	  .help = "every event as FXT records Tracy and any reader of the "
 		  "FXT specification reads: its instant at the top level, "
 		  "scheduling (context switches, wakeups, CPU frequency and "
@@ -1009,26 +1013,21 @@ static const struct trace_fxt_opt convert_opts[] = {
 	{ .key = 'F', .name = "fxt-sched", .dirs = TRACE_FXT_TO_FXT,
 	  .help = "the old name of --fxt-records" },
 	{ .key = 'I', .name = "instants", .dirs = TRACE_FXT_TO_FXT,
-	  .help = "the default, said: each event also an FXT instant with "
-		  "every field, in records nested in blobs Perfetto skips, "
-		  "which report reads as they are and KernelShark opens "
-		  "sooner than --once's packets; for the scripts that need "
-		  "them when --once becomes the default" },
+	  .help = "each event also an FXT instant with every field, in "
+		  "records nested in blobs Perfetto skips, as this project's "
+		  "conversions were before each event once became the "
+		  "default: a file about twice the size, which report reads "
+		  "as it is and KernelShark opens sooner" },
 	{ .key = 'O', .name = "once", .dirs = TRACE_FXT_TO_FXT,
-	  .def = "each event also an FXT instant, in nested records",
-	  .help = "each event once, in the packets, which then also hold "
-		  "what they do not carry of its record (a field of this "
-		  "project's own in each bundle, which Perfetto skips); no "
-		  "instants.  Experimental: every reader here reads its "
-		  "events from the packets (convert back, report, check, "
-		  "KernelShark), KernelShark more slowly than the "
-		  "default" },
+	  .help = "the default, said: each event once, in the packets" },
 	{ .key = 'P', .name = "packets", .dirs = TRACE_FXT_TO_DAT,
-	  .def = "the FXT records: every event as the trace.dat held it",
-	  .help = "the .dat of the Perfetto packets the FXT carries (its "
-		  "blob records of type 3), what Perfetto's importer reads "
-		  "of it, as of a Perfetto trace: shows what the packets keep "
-		  "of each event of a converted trace.dat" },
+	  .def = "every event as the trace.dat held it: the packets with "
+		 "what they do not carry of each record, or the FXT records "
+		 "of an --instants file or another producer's",
+	  .help = "the .dat of the Perfetto packets alone (the FXT's blob "
+		  "records of type 3), what Perfetto's importer reads of it, "
+		  "as of a Perfetto trace: shows what the packets keep of "
+		  "each event of a converted trace.dat" },
 	{ .key = 'p', .name = "progress", .dirs = TRACE_FXT_TO_FXT,
 	  .help = "print how far the conversion is on standard error" },
 	{ .key = 'q', .letter = true, .name = "quiet",
