@@ -124,13 +124,18 @@ static void arr_add(struct pft_val *v, const struct pb_field *f)
 		v->arr[v->narr++] = x;
 }
 
+/* The most fields of a row of the typed events' table. */
+#define TYPED_MAX_FIELDS	32
+
 static int typed_event(struct pft_ctx *c, struct pft_ev *ev,
 		       const struct pft_event_def *d, unsigned int idx,
 		       const struct pb_field *msg)
 {
+	/* of each of the row's fields, its value's index + 1, or 0 */
+	uint8_t got[TYPED_MAX_FIELDS] = { 0 };
+	unsigned int i, k, next = 0;
 	struct pb_reader r;
 	struct pb_field f;
-	unsigned int i;
 	int ret;
 
 	ev->system = d->system;
@@ -142,23 +147,38 @@ static int typed_event(struct pft_ctx *c, struct pft_ev *ev,
 	while ((ret = pb_next(&r, &f)) > 0) {
 		const struct pft_field_def *fd = NULL;
 		struct pft_val *v = NULL;
+		bool added;
 
-		for (i = 0; i < d->nr_fields; i++)
+		/* writers put them in the row's order: from the last one on */
+		for (k = 0; k < d->nr_fields; k++) {
+			i = next + k;
+			if (i >= d->nr_fields)
+				i -= d->nr_fields;
 			if (d->fields[i].num == f.id) {
 				fd = &d->fields[i];
+				next = i + 1;
 				break;
 			}
+		}
 		if (!fd)
 			continue;
 		/* a repeated field's later elements join its first */
-		for (i = 0; i < ev->n; i++)
-			if (ev->vals[i].name == fd->name)
-				v = &ev->vals[i];
-		if (!v) {
+		if (i < TYPED_MAX_FIELDS) {
+			if (got[i])
+				v = &ev->vals[got[i] - 1];
+		} else {
+			for (k = 0; k < ev->n; k++)
+				if (ev->vals[k].name == fd->name)
+					v = &ev->vals[k];
+		}
+		added = !v;
+		if (added) {
 			v = val_add(ev, fd->name, fd->nlen);
 			if (!v)
 				break;
 			v->named_by_table = true;
+			if (i < TYPED_MAX_FIELDS)
+				got[i] = (uint8_t)ev->n;
 		}
 		switch (fd->type) {
 		case PFT_T_UINT64S:
@@ -181,7 +201,11 @@ static int typed_event(struct pft_ctx *c, struct pft_ev *ev,
 		continue;
 wrong:
 		/* not the type the schema says: left out */
-		ev->n--;
+		if (added) {
+			if (i < TYPED_MAX_FIELDS)
+				got[i] = 0;
+			ev->n--;
+		}
 	}
 	return ret < 0 ? -EBADMSG : 0;
 }
