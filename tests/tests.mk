@@ -284,11 +284,13 @@ THREADS_DAT_GEN	:= $(O)/tests/e2e/threads-dat-gen
 FUNCGRAPH_DAT_GEN := $(O)/tests/e2e/funcgraph-dat-gen
 ARRAYS_DAT_GEN	:= $(O)/tests/e2e/arrays-dat-gen
 WIDE_DAT_GEN	:= $(O)/tests/e2e/wide-event-dat-gen
-$(THREADS_DAT_GEN) $(FUNCGRAPH_DAT_GEN) $(ARRAYS_DAT_GEN) $(WIDE_DAT_GEN): \
-		%: %.o $(O)/tests/e2e/dat-fixture.o $(DAT_LIB) $(UTIL_LIB)
+# convert-once.sh's events of one time around compact ones
+TIES_DAT_GEN	:= $(O)/tests/e2e/ties-dat-gen
+$(THREADS_DAT_GEN) $(FUNCGRAPH_DAT_GEN) $(ARRAYS_DAT_GEN) $(WIDE_DAT_GEN) \
+$(TIES_DAT_GEN): %: %.o $(O)/tests/e2e/dat-fixture.o $(DAT_LIB) $(UTIL_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/tests/e2e/dat-fixture.o $(DAT_LINK)
 TEST_PROGS	+= $(THREADS_DAT_GEN) $(FUNCGRAPH_DAT_GEN) $(ARRAYS_DAT_GEN) \
-		   $(WIDE_DAT_GEN)
+		   $(WIDE_DAT_GEN) $(TIES_DAT_GEN)
 # perfetto-samples.sh's kernel events this machine cannot fire (formats in
 # tests/e2e/kernel-formats/)
 KERNEL_EVENTS_DAT_GEN := $(O)/tests/e2e/kernel-events-dat-gen

@@ -97,7 +97,7 @@ once_checks() {
 }
 
 recordings
-e2e_plan $((6 * ${#RECS[@]} + 47))
+e2e_plan $((6 * ${#RECS[@]} + 50))
 for dat in "${RECS[@]}"; do
 	once_checks "$dat"
 done
@@ -242,6 +242,50 @@ trace-cmd report "$TMP/leap.once.dat" > "$TMP/leap.once.r" 2>&1
 check "sched.dat evlen 4, its time leaping back on CPU 0: the .dat of --once reports as the default's ($(wc -l < "$TMP/leap.def.r") lines, $(grep -c ' 2073\.' "$TMP/leap.def.r") of them leapt)" \
 	bash -c "grep -q ' 2073\.' '$TMP/leap.def.r' &&
 		 cmp -s '$TMP/leap.def.r' '$TMP/leap.once.r'"
+
+# events of one time around compact ones (ties-dat-gen.c): the order the
+# recording has them in, in the .dat made again
+if "$BUILD/tests/e2e/ties-dat-gen" "$TOP/tests/e2e/kernel-formats" \
+	"$TMP/ties.dat"; then
+	$TRACE_FXT convert -q "$TMP/ties.dat" -o "$TMP/ties.fxt"
+	$TRACE_FXT convert -q "$TMP/ties.fxt" -o "$TMP/ties.back.dat"
+	trace-cmd report -R "$TMP/ties.dat" > "$TMP/ties.r" 2>&1
+	trace-cmd report -R "$TMP/ties.back.dat" > "$TMP/ties.back.r" 2>&1
+	same "events of one time around compact wakings and switches, in the recording's order" \
+		"$TMP/ties.r" "$TMP/ties.back.r"
+else
+	not_ok "ties-dat-gen writes events of one time around compact ones"
+fi
+
+# a damaged default file: cut 5000 bytes short (in its last compressed
+# chunk of packets), or 400 bytes flipped at a third (in its first); what
+# is read is said, and each event read back is one of the recording's,
+# as it printed it: each chunk restates the generic events' descriptors
+# and the symbols its events use, and each CPU's first switch in it is
+# whole (map_pkt_chunk_end())
+$TRACE_FXT convert -q "$TOP/samples/sched-zstd.dat" -o "$TMP/dmg.fxt"
+trace-cmd report "$TOP/samples/sched-zstd.dat" 2> /dev/null |
+	sort > "$TMP/dmg.all"
+n=$(stat -c %s "$TMP/dmg.fxt")
+head -c $((n - 5000)) "$TMP/dmg.fxt" > "$TMP/dmg.cut.fxt"
+python3 - "$TMP/dmg.fxt" "$TMP/dmg.flip.fxt" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+for i in range(len(b) // 3, len(b) // 3 + 400):
+    b[i] ^= 0x5a
+open(sys.argv[2], 'wb').write(b)
+PY
+for d in cut flip; do
+	$TRACE_FXT convert "$TMP/dmg.$d.fxt" -o "$TMP/dmg.$d.dat" \
+		2> "$TMP/dmg.$d.err"
+	rc=$?
+	trace-cmd report "$TMP/dmg.$d.dat" 2> /dev/null | grep -v '^cpus=' |
+		sort > "$TMP/dmg.$d.r"
+	check "a default file $d: converts (exit $rc), says so, and reads back $(wc -l < "$TMP/dmg.$d.r") of the recording's $(wc -l < "$TMP/dmg.all") events, none of them other" \
+		bash -c "[ $rc = 0 ] && grep -q 'damaged' '$TMP/dmg.$d.err' &&
+			 [ \$(wc -l < '$TMP/dmg.$d.r') -gt 1000 ] &&
+			 [ -z \"\$(comm -23 '$TMP/dmg.$d.r' '$TMP/dmg.all')\" ]"
+done
 
 # inside gzip or zstd: the same file, known as --once's inside, read
 # back to the same .dat and report

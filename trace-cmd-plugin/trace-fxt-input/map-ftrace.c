@@ -355,8 +355,8 @@ static int map_generic_open(struct map_ctx *ctx, struct map_event *me,
 	int ret;
 
 	if (!legacy) {
-		ret = map_pkt_describe(ctx, rec->cpu, me->pkt_id, me->pkt_desc,
-				       me->pkt_desc_len);
+		ret = map_pkt_describe(ctx, rec->cpu, rec->ts, me->pkt_id,
+				       me->pkt_desc, me->pkt_desc_len);
 		if (ret < 0)
 			return ret;
 	}

@@ -83,6 +83,13 @@ struct map_comm_slot {
 	uint32_t	idx;	/* its index in the table, +1 (0: free) */
 };
 
+/* The order readers take a bundle's events of one time in. */
+enum map_order {
+	MAP_ORDER_EVENT,	/* FtraceEvents, as they come */
+	MAP_ORDER_SWITCH,	/* then compact switches */
+	MAP_ORDER_WAKING,	/* then compact wakings */
+};
+
 struct map_bundle {
 	struct pb_buf		ev;		/* FtraceEvents, as fields */
 	struct pb_buf		col[NR_COLS];
@@ -115,6 +122,10 @@ struct map_bundle {
 	uint8_t			last_len;
 	uint8_t			last_bytes[MAP_LAST_BYTES];
 	uint64_t		rec_ts;		/* the CPU's last record's */
+	bool			fresh;		/* map_pkt_fresh() */
+	/* the kind of the last event added (enum map_order) and its time */
+	uint8_t			last_kind;
+	uint64_t		last_ts;
 };
 
 /* A process the recording saw created: an entry of the process tree. */
@@ -132,6 +143,7 @@ struct map_pkt {
 	unsigned int		nr_b;
 	struct pb_buf		syms;		/* for the next packet */
 	struct map_set		syms_sent;
+	struct map_set		syms_chunk;	/* sent in this chunk */
 	bool			seq_started;
 	uint64_t		first_ts;
 	struct map_proc		*procs;
@@ -216,7 +228,7 @@ static void map_bundle_cols(struct pb_buf *out, struct map_bundle *b,
 }
 
 /* @cpu's bundle as one TracePacket, and the bundle emptied. */
-static int map_bundle_flush(struct map_ctx *ctx, struct map_pkt *p,
+static int map_bundle_write(struct map_ctx *ctx, struct map_pkt *p,
 			    unsigned int cpu)
 {
 	struct map_bundle *b = &p->b[cpu];
@@ -292,9 +304,60 @@ static int map_bundle_flush(struct map_ctx *ctx, struct map_pkt *p,
 	if (b->nr_slots)
 		memset(b->slot, 0, b->nr_slots * sizeof(*b->slot));
 	b->any_sw = b->any_wk = b->lost = false;
-	if (out->err)
-		return out->err;
-	return out->len >= MAP_BLOB_BYTES ? map_pkt_write_out(ctx, p) : 0;
+	b->last_kind = MAP_ORDER_EVENT;
+	return out->err;
+}
+
+/*
+ * The packets gathered so far handed over as one chunk (one
+ * compressed_packets field, deflated): every CPU's bundle first, so that
+ * each bundle lies whole in one chunk; then the next chunk restates what
+ * its bundles use of the packets before it (generic events' descriptors,
+ * kernel symbols).  A chunk that does not inflate (damage) then costs its
+ * own events, not the generic events and symbols of every chunk after.
+ */
+static int map_pkt_chunk_end(struct map_ctx *ctx, struct map_pkt *p)
+{
+	unsigned int cpu;
+	int ret;
+
+	for (cpu = 0; cpu < p->nr_b; cpu++) {
+		ret = map_bundle_write(ctx, p, cpu);
+		if (ret < 0)
+			return ret;
+	}
+	ret = map_pkt_write_out(ctx, p);
+	if (ret < 0)
+		return ret;
+	for (cpu = 0; cpu < p->nr_b; cpu++) {
+		map_set_free(&p->b[cpu].described);
+		p->b[cpu].fresh = true;
+	}
+	map_set_free(&p->syms_chunk);
+	return 0;
+}
+
+bool map_pkt_fresh(struct map_ctx *ctx, unsigned int cpu, bool take)
+{
+	struct map_pkt *p = ctx->pkt;
+	bool fresh;
+
+	if (!p || cpu >= p->nr_b)
+		return false;
+	fresh = p->b[cpu].fresh;
+	if (take)
+		p->b[cpu].fresh = false;
+	return fresh;
+}
+
+static int map_bundle_flush(struct map_ctx *ctx, struct map_pkt *p,
+			    unsigned int cpu)
+{
+	int ret = map_bundle_write(ctx, p, cpu);
+
+	if (ret < 0)
+		return ret;
+	return p->out.len >= MAP_BLOB_BYTES ? map_pkt_chunk_end(ctx, p) : 0;
 }
 
 static int map_bundle_check(struct map_ctx *ctx, struct map_pkt *p,
@@ -303,6 +366,24 @@ static int map_bundle_check(struct map_ctx *ctx, struct map_pkt *p,
 	if (map_bundle_bytes(&p->b[cpu]) < MAP_BUNDLE_BYTES)
 		return 0;
 	return map_bundle_flush(ctx, p, cpu);
+}
+
+/*
+ * An event of @kind at @ts is next in @cpu's bundle @b.  Readers take a
+ * bundle's events of one time as FtraceEvents, then compact switches,
+ * then compact wakings (Perfetto's tokenizer reads them so and sorts by
+ * time alone; pft2dat merges them so): when @kind comes before the last
+ * one added in that order, at the same time, the bundle is written
+ * first, and the two stay in the recording's order.
+ */
+static int map_bundle_order(struct map_ctx *ctx, struct map_bundle *b,
+			    unsigned int cpu, uint64_t ts, enum map_order kind)
+{
+	bool before = kind < b->last_kind && ts == b->last_ts;
+
+	b->last_kind = kind;
+	b->last_ts = ts;
+	return before ? map_bundle_flush(ctx, ctx->pkt, cpu) : 0;
 }
 
 /*
@@ -335,7 +416,9 @@ int map_pkt_event(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 
 	if (ret <= 0)
 		return ret;
-	ret = map_res_note(ctx, cpu, TCFXT_RES_KIND_EVENT, event);
+	ret = map_bundle_order(ctx, b, cpu, ts, MAP_ORDER_EVENT);
+	if (ret >= 0)
+		ret = map_res_note(ctx, cpu, TCFXT_RES_KIND_EVENT, event);
 	if (ret < 0)
 		return ret;
 	e->b = &b->ev;
@@ -431,6 +514,9 @@ int map_pkt_varints(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 
 	if (ret <= 0)
 		return ret;
+	ret = map_bundle_order(ctx, b, cpu, ts, MAP_ORDER_EVENT);
+	if (ret < 0)
+		return ret;
 	if (b->ev.err)
 		return b->ev.err;
 	if (!pb_room(&b->ev, room))
@@ -453,13 +539,17 @@ int map_pkt_varints(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 	return map_pkt_event_end(ctx, &e);
 }
 
-int map_pkt_describe(struct map_ctx *ctx, unsigned int cpu, uint32_t id,
-		     const void *desc, size_t len)
+int map_pkt_describe(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
+		     uint32_t id, const void *desc, size_t len)
 {
 	struct map_bundle *b;
 	int ret = map_pkt_bundle(ctx, cpu, &b);
 
-	if (ret <= 0 || !map_set_add(&b->described, id))
+	if (ret <= 0)
+		return ret;
+	/* in the bundle its event goes in */
+	ret = map_bundle_order(ctx, b, cpu, ts, MAP_ORDER_EVENT);
+	if (ret < 0 || !map_set_add(&b->described, id))
 		return ret;
 	pb_bytes(&b->descs, PFT_BUNDLE_DESCRIPTORS, desc, len);
 	return b->descs.err;
@@ -530,12 +620,15 @@ static long map_comm_index(struct map_bundle *b, const char *comm, size_t len)
  * event: 1, 0 for a CPU Perfetto refuses, or -ENOMEM.
  */
 static int map_pkt_compact(struct map_ctx *ctx, unsigned int cpu,
-			   const char *comm, size_t len,
-			   struct map_bundle **b, long *idx)
+			   uint64_t ts, enum map_order kind, const char *comm,
+			   size_t len, struct map_bundle **b, long *idx)
 {
 	int ret = map_pkt_bundle(ctx, cpu, b);
 
 	if (ret <= 0)
+		return ret;
+	ret = map_bundle_order(ctx, *b, cpu, ts, kind);
+	if (ret < 0)
 		return ret;
 	*idx = map_comm_index(*b, comm, len);
 	return *idx < 0 ? -ENOMEM : 1;
@@ -549,7 +642,8 @@ int map_pkt_switch(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 	long idx;
 	int ret;
 
-	ret = map_pkt_compact(ctx, cpu, comm, len, &b, &idx);
+	ret = map_pkt_compact(ctx, cpu, ts, MAP_ORDER_SWITCH, comm, len, &b,
+			      &idx);
 	if (ret <= 0)
 		return ret;
 	ret = map_res_note(ctx, cpu, TCFXT_RES_KIND_SWITCH, 0);
@@ -575,7 +669,8 @@ int map_pkt_waking(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
 	long idx;
 	int ret;
 
-	ret = map_pkt_compact(ctx, cpu, comm, len, &b, &idx);
+	ret = map_pkt_compact(ctx, cpu, ts, MAP_ORDER_WAKING, comm, len, &b,
+			      &idx);
 	if (ret <= 0)
 		return ret;
 	ret = map_res_note(ctx, cpu, TCFXT_RES_KIND_WAKING, 0);
@@ -613,7 +708,8 @@ uint64_t map_pkt_symbol(struct map_ctx *ctx, struct tep_handle *tep,
 	 * (ParseSchedBlockedReason casts it to uint32_t), never 0.
 	 */
 	iid = map_set_id(&p->syms_sent, addr, &added);
-	if (added) {
+	/* again in each chunk that uses it (map_pkt_chunk_end()) */
+	if (iid && map_set_add(&p->syms_chunk, addr)) {
 		m = pb_open(&p->syms, PFT_INTERNED_KERNEL_SYMBOLS);
 		pb_uint(&p->syms, PFT_ISTRING_IID, iid);
 		pb_bytes(&p->syms, PFT_ISTRING_STR, name, strlen(name));
@@ -948,6 +1044,7 @@ void map_pkt_free(struct map_ctx *ctx)
 	map_zip_free(p->zip);
 	pb_free(&p->syms);
 	map_set_free(&p->syms_sent);
+	map_set_free(&p->syms_chunk);
 	free(p->procs);
 	free(p);
 	ctx->pkt = NULL;

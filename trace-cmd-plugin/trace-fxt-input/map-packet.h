@@ -42,11 +42,12 @@ int map_pkt_event_end(struct map_ctx *ctx, struct map_pkt_ev *e);
 
 /*
  * @desc, the GenericEventDescriptor of described events of field @id
- * (@len bytes), into @cpu's bundle unless this CPU's bundles had it
- * already: call before the CPU's events of @id.  0, or -ENOMEM.
+ * (@len bytes), into @cpu's bundle unless this CPU's bundles of this
+ * chunk had it already: call before the CPU's event of @id at @ts.  0,
+ * or -ENOMEM.
  */
-int map_pkt_describe(struct map_ctx *ctx, unsigned int cpu, uint32_t id,
-		     const void *desc, size_t len);
+int map_pkt_describe(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
+		     uint32_t id, const void *desc, size_t len);
 
 /*
  * The same FtraceEvent when its message holds only @n varint fields
@@ -78,6 +79,15 @@ int map_pkt_waking(struct map_ctx *ctx, unsigned int cpu, uint64_t ts,
  * order across bundles.  0, or -ENOMEM.
  */
 int map_pkt_record(struct map_ctx *ctx, unsigned int cpu, uint64_t ts);
+
+/*
+ * Whether @cpu has had no switch in the packets since the chunk they go
+ * in began (map-packet.c, map_pkt_chunk_end()): its next switch is
+ * written whole, its wakings until then too, so that a reader who lost
+ * the chunk before (damage) knows whom compact sched's implicit task
+ * is.  @take: the switch is being written, the CPU is no longer fresh.
+ */
+bool map_pkt_fresh(struct map_ctx *ctx, unsigned int cpu, bool take);
 
 /* Whether @cpu's events can be packets at all (Perfetto's CPU limit). */
 bool map_pkt_cpu_ok(unsigned int cpu);

@@ -363,9 +363,17 @@ static int map_switch_pkt(struct map_ctx *ctx, const struct map_switch *sw)
 			return ret;
 		c->cur = sw->prev;
 		map_task_comm_note(ctx, sw->prev, sw->pcomm, sw->plen);
+		/*
+		 * the chunk's first switch of the CPU, which names prev for
+		 * this one: written whole, this one would come before it,
+		 * the importers putting a bundle's events before its compact
+		 * ones of the same time
+		 */
+		map_pkt_fresh(ctx, sw->cpu, true);
 	}
 	/*
-	 * Full for the CPU's first, and when the task leaves under another
+	 * Full for the CPU's first, its first in a chunk of the packets
+	 * (map_pkt_fresh()), and when the task leaves under another
 	 * name than the packets gave it last (exec renamed it while it
 	 * ran): a compact switch carries no prev_comm, and Perfetto names
 	 * a thread after the comm of its latest switch or wakeup.  The
@@ -373,7 +381,7 @@ static int map_switch_pkt(struct map_ctx *ctx, const struct map_switch *sw)
 	 */
 	renamed = sw->prev &&
 		  !map_task_comm_is(ctx, sw->prev, sw->pcomm, sw->plen);
-	if (c->cur < 0 || renamed)
+	if (map_pkt_fresh(ctx, sw->cpu, true) || c->cur < 0 || renamed)
 		ret = map_switch_full(ctx, sw);
 	else
 		ret = map_pkt_switch(ctx, sw->cpu, sw->ts, sw->state,
@@ -463,7 +471,8 @@ static int map_waking_pkt(struct map_ctx *ctx, struct map_buffer *buf,
 		len = 0;
 	}
 	map_task_comm_note(ctx, pid, comm, len);
-	if (c->cur >= 0 && c->cur == waker) {
+	if (c->cur >= 0 && c->cur == waker &&
+	    !map_pkt_fresh(ctx, rec->cpu, false)) {
 		map_field_u64(buf, rec, ctx->common_flags, &flags);
 		return map_pkt_waking(ctx, rec->cpu, rec->ts, pid, cpu, prio,
 				      comm, len, flags);
