@@ -513,9 +513,9 @@ static int one_event(struct pft_ctx *c, unsigned int cpu,
 		else if ((d = row_of(c, body.id, &idx))) {
 			/*
 			 * a viewer's rows: listed, its values not read (not
-			 * an event its residue makes another)
+			 * an inference of the converter's)
 			 */
-			ret = c->listing && !c->res.cur && !c->res.skip ?
+			ret = c->listing && !c->res.skip ?
 			      c->viewer->listed(c, ev, idx, &body) : 0;
 			if (ret > 0)
 				return 0;

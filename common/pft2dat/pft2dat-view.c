@@ -248,13 +248,16 @@ static int view_listed(struct pft_ctx *c, struct pft_ev *ev,
 		       unsigned int idx, const struct pb_field *msg)
 {
 	struct pft2dat_view *v = view_of(c);
-	struct pft_fmt *pf = c->typed ? c->typed[idx] : NULL;
+	/* a converted trace.dat's: the .dat's own event, its residue's */
+	const struct pft_res_decl *rd = c->res.cur;
+	struct pft_fmt *pf = rd ? rd->pf : c->typed ? c->typed[idx] : NULL;
+	int buffer = rd ? rd->buffer : c->buffer;
 	struct pb_reader r;
 	struct pb_field f;
 	int ret;
 
 	/* the first event of a row chooses its format: read it whole */
-	if (!pf)
+	if (!pf && !rd)
 		return 0;
 	if (!v->plain) {
 		v->plain = calloc(pft_nr_events, 1);
@@ -266,17 +269,27 @@ static int view_listed(struct pft_ctx *c, struct pft_ev *ev,
 							      PLAIN_NO;
 	if (v->plain[idx] != PLAIN_YES)
 		return 0;
+	/* nor a .dat event scheduling is drawn by */
+	if (pf && pf->f && pf->f->id >= 0 && pf->f->id < PFT2DAT_EVENT_IDS &&
+	    says_of(v, pf->f) != SAYS_NONE)
+		return 0;
 	/* typed_event()'s verdict on the message, without its values */
 	pb_reader_init(&r, msg->p, msg->len);
 	while ((ret = pb_next(&r, &f)) > 0)
 		;
 	if (ret < 0)
 		return -EBADMSG;
-	if (!pf->f) {
+	/* as pft_record_write() for a residue's event */
+	if (rd) {
+		ret = pft_record_lost(c, buffer, ev->cpu, ev->ts);
+		if (ret < 0)
+			return ret;
+	}
+	if (!pf || !pf->f) {
 		c->st->dropped++;
 		return 1;
 	}
-	ret = view_row(c, ev, pf->f, c->buffer);
+	ret = view_row(c, ev, pf->f, buffer);
 	if (ret < 0)
 		return ret;
 	pf->count++;
