@@ -124,15 +124,12 @@ static void arr_add(struct pft_val *v, const struct pb_field *f)
 		v->arr[v->narr++] = x;
 }
 
-/* The most fields of a row of the typed events' table. */
-#define TYPED_MAX_FIELDS	32
-
 static int typed_event(struct pft_ctx *c, struct pft_ev *ev,
 		       const struct pft_event_def *d, unsigned int idx,
 		       const struct pb_field *msg)
 {
 	/* of each of the row's fields, its value's index + 1, or 0 */
-	uint8_t got[TYPED_MAX_FIELDS] = { 0 };
+	uint8_t got[PFT_TABLE_MAX_FIELDS] = { 0 };
 	unsigned int i, k, next = 0;
 	struct pb_reader r;
 	struct pb_field f;
@@ -163,22 +160,15 @@ static int typed_event(struct pft_ctx *c, struct pft_ev *ev,
 		if (!fd)
 			continue;
 		/* a repeated field's later elements join its first */
-		if (i < TYPED_MAX_FIELDS) {
-			if (got[i])
-				v = &ev->vals[got[i] - 1];
-		} else {
-			for (k = 0; k < ev->n; k++)
-				if (ev->vals[k].name == fd->name)
-					v = &ev->vals[k];
-		}
-		added = !v;
+		added = !got[i];
 		if (added) {
 			v = val_add(ev, fd->name, fd->nlen);
 			if (!v)
 				break;
 			v->named_by_table = true;
-			if (i < TYPED_MAX_FIELDS)
-				got[i] = (uint8_t)ev->n;
+			got[i] = (uint8_t)ev->n;
+		} else {
+			v = &ev->vals[got[i] - 1];
 		}
 		switch (fd->type) {
 		case PFT_T_UINT64S:
@@ -202,8 +192,7 @@ static int typed_event(struct pft_ctx *c, struct pft_ev *ev,
 wrong:
 		/* not the type the schema says: left out */
 		if (added) {
-			if (i < TYPED_MAX_FIELDS)
-				got[i] = 0;
+			got[i] = 0;
 			ev->n--;
 		}
 	}

@@ -62,6 +62,22 @@ int fixture_format(const char *system, const char *text, size_t len)
 	return id;
 }
 
+int fixture_format_file(const char *dir, const char *system,
+			const char *name)
+{
+	char path[4096], text[16384];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.format", dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		fixture_die(path, -errno);
+	n = fread(text, 1, sizeof(text), f);
+	fclose(f);
+	return fixture_format(system, text, n);
+}
+
 void fixture_emit_at(int buffer, unsigned int cpu, uint64_t ts, int id,
 		     int pid, const void *p, size_t len)
 {

@@ -28,6 +28,9 @@ extern unsigned int fixture_cpus;
 struct dat_writer *fixture_open(const char *prog, const char *path);
 /* Declare an event format of SYSTEM; returns its id. */
 int fixture_format(const char *system, const char *text, size_t len);
+/* The same of the format in DIR/NAME.format (tracefs' text). */
+int fixture_format_file(const char *dir, const char *system,
+			const char *name);
 /* One event of format ID by PID on CPU, LEN payload bytes at P. */
 void fixture_emit(unsigned int cpu, int id, int pid, const void *p,
 		  size_t len);

@@ -269,23 +269,6 @@ static void suspend(struct rec *r, uint64_t action, int val, int start)
 	emit(0, EV_SUSPEND, 7000, r);
 }
 
-/* FORMATS_DIR/NAME.format, declared for SYSTEM; its id. */
-static int load_format(const char *dir, const char *system,
-		       const char *name)
-{
-	char path[4096], text[16384];
-	size_t n;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s.format", dir, name);
-	f = fopen(path, "r");
-	if (!f)
-		fixture_die(path, -errno);
-	n = fread(text, 1, sizeof(text), f);
-	fclose(f);
-	return fixture_format(system, text, n);
-}
-
 int main(int argc, char **argv)
 {
 	struct dat_writer *w;
@@ -299,7 +282,7 @@ int main(int argc, char **argv)
 	}
 	w = fixture_open("kernel-events-dat-gen", argv[2]);
 	for (i = 0; i < NR_EV; i++)
-		ids[i] = load_format(argv[1], events[i].system,
+		ids[i] = fixture_format_file(argv[1], events[i].system,
 				     events[i].name);
 	err = dat_writer_set_kallsyms(w, kallsyms, sizeof(kallsyms) - 1);
 	if (!err)

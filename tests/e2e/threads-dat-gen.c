@@ -141,24 +141,16 @@ int main(int argc, char **argv)
 {
 	struct dat_writer *w;
 	static const int pids[] = { 5000, 5001, 5002, 5003, 6000 };
-	char path[4096], text[8192], buf[64];
+	char buf[64];
 	unsigned int cpu, i;
-	size_t n;
-	FILE *f;
 	int t;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: threads-dat-gen FORMATS_DIR OUT.dat\n");
 		return 2;
 	}
-	snprintf(path, sizeof(path), "%s/sched_switch.format", argv[1]);
-	f = fopen(path, "r");
-	if (!f)
-		fixture_die(path, -errno);
-	n = fread(text, 1, sizeof(text), f);
-	fclose(f);
 	w = fixture_open("threads-dat-gen", argv[2]);
-	id_switch = fixture_format("sched", text, n);
+	id_switch = fixture_format_file(argv[1], "sched", "sched_switch");
 	id_print = fixture_format("ftrace", fixture_print_format,
 				  strlen(fixture_print_format));
 	id_freq = fixture_format("power", cpu_frequency_format,

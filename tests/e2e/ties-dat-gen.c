@@ -18,27 +18,11 @@
  */
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "dat-fixture.h"
 
 static int id_switch, id_waking, id_print;
-
-static int load(const char *dir, const char *name)
-{
-	char path[4096], buf[8192];
-	size_t n;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s.format", dir, name);
-	f = fopen(path, "r");
-	if (!f)
-		fixture_die(path, -2);
-	n = fread(buf, 1, sizeof(buf), f);
-	fclose(f);
-	return fixture_format("sched", buf, n);
-}
 
 static void put_comm(uint8_t *p, const char *comm)
 {
@@ -46,42 +30,39 @@ static void put_comm(uint8_t *p, const char *comm)
 	memcpy(p, comm, strlen(comm) < 15 ? strlen(comm) : 15);
 }
 
+static void put_i32(uint8_t *p, int32_t v)
+{
+	memcpy(p, &v, sizeof(v));
+}
+
 static const char *comm_of(int pid)
 {
 	return pid == 7000 ? "ties" : pid == 7001 ? "other" : "swapper/0";
 }
 
+/* The payloads after the common fields, at the formats' offsets - 8. */
 static void sched_switch(uint64_t ts, int prev, uint64_t state, int next)
 {
 	uint8_t p[64 - 8] = { 0 };
-	int32_t v;
 
 	put_comm(p, comm_of(prev));
-	v = prev;
-	memcpy(p + 16, &v, 4);
-	v = 120;
-	memcpy(p + 20, &v, 4);
-	memcpy(p + 24, &state, 8);
+	put_i32(p + 16, prev);
+	put_i32(p + 20, 120);
+	memcpy(p + 24, &state, sizeof(state));
 	put_comm(p + 32, comm_of(next));
-	v = next;
-	memcpy(p + 48, &v, 4);
-	v = 120;
-	memcpy(p + 52, &v, 4);
+	put_i32(p + 48, next);
+	put_i32(p + 52, 120);
 	fixture_emit_at(0, 0, ts, id_switch, prev, p, sizeof(p));
 }
 
 static void sched_waking(uint64_t ts, int waker, int pid)
 {
 	uint8_t p[36 - 8] = { 0 };
-	int32_t v;
 
 	put_comm(p, comm_of(pid));
-	v = pid;
-	memcpy(p + 16, &v, 4);
-	v = 120;
-	memcpy(p + 20, &v, 4);
-	v = 0;
-	memcpy(p + 24, &v, 4);
+	put_i32(p + 16, pid);
+	put_i32(p + 20, 120);
+	put_i32(p + 24, 0);
 	fixture_emit_at(0, 0, ts, id_waking, waker, p, sizeof(p));
 }
 
@@ -105,8 +86,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	w = fixture_open("ties-dat-gen", argv[2]);
-	id_switch = load(argv[1], "sched_switch");
-	id_waking = load(argv[1], "sched_waking");
+	id_switch = fixture_format_file(argv[1], "sched", "sched_switch");
+	id_waking = fixture_format_file(argv[1], "sched", "sched_waking");
 	id_print = fixture_format("ftrace", fixture_print_format,
 				  strlen(fixture_print_format));
 	dat_writer_add_cmdline(w, 7000, "ties");

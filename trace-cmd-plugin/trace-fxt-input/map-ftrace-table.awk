@@ -148,7 +148,7 @@ BEGIN {
 	}
 }
 
-function inverse_header(	r, k) {
+function inverse_header(	r, k, most) {
 	print "/* SPDX-License-Identifier: GPL-2.0-only */"
 	print "/*"
 	print " * pft-ftrace-table.h - generated from map-ftrace.table by"
@@ -168,7 +168,12 @@ function inverse_header(	r, k) {
 			       length(iname[r, k]), inumf[r, k],
 			       toupper(itype[r, k])
 		print " })\t\\"
+		if (inf[r] > most)
+			most = inf[r]
 	}
+	print ""
+	print "/* The most fields of a row */"
+	printf "#define PFT_TABLE_MAX_FIELDS\t%d\n", most
 	print ""
 	print "#endif /* _PFT_FTRACE_TABLE_H */"
 }
