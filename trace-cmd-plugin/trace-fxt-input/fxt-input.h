@@ -19,7 +19,7 @@
 #include "dat-layout.h"
 
 #define FXT_INPUT_MAGIC		0x46585449U	/* "FXTI" */
-#define FXT_INPUT_ABI		8
+#define FXT_INPUT_ABI		9
 #define FXT_INPUT_PLUGIN_NAME	"trace-fxt-input.so"
 
 /*
