@@ -76,6 +76,8 @@ struct fxt_reader {
 	char			*name;
 	bool			strict;
 	bool			pedantic;
+	/* FXT_READER_CUT_BLOB, and whether the cut blob was given */
+	bool			cut_blob, cut_given;
 	bool			swap;	/* file byte order differs from host */
 	bool			be;
 	bool			started;
@@ -1721,6 +1723,7 @@ static int do_blob(struct fxt_reader *r, struct cursor *c, uint64_t h,
 	if (ret)
 		return ret;
 	rec->blob.data = p;
+	rec->blob.cut = false;
 	return end_of_record(r, c);
 }
 
@@ -2106,6 +2109,45 @@ static int start(struct fxt_reader *r)
 	return 0;
 }
 
+/*
+ * The blob record of header @h the file ends within, @have bytes of it
+ * there: its name and the payload's whole words given (FXT_READER_CUT_BLOB),
+ * once; the next call says the truncation.
+ */
+static int cut_blob(struct fxt_reader *r, struct fxt_record *rec, uint64_t h,
+		    uint64_t have)
+{
+	struct cursor c;
+	const uint8_t *p;
+	uint64_t size = bits(h, 32, 46);
+	int ret;
+
+	r->cut_given = true;
+	p = input_at(r, have & ~7ULL, &have);
+	if (!p)
+		return r->err ? r->err : fail(r, -EIO, r->off, "cut blob record "
+					      "not readable");
+	c.p = p;
+	c.i = 1;
+	c.n = (uint32_t)(have / 8);
+	c.what = "blob";
+	rec->offset = where(r);
+	rec->nested = false;
+	rec->args_left = 0;
+	rec->size = 8ULL * c.n;
+	rec->raw = p;
+	rec->provider_id = r->cur ? r->cur->id : 0;
+	ret = get_str(r, &c, bits(h, 16, 31), &rec->blob.name, "blob name");
+	if (ret)
+		return ret;
+	rec->blob.type = bits(h, 48, 55);
+	rec->blob.data = p + 8ULL * c.i;
+	rec->blob.size = (uint32_t)(8ULL * (c.n - c.i) < size ?
+				    8ULL * (c.n - c.i) : size);
+	rec->blob.cut = true;
+	return 1;
+}
+
 int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 {
 	const uint8_t *p;
@@ -2166,6 +2208,9 @@ again:
 		goto again;
 	}
 	p = input_at(r, words * 8, &have);
+	if (!p && !r->err && r->cut_blob && !r->cut_given &&
+	    rec->type == FXT_REC_BLOB && !r->in_nest && have >= 16)
+		return cut_blob(r, rec, h, have);
 	if (!p) {
 		if (r->err)
 			return r->err;
@@ -2266,6 +2311,7 @@ static struct fxt_reader *reader_new(const char *name, unsigned int flags)
 	}
 	r->strict = flags & FXT_READER_STRICT;
 	r->pedantic = r->strict && (flags & FXT_READER_PEDANTIC);
+	r->cut_blob = flags & FXT_READER_CUT_BLOB;
 	r->fd = -1;
 	r->text_epoch = 1;
 	return r;

@@ -57,6 +57,14 @@ enum fxt_reader_flags {
 	FXT_READER_STREAM	= 1 << 1,
 	/* With FXT_READER_STRICT: warnings are faults too. */
 	FXT_READER_PEDANTIC	= 1 << 2,
+	/*
+	 * A blob record of the file's own stream that the file ends
+	 * within is given as far as it goes (blob.cut set, blob.size the
+	 * payload's bytes there) before the truncation is said: a reader
+	 * of a stream carried in blobs (Perfetto's packets) keeps what of
+	 * it the cut left.
+	 */
+	FXT_READER_CUT_BLOB	= 1 << 3,
 };
 
 /* What a warning says of its record. */
@@ -141,6 +149,7 @@ struct fxt_record {
 			unsigned int		type;
 			const void		*data;
 			uint32_t		size;
+			bool			cut;	/* FXT_READER_CUT_BLOB */
 		} blob;
 		struct {
 			uint64_t		pointer;

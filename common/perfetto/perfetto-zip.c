@@ -161,7 +161,8 @@ int pft_unzip(const void *data, size_t len, struct pb_buf *out)
 			break;
 		}
 		if (!zs->avail_in && zs->avail_out) {
-			ret = -EBADMSG;	/* the stream stops before its end */
+			/* the bytes stop before the stream's end: cut */
+			ret = out->len > PFT_ZIP_MAX ? -EFBIG : -ENODATA;
 			break;
 		}
 		want = out->len;

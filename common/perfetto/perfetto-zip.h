@@ -58,11 +58,14 @@ int pft_zip_packets(struct pft_zip *z, struct pb_buf *out,
  * @out: emptied, then the inflated bytes
  *
  * Like Perfetto's reader, the bytes must be exactly one zlib or gzip
- * stream: nothing may follow its end.
+ * stream: nothing may follow its end.  Bytes that are a stream's
+ * beginning, cut short (a file that ends within the field), leave in
+ * @out all they inflate to: a prefix of the packets, exact, for the
+ * lenient readers to take; Perfetto's reader refuses them.
  *
- * Return: 0; -EBADMSG when the bytes are no whole stream (damaged, cut
- * short or followed by more); -EFBIG when they inflate past PFT_ZIP_MAX;
- * -ENOMEM.
+ * Return: 0; -ENODATA when the stream is cut short (@out holds its
+ * prefix); -EBADMSG when the bytes are no stream (damaged, or followed
+ * by more); -EFBIG when they inflate past PFT_ZIP_MAX; -ENOMEM.
  */
 int pft_unzip(const void *data, size_t len, struct pb_buf *out);
 

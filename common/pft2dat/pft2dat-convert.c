@@ -106,14 +106,24 @@ static void say_damage(struct pft_ctx *c, size_t at, size_t upto,
 			 zipped ? "inflated" : "file", at, upto);
 }
 
+/*
+ * The input ends within a packet (a compressed one: @part, the packets
+ * its bytes there inflate to are read).  One place, said once: not again
+ * as the end of those inflated packets, nor after an FXT input's damage,
+ * where its packets stop.
+ */
 static void say_cut(struct pft_ctx *c, size_t at, uint64_t missing,
-		    bool zipped)
+		    bool part)
 {
+	if (c->in_cut || (c->fxt_damaged && !c->in_zip))
+		return;
 	if (!c->st->damaged++ && c->pass == 1)
 		snprintf(c->st->damage, sizeof(c->st->damage),
-			 "the %s ends within the packet at byte %zu, %llu "
-			 "bytes short: cut there", zipped ? "inflated packets" :
-			 "file", at, (unsigned long long)missing);
+			 "the %s ends within the %spacket at byte %zu, %llu "
+			 "bytes short: cut there%s", c->in_zip ?
+			 "inflated packets" : "file", part ? "compressed " : "",
+			 at, (unsigned long long)missing, part ? ", the whole "
+			 "packets it inflates to read" : "");
 }
 
 static int walk(struct pft_ctx *c, const uint8_t *data, size_t len);
@@ -181,6 +191,69 @@ static void unzip_forget(struct pft_ctx *c)
 	c->nr_zips = c->cap_zips = c->zips_bytes = 0;
 }
 
+/*
+ * The compressed packets field @p, @len: its packets walked.  A stream
+ * cut short gives the packets before the cut, exact: read, and the cut
+ * said (@cut: already, the input ending within the field: the end of
+ * its packets is that cut); damage gives none.
+ */
+static int zipped(struct pft_ctx *c, const uint8_t *p, size_t len, bool cut)
+{
+	int ret;
+
+	ret = unzip_field(c, p, len);
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret < 0 && ret != -ENODATA) {
+		say_damage(c, 0, len, true);
+		return 0;
+	}
+	if (ret == -ENODATA && !cut && !c->st->damaged++ && c->pass == 1)
+		snprintf(c->st->damage, sizeof(c->st->damage),
+			 "a compressed packets field of %zu bytes ends within "
+			 "its stream: the %zu bytes inflated read", len,
+			 c->unzip.len);
+	c->in_zip = true;
+	c->in_cut = cut;
+	c->zip_p = p;
+	c->zip_len = len;
+	c->st->packets -= c->pass == 2;
+	ret = walk(c, c->unzip.p, c->unzip.len);
+	c->in_zip = c->in_cut = false;
+	if (ret < 0)
+		return ret;
+	unzip_keep(c);
+	return 0;
+}
+
+/*
+ * A packet the input ends within, @p up to @end: where the bytes of its
+ * compressed packets field that are there begin, when the cut falls in
+ * one (a deflated trace cut short, or a converted FXT's last chunk);
+ * else NULL.
+ */
+static const uint8_t *cut_zip(struct pft_ctx *c, const uint8_t *p,
+			      const uint8_t *end)
+{
+	struct pb_reader r;
+	struct pb_field f;
+	const uint8_t *q;
+	uint64_t tag, n;
+
+	if (c->in_zip)
+		return NULL;	/* one level: packets inside are not compressed */
+	pb_reader_init(&r, p, (size_t)(end - p));
+	while (pb_next(&r, &f) > 0)
+		;
+	q = r.p;
+	if (pb_read_varint(&q, end, &tag) ||
+	    tag != pb_tag(PFT_PACKET_COMPRESSED_PACKETS, PB_LEN) ||
+	    pb_read_varint(&q, end, &n) || n <= (uint64_t)(end - q) ||
+	    q == end)
+		return NULL;
+	return q;
+}
+
 static int one_packet(struct pft_ctx *c, const uint8_t *p, size_t len)
 {
 	struct pb_reader r;
@@ -213,22 +286,9 @@ static int one_packet(struct pft_ctx *c, const uint8_t *p, size_t len)
 			/* one level: packets inside are not compressed */
 			if (c->in_zip)
 				continue;
-			ret = unzip_field(c, f.p, f.len);
-			if (ret == -ENOMEM)
-				return ret;
-			if (ret < 0) {
-				say_damage(c, 0, f.len, true);
-				continue;
-			}
-			c->in_zip = true;
-			c->zip_p = f.p;
-			c->zip_len = f.len;
-			c->st->packets -= c->pass == 2;
-			ret = walk(c, c->unzip.p, c->unzip.len);
-			c->in_zip = false;
+			ret = zipped(c, f.p, f.len, false);
 			if (ret < 0)
 				return ret;
-			unzip_keep(c);
 			continue;
 		}
 		if (f.id == PFT_PACKET_FTRACE_EVENTS && f.wt == PB_LEN)
@@ -249,7 +309,7 @@ static int walk(struct pft_ctx *c, const uint8_t *data, size_t len)
 {
 	struct pb_reader r;
 	struct pb_field f;
-	const uint8_t *bad, *q, *end = data + len;
+	const uint8_t *bad, *q, *z, *end = data + len;
 	uint64_t n;
 	int ret;
 
@@ -271,9 +331,13 @@ static int walk(struct pft_ctx *c, const uint8_t *data, size_t len)
 		q = bad + 1;
 		if (*bad == (PFT_TRACE_PACKET << 3 | PB_LEN) &&
 		    !pb_read_varint(&q, end, &n) && n > (uint64_t)(end - q)) {
+			z = cut_zip(c, q, end);
 			say_cut(c, (size_t)(bad - data),
-				n - (uint64_t)(end - q), c->in_zip);
-			return 0;
+				n - (uint64_t)(end - q), z);
+			if (!z)
+				return 0;
+			c->st->packets += c->pass == 2;
+			return zipped(c, z, (size_t)(end - z), true);
 		}
 		/* damage: the next offset a whole packet starts at */
 		for (q = bad + 1; q < end; q++) {

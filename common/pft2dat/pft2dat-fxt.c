@@ -272,7 +272,7 @@ int pft_fxt_packets(struct pft_ctx *c, const char *in, const void *fxt,
 
 	if (!fxt_sniff(fxt, fxt_len))
 		return 0;
-	r = fxt_reader_open_mem(fxt, fxt_len, in, 0);
+	r = fxt_reader_open_mem(fxt, fxt_len, in, FXT_READER_CUT_BLOB);
 	if (!r)
 		return -ENOMEM;
 	fxt_reader_set_lazy(r, true);

@@ -344,6 +344,8 @@ struct pft_ctx {
 	uint64_t		left_packets[16];
 	struct pb_buf		unzip;
 	bool			in_zip;
+	/* in_zip, in a field the input ends within (pft2dat-convert.c) */
+	bool			in_cut;
 	/*
 	 * The compressed fields the first pass inflated, in the order met,
 	 * kept for the second pass while they total at most

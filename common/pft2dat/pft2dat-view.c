@@ -488,7 +488,8 @@ static int rebuild(struct pft2dat_view *v, size_t i)
 			v->unzipped = 0;
 			ret = pft_unzip(p + m->zip_off - 1, m->zip_len,
 					&c->unzip);
-			if (ret < 0)
+			/* a stream cut short: the first reading took as much */
+			if (ret < 0 && ret != -ENODATA)
 				return ret;
 			v->unzipped = m->zip_off;
 		}

@@ -143,44 +143,8 @@ fi
 # trace; with the second one's stream damaged, as the first and third
 # alone (each compressed packet is inflated once, by the first pass,
 # and found again by its place among them by the second).
-python3 - "$TMP/plain.bin" "$TMP/z3" <<'PY'
-import sys, zlib
-d = open(sys.argv[1], 'rb').read()
-def varint(b, i):
-    r = s = 0
-    while True:
-        x = b[i]; i += 1; r |= (x & 0x7f) << s; s += 7
-        if x < 0x80:
-            return r, i
-def put(v):
-    o = bytearray()
-    while v >= 0x80:
-        o.append(v & 0x7f | 0x80); v >>= 7
-    o.append(v)
-    return bytes(o)
-pk, i = [], 0
-while i < len(d):
-    s = i
-    _, i = varint(d, i)
-    n, i = varint(d, i)
-    i += n
-    pk.append(d[s:i])
-k = len(pk) // 3
-groups = [b''.join(pk[:k]), b''.join(pk[k:2 * k]), b''.join(pk[2 * k:])]
-def packet(raw, bad=False):
-    z = bytearray(zlib.compress(raw))
-    if bad:
-        for j in range(len(z) // 3, len(z) // 3 + 16):
-            z[j] ^= 0x5a
-    body = b'\x92\x03' + put(len(z)) + bytes(z)       # field 50, LEN
-    return b'\x0a' + put(len(body)) + body
-out = {'whole': [packet(g) for g in groups],
-       'bad': [packet(groups[0]), packet(groups[1], True), packet(groups[2])],
-       'ends': [packet(groups[0]), packet(groups[2])]}
-for name, ps in out.items():
-    open(sys.argv[2] + '-' + name + '.pftrace', 'wb').write(b''.join(ps))
-PY
-for z in whole bad ends; do
+python3 "$(dirname "$0")/pftrace-deflate.py" "$TMP/plain.bin" "$TMP/z3"
+for z in whole bad ends first cut; do
 	$TRACE_FXT convert -q "$TMP/z3-$z.pftrace" -o "$TMP/z3-$z.dat" \
 		2> "$TMP/z3-$z.err"
 	trace-cmd report "$TMP/z3-$z.dat" > "$TMP/z3-$z.rep" 2>/dev/null
@@ -192,6 +156,20 @@ check "the second's stream damaged: said, and the .dat is the first's and third'
 	bash -c "grep -q 'inflated bytes' '$TMP/z3-bad.err' &&
 		 [ -s '$TMP/z3-ends.rep' ] &&
 		 cmp -s '$TMP/z3-bad.rep' '$TMP/z3-ends.rep'"
+# a cut stream is no damage: what its bytes inflate to is exact, and the
+# whole packets of it are read (more than the first compressed packet's),
+# each event as the whole trace has it but for its task's name, the
+# latest the trace gives up to the cut (cc before the exec into cc1)
+untasked() {
+	grep -v '^cpus=' "$1" | sed -E 's/^ *[^ ]*-([0-9]+) /\1 /' | sort
+}
+untasked "$TMP/plain.rep" > "$TMP/plain.sorted"
+untasked "$TMP/z3-cut.rep" > "$TMP/z3-cut.sorted"
+check "cut half way through the second compressed packet: said, $(grep -vc '^cpus=' "$TMP/z3-cut.rep") events read, more than the first's $(grep -vc '^cpus=' "$TMP/z3-first.rep"), each one of the trace's" \
+	bash -c "grep -q 'ends within the compressed packet' '$TMP/z3-cut.err' &&
+		 [ \$(grep -vc '^cpus=' '$TMP/z3-cut.rep') -gt \
+		   \$(grep -vc '^cpus=' '$TMP/z3-first.rep') ] &&
+		 [ -z \"\$(comm -23 '$TMP/z3-cut.sorted' '$TMP/plain.sorted')\" ]"
 
 # hand-made cases (pftrace-gen.py): compact sched's implicit previous
 # task and its rename, a waking's waker, described and legacy generic

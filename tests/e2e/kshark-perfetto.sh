@@ -10,7 +10,8 @@
 # trace (tests/unit/test-kshark-dat compares them).  The trace is
 # recognised by its content: gzip'd, plain under Perfetto's own
 # .perfetto-trace name, zstd'd under a name that says nothing.  A cut
-# and a damaged trace show what is whole, as convert converts them; a
+# (also within a compressed packet: what its bytes there inflate to) and
+# a damaged trace show what is whole, as convert converts them; a
 # file that only starts as a Perfetto trace loads (its damage said) or
 # is refused, without a crash; valgrind finds no invalid access in the
 # plugin's load of the cut one.  The hand-written trace of
@@ -26,7 +27,7 @@ PLUGIN=$BUILD/kernelshark-plugin/plugin-fxt.so
 KSDAT=$BUILD/tests/unit/test-kshark-dat
 LOADER=$BUILD/tests/bench/bench-kshark-load
 export TRACE_FXT_EVENT_FORMATS=$P/formats
-e2e_plan 11
+e2e_plan 12
 
 for f in "$TRACE_FXT" "$PLUGIN" "$KSDAT" "$LOADER"; do
 	[ -e "$f" ] || { not_ok "$f is built (make test-progs)"; e2e_exit; }
@@ -51,6 +52,12 @@ head -c $((size * 6 / 10)) "$TMP/sched.perfetto-trace" > "$TMP/cut.pftrace"
 view "$TMP/cut.pftrace" "a cut trace"
 check "  which shows fewer entries than the whole ($(cat "$TMP/cut.pftrace.n") of $(cat "$TMP/sched.perfetto-trace.n"))" \
 	test "$(cat "$TMP/cut.pftrace.n")" -lt "$(cat "$TMP/sched.perfetto-trace.n")"
+
+# Deflated (Perfetto's compression_type) and cut half way through its
+# second compressed packet: the packets it inflates to, as convert reads.
+python3 "$(dirname "$0")/pftrace-deflate.py" "$TMP/sched.perfetto-trace" \
+	"$TMP/z3"
+view "$TMP/z3-cut.pftrace" "a deflated trace cut within a compressed packet"
 
 # Damage: bytes changed here and there, a stretch of garbage mid-way.
 python3 "$(dirname "$0")/pftrace-damage.py" "$TMP/sched.perfetto-trace" \

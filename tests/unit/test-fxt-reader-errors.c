@@ -136,6 +136,12 @@ static bool error_named_at(const struct run *ru, const char *name,
 	return ok;
 }
 
+/* Whether @msg names offset @off. */
+static bool error_at_msg(const char *msg, uint64_t off)
+{
+	return msg && msg_offset(msg) == off;
+}
+
 static bool error_at(const struct run *ru, uint64_t off)
 {
 	return error_named_at(ru, NAME, off);
@@ -395,6 +401,70 @@ static void test_truncated_file_streamed_and_mapped(void)
 		unlink(path);
 		free(path);
 	}
+	free(b);
+}
+
+/*
+ * FXT_READER_CUT_BLOB: a blob the file ends within comes as far as it
+ * goes (its whole payload words there), once, then the truncation; a
+ * reader without the flag gets the truncation alone.
+ */
+static void test_cut_blob_given(void)
+{
+	const uint64_t w[] = {
+		MAGIC, PINFO, sw("errs"),
+		HDR(5, 5) | F(32, 32) | F(3, 48),
+		0x0706050403020100ULL, 0x0f0e0d0c0b0a0908ULL,
+		0x1716151413121110ULL, 0x1f1e1d1c1b1a1918ULL,
+	};
+	uint8_t *b = to_bytes(w, N(w), false);
+	const size_t at = 24, full = 8 * N(w);
+	unsigned int given = 0;
+	struct fxt_record rec;
+	struct fxt_reader *r;
+	size_t len, have;
+	int i, ret;
+
+	for (len = at + 1; len <= full; len++) {
+		uint8_t *cut = malloc(len);
+
+		memcpy(cut, b, len);
+		r = fxt_reader_open_mem(cut, len, NAME, FXT_READER_CUT_BLOB);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+		for (i = 0; i < 2; i++)
+			CU_ASSERT_EQUAL(fxt_reader_next(r, &rec), 1);
+		have = len - at;
+		ret = fxt_reader_next(r, &rec);
+		if (have >= 16) {
+			CU_ASSERT_EQUAL_FATAL(ret, 1);
+			CU_ASSERT_EQUAL(rec.type, FXT_REC_BLOB);
+			CU_ASSERT_EQUAL(rec.blob.type, 3);
+			CU_ASSERT_EQUAL(rec.blob.cut, len < full);
+			CU_ASSERT_EQUAL(rec.blob.size, len < full ?
+					(have / 8 - 1) * 8 : 32);
+			CU_ASSERT(!memcmp(rec.blob.data, b + at + 8,
+					  rec.blob.size));
+			given += rec.blob.cut;
+			ret = fxt_reader_next(r, &rec);
+		}
+		if (len < full) {
+			CU_ASSERT(ret < 0);
+			CU_ASSERT(error_at_msg(fxt_reader_error(r), at));
+		} else {
+			CU_ASSERT_EQUAL(ret, 0);
+		}
+		fxt_reader_close(r);
+		/* without the flag: the truncation, no blob */
+		r = fxt_reader_open_mem(cut, len, NAME, 0);
+		for (i = 0; i < 2; i++)
+			CU_ASSERT_EQUAL(fxt_reader_next(r, &rec), 1);
+		CU_ASSERT_EQUAL(fxt_reader_next(r, &rec) < 0, len < full);
+		fxt_reader_close(r);
+		free(cut);
+	}
+	printf("\n    %u cuts of a blob record given as far as they go\n",
+	       given);
+	CU_ASSERT_EQUAL(given, full - at - 16);
 	free(b);
 }
 
@@ -1485,6 +1555,8 @@ static CU_TestInfo cut_tests[] = {
 	  test_truncated_at_every_byte },
 	{ "cut at every byte, read from a file streamed and mapped",
 	  test_truncated_file_streamed_and_mapped },
+	{ "FXT_READER_CUT_BLOB: a cut blob record as far as it goes, then the cut",
+	  test_cut_blob_given },
 	CU_TEST_INFO_NULL,
 };
 

@@ -443,12 +443,56 @@ static void test_zip_faults(void)
 	    "field 8 beside compressed_packets");
 }
 
+/*
+ * A stream cut after each of its bytes: pft_unzip() says -ENODATA and
+ * gives what the bytes there inflate to, a prefix of the packets, all of
+ * them once the deflate data is whole (only the sum cut).
+ */
+static void test_unzip_cut(void)
+{
+	struct pb_buf in = { 0 }, b = { 0 }, out = { 0 };
+	struct pb_reader r;
+	struct pb_field f = { 0 }, c = { 0 };
+	size_t k, prev = 0, grew = 0;
+	int ret;
+
+	bundle(&in, 0, false);
+	compact(&in, 3, false, 0);
+	bundle(&in, 1, false);
+	zlib_packet(&b, &in, 15, 0, 0);
+	pb_reader_init(&r, b.p, b.len);
+	CU_ASSERT_EQUAL_FATAL(pb_next(&r, &f), 1);
+	pb_reader_init(&r, f.p, f.len);
+	CU_ASSERT_EQUAL_FATAL(pb_next(&r, &c), 1);
+	CU_ASSERT_EQUAL(pft_unzip(c.p, c.len, &out), 0);
+	CU_ASSERT(out.len == in.len && !memcmp(out.p, in.p, in.len));
+	for (k = 0; k < c.len; k++) {
+		ret = pft_unzip(c.p, k, &out);
+		CU_ASSERT(ret == -ENODATA || (k < 2 && ret == -EBADMSG));
+		CU_ASSERT(out.len <= in.len && !memcmp(out.p, in.p, out.len));
+		CU_ASSERT(out.len >= prev);
+		grew += out.len > prev;
+		prev = out.len;
+	}
+	/* the adler32 sum cut: the packets all there */
+	CU_ASSERT_EQUAL(prev, in.len);
+	printf("\n    %zu bytes of zlib stream cut after each: -ENODATA, a "
+	       "prefix of the %zu bytes of packets, longer %zu times\n",
+	       c.len, in.len, grew);
+	CU_ASSERT(grew > 1);
+	pb_free(&in);
+	pb_free(&b);
+	pb_free(&out);
+}
+
 static CU_TestInfo read_tests[] = {
 	{ "packets cut anywhere read the same", test_good },
 	{ "what Perfetto refuses or loses is a fault", test_faults },
 	{ "compressed packets read as their packets", test_zip_good },
 	{ "a compressed packet damaged, too large or losing data is a fault",
 	  test_zip_faults },
+	{ "a stream cut short inflates to a prefix of its packets",
+	  test_unzip_cut },
 	CU_TEST_INFO_NULL,
 };
 
