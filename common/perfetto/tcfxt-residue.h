@@ -18,7 +18,12 @@
  *       ring buffers; those the default FXT writes no packet of either):
  *       each an entry's header naming a decl of no fields (its event and
  *       buffer), then its time and its record's length and bytes, all
- *       varints but the bytes.
+ *       varints but the bytes;
+ *   running (6): the task compact sched's implicit one is as the bundle
+ *       begins (the last switch's next_pid), + 1 (absent: none yet), so
+ *       that a reader who lost the bundles before (damage) takes its
+ *       compact wakings' wakers, and its compact switches' prev task
+ *       after the first, from the bundle itself.
  * An entry is a varint, 0 for a packet event that is no .dat event (a
  * switch the converter inferred), else its decl's number + 1 shifted
  * left by two, or'd with TCFXT_RES_LOST_BEFORE and TCFXT_RES_LOST_AFTER
@@ -57,6 +62,7 @@ enum {
 	TCFXT_RES_SWITCHES	= 3,
 	TCFXT_RES_WAKINGS	= 4,
 	TCFXT_RES_COPIES	= 5,
+	TCFXT_RES_RUNNING	= 6,
 };
 
 enum {

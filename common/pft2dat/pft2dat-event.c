@@ -587,7 +587,7 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 			c->max_cpu = cpu;
 		return residue.id ? pft_res_buffers(c, &residue) : 0;
 	}
-	ret = pft_res_bundle(c, residue.id ? &residue : NULL);
+	ret = pft_res_bundle(c, residue.id ? &residue : NULL, cpu);
 	if (ret == -ENOMEM)
 		return ret;
 	if (c->viewer) {

@@ -591,13 +591,16 @@ int pft_record_lost(struct pft_ctx *c, int buffer, unsigned int cpu,
 		    uint64_t ts);
 
 /*
- * pft2dat-residue.c: the bundle's residue (a TCFXT_BUNDLE_RESIDUE field,
- * or none: @f NULL) read; then, before each event of @kind (enum
- * tcfxt_res_kind), its entry taken into c->res, which pft_record_write()
- * applies.  -EBADMSG: a residue that does not parse (the bundle's events
- * are read without it, c->st->damage says so).
+ * pft2dat-residue.c: the residue of @cpu's bundle (a TCFXT_BUNDLE_RESIDUE
+ * field, or none: @f NULL) read, the task it says the CPU ran as it
+ * began (running) made compact sched's implicit one; then, before each
+ * event of @kind (enum tcfxt_res_kind), its entry taken into c->res,
+ * which pft_record_write() applies.  -EBADMSG: a residue that does not
+ * parse (the bundle's events are read without it, c->st->damage says
+ * so).
  */
-int pft_res_bundle(struct pft_ctx *c, const struct pb_field *f);
+int pft_res_bundle(struct pft_ctx *c, const struct pb_field *f,
+		   unsigned int cpu);
 /* The first pass: the .dat buffers a residue's decls name, added. */
 int pft_res_buffers(struct pft_ctx *c, const struct pb_field *f);
 int pft_res_take(struct pft_ctx *c, unsigned int kind);

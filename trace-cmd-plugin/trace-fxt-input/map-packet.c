@@ -41,6 +41,7 @@
 #include "fxt-input.h"
 #include "map-packet.h"
 #include "map-set.h"
+#include "map-task.h"
 #include "perfetto-proto.h"
 #include "map-zip.h"
 #include "map-residue.h"
@@ -123,6 +124,13 @@ struct map_bundle {
 	uint8_t			last_bytes[MAP_LAST_BYTES];
 	uint64_t		rec_ts;		/* the CPU's last record's */
 	bool			fresh;		/* map_pkt_fresh() */
+	/*
+	 * whether anything was added since the bundle was last written,
+	 * and compact sched's implicit task (struct map_cpu's cur) + 1 as
+	 * the first was: the residue's running
+	 */
+	bool			started;
+	uint32_t		running;
 	/* the kind of the last event added (enum map_order) and its time */
 	uint8_t			last_kind;
 	uint64_t		last_ts;
@@ -261,7 +269,7 @@ static int map_bundle_write(struct map_ctx *ctx, struct map_pkt *p,
 	fe = pb_open(out, PFT_PACKET_FTRACE_EVENTS);
 	pb_uint(out, PFT_BUNDLE_CPU, cpu);
 	/* before the events: a reader has it when it meets them */
-	ret = map_res_flush(ctx, cpu, out);
+	ret = map_res_flush(ctx, cpu, out, b->started ? b->running : 0);
 	if (ret < 0)
 		return ret;
 	if (b->ev.len && pb_room(out, b->ev.len)) {
@@ -305,6 +313,7 @@ static int map_bundle_write(struct map_ctx *ctx, struct map_pkt *p,
 		memset(b->slot, 0, b->nr_slots * sizeof(*b->slot));
 	b->any_sw = b->any_wk = b->lost = false;
 	b->last_kind = MAP_ORDER_EVENT;
+	b->started = false;
 	return out->err;
 }
 
@@ -315,6 +324,10 @@ static int map_bundle_write(struct map_ctx *ctx, struct map_pkt *p,
  * its bundles use of the packets before it (generic events' descriptors,
  * kernel symbols).  A chunk that does not inflate (damage) then costs its
  * own events, not the generic events and symbols of every chunk after.
+ * The FXT records its events called for (the recording's formats, the
+ * kernel symbols and printk strings they use) go out before it: where
+ * each event is once, they are few, and would otherwise wait in one
+ * frame for the file's end, which a cut file loses.
  */
 static int map_pkt_chunk_end(struct map_ctx *ctx, struct map_pkt *p)
 {
@@ -323,6 +336,11 @@ static int map_pkt_chunk_end(struct map_ctx *ctx, struct map_pkt *p)
 
 	for (cpu = 0; cpu < p->nr_b; cpu++) {
 		ret = map_bundle_write(ctx, p, cpu);
+		if (ret < 0)
+			return ret;
+	}
+	if (ctx->once && ctx->iw != ctx->w) {
+		ret = fxt_writer_flush(ctx->iw);
 		if (ret < 0)
 			return ret;
 	}
@@ -360,12 +378,39 @@ static int map_bundle_flush(struct map_ctx *ctx, struct map_pkt *p,
 	return p->out.len >= MAP_BLOB_BYTES ? map_pkt_chunk_end(ctx, p) : 0;
 }
 
+/*
+ * Whether @cpu's bundle @b is as large as a bundle gets: its residue
+ * counts, records restated whole (copies) too, so that a cut or damaged
+ * file loses no more than MAP_BUNDLE_BYTES of packets around the damage
+ * (a reader takes whole packets only).
+ */
+static bool map_bundle_full(const struct map_ctx *ctx,
+			    const struct map_bundle *b, unsigned int cpu)
+{
+	return map_bundle_bytes(b) + map_res_bytes(ctx, cpu) >=
+	       MAP_BUNDLE_BYTES;
+}
+
 static int map_bundle_check(struct map_ctx *ctx, struct map_pkt *p,
 			    unsigned int cpu)
 {
-	if (map_bundle_bytes(&p->b[cpu]) < MAP_BUNDLE_BYTES)
+	if (!map_bundle_full(ctx, &p->b[cpu], cpu))
 		return 0;
 	return map_bundle_flush(ctx, p, cpu);
+}
+
+/*
+ * Something is added to @cpu's bundle @b, the first since it was last
+ * written: before the record's handlers change the CPU's task, which
+ * the bundle's residue says as it began (tcfxt-residue.h, running).
+ */
+static void map_bundle_start(struct map_ctx *ctx, struct map_bundle *b,
+			     unsigned int cpu)
+{
+	struct map_cpu *c = map_cpu_get(ctx, cpu);
+
+	b->started = true;
+	b->running = c && c->cur >= 0 ? (uint32_t)c->cur + 1 : 0;
 }
 
 /*
@@ -380,10 +425,16 @@ static int map_bundle_order(struct map_ctx *ctx, struct map_bundle *b,
 			    unsigned int cpu, uint64_t ts, enum map_order kind)
 {
 	bool before = kind < b->last_kind && ts == b->last_ts;
+	int ret;
 
 	b->last_kind = kind;
 	b->last_ts = ts;
-	return before ? map_bundle_flush(ctx, ctx->pkt, cpu) : 0;
+	if (!before)
+		return 0;
+	ret = map_bundle_flush(ctx, ctx->pkt, cpu);
+	/* the event added next is the new bundle's first */
+	map_bundle_start(ctx, b, cpu);
+	return ret;
 }
 
 /*
@@ -397,6 +448,8 @@ static inline int map_pkt_bundle(struct map_ctx *ctx, unsigned int cpu,
 
 	if (p && cpu < p->nr_b) {
 		*b = &p->b[cpu];	/* the usual case, in line */
+		if (!(*b)->started)
+			map_bundle_start(ctx, *b, cpu);
 		return 1;
 	}
 	p = map_pkt_get(ctx);
@@ -405,6 +458,8 @@ static inline int map_pkt_bundle(struct map_ctx *ctx, unsigned int cpu,
 	if (!map_pkt_cpu_ok(cpu))
 		return 0;
 	*b = map_bundle_get(p, cpu);
+	if (*b)
+		map_bundle_start(ctx, *b, cpu);
 	return *b ? 1 : -ENOMEM;
 }
 
@@ -728,7 +783,9 @@ int map_pkt_record(struct map_ctx *ctx, unsigned int cpu, uint64_t ts)
 		return ret;
 	last = b->rec_ts;
 	b->rec_ts = ts;
-	return ts < last ? map_bundle_flush(ctx, ctx->pkt, cpu) : 0;
+	/* full by copies alone, which add no packet event */
+	return ts < last || map_bundle_full(ctx, b, cpu) ?
+	       map_bundle_flush(ctx, ctx->pkt, cpu) : 0;
 }
 
 void map_pkt_lost(struct map_ctx *ctx, unsigned int cpu)

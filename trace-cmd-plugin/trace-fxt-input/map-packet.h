@@ -83,9 +83,10 @@ int map_pkt_record(struct map_ctx *ctx, unsigned int cpu, uint64_t ts);
 /*
  * Whether @cpu has had no switch in the packets since the chunk they go
  * in began (map-packet.c, map_pkt_chunk_end()): its next switch is
- * written whole, its wakings until then too, so that a reader who lost
- * the chunk before (damage) knows whom compact sched's implicit task
- * is.  @take: the switch is being written, the CPU is no longer fresh.
+ * written whole, so that a reader who lost the chunk before (damage)
+ * knows the name and priority of the task it switches out (compact
+ * sched's implicit task, whose pid each bundle's residue gives).
+ * @take: the switch is being written, the CPU is no longer fresh.
  */
 bool map_pkt_fresh(struct map_ctx *ctx, unsigned int cpu, bool take);
 

@@ -477,7 +477,24 @@ bool map_res_held(const struct map_ctx *ctx, unsigned int cpu)
 	       r->cpus[cpu].kind[TCFXT_RES_KIND_COPY].len;
 }
 
-int map_res_flush(struct map_ctx *ctx, unsigned int cpu, struct pb_buf *out)
+size_t map_res_bytes(const struct map_ctx *ctx, unsigned int cpu)
+{
+	const struct map_res *r = ctx->res;
+	const struct map_res_cpu *c;
+	size_t n;
+	int k;
+
+	if (!r || cpu >= r->nr_cpus)
+		return 0;
+	c = &r->cpus[cpu];
+	n = c->decls.len;
+	for (k = 0; k < TCFXT_RES_NR_KINDS; k++)
+		n += c->kind[k].len;
+	return n;
+}
+
+int map_res_flush(struct map_ctx *ctx, unsigned int cpu, struct pb_buf *out,
+		  uint32_t running)
 {
 	struct map_res *r = ctx->res;
 	struct map_res_cpu *c;
@@ -500,6 +517,8 @@ int map_res_flush(struct map_ctx *ctx, unsigned int cpu, struct pb_buf *out)
 				 c->kind[k].len);
 		c->kind[k].len = 0;
 	}
+	if (running)
+		pb_uint(out, TCFXT_RES_RUNNING, running);
 	pb_close(out, m);
 	if (c->decls.err)
 		return c->decls.err;

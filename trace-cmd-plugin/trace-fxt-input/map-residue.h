@@ -18,6 +18,7 @@
 #define _MAP_RESIDUE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "tcfxt-residue.h"
@@ -88,8 +89,16 @@ void map_res_inferred(struct map_ctx *ctx, bool on);
 int map_res_note(struct map_ctx *ctx, unsigned int cpu,
 		 enum tcfxt_res_kind kind, uint32_t event);
 
-/* @cpu's bundle written: its residue field into @out, then emptied. */
-int map_res_flush(struct map_ctx *ctx, unsigned int cpu, struct pb_buf *out);
+/* The bytes @cpu's bundle holds of residue so far (0 when not --once). */
+size_t map_res_bytes(const struct map_ctx *ctx, unsigned int cpu);
+
+/*
+ * @cpu's bundle written: its residue field into @out, then emptied;
+ * @running: compact sched's implicit task as the bundle began, + 1 (0:
+ * none).
+ */
+int map_res_flush(struct map_ctx *ctx, unsigned int cpu, struct pb_buf *out,
+		  uint32_t running);
 
 void map_res_free(struct map_ctx *ctx);
 

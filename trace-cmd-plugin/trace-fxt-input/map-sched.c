@@ -448,7 +448,11 @@ int map_sched_switch_write(struct map_ctx *ctx, struct map_buffer *buf,
  * Perfetto's importer draws only sched_waking), compact when its waker
  * is the task the CPU runs (Perfetto takes the waker from there, and
  * the interrupt context from common_flags), full otherwise (the waker
- * is the record's common_pid).
+ * is the record's common_pid).  Compact in a chunk's bundles before the
+ * CPU's first switch there too: a reader who lost the chunk before
+ * takes the waker from the bundle's residue (running), and Perfetto,
+ * which reads only common_flags of compact wakings, keeps the interrupt
+ * context.
  */
 static int map_waking_pkt(struct map_ctx *ctx, struct map_buffer *buf,
 			  struct map_event *me, struct tep_record *rec,
@@ -471,8 +475,7 @@ static int map_waking_pkt(struct map_ctx *ctx, struct map_buffer *buf,
 		len = 0;
 	}
 	map_task_comm_note(ctx, pid, comm, len);
-	if (c->cur >= 0 && c->cur == waker &&
-	    !map_pkt_fresh(ctx, rec->cpu, false)) {
+	if (c->cur >= 0 && c->cur == waker) {
 		map_field_u64(buf, rec, ctx->common_flags, &flags);
 		return map_pkt_waking(ctx, rec->cpu, rec->ts, pid, cpu, prio,
 				      comm, len, flags);
