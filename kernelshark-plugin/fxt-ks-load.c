@@ -1160,6 +1160,7 @@ static void advise_huge(void *p, size_t len)
 
 static int map_file(struct fxt_ks_data *d, const char *path)
 {
+	bool cut = false;
 	enum fxt_zip kind;
 	const void *file;
 	void *map;
@@ -1185,11 +1186,17 @@ static int map_file(struct fxt_ks_data *d, const char *path)
 	if (kind != FXT_ZIP_NONE) {
 		/* gzip'd or zstd'd: the decoded file, whole, in memory */
 		file_unmap(file, d->map_len);
-		ret = fxt_zip_map(fd, kind, &map, &d->map_len);
+		ret = fxt_zip_map(fd, kind, &map, &d->map_len, &cut);
 		if (ret < 0) {
 			close(fd);
 			return ret;
 		}
+		/* cut short: the records it holds, as of a plain file cut */
+		if (cut)
+			fprintf(stderr, "plugin-fxt: %s: its %s stream is cut "
+				"short: the %zu bytes it holds are read\n", path,
+				kind == FXT_ZIP_GZIP ? "gzip" : "zstd",
+				d->map_len);
 	}
 	close(fd);
 	/* Decoding reads straight through; info strings come later. */

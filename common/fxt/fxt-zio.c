@@ -302,6 +302,7 @@ struct fxt_zin {
 	int		fd;
 	bool		eof;		/* no more compressed bytes */
 	bool		in_stream;	/* a member/frame started, not ended */
+	bool		cut;		/* the input ended inside one */
 	uint64_t	consumed;	/* compressed bytes decoded */
 	struct inflate_state gz;
 	ZSTD_DStream	*zs;
@@ -380,8 +381,10 @@ static ssize_t zin_more(struct fxt_zin *z)
 {
 	ssize_t got = zin_fill(z);
 
-	if (!got && z->in_stream)
+	if (!got && z->in_stream) {
+		z->cut = true;
 		return zin_bad(z, "stream truncated");
+	}
 	return got;
 }
 
@@ -472,7 +475,8 @@ const char *fxt_zin_error(const struct fxt_zin *z)
 	return z->err;
 }
 
-int fxt_zip_map(int fd, enum fxt_zip kind, void **map, size_t *len)
+int fxt_zip_map(int fd, enum fxt_zip kind, void **map, size_t *len,
+		bool *cut)
 {
 	struct fxt_zin *z = fxt_zin_create(fd, kind, NULL, 0);
 	size_t cap = 1u << 20, used = 0;
@@ -502,6 +506,11 @@ int fxt_zip_map(int fd, enum fxt_zip kind, void **map, size_t *len)
 		if (n <= 0)
 			break;
 		used += (size_t)n;
+	}
+	if (cut) {
+		*cut = n == -EBADMSG && z->cut;
+		if (*cut)
+			n = 0;
 	}
 	fxt_zin_destroy(z);
 	if (n < 0 || !used) {

@@ -16,6 +16,7 @@
 #ifndef _FXT_ZIO_H
 #define _FXT_ZIO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -135,15 +136,19 @@ const char *fxt_zin_error(const struct fxt_zin *z);
  * @kind: FXT_ZIP_GZIP or FXT_ZIP_ZSTD
  * @map: set to the memory, page-aligned; munmap(*map, *len) frees it
  * @len: set to the number of decompressed bytes (at least 1)
+ * @cut: NULL, or set to whether the stream was cut short: a lenient
+ *	 reader's, which then gets the bytes it decompressed to (exact:
+ *	 the compressed bytes there were whole) as the file, cut too
  *
  * For readers that need the decoded file at random (KernelShark's plugin
  * keeps offsets into it): the memory is what mapping the plain file
  * would take, grown as the stream decompresses.
  *
- * Return: 0, -ENODATA for an empty stream, -EBADMSG for corrupt or cut
- * data, or another negative errno.
+ * Return: 0, -ENODATA for an empty stream, -EBADMSG for corrupt data or
+ * (@cut NULL) a stream cut short, or another negative errno.
  */
-int fxt_zip_map(int fd, enum fxt_zip kind, void **map, size_t *len);
+int fxt_zip_map(int fd, enum fxt_zip kind, void **map, size_t *len,
+		bool *cut);
 
 /**
  * fxt_zin_destroy() - free @z (NULL is allowed)

@@ -364,6 +364,7 @@ int pft_input_load(struct pft_ctx *c, const char *in, const void **p,
 	size_t fxt_len;
 	unsigned char head[FXT_ZIP_MAGIC_LEN];
 	enum fxt_zip kind;
+	bool cut = false;
 	void *map;
 	ssize_t n;
 	int fd, ret;
@@ -377,9 +378,18 @@ int pft_input_load(struct pft_ctx *c, const char *in, const void **p,
 	n = pread(fd, head, sizeof(head), 0);
 	kind = n > 0 ? fxt_zip_detect(head, (size_t)n) : FXT_ZIP_NONE;
 	if (kind != FXT_ZIP_NONE) {
-		ret = fxt_zip_map(fd, kind, &map, len);
+		ret = fxt_zip_map(fd, kind, &map, len, &cut);
 		*p = map;
 		*mapped = true;
+		/* read as far as it goes, said first */
+		if (!ret && cut) {
+			c->fxt_damaged = 1;
+			c->st->damaged = 1;
+			snprintf(c->st->damage, sizeof(c->st->damage), "its %s "
+				 "stream is cut short: the %zu bytes it holds "
+				 "are read", kind == FXT_ZIP_GZIP ? "gzip" :
+				 "zstd", *len);
+		}
 	} else {
 		ret = file_map_fd(fd, FILE_MAP_SEQUENTIAL, p, len);
 		*mapped = false;

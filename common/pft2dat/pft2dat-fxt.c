@@ -253,6 +253,8 @@ static void meta_take(struct pft_fxt_meta *m, struct fxt_reader *r,
 /* What a damaged FXT leaves: its packets before the damage, said. */
 static void say_fxt_damage(struct pft_ctx *c, struct fxt_reader *r)
 {
+	if (c->fxt_damaged)
+		return;		/* the stream it was in was cut: said */
 	c->fxt_damaged = 1;
 	c->st->damaged = 1;
 	snprintf(c->st->damage, sizeof(c->st->damage), "%s; the packets "

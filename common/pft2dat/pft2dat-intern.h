@@ -355,7 +355,11 @@ struct pft_ctx {
 	struct pb_buf		*zips;
 	size_t			nr_zips, cap_zips, zips_bytes;
 	size_t			zip_seen;
-	/* an FXT input stopped by damage (pft2dat-fxt.c): said first */
+	/*
+	 * the input stopped by damage before its packets are walked (a
+	 * gzip or zstd stream cut short, pft2dat-convert.c; an FXT's
+	 * damage, pft2dat-fxt.c): said first
+	 */
 	unsigned int		fxt_damaged;
 	/* FtraceEvent field -> events of it that no row names */
 	struct u64_map		unknown;

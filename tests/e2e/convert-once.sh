@@ -97,7 +97,7 @@ once_checks() {
 }
 
 recordings
-e2e_plan $((6 * ${#RECS[@]} + 53))
+e2e_plan $((6 * ${#RECS[@]} + 56))
 for dat in "${RECS[@]}"; do
 	once_checks "$dat"
 done
@@ -290,28 +290,34 @@ done
 # a default file cut at half: a small file's packets are one compressed
 # chunk, its FXT records (the recording's formats) one frame at the end,
 # unless the chunk's records go out before it and a cut stream is read
-# as far as it goes (the blob the file ends within too): more than a
-# quarter of the events come back, each as the recording printed it, by
-# the recording's formats; KernelShark shows what convert reads
-for s in sched-zstd two-buffers; do
-	$TRACE_FXT convert -q "$TOP/samples/$s.dat" -o "$TMP/half.fxt"
-	n=$(stat -c %s "$TMP/half.fxt")
-	head -c $((n / 2)) "$TMP/half.fxt" > "$TMP/$s.half.fxt"
-	$TRACE_FXT convert "$TMP/$s.half.fxt" -o "$TMP/half.dat" \
+# as far as it goes (the blob the file ends within, a gzip or zstd
+# stream too): more than a quarter of the events come back (a tenth of
+# a .fxt.zst's, whose zstd blocks of 128 KiB hold raw packets), each as
+# the recording printed it, by the recording's formats; KernelShark shows
+# what convert reads
+for d in "sched-zstd fxt 4" "two-buffers fxt 4" "sched-zstd fxt.gz 4" \
+	 "sched-zstd fxt.zst 10"; do
+	set -- $d
+	$TRACE_FXT convert -q "$TOP/samples/$1.dat" -o "$TMP/half.$2"
+	n=$(stat -c %s "$TMP/half.$2")
+	head -c $((n / 2)) "$TMP/half.$2" > "$TMP/$1.half.$2"
+	$TRACE_FXT convert "$TMP/$1.half.$2" -o "$TMP/half.dat" \
 		2> "$TMP/half.err"
 	rc=$?
-	trace-cmd report "$TOP/samples/$s.dat" 2> /dev/null |
+	trace-cmd report "$TOP/samples/$1.dat" 2> /dev/null |
 		grep -v '^cpus=' | sort > "$TMP/half.all"
 	trace-cmd report "$TMP/half.dat" 2> /dev/null | grep -v '^cpus=' |
 		sort > "$TMP/half.r"
-	check "$s's default file cut at half: converts (exit $rc), $(grep -o 'damaged in [0-9]* place[s]*' "$TMP/half.err"), $(wc -l < "$TMP/half.r") of the recording's $(wc -l < "$TMP/half.all") events read back, none other, $(grep -o 'formats: [0-9]* the recording.s' "$TMP/half.err")" \
+	check "$1's default .$2 cut at half: converts (exit $rc), $(grep -o 'damaged in [0-9]* place[s]*' "$TMP/half.err"), $(wc -l < "$TMP/half.r") of the recording's $(wc -l < "$TMP/half.all") events read back, none other, $(grep -o 'formats: [0-9]* the recording.s' "$TMP/half.err")" \
 		bash -c "[ $rc = 0 ] && grep -q 'damaged in 1 place' '$TMP/half.err' &&
 			 grep -q 'formats: [0-9]* the recording.s' '$TMP/half.err' &&
-			 [ \$((4 * \$(wc -l < '$TMP/half.r'))) -gt \
+			 [ \$(($3 * \$(wc -l < '$TMP/half.r'))) -gt \
 			   \$(wc -l < '$TMP/half.all') ] &&
 			 [ -z \"\$(comm -23 '$TMP/half.r' '$TMP/half.all')\" ]"
 done
-kshark_same "$TMP/sched-zstd.half.fxt" "KernelShark shows sched-zstd's default file cut at half as convert reads it"
+for f in fxt fxt.gz; do
+	kshark_same "$TMP/sched-zstd.half.$f" "KernelShark shows sched-zstd's default .$f cut at half as convert reads it"
+done
 
 # inside gzip or zstd: the same file, known as --once's inside, read
 # back to the same .dat and report

@@ -7,12 +7,15 @@
 # file's are its FXT instants, which the plugin reads as FXT records.
 # For each of the project's recordings, test-kshark-dat with
 # KSHARK_CONVERT_OPTS=--instants: every column of every entry, the
-# streams and the task plots' boxes of the .fxt are the .dat's.
+# streams and the task plots' boxes of the .fxt are the .dat's.  An
+# --instants .fxt.gz cut at half loads the records its gzip stream holds,
+# as many as convert reads, the cut said.
 . "$(dirname "$0")/lib.sh"
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR
 KSDAT=$BUILD/tests/unit/test-kshark-dat
+LOADER=$BUILD/tests/bench/bench-kshark-load
 recordings
-e2e_plan $((${#RECS[@]} + 1))
+e2e_plan $((${#RECS[@]} + 2))
 
 # what test-kshark-dat converts to is an --instants file: no file_info
 # saying its events are its packets, an instant of each event
@@ -34,4 +37,15 @@ for dat in "${RECS[@]}"; do
 		not_ok "$name --instants: KernelShark shows the .fxt as the .dat (exit $rc)"
 	fi
 done
+
+$TRACE_FXT convert -q --instants "${RECS[0]}" -o "$TMP/i.fxt.gz"
+n=$(stat -c %s "$TMP/i.fxt.gz")
+head -c $((n / 2)) "$TMP/i.fxt.gz" > "$TMP/cut.fxt.gz"
+"$LOADER" -p "$BUILD/kernelshark-plugin/plugin-fxt.so" -r 1 \
+	"$TMP/cut.fxt.gz" > "$TMP/cut.out" 2>&1
+$TRACE_FXT convert "$TMP/cut.fxt.gz" -o "$TMP/cut.dat" 2> "$TMP/cut.err"
+got=$(trace-cmd report "$TMP/cut.dat" 2> /dev/null | grep -vc '^cpus=')
+check "an --instants .fxt.gz cut at half: KernelShark loads $(grep -o 'entries=[0-9]*' "$TMP/cut.out"), as many as convert reads ($got), the cut said" \
+	bash -c "grep -q 'entries=$got ' '$TMP/cut.out' && [ $got -gt 1000 ] &&
+		 grep -q 'gzip stream is cut short' '$TMP/cut.out'"
 e2e_exit
