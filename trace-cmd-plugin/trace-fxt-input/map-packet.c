@@ -339,7 +339,8 @@ static int map_pkt_chunk_end(struct map_ctx *ctx, struct map_pkt *p)
 		if (ret < 0)
 			return ret;
 	}
-	if (ctx->once && ctx->iw != ctx->w) {
+	/* (closed, so flushed, before the conversion's last packets) */
+	if (ctx->once && ctx->iw && ctx->iw != ctx->w) {
 		ret = fxt_writer_flush(ctx->iw);
 		if (ret < 0)
 			return ret;

@@ -609,9 +609,12 @@ static int convert_isolated(struct convert_args *a, struct fxt_input_req *req,
 	if (!WIFSIGNALED(status))
 		return WEXITSTATUS(status) ? WEXITSTATUS(status) : 1;
 	sig = WTERMSIG(status);
-	if (datcheck_file_formats(a->path, why, sizeof(why)) == -EBADMSG)
+	/* the probe's finding, and the death it may not explain */
+	if (datcheck_file_formats(a->path, why, sizeof(why)) == -EBADMSG) {
 		trace_fxt_err("%s: %s", a->in, why);
-	else
+		trace_fxt_err("converting %s failed: the conversion died (%s)",
+			      a->in, strsignal(sig));
+	} else
 		trace_fxt_err("converting %s failed: %s (%s)", a->in,
 			      sig == SIGALRM ? "libtracecmd did not read its "
 			      "headers and formats in time" :
