@@ -587,9 +587,12 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 			c->max_cpu = cpu;
 		return residue.id ? pft_res_buffers(c, &residue) : 0;
 	}
-	ret = pft_res_bundle(c, residue.id ? &residue : NULL, cpu);
+	ret = pft_res_bundle(c, residue.id ? &residue : NULL);
 	if (ret == -ENOMEM)
 		return ret;
+	if (c->res.running &&
+	    pft_sched_running(c, cpu, (int32_t)(c->res.running - 1)))
+		return -ENOMEM;
 	if (c->viewer) {
 		ret = c->viewer->bundle(c, p, len, cpu);
 		if (ret < 0)

@@ -296,6 +296,8 @@ struct pft_res {
 	 */
 	struct pft_res_decl	*cur;
 	bool			skip;
+	/* the task the bundle's CPU ran as it began, + 1 (0: not said) */
+	uint64_t		running;
 	int64_t			lost[2];
 	const uint8_t		*val[TCFXT_RES_MAX_FIELDS];
 	uint32_t		val_len[TCFXT_RES_MAX_FIELDS];
@@ -539,6 +541,11 @@ int pft_sched_compact(struct pft_ctx *c, unsigned int cpu,
 		      const uint8_t *p, size_t len);
 /* Who runs on @cpu of the current .dat buffer; NULL: out of memory. */
 struct pft_cpu *pft_sched_cpu(struct pft_ctx *c, unsigned int cpu);
+/*
+ * @cpu ran task @pid as its bundle began (its residue's running): -ENOMEM
+ * or 0.
+ */
+int pft_sched_running(struct pft_ctx *c, unsigned int cpu, int32_t pid);
 /* The bundle's renames and full switches up to @ts applied to @cpu's. */
 void pft_sched_renames(struct pft_ctx *c, unsigned int cpu, uint64_t ts);
 
@@ -595,16 +602,13 @@ int pft_record_lost(struct pft_ctx *c, int buffer, unsigned int cpu,
 		    uint64_t ts);
 
 /*
- * pft2dat-residue.c: the residue of @cpu's bundle (a TCFXT_BUNDLE_RESIDUE
- * field, or none: @f NULL) read, the task it says the CPU ran as it
- * began (running) made compact sched's implicit one; then, before each
- * event of @kind (enum tcfxt_res_kind), its entry taken into c->res,
- * which pft_record_write() applies.  -EBADMSG: a residue that does not
- * parse (the bundle's events are read without it, c->st->damage says
- * so).
+ * pft2dat-residue.c: the bundle's residue (a TCFXT_BUNDLE_RESIDUE field,
+ * or none: @f NULL) read; then, before each event of @kind (enum
+ * tcfxt_res_kind), its entry taken into c->res, which pft_record_write()
+ * applies.  -EBADMSG: a residue that does not parse (the bundle's events
+ * are read without it, c->st->damage says so).
  */
-int pft_res_bundle(struct pft_ctx *c, const struct pb_field *f,
-		   unsigned int cpu);
+int pft_res_bundle(struct pft_ctx *c, const struct pb_field *f);
 /* The first pass: the .dat buffers a residue's decls name, added. */
 int pft_res_buffers(struct pft_ctx *c, const struct pb_field *f);
 int pft_res_take(struct pft_ctx *c, unsigned int kind);

@@ -42,35 +42,15 @@ static int buffer_named(struct pft_ctx *c, const uint8_t *p, size_t len)
 	return f2d_buffer_named(&c->f2d, name, PFT_MAX_BUFFERS);
 }
 
-/*
- * The CPU ran task @pid as its bundle began (the residue's running): the
- * same as the bundles before left it, unless they were lost (damage),
- * whose task names and priorities are then unknown too.
- */
-static int running_take(struct pft_ctx *c, unsigned int cpu, uint64_t pid)
-{
-	struct pft_cpu *cur = pft_sched_cpu(c, cpu);
-
-	if (!cur)
-		return -ENOMEM;
-	if (cur->known && (uint64_t)cur->pid == pid)
-		return 0;
-	memset(cur, 0, sizeof(*cur));
-	cur->pid = (int32_t)pid;
-	cur->known = true;
-	return 0;
-}
-
-int pft_res_bundle(struct pft_ctx *c, const struct pb_field *f,
-		   unsigned int cpu)
+int pft_res_bundle(struct pft_ctx *c, const struct pb_field *f)
 {
 	struct pft_res *r = &c->res;
 	struct pb_reader rd;
 	struct pb_field x;
-	uint64_t running = 0;
 	int ret, k;
 
 	r->on = false;
+	r->running = 0;
 	r->cur = NULL;
 	r->skip = false;
 	r->nr_decls = 0;
@@ -82,7 +62,7 @@ int pft_res_bundle(struct pft_ctx *c, const struct pb_field *f,
 	while ((ret = pb_next(&rd, &x)) > 0) {
 		if (x.id == TCFXT_RES_RUNNING && x.wt == PB_VARINT &&
 		    x.v && x.v - 1 <= INT32_MAX)
-			running = x.v;
+			r->running = x.v;
 		if (x.wt != PB_LEN)
 			continue;
 		if (x.id == TCFXT_RES_DECL) {
@@ -110,7 +90,7 @@ int pft_res_bundle(struct pft_ctx *c, const struct pb_field *f,
 	if (ret < 0)
 		return res_bad(c, "does not parse");
 	r->on = true;
-	return running ? running_take(c, cpu, running - 1) : 0;
+	return 0;
 }
 
 /*

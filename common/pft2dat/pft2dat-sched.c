@@ -154,6 +154,24 @@ static void comm_of(const struct strs *s, uint64_t i, const uint8_t **p,
 	}
 }
 
+/*
+ * The same task as the bundles before left the CPU running, unless they
+ * were lost (damage): its name and priority are then unknown too.
+ */
+int pft_sched_running(struct pft_ctx *c, unsigned int cpu, int32_t pid)
+{
+	struct pft_cpu *cur = pft_sched_cpu(c, cpu);
+
+	if (!cur)
+		return -ENOMEM;
+	if (cur->known && cur->pid == pid)
+		return 0;
+	memset(cur, 0, sizeof(*cur));
+	cur->pid = pid;
+	cur->known = true;
+	return 0;
+}
+
 static int one_switch(struct pft_ctx *c, struct pft_ev *ev, unsigned int cpu,
 		      struct col *cols, const struct strs *s, size_t i,
 		      uint64_t ts)
