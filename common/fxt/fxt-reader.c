@@ -1705,8 +1705,12 @@ static int do_event(struct fxt_reader *r, struct cursor *c, uint64_t h,
 	return end_of_record(r, c);
 }
 
+/*
+ * @cut: the file ends within the record (FXT_READER_CUT_BLOB), @c its
+ * whole words there: the payload as far as they go.
+ */
 static int do_blob(struct fxt_reader *r, struct cursor *c, uint64_t h,
-		   struct fxt_record *rec)
+		   struct fxt_record *rec, bool cut)
 {
 	const uint8_t *p;
 	int ret;
@@ -1719,11 +1723,13 @@ static int do_blob(struct fxt_reader *r, struct cursor *c, uint64_t h,
 		return ret;
 	rec->blob.size = bits(h, 32, 46);
 	rec->blob.type = bits(h, 48, 55);
+	rec->blob.cut = cut;
+	if (cut && rec->blob.size > 8ULL * (c->n - c->i))
+		rec->blob.size = 8 * (c->n - c->i);
 	ret = cur_stream(r, c, rec->blob.size, false, &p, "payload");
 	if (ret)
 		return ret;
 	rec->blob.data = p;
-	rec->blob.cut = false;
 	return end_of_record(r, c);
 }
 
@@ -2109,50 +2115,12 @@ static int start(struct fxt_reader *r)
 	return 0;
 }
 
-/*
- * The blob record of header @h the file ends within, @have bytes of it
- * there: its name and the payload's whole words given (FXT_READER_CUT_BLOB),
- * once; the next call says the truncation.
- */
-static int cut_blob(struct fxt_reader *r, struct fxt_record *rec, uint64_t h,
-		    uint64_t have)
-{
-	struct cursor c;
-	const uint8_t *p;
-	uint64_t size = bits(h, 32, 46);
-	int ret;
-
-	r->cut_given = true;
-	p = input_at(r, have & ~7ULL, &have);
-	if (!p)
-		return r->err ? r->err : fail(r, -EIO, r->off, "cut blob record "
-					      "not readable");
-	c.p = p;
-	c.i = 1;
-	c.n = (uint32_t)(have / 8);
-	c.what = "blob";
-	rec->offset = where(r);
-	rec->nested = false;
-	rec->args_left = 0;
-	rec->size = 8ULL * c.n;
-	rec->raw = p;
-	rec->provider_id = r->cur ? r->cur->id : 0;
-	ret = get_str(r, &c, bits(h, 16, 31), &rec->blob.name, "blob name");
-	if (ret)
-		return ret;
-	rec->blob.type = bits(h, 48, 55);
-	rec->blob.data = p + 8ULL * c.i;
-	rec->blob.size = (uint32_t)(8ULL * (c.n - c.i) < size ?
-				    8ULL * (c.n - c.i) : size);
-	rec->blob.cut = true;
-	return 1;
-}
-
 int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 {
 	const uint8_t *p;
 	struct cursor c;
 	uint64_t h, words, have;
+	bool cut;
 	int ret;
 
 again:
@@ -2208,9 +2176,14 @@ again:
 		goto again;
 	}
 	p = input_at(r, words * 8, &have);
-	if (!p && !r->err && r->cut_blob && !r->cut_given &&
-	    rec->type == FXT_REC_BLOB && !r->in_nest && have >= 16)
-		return cut_blob(r, rec, h, have);
+	/* FXT_READER_CUT_BLOB: the blob the file ends within, once */
+	cut = !p && !r->err && r->cut_blob && !r->cut_given &&
+	      rec->type == FXT_REC_BLOB && !r->in_nest && have >= 16;
+	if (cut) {
+		r->cut_given = true;
+		words = have / 8;
+		p = input_at(r, words * 8, &have);
+	}
 	if (!p) {
 		if (r->err)
 			return r->err;
@@ -2256,7 +2229,7 @@ again:
 		ret = do_event(r, &c, h, rec);
 		break;
 	case FXT_REC_BLOB:
-		ret = do_blob(r, &c, h, rec);
+		ret = do_blob(r, &c, h, rec, cut);
 		break;
 	case FXT_REC_USERSPACE_OBJ:
 	case FXT_REC_KERNEL_OBJ:
@@ -2279,12 +2252,17 @@ again:
 	if (ret == -EBADMSG && !r->strict) {
 		/* its size is sound, its contents are not: the next one */
 		skip_malformed(r, where(r));
-		r->off += words * 8;
+		/* (a cut one: the truncation, read again, is said next) */
+		if (!cut)
+			r->off += words * 8;
 		goto again;
 	}
 	if (ret)
 		return ret;
 	rec->provider_id = r->cur ? r->cur->id : 0;
+	/* a cut blob: where it began, whose truncation the next call says */
+	if (cut)
+		return 1;
 	if (rec->type == FXT_REC_BLOB && !r->in_nest &&
 	    (rec->blob.type == FXT_BLOB_RECORDS ||
 	     rec->blob.type == FXT_BLOB_RECORDS_ZSTD)) {
