@@ -356,7 +356,7 @@ static int map_pkt_chunk_end(struct map_ctx *ctx, struct map_pkt *p)
 	return 0;
 }
 
-bool map_pkt_fresh(struct map_ctx *ctx, unsigned int cpu, bool take)
+bool map_pkt_fresh(struct map_ctx *ctx, unsigned int cpu)
 {
 	struct map_pkt *p = ctx->pkt;
 	bool fresh;
@@ -364,8 +364,7 @@ bool map_pkt_fresh(struct map_ctx *ctx, unsigned int cpu, bool take)
 	if (!p || cpu >= p->nr_b)
 		return false;
 	fresh = p->b[cpu].fresh;
-	if (take)
-		p->b[cpu].fresh = false;
+	p->b[cpu].fresh = false;
 	return fresh;
 }
 

@@ -85,10 +85,10 @@ int map_pkt_record(struct map_ctx *ctx, unsigned int cpu, uint64_t ts);
  * in began (map-packet.c, map_pkt_chunk_end()): its next switch is
  * written whole, so that a reader who lost the chunk before (damage)
  * knows the name and priority of the task it switches out (compact
- * sched's implicit task, whose pid each bundle's residue gives).
- * @take: the switch is being written, the CPU is no longer fresh.
+ * sched's implicit task, whose pid each bundle's residue gives).  The
+ * caller writes that switch: the CPU is no longer fresh after.
  */
-bool map_pkt_fresh(struct map_ctx *ctx, unsigned int cpu, bool take);
+bool map_pkt_fresh(struct map_ctx *ctx, unsigned int cpu);
 
 /* Whether @cpu's events can be packets at all (Perfetto's CPU limit). */
 bool map_pkt_cpu_ok(unsigned int cpu);

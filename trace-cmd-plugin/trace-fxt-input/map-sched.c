@@ -369,7 +369,7 @@ static int map_switch_pkt(struct map_ctx *ctx, const struct map_switch *sw)
 		 * the importers putting a bundle's events before its compact
 		 * ones of the same time
 		 */
-		map_pkt_fresh(ctx, sw->cpu, true);
+		map_pkt_fresh(ctx, sw->cpu);
 	}
 	/*
 	 * Full for the CPU's first, its first in a chunk of the packets
@@ -381,7 +381,7 @@ static int map_switch_pkt(struct map_ctx *ctx, const struct map_switch *sw)
 	 */
 	renamed = sw->prev &&
 		  !map_task_comm_is(ctx, sw->prev, sw->pcomm, sw->plen);
-	if (map_pkt_fresh(ctx, sw->cpu, true) || c->cur < 0 || renamed)
+	if (map_pkt_fresh(ctx, sw->cpu) || c->cur < 0 || renamed)
 		ret = map_switch_full(ctx, sw);
 	else
 		ret = map_pkt_switch(ctx, sw->cpu, sw->ts, sw->state,
