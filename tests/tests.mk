@@ -114,8 +114,9 @@ $(O)/tests/unit/test-dat-check: $(O)/tests/unit/test-dat-check.o $(UNIT_OBJ) \
 		$(UNIT_LIBS) $(TRACECMD_LIBS) -lm
 
 DAT_TOOLS	:= $(O)/tests/unit/dat-gen $(O)/tests/unit/dat-rewrite
-$(O)/tests/unit/dat-gen: $(O)/tests/unit/dat-gen.o $(CORE_ARCHIVES)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(CORE_LINK)
+$(O)/tests/unit/dat-gen: $(O)/tests/unit/dat-gen.o \
+		$(O)/tests/e2e/dat-fixture.o $(CORE_ARCHIVES)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/tests/e2e/dat-fixture.o $(CORE_LINK)
 $(O)/tests/unit/dat-rewrite: $(O)/tests/unit/dat-rewrite.o $(CORE_ARCHIVES)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(CORE_LINK) $(TRACECMD_LIBS)
 

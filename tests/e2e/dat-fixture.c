@@ -19,6 +19,7 @@ static struct dat_writer *fixture_w;
 static int fixture_fd = -1;
 static uint64_t fixture_now = 1000000000ull;
 unsigned int fixture_cpus = 2;
+const char *fixture_compression = "none";
 
 const char fixture_print_format[] =
 	"name: print\n"
@@ -39,7 +40,7 @@ void fixture_die(const char *what, int err)
 struct dat_writer *fixture_open(const char *prog, const char *path)
 {
 	struct dat_writer_opts o = {
-		.compression = "none", .cpus = fixture_cpus,
+		.compression = fixture_compression, .cpus = fixture_cpus,
 	};
 
 	fixture_prog = prog;

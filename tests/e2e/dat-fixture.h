@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * dat-fixture.h - what the .dat fixture generators of tests/e2e share: one
- * uncompressed two-CPU file written by the core's .dat writer, events a
- * microsecond apart on one clock, and an exit with the reason on the
- * first error (a generator that cannot write its file has nothing to say).
+ * dat-fixture.h - what the .dat fixture generators share: one file
+ * written by the core's .dat writer (two CPUs and uncompressed unless
+ * set), events a microsecond apart on one clock, and an exit with the
+ * reason on the first error (a generator that cannot write its file has
+ * nothing to say).
  */
 #ifndef DAT_FIXTURE_H
 #define DAT_FIXTURE_H
@@ -24,6 +25,8 @@ extern const char fixture_print_format[];
 
 /* The CPUs of the files fixture_open() creates after: 2 unless set. */
 extern unsigned int fixture_cpus;
+/* Their CPU data's compression ("none" unless set: "zstd"). */
+extern const char *fixture_compression;
 /* Create PATH (the generator's name PROG for messages) and its writer. */
 struct dat_writer *fixture_open(const char *prog, const char *path);
 /* Declare an event format of SYSTEM; returns its id. */

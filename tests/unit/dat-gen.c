@@ -15,13 +15,11 @@
  * report` must show.
  */
 #include <errno.h>
-#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "dat-writer.h"
+#include "../e2e/dat-fixture.h"
 
 static const char *formats_dir;
 static long written;
@@ -34,12 +32,6 @@ static void put32(uint8_t *p, uint32_t v)
 	p[3] = v >> 24;
 }
 
-static void die(const char *what, int err)
-{
-	fprintf(stderr, "dat-gen: %s: %s\n", what, strerror(-err));
-	exit(1);
-}
-
 static void emit(struct dat_writer *w, int buffer, unsigned int cpu,
 		 uint64_t ts, int id, int pid, const void *payload, size_t len)
 {
@@ -50,52 +42,25 @@ static void emit(struct dat_writer *w, int buffer, unsigned int cpu,
 	int r = dat_writer_write_event(w, buffer, cpu, ts, &ev);
 
 	if (r)
-		die("write", r);
+		fixture_die("write", r);
 	written++;
 }
 
-static int add_file_format(struct dat_writer *w, const char *sys,
-			   const char *name)
-{
-	char path[4096], text[8192];
-	size_t n;
-	FILE *f;
-	int id;
-
-	snprintf(path, sizeof(path), "%s/%s.format", formats_dir, name);
-	f = fopen(path, "r");
-	if (!f)
-		die(path, -errno);
-	n = fread(text, 1, sizeof(text), f);
-	fclose(f);
-	id = dat_writer_add_event_format(w, sys, text, n);
-	if (id < 0)
-		die(name, id);
-	return id;
-}
-
 /* seq, then an array of n bytes; the writer assigns the id. */
-static int add_blob_format(struct dat_writer *w, int n)
+static int add_blob_format(int n)
 {
 	char text[1024];
-	int len, id;
+	int len;
 
 	len = snprintf(text, sizeof(text),
 		"name: blob%d\n"
 		"format:\n"
-		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-		"\n"
+		FIXTURE_COMMON_FIELDS
 		"\tfield:unsigned int seq;\toffset:8;\tsize:4;\tsigned:0;\n"
 		"\tfield:unsigned char blob[%d];\toffset:12;\tsize:%d;\tsigned:0;\n"
 		"\n"
 		"print fmt: \"seq=%%u\", REC->seq\n", n, n, n);
-	id = dat_writer_add_event_format(w, "fxt_test", text, len);
-	if (id < 0)
-		die("blob format", id);
-	return id;
+	return fixture_format("fxt_test", text, len);
 }
 
 static void wakeup(uint8_t *p, const char *comm, int pid, int cpu)
@@ -112,8 +77,8 @@ static void gen_sched(struct dat_writer *w)
 	static const char *comms[] = { "swapper/0", "bash", "kworker/1:2",
 				       "sshd" };
 	static const int pids[] = { 0, 1234, 77, 4242 };
-	int sw = add_file_format(w, "sched", "sched_switch");
-	int wk = add_file_format(w, "sched", "sched_wakeup");
+	int sw = fixture_format_file(formats_dir, "sched", "sched_switch");
+	int wk = fixture_format_file(formats_dir, "sched", "sched_wakeup");
 	uint64_t ts = 1000000000ull;
 	uint8_t p[56];
 	int i, a, b;
@@ -152,7 +117,7 @@ static void gen_sizes(struct dat_writer *w)
 	uint64_t ts = 5000;
 
 	for (k = 0; k < 8; k++)
-		ids[k] = add_blob_format(w, blobs[k]);
+		ids[k] = add_blob_format(blobs[k]);
 	for (i = 0; i < 400; i++) {
 		k = i % 8;
 		memset(p, i, sizeof(p));
@@ -168,7 +133,7 @@ static void gen_gaps(struct dat_writer *w)
 		1, (1ull << 27) - 1, 1ull << 27, 1ull << 32, 123456789012ull,
 		(1ull << 59) - 1, 1ull << 59, 1ull << 60, 3, 1ull << 40,
 	};
-	int wk = add_file_format(w, "sched", "sched_wakeup");
+	int wk = fixture_format_file(formats_dir, "sched", "sched_wakeup");
 	uint64_t ts = 17;
 	uint8_t p[28];
 	unsigned int i;
@@ -183,7 +148,7 @@ static void gen_gaps(struct dat_writer *w)
 static void gen_cpus(struct dat_writer *w)
 {
 	static const unsigned int used[] = { 0, 7, 64, 150, 255, 256, 299 };
-	int wk = add_file_format(w, "sched", "sched_wakeup");
+	int wk = fixture_format_file(formats_dir, "sched", "sched_wakeup");
 	uint8_t p[28];
 	uint64_t ts = 1;
 	int i;
@@ -197,15 +162,13 @@ static void gen_cpus(struct dat_writer *w)
 
 static void gen_buffers(struct dat_writer *w)
 {
-	int wk = add_file_format(w, "sched", "sched_wakeup");
-	int second = dat_writer_add_buffer(w, "second");
-	int idle = dat_writer_add_buffer(w, "idle");
+	int wk = fixture_format_file(formats_dir, "sched", "sched_wakeup");
+	int second = fixture_buffer("second");
 	uint8_t p[28];
 	uint64_t ts = 100;
 	int i;
 
-	if (second < 0 || idle < 0)
-		die("buffer", second < 0 ? second : idle);
+	fixture_buffer("idle");
 	for (i = 0; i < 1500; i++) {
 		wakeup(p, "inst", i, i % 4);
 		ts += 7;
@@ -215,10 +178,8 @@ static void gen_buffers(struct dat_writer *w)
 
 int main(int argc, char **argv)
 {
-	struct dat_writer_opts o = { 0 };
 	struct dat_writer *w;
 	const char *kind;
-	int fd, r;
 
 	if (argc != 5) {
 		fprintf(stderr,
@@ -226,16 +187,12 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	kind = argv[1];
-	o.compression = argv[2];
+	fixture_compression = argv[2];
 	formats_dir = argv[4];
-	o.cpus = !strcmp(kind, "cpus") ? 300 : !strcmp(kind, "buffers") ? 4 :
-		 !strcmp(kind, "sizes") ? 3 : 2;
-	fd = open(argv[3], O_RDWR | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		die(argv[3], -errno);
-	w = dat_writer_create(fd, &o);
-	if (!w)
-		die("dat_writer_create", -errno);
+	fixture_cpus = !strcmp(kind, "cpus") ? 300 :
+		       !strcmp(kind, "buffers") ? 4 :
+		       !strcmp(kind, "sizes") ? 3 : 2;
+	w = fixture_open("dat-gen", argv[3]);
 	if (!strcmp(kind, "sched"))
 		gen_sched(w);
 	else if (!strcmp(kind, "sizes"))
@@ -247,11 +204,8 @@ int main(int argc, char **argv)
 	else if (!strcmp(kind, "buffers"))
 		gen_buffers(w);
 	else
-		die(kind, -EINVAL);
-	r = dat_writer_close(w);
-	if (r)
-		die(argv[3], r);
-	close(fd);
+		fixture_die(kind, -EINVAL);
+	fixture_close();
 	printf("%ld\n", written);
 	return 0;
 }
