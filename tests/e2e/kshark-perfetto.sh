@@ -27,7 +27,7 @@ PLUGIN=$BUILD/kernelshark-plugin/plugin-fxt.so
 KSDAT=$BUILD/tests/unit/test-kshark-dat
 LOADER=$BUILD/tests/bench/bench-kshark-load
 export TRACE_FXT_EVENT_FORMATS=$P/formats
-e2e_plan 12
+e2e_plan 13
 
 for f in "$TRACE_FXT" "$PLUGIN" "$KSDAT" "$LOADER"; do
 	[ -e "$f" ] || { not_ok "$f is built (make test-progs)"; e2e_exit; }
@@ -58,6 +58,10 @@ check "  which shows fewer entries than the whole ($(cat "$TMP/cut.pftrace.n") o
 python3 "$(dirname "$0")/pftrace-deflate.py" "$TMP/sched.perfetto-trace" \
 	"$TMP/z3"
 view "$TMP/z3-cut.pftrace" "a deflated trace cut within a compressed packet"
+"$LOADER" -p "$PLUGIN" -r 1 "$TMP/z3-first.pftrace" > "$TMP/first.out" 2>&1
+first=$(sed -n 's/.* entries=\([0-9]*\) .*/\1/p' "$TMP/first.out")
+check "  which shows more entries than its first compressed packet alone ($(cat "$TMP/z3-cut.pftrace.n") of ${first:-none})" \
+	test "$(cat "$TMP/z3-cut.pftrace.n")" -gt "${first:-0}" -a "${first:-0}" -gt 0
 
 # Damage: bytes changed here and there, a stretch of garbage mid-way.
 python3 "$(dirname "$0")/pftrace-damage.py" "$TMP/sched.perfetto-trace" \
