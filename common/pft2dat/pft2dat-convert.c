@@ -217,7 +217,8 @@ static int zipped(struct pft_ctx *c, const uint8_t *p, size_t len, bool cut)
 	c->in_cut = cut;
 	c->zip_p = p;
 	c->zip_len = len;
-	c->st->packets -= c->pass == 2;
+	/* its packets count, not it (one_packet() counted it; a cut one not) */
+	c->st->packets -= c->pass == 2 && !cut;
 	ret = walk(c, c->unzip.p, c->unzip.len);
 	c->in_zip = c->in_cut = false;
 	if (ret < 0)
@@ -336,7 +337,6 @@ static int walk(struct pft_ctx *c, const uint8_t *data, size_t len)
 				n - (uint64_t)(end - q), z);
 			if (!z)
 				return 0;
-			c->st->packets += c->pass == 2;
 			return zipped(c, z, (size_t)(end - z), true);
 		}
 		/* damage: the next offset a whole packet starts at */
