@@ -590,8 +590,7 @@ int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 	ret = pft_res_bundle(c, residue.id ? &residue : NULL);
 	if (ret == -ENOMEM)
 		return ret;
-	if (c->res.running &&
-	    pft_sched_running(c, cpu, (int32_t)(c->res.running - 1)))
+	if (c->res.running >= 0 && pft_sched_running(c, cpu, c->res.running))
 		return -ENOMEM;
 	if (c->viewer) {
 		ret = c->viewer->bundle(c, p, len, cpu);

@@ -296,8 +296,8 @@ struct pft_res {
 	 */
 	struct pft_res_decl	*cur;
 	bool			skip;
-	/* the task the bundle's CPU ran as it began, + 1 (0: not said) */
-	uint64_t		running;
+	/* the task the bundle's CPU ran as it began; -1: not said */
+	int32_t			running;
 	int64_t			lost[2];
 	const uint8_t		*val[TCFXT_RES_MAX_FIELDS];
 	uint32_t		val_len[TCFXT_RES_MAX_FIELDS];

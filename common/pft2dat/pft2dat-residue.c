@@ -50,7 +50,7 @@ int pft_res_bundle(struct pft_ctx *c, const struct pb_field *f)
 	int ret, k;
 
 	r->on = false;
-	r->running = 0;
+	r->running = -1;
 	r->cur = NULL;
 	r->skip = false;
 	r->nr_decls = 0;
@@ -62,7 +62,7 @@ int pft_res_bundle(struct pft_ctx *c, const struct pb_field *f)
 	while ((ret = pb_next(&rd, &x)) > 0) {
 		if (x.id == TCFXT_RES_RUNNING && x.wt == PB_VARINT &&
 		    x.v && x.v - 1 <= INT32_MAX)
-			r->running = x.v;
+			r->running = (int32_t)(x.v - 1);
 		if (x.wt != PB_LEN)
 			continue;
 		if (x.id == TCFXT_RES_DECL) {
