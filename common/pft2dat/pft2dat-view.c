@@ -499,13 +499,14 @@ static int rebuild(struct pft2dat_view *v, size_t i)
 	if (m->off > have || m->len > have - m->off)
 		return -EFAULT;
 	c->cur_seq = m->seq;
+	/* the buffer first: each has its own CPUs' running tasks */
+	c->buffer = m->buffer;
 	gen = u64_map_put(&c->seq_gen, m->seq);
 	run = pft_sched_cpu(c, m->cpu);
 	if (!gen || !run)
 		return -ENOMEM;
 	*gen = m->gen;
 	*run = m->run;
-	c->buffer = m->buffer;
 	c->in_zip = m->zip_off != 0;
 	ret = pft_event_bundle(c, p + m->off, m->len);
 	c->in_zip = false;
