@@ -51,8 +51,9 @@ enum {
  * source reads: no FtraceEventBundle names its instance, a sequence is
  * one data source's writer.  TraceConfig's data sources (each its
  * target buffer, and for linux.ftrace its FtraceConfig.instance_name,
- * "" the top one); the sequences of each buffer, by TraceProvenance
- * (buffers in the config's order) and TraceStats.writer_stats.
+ * "" the top one, and its ftrace_events: "group/name", a group's every
+ * event as "group/" and a star, or "name"); the sequences of each buffer, by TraceProvenance (buffers in
+ * the config's order) and TraceStats.writer_stats.
  */
 enum {
 	PFT_CONFIG_DATA_SOURCE		= 2,	/* DataSource, repeated */
@@ -60,6 +61,7 @@ enum {
 	PFT_DSC_NAME			= 1,	/* string: "linux.ftrace" */
 	PFT_DSC_TARGET_BUFFER		= 2,	/* uint32, unset: 0 */
 	PFT_DSC_FTRACE_CONFIG		= 100,	/* FtraceConfig */
+	PFT_FTRACE_CONFIG_EVENTS	= 1,	/* string, repeated */
 	PFT_FTRACE_CONFIG_INSTANCE	= 25,	/* string, unset: top */
 	PFT_PROV_BUFFER			= 2,	/* Buffer, repeated */
 	PFT_PROV_SEQUENCE		= 1,	/* Sequence, repeated */

@@ -292,6 +292,10 @@ static int one_packet(struct pft_ctx *c, const uint8_t *p, size_t len)
 				return ret;
 			continue;
 		}
+		/* several instances: which is whose, by the events */
+		if (f.id == PFT_PACKET_FTRACE_EVENTS && f.wt == PB_LEN &&
+		    c->pass == 1 && pft_inst_bundle(c, f.p, f.len))
+			return -ENOMEM;
 		if (f.id == PFT_PACKET_FTRACE_EVENTS && f.wt == PB_LEN)
 			ret = pft_event_bundle(c, f.p, f.len);
 		else if (f.id != PFT_PACKET_TIMESTAMP &&
@@ -443,6 +447,7 @@ void pft_ctx_free(struct pft_ctx *c)
 	pft_event_free(c);
 	pft_fxt_free(c);
 	pft_meta_free(c);
+	pft_inst_free(c);
 	f2d_out_free(x);
 	f2d_formats_free(x);
 	if (x->tep)
@@ -474,7 +479,7 @@ int pft_read(struct pft_ctx *c, const void *data, size_t len)
 	ret = walk(c, data, len);
 	if (ret < 0)
 		return ret;
-	ret = pft_meta_instances(c);
+	ret = pft_inst_assign(c);
 	if (ret < 0)
 		return ret;
 	c->f2d.cpus = c->max_cpu + 1;

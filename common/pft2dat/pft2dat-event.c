@@ -424,6 +424,82 @@ static int described(struct pft_ctx *c, struct pft_ev *ev,
 }
 
 /* A typed event no row names: counted for the summary. */
+/* In a GenericEventDescriptor @msg: its field id @id's group, name. */
+static bool desc_names(const struct pb_field *msg, uint32_t id,
+		       struct pb_field *group, struct pb_field *name)
+{
+	struct pb_reader r, dr;
+	struct pb_field f, g, proto = { 0 };
+	bool ours = false;
+
+	group->id = name->id = 0;
+	pb_reader_init(&r, msg->p, msg->len);
+	while (pb_next(&r, &f) > 0) {
+		if (f.id == PFT_DESC_FIELD_ID && f.wt == PB_VARINT)
+			ours = f.v == id;
+		else if (f.id == PFT_DESC_GROUP && f.wt == PB_LEN)
+			*group = f;
+		else if (f.id == PFT_DESC_DESCRIPTOR && f.wt == PB_LEN)
+			proto = f;
+	}
+	pb_reader_init(&dr, proto.p, proto.len);
+	while (ours && proto.id && pb_next(&dr, &g) > 0)
+		if (g.id == PFT_DPROTO_NAME && g.wt == PB_LEN) {
+			*name = g;
+			return true;
+		}
+	return false;
+}
+
+int pft_event_name(struct pft_ctx *c, uint32_t id, const uint8_t *bundle,
+		   size_t len, const struct pb_field *body, const char **sys,
+		   size_t *slen, const char **name, size_t *nlen)
+{
+	const struct pft_event_def *d;
+	struct pb_field f, group = { 0 }, dname = { 0 };
+	struct pb_reader r;
+	unsigned int idx;
+
+	*sys = NULL;
+	*slen = 0;
+	if (!c->row_at && rows_index(c))
+		return -ENOMEM;
+	if (id == PFT_EV_GENERIC) {
+		pb_reader_init(&r, body->p, body->len);
+		while (pb_next(&r, &f) > 0)
+			if (f.id == PFT_GENERIC_EVENT_NAME && f.wt == PB_LEN) {
+				*name = (const char *)f.p;
+				*nlen = strnlen(*name, f.len);
+				return 0;
+			}
+		return -ENOENT;
+	}
+	if ((d = row_of(c, id, &idx))) {
+		*sys = d->system;
+		*slen = d->slen;
+		*name = d->name;
+		*nlen = d->nlen;
+		return 0;
+	}
+	if (id < PFT_DESCRIBED_FIRST)
+		return -ENOENT;
+	/* described by its own bundle (each bundle repeats its own) */
+	pb_reader_init(&r, bundle, len);
+	while (pb_next(&r, &f) > 0) {
+		if (f.id != PFT_BUNDLE_DESCRIPTORS || f.wt != PB_LEN ||
+		    !desc_names(&f, id, &group, &dname))
+			continue;
+		if (group.id) {
+			*sys = (const char *)group.p;
+			*slen = group.len;
+		}
+		*name = (const char *)dname.p;
+		*nlen = dname.len;
+		return 0;
+	}
+	return -ENOENT;
+}
+
 static int unknown_event(struct pft_ctx *c, uint32_t num)
 {
 	uint64_t *n = u64_map_put(&c->unknown, num);

@@ -189,10 +189,25 @@ struct pft_cpu {
 	bool		known;
 };
 
+/*
+ * The bits of a sequence id this reader keys its state by (the service
+ * numbers sequences from 1 up, one per writer).
+ */
+#define PFT_SEQ_MASK	0xffffffULL
+
+/* The most ftrace_events of a data source kept (a kernel has ~2000). */
+#define PFT_DS_MAX_EVENTS	4096
+
 /* An ftrace data source of the trace config. */
 struct pft_ds {
 	uint32_t	target;		/* its trace buffer */
 	char		*instance;	/* its tracefs instance, "" the top */
+	/*
+	 * its FtraceConfig.ftrace_events, as the config spells them, the
+	 * first PFT_DS_MAX_EVENTS
+	 */
+	char		**events;
+	unsigned int	nr_events;
 };
 
 /* A generic event described by its bundle (v50+). */
@@ -324,7 +339,7 @@ struct pft_ctx {
 	 */
 	struct u64_map		syms;
 	struct u64_map		seq_gen;
-	uint64_t		cur_seq;
+	uint64_t		cur_seq;	/* & PFT_SEQ_MASK */
 	char			**sym_names;
 	size_t			nr_sym_names, cap_sym_names;
 	/* kernel strings, for printk formats (pft_meta_str_addr()) */
@@ -382,6 +397,17 @@ struct pft_ctx {
 	unsigned int		nr_dss;
 	struct u64_map		seq_tbuf;
 	struct u64_map		seq_dat;
+	/*
+	 * several instances (pft2dat-instances.c): whether the data
+	 * sources read several, as of how many; (seq << 32 | event) ->
+	 * the data sources naming it, a bit each, + 1; seq -> the data
+	 * sources naming all its events named, | bit 63; names looked up
+	 */
+	unsigned int		inst_dss_seen;
+	bool			inst_several;
+	struct u64_map		inst_named;
+	struct u64_map		inst_seq;
+	unsigned int		inst_lookups;
 	int			buffer;
 	/*
 	 * the bundle's task renames and full switches, for compact sched's
@@ -508,11 +534,6 @@ enum pft_tgid_src {
  */
 void pft_meta_tgid(struct pft_ctx *c, int32_t pid, int32_t tgid,
 		   enum pft_tgid_src src);
-/*
- * After the first pass: each ftrace instance's sequences to the .dat
- * buffer of its name (st->instances says what became what).
- */
-int pft_meta_instances(struct pft_ctx *c);
 /* Where a packet starts: its sequence, its flags. */
 void pft_meta_sequence(struct pft_ctx *c, uint64_t seq, uint64_t flags);
 /*
@@ -534,6 +555,26 @@ void pft_meta_free(struct pft_ctx *c);
 
 /* pft2dat-event.c: one bundle's FtraceEvents. */
 int pft_event_bundle(struct pft_ctx *c, const uint8_t *p, size_t len);
+/*
+ * FtraceEvent field @id's event, @body its message, in the bundle @bundle
+ * of @len bytes (whose descriptors name described events): its group
+ * (@sys NULL when unsaid: a legacy generic event, a descriptor of no
+ * group) and name, pointing into the table or the bundle.  0, -ENOENT
+ * when none says, -ENOMEM.
+ */
+int pft_event_name(struct pft_ctx *c, uint32_t id, const uint8_t *bundle,
+		   size_t len, const struct pb_field *body, const char **sys,
+		   size_t *slen, const char **name, size_t *nlen);
+
+/* pft2dat-instances.c: each sequence's instance, its .dat buffer. */
+/* First pass, a bundle of the current sequence: its events noted. */
+int pft_inst_bundle(struct pft_ctx *c, const uint8_t *p, size_t len);
+/*
+ * After the first pass: each ftrace instance's sequences to the .dat
+ * buffer of its name (st->instances says what became what).
+ */
+int pft_inst_assign(struct pft_ctx *c);
+void pft_inst_free(struct pft_ctx *c);
 void pft_event_free(struct pft_ctx *c);
 
 /* pft2dat-sched.c: a bundle's compact sched. */

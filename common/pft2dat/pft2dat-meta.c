@@ -46,7 +46,7 @@ void pft_meta_sequence(struct pft_ctx *c, uint64_t seq, uint64_t flags)
 
 	c->buffer = at ? (int)(at - 1) : 0;
 
-	c->cur_seq = seq & 0xffffff;
+	c->cur_seq = seq & PFT_SEQ_MASK;
 	if (!(flags & PFT_SEQ_INCREMENTAL_STATE_CLEARED))
 		return;
 	gen = u64_map_put(&c->seq_gen, c->cur_seq);
@@ -376,11 +376,29 @@ static int kernel_symbols(struct pft_ctx *c, const struct pb_field *m)
 	return 0;
 }
 
-/* A DataSourceConfig: if linux.ftrace's, its buffer and instance. */
+/* @ds's ftrace_events @f, kept (for pft2dat-instances.c) */
+static int ds_event(struct pft_ds *ds, const struct pb_field *f)
+{
+	char **ev;
+
+	if (ds->nr_events == PFT_DS_MAX_EVENTS)
+		return 0;
+	ev = realloc(ds->events, (ds->nr_events + 1) * sizeof(*ev));
+	if (!ev)
+		return -ENOMEM;
+	ds->events = ev;
+	ev[ds->nr_events] = strndup((const char *)f->p, f->len);
+	if (!ev[ds->nr_events])
+		return -ENOMEM;
+	ds->nr_events++;
+	return 0;
+}
+
+/* A DataSourceConfig: if linux.ftrace's, its buffer, instance, events. */
 static int ds_config(struct pft_ctx *c, const struct pb_field *m)
 {
 	struct pb_reader r, fr;
-	struct pb_field f, g, inst = { 0 };
+	struct pb_field f, g, inst = { 0 }, conf = { 0 };
 	struct pft_ds *ds;
 	uint32_t target = 0;
 	bool ftrace = false;
@@ -392,12 +410,8 @@ static int ds_config(struct pft_ctx *c, const struct pb_field *m)
 				 !memcmp(f.p, "linux.ftrace", f.len);
 		else if (f.id == PFT_DSC_TARGET_BUFFER && f.wt == PB_VARINT)
 			target = (uint32_t)f.v;
-		if (f.id != PFT_DSC_FTRACE_CONFIG || f.wt != PB_LEN)
-			continue;
-		pb_reader_init(&fr, f.p, f.len);
-		while (pb_next(&fr, &g) > 0)
-			if (g.id == PFT_FTRACE_CONFIG_INSTANCE && g.wt == PB_LEN)
-				inst = g;
+		else if (f.id == PFT_DSC_FTRACE_CONFIG && f.wt == PB_LEN)
+			conf = f;
 	}
 	if (!ftrace)
 		return 0;
@@ -406,13 +420,20 @@ static int ds_config(struct pft_ctx *c, const struct pb_field *m)
 		return -ENOMEM;
 	c->dss = ds;
 	ds += c->nr_dss;
+	memset(ds, 0, sizeof(*ds));
 	ds->target = target;
+	c->nr_dss++;
+	pb_reader_init(&fr, conf.p, conf.len);
+	while (conf.id && pb_next(&fr, &g) > 0) {
+		if (g.id == PFT_FTRACE_CONFIG_INSTANCE && g.wt == PB_LEN)
+			inst = g;
+		else if (g.id == PFT_FTRACE_CONFIG_EVENTS && g.wt == PB_LEN &&
+			 ds_event(ds, &g))
+			return -ENOMEM;
+	}
 	ds->instance = inst.id ? strndup((const char *)inst.p, inst.len) :
 				 strdup("");
-	if (!ds->instance)
-		return -ENOMEM;
-	c->nr_dss++;
-	return 0;
+	return ds->instance ? 0 : -ENOMEM;
 }
 
 /* TraceConfig: its ftrace data sources' buffers and instances. */
@@ -497,103 +518,6 @@ static int trace_stats(struct pft_ctx *c, const struct pb_field *m)
 			return -ENOMEM;
 	}
 	return 0;
-}
-
-/* "@what@more" into st->instances, once, "; " between. */
-static void say_instance(struct pft_ctx *c, const char *what,
-			 const char *more)
-{
-	size_t len = strlen(c->st->instances);
-	char line[224];
-
-	snprintf(line, sizeof(line), "%.100s%s", what, more);
-	if (strstr(c->st->instances, line))
-		return;
-	snprintf(c->st->instances + len, sizeof(c->st->instances) - len,
-		 "%s%s", len ? "; " : "", line);
-}
-
-/*
- * The instance whose events trace buffer @tb holds: NULL none, "" when
- * several write it (which sequence is whose is unsaid).
- */
-static const char *buffer_instance(struct pft_ctx *c, uint64_t tb)
-{
-	const char *name = NULL;
-	char what[64];
-	unsigned int d;
-
-	for (d = 0; d < c->nr_dss; d++) {
-		if (c->dss[d].target != tb)
-			continue;
-		if (!name) {
-			name = c->dss[d].instance;
-		} else if (strcmp(name, c->dss[d].instance)) {
-			snprintf(what, sizeof(what), "trace buffer %llu",
-				 (unsigned long long)tb);
-			say_instance(c, what, " holds several instances' "
-				     "events: all in the top buffer");
-			return "";
-		}
-	}
-	return name;
-}
-
-/* Sequence @seq's events to the .dat buffer of its instance's name. */
-static int seq_instance(struct pft_ctx *c, uint64_t seq)
-{
-	const char *name;
-	char what[128];
-	int idx;
-
-	name = buffer_instance(c, u64_map_get(&c->seq_tbuf, seq) - 1);
-	if (!name || !*name)
-		return 0;
-	/* the writer keeps a page per buffer and CPU open */
-	idx = f2d_buffer_named(&c->f2d, name, PFT_MAX_BUFFERS);
-	if (idx == -ENOSPC) {
-		snprintf(what, sizeof(what), "more than %d",
-			 PFT_MAX_BUFFERS - 1);
-		say_instance(c, what, ": the others' events in the top buffer");
-		return 0;
-	}
-	if (idx < 0 || u64_map_set(&c->seq_dat, seq, (uint64_t)idx + 1))
-		return -ENOMEM;
-	snprintf(what, sizeof(what), " as buffer %.100s", name);
-	say_instance(c, name, what);
-	return 0;
-}
-
-/*
- * One instance (Perfetto's recorder reads one of its own, "perfetto",
- * not to clash with tracefs's other users): the top buffer, as trace-cmd
- * records one.  Several: the top one in the top buffer, each other in
- * the buffer of its name.
- */
-int pft_meta_instances(struct pft_ctx *c)
-{
-	uint64_t *seqs;
-	size_t i, n = 0;
-	unsigned int d;
-	int ret = 0;
-
-	for (d = 1; d < c->nr_dss; d++)
-		if (strcmp(c->dss[d].instance, c->dss[0].instance))
-			break;
-	if (d >= c->nr_dss) {
-		if (c->nr_dss && *c->dss[0].instance)
-			say_instance(c, c->dss[0].instance, ", the only one, as "
-				     "the top buffer");
-		return 0;
-	}
-	/* in sequence order: the same .dat from the same trace */
-	seqs = u64_map_keys(&c->seq_tbuf, &n);
-	if (!seqs && c->seq_tbuf.nr)
-		return -ENOMEM;
-	for (i = 0; i < n && !ret; i++)
-		ret = seq_instance(c, seqs[i]);
-	free(seqs);
-	return ret;
 }
 
 /* FtraceStats at the trace's end: trace-cmd's CPUSTAT text per CPU. */
@@ -756,8 +680,12 @@ void pft_meta_free(struct pft_ctx *c)
 	u64_map_free(&c->seq_gen);
 	u64_map_free(&c->name_ts);
 	u64_map_free(&c->tgids);
-	for (i = 0; i < c->nr_dss; i++)
+	for (i = 0; i < c->nr_dss; i++) {
 		free(c->dss[i].instance);
+		while (c->dss[i].nr_events)
+			free(c->dss[i].events[--c->dss[i].nr_events]);
+		free(c->dss[i].events);
+	}
 	free(c->dss);
 	u64_map_free(&c->seq_tbuf);
 	u64_map_free(&c->seq_dat);

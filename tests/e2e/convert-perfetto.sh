@@ -32,7 +32,7 @@ TOL=(--tolerate sched_switch:prev=3 --tolerate sched_switch:prev_comm=3
      --tolerate sched_switch:prev_pid=3 --tolerate sched_switch:prev_prio=3
      --tolerate sched_switch:task=3 --tolerate sched_waking:task=2)
 
-e2e_plan 32
+e2e_plan 35
 DATOPT=$(dirname "$0")/dat-option.py
 if $TRACE_FXT convert "$PFT" -o "$TMP/s.dat" 2> "$TMP/sum"; then
 	ok "convert the gzip'd sample ($(grep -o '[0-9]* events from' "$TMP/sum"))"
@@ -81,6 +81,41 @@ check "saved tgids: a group for each of the $n_pids tasks the events show ($(wc 
 # every event name of the twin is there, with its count
 check "the comparison saw all 15 event names" \
 	test "$(grep -c ' ok' "$TMP/cmp")" -ge 15
+
+# Two ftrace instances writing one trace buffer (record-instances.sh):
+# which sequence is whose, no field says; the converter tells them by
+# their events.  Perfetto's instances are named perfetto (the twin's top
+# buffer's events) and perfetto2 (its buffer "second"'s): per buffer,
+# each event as the twin printed it.
+TWO=$P/two-instances
+$TRACE_FXT convert "$TWO.pftrace.gz" -o "$TMP/two.dat" 2> "$TMP/two.sum"
+sed 's/^/# /' "$TMP/two.sum"
+check "two instances in one trace buffer: told apart by their events, each its own .dat buffer" \
+	grep -q 'ftrace instances: perfetto as buffer perfetto, told by its events; perfetto2 as buffer perfetto2, told by its events' \
+	"$TMP/two.sum"
+# buffer prefixes as the twin's: perfetto's lines none, perfetto2's second:
+two_norm() {
+	sed -E -e 's/^ +//' -e 's/^(second|perfetto2): +/second: /' \
+		-e 's/^perfetto: +//'
+}
+trace-cmd report "$TWO.dat" 2>/dev/null | two_norm > "$TMP/two.twin"
+trace-cmd report "$TMP/two.dat" 2>/dev/null | two_norm > "$TMP/two.conv"
+# SECOND-BUFFER-OR-NOT EVENT-NAME, once each, of a normalised report
+two_names() {
+	awk 'NR > 1 { b = $1 == "second:" ? "second" : "top"
+		      sub(/^.*\] *[0-9.]+: +/, ""); sub(/:.*/, "")
+		      print b, $0 }' "$1" | sort -u
+}
+check "  each buffer with the twin's buffer's events ($(two_names "$TMP/two.twin" | grep -c '^second') names in the second, $(two_names "$TMP/two.twin" | grep -c '^top') in the top)" \
+	diff <(two_names "$TMP/two.twin") <(two_names "$TMP/two.conv")
+what="  trace-cmd report: events per name and printed fields, buffer by buffer, equal the twin's"
+if python3 "$COMPARE" --summary "$TMP/two.sum" "${TOL[@]}" \
+	"$TMP/two.twin" "$TMP/two.conv" > "$TMP/two.cmp"; then
+	ok "$what ($(grep 'aligned pairs' "$TMP/two.cmp"))"
+else
+	not_ok "$what"
+fi
+sed 's/^/# /' "$TMP/two.cmp"
 
 # trace-fxt report of the .pftrace: what trace-cmd report prints of the .dat
 export TRACECMD_PLUGIN_DIR=$TC_PLUGIN_DIR

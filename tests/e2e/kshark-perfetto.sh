@@ -17,9 +17,11 @@
 # plugin's load of the cut one.  The hand-written trace of
 # convert-perfetto.sh's cases (two ftrace instances, a task renamed while
 # it runs, thread groups, a kernel string written as its text, generic
-# and described events) shows as its .dat too.  The plugin reads the packets itself and builds a record
-# when it is shown: it writes no .dat, and opens a trace where no
-# temporary file can be made.
+# and described events) shows as its .dat too, and so does a recording
+# of two instances writing one trace buffer (record-instances.sh's).
+# The plugin reads the packets itself and builds a record when it is
+# shown: it writes no .dat, and opens a trace where no temporary file
+# can be made.
 . "$(dirname "$0")/lib.sh"
 P=$SAMPLES/perfetto
 PFT=$P/sched-syscalls.pftrace.gz
@@ -27,7 +29,7 @@ PLUGIN=$BUILD/kernelshark-plugin/plugin-fxt.so
 KSDAT=$BUILD/tests/unit/test-kshark-dat
 LOADER=$BUILD/tests/bench/bench-kshark-load
 export TRACE_FXT_EVENT_FORMATS=$P/formats
-e2e_plan 13
+e2e_plan 15
 
 for f in "$TRACE_FXT" "$PLUGIN" "$KSDAT" "$LOADER"; do
 	[ -e "$f" ] || { not_ok "$f is built (make test-progs)"; e2e_exit; }
@@ -71,6 +73,13 @@ view "$TMP/bad.pftrace" "a damaged trace"
 # Every case convert-perfetto.sh's hand-written trace has.
 python3 "$(dirname "$0")/pftrace-gen.py" "$TMP/cases.pftrace" > /dev/null
 view "$TMP/cases.pftrace" "the hand-written trace (two instances, renames, a kernel string, generic events)"
+
+# Two ftrace instances writing one trace buffer, told apart by their
+# events: a stream each, compact sched's running tasks each its own.
+view "$P/two-instances.pftrace.gz" "two instances in one trace buffer"
+check "  a stream each: perfetto's and perfetto2's, with entries" \
+	bash -c "grep -q 'stream \"perfetto\" / \"perfetto\": 2 / 2 CPUs, [1-9][0-9]* entries' '$TMP/two-instances.pftrace.gz.ks.log' &&
+		 grep -q 'stream \"perfetto2\" / \"perfetto2\": 2 / 2 CPUs, [1-9][0-9]* entries' '$TMP/two-instances.pftrace.gz.ks.log'"
 
 # No temporary file: none is needed.
 TMPDIR=/nonexistent "$LOADER" -p "$PLUGIN" -r 1 "$TMP/sched.perfetto-trace" \
