@@ -141,6 +141,11 @@ pk.append(packet(bundle(0, event(5000, 4242, 43, vi(1, dev) + vi(2, 77) +
                                   vi(3, 2) + vi(4, 1)))))
 expect.append(r'ext4_sync_file_enter: +dev=266338305 ino=77 parent=2 '
               r'datasync=1')
+# a typed event of one of the rows only the way back reads much
+# (ext4_ext_rm_idx, field 171: dev, ino, pblk)
+pk.append(packet(bundle(0, event(5500, 4242, 171, vi(1, dev) + vi(2, 78) +
+                                  vi(3, 43812523)))))
+expect.append(r'ext4_ext_rm_idx: +dev=266338305 ino=78 pblk=43812523')
 # symbolized addresses: iid 1 is one name, then the sequence's state is
 # cleared and iid 1 another; a void * with no symbol keeps its index
 def timer(ts, t, fn):
