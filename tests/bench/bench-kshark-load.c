@@ -18,7 +18,9 @@
  * on by default included: KernelShark's default plugins of a trace.dat
  * stream (sched_events, missed_events, kvm_combo: DIR/plugin-NAME.so)
  * on a .dat's stream, PLUGIN.so's plot part on the stream of any other
- * file, before the load (whose event handlers they add).
+ * file, before the load (whose event handlers they add); and loads the
+ * entries of every stream the file opened (a .dat's buffers, an FXT's
+ * providers, a Perfetto trace's instances), as the GUI does.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -116,9 +118,11 @@ static double load_once(struct kshark_context *ctx, const char *file,
 	sd = kshark_open(ctx, file);
 	if (sd < 0)
 		return -1;
+	/* as the GUI: every stream the file opened, every buffer's */
 	if (gui)
 		open_as_gui(ctx, sd);
-	*n = kshark_load_entries(ctx, sd, &rows);
+	*n = gui ? kshark_load_all_entries(ctx, &rows) :
+		   kshark_load_entries(ctx, sd, &rows);
 	t1 = clock_ms(CLOCK_MONOTONIC);
 	*cpu = clock_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
 	for (i = 0; i < *n && i < dump; i++) {

@@ -43,11 +43,6 @@ else
 fi
 [ ${#inputs[@]} -gt 0 ] || { echo "bench-kshark: skipped, no recording"; exit 0; }
 
-# KernelShark's own plugins: beside libkshark, as it installs them
-KS_DIR=$(ldconfig -p | sed -n 's/.*libkshark\.so[^>]*=> //p' | head -1)
-KS_DIR=${KS_DIR:+$(dirname "$KS_DIR")/kernelshark/plugins}
-[ -n "$KS_DIR" ] && [ -d "$KS_DIR" ] || KS_DIR=
-
 # summary DAT SAME HOW AIM: the loader's two lines in $TMP/out (the
 # .dat's, the .fxt's), and their ratios
 summary() {

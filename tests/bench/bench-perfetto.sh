@@ -81,7 +81,8 @@ printf 'convert X.pftrace -o X.dat: %.2f s; trace_processor_shell: %.2f s; ratio
 loader=$BUILD/tests/bench/bench-kshark-load
 plugin=$BUILD/kernelshark-plugin/plugin-fxt.so
 if [ -x "$loader" ] && [ -e "$plugin" ]; then
-	"$loader" -p "$plugin" -r "$runs" "$work/back.dat" \
+	# as the GUI opens them (every buffer, every instance) when it can
+	"$loader" -p "$plugin" ${KS_DIR:+-g "$KS_DIR"} -r "$runs" "$work/back.dat" \
 		"$work/perfetto.pftrace" 2>/dev/null | grep ' entries=' |
 		sed "s|$work/||" > "$work/ks"
 	cat "$work/ks"

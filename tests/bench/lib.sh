@@ -12,6 +12,11 @@ RUNS=${BENCH_RUNS:-3}
 export TRACECMD_PLUGIN_DIR=$BUILD/trace-cmd-plugin/trace-fxt-input
 
 RECORD=$TOP/samples/record.sh
+# KernelShark's own plugins (sched_events...), which its GUI turns on:
+# bench-kshark-load -g takes them from here; empty when not installed
+KS_DIR=$(ldconfig -p | sed -n 's/.*libkshark\.so[^>]*=> //p' | head -1)
+KS_DIR=${KS_DIR:+$(dirname "$KS_DIR")/kernelshark/plugins}
+[ -n "$KS_DIR" ] && [ -d "$KS_DIR" ] || KS_DIR=
 ITERATE=$BUILD/tests/bench/tc-iterate
 BENCH_MIN_EVENTS=500000
 
