@@ -146,6 +146,11 @@ expect.append(r'ext4_sync_file_enter: +dev=266338305 ino=77 parent=2 '
 pk.append(packet(bundle(0, event(5500, 4242, 171, vi(1, dev) + vi(2, 78) +
                                   vi(3, 43812523)))))
 expect.append(r'ext4_ext_rm_idx: +dev=266338305 ino=78 pblk=43812523')
+# a typed event only the way back reads (mm_vmscan_kswapd_wake, field
+# 48: nid, order, zid)
+pk.append(packet(bundle(0, event(5600, 4242, 48, vi(1, 0) + vi(2, 3) +
+                                  vi(3, 2)))))
+expect.append(r'mm_vmscan_kswapd_wake: +nid=0 zid=2 order=3')
 # symbolized addresses: iid 1 is one name, then the sequence's state is
 # cleared and iid 1 another; a void * with no symbol keeps its index
 def timer(ts, t, fn):

@@ -11,7 +11,9 @@
  *    kernel's tracefs, and tests/e2e/kernel-formats/ for events that
  *    kernel lacks): every field any row of map_specials[] names;
  *  - map_specials[] as compiled: each row of the table is the row that
- *    takes its event there, fields and message as the table says.
+ *    takes its event there, fields and message as the table says;
+ *  - the rows only the way back reads (pft2dat), from the table's text:
+ *    Perfetto's schema and the kernel's formats as above.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -262,18 +264,49 @@ static void test_rows_schema(void)
 static const char *const older_fields[][3] = {
 	/* 6.18 has order and gfp_flags only */
 	{ "vmscan", "mm_vmscan_direct_reclaim_begin", "may_writepage" },
+	/* read rows': 6.18 has comm, pid, prio, orig_cpu, dest_cpu */
+	{ "sched", "sched_migrate_task", "running" },
+	{ "sched", "sched_migrate_task", "load" },
+	/* success: always 1, gone since 5.x; exit's tgid: Android's */
+	{ "sched", "sched_wakeup", "success" },
+	{ "sched", "sched_waking", "success" },
+	{ "sched", "sched_wakeup_new", "success" },
+	{ "sched", "sched_process_exit", "tgid" },
 };
 
-static bool older_field(const struct map_special *s, const char *field)
+/* Read rows of events no kernel whose formats are here has (arm64's). */
+static const char *const formatless[][2] = {
+	{ "ipi", "ipi_entry" },
+	{ "ipi", "ipi_exit" },
+};
+
+static bool is_formatless(const char *system, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(formatless) / sizeof(formatless[0]); i++)
+		if (!strcmp(formatless[i][0], system) &&
+		    !strcmp(formatless[i][1], name))
+			return true;
+	return false;
+}
+
+static bool older_named(const char *system, const char *name,
+			const char *field)
 {
 	unsigned int i;
 
 	for (i = 0; i < sizeof(older_fields) / sizeof(older_fields[0]); i++)
-		if (!strcmp(older_fields[i][0], s->system) &&
-		    !strcmp(older_fields[i][1], s->name) &&
+		if (!strcmp(older_fields[i][0], system) &&
+		    !strcmp(older_fields[i][1], name) &&
 		    !strcmp(older_fields[i][2], field))
 			return true;
 	return false;
+}
+
+static bool older_field(const struct map_special *s, const char *field)
+{
+	return older_named(s->system, s->name, field);
 }
 
 /*
@@ -366,6 +399,99 @@ static void test_rows_formats(void)
 	       events, fields, files, older);
 }
 
+/*
+ * The rows only the way back reads ("read": Perfetto's recordings to
+ * trace.dat, pft2dat-event.c, through pft-ftrace-table.h), which
+ * map_specials[] does not hold: read from the table's text, each its
+ * event's FtraceEvent field and message, each field the message's of
+ * that name, number and type, and the kernel format's.
+ */
+static void test_read_rows(void)
+{
+	size_t len;
+	char *text = unit_slurp("trace-cmd-plugin/trace-fxt-input/"
+				"map-ftrace.table", &len);
+	char *line, *save = NULL, *tok, *tsave, ev[96], msg[64], kind[16];
+	struct tep_handle *tep, *own = tep_alloc();
+	struct tracecmd_input *h;
+	unsigned int rows = 0, fields = 0, formatless_rows = 0, num, fnum, k;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(own);
+	CU_ASSERT_EQUAL_FATAL(nr_schema || !schema_load() ? 0 : -1, 0);
+	h = tracecmd_open_head(unit_path("samples/syscalls.dat"), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+	tep = tracecmd_get_tep(h);
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const struct smsg *m;
+		struct tep_event *e;
+		char *colon, fname[48], ftype[16];
+
+		if (line[0] == '#' ||
+		    sscanf(line, "%95s %63s %u %15s", ev, msg, &num,
+			   kind) != 4 || strcmp(kind, "read"))
+			continue;
+		rows++;
+		colon = strchr(ev, ':');
+		CU_ASSERT_PTR_NOT_NULL_FATAL(colon);
+		*colon = 0;
+		m = schema_find(num);
+		if (!m || strcmp(m->event, colon + 1) ||
+		    strcmp(m->message, msg)) {
+			printf("\n    %s:%s: FtraceEvent field %u is not %s in "
+			       "Perfetto's schema", ev, colon + 1, num, msg);
+			CU_FAIL("a read row's event is not Perfetto's");
+			continue;
+		}
+		e = tep_find_event_by_name(tep, ev, colon + 1);
+		if (!e)
+			e = kernel_format(own, ev, colon + 1);
+		if (!e && is_formatless(ev, colon + 1)) {
+			formatless_rows++;
+			continue;
+		}
+		if (!e) {
+			printf("\n    %s:%s: no kernel format", ev, colon + 1);
+			CU_FAIL("a read row's event has no format here");
+			continue;
+		}
+		/* the fields: after the four columns */
+		tok = strtok_r(line, " \t", &tsave);
+		for (k = 0; k < 3 && tok; k++)
+			tok = strtok_r(NULL, " \t", &tsave);
+		while ((tok = strtok_r(NULL, " \t", &tsave))) {
+			if (sscanf(tok + (*tok == '+'), "%47[^=]=%u:%15s",
+				   fname, &fnum, ftype) != 3)
+				continue;
+			fields++;
+			for (k = 0; k < m->nf; k++)
+				if (!strcmp(m->f[k].name, fname))
+					break;
+			if (k == m->nf || m->f[k].num != fnum ||
+			    strcmp(m->f[k].type, declared(ftype))) {
+				printf("\n    %s:%s: %s=%u:%s is not %s's", ev,
+				       colon + 1, fname, fnum, ftype, msg);
+				CU_FAIL("a read row's field is not Perfetto's");
+			}
+			if (!tep_find_field(e, fname) &&
+			    !older_named(ev, colon + 1, fname)) {
+				printf("\n    %s:%s has no field %s", ev,
+				       colon + 1, fname);
+				CU_FAIL("a read row names a field its event "
+					"lacks");
+			}
+		}
+	}
+	tracecmd_close(h);
+	tep_free(own);
+	free(text);
+	CU_ASSERT(rows > 0);
+	printf("\n    %u rows read back only, %u fields: each in Perfetto's "
+	       "schema and its kernel format (%u events of no format here)\n",
+	       rows, fields, formatless_rows);
+}
+
 static CU_TestInfo table_tests[] = {
 	{ "each row of the table is its event's row of map_specials[]",
 	  test_rows_compiled },
@@ -373,6 +499,8 @@ static CU_TestInfo table_tests[] = {
 	  test_rows_schema },
 	{ "each field a row names is in its event's kernel format",
 	  test_rows_formats },
+	{ "each row only the way back reads: Perfetto's, the kernel's",
+	  test_read_rows },
 	CU_TEST_INFO_NULL,
 };
 
