@@ -304,8 +304,8 @@ int pft_inst_assign(struct pft_ctx *c)
 
 	if (!instances_several(c)) {
 		if (c->nr_dss && *c->dss[0].instance)
-			say_instance(c, c->dss[0].instance, ", the only one, as "
-				     "the top buffer");
+			say_instance(c, c->dss[0].instance,
+				     ", the only one, as the top buffer");
 		return 0;
 	}
 	/* in sequence order: the same .dat from the same trace */
