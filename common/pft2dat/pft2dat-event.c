@@ -423,7 +423,6 @@ static int described(struct pft_ctx *c, struct pft_ev *ev,
 	return ret < 0 ? -EBADMSG : 0;
 }
 
-/* A typed event no row names: counted for the summary. */
 /* In a GenericEventDescriptor @msg: its field id @id's group, name. */
 static bool desc_names(const struct pb_field *msg, uint32_t id,
 		       struct pb_field *group, struct pb_field *name)
@@ -500,6 +499,7 @@ int pft_event_name(struct pft_ctx *c, uint32_t id, const uint8_t *bundle,
 	return -ENOENT;
 }
 
+/* A typed event no row names: counted for the summary. */
 static int unknown_event(struct pft_ctx *c, uint32_t num)
 {
 	uint64_t *n = u64_map_put(&c->unknown, num);
