@@ -292,13 +292,12 @@ static int one_packet(struct pft_ctx *c, const uint8_t *p, size_t len)
 				return ret;
 			continue;
 		}
-		/* several instances: which is whose, by the events */
-		if (f.id == PFT_PACKET_FTRACE_EVENTS && f.wt == PB_LEN &&
-		    c->pass == 1 && pft_inst_bundle(c, f.p, f.len))
-			return -ENOMEM;
-		if (f.id == PFT_PACKET_FTRACE_EVENTS && f.wt == PB_LEN)
+		if (f.id == PFT_PACKET_FTRACE_EVENTS && f.wt == PB_LEN) {
+			/* several instances: which is whose, by the events */
+			if (c->pass == 1 && pft_inst_bundle(c, f.p, f.len))
+				return -ENOMEM;
 			ret = pft_event_bundle(c, f.p, f.len);
-		else if (f.id != PFT_PACKET_TIMESTAMP &&
+		} else if (f.id != PFT_PACKET_TIMESTAMP &&
 			 f.id != PFT_PACKET_SEQUENCE_ID &&
 			 f.id != PFT_PACKET_SEQUENCE_FLAGS &&
 			 f.id != PFT_PACKET_CLOCK_ID)

@@ -38,24 +38,6 @@
 #define INST_SWITCH	(1u << 31)
 #define INST_WAKING	(INST_SWITCH + 1)
 
-/*
- * Whether the config's ftrace data sources read more than one instance
- * (found again only when a config added data sources).
- */
-static bool instances_several(struct pft_ctx *c)
-{
-	unsigned int d;
-
-	if (c->inst_dss_seen == c->nr_dss)
-		return c->inst_several;
-	c->inst_dss_seen = c->nr_dss;
-	c->inst_several = false;
-	for (d = 1; d < c->nr_dss && !c->inst_several; d++)
-		c->inst_several = strcmp(c->dss[d].instance,
-					 c->dss[0].instance) != 0;
-	return c->inst_several;
-}
-
 /* Whether @pat, a spelling of ftrace_events, names @sys/@name. */
 static bool pattern_names(const char *pat, const char *sys, size_t slen,
 			  const char *name, size_t nlen)
@@ -142,13 +124,14 @@ static int event_note(struct pft_ctx *c, uint32_t id, const uint8_t *p,
 	v = u64_map_put(&c->inst_named, c->cur_seq << 32 | id);
 	if (!v)
 		return -ENOMEM;
-	if (!*v) {
-		mask = event_named_by(c, id, p, len, body);
-		if (mask < 0)
-			return (int)mask;
-		*v = (uint64_t)mask + 1;
-	}
-	return seq_note(c, *v - 1);
+	/* seen before on this sequence: its data sources already noted */
+	if (*v)
+		return 0;
+	mask = event_named_by(c, id, p, len, body);
+	if (mask < 0)
+		return (int)mask;
+	*v = (uint64_t)mask + 1;
+	return seq_note(c, (uint64_t)mask);
 }
 
 int pft_inst_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
@@ -157,7 +140,7 @@ int pft_inst_bundle(struct pft_ctx *c, const uint8_t *p, size_t len)
 	struct pb_field f, g, body;
 	int ret = 0;
 
-	if (!instances_several(c))
+	if (!c->dss_several)
 		return 0;
 	pb_reader_init(&r, p, len);
 	while (!ret && pb_next(&r, &f) > 0) {
@@ -302,7 +285,7 @@ int pft_inst_assign(struct pft_ctx *c)
 	size_t i, n = 0;
 	int ret = 0;
 
-	if (!instances_several(c)) {
+	if (!c->dss_several) {
 		if (c->nr_dss && *c->dss[0].instance)
 			say_instance(c, c->dss[0].instance,
 				     ", the only one, as the top buffer");

@@ -395,16 +395,14 @@ struct pft_ctx {
 	 */
 	struct pft_ds		*dss;
 	unsigned int		nr_dss;
+	bool			dss_several;	/* of more than one instance */
 	struct u64_map		seq_tbuf;
 	struct u64_map		seq_dat;
 	/*
-	 * several instances (pft2dat-instances.c): whether the data
-	 * sources read several, as of how many; (seq << 32 | event) ->
+	 * several instances (pft2dat-instances.c): (seq << 32 | event) ->
 	 * the data sources naming it, a bit each, + 1; seq -> the data
 	 * sources naming all its events named, | bit 63; names looked up
 	 */
-	unsigned int		inst_dss_seen;
-	bool			inst_several;
 	struct u64_map		inst_named;
 	struct u64_map		inst_seq;
 	unsigned int		inst_lookups;

@@ -441,6 +441,7 @@ static int trace_config(struct pft_ctx *c, const struct pb_field *m)
 {
 	struct pb_reader r, dr;
 	struct pb_field f, g;
+	unsigned int d;
 
 	pb_reader_init(&r, m->p, m->len);
 	while (pb_next(&r, &f) > 0) {
@@ -452,6 +453,9 @@ static int trace_config(struct pft_ctx *c, const struct pb_field *m)
 			    ds_config(c, &g))
 				return -ENOMEM;
 	}
+	for (d = 1; d < c->nr_dss && !c->dss_several; d++)
+		c->dss_several = strcmp(c->dss[d].instance,
+					c->dss[0].instance) != 0;
 	return 0;
 }
 
