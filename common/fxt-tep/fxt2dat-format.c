@@ -11,16 +11,9 @@
  * (f2d_rec_begin) and filled field by field (f2d_put_*).
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <event-parse.h>
 
@@ -65,13 +58,11 @@ static void fmt_free(struct f2d_format *f)
 	free(f);
 }
 
-static void probe_stop(struct f2d_ctx *ctx);
-
 void f2d_formats_free(struct f2d_ctx *ctx)
 {
 	unsigned int i;
 
-	probe_stop(ctx);
+	f2d_probe_stop(ctx);
 	for (i = 0; i < ctx->nr_fmts; i++)
 		fmt_free(ctx->fmt_list[i]);
 	free(ctx->fmt_list);
@@ -100,228 +91,12 @@ static int fixed_part(struct tep_format_field **fl, unsigned int *fixed)
 }
 
 /*
- * Does libtraceevent survive parsing @text into the tep as it is now, in
- * a time a format's parse may take?
- * Asked of a child process that parses on its copy of the tep: a crash
- * there costs the child only, and so does a parse that takes longer than
- * F2D_PARSE_MS (libtraceevent 1.7.1 appends each token of a type or an
- * argument to the ones before it, in time quadratic in their number:
- * minutes for a format of a few megabytes, hog-format.fxt), or than what
- * is left of F2D_PARSE_TOTAL_MS for the whole file: the child is killed
- * and the format taken for one that crashes it.  The child stays and is
- * asked of every format of the input in turn (F2D_FORMAT_TRUSTED ones,
- * which are not input, the parent parses alone), parsing each as the
- * parent then does, so that its tep holds the input's formats the
- * parent's does; one that died is replaced, forked from the parent as it
- * is then.  (A child a format, forked from a process holding a
- * KernelShark load's rows, cost more than the rest of the load.)
- * libtraceevent's complaints come from the parent's parse, if it is
- * made; the child's go nowhere.
- */
-struct probe_msg {
-	uint32_t	system_len, text_len;
-	int32_t		long_size;
-	int32_t		big_endian;
-};
-
-/*
- * How long the child may parse one format, and all of a file's (real
- * formats take well under a millisecond each; the .dat direction gives
- * libtracecmd 30 s for a kernel's 2300).
- */
-#define F2D_PARSE_MS		2000
-#define F2D_PARSE_TOTAL_MS	10000
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* One byte from @fd within @ms milliseconds: false on timeout or EOF. */
-static bool probe_read_within(int fd, char *c, int64_t ms)
-{
-	int64_t end = now_ms() + ms, left;
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	ssize_t r;
-	int ret;
-
-	for (;;) {
-		left = end - now_ms();
-		if (left <= 0)
-			return false;
-		ret = poll(&pfd, 1, (int)left);
-		if (ret < 0 && errno == EINTR)
-			continue;
-		if (ret <= 0)
-			return false;
-		r = read(fd, c, 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		return r == 1;
-	}
-}
-
-static bool probe_read(int fd, void *p, size_t n)
-{
-	ssize_t r;
-
-	while (n) {
-		r = read(fd, p, n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return false;
-		p = (char *)p + r;
-		n -= r;
-	}
-	return true;
-}
-
-static bool probe_send(int fd, const void *p, size_t n)
-{
-	ssize_t r;
-
-	while (n) {
-		r = send(fd, p, n, MSG_NOSIGNAL);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return false;
-		p = (const char *)p + r;
-		n -= r;
-	}
-	return true;
-}
-
-/* The child: parse what comes, say 'k' after each; end at EOF. */
-static void __attribute__((noreturn)) probe_serve(struct f2d_ctx *ctx, int fd)
-{
-	struct probe_msg m;
-	char *sys, *text;
-	int null;
-
-	/*
-	 * A crash here is the child's plain death: not one for a crash
-	 * handler of the host (a sanitizer's, a fuzzer's) to report as its
-	 * own.
-	 */
-	signal(SIGSEGV, SIG_DFL);
-	signal(SIGBUS, SIG_DFL);
-	signal(SIGFPE, SIG_DFL);
-	signal(SIGILL, SIG_DFL);
-	signal(SIGABRT, SIG_DFL);
-	null = open("/dev/null", O_WRONLY);
-	if (null >= 0)
-		dup2(null, STDERR_FILENO);
-	while (probe_read(fd, &m, sizeof(m))) {
-		sys = malloc(m.system_len + 1);
-		text = malloc(m.text_len + 1);
-		if (!sys || !text || !probe_read(fd, sys, m.system_len) ||
-		    !probe_read(fd, text, m.text_len))
-			_exit(1);
-		sys[m.system_len] = '\0';
-		text[m.text_len] = '\0';
-		tep_set_long_size(ctx->tep, m.long_size);
-		tep_set_file_bigendian(ctx->tep, m.big_endian ?
-				       TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-		tep_parse_event(ctx->tep, text, m.text_len, sys);
-		free(sys);
-		free(text);
-		if (!probe_send(fd, "k", 1))
-			_exit(1);
-	}
-	_exit(0);
-}
-
-static void probe_stop(struct f2d_ctx *ctx)
-{
-	if (!ctx->probe_pid)
-		return;
-	/* a child still parsing is stopped; one done ends at EOF */
-	if (ctx->probe_busy)
-		kill(ctx->probe_pid, SIGKILL);
-	ctx->probe_busy = false;
-	close(ctx->probe_fd);
-	while (waitpid(ctx->probe_pid, NULL, 0) < 0 && errno == EINTR)
-		;
-	ctx->probe_pid = 0;
-}
-
-void f2d_formats_settled(struct f2d_ctx *ctx)
-{
-	probe_stop(ctx);
-}
-
-static bool probe_start(struct f2d_ctx *ctx)
-{
-	int sv[2];
-	pid_t pid;
-
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
-		return false;
-	pid = fork();
-	if (pid < 0) {
-		close(sv[0]);
-		close(sv[1]);
-		return false;
-	}
-	if (!pid) {
-		close(sv[0]);
-		probe_serve(ctx, sv[1]);
-	}
-	close(sv[1]);
-	ctx->probe_pid = pid;
-	ctx->probe_fd = sv[0];
-	return true;
-}
-
-static bool parse_survives(struct f2d_ctx *ctx, const char *system,
-			   const char *text, size_t len)
-{
-	struct probe_msg m = {
-		.system_len = strlen(system), .text_len = len,
-		.long_size = tep_get_long_size(ctx->tep),
-		.big_endian = tep_is_file_bigendian(ctx->tep),
-	};
-	int64_t left = F2D_PARSE_TOTAL_MS - ctx->probe_ms, start;
-	bool ok;
-	char k;
-
-	/* the file's time is spent: no more formats */
-	if (left <= 0 || len > UINT32_MAX ||
-	    (!ctx->probe_pid && !probe_start(ctx)))
-		return false;
-	start = now_ms();
-	ctx->probe_busy = true;
-	ok = probe_send(ctx->probe_fd, &m, sizeof(m)) &&
-	     probe_send(ctx->probe_fd, system, m.system_len) &&
-	     probe_send(ctx->probe_fd, text, len) &&
-	     probe_read_within(ctx->probe_fd, &k,
-			       left < F2D_PARSE_MS ? left : F2D_PARSE_MS) &&
-	     k == 'k';
-	ctx->probe_ms += now_ms() - start;
-	if (ok) {
-		ctx->probe_busy = false;
-		return true;
-	}
-	/*
-	 * It died on this format, took too long (killed), or could not be
-	 * asked: a fresh one next.
-	 */
-	probe_stop(ctx);
-	return false;
-}
-
-/*
  * Hand a format to libtraceevent.  libtraceevent 1.7.1 crashes on some
  * broken formats: print formats (a NULL dereference,
  * regress-tep-print-fmt.fxt) and field lists alike (an array size broken
  * by a newline, "char prev_comm[\n]", regress-tep-fields.fxt), so every
  * text is parsed only once a child process survived parsing it
- * (parse_survives()).  Converting needs the fields only: the print
+ * (f2d_probe_survives()).  Converting needs the fields only: the print
  * format it parses is an empty one, the .dat keeps the text as it came.
  * A caller's own tep (ctx->sink: printing, not converting) parses the
  * whole text, or the fields alone when the whole text crashed the child.
@@ -329,34 +104,82 @@ static bool parse_survives(struct f2d_ctx *ctx, const char *system,
  * caller printing should not print with it), 0, -EINVAL for a text
  * libtraceevent refuses or dies on, or another negative errno.
  */
+static const char empty_print[] = "\nprint fmt: \"\"\n";
+
+/* @text up to @pf, its print format, with an empty one after: malloc'd. */
+static char *fields_only(const char *text, const char *pf, size_t *n)
+{
+	size_t head = (size_t)(pf - text);
+	char *copy;
+
+	*n = head + sizeof(empty_print) - 1;
+	copy = malloc(*n + 1);
+	if (copy) {
+		memcpy(copy, text, head);
+		memcpy(copy + head, empty_print, sizeof(empty_print));
+	}
+	return copy;
+}
+
 static int parse_fields(struct f2d_ctx *ctx, const char *system,
 			const char *text, size_t len, bool trusted)
 {
-	static const char empty[] = "\nprint fmt: \"\"\n";
 	const char *pf = strstr(text, "\nprint fmt:");
-	size_t head, n;
+	size_t n;
 	char *copy;
 	int ret;
 
 	/* the whole text: all there is, or what a printing caller wants */
 	if (!pf || ctx->sink) {
-		if (trusted || parse_survives(ctx, system, text, len))
+		if (trusted || f2d_probe_survives(ctx, system, text, len))
 			return tep_parse_event(ctx->tep, text, len, system) ?
 			       -EINVAL : 0;
 		if (!pf)
 			return -EINVAL;
 	}
-	head = pf - text;
-	n = head + sizeof(empty) - 1;
-	copy = malloc(n + 1);
+	copy = fields_only(text, pf, &n);
 	if (!copy)
 		return -ENOMEM;
-	memcpy(copy, text, head);
-	memcpy(copy + head, empty, sizeof(empty));
-	if (trusted || parse_survives(ctx, system, copy, n))
+	if (trusted || f2d_probe_survives(ctx, system, copy, n))
 		ret = tep_parse_event(ctx->tep, copy, n, system) ? -EINVAL : 1;
 	else
 		ret = -EINVAL;
+	free(copy);
+	return ret;
+}
+
+/* The id a format text says, or -1: none, or not one a .dat holds. */
+static int format_id(const char *text, size_t len)
+{
+	const char *id_line;
+	int id;
+
+	/* libtraceevent reads a C string: a NUL would hide the rest */
+	if (memchr(text, '\0', len))
+		return -1;
+	id_line = strstr(text, "\nID: ");
+	id = id_line ? atoi(id_line + 5) : -1;
+	return id < 0 || id > 65535 ? -1 : id;
+}
+
+int f2d_format_foresee(struct f2d_ctx *ctx, const char *system,
+		       const char *text, size_t len)
+{
+	const char *pf;
+	size_t n;
+	char *copy;
+	int id = format_id(text, len), ret;
+
+	if (id < 0 || tep_find_event(ctx->tep, id))
+		return 0;
+	/* the text parse_fields() asks of first */
+	pf = strstr(text, "\nprint fmt:");
+	if (!pf || ctx->sink)
+		return f2d_probe_ahead(ctx, system, text, len);
+	copy = fields_only(text, pf, &n);
+	if (!copy)
+		return -ENOMEM;
+	ret = f2d_probe_ahead(ctx, system, copy, n);
 	free(copy);
 	return ret;
 }
@@ -371,17 +194,11 @@ int f2d_format_add(struct f2d_ctx *ctx, const char *system, const char *text,
 	struct tep_format_field **common;
 	struct f2d_format *f, **list;
 	struct tep_event *event;
-	const char *id_line;
 	unsigned int n;
-	int id, ret;
+	int id = format_id(text, len), ret;
 	bool no_print;
 
-	/* libtraceevent reads a C string: a NUL would hide the rest */
-	if (memchr(text, '\0', len))
-		return -EINVAL;
-	id_line = strstr(text, "\nID: ");
-	id = id_line ? atoi(id_line + 5) : -1;
-	if (id < 0 || id > 65535)
+	if (id < 0)
 		return -EINVAL;
 	event = tep_find_event(ctx->tep, id);
 	if (event) {

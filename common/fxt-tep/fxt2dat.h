@@ -119,14 +119,8 @@ struct f2d_ctx {
 	bool			dry;		/* measure only */
 	bool			sorted;		/* keep, sort, then write */
 	struct tep_handle	*tep;
-	/*
-	 * fxt2dat-format.c's parser child (pid 0: none), its socket,
-	 * whether it is parsing, and the time it took so far (ms)
-	 */
-	int			probe_pid;
-	int			probe_fd;
-	bool			probe_busy;
-	int64_t			probe_ms;
+	/* the child that parses the input's formats first (NULL: none) */
+	struct f2d_probe	*probe;
 	struct f2d_format	*fmt_hash[256];
 	struct f2d_format	**fmt_list;
 	unsigned int		nr_fmts;
@@ -270,6 +264,33 @@ int f2d_fxt_log(struct f2d_ctx *ctx, const struct fxt_record *rec);
 /* fxt2dat-sched.c: context switches and wakeups as sched events. */
 int f2d_sched(struct f2d_ctx *ctx, const struct fxt_record *rec);
 
+/*
+ * fxt2dat-probe.c: whether libtraceevent survives parsing a format text,
+ * asked of a child process.
+ */
+struct f2d_probe;
+/*
+ * Whether @text (@len bytes, a C string) of @system parses in the child,
+ * within the time a format and the file's formats may take; asked now
+ * unless it was asked ahead.
+ */
+bool f2d_probe_survives(struct f2d_ctx *ctx, const char *system,
+			const char *text, size_t len);
+/*
+ * Start the child now, while the host is small, if none is: each page
+ * the host writes while a child lives is copied first.  0, or a negative
+ * errno (the first question tries again).
+ */
+int f2d_probe_start(struct f2d_ctx *ctx);
+/*
+ * Ask of @text now, its answer read when f2d_probe_survives() asks for
+ * it: 0, or a negative errno (not asked).
+ */
+int f2d_probe_ahead(struct f2d_ctx *ctx, const char *system,
+		    const char *text, size_t len);
+/* The child ends, every answer forgotten; the next question forks one. */
+void f2d_probe_stop(struct f2d_ctx *ctx);
+
 /* fxt2dat-format.c: the formats, and records built by them. */
 struct f2d_format *f2d_format_find(struct f2d_ctx *ctx, const char *system,
 				   size_t slen, const char *name, size_t nlen);
@@ -299,12 +320,22 @@ struct f2d_format *f2d_format_make(struct f2d_ctx *ctx, const char *system,
 				   const char *name, const char *body);
 void f2d_formats_free(struct f2d_ctx *ctx);
 /*
+ * A format of the input the host will add (f2d_format_add(), not
+ * trusted) later: its parse is tried now (f2d_probe_ahead()).  0, or a
+ * negative errno, which costs nothing but the time it would have saved.
+ */
+int f2d_format_foresee(struct f2d_ctx *ctx, const char *system,
+		       const char *text, size_t len);
+/*
  * The formats a host gathered are all parsed: the child process that
  * tried them ends (a format after this forks another).  Alive, it shares
  * the host's pages, and each the host then writes (a KernelShark load's
  * entries, in heap memory freed before) is copied first.
  */
-void f2d_formats_settled(struct f2d_ctx *ctx);
+static inline void f2d_formats_settled(struct f2d_ctx *ctx)
+{
+	f2d_probe_stop(ctx);
+}
 /* Start ctx->rec in format @f for @pid: zeroed fixed part, common set. */
 int f2d_rec_begin(struct f2d_ctx *ctx, struct f2d_format *f, int pid);
 /* @len more zeroed bytes at the end of @r; NULL when out of memory. */

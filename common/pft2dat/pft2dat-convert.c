@@ -486,6 +486,9 @@ int pft_read(struct pft_ctx *c, const void *data, size_t len)
 		c->f2d.cpus = c->sys_cpus;
 	/* a converted trace.dat's FXT: the .dat's own clock, names... */
 	ret = pft_fxt_apply(c);
+	/* ...and its formats, tried while the second pass begins */
+	if (!ret)
+		ret = pft_res_foresee(c);
 	/* Perfetto's ftrace clock is the boot clock unless a bundle says */
 	if (!ret && !c->f2d.clock.len)
 		ret = f2d_text_add(&c->f2d.clock, clock_name(c->ftrace_clock),

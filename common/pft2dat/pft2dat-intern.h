@@ -316,6 +316,13 @@ struct pft_res {
 	int64_t			lost[2];
 	const uint8_t		*val[TCFXT_RES_MAX_FIELDS];
 	uint32_t		val_len[TCFXT_RES_MAX_FIELDS];
+	/*
+	 * The first pass: the formats the decls name, each once, in the
+	 * order first named ("system\0name\0" each; their hashes), for
+	 * pft_res_foresee()
+	 */
+	struct f2d_text		named;
+	struct u64_map		named_seen;
 };
 
 struct pft_ctx {
@@ -648,8 +655,17 @@ int pft_record_lost(struct pft_ctx *c, int buffer, unsigned int cpu,
  * are read without it, c->st->damage says so).
  */
 int pft_res_bundle(struct pft_ctx *c, const struct pb_field *f);
-/* The first pass: the .dat buffers a residue's decls name, added. */
+/*
+ * The first pass: the .dat buffers a residue's decls name, added; the
+ * formats they name, noted.
+ */
 int pft_res_buffers(struct pft_ctx *c, const struct pb_field *f);
+/*
+ * Between the passes: the parse of each format noted is tried ahead
+ * (f2d_format_foresee()), the FXT's own text of it, as the second pass
+ * will add it.
+ */
+int pft_res_foresee(struct pft_ctx *c);
 int pft_res_take(struct pft_ctx *c, unsigned int kind);
 /*
  * After the bundle's events: the records its residue keeps whole (the

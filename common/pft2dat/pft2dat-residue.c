@@ -377,8 +377,44 @@ int pft_res_copies(struct pft_ctx *c, unsigned int cpu)
 	return 0;
 }
 
+/* A decl's format (@sys/@name), noted once for pft_res_foresee(). */
+static int format_note(struct pft_ctx *c, const uint8_t *sys, size_t slen,
+		       const uint8_t *name, size_t nlen)
+{
+	struct pft_res *r = &c->res;
+	uint64_t h = 14695981039346656037ULL, *seen;
+	size_t i;
+
+	if (!pft_event_ident((const char *)sys, slen) ||
+	    !pft_event_ident((const char *)name, nlen))
+		return 0;
+	for (i = 0; i < slen; i++)
+		h = (h ^ sys[i]) * 1099511628211ULL;
+	h = (h ^ 0x100) * 1099511628211ULL;
+	for (i = 0; i < nlen; i++)
+		h = (h ^ name[i]) * 1099511628211ULL;
+	/* a hash two formats share: the second is tried when added */
+	seen = u64_map_put(&r->named_seen, h);
+	if (!seen)
+		return -ENOMEM;
+	if (*seen)
+		return 0;
+	*seen = 1;
+	/* the first: the child that will try them forked now (not fatal) */
+	if (!r->named.len)
+		f2d_probe_start(&c->f2d);
+	if (f2d_text_add(&r->named, (const char *)sys, slen) ||
+	    f2d_text_add(&r->named, "", 1) ||
+	    f2d_text_add(&r->named, (const char *)name, nlen) ||
+	    f2d_text_add(&r->named, "", 1))
+		return -ENOMEM;
+	return 0;
+}
+
 int pft_res_buffers(struct pft_ctx *c, const struct pb_field *f)
 {
+	const uint8_t *sys, *name;
+	size_t slen, nlen;
 	struct pb_reader rd, rdd;
 	struct pb_field x, y;
 
@@ -386,11 +422,43 @@ int pft_res_buffers(struct pft_ctx *c, const struct pb_field *f)
 	while (pb_next(&rd, &x) > 0) {
 		if (x.wt != PB_LEN || x.id != TCFXT_RES_DECL)
 			continue;
+		sys = name = NULL;
+		slen = nlen = 0;
 		pb_reader_init(&rdd, x.p, x.len);
-		while (pb_next(&rdd, &y) > 0)
-			if (y.wt == PB_LEN && y.id == TCFXT_DECL_BUFFER &&
-			    y.len && buffer_named(c, y.p, y.len) == -ENOMEM)
+		while (pb_next(&rdd, &y) > 0) {
+			if (y.wt != PB_LEN)
+				continue;
+			if (y.id == TCFXT_DECL_BUFFER && y.len &&
+			    buffer_named(c, y.p, y.len) == -ENOMEM)
 				return -ENOMEM;
+			if (y.id == TCFXT_DECL_SYSTEM) {
+				sys = y.p;
+				slen = y.len;
+			} else if (y.id == TCFXT_DECL_NAME) {
+				name = y.p;
+				nlen = y.len;
+			}
+		}
+		if (sys && name && format_note(c, sys, slen, name, nlen))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int pft_res_foresee(struct pft_ctx *c)
+{
+	const char *p = c->res.named.s, *end = p + c->res.named.len;
+	const char *sys, *name, *text, *fsys;
+
+	while (p < end) {
+		sys = p;
+		name = sys + strlen(sys) + 1;
+		p = name + strlen(name) + 1;
+		text = pft_fxt_format(c, sys, strlen(sys), name, strlen(name),
+				      &fsys);
+		if (text && f2d_format_foresee(&c->f2d, sys, text,
+					       strlen(text)) == -ENOMEM)
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -398,5 +466,7 @@ int pft_res_buffers(struct pft_ctx *c, const struct pb_field *f)
 void pft_res_free(struct pft_ctx *c)
 {
 	free(c->res.decls);
+	f2d_text_free(&c->res.named);
+	u64_map_free(&c->res.named_seen);
 	memset(&c->res, 0, sizeof(c->res));
 }

@@ -318,6 +318,57 @@ static void test_format_refused(void)
 	tep_free(ctx.tep);
 }
 
+/*
+ * The child that tries the input's formats first, asked ahead and out of
+ * order: a text it dies on (libtraceevent 1.7.1 crashes on an array size
+ * of two bytes that are no digits, regress-tep-fields.fxt) between two it
+ * survives.
+ */
+static void test_probe_ahead(void)
+{
+	struct f2d_ctx ctx = { .tep = tep_alloc(), .next_id = F2D_FIRST_ID };
+	struct f2d_format *f = NULL;
+	size_t len, wlen;
+	char *text = unit_slurp("tests/unit/dat-formats/sched_switch.format",
+				&len);
+	char *wake = unit_slurp("tests/unit/dat-formats/sched_wakeup.format",
+				&wlen);
+	char *bad = text ? strdup(text) : NULL, *at;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ctx.tep);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(wake);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(bad);
+	at = strstr(bad, "prev_comm[16]");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+	memcpy(at, "prev_comm[\xcf\xd1]", 13);
+	/* all three in flight at once, answered in the order asked */
+	CU_ASSERT_EQUAL(f2d_probe_ahead(&ctx, "sched", text, len), 0);
+	CU_ASSERT_EQUAL(f2d_probe_ahead(&ctx, "sched", bad, len), 0);
+	CU_ASSERT_EQUAL(f2d_probe_ahead(&ctx, "sched", wake, wlen), 0);
+	/* the last first: the child died on the one before, a new one asked */
+	CU_ASSERT_TRUE(f2d_probe_survives(&ctx, "sched", wake, wlen));
+	CU_ASSERT_FALSE(f2d_probe_survives(&ctx, "sched", bad, len));
+	CU_ASSERT_TRUE(f2d_probe_survives(&ctx, "sched", text, len));
+	/* asked again: the same answers */
+	CU_ASSERT_FALSE(f2d_probe_survives(&ctx, "sched", bad, len));
+	CU_ASSERT_TRUE(f2d_probe_survives(&ctx, "sched", wake, wlen));
+	f2d_probe_stop(&ctx);
+
+	/* foreseen as f2d_format_add() will ask: refused without a crash */
+	CU_ASSERT_EQUAL(f2d_format_foresee(&ctx, "sched", bad, len), 0);
+	CU_ASSERT_EQUAL(f2d_format_foresee(&ctx, "sched", wake, wlen), 0);
+	CU_ASSERT_EQUAL(f2d_format_add(&ctx, "sched", bad, len, 0, NULL),
+			-EINVAL);
+	CU_ASSERT_EQUAL(f2d_format_add(&ctx, "sched", wake, wlen, 0, &f), 0);
+	CU_ASSERT_PTR_NOT_NULL(f);
+	CU_ASSERT_EQUAL(ctx.nr_fmts, 1);
+	free(text);
+	free(wake);
+	free(bad);
+	f2d_formats_free(&ctx);
+	tep_free(ctx.tep);
+}
+
 /* Another producer's context switch, as the kernel's sched_switch. */
 static void test_feed_sched_switch(void)
 {
@@ -515,6 +566,8 @@ static CU_TestInfo piece_tests[] = {
 	  test_format_and_builder },
 	{ "format: ids and offsets a .dat cannot hold are refused",
 	  test_format_refused },
+	{ "probe: formats tried ahead, out of order, one the child dies on",
+	  test_probe_ahead },
 	CU_TEST_INFO_NULL,
 };
 
