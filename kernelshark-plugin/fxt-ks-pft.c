@@ -236,14 +236,27 @@ static int row_cb(void *priv, const struct pft2dat_row *pr)
 	return 0;
 }
 
-/* rows_merge() takes one CPU's rows of one buffer at a time, this many */
+/* rows_merge() takes runs of one CPU's rows of one buffer, this many */
 #define MERGE_STREAMS	64
+
+/* Range @i's rows end after range @k's begin (@k SIZE_MAX: none). */
+static bool ranges_cross(const struct fxt_ks_data *d,
+			 const struct pft_loader *l, size_t i, size_t k)
+{
+	const struct pft_range *g = &l->ranges[i], *n;
+
+	if (k == SIZE_MAX)
+		return false;
+	n = &l->ranges[k];
+	return g->end > g->start && n->end > n->start &&
+	       d->rows[n->start].ts < d->rows[g->end - 1].ts;
+}
 
 /*
  * The rows in time order, stable: each CPU of each buffer read its
- * bundles in time order, so its ranges follow one another, and the
- * rows are those streams merged.  1 when they do not (a damaged trace)
- * or are too many for this merge, for fxt_ks_rows_sort().
+ * bundles in time order, so its ranges follow one another (but a few),
+ * and the rows are those runs merged.  1 when the runs are too many for
+ * this merge (a damaged trace), for fxt_ks_rows_sort().
  */
 static int rows_merge(struct fxt_ks_data *d, struct pft_loader *l)
 {
@@ -268,8 +281,15 @@ static int rows_merge(struct fxt_ks_data *d, struct pft_loader *l)
 	for (i = l->nr_ranges; i-- > 0;) {
 		const struct pft_range *g = &l->ranges[i];
 
-		for (h = 0; h < nh && heads[h].stream != g->stream; h++)
-			;
+		/*
+		 * a stream's ranges follow one another in time; one that
+		 * does not (a bundle of a CPU's last events, written late)
+		 * begins a run of its own
+		 */
+		for (h = 0; h < nh; h++)
+			if (heads[h].stream == g->stream &&
+			    !ranges_cross(d, l, i, heads[h].range))
+				break;
 		if (h == nh) {
 			if (nh == MERGE_STREAMS) {
 				free(next);
@@ -280,13 +300,6 @@ static int rows_merge(struct fxt_ks_data *d, struct pft_loader *l)
 		}
 		next[i] = heads[h].range;
 		heads[h].range = i;
-		/* a stream's ranges follow one another in time */
-		if (next[i] != SIZE_MAX && g->end > g->start &&
-		    l->ranges[next[i]].end > l->ranges[next[i]].start &&
-		    d->rows[l->ranges[next[i]].start].ts < d->rows[g->end - 1].ts) {
-			free(next);
-			return 1;
-		}
 	}
 	out = fxt_ks_big_alloc(d->rows_cap * sizeof(*out));
 	if (!out) {
