@@ -222,6 +222,31 @@ pb_read_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
 		*p = q + 1;
 		return 0;
 	}
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/*
+	 * Up to eight bytes (timestamps, lengths, pids: 56 bits) read as
+	 * one word: the first byte without the top bit ends the varint,
+	 * and its seven-bit groups are packed in three steps.
+	 */
+	if (end - q >= 8) {
+		uint64_t w, last;
+
+		memcpy(&w, q, 8);
+		last = ~w & 0x8080808080808080ULL;
+		if (last) {
+			w &= last ^ (last - 1);
+			w = (w & 0x007f007f007f007fULL) |
+			    (w & 0x7f007f007f007f00ULL) >> 1;
+			w = (w & 0x00003fff00003fffULL) |
+			    (w & 0x3fff00003fff0000ULL) >> 2;
+			w = (w & 0x000000000fffffffULL) |
+			    (w & 0x0fffffff00000000ULL) >> 4;
+			*v = w;
+			*p = q + (__builtin_ctzll(last) >> 3) + 1;
+			return 0;
+		}
+	}
+#endif
 	for (shift = 0; shift < 7 * PB_VARINT_MAX; shift += 7) {
 		if (q >= end)
 			return -EBADMSG;

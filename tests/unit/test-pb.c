@@ -9,6 +9,7 @@
  * that are no field.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,6 +152,74 @@ static void test_read(void)
 	pb_free(&b);
 }
 
+/* pb_read_varint() as the protobuf documentation decodes, a byte a time. */
+static int varint_bytewise(const uint8_t **p, const uint8_t *end,
+			   uint64_t *v)
+{
+	const uint8_t *q = *p;
+	unsigned int i;
+
+	*v = 0;
+	for (i = 0; i < PB_VARINT_MAX && q < end; i++) {
+		*v |= (uint64_t)(*q & 0x7f) << (7 * i);
+		if (!(*q++ & 0x80)) {
+			*p = q;
+			return 0;
+		}
+	}
+	return -EBADMSG;
+}
+
+/*
+ * Every length of varint (the reader takes up to eight bytes as one
+ * word when eight are there), canonical and padded with 0x80 bytes, cut
+ * short, with 0 to 11 bytes after it: the same value, end and errors as
+ * a byte at a time.
+ */
+static void test_varint_words(void)
+{
+	uint8_t buf[32];
+	const uint8_t *p, *q;
+	uint64_t v, w, x = 0x9e3779b97f4a7c15ULL;
+	unsigned int bits, len, tail, pad, more, checked = 0;
+	int r, rw;
+
+	for (bits = 0; bits <= 64; bits++) {
+		for (pad = 0; pad < 3; pad++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			v = bits == 64 ? x : x & ((1ULL << bits) - 1);
+			/* encoded, then @pad more bytes of value 0 */
+			for (len = 0, w = v, more = pad; w >= 0x80 || more;
+			     len++) {
+				if (w < 0x80)
+					more--;
+				buf[len] = (uint8_t)(w | 0x80);
+				w >>= 7;
+			}
+			buf[len++] = (uint8_t)w;
+			for (tail = 0; tail < 12; tail++) {
+				memset(buf + len, tail & 1 ? 0xff : 0x01, tail);
+				/* whole, then cut a byte short */
+				for (r = 0; r < 2 && len - r > 0; r++) {
+					p = q = buf;
+					rw = varint_bytewise(&q, buf + len - r +
+							     (r ? 0 : tail), &w);
+					CU_ASSERT_EQUAL(pb_read_varint(&p,
+						buf + len - r + (r ? 0 : tail),
+						&v), rw);
+					if (!rw) {
+						CU_ASSERT_EQUAL(v, w);
+						CU_ASSERT_PTR_EQUAL(p, q);
+					}
+					checked++;
+				}
+			}
+		}
+	}
+	printf("\n# %u varints of 0 to 64 bits, padded, cut, with 0-11 "
+	       "bytes after: as decoded a byte at a time\n", checked);
+}
+
 /* Bytes that are no field: an error, never a read past them. */
 static void test_bad(void)
 {
@@ -195,6 +264,7 @@ static CU_TestInfo pb_tests[] = {
 	{ "messages inside messages", test_deep },
 	{ "the reader gives back what was written", test_read },
 	{ "bytes that are no field are -EBADMSG", test_bad },
+	{ "varints of every length, read a word at a time", test_varint_words },
 	CU_TEST_INFO_NULL,
 };
 
