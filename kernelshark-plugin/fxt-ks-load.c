@@ -1143,6 +1143,21 @@ static int threads_settle(struct loader *l)
 	return 0;
 }
 
+/*
+ * Rows are written once each, in order, tens of megabytes of them: in
+ * huge pages where the kernel has them (the advice is a hint), that is
+ * one page fault per 2 MB instead of per 4 kB.
+ */
+static void advise_huge(void *p, size_t len)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t end = ((uintptr_t)p + len) & ~(page - 1);
+
+	if (end > start)
+		madvise((void *)start, end - start, MADV_HUGEPAGE);
+}
+
 static int map_file(struct fxt_ks_data *d, const char *path)
 {
 	bool cut = false;
@@ -1194,6 +1209,7 @@ static int map_file(struct fxt_ks_data *d, const char *path)
 	d->args = fxt_ks_big_alloc(d->args_cap * sizeof(*d->args));
 	if (!d->rows || !d->args)
 		return -ENOMEM;
+	advise_huge(d->rows, d->rows_cap * sizeof(*d->rows));
 	return 0;
 }
 

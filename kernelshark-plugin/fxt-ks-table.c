@@ -12,35 +12,32 @@
 #include "fxt-ks.h"
 
 /*
- * The rows and their arguments, tens of megabytes, are mappings of their
- * own rather than heap memory.  They grow by moving pages, not by copying
- * them (mremap()), and go back to the system when freed.  And the event
- * formats a file carries are tried in a child process forked while the
- * file loads (fxt2dat-probe.c): every page the load writes that the
- * child shares would be copied first, a fault and 4 kB for each page of
- * rows.  The child never reads the rows, so the mappings are not shared
- * with it (MADV_DONTFORK).  They are written once each, in order: in huge
- * pages where the kernel has them (the advice is a hint), that is one
- * page fault per 2 MB instead of per 4 kB.  Each advice covers the whole
- * mapping: one over a part would split it, and mremap() moves no more
- * than one.
+ * The event formats a file carries are tried in a child process forked
+ * while the file loads (fxt2dat-format.c), kept until the load is done:
+ * every page the load writes that the child shares is copied first, a
+ * fault and 4 kB copied for each page of rows the heap had from an
+ * earlier load.  The child never reads the rows: the whole pages inside
+ * the arrays are not shared with it (MADV_DONTFORK), and shared again
+ * before the heap has them back, as what it then holds may be the
+ * child's business.  The chunk's own header and its neighbour's lie
+ * outside those pages.
  */
-static size_t big_size(size_t size)
+static void big_share(void *p, size_t size, bool share)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t end = ((uintptr_t)p + size) & ~(page - 1);
 
-	return size ? (size + page - 1) & ~(page - 1) : page;
+	if (p && end > start)
+		madvise((void *)start, end - start,
+			share ? MADV_DOFORK : MADV_DONTFORK);
 }
 
 void *fxt_ks_big_alloc(size_t size)
 {
-	void *p = mmap(NULL, big_size(size), PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *p = malloc(size ? size : 1);
 
-	if (p == MAP_FAILED)
-		return NULL;
-	madvise(p, big_size(size), MADV_DONTFORK);
-	madvise(p, big_size(size), MADV_HUGEPAGE);
+	big_share(p, size, false);
 	return p;
 }
 
@@ -48,16 +45,20 @@ void *fxt_ks_big_realloc(void *p, size_t size, size_t new_size)
 {
 	void *n;
 
-	if (!p)
-		return fxt_ks_big_alloc(new_size);
-	n = mremap(p, big_size(size), big_size(new_size), MREMAP_MAYMOVE);
-	return n == MAP_FAILED ? NULL : n;
+	big_share(p, size, true);
+	n = realloc(p, new_size ? new_size : 1);
+	if (!n) {
+		big_share(p, size, false);
+		return NULL;
+	}
+	big_share(n, new_size, false);
+	return n;
 }
 
 void fxt_ks_big_free(void *p, size_t size)
 {
-	if (p)
-		munmap(p, big_size(size));
+	big_share(p, size, true);
+	free(p);
 }
 
 int64_t fxt_ks_pool_add(struct fxt_ks_data *d, const char *s, size_t len)

@@ -397,7 +397,7 @@ int fxt_ks_arg_set(struct fxt_ks_data *d, struct fxt_ks_arg *a,
 void fxt_ks_events_free(struct fxt_ks_data *d);
 
 /*
- * The rows' and arguments' arrays: mappings of their own, zeroed, not
+ * The rows' and arguments' arrays: malloc()'ed, their whole pages not
  * shared with a child process (fxt-ks-table.c says why).  NULL when out
  * of memory; @size: what they were made (or grown) to.
  */
