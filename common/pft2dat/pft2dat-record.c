@@ -222,6 +222,20 @@ static char *system_of(struct pft_ctx *c, const struct pft_ev *ev)
 	return strdup("perfetto");
 }
 
+/* The format chosen for @name (of @system, any when NULL), or NULL. */
+static struct pft_fmt *fmt_find(struct pft_ctx *c, const char *system,
+				size_t slen, const char *name, size_t nlen)
+{
+	struct pft_fmt *pf;
+
+	for (pf = c->fmts; pf; pf = pf->next)
+		if (strlen(pf->name) == nlen && !memcmp(pf->name, name, nlen) &&
+		    (!system || (strlen(pf->system) == slen &&
+				 !memcmp(pf->system, system, slen))))
+			return pf;
+	return NULL;
+}
+
 static struct pft_fmt *fmt_choose(struct pft_ctx *c, struct pft_ev *ev)
 {
 	struct pft_fmt *pf;
@@ -230,13 +244,9 @@ static struct pft_fmt *fmt_choose(struct pft_ctx *c, struct pft_ev *ev)
 	size_t len;
 	int ret;
 
-	for (pf = c->fmts; pf; pf = pf->next)
-		if (strlen(pf->name) == ev->nlen &&
-		    !memcmp(pf->name, ev->name, ev->nlen) &&
-		    (!ev->system || (strlen(pf->system) == ev->slen &&
-				     !memcmp(pf->system, ev->system,
-					     ev->slen))))
-			return pf;
+	pf = fmt_find(c, ev->system, ev->slen, ev->name, ev->nlen);
+	if (pf)
+		return pf;
 	if (!pft_event_ident(ev->name, ev->nlen) ||
 	    (ev->system && !pft_event_ident(ev->system, ev->slen)))
 		return NULL;
@@ -599,10 +609,14 @@ static bool adds_strings(struct pft_fmt *pf, const struct pft_ev *ev)
 struct pft_fmt *pft_record_fmt(struct pft_ctx *c, const char *system,
 			       size_t slen, const char *name, size_t nlen)
 {
-	struct pft_ev *ev = calloc(1, sizeof(*ev));
-	struct pft_fmt *pf;
+	struct pft_fmt *pf = fmt_find(c, system, slen, name, nlen);
+	struct pft_ev *ev;
 
+	/* chosen before (each bundle's decls name it again) */
+	if (pf)
+		return pf->kernel ? pf : NULL;
 	/* no values: a format only an FXT or the kernel gives */
+	ev = calloc(1, sizeof(*ev));
 	if (!ev)
 		return NULL;
 	ev->system = system;
