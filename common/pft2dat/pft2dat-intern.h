@@ -323,6 +323,13 @@ struct pft_res {
 	 */
 	struct f2d_text		named;
 	struct u64_map		named_seen;
+	/*
+	 * Decls resolved before, by their bytes (each bundle repeats its
+	 * own): @msg a copy they own; their bytes' hash -> index + 1
+	 */
+	struct pft_res_decl	*known;
+	size_t			nr_known, cap_known;
+	struct u64_map		known_at;
 };
 
 struct pft_ctx {

@@ -99,8 +99,61 @@ int pft_res_bundle(struct pft_ctx *c, const struct pb_field *f)
  */
 static const char *const drawn[] = { "next_pid", "prev_state", "pid" };
 
-/* @d's format and fields found, once per bundle. */
+static int decl_find(struct pft_ctx *c, struct pft_res_decl *d);
+
+/*
+ * @d's format and fields found, once per bundle: as a decl of the same
+ * bytes was before, else afresh (and kept for the next bundles).
+ */
 static int decl_resolve(struct pft_ctx *c, struct pft_res_decl *d)
+{
+	struct pft_res *r = &c->res;
+	uint64_t h = 14695981039346656037ULL, at, *slot;
+	struct pft_res_decl *k;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < d->len; i++)
+		h = (h ^ d->msg[i]) * 1099511628211ULL;
+	at = u64_map_get(&r->known_at, h);
+	k = at ? &r->known[at - 1] : NULL;
+	if (k && k->len == d->len && !memcmp(k->msg, d->msg, d->len)) {
+		const uint8_t *msg = d->msg;
+
+		*d = *k;
+		d->msg = msg;
+		return k->pf ? 0 : -EBADMSG;
+	}
+	ret = decl_find(c, d);
+	/* kept: its verdict too; another of the same hash is not */
+	if (ret == -ENOMEM || at)
+		return ret;
+	if (r->nr_known == r->cap_known) {
+		size_t cap = r->cap_known ? 2 * r->cap_known : 64;
+
+		k = realloc(r->known, cap * sizeof(*k));
+		if (!k)
+			return ret;
+		r->known = k;
+		r->cap_known = cap;
+	}
+	k = &r->known[r->nr_known];
+	*k = *d;
+	if (ret < 0)
+		k->pf = NULL;
+	k->msg = malloc(d->len ? d->len : 1);
+	slot = k->msg ? u64_map_put(&r->known_at, h) : NULL;
+	if (!slot) {
+		free((void *)k->msg);
+		return ret;
+	}
+	memcpy((void *)k->msg, d->msg, d->len);
+	*slot = ++r->nr_known;
+	return ret;
+}
+
+/* @d's format and fields found from its bytes. */
+static int decl_find(struct pft_ctx *c, struct pft_res_decl *d)
 {
 	const uint8_t *sys = NULL, *name = NULL, *buf = NULL;
 	size_t slen = 0, nlen = 0, blen = 0;
@@ -465,6 +518,12 @@ int pft_res_foresee(struct pft_ctx *c)
 
 void pft_res_free(struct pft_ctx *c)
 {
+	size_t i;
+
+	for (i = 0; i < c->res.nr_known; i++)
+		free((void *)c->res.known[i].msg);
+	free(c->res.known);
+	u64_map_free(&c->res.known_at);
 	free(c->res.decls);
 	f2d_text_free(&c->res.named);
 	u64_map_free(&c->res.named_seen);
