@@ -238,15 +238,9 @@ static bool child_start(struct f2d_ctx *ctx, struct f2d_probe *p)
 
 static uint64_t ask_hash(const char *system, const char *text, size_t len)
 {
-	uint64_t h = 14695981039346656037ULL;
-	size_t i;
-
-	for (i = 0; system[i]; i++)
-		h = (h ^ (uint8_t)system[i]) * 1099511628211ULL;
-	h = (h ^ 0x100) * 1099511628211ULL;
-	for (i = 0; i < len; i++)
-		h = (h ^ (uint8_t)text[i]) * 1099511628211ULL;
-	return h;
+	/* the system's NUL between them */
+	return u64_map_key(u64_map_key(U64_MAP_KEY_FIRST, system,
+				       strlen(system) + 1), text, len);
 }
 
 /* The index of the question of @system and @text, or SIZE_MAX. */

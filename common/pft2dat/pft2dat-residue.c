@@ -108,14 +108,11 @@ static int decl_find(struct pft_ctx *c, struct pft_res_decl *d);
 static int decl_resolve(struct pft_ctx *c, struct pft_res_decl *d)
 {
 	struct pft_res *r = &c->res;
-	uint64_t h = 14695981039346656037ULL, at, *slot;
+	uint64_t h = u64_map_key(U64_MAP_KEY_FIRST, d->msg, d->len);
+	uint64_t at = u64_map_get(&r->known_at, h), *slot;
 	struct pft_res_decl *k;
-	size_t i;
 	int ret;
 
-	for (i = 0; i < d->len; i++)
-		h = (h ^ d->msg[i]) * 1099511628211ULL;
-	at = u64_map_get(&r->known_at, h);
 	k = at ? &r->known[at - 1] : NULL;
 	if (k && k->len == d->len && !memcmp(k->msg, d->msg, d->len)) {
 		const uint8_t *msg = d->msg;
@@ -435,17 +432,14 @@ static int format_note(struct pft_ctx *c, const uint8_t *sys, size_t slen,
 		       const uint8_t *name, size_t nlen)
 {
 	struct pft_res *r = &c->res;
-	uint64_t h = 14695981039346656037ULL, *seen;
-	size_t i;
+	uint64_t h, *seen;
 
 	if (!pft_event_ident((const char *)sys, slen) ||
 	    !pft_event_ident((const char *)name, nlen))
 		return 0;
-	for (i = 0; i < slen; i++)
-		h = (h ^ sys[i]) * 1099511628211ULL;
-	h = (h ^ 0x100) * 1099511628211ULL;
-	for (i = 0; i < nlen; i++)
-		h = (h ^ name[i]) * 1099511628211ULL;
+	/* a '/' between them: no identifier has one */
+	h = u64_map_key(u64_map_key(u64_map_key(U64_MAP_KEY_FIRST, sys, slen),
+				    "/", 1), name, nlen);
 	/* a hash two formats share: the second is tried when added */
 	seen = u64_map_put(&r->named_seen, h);
 	if (!seen)

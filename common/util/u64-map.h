@@ -58,6 +58,31 @@ static inline size_t u64_map_hash(uint64_t key, size_t mask)
 	return (size_t)(h >> 40 | h << 24) & mask;
 }
 
+/* What u64_map_key() starts from. */
+#define U64_MAP_KEY_FIRST	14695981039346656037ULL
+
+/**
+ * u64_map_key() - a key for a run of bytes (FNV-1a, 64 bits)
+ * @h: U64_MAP_KEY_FIRST, or a key this made, to go on from (a key of
+ *     several runs)
+ * @p: the bytes
+ * @n: how many
+ *
+ * Two runs may share a key: a map keyed so compares what it finds with
+ * the bytes themselves before it trusts it.
+ *
+ * Return: the key.
+ */
+static inline uint64_t u64_map_key(uint64_t h, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ULL;
+	return h;
+}
+
 /**
  * u64_map_probe() - where a key is, or where it would go
  * @m: a map whose capacity is not 0
