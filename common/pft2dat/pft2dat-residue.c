@@ -494,10 +494,12 @@ int pft_res_buffers(struct pft_ctx *c, const struct pb_field *f)
 
 int pft_res_foresee(struct pft_ctx *c)
 {
-	const char *p = c->res.named.s, *end = p + c->res.named.len;
-	const char *sys, *name, *text, *fsys;
+	const char *p = c->res.named.s, *end, *sys, *name, *text, *fsys;
 
-	while (p < end) {
+	/* none noted: no text at all */
+	if (!p)
+		return 0;
+	for (end = p + c->res.named.len; p < end;) {
 		sys = p;
 		name = sys + strlen(sys) + 1;
 		p = name + strlen(name) + 1;
