@@ -472,6 +472,11 @@ bool f2d_probe_survives(struct f2d_ctx *ctx, const char *system,
 	return p->asks[i].verdict == ASK_SURVIVED;
 }
 
+size_t f2d_probe_asked(const struct f2d_ctx *ctx)
+{
+	return ctx->probe ? ctx->probe->nr : 0;
+}
+
 void f2d_probe_stop(struct f2d_ctx *ctx)
 {
 	struct f2d_probe *p = ctx->probe;

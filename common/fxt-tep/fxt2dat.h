@@ -290,6 +290,8 @@ int f2d_probe_ahead(struct f2d_ctx *ctx, const char *system,
 		    const char *text, size_t len);
 /* The child ends, every answer forgotten; the next question forks one. */
 void f2d_probe_stop(struct f2d_ctx *ctx);
+/* How many texts were asked since the last stop: each once, ahead or not. */
+size_t f2d_probe_asked(const struct f2d_ctx *ctx);
 
 /* fxt2dat-format.c: the formats, and records built by them. */
 struct f2d_format *f2d_format_find(struct f2d_ctx *ctx, const char *system,

@@ -354,14 +354,23 @@ static void test_probe_ahead(void)
 	CU_ASSERT_TRUE(f2d_probe_survives(&ctx, "sched", wake, wlen));
 	f2d_probe_stop(&ctx);
 
-	/* foreseen as f2d_format_add() will ask: refused without a crash */
+	CU_ASSERT_EQUAL(f2d_probe_asked(&ctx), 0);
+
+	/*
+	 * foreseen as f2d_format_add() will ask (the fields alone, for a
+	 * converter): refused without a crash, and nothing asked again
+	 */
 	CU_ASSERT_EQUAL(f2d_format_foresee(&ctx, "sched", bad, len), 0);
 	CU_ASSERT_EQUAL(f2d_format_foresee(&ctx, "sched", wake, wlen), 0);
+	CU_ASSERT_EQUAL(f2d_probe_asked(&ctx), 2);
 	CU_ASSERT_EQUAL(f2d_format_add(&ctx, "sched", bad, len, 0, NULL),
 			-EINVAL);
 	CU_ASSERT_EQUAL(f2d_format_add(&ctx, "sched", wake, wlen, 0, &f), 0);
 	CU_ASSERT_PTR_NOT_NULL(f);
 	CU_ASSERT_EQUAL(ctx.nr_fmts, 1);
+	printf("\n# a bad and a good format foreseen, then added: %zu texts "
+	       "asked of the child\n", f2d_probe_asked(&ctx));
+	CU_ASSERT_EQUAL(f2d_probe_asked(&ctx), 2);
 	free(text);
 	free(wake);
 	free(bad);
